@@ -1,0 +1,7 @@
+"""``python -m symattn``: the same as the ``symattn`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,38 @@
+"""Hand-written NumPy references, independent of symattn's code, for the tests to compare with."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def attention_reference(q, k, v, allowed=None, scale=None):
+    """Textbook attention: loops over rows, no shared code with symattn."""
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    n, m = q.shape[0], k.shape[0]
+    factor = 1.0 / np.sqrt(q.shape[1]) if scale is None else scale
+    out = np.zeros((n, v.shape[1]))
+    for i in range(n):
+        scores = np.array([float(np.dot(q[i], k[j])) * factor for j in range(m)])
+        ok = np.ones(m, bool) if allowed is None else np.asarray(allowed[i], bool)
+        top = scores[ok].max()
+        w = np.where(ok, np.exp(scores - top), 0.0)
+        w /= w.sum()
+        out[i] = w @ v
+    return out
+
+
+def allowed_reference(kind, n, m, arg=None, align="top-left"):
+    """Allowed pairs written out by the definitions in the issue, with plain loops."""
+    off = 0 if align == "top-left" else m - n
+    grid = np.zeros((n, m), bool)
+    for i in range(n):
+        for j in range(m):
+            if kind == "causal":
+                grid[i, j] = j <= i + off
+            elif kind == "padding":
+                grid[i, j] = j < arg
+            elif kind == "window":
+                grid[i, j] = abs(j - (i + off)) < arg
+            else:
+                grid[i, j] = True
+    return grid

@@ -1,0 +1,136 @@
+"""Exact and symbolic attention (symattn/exact.py), above all the module's section 6.2."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from symattn.errors import EmptyRowError, InputError, ShapeError
+from symattn.exact import attention, symbolic_attention
+
+Q = [[3, -3], [1, 1]]
+K = [[-3, 3], [1, 1]]
+V = [[0, -1], [1, 2]]
+R2 = sp.sqrt(2)
+E = sp.exp(R2)
+oo = sp.oo
+
+
+def same(a: sp.Expr, b: sp.Expr) -> bool:
+    """Exactly equal: the difference cancels to 0 as a rational function of the exponentials."""
+    return sp.cancel(sp.expand(a - b)) == 0 and abs(sp.N(a - b, 50)) < sp.Float("1e-45")
+
+
+def same_matrix(a: sp.MatrixBase, b: sp.MatrixBase) -> bool:
+    return a.shape == b.shape and all(
+        (x == y) if sp.S.NegativeInfinity in (x, y) else same(x, y)
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+@pytest.fixture(scope="module")
+def causal():
+    return attention(Q, K, V, "causal")
+
+
+def test_section_6_2_scores_and_scaling(causal):
+    """Scores -18, 0, 0, 2; scaled -9 sqrt 2, 0, 0, sqrt 2; row 1 masked to [-9 sqrt 2, -oo]."""
+    assert causal.stages["scores"] == sp.Matrix([[-18, 0], [0, 2]])
+    assert causal.stages["scaled"] == sp.Matrix([[-9 * R2, 0], [0, R2]])
+    assert causal.stages["masked"] == sp.Matrix([[-9 * R2, -oo], [0, R2]])
+
+
+def test_section_6_2_weights_are_the_closed_forms(causal):
+    """Causal weights are [1, 0] and [1/(1+e^sqrt2), e^sqrt2/(1+e^sqrt2)] exactly."""
+    w = causal.stages["weights"]
+    assert w.row(0) == sp.Matrix([[1, 0]])
+    assert w[1, 0] == 1 / (1 + E)
+    assert w[1, 1] == E / (1 + E)
+
+
+def test_section_6_2_outputs(causal):
+    """Outputs [0, -1] and [e^r/(1+e^r), (2e^r-1)/(1+e^r)] = [0.8044..., 1.4132...], r = sqrt 2."""
+    out = causal.output
+    assert out.row(0) == sp.Matrix([[0, -1]])
+    assert same(out[1, 0], E / (1 + E))
+    assert same(out[1, 1], (2 * E - 1) / (1 + E))
+    assert causal.decimals("output", 4) == [["0", "-1.000"], ["0.8044", "1.413"]]
+    assert causal.decimals("output", 5)[1] == ["0.80443", "1.4133"]
+
+
+def test_without_the_mask_token_1_looks_at_token_2():
+    """Unmasked, token 1 keeps only 1/(1+e^(9 sqrt2)) ~ e^(-9 sqrt2) of its weight on itself."""
+    steps = attention(Q, K, V)
+    w = steps.weights
+    big = sp.exp(9 * R2)
+    assert w[0, 0] == 1 / (1 + big)
+    assert w[0, 1] == big / (1 + big)
+    ratio = w[0, 0] / sp.exp(-9 * R2)  # = e^(9 sqrt2)/(1+e^(9 sqrt2)), within 3e-6 of 1
+    assert abs(sp.N(ratio - 1, 30)) < 3e-6
+    assert "masked" not in steps.stages
+    assert steps.stage("masked") == steps.stages["scaled"]
+
+
+def test_decimal_inputs_are_exact():
+    """0.1 enters as 1/10: the scores are exact rationals."""
+    steps = attention([["0.1"]], [["0.3"]], [["1/3"]], scale=False)
+    assert steps.stages["scores"][0, 0] == sp.Rational(3, 100)
+    assert steps.output[0, 0] == sp.Rational(1, 3)
+
+
+def test_cross_attention_shapes():
+    """N=2 queries, M=3 keys, d_k=2, d_v=4: weights 2x3, output 2x4, rows of weights sum to 1."""
+    q = [[1, 0], [0, 1]]
+    k = [[1, 1], [0, 2], ["1/2", -1]]
+    v = [[1, 0, 0, 1], [0, 1, 0, 2], [0, 0, 1, 3]]
+    steps = attention(q, k, v, "causal:bottom-right")
+    assert steps.weights.shape == (2, 3)
+    assert steps.output.shape == (2, 4)
+    for i in range(2):
+        assert sp.cancel(sum(steps.weights.row(i)) - 1) == 0
+    # bottom-right: query 1 sees keys 1-2, query 2 sees all three
+    assert steps.weights[0, 2] == 0
+    assert steps.weights[1, 2] != 0
+
+
+def test_symbolic_entries():
+    """With symbols, one query and two keys give the textbook sigmoid form exactly."""
+    steps = symbolic_attention(1, 2, 1, 1)
+    q, k1, k2, v1, v2 = (
+        sp.Symbol(n, real=True) for n in ("q_{11}", "k_{11}", "k_{21}", "v_{11}", "v_{21}")
+    )
+    expected = (v1 * sp.exp(q * k1) + v2 * sp.exp(q * k2)) / (sp.exp(q * k1) + sp.exp(q * k2))
+    assert sp.cancel(steps.output[0, 0] - expected) == 0
+
+
+def test_symbolic_causal_first_row_copies_the_first_value():
+    """With a causal mask the first query's output is exactly v_1, whatever the symbols."""
+    steps = symbolic_attention(3, 3, 2, 2, "causal")
+    assert steps.output.row(0) == steps.v.row(0)
+    assert steps.weights[0, :] == sp.Matrix([[1, 0, 0]])
+
+
+def test_symbolic_weights_substitute_to_the_exact_ones():
+    """Substituting the module's numbers into the symbolic result gives the exact result."""
+    sym = symbolic_attention(2, 2, 2, 2, "causal")
+    values = {}
+    for name, m in (("q", Q), ("k", K), ("v", V)):
+        for i in range(2):
+            for j in range(2):
+                values[sp.Symbol(f"{name}_{{{i + 1}{j + 1}}}", real=True)] = m[i][j]
+    exact = attention(Q, K, V, "causal")
+    assert same_matrix(sym.output.subs(values), exact.output)
+
+
+def test_errors():
+    """Shapes that do not fit, a row with no key and oversized problems are refused."""
+    with pytest.raises(ShapeError, match="columns"):
+        attention([[1, 2]], [[1, 2, 3]], [[1]])
+    with pytest.raises(ShapeError, match="rows"):
+        attention([[1, 2]], [[1, 2]], [[1], [2]])
+    with pytest.raises(EmptyRowError, match="row 2 "):
+        attention(
+            [[1], [2]], [[1], [2]], [[1], [2]], "window:1+padding:1"
+        )  # query 2 sees only key 2, padding blocks it
+    with pytest.raises(InputError, match="too large"):
+        symbolic_attention(7, 2, 1, 1)
