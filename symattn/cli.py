@@ -73,7 +73,131 @@ def build_parser() -> argparse.ArgumentParser:
     )
     att.add_argument("--format", choices=("text", "markdown", "latex", "json"), default="text")
     att.set_defaults(run=_run_attention)
+
+    der = sub.add_parser(
+        "derive",
+        help="print a checked derivation",
+        description="Print one of the module's derivations, every step checked, as text, "
+        "Markdown or LaTeX.",
+    )
+    der.add_argument("name", nargs="?", help="derivation name (see --list)")
+    der.add_argument("--list", action="store_true", help="list the derivations, one per line")
+    der.add_argument("--format", choices=("text", "markdown", "latex"), default="text")
+    der.set_defaults(run=_run_derive)
+
+    ver = sub.add_parser(
+        "verify",
+        help="check every derivation and print a table",
+        description="Run every derivation's steps, lemmas and numeric checks. Exit 1 if any fails.",
+    )
+    ver.add_argument("names", nargs="*", metavar="NAME", help="only these derivations")
+    ver.set_defaults(run=_run_verify)
+
+    fl = sub.add_parser(
+        "flops",
+        help="the cost of multi-head attention",
+        description="Multiply-adds of multi-head attention: 4 N d^2 + 2 N^2 d, and the crossover.",
+    )
+    fl.add_argument("--d-model", type=_positive, required=True, metavar="D")
+    fl.add_argument("--n", type=_positive, required=True, metavar="N", help="sequence length")
+    fl.add_argument("--heads", type=_positive, default=1, metavar="H")
+    fl.add_argument("--json", action="store_true")
+    fl.set_defaults(run=_run_flops)
     return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 1 or n > 10**12:
+        raise argparse.ArgumentTypeError(f"must be between 1 and 10^12, got {n}")
+    return n
+
+
+def _run_derive(args: argparse.Namespace) -> int:
+    import derivations
+
+    from .errors import InputError
+    from .proof_render import FORMATS
+
+    if args.list:
+        for name in derivations.NAMES:
+            print(f"{name}\t{derivations.title(name)}")
+        return 0
+    if not args.name:
+        raise InputError("name a derivation (symattn derive --list shows them)")
+    d = derivations.load(args.name)
+    _progress(f"checking {args.name} ...")
+    report = d.verify()
+    sys.stdout.write(FORMATS[args.format](d, report))
+    return 0
+
+
+def _run_verify(args: argparse.Namespace) -> int:
+    import derivations
+
+    from .errors import EXIT_CHECK_FAILED
+    from .verify_table import verify_all
+
+    names = args.names or list(derivations.NAMES)
+    for name in names:
+        if name not in derivations.NAMES:
+            derivations.load(name)  # raises the one-line error
+    rows, ok = verify_all(names, progress=_progress)
+    sys.stdout.write(rows)
+    return 0 if ok else EXIT_CHECK_FAILED
+
+
+def _run_flops(args: argparse.Namespace) -> int:
+    import json
+
+    from .errors import InputError
+    from .flops import breakdown
+
+    try:
+        b = breakdown(args.n, args.d_model, args.heads)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    if args.json:
+        print(json.dumps(b, indent=2))
+        return 0
+    width = max(len(f"{v:,}") for v in b.values())
+    print(
+        f"Multi-head attention, N = {args.n:,}, d_model = {args.d_model:,}, h = {args.heads} "
+        f"(d_k = {args.d_model // args.heads}); multiply-adds:"
+    )
+    labels = {
+        "projections": "projections      3 N d^2",
+        "scores": "scores           N^2 d",
+        "weighted_sum": "weighted sum     N^2 d",
+        "output_projection": "output proj.     N d^2",
+        "total": "total  4 N d^2 + 2 N^2 d",
+    }
+    for key, label in labels.items():
+        print(f"  {label:<26} {b[key]:>{width},}")
+    quadratic = b["scores"] + b["weighted_sum"]
+    linear = b["projections"] + b["output_projection"]
+    side = (
+        "larger than"
+        if quadratic > linear
+        else ("equal to" if quadratic == linear else "smaller than")
+    )
+    print(
+        f"The N^2 terms ({quadratic:,}) are {side} the N d^2 terms ({linear:,}); "
+        f"they dominate for N > 2 d_model = {b['crossover_n']:,}."
+    )
+    print(
+        f"Counting multiplies and adds separately doubles every figure: {2 * b['total']:,} FLOPs."
+    )
+    return 0
+
+
+def _progress(message: str) -> None:
+    """Progress on stderr, only when a person is watching."""
+    if sys.stderr.isatty():
+        print(message, file=sys.stderr, flush=True)
 
 
 def _run_attention(args: argparse.Namespace) -> int:

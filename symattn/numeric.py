@@ -28,6 +28,9 @@ class MatrixNumPyPrinter(NumPyPrinter):
 
     def _print_MatMul(self, expr: sp.MatMul) -> str:
         coeff, matrices = expr.as_coeff_matrices()
+        if len(matrices) == 2 and isinstance(matrices[0], sp.OneMatrix) and matrices[0].cols == 1:
+            # ones(n, 1) @ b is a bias row repeated n times: NumPy broadcasting does that.
+            return self._print(matrices[1])
         code = " @ ".join(self.parenthesize(m, PRECEDENCE["Mul"]) for m in matrices)
         if coeff == 1:
             return code

@@ -1,0 +1,205 @@
+"""Multi-head attention and what it costs.
+
+Theorem. MultiHead(X) = [head_1; ...; head_h] W^O with head_i = Attention(X W^Q_i, X W^K_i,
+X W^V_i) and d_k = d_v = d_model / h costs 3 N d^2 + N^2 d + N^2 d + N d^2 = 4 N d^2 + 2 N^2 d
+multiply-adds (d = d_model): projections, scores, weighted sum, output projection. The N^2
+terms are the larger exactly when N > 2 d_model (8192 at d_model = 4096). Eight heads of width
+64 cost what one head of width 512 costs; counting multiplies and adds separately doubles both
+terms and leaves the crossover where it is.
+
+The cost terms and the crossover are solved symbolically. They are then checked against an
+operation count of the actual NumPy code that symattn generates for multi-head attention:
+every matrix product it performs is counted as it runs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+from symattn.flops import N, cost_terms, crossover, d_model, h, total_cost
+from symattn.multihead import HeadsShape, multihead_exact, multihead_numeric
+from symattn.proof import Derivation, StepFailed
+
+NAME = "multihead_flops"
+TITLE = "Multi-head attention and its cost"
+
+d_k = sp.Symbol("d_k", positive=True, integer=True)
+
+
+def _solved_for_n(lhs: object, rhs: object) -> tuple[str, str]:
+    """lhs (an inequality) is equivalent to rhs once solved for N with N, d_model > 0."""
+    solved = sp.reduce_inequalities(lhs, N)
+    if solved != rhs:
+        raise StepFailed(f"{NAME}: solving {lhs} for N gives {solved}, not {rhs}")
+    # Cross-check the equivalence at integer points on both sides of the boundary.
+    for n_value in range(1, 40):
+        for d_value in range(1, 12):
+            point = {N: n_value, d_model: d_value}
+            if bool(lhs.subs(point)) != bool(rhs.subs(point)):
+                raise StepFailed(f"{NAME}: {lhs} and {rhs} disagree at {point}")
+    return "exact", "reduce_inequalities, with N and d_model positive"
+
+
+class CountingArray(np.ndarray):
+    """An array that counts the multiply-adds of every matrix product it takes part in."""
+
+    count = 0
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        arrays = [np.asarray(x) for x in inputs]
+        if ufunc is np.matmul:
+            a, b = arrays
+            batch = int(np.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2])))
+            CountingArray.count += batch * a.shape[-2] * a.shape[-1] * b.shape[-1]
+        result = getattr(ufunc, method)(*arrays, **kwargs)
+        return result.view(CountingArray) if isinstance(result, np.ndarray) else result
+
+
+def counted_multihead(n: int, d: int, heads: int) -> int:
+    """Multiply-adds performed by symattn's generated multi-head attention at these sizes."""
+    rng = np.random.default_rng(n * 1000 + d * 10 + heads)
+    dh = d // heads
+
+    def arr(*shape: int) -> CountingArray:
+        return rng.normal(size=shape).view(CountingArray)
+
+    CountingArray.count = 0
+    multihead_numeric(
+        arr(n, d),
+        arr(n, d),
+        arr(n, d),
+        [arr(d, dh) for _ in range(heads)],
+        [arr(d, dh) for _ in range(heads)],
+        [arr(d, dh) for _ in range(heads)],
+        arr(d, d),
+    )
+    return CountingArray.count
+
+
+def derivation() -> Derivation:
+    D = Derivation(
+        NAME,
+        TITLE,
+        "Multi-head attention costs 4 N d^2 + 2 N^2 d multiply-adds (d = d_model); the N^2 "
+        "terms dominate exactly when N > 2 d_model.",
+        assumptions=["N, d_model, h positive integers; d_k = d_v = d_model / h"],
+    )
+    terms = cost_terms()
+    dm = d_model
+
+    D.section("Head width")
+    D.step(
+        h * d_k,
+        dm,
+        "heads share the model width: $d_k = d_{\text{model}} / h$",
+        check=lambda a, b: ("definition", "d_k is defined as d_model / h"),
+    )
+    D.step(sp.Rational(512, 8), 64, "the paper: $h = 8$, $d_{\text{model}} = 512$")
+
+    D.section("The four costs")
+    D.step(
+        3 * sp.Mul(N, dm, dm, evaluate=False),
+        terms["projections"],
+        "projections: three $(N \times d)$ by $(d \times d)$ products",
+    )
+    D.step(
+        h * sp.Mul(N, dm / h, N, evaluate=False),
+        terms["scores"],
+        "scores: $h$ products of $(N \times d_k)$ by $(d_k \times N)$",
+    )
+    D.then(N**2 * dm, "$h d_k = d_{\text{model}}$")
+    D.step(
+        h * sp.Mul(N, N, dm / h, evaluate=False),
+        terms["weighted_sum"],
+        "weighted sum: $h$ products of $(N \times N)$ by $(N \times d_v)$",
+    )
+    D.step(
+        sp.Mul(N, dm, dm, evaluate=False),
+        terms["output_projection"],
+        "output projection: $(N \times d)$ by $(d \times d)$",
+    )
+    D.step(
+        sum(terms.values()),
+        4 * N * dm**2 + 2 * N**2 * dm,
+        "add the four terms",
+        shown_lhs=sp.Symbol(r"\text{FLOPs}_{\text{MHA}}"),
+    )
+    D.then(total_cost(), "collect")
+
+    D.section("The crossover")
+    D.step(
+        2 * N**2 * dm > 4 * N * dm**2,
+        crossover(),
+        "solve for $N$ ($N, d_{\text{model}} > 0$)",
+        relation="⟺",
+        check=_solved_for_n,
+    )
+    D.step(
+        2 * dm,
+        sp.Integer(8192),
+        "at $d_{\text{model}} = 4096$",
+        check=lambda a, b: _at(a, b, {dm: 4096}),
+    )
+
+    D.section("Many narrow heads cost what one wide head costs")
+    D.step(8 * N * 64 * N, 1 * N * 512 * N, "scores: 8 heads of width 64 vs 1 head of 512")
+    D.section("Counting multiplies and adds separately")
+    D.step(
+        2 * (4 * N * dm**2 + 2 * N**2 * dm),
+        8 * N * dm**2 + 4 * N**2 * dm,
+        "each multiply-add is two FLOPs: both terms double",
+    )
+    D.step(
+        4 * N**2 * dm > 8 * N * dm**2,
+        crossover(),
+        "the crossover does not move",
+        relation="⟺",
+        check=_solved_for_n,
+    )
+
+    D.numeric_check(
+        "multiply-adds counted in the generated NumPy code vs 4Nd^2 + 2N^2d", _check_count
+    )
+    D.numeric_check("lambdified multi-head vs exact multi-head at rational inputs", _check_exact)
+    return D
+
+
+def _at(lhs: sp.Expr, rhs: sp.Expr, values: dict) -> tuple[str, str]:
+    if sp.sympify(lhs).subs(values) != rhs:
+        raise StepFailed(f"{NAME}: {lhs} at {values} is {sp.sympify(lhs).subs(values)}, not {rhs}")
+    return "exact", "substitution"
+
+
+def _check_count() -> tuple[float, float]:
+    worst = 0.0
+    for n, d, heads in [(3, 4, 1), (5, 4, 2), (7, 8, 4), (16, 8, 8), (9, 12, 3)]:
+        formula = int(total_cost().subs({N: n, d_model: d}))
+        worst = max(worst, abs(counted_multihead(n, d, heads) - formula))
+    return worst, 0.0
+
+
+def _check_exact() -> tuple[float, float]:
+    rng = np.random.default_rng(8)
+    shape = HeadsShape(3, 3, 4, 2)
+
+    def rational(rows: int, cols: int) -> sp.Matrix:
+        return sp.Matrix(rows, cols, lambda *_: sp.Rational(int(rng.integers(-9, 10)), 4))
+
+    x = rational(3, 4)
+    w = [[rational(4, 2) for _ in range(2)] for _ in range(3)]
+    wo = rational(4, 4)
+    exact = multihead_exact(x, x, x, w[0], w[1], w[2], wo, "causal")
+    f = [[np.array(m, float) for m in ws] for ws in w]
+    got = multihead_numeric(
+        np.array(x, float),
+        np.array(x, float),
+        np.array(x, float),
+        f[0],
+        f[1],
+        f[2],
+        np.array(wo, float),
+        mask="causal",
+    )
+    del shape
+    return float(np.abs(got - np.array(exact.evalf(30).tolist(), float)).max()), 1e-13

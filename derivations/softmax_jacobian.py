@@ -1,0 +1,307 @@
+"""The softmax Jacobian and why saturation stalls learning.
+
+Theorem. For p = softmax(z) over n entries, dp_i/dz_j = p_i (delta_ij - p_j), so the
+Jacobian is J = diag(p) - p p^T. Its rows sum to 0, it is symmetric and positive
+semidefinite with null vector 1 and rank n - 1, and its largest entry is p_i (1 - p_i) <= 1/4.
+As one weight tends to 1 every entry tends to 0: a saturated softmax passes back almost no
+gradient (section 6.3).
+
+The entry formula is proved for a symbolic n (the Kronecker-delta sums are removed with
+``deltasummation``, which assumes 1 <= j <= n). Facts about the whole matrix are proved
+exactly at n = 2, 3, 4 (a lemma per fact).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import numpy as np
+import sympy as sp
+from sympy.matrices.expressions.diagonal import DiagMatrix
+
+from symattn.proof import Derivation, Lemma, StepFailed
+
+NAME = "softmax_jacobian"
+TITLE = "The softmax Jacobian"
+
+n = sp.Symbol("n", integer=True, positive=True)
+i, j, k = sp.symbols("i j k", integer=True, positive=True)
+z = sp.IndexedBase("z", real=True)
+x = sp.IndexedBase("x", real=True)
+pw = sp.Symbol("p", positive=True)
+r = sp.Symbol("r", nonnegative=True)
+SIZES = (2, 3, 4)
+
+
+def total() -> sp.Expr:
+    """The softmax denominator sum_k e^{z_k}."""
+    return sp.Sum(sp.exp(z[k]), (k, 1, n))
+
+
+def p(index: sp.Expr) -> sp.Expr:
+    """The softmax weight p_index = e^{z_index} / sum_k e^{z_k}."""
+    return sp.exp(z[index]) / total()
+
+
+# Display forms: the proof is about p_i, not its long closed form.
+P = sp.IndexedBase("p", positive=True)
+
+
+def concrete(expr: Any, size: int) -> Any:
+    """expr at n = size, with every sum written out."""
+    e = sp.sympify(expr).subs(n, size)
+    return e.replace(lambda s: isinstance(s, sp.Sum), lambda s: s.doit())
+
+
+# -- facts about the whole matrix, checked at concrete n -------------------------------------
+@cache
+def explicit(size: int) -> tuple[sp.Matrix, sp.Matrix, list[sp.Symbol]]:
+    """(p, J) for n = size from the explicit softmax of symbols z_1..z_n."""
+    zs = list(sp.symbols(f"z1:{size + 1}", real=True))
+    den = sum(sp.exp(t) for t in zs)
+    pv = sp.Matrix([sp.exp(t) / den for t in zs])
+    return pv, pv.jacobian(zs), zs
+
+
+def _jacobian_is_diag_minus_outer(size: int) -> bool:
+    pv, jac, _ = explicit(size)
+    return (jac - (sp.diag(*pv) - pv * pv.T)).applyfunc(sp.cancel) == sp.zeros(size)
+
+
+def _simplex(size: int) -> list[sp.Expr]:
+    ps = list(sp.symbols(f"p1:{size}", positive=True))
+    return [*ps, 1 - sum(ps)]
+
+
+def _rank(size: int) -> bool:
+    """J 1 = 0, and the leading (n-1) minor is p_1 ... p_n > 0: rank exactly n - 1."""
+    ps = _simplex(size)
+    v = sp.Matrix(ps)
+    jac = sp.diag(*ps) - v * v.T
+    kills_ones = sp.expand(jac * sp.ones(size, 1)) == sp.zeros(size, 1)
+    minor = jac[: size - 1, : size - 1].det()
+    return kills_ones and sp.expand(minor - sp.prod(ps)) == 0
+
+
+def _psd(size: int) -> bool:
+    """x^T J x = sum_i p_i (x_i - xbar)^2 exactly, a sum of non-negative terms."""
+    ps = _simplex(size)
+    xs = sp.symbols(f"x1:{size + 1}", real=True)
+    v = sp.Matrix(ps)
+    xv = sp.Matrix(xs)
+    quad = (xv.T * (sp.diag(*ps) - v * v.T) * xv)[0]
+    mean = sum(a * b for a, b in zip(ps, xs, strict=True))
+    return sp.expand(quad - sum(a * (b - mean) ** 2 for a, b in zip(ps, xs, strict=True))) == 0
+
+
+def _square_of_sum(size: int) -> bool:
+    a = sp.symbols(f"a1:{size + 1}")
+    return sp.expand(sum(u * v for u in a for v in a) - sum(a) ** 2) == 0
+
+
+JACOBIAN = Lemma(
+    "Jacobian at concrete n",
+    "the Jacobian of softmax is diag(p) - p p^T",
+    _jacobian_is_diag_minus_outer,
+    sizes=SIZES,
+)
+RANK = Lemma("rank n - 1", "J 1 = 0 and a nonzero (n-1)-minor", _rank, sizes=SIZES)
+PSD = Lemma("quadratic form", "x^T J x = sum_i p_i (x_i - xbar)^2", _psd, sizes=SIZES)
+SQUARE = Lemma(
+    "square of a sum", "sum_i sum_j a_i a_j = (sum_i a_i)^2", _square_of_sum, sizes=SIZES
+)
+
+
+def _by_cases(lhs: Any, rhs: Any) -> tuple[str, str]:
+    """Prove lhs = rhs by the cases j = i and j != i (where delta_ij = 0)."""
+    diff = sp.sympify(lhs) - sp.sympify(rhs)
+    same = sp.simplify(diff.subs(j, i))
+    other = sp.expand(diff.replace(lambda e: isinstance(e, sp.KroneckerDelta), lambda e: 0))
+    if same != 0 or other != 0:
+        raise StepFailed(f"{NAME}: cases j = i and j != i do not both give 0: {same}, {other}")
+    return "exact", "by cases j = i and j != i"
+
+
+def _at_sizes(lemma: Lemma) -> Any:
+    def check(lhs: Any, rhs: Any) -> tuple[str, str]:
+        sizes = lemma.check()
+        return "exact at sizes", "at n = " + ", ".join(map(str, sizes)) + f" ({lemma.name})"
+
+    return check
+
+
+def _sample(rng: random.Random, size: int | None) -> dict[sp.Basic, Any]:
+    size = size or rng.randint(2, 5)
+    return {n: size, i: rng.randint(1, size), j: rng.randint(1, size)}
+
+
+# -- the proof ----------------------------------------------------------------------------
+def derivation() -> Derivation:
+    D = Derivation(
+        NAME,
+        TITLE,
+        "For p = softmax(z), dp_i/dz_j = p_i (delta_ij - p_j): J = diag(p) - p p^T, rows summing "
+        "to 0, symmetric, positive semidefinite of rank n - 1, entries at most 1/4 in size, all "
+        "tending to 0 as one weight tends to 1.",
+        assumptions=["z_1, ..., z_n real; 1 <= i, j <= n"],
+        concrete=concrete,
+        sizes=SIZES,
+        sample=_sample,
+        indices=(i, j),
+    )
+    S = total()
+    delta = sp.KroneckerDelta(i, j)
+
+    D.section("The entries")
+    D.step(
+        sp.Derivative(p(i), z[j]),
+        (delta * sp.exp(z[i]) * S - sp.exp(z[i]) * sp.exp(z[j])) / S**2,
+        r"quotient rule; $\partial_{z_j} \sum_k e^{z_k} = e^{z_j}$",
+        shown_lhs=sp.Derivative(P[i], z[j]),
+    )
+    D.then(p(i) * delta - p(i) * p(j), "split the fraction", shown_rhs=P[i] * delta - P[i] * P[j])
+    D.then(p(i) * (delta - p(j)), "factor out $p_i$", shown_rhs=P[i] * (delta - P[j]))
+
+    Jsym = sp.MatrixSymbol("J", n, n)
+    pvec = sp.MatrixSymbol("p", n, 1)
+    D.section("The matrix")
+    D.step(
+        Jsym,
+        DiagMatrix(pvec) - pvec * pvec.T,
+        "the entries, as a matrix",
+        lemma=JACOBIAN,
+        check=_at_sizes(JACOBIAN),
+    )
+
+    D.section("Rows sum to zero")
+    D.step(
+        sp.Sum(p(i) * (delta - p(j)), (j, 1, n)),
+        p(i) - p(i) * sp.Sum(p(j), (j, 1, n)),
+        "the sum of the delta picks $j = i$",
+        shown_lhs=sp.Sum(P[i] * (delta - P[j]), (j, 1, n)),
+        shown_rhs=P[i] - P[i] * sp.Sum(P[j], (j, 1, n)),
+    )
+    D.then(sp.S.Zero, "the weights sum to 1")
+
+    D.section("Symmetric")
+    D.step(
+        p(i) * (delta - p(j)) - p(j) * (sp.KroneckerDelta(j, i) - p(i)),
+        delta * (p(i) - p(j)),
+        r"expand; $\delta_{ij} = \delta_{ji}$",
+        shown_lhs=sp.Symbol("J_{ij}") - sp.Symbol("J_{ji}"),
+        shown_rhs=delta * (P[i] - P[j]),
+    )
+    D.then(sp.S.Zero, r"$\delta_{ij} = 0$ unless $i = j$", check=_by_cases)
+
+    D.section("Positive semidefinite, rank n - 1")
+    quad = sp.Sum(sp.Sum(x[i] * p(i) * (delta - p(j)) * x[j], (j, 1, n)), (i, 1, n))
+    mean = sp.Sum(p(j) * x[j], (j, 1, n))
+    xbar = sp.Symbol(r"\bar{x}", real=True)
+    D.step(
+        quad,
+        sp.Sum(p(i) * x[i] ** 2, (i, 1, n)) - mean**2,
+        "sum the delta; a double sum of a product is the square of a sum",
+        lemma=SQUARE,
+        shown_lhs=sp.Symbol(r"\mathbf{x}^\top J \mathbf{x}"),
+        shown_rhs=sp.Sum(P[i] * x[i] ** 2, (i, 1, n)) - sp.Sum(P[j] * x[j], (j, 1, n)) ** 2,
+    )
+    D.then(
+        sp.Sum(p(i) * (x[i] - mean) ** 2, (i, 1, n)),
+        "the weights sum to 1: a weighted variance, with $\\bar{x} = \\sum_j p_j x_j$",
+        lemma=PSD,
+        shown_rhs=sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
+    )
+    D.step(
+        sp.S.Zero,
+        sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
+        "a sum of weights times squares",
+        relation="<=",
+        certificate=sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
+    )
+    ones = sp.MatrixSymbol(r"\mathbf{1}", n, 1)
+    D.step(
+        sp.Function("rank")(Jsym),
+        n - 1,
+        r"$J\mathbf{1} = 0$ and a nonzero $(n-1)$-minor",
+        lemma=RANK,
+        check=_at_sizes(RANK),
+        shown_lhs=sp.Symbol(r"\operatorname{rank} J"),
+    )
+    D.step(
+        Jsym * ones,
+        sp.ZeroMatrix(n, 1),
+        r"$\mathbf{1}$ is a null vector: the rows sum to zero",
+        lemma=RANK,
+        check=_at_sizes(RANK),
+    )
+
+    D.section("Entries at most 1/4; saturation")
+    D.step(
+        pw * (1 - pw),
+        sp.Rational(1, 4),
+        "$\tfrac14 - p(1-p) = (p - \tfrac12)^2$",
+        relation="<=",
+        certificate=(pw - sp.Rational(1, 2)) ** 2,
+    )
+    D.step(
+        pw * (1 - pw - r),
+        pw * (1 - pw),
+        r"an off-diagonal $p_i p_j$, with $p_j = 1 - p_i - r$, $r \ge 0$",
+        relation="<=",
+        certificate=pw * r,
+    )
+    D.step(
+        sp.Limit(pw * (1 - pw), pw, 1, "-"),
+        sp.S.Zero,
+        "as one weight tends to 1 its diagonal entry tends to 0",
+    )
+    D.approx(
+        sp.Rational(99, 100) * sp.Rational(1, 100), "0.0099", "at $p = 0.99$: $p(1-p)$", digits=2
+    )
+
+    D.numeric_check("lambdified J vs central finite differences, n = 2..8", _check_fd)
+    D.numeric_check("lambdified J vs exact J at rational z, n = 2, 3, 4", _check_exact)
+    return D
+
+
+def _numeric_jacobian(size: int) -> Any:
+    pv, jac, zs = explicit(size)
+    return sp.lambdify([zs], jac, "numpy"), sp.lambdify([zs], pv, "numpy")
+
+
+def _check_fd() -> tuple[float, float]:
+    rng = np.random.default_rng(4)
+    worst = 0.0
+    for size in range(2, 9):
+        zs = sp.symbols(f"z1:{size + 1}", real=True)
+        den = sum(sp.exp(t) for t in zs)
+        pv = sp.Matrix([sp.exp(t) / den for t in zs])
+        jac = sp.lambdify([zs], sp.diag(*pv) - pv * pv.T, "numpy", cse=True)
+        soft = sp.lambdify([zs], pv, "numpy", cse=True)
+        for _ in range(5):
+            z0 = rng.normal(size=size) * 2
+            h = 1e-6
+            fd = np.column_stack(
+                [
+                    (np.ravel(soft(z0 + h * e)) - np.ravel(soft(z0 - h * e))) / (2 * h)
+                    for e in np.eye(size)
+                ]
+            )
+            worst = max(worst, float(np.abs(np.asarray(jac(z0), float) - fd).max()))
+    return worst, 1e-8
+
+
+def _check_exact() -> tuple[float, float]:
+    worst = 0.0
+    rng = random.Random(5)
+    for size in SIZES:
+        f, _ = _numeric_jacobian(size)
+        _, jac, zs = explicit(size)
+        values = [sp.Rational(rng.randint(-20, 20), 10) for _ in zs]
+        exact = jac.subs(dict(zip(zs, values, strict=True)))
+        got = np.asarray(f([float(v) for v in values]), float)
+        want = np.array(exact.evalf(30).tolist(), dtype=float)
+        worst = max(worst, float(np.abs(got - want).max()))
+    return worst, 1e-14

@@ -1,0 +1,278 @@
+"""Why scores are divided by sqrt(d_k).
+
+Theorem. If the entries q_i, k_i of a query and a key are independent with mean 0 and
+variance 1, the score z = q . k has E[z] = 0 and Var(z) = d_k, so a typical score has size
+sqrt(d_k), and Var(z / sqrt(d_k)) = 1 at every width. With means m_q, m_k and standard
+deviations s_q, s_k, Var(q . k) = d (s_q^2 s_k^2 + m_q^2 s_k^2 + m_k^2 s_q^2). A gap g between
+two scores makes one softmax weight e^g times the other.
+
+Steps that move E or Var through a sum over a symbolic width are instances of named lemmas
+(linearity, independence, variances of independent terms add); SymPy cannot prove those for a
+symbolic d, so each such step is proved exactly at d = 1, 2, 3 by ``sympy.stats`` on d actual
+normal random variables (``sympy.stats`` itself returns d**2 for the variance of a Sum over a
+symbolic d, so it is never asked that question). Steps in plain algebra are proved for symbolic
+d_k. The general case uses the moment rule E[q_i q_j] = m_q^2 + s_q^2 delta_ij, whose double sum
+SymPy does exactly for a symbolic d.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import sympy as sp
+from sympy import stats
+
+from symattn.operators import Ex, Var
+from symattn.proof import Derivation, Lemma
+
+NAME = "variance_scaling"
+TITLE = "Why divide by the square root of d_k"
+
+d_k = sp.Symbol("d_k", integer=True, positive=True)
+d = sp.Symbol("d", integer=True, positive=True)
+i, j = sp.symbols("i j", integer=True, positive=True)
+a = sp.Symbol("a", positive=True)
+g = sp.Symbol("g", real=True)
+m_q, m_k = sp.symbols("m_q m_k", real=True)
+s_q, s_k = sp.symbols("s_q s_k", positive=True)
+
+# Standard entries (mean 0, variance 1) and general ones (means m, standard deviations s):
+# distinct objects that print alike.
+q, k = sp.IndexedBase("q"), sp.IndexedBase("k")
+qg, kg = sp.IndexedBase(sp.Symbol("q", real=True)), sp.IndexedBase(sp.Symbol("k", real=True))
+
+
+def qk(x: sp.IndexedBase, y: sp.IndexedBase, index: sp.Symbol) -> sp.Expr:
+    """The product x_i y_i, kept in the order the module writes it."""
+    return sp.Mul(x[index], y[index], evaluate=False)
+
+
+z = sp.Sum(qk(q, k, i), (i, 1, d_k))
+zg = sp.Sum(qk(qg, kg, i), (i, 1, d))
+
+
+# -- meaning at a concrete width ---------------------------------------------------------
+def _variables(base: sp.IndexedBase, n: int) -> dict[sp.Indexed, sp.Basic]:
+    name = str(base.label)
+    if base in (q, k):
+        return {base[t]: stats.Normal(f"{name}{t}", 0, 1) for t in range(1, n + 1)}
+    mean, sd = (m_q, s_q) if name == "q" else (m_k, s_k)
+    return {base[t]: stats.Normal(f"{name}{t}g", mean, sd) for t in range(1, n + 1)}
+
+
+@cache
+def _stats(kind: type, arg: sp.Expr) -> sp.Expr:
+    value = stats.E(arg) if kind is Ex else stats.variance(arg)
+    return sp.expand(value)
+
+
+def concrete(expr: Any, n: int) -> Any:
+    """expr at width n: sums written out, entries as normal random variables, E and Var done."""
+    e = sp.sympify(expr).subs({d_k: n, d: n})
+    e = e.replace(lambda x: isinstance(x, sp.Sum), lambda x: x.doit())
+    e = e.subs({i: 1, j: min(2, n)})  # a statement about any i (and j) is checked at i = 1, j = 2
+    rvs: dict[sp.Indexed, sp.Basic] = {}
+    for base in (q, k, qg, kg):
+        rvs.update(_variables(base, n))
+    e = e.xreplace(rvs)
+    return e.replace(lambda x: isinstance(x, (Ex, Var)), lambda x: _stats(type(x), x.args[0]))
+
+
+# -- lemmas -------------------------------------------------------------------------------
+def _std(n: int) -> tuple[list[sp.Basic], list[sp.Basic]]:
+    return (
+        [stats.Normal(f"x{t}", 0, 1) for t in range(n)],
+        [stats.Normal(f"y{t}", 0, 1) for t in range(n)],
+    )
+
+
+def _linearity(n: int) -> bool:
+    x, y = _std(n)
+    terms = [x[t] * y[t] + x[t] for t in range(n)]
+    return sp.expand(stats.E(sum(terms)) - sum(stats.E(t) for t in terms)) == 0
+
+
+def _independence(n: int) -> bool:
+    x = stats.Normal("x", m_q, s_q)
+    y = stats.Normal("y", m_k, s_k)
+    return sp.expand(stats.E(x**n * y**n) - stats.E(x**n) * stats.E(y**n)) == 0
+
+
+def _variances_add(n: int) -> bool:
+    x, y = _std(n)
+    terms = [x[t] * y[t] for t in range(n)]
+    return sp.expand(stats.variance(sum(terms)) - sum(stats.variance(t) for t in terms)) == 0
+
+
+def _scaling(n: int) -> bool:
+    x = stats.Normal("x", m_q, s_q)
+    return sp.expand(stats.variance(a * x**n) - a**2 * stats.variance(x**n)) == 0
+
+
+def _moments(n: int) -> bool:
+    xs = [stats.Normal(f"x{t}", m_q, s_q) for t in range(n)]
+    return all(
+        sp.expand(stats.E(xs[u] * xs[v]) - (m_q**2 + s_q**2 * sp.KroneckerDelta(u, v))) == 0
+        for u in range(n)
+        for v in range(n)
+    )
+
+
+LINEARITY = Lemma("linearity of expectation", "E[sum X_i] = sum E[X_i]", _linearity)
+INDEPENDENCE = Lemma("independence", "E[X Y] = E[X] E[Y] for independent X, Y", _independence)
+VARIANCES_ADD = Lemma(
+    "variances of independent terms add", "Var(sum X_i) = sum Var(X_i)", _variances_add
+)
+SCALING = Lemma("scaling rule", "Var(a X) = a^2 Var(X)", _scaling, sizes=(1, 2))
+MOMENTS = Lemma(
+    "second moments", "E[q_i q_j] = m^2 + s^2 delta_ij for independent entries", _moments
+)
+
+
+# -- the proof ----------------------------------------------------------------------------
+def derivation() -> Derivation:
+    D = Derivation(
+        NAME,
+        TITLE,
+        "If q_i, k_i are independent with mean 0 and variance 1, then Var(q . k) = d_k, "
+        "so dividing the score by sqrt(d_k) gives variance 1 at every width.",
+        assumptions=[
+            "q_i, k_i independent, mean 0, variance 1 (the standard case)",
+            "in the general case: means m_q, m_k, standard deviations s_q, s_k > 0",
+        ],
+        concrete=concrete,
+        sizes=(1, 2, 3),
+    )
+    E, V = Ex, Var
+    sq = sp.Symbol("sigma_z", positive=True)
+
+    D.section("The mean is zero")
+    D.step(E(z), sp.Sum(E(qk(q, k, i)), (i, 1, d_k)), "linearity of expectation", lemma=LINEARITY)
+    D.then(
+        sp.Sum(E(q[i]) * E(k[i]), (i, 1, d_k)),
+        "$q_i$ and $k_i$ are independent",
+        lemma=INDEPENDENCE,
+    )
+    D.then(sp.S.Zero, r"$\mathbb{E}[q_i] = 0$")
+
+    D.section("Each product has variance 1")
+    D.step(V(qk(q, k, i)), E(qk(q, k, i) ** 2) - E(qk(q, k, i)) ** 2, "definition of variance")
+    D.then(
+        E(q[i] ** 2) * E(k[i] ** 2) - 0,
+        r"independence, and $\mathbb{E}[q_i k_i] = 0$",
+        lemma=INDEPENDENCE,
+    )
+    D.then(
+        sp.Mul(1, 1, evaluate=False),
+        r"$\mathbb{E}[q_i^2] = \operatorname{Var}(q_i) = 1$, likewise for $k_i$",
+    )
+    D.then(sp.S.One, "arithmetic")
+
+    D.section("The variances add")
+    D.step(
+        V(z),
+        sp.Sum(V(qk(q, k, i)), (i, 1, d_k)),
+        "variances of independent terms add",
+        lemma=VARIANCES_ADD,
+    )
+    D.then(sp.Sum(1, (i, 1, d_k)), "each product has variance 1")
+    D.then(d_k, "a sum of $d_k$ ones")
+
+    D.section("A typical score has size √d_k")
+    D.step(
+        sq,
+        sp.sqrt(V(z)),
+        "standard deviation is the square root of the variance",
+        check=lambda lhs, rhs: ("definition", "sigma_z is defined as sqrt(Var(z))"),
+    )
+    D.then(sp.sqrt(d_k), r"$\operatorname{Var}(z) = d_k$")
+    D.approx(sp.sqrt(64), "8", "at $d_k = 64$", digits=1)
+    D.approx(sp.sqrt(128), "11.3", "at $d_k = 128$", digits=3)
+
+    D.section("Scaling restores variance 1")
+    D.step(
+        V(z / sp.sqrt(d_k)),
+        V(z) / d_k,
+        r"scaling rule $\operatorname{Var}(aX) = a^2 \operatorname{Var}(X)$",
+        lemma=SCALING,
+    )
+    D.then(d_k / sp.UnevaluatedExpr(d_k), r"$\operatorname{Var}(z) = d_k$")
+    D.then(sp.S.One, "arithmetic")
+
+    D.section("The general case: means and variances")
+    gen = (1, 2)
+    D.step(
+        E(zg),
+        sp.Sum(E(qg[i]) * E(kg[i]), (i, 1, d)),
+        "linearity and independence",
+        lemma=INDEPENDENCE,
+        sizes=gen,
+    )
+    D.then(d * m_q * m_k, r"$\mathbb{E}[q_i] = m_q$, $\mathbb{E}[k_i] = m_k$", sizes=gen)
+    D.step(
+        E(zg**2),
+        sp.Sum(sp.Sum(E(qg[i] * qg[j]) * E(kg[i] * kg[j]), (j, 1, d)), (i, 1, d)),
+        "expand the square; linearity; q independent of k",
+        lemma=LINEARITY,
+        sizes=gen,
+    )
+    moment = sp.Sum(
+        sp.Sum(
+            (m_q**2 + s_q**2 * sp.KroneckerDelta(i, j))
+            * (m_k**2 + s_k**2 * sp.KroneckerDelta(i, j)),
+            (j, 1, d),
+        ),
+        (i, 1, d),
+    )
+    D.then(
+        moment,
+        r"second moments $\mathbb{E}[q_i q_j] = m_q^2 + s_q^2 \delta_{ij}$",
+        lemma=MOMENTS,
+        sizes=gen,
+    )
+    D.then(
+        d**2 * m_q**2 * m_k**2 + d * (s_q**2 * s_k**2 + m_q**2 * s_k**2 + m_k**2 * s_q**2),
+        "the sum over $j$ removes the delta; then sum over $i$",
+    )
+    D.step(V(zg), E(zg**2) - E(zg) ** 2, "definition of variance", sizes=gen)
+    D.then(
+        d**2 * m_q**2 * m_k**2
+        + d * (s_q**2 * s_k**2 + m_q**2 * s_k**2 + m_k**2 * s_q**2)
+        - (d * m_q * m_k) ** 2,
+        "the two results above",
+        sizes=gen,
+    )
+    D.then(d * (s_q**2 * s_k**2 + m_q**2 * s_k**2 + m_k**2 * s_q**2), "the $d^2$ terms cancel")
+
+    D.section("Without scaling, softmax saturates")
+    z_i, z_j = sp.symbols("z_i z_j", real=True)
+    total = sp.Symbol("Sigma", positive=True)  # the softmax denominator, sum_k e^{z_k}
+    D.step(
+        (sp.exp(z_i) / total) / (sp.exp(z_j) / total),
+        sp.exp(z_i - z_j),
+        r"softmax weights $p_i = e^{z_i} / \sum_k e^{z_k}$; the denominators cancel",
+    )
+    D.then(
+        sp.exp(g),
+        "write $g = z_i - z_j$ for the gap",
+        check=lambda lhs, rhs: ("definition", "g is defined as z_i - z_j"),
+    )
+    D.approx(sp.exp(20), "4.85E+8", "a gap of 20, common at $d_k = 128$", digits=3)
+    D.approx(sp.exp(sp.Rational(127, 10)), "3.28E+5", "the gap of 12.7 in section 6.2", digits=3)
+
+    D.numeric_check("lambdified Var(q.k) formula vs sympy.stats at d = 1, 2", _check_formula)
+    return D
+
+
+def _check_formula() -> tuple[float, float]:
+    """Lambdify the general formula and compare with exact sympy.stats values."""
+    formula = d * (s_q**2 * s_k**2 + m_q**2 * s_k**2 + m_k**2 * s_q**2)
+    f = sp.lambdify((d, m_q, m_k, s_q, s_k), formula, "numpy")
+    point = {m_q: sp.Rational(1, 2), m_k: sp.Rational(-3, 2), s_q: sp.Rational(3, 2), s_k: 2}
+    worst = 0.0
+    for n in (1, 2):
+        exact = concrete(Var(zg), n).subs(point)
+        value = f(n, *(float(point[s]) for s in (m_q, m_k, s_q, s_k)))
+        worst = max(worst, abs(value - float(exact)) / abs(float(exact)))
+    return worst, 1e-15

@@ -1,0 +1,246 @@
+"""Deciding whether two expressions are equal: exactly when SymPy can, numerically otherwise.
+
+``prove_zero`` tries a ladder of SymPy normal forms on a difference and names the one that
+reached 0. A claim of zero is never trusted alone (SymPy has returned wrong simplifications;
+see the project notes): callers cross-check every exact claim at random points with
+``numeric_difference``.
+
+Random points are exact rationals, so that numeric evaluation is itself high precision.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import sympy as sp
+from sympy.concrete.delta import deltasummation
+
+Point = dict[sp.Basic, sp.Expr]
+
+
+def canonical(e: Any) -> Any:
+    """Normalise ``e``: carry out derivatives and limits, remove Kronecker deltas from sums.
+
+    Sums over a symbolic bound are kept (their ``doit`` can bring in Piecewise forms);
+    ``deltasummation(..., no_piecewise=True)`` assumes the delta's index lies inside the
+    summation range (every index here runs over 1..n).
+    """
+    if isinstance(e, sp.MatrixBase):
+        return e.applyfunc(canonical)
+    e = sp.sympify(e)
+    if not e.has(sp.Sum):
+        return e.doit()
+    e = e.replace(lambda x: isinstance(x, (sp.Derivative, sp.Limit)), lambda x: x.doit())
+    e = e.replace(lambda x: isinstance(x, sp.Sum), _sum_without_deltas)
+    return rename_dummies(e)
+
+
+def _sum_without_deltas(s: sp.Sum) -> sp.Expr:
+    """Carry out a (possibly multiple) sum limit by limit, innermost first.
+
+    A limit whose variable meets a Kronecker delta is summed by ``deltasummation``; any other
+    is left to ``Sum.doit``, which does constant sums (c over i = 1..d is c d) and leaves sums
+    it cannot do (of exp(z_k), say) as they are.
+    """
+    body = s.function
+    for limit in s.limits:
+        var = limit[0]
+        has_delta = any(var in dl.free_symbols for dl in body.atoms(sp.KroneckerDelta))
+        if has_delta:
+            body = deltasummation(sp.expand(body), limit, no_piecewise=True)
+        else:
+            # factor_terms pulls factors free of the index out of the sum: sum_j p_i p_j
+            # becomes p_i sum_j p_j.
+            body = sp.factor_terms(sp.Sum(sp.expand(body), limit).doit())
+    return body
+
+
+def rename_dummies(e: sp.Basic) -> sp.Basic:
+    """Give every bound summation index a canonical name, so Sum(f(j), j) == Sum(f(k), k)."""
+
+    def fix(x: sp.Basic, depth: int = 0) -> sp.Basic:
+        if isinstance(x, sp.Sum) and len(x.limits) == 1:
+            var, lo, hi = x.limits[0]
+            new = sp.Symbol(f"_s{depth}", integer=True)
+            body = fix(x.function.xreplace({var: new}), depth + 1)
+            return sp.Sum(body, (new, lo, hi))
+        if not x.args or isinstance(x, (sp.Symbol, sp.Indexed)):
+            return x
+        return x.func(*[fix(a, depth) for a in x.args])
+
+    return fix(e)
+
+
+#: The ladder of normal forms tried, cheapest first.
+LADDER: list[tuple[str, Callable[[sp.Expr], sp.Expr]]] = [
+    ("identity", lambda x: x),
+    ("expand", sp.expand),
+    ("cancel", lambda x: sp.cancel(sp.expand(x))),
+    ("together", lambda x: sp.together(sp.expand(x))),
+    ("simplify", sp.simplify),
+]
+
+
+def prove_zero(e: Any) -> str | None:
+    """Name the normal form that takes ``e`` to exactly 0, or None if none does."""
+    if isinstance(e, sp.MatrixBase):
+        methods = [prove_zero(x) for x in e]
+        if any(m is None for m in methods):
+            return None
+        order = [name for name, _ in LADDER]
+        return max(methods, key=order.index, default="identity")
+    e = sp.sympify(e)
+    for name, f in LADDER:
+        try:
+            if f(e) == 0:
+                return name
+        except Exception:
+            continue
+    return None
+
+
+def prove_equal(lhs: Any, rhs: Any) -> str | None:
+    """Name the method that proves lhs == rhs exactly, or None."""
+    lhs, rhs = _explicit(lhs), _explicit(rhs)
+    if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
+        lhs, rhs = sp.Matrix(lhs), sp.Matrix(rhs)
+        if lhs.shape != rhs.shape:
+            return None
+    a, b = canonical(lhs), canonical(rhs)
+    if _new_piecewise(lhs, a) or _new_piecewise(rhs, b):
+        return None  # a case split SymPy made up on its own is not trusted as a proof
+    if a == b:
+        return "identity"
+    return prove_zero(a - b)
+
+
+def _new_piecewise(before: Any, after: Any) -> bool:
+    return bool(_atoms(after, sp.Piecewise)) and not _atoms(before, sp.Piecewise)
+
+
+def random_point(
+    exprs: list[Any], rng: random.Random, fixed: Mapping[sp.Basic, Any] | None = None
+) -> Point:
+    """Exact rational values for the free symbols of ``exprs``, by their assumptions."""
+    point: Point = {s: sp.sympify(v) for s, v in (fixed or {}).items()}
+    labels = {x.base.label for e in exprs for x in _atoms(e, sp.Indexed)}
+    symbols = sorted(
+        {s for e in exprs for s in _free(e)} - labels - set(point), key=lambda s: s.name
+    )
+    for s in symbols:
+        point[s] = _sample(s, rng)
+    return point
+
+
+def evaluate(e: Any, point: Point, rng: random.Random, digits: int = 30) -> Any:
+    """Evaluate ``e`` at ``point``; Indexed entries left over get random values (kept in point)."""
+    e = _explicit(e)
+    if isinstance(e, sp.MatrixBase):
+        return e.applyfunc(lambda x: evaluate(x, point, rng, digits))
+    scalar = {s: v for s, v in point.items() if not isinstance(s, sp.Indexed)}
+    x = sp.sympify(e).subs(scalar)
+    if x.atoms(sp.MatrixSymbol):
+        return evaluate(_fill_matrices(x, point, rng), point, rng, digits)
+    x = x.doit()
+    for atom in sorted(_atoms(x, sp.Indexed), key=sp.default_sort_key):
+        if atom not in point:
+            low = 1 if atom.is_positive else -30
+            point[atom] = sp.Rational(rng.randint(low, 30), 10)
+    x = x.subs({k: v for k, v in point.items() if isinstance(k, sp.Indexed)}).doit()
+    return sp.N(x, digits)
+
+
+def numeric_difference(
+    lhs: Any,
+    rhs: Any,
+    rng: random.Random,
+    points: int = 5,
+    fixed: Callable[[random.Random], Mapping[sp.Basic, Any]] | None = None,
+) -> tuple[float, Point | None, Any, Any]:
+    """The largest |lhs - rhs| (relative to size) over random points, with the worst point.
+
+    Returns (error, point, lhs value, rhs value) at the worst point; error is inf where the
+    two sides could not both be evaluated to numbers.
+    """
+    worst: tuple[float, Point | None, Any, Any] = (0.0, None, None, None)
+    for _ in range(points):
+        point = random_point([lhs, rhs], rng, fixed(rng) if fixed else None)
+        a, b = evaluate(lhs, point, rng), evaluate(rhs, point, rng)
+        err = _relative_error(a, b)
+        if err >= worst[0]:
+            worst = (err, dict(point), a, b)
+    return worst
+
+
+def _relative_error(a: Any, b: Any) -> float:
+    if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
+        a, b = sp.Matrix(a), sp.Matrix(b)
+        if a.shape != b.shape:
+            return float("inf")
+        return max((_relative_error(x, y) for x, y in zip(a, b, strict=True)), default=0.0)
+    if isinstance(a, sp.logic.boolalg.Boolean) or isinstance(b, sp.logic.boolalg.Boolean):
+        return 0.0 if bool(a) == bool(b) else float("inf")
+    try:
+        da, db = complex(a), complex(b)
+    except (TypeError, ValueError):
+        return float("inf")
+    return abs(da - db) / max(1.0, abs(da), abs(db))
+
+
+def _fill_matrices(x: sp.Basic, point: Point, rng: random.Random) -> sp.Basic:
+    """Put random rational matrices (the same in both sides, kept in point) for MatrixSymbols."""
+    reps = {}
+    for m in x.atoms(sp.MatrixSymbol):
+        key = sp.Symbol(f"matrix {m.name}")
+        if key not in point:
+            rows, cols = (int(s) for s in m.shape)
+            point[key] = sp.ImmutableMatrix(
+                rows, cols, lambda *_: sp.Rational(rng.randint(-20, 20), 10)
+            )
+        reps[m] = point[key]
+    return x.xreplace(reps)
+
+
+def _explicit(e: Any) -> Any:
+    """A matrix expression of explicit matrices, carried out; anything else unchanged."""
+    if isinstance(e, sp.MatrixExpr) and not e.free_symbols:
+        try:
+            return sp.Matrix(e.doit().as_explicit())
+        except (ValueError, TypeError, AttributeError):
+            return e
+    return e
+
+
+def _sample(s: sp.Symbol, rng: random.Random) -> sp.Expr:
+    if s.is_integer:
+        return sp.Integer(rng.randint(1, 4) if s.is_positive else rng.randint(-3, 3))
+    if s.is_positive or s.is_nonnegative:
+        return sp.Rational(rng.randint(2, 30), 10)
+    return sp.Rational(rng.randint(-30, 30), 10)
+
+
+def _free(e: Any) -> set[sp.Symbol]:
+    if isinstance(e, sp.MatrixBase):
+        return set().union(*(_free(x) for x in e)) if e else set()
+    e = sp.sympify(e)
+    shapes = {
+        s for m in e.atoms(sp.MatrixSymbol) for dim in m.shape for s in sp.sympify(dim).free_symbols
+    }
+    return {s for s in e.free_symbols | shapes if isinstance(s, sp.Symbol)}
+
+
+def _atoms(e: Any, kind: type) -> set[sp.Basic]:
+    if isinstance(e, sp.MatrixBase):
+        return set().union(*(_atoms(x, kind) for x in e)) if e else set()
+    return set(sp.sympify(e).atoms(kind))
+
+
+def describe_point(point: Point | None, limit: int = 6) -> str:
+    """A short readable form of a point, for counterexample messages."""
+    if not point:
+        return "(no free symbols)"
+    items = sorted(point.items(), key=lambda kv: sp.default_sort_key(kv[0]))
+    shown = ", ".join(f"{sp.sstr(k)}={sp.sstr(v)}" for k, v in items[:limit])
+    return shown + (", ..." if len(items) > limit else "")

@@ -1,0 +1,184 @@
+"""Reading LaTeX with latex2sympy2, with its quirks hidden.
+
+latex2sympy2 1.9.1 keeps global state (``x = 3`` assigns, and a later ``x + 1`` reads 4) and
+silently ignores trailing junk (``8192 )`` parses as 8192). :func:`read_latex` clears the state
+before every parse and refuses input the grammar did not consume to the end. Nothing here
+calls ``eval``, ``exec`` or ``sympify`` on the text.
+
+:func:`isolated` runs a function in a forked worker with a wall-clock deadline and CPU and
+memory limits, for work on untrusted input that could hang or exhaust memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import resource
+import select
+import signal
+import time
+from collections.abc import Callable
+from typing import Any
+
+import sympy as sp
+
+from .errors import SymattnError
+
+
+class LatexError(SymattnError, ValueError):
+    """Raised when LaTeX cannot be read (a syntax error, trailing junk, an unsupported form)."""
+
+
+class WorkerError(SymattnError):
+    """Raised when isolated work runs out of time or memory, or its worker dies."""
+
+
+def _library() -> Any:
+    import latex2sympy2  # heavy (antlr): imported on first use
+
+    return latex2sympy2
+
+
+def _install_eof_check() -> None:
+    """Make the grammar's top rule fail unless it consumed the whole input."""
+    lib = _library()
+    parser_cls = lib.PSParser
+    if getattr(parser_cls, "_symattn_eof_check", False):
+        return
+    original = parser_cls.math
+
+    def math_to_eof(self: Any) -> Any:
+        tree = original(self)
+        token = self._input.LT(1)
+        if token is not None and token.type != -1:  # -1 is antlr's EOF
+            raise LatexError(
+                f"unexpected {token.text!r} at position {token.start + 1}: "
+                "the answer must end where the expression ends"
+            )
+        return tree
+
+    parser_cls.math = math_to_eof
+    parser_cls._symattn_eof_check = True
+
+
+def read_latex(text: str) -> Any:
+    """Parse LaTeX to SymPy with latex2sympy2, without leaked state or ignored junk."""
+    lib = _library()
+    _install_eof_check()
+    lib.set_variances({})  # forget any assignment an earlier parse made
+    try:
+        return lib.latex2sympy(text)
+    except LatexError:
+        raise
+    except RecursionError:
+        raise LatexError("nested too deeply to read") from None
+    except Exception as exc:
+        message = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
+        raise LatexError(f"cannot read this LaTeX: {message}") from None
+
+
+def isolated(
+    func: Callable[..., Any],
+    *args: Any,
+    timeout: float = 5.0,
+    memory_mb: int = 1024,
+    max_bytes: int = 1 << 20,
+) -> Any:
+    """Run ``func(*args)`` in a forked worker; return its (picklable) result.
+
+    The worker gets ``timeout`` seconds of wall clock (then SIGKILL), as many seconds of CPU,
+    and ``memory_mb`` of address space. A :class:`SymattnError` raised in the worker is raised
+    again here with its message; anything else becomes :class:`WorkerError`.
+    """
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker
+        os.close(read_fd)
+        code = 0
+        try:
+            limit = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            cpu = max(1, int(timeout + 0.999))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            try:
+                payload = ("ok", func(*args))
+            except SymattnError as exc:
+                payload = ("error", type(exc).__name__, str(exc))
+            except MemoryError:
+                payload = ("fail", "too costly: out of memory")
+            except RecursionError:
+                payload = ("fail", "too costly: nested too deeply")
+            except Exception as exc:
+                payload = ("fail", f"{type(exc).__name__}: {str(exc)[:200]}")
+            data = pickle.dumps(payload)
+            if len(data) > max_bytes:
+                data = pickle.dumps(("fail", "too costly: result too large"))
+            with os.fdopen(write_fd, "wb") as pipe:
+                pipe.write(data)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    return _collect(pid, read_fd, timeout, max_bytes)
+
+
+def _collect(pid: int, fd: int, timeout: float, max_bytes: int) -> Any:
+    deadline = time.monotonic() + timeout
+    chunks: list[bytes] = []
+    size = 0
+    timed_out = False
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > max_bytes:
+                break
+    finally:
+        os.close(fd)
+        if timed_out or size > max_bytes:
+            _kill(pid)
+        _, status = os.waitpid(pid, 0)
+    if timed_out:
+        raise WorkerError(f"too costly: no result within {timeout:g} s")
+    if size > max_bytes:
+        raise WorkerError("too costly: result too large")
+    if not chunks:
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+            raise WorkerError("too costly: CPU time limit reached")
+        raise WorkerError("too costly: the worker stopped without a result")
+    payload = pickle.loads(b"".join(chunks))
+    if payload[0] == "ok":
+        return payload[1]
+    if payload[0] == "error":
+        raise LatexError(payload[2]) if payload[1] == "LatexError" else WorkerError(payload[2])
+    raise WorkerError(payload[1])
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def same_by_name(parsed: Any, source: Any) -> Any:
+    """``parsed`` with its symbols renamed to ``source``'s symbols of the same name.
+
+    latex2sympy2 returns plain symbols; the source's carry assumptions (positive, integer).
+    """
+    if not hasattr(parsed, "free_symbols"):
+        return parsed
+    names = {str(s): s for s in getattr(source, "free_symbols", set())}
+    for s in getattr(source, "free_symbols", set()):
+        names.setdefault(sp.latex(s), s)
+    return parsed.xreplace({s: names[str(s)] for s in parsed.free_symbols if str(s) in names})

@@ -1,0 +1,173 @@
+"""Derivations as LaTeX, Markdown and plain text.
+
+Presentation only: these functions read a :class:`~symattn.proof.Derivation` and its
+:class:`~symattn.proof.DerivationReport` and never check anything themselves. Each step is
+shown with its justification and how it was checked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+from .latex import latex
+from .proof import Derivation, DerivationReport, Step, StepReport
+
+RELATIONS_LATEX = {"=": "=", "<=": r"\le", "<": "<", "≈": r"\approx", "≠": r"\neq", "⟺": r"\iff"}
+RELATIONS_TEXT = {"=": "=", "<=": "<=", "<": "<", "≈": "≈", "≠": "!=", "⟺": "<=>"}
+
+_TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "_": r"\_",
+    "^": r"\^{}",
+    "{": r"\{",
+    "}": r"\}",
+    "#": r"\#",
+    "%": r"\%",
+    "&": r"\&",
+    "$": r"\$",
+    "~": r"\~{}",
+}
+
+
+def escape_text(s: str) -> str:
+    """Make words safe inside ``\\text{...}``; ``$...$`` stretches stay inline math."""
+    parts = s.split("$")
+    return "$".join(
+        part if k % 2 else "".join(_TEXT_ESCAPES.get(c, c) for c in part)
+        for k, part in enumerate(parts)
+    )
+
+
+def plain(s: str) -> str:
+    """A rule for plain text: the inline-math dollars dropped."""
+    return s.replace("$", "")
+
+
+def check_label(r: StepReport) -> str:
+    """How a step was checked, in a few words."""
+    if r.method == "exact":
+        return "exact" if r.detail != "definition" else "definition"
+    if r.method == "exact at sizes":
+        return "exact " + r.detail
+    if r.method == "certified":
+        return "certified digits"
+    if r.method == "definition":
+        return "definition"
+    return "numeric only (" + r.detail + ")"
+
+
+def _side_latex(value: Any, relation: str, digits_text: bool = False) -> str:
+    if isinstance(value, str):
+        if "E" in value:
+            mant, exp = value.split("E")
+            return rf"{mant} \times 10^{{{int(exp)}}}"
+        return value
+    return latex(value)
+
+
+def step_latex(step: Step, lhs_shown: bool, lhs: Any) -> tuple[str, str]:
+    """(left, right) LaTeX of a step; the left is empty for a continued chain."""
+    left = ""
+    if lhs_shown:
+        left = _side_latex(step.shown_lhs if step.shown_lhs is not None else lhs, step.relation)
+    right_value = step.shown_rhs if step.shown_rhs is not None else step.rhs
+    right = RELATIONS_LATEX[step.relation] + " " + _side_latex(right_value, step.relation)
+    return left, right
+
+
+def _sections(d: Derivation, report: DerivationReport) -> list[tuple[str, list[StepReport]]]:
+    out: list[tuple[str, list[StepReport]]] = []
+    for r in report.steps:
+        if not out or out[-1][0] != r.step.section:
+            out.append((r.step.section, []))
+        out[-1][1].append(r)
+    return out
+
+
+def _aligned_rows(rows: list[StepReport]) -> list[str]:
+    lines = []
+    for r in rows:
+        left, right = step_latex(r.step, r.step.lhs is not None, r.lhs)
+        why = escape_text(f"{r.step.rule} [{check_label(r)}]")
+        lines.append(f"{left} &{right} && \\text{{{why}}}")
+    return lines
+
+
+def to_latex(d: Derivation, report: DerivationReport) -> str:
+    """LaTeX for a document: a title, the theorem, then one ``align*`` per part of the proof."""
+    out = [
+        f"% symattn derivation {d.name}: generated, do not edit",
+        f"\\subsection*{{{escape_text(d.title)}}}",
+        f"\\noindent\\textbf{{Theorem.}} {escape_text(d.theorem)}",
+        "",
+    ]
+    for title, rows in _sections(d, report):
+        if title:
+            out.append(f"\\paragraph{{{escape_text(title)}}}")
+        out.append("\\begin{align*}")
+        out.append(" \\\\\n".join(_aligned_rows(rows)))
+        out.append("\\end{align*}")
+        out.append("")
+    return "\n".join(out)
+
+
+def to_markdown(d: Derivation, report: DerivationReport) -> str:
+    """Markdown with ``$$`` blocks: the theorem, each part of the proof, then the checks."""
+    out = [f"# {d.title}", "", f"> **Theorem.** {d.theorem}", ""]
+    if d.assumptions:
+        out += ["Assumptions:", ""] + [f"- {a}" for a in d.assumptions] + [""]
+    for title, rows in _sections(d, report):
+        if title:
+            out += [f"## {title}", ""]
+        out += [
+            "$$",
+            "\\begin{aligned}",
+            " \\\\\n".join(_aligned_rows(rows)),
+            "\\end{aligned}",
+            "$$",
+            "",
+        ]
+    out += [
+        "## How each step was checked",
+        "",
+        "| step | justification | check | time |",
+        "|---|---|---|---|",
+    ]
+    for r in report.steps:
+        out.append(f"| {r.index + 1} | {r.step.rule} | {check_label(r)} | {r.seconds:.2f} s |")
+    if report.checks:
+        out += ["", "| numeric check | largest error | tolerance |", "|---|---|---|"]
+        for c in report.checks:
+            out.append(f"| {c.name} | {c.error:.2e} | {c.tolerance:.0e} |")
+    return "\n".join(out) + "\n"
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return sp.sstr(value, order="none")
+
+
+def to_text(d: Derivation, report: DerivationReport) -> str:
+    """Plain text: each step on its own line with its justification and check."""
+    out = [f"{d.name}: {d.title}", f"Theorem. {d.theorem}"]
+    for title, rows in _sections(d, report):
+        out += ["", title or "Proof"]
+        for r in rows:
+            rel = RELATIONS_TEXT[r.step.relation]
+            rhs = r.step.shown_rhs if r.step.shown_rhs is not None else r.step.rhs
+            if r.step.lhs is not None:
+                lhs = r.step.shown_lhs if r.step.shown_lhs is not None else r.lhs
+                out.append(f"  {r.index + 1:>2}. {_text(lhs)}")
+            out.append(f"      {rel} {_text(rhs)}")
+            out.append(f"        [{plain(r.step.rule)}; {check_label(r)}]")
+    if report.checks:
+        out += ["", "Numeric checks"]
+        for c in report.checks:
+            out.append(f"  {c.name}: largest error {c.error:.2e} (tolerance {c.tolerance:.0e})")
+    return "\n".join(out) + "\n"
+
+
+FORMATS = {"text": to_text, "markdown": to_markdown, "latex": to_latex}

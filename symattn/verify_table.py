@@ -1,0 +1,61 @@
+"""Running every derivation and tabulating the result (for ``symattn verify``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+from .errors import SymattnError
+
+
+def verify_all(
+    names: Sequence[str], progress: Callable[[str], None] = lambda _: None
+) -> tuple[str, bool]:
+    """Verify each named derivation; return (table text, all passed)."""
+    import derivations
+
+    header = ("derivation", "steps", "exact", "numeric", "checks", "max error", "time", "result")
+    rows = []
+    ok = True
+    for name in names:
+        progress(f"verifying {name} ...")
+        start = time.perf_counter()
+        try:
+            report = derivations.load(name).verify()
+        except SymattnError as exc:
+            ok = False
+            rows.append(
+                (
+                    name,
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    f"{time.perf_counter() - start:.1f} s",
+                    f"FAILED: {exc}",
+                )
+            )
+            continue
+        passed = report.ok
+        ok &= passed
+        failed = [c.name for c in report.checks if not c.ok]
+        rows.append(
+            (
+                name,
+                str(len(report.steps)),
+                str(report.exact_steps),
+                str(report.numeric_steps),
+                f"{sum(c.ok for c in report.checks)}/{len(report.checks)}",
+                f"{report.max_error:.1e}",
+                f"{report.seconds:.1f} s",
+                "ok" if passed else "FAILED: " + "; ".join(failed),
+            )
+        )
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+        for r in [header, *rows]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines) + "\n", ok
