@@ -60,7 +60,9 @@ class Group(MatrixExpr):
         return self.arg.shape
 
     def doit(self, **hints: object) -> sp.Basic:
-        arg = self.arg.doit(**hints)
+        from .softmax import explicit_if_possible
+
+        arg = explicit_if_possible(self.arg.doit(**hints))
         return arg if isinstance(arg, sp.MatrixBase) else Group(arg)
 
     def _entry(self, i: int, j: int, **kwargs: object) -> sp.Expr:

@@ -342,8 +342,12 @@ class Derivation:
             raise self._fail(index, "an inequality step needs a certificate")
         gap = sp.sympify(rhs) - sp.sympify(lhs)
         if prove_equal(gap, step.certificate) is None:
-            self._cross_check(index, gap, step.certificate, rng)
-            raise self._fail(index, "right - left is not the certificate")
+            try:
+                self._cross_check(index, gap, step.certificate, rng)
+            except StepFailed as exc:
+                detail = str(exc).split(": ", 1)[1]
+                raise self._fail(index, f"right - left is not the certificate ({detail})") from None
+            raise self._fail(index, "right - left is not provably the certificate")
         sign = (
             step.certificate.is_positive
             if step.relation == "<"

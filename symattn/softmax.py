@@ -42,6 +42,7 @@ class RowSoftmax(MatrixExpr):
 
     def doit(self, **hints: object) -> sp.Basic:
         arg = self.arg.doit(**hints) if hints.get("deep", True) else self.arg
+        arg = explicit_if_possible(arg)
         if isinstance(arg, sp.MatrixBase):
             return softmax_rows(arg)
         return RowSoftmax(arg)
@@ -64,6 +65,13 @@ class RowSoftmax(MatrixExpr):
 
     def _sympystr(self, printer: sp.printing.str.StrPrinter) -> str:
         return f"RowSoftmax({printer._print(self.arg)})"
+
+
+def explicit_if_possible(m: sp.Basic) -> sp.Basic:
+    """An expression in explicit matrices only (no MatrixSymbol left), carried out."""
+    if isinstance(m, MatrixExpr) and not m.atoms(sp.MatrixSymbol):
+        return sp.ImmutableMatrix(m.as_explicit())
+    return m
 
 
 def softmax_rows(z: sp.MatrixBase) -> sp.ImmutableMatrix:

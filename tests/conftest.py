@@ -1,0 +1,23 @@
+"""Shared fixtures: each derivation is verified once per test session."""
+
+from __future__ import annotations
+
+import pytest
+
+import derivations
+from symattn.proof import Derivation, DerivationReport
+
+_CACHE: dict[str, tuple[Derivation, DerivationReport]] = {}
+
+
+def verified(name: str) -> tuple[Derivation, DerivationReport]:
+    """The derivation called ``name`` and its verification report (computed once)."""
+    if name not in _CACHE:
+        d = derivations.load(name)
+        _CACHE[name] = (d, d.verify())
+    return _CACHE[name]
+
+
+@pytest.fixture(scope="session")
+def verify():
+    return verified

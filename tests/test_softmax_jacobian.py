@@ -1,0 +1,66 @@
+"""derivations/softmax_jacobian.py: dp_i/dz_j = p_i (delta_ij - p_j) and the matrix facts."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from derivations import softmax_jacobian as sj
+from symattn.proof import StepFailed
+
+NAME = "softmax_jacobian"
+
+
+def test_all_steps_verified(verify):
+    """Every step passes, the entry formula exactly for a symbolic n; the numeric checks pass."""
+    _, report = verify(NAME)
+    assert report.ok and report.numeric_steps == 0
+    entries = [r for r in report.steps if r.step.section == "The entries"]
+    assert [r.method for r in entries] == ["exact", "exact", "exact"]
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_jacobian_matches_diag_minus_outer_independently(n):
+    """SymPy's own jacobian of an explicit softmax equals diag(p) - p p^T (built here)."""
+    z = sp.symbols(f"w1:{n + 1}", real=True)
+    s = sum(sp.exp(t) for t in z)
+    p = sp.Matrix([sp.exp(t) / s for t in z])
+    diff = p.jacobian(z) - (sp.diag(*p) - p * p.T)
+    assert diff.applyfunc(sp.cancel) == sp.zeros(n)
+
+
+def test_numeric_spectrum():
+    """At random z: symmetric, J 1 = 0, other eigenvalues positive, entries at most 1/4."""
+    rng = np.random.default_rng(0)
+    for n in (2, 4, 7):
+        z = rng.normal(size=n) * 3
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        J = np.diag(p) - np.outer(p, p)
+        np.testing.assert_allclose(J, J.T)
+        w = np.linalg.eigvalsh(J)
+        assert abs(w[0]) < 1e-15 and (w[1:] > 0).all()
+        np.testing.assert_allclose(J @ np.ones(n), 0, atol=1e-16)
+        assert np.abs(J).max() <= 0.25
+
+
+def test_saturated_softmax_has_a_tiny_jacobian():
+    """With one score 20 above the rest, every entry is below 1e-7: learning stalls."""
+    z = np.array([20.0, 0.0, 0.0, 0.0])
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    J = np.diag(p) - np.outer(p, p)
+    assert np.abs(J).max() < 1e-7
+
+
+def test_a_wrong_factorisation_is_caught():
+    """Writing p_i (delta_ij + p_j) instead of p_i (delta_ij - p_j) fails."""
+    d = sj.derivation()
+    index = next(k for k, s in enumerate(d.steps) if s.rule.startswith("factor out"))
+    wrong = sj.p(sj.i) * (sp.KroneckerDelta(sj.i, sj.j) + sj.p(sj.j))
+    d.steps[index] = dataclasses.replace(d.steps[index], rhs=wrong)
+    with pytest.raises(StepFailed, match=f"step {index + 1}"):
+        d.verify()

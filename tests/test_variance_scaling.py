@@ -1,0 +1,84 @@
+"""derivations/variance_scaling.py: Var(q.k) = d_k, checked; its general case; its figures."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+import sympy as sp
+from sympy import stats
+
+from derivations import variance_scaling as vs
+from symattn.proof import StepFailed
+
+NAME = "variance_scaling"
+
+
+def test_every_step_verified_and_none_only_numeric(verify):
+    """All steps pass; none is merely numeric; the lemmas are named where used."""
+    _, report = verify(NAME)
+    assert report.ok
+    assert report.numeric_steps == 0
+    lemma_steps = [r for r in report.steps if r.step.lemma is not None]
+    assert lemma_steps and all(
+        "lemma:" in r.detail for r in lemma_steps if r.method == "exact at sizes"
+    )
+
+
+def test_the_delta_sum_is_proved_for_symbolic_d(verify):
+    """The general-case double sum is proved exactly for a symbolic d, not only at sizes."""
+    _, report = verify(NAME)
+    step = next(r for r in report.steps if "removes the delta" in r.step.rule)
+    assert step.method == "exact"
+    assert (
+        sp.expand(
+            step.step.rhs
+            - (
+                vs.d**2 * vs.m_q**2 * vs.m_k**2
+                + vs.d * (vs.s_q**2 * vs.s_k**2 + vs.m_q**2 * vs.s_k**2 + vs.m_k**2 * vs.s_q**2)
+            )
+        )
+        == 0
+    )
+
+
+def test_standard_case_against_sympy_stats_directly():
+    """Independently of the derivation: Var(sum of 3 products of standard normals) = 3."""
+    q = [stats.Normal(f"a{t}", 0, 1) for t in range(3)]
+    k = [stats.Normal(f"b{t}", 0, 1) for t in range(3)]
+    z = sum(a * b for a, b in zip(q, k, strict=True))
+    assert stats.E(z) == 0
+    assert sp.simplify(stats.variance(z)) == 3
+    assert sp.simplify(stats.variance(z / sp.sqrt(3))) == 1
+
+
+def test_general_formula_at_width_two_against_sympy_stats():
+    """Var(q.k) at d = 2 with means m and deviations s is 2 (sq^2 sk^2 + mq^2 sk^2 + mk^2 sq^2)."""
+    mq, mk = sp.symbols("mq mk", real=True)
+    sq, sk = sp.symbols("sq sk", positive=True)
+    q = [stats.Normal(f"c{t}", mq, sq) for t in range(2)]
+    k = [stats.Normal(f"e{t}", mk, sk) for t in range(2)]
+    z = sum(a * b for a, b in zip(q, k, strict=True))
+    expected = 2 * (sq**2 * sk**2 + mq**2 * sk**2 + mk**2 * sq**2)
+    assert sp.expand(stats.variance(z) - expected) == 0
+
+
+def test_module_figures_are_certified(verify):
+    """sqrt(64) = 8, sqrt(128) ~ 11.3 and e^20 ~ 4.85e8 appear as certified figures."""
+    _, report = verify(NAME)
+    figures = {r.step.rhs: r.method for r in report.steps if r.step.relation == "≈"}
+    assert figures == {
+        "8": "certified",
+        "11.3": "certified",
+        "4.85E+8": "certified",
+        "3.28E+5": "certified",
+    }
+
+
+def test_a_wrong_variance_step_is_caught():
+    """Claiming the d_k ones sum to 2 d_k fails, naming that step."""
+    d = vs.derivation()
+    index = next(k for k, s in enumerate(d.steps) if s.rule.startswith("a sum of"))
+    d.steps[index] = dataclasses.replace(d.steps[index], rhs=2 * vs.d_k)
+    with pytest.raises(StepFailed, match=rf"step {index + 1} \(a sum of"):
+        d.verify()
