@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from symattn.exact import symbol_matrix
 from symattn.flops import N, cost_terms, crossover, d_model, h, total_cost
 from symattn.multihead import HeadsShape, multihead_exact, multihead_numeric
 from symattn.proof import Derivation, StepFailed
@@ -87,6 +88,23 @@ def derivation() -> Derivation:
     )
     terms = cost_terms()
     dm = d_model
+
+    D.section("The definition")
+    heads = [symbol_matrix(f"h{t}", 2, 2) for t in (1, 2)]
+    w_o = symbol_matrix("w", 4, 3)
+    D.step(
+        sp.MatMul(sp.BlockMatrix([heads]), w_o, evaluate=False),
+        heads[0] * w_o[:2, :] + heads[1] * w_o[2:, :],
+        "joining the heads and projecting = each head writing through its own rows of $W^O$",
+        shown_lhs=sp.Symbol(r"\left[\operatorname{head}_1; \operatorname{head}_2\right] W^O"),
+        shown_rhs=sp.Symbol(r"\operatorname{head}_1 W^O_{1} + \operatorname{head}_2 W^O_{2}"),
+    )
+    D.step(
+        sp.Symbol(r"\operatorname{head}_i"),
+        sp.Symbol(r"\operatorname{Attention}(Q W^Q_i, K W^K_i, V W^V_i)"),
+        "each head is attention on its own projections $W^Q_i$, $W^K_i$, $W^V_i$",
+        check=lambda a, b: ("definition", "the definition of a head"),
+    )
 
     D.section("Head width")
     D.step(

@@ -205,7 +205,7 @@ def _fill_matrices(x: sp.Basic, point: Point, rng: random.Random) -> sp.Basic:
 
 def _explicit(e: Any) -> Any:
     """A matrix expression of explicit matrices, carried out; anything else unchanged."""
-    if isinstance(e, sp.MatrixExpr) and not e.free_symbols:
+    if isinstance(e, sp.MatrixExpr) and not e.atoms(sp.MatrixSymbol):
         try:
             return sp.Matrix(e.doit().as_explicit())
         except (ValueError, TypeError, AttributeError):

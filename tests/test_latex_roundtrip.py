@@ -26,6 +26,7 @@ UNREADABLE = {
     r"\operatorname{Attention}": "\\operatorname is not in its grammar",
     r"\operatorname{rank}": "\\operatorname is not in its grammar",
     r"\operatorname{diag}": "\\operatorname is not in its grammar",
+    r"\operatorname{head}": "\\operatorname is not in its grammar",
     r"\partial": "partial derivatives are not in its grammar",
     r"\lim_{p \to 1^-}": "one-sided limits are not in its grammar",
     r"\substack": "multi-index sums (\\substack) are not in its grammar",
