@@ -103,7 +103,110 @@ def build_parser() -> argparse.ArgumentParser:
     fl.add_argument("--heads", type=_positive, default=1, metavar="H")
     fl.add_argument("--json", action="store_true")
     fl.set_defaults(run=_run_flops)
+
+    ex = sub.add_parser(
+        "exercises",
+        help="list, show or vary the module's exercises",
+        description="symattn exercises | exercises show ID [--solution] | "
+        "exercises variant ID --seed S [--solution]",
+    )
+    ex.add_argument("action", nargs="?", choices=("list", "show", "variant"), default="list")
+    ex.add_argument("id", nargs="?", metavar="ID")
+    ex.add_argument("--solution", action="store_true", help="include the model solution")
+    ex.add_argument("--seed", type=_seed, metavar="S", help="variant seed")
+    ex.set_defaults(run=_run_exercises)
+
+    ch = sub.add_parser(
+        "check",
+        help="judge an answer to an exercise",
+        description="Judge ANSWER (LaTeX or a plain number) for exercise ID. "
+        "Exit 0 correct, 1 incorrect, 2 invalid.",
+    )
+    ch.add_argument("id", metavar="ID")
+    ch.add_argument("answer", metavar="ANSWER")
+    ch.add_argument("--seed", type=_seed, metavar="S", help="judge the variant for this seed")
+    ch.add_argument("--json", action="store_true")
+    ch.set_defaults(run=_run_check)
+
+    au = sub.add_parser(
+        "audit",
+        help="check a module file's answer keys",
+        description="Find every exercise in a module file in the seed's Markdown format, match "
+        "it to the registry and check each stated key. Exit 1 naming any wrong key.",
+    )
+    au.add_argument("file", metavar="FILE")
+    au.set_defaults(run=_run_audit)
     return parser
+
+
+def _seed(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= n < 2**63:
+        raise argparse.ArgumentTypeError("must be between 0 and 2^63 - 1")
+    return n
+
+
+def _run_exercises(args: argparse.Namespace) -> int:
+    from .errors import InputError
+    from .exercise_render import exercise_list, exercise_text
+    from .exercises import EXERCISES, get
+
+    if args.action == "list":
+        sys.stdout.write(exercise_list(list(EXERCISES.values())))
+        return 0
+    if not args.id:
+        raise InputError(f"name an exercise: symattn exercises {args.action} ID")
+    if args.action == "variant" and args.seed is None:
+        raise InputError("a variant needs --seed S")
+    exercise = get(args.id, args.seed if args.action == "variant" else None)
+    sys.stdout.write(exercise_text(exercise, args.solution))
+    return 0
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    from .errors import InputError
+    from .exercise_render import verdict_json, verdict_text
+    from .exercises import get
+    from .judge import judge
+
+    exercise = get(args.id, args.seed)
+    if not exercise.checkable:
+        raise InputError(
+            f"{exercise.id} has no machine-checkable answer: see "
+            f"symattn exercises show {exercise.id} --solution"
+        )
+    verdict = judge(args.answer, exercise.expected, exercise.mistakes)
+    if args.json:
+        sys.stdout.write(verdict_json(exercise.id, exercise.expected.latex(), verdict))
+    else:
+        sys.stdout.write(verdict_text(exercise.id, verdict))
+    return verdict.exit_code
+
+
+def _run_audit(args: argparse.Namespace) -> int:
+    from .audit import audit_text
+    from .errors import EXIT_CHECK_FAILED, InputError
+    from .exercise_render import audit_table
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            text = fh.read(2_000_000)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(
+            f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
+    rows = audit_text(text)
+    if not rows:
+        raise InputError(f"{args.file}: no exercises found (expected **Exercise (kind).** blocks)")
+    sys.stdout.write(audit_table(rows))
+    wrong = [r for r in rows if r.wrong]
+    for r in wrong:
+        name = r.exercise.id if r.exercise else f"exercise {r.found.position}"
+        print(f"symattn: {r.status}: {name}: {r.detail}", file=sys.stderr)
+    return EXIT_CHECK_FAILED if wrong else 0
 
 
 def _positive(text: str) -> int:

@@ -1,0 +1,96 @@
+"""Exercises, verdicts and audits as text and JSON (presentation only)."""
+
+from __future__ import annotations
+
+import json
+
+from .audit import AuditRow
+from .digits import decimal_string
+from .exercises import Exercise
+from .judge import Verdict, expected_decimal
+from .proof_render import to_text
+
+
+def exercise_list(exercises: list[Exercise]) -> str:
+    lines = []
+    for e in exercises:
+        answer = "checked" if e.checkable else "model solution only"
+        lines.append(f"{e.id}\t{e.kind}\t{e.title}\t({answer})")
+    return "\n".join(lines) + "\n"
+
+
+def exercise_text(e: Exercise, solution: bool = False) -> str:
+    out = [f"{e.id} ({e.kind}): {e.title}", "", e.prompt, ""]
+    if e.checkable:
+        tol = e.expected.tolerance
+        shown = decimal_string(tol, 6).rstrip("0") if tol != 0 else "0"
+        within = "exactly" if tol == 0 else f"within {shown} (|answer - expected| <= {shown})"
+        out.append(f"Answer: checked {within}. Check yours with: symattn check {e.id} ANSWER")
+    else:
+        out.append("Answer: no machine-checkable answer; compare with the model solution.")
+    if solution:
+        out += ["", "Model solution: " + e.solution_text]
+        if e.checkable:
+            dec = expected_decimal(e.expected)
+            out.append(f"Expected answer: {e.expected.latex()}" + (f" ≈ {dec}" if dec else ""))
+        d = e.derivation()
+        if d is not None:
+            out += ["", to_text(d, d.verify()).rstrip()]
+    return "\n".join(out) + "\n"
+
+
+def verdict_json(exercise_id: str, expected: str, v: Verdict) -> str:
+    return (
+        json.dumps(
+            {
+                "id": exercise_id,
+                "verdict": v.verdict,
+                "expected": expected,
+                "given": v.given,
+                "feedback": v.feedback,
+                "mistake": v.mistake,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+
+
+def verdict_text(exercise_id: str, v: Verdict) -> str:
+    head = {"correct": "Correct.", "incorrect": "Incorrect.", "invalid": "Invalid answer:"}[
+        v.verdict
+    ]
+    if v.verdict == "correct":
+        return f"{head} ({exercise_id}: read as {v.given})\n"
+    if v.verdict == "invalid":
+        return f"{head} {v.feedback}\n"
+    code = f" [{v.mistake}]" if v.mistake else ""
+    return f"{head} Read as {v.given}. {v.feedback}{code}\n"
+
+
+def audit_table(rows: list[AuditRow]) -> str:
+    header = ("#", "kind", "exercise", "stated key", "computed answer", "status")
+    body = []
+    for r in rows:
+        key = (
+            ""
+            if r.found.key is None
+            else r.found.key + (f" (within {r.found.tolerance})" if r.found.tolerance else "")
+        )
+        body.append(
+            (
+                str(r.found.position),
+                r.found.kind,
+                r.exercise.id if r.exercise else "?",
+                key,
+                r.computed[:40],
+                r.status + (f": {r.detail}" if r.detail else ""),
+            )
+        )
+    widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(x, widths, strict=True)).rstrip()
+        for x in [header, *body]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines) + "\n"

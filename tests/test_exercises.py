@@ -1,0 +1,90 @@
+"""The exercise registry (symattn/exercises.py): order, answers computed, variants."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from symattn.errors import SymattnError
+from symattn.exercises import EXERCISES, get, variant
+from symattn.judge import judge
+
+
+def test_seven_exercises_in_module_order_with_kinds():
+    """ex6.1 ... ex6.7 with the module's kinds: check, apply x4, extend x2."""
+    assert list(EXERCISES) == [f"ex6.{k}" for k in range(1, 8)]
+    assert [e.kind for e in EXERCISES.values()] == [
+        "check",
+        "apply",
+        "apply",
+        "apply",
+        "apply",
+        "extend",
+        "extend",
+    ]
+    assert [e.id for e in EXERCISES.values() if e.checkable] == ["ex6.2", "ex6.4", "ex6.5"]
+
+
+def test_ex62_answer_is_the_exact_attention_output():
+    """(e^2 + 11)/(e^2 + 2), written here by hand, equals the computed answer."""
+    e = sp.exp(2)
+    assert sp.simplify(get("ex6.2").expected.value - (e + 11) / (e + 2)) == 0
+    assert get("ex6.2").expected.tolerance == sp.Rational(1, 100)
+
+
+def test_ex64_and_ex65_answers():
+    """The 3-token causal mask and the crossover 8192 = 2 * 4096, exactly (tolerance 0)."""
+    oo = sp.oo
+    assert get("ex6.4").expected.value == sp.Matrix([[0, -oo, -oo], [0, 0, -oo], [0, 0, 0]])
+    assert get("ex6.5").expected.value == 8192
+    assert get("ex6.5").expected.tolerance == 0
+
+
+@pytest.mark.parametrize("ex", ["ex6.2", "ex6.3", "ex6.4", "ex6.5", "ex6.7"])
+def test_solutions_are_verified_derivations(ex):
+    """Each exercise with a solution derivation verifies without a numeric-only step."""
+    d = get(ex).derivation()
+    report = d.verify()
+    assert report.ok and report.numeric_steps == 0
+
+
+def test_unsolvable_by_machine_have_model_solutions():
+    """ex6.1 and ex6.6 have no checkable answer but do have a model solution."""
+    for ex in ("ex6.1", "ex6.6"):
+        assert not get(ex).checkable and get(ex).solution_text
+
+
+@pytest.mark.parametrize("ex", ["ex6.2", "ex6.4", "ex6.5"])
+@pytest.mark.parametrize("seed", [0, 1, 7, 12345])
+def test_variants_are_deterministic_and_judged_exactly(ex, seed):
+    """A seed gives the same variant every time; its own answer is judged correct."""
+    a, b = variant(ex, seed), variant(ex, seed)
+    assert a.params == b.params and a.expected == b.expected
+    answer = sp.latex(a.expected.value) if ex != "ex6.4" else _bmatrix(a.expected.value)
+    assert judge(answer, a.expected, a.mistakes).verdict == "correct"
+
+
+def test_variant_answers_are_computed_from_their_numbers():
+    """ex6.2's variant answer is softmax-weighted values of its own scores (by hand here)."""
+    for seed in range(5):
+        ex = variant("ex6.2", seed)
+        s, v = ex.params["scores"], ex.params["values"]
+        hand = sum(sp.exp(a) * b for a, b in zip(s, v, strict=True)) / sum(sp.exp(a) for a in s)
+        assert sp.simplify(ex.expected.value - hand) == 0
+        assert all(m.value != ex.expected.value for m in ex.mistakes)
+
+
+def test_unknown_ids_and_variantless_exercises():
+    """Unknown ids and variants of exercises without numbers are one-line errors."""
+    with pytest.raises(SymattnError, match="no exercise"):
+        get("ex9.9")
+    with pytest.raises(SymattnError, match="no numeric variants"):
+        get("ex6.1", seed=3)
+
+
+def _bmatrix(m):
+    rows = [
+        " & ".join(r"-\infty" if x == -sp.oo else sp.latex(x) for x in m.row(i))
+        for i in range(m.rows)
+    ]
+    return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
