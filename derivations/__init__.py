@@ -15,6 +15,7 @@ from symattn.proof import Derivation
 NAMES = (
     "attention_by_hand",
     "variance_scaling",
+    "score_reduction",
     "softmax_jacobian",
     "permutation_equivariance",
     "multihead_flops",

@@ -136,7 +136,121 @@ def build_parser() -> argparse.ArgumentParser:
     )
     au.add_argument("file", metavar="FILE")
     au.set_defaults(run=_run_audit)
+
+    lab = sub.add_parser("lab", help="reproduce the module's measured results")
+    labs = lab.add_subparsers(dest="lab", metavar="LAB", parser_class=_Parser)
+    labs.required = True
+    lv = labs.add_parser("variance", help="Var(q.k)/d_k per width, with 95% intervals")
+    lv.add_argument("--draws", type=_positive, default=200_000)
+    lv.add_argument("--widths", type=_widths, default=[32, 64, 128, 256], metavar="W,W,...")
+    _lab_common(lv)
+    lv.set_defaults(run=_run_lab_variance)
+    ls = labs.add_parser("saturation", help="share of trials with p_max above a threshold")
+    ls.add_argument("--trials", type=_positive, default=500)
+    ls.add_argument("--width", type=_positive, default=128)
+    ls.add_argument("--keys", type=_positive, default=64)
+    ls.add_argument("--threshold", type=_probability, default=0.99)
+    _lab_common(ls)
+    ls.set_defaults(run=_run_lab_saturation)
     return parser
+
+
+def _lab_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument(
+        "--method",
+        choices=("direct", "reduced"),
+        default="direct",
+        help="draw q and every key (direct) or use the score reduction (reduced)",
+    )
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--plot", metavar="PATH", help="also draw the lab's figure (SVG)")
+
+
+def _widths(text: str) -> list[int]:
+    try:
+        widths = [int(w) for w in text.split(",") if w.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"widths must be whole numbers: {text!r}") from None
+    if not widths or any(w < 1 or w > 1_000_000 for w in widths):
+        raise argparse.ArgumentTypeError(f"widths must be between 1 and 10^6: {text!r}")
+    return widths
+
+
+def _probability(text: str) -> float:
+    try:
+        p = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < p < 1:
+        raise argparse.ArgumentTypeError(f"must be strictly between 0 and 1, got {text}")
+    return p
+
+
+def _run_lab_variance(args: argparse.Namespace) -> int:
+    import json
+
+    from .labs import variance_lab
+
+    rows = variance_lab(args.widths, args.draws, args.seed, args.method)
+    if args.json:
+        doc = {
+            "widths": [
+                r.__dict__
+                | {"ratio_ci": list(r.ratio_ci), "scaled_variance_ci": list(r.scaled_variance_ci)}
+                for r in rows
+            ],
+            "draws": args.draws,
+            "seed": args.seed,
+            "method": args.method,
+        }
+        print(json.dumps(doc, indent=2))
+    else:
+        print(
+            f"Var(q.k)/d_k over {args.draws:,} draws per width ({args.method}, seed {args.seed}); "
+            "95% intervals"
+        )
+        print(f"{'d_k':>6}  {'Var(q.k)/d_k':>13}  {'95% interval':>18}  {'Var(scaled)':>11}")
+        for r in rows:
+            print(
+                f"{r.d_k:>6}  {r.ratio:>13.4f}  [{r.ratio_ci[0]:.4f}, {r.ratio_ci[1]:.4f}]  "
+                f"{r.scaled_variance:>11.4f}"
+            )
+    if args.plot:
+        from .figures import score_histograms
+
+        score_histograms(args.plot, seed=args.seed)
+    return 0
+
+
+def _run_lab_saturation(args: argparse.Namespace) -> int:
+    import json
+
+    from .labs import saturation_lab
+
+    r = saturation_lab(args.trials, args.width, args.keys, args.threshold, args.seed, args.method)
+    if args.json:
+        doc = r.as_dict()
+        for name in ("unscaled", "scaled"):
+            doc[name]["ci"] = list(doc[name]["ci"])
+        print(json.dumps(doc, indent=2))
+    else:
+        print(
+            f"{r.trials:,} trials, d_k = {r.width}, {r.keys} keys, p_max > {r.threshold} "
+            f"({r.method}, seed {r.seed}); Wilson 95% intervals"
+        )
+        for name in ("unscaled", "scaled"):
+            s = getattr(r, name)
+            mean = "-" if s.mean_p_one_minus_p is None else f"{s.mean_p_one_minus_p:.4f}"
+            print(
+                f"  {name:<9} {100 * s.share:6.2f}%  [{100 * s.ci[0]:.2f}%, {100 * s.ci[1]:.2f}%]"
+                f"  mean p(1-p) when saturated: {mean}"
+            )
+    if args.plot:
+        from .figures import saturation_curve
+
+        saturation_curve(args.plot, keys=args.keys, threshold=args.threshold, seed=args.seed)
+    return 0
 
 
 def _seed(text: str) -> int:
@@ -330,6 +444,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SymattnError as exc:
         print(f"symattn: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except ValueError as exc:  # a lab's own argument checks
+        print(f"symattn: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("symattn: interrupted", file=sys.stderr)
         return 130
