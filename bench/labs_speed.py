@@ -54,18 +54,18 @@ def main() -> None:
     )
     v_direct = best(lambda: variance_lab([d], args.draws, 0, "direct", progress=False))
     v_reduced = best(lambda: variance_lab([d], args.draws, 0, "reduced", progress=False))
-    print(f"saturation lab, {args.trials:,} trials, d_k = {d}, {keys} keys")
-    print(f"  drawing the normals only: {t_draw * 1000:8.1f} ms")
-    print(
-        f"  direct method:            {t_direct * 1000:8.1f} ms  ({t_direct / t_draw:.2f}x the draws; target <= 1.5x)"
-    )
-    print(
-        f"  reduced method:           {t_reduced * 1000:8.1f} ms  (direct is {t_direct / t_reduced:.0f}x slower; target >= 50x)"
-    )
-    print(f"variance lab, {args.draws:,} draws, d_k = {d}")
-    print(
-        f"  direct {v_direct * 1000:.1f} ms, reduced {v_reduced * 1000:.1f} ms: {v_direct / v_reduced:.0f}x"
-    )
+    lines = [
+        f"saturation lab, {args.trials:,} trials, d_k = {d}, {keys} keys",
+        f"  drawing the normals only: {t_draw * 1000:8.1f} ms",
+        f"  direct method:            {t_direct * 1000:8.1f} ms"
+        f"  ({t_direct / t_draw:.2f}x the draws; target <= 1.5x)",
+        f"  reduced method:           {t_reduced * 1000:8.1f} ms"
+        f"  (direct is {t_direct / t_reduced:.0f}x slower; target >= 50x)",
+        f"variance lab, {args.draws:,} draws, d_k = {d}",
+        f"  direct {v_direct * 1000:.1f} ms, reduced {v_reduced * 1000:.1f} ms:"
+        f" {v_direct / v_reduced:.0f}x",
+    ]
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
