@@ -49,9 +49,7 @@ def main() -> None:
 
     t_draw = best(draw_only)
     t_direct = best(lambda: saturation_lab(args.trials, d, keys, 0.99, 0, "direct", progress=False))
-    t_reduced = best(
-        lambda: saturation_lab(args.trials, d, keys, 0.99, 0, "reduced", progress=False)
-    )
+    t_reduced = best(lambda: saturation_lab(args.trials, d, keys, 0.99, 0, "reduced", progress=False))
     v_direct = best(lambda: variance_lab([d], args.draws, 0, "direct", progress=False))
     v_reduced = best(lambda: variance_lab([d], args.draws, 0, "reduced", progress=False))
     lines = [
@@ -62,8 +60,7 @@ def main() -> None:
         f"  reduced method:           {t_reduced * 1000:8.1f} ms"
         f"  (direct is {t_direct / t_reduced:.0f}x slower; target >= 50x)",
         f"variance lab, {args.draws:,} draws, d_k = {d}",
-        f"  direct {v_direct * 1000:.1f} ms, reduced {v_reduced * 1000:.1f} ms:"
-        f" {v_direct / v_reduced:.0f}x",
+        f"  direct {v_direct * 1000:.1f} ms, reduced {v_reduced * 1000:.1f} ms: {v_direct / v_reduced:.0f}x",
     ]
     print("\n".join(lines))
 

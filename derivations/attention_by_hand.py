@@ -68,7 +68,7 @@ def derivation() -> Derivation:
         "entry (i, j) is query i dotted with key j",
         shown_lhs=sp.Symbol(r"S = QK^\top"),
     )
-    D.section("Scale by √d_k = √2")
+    D.section(r"Scale by $\sqrt{d_k} = \sqrt{2}$")
     D.step(_mul(1 / R2, S), Z, r"divide every score by $\sqrt{2}$", shown_lhs=sp.Symbol("Z"))
     D.approx(-9 * R2, "-12.73", "the module's row [-12.73, 0]", digits=4)
     D.approx(R2, "1.414", "and [0, 1.414]", digits=4)

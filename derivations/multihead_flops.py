@@ -176,9 +176,7 @@ def derivation() -> Derivation:
         check=_solved_for_n,
     )
 
-    D.numeric_check(
-        "multiply-adds counted in the generated NumPy code vs 4Nd^2 + 2N^2d", _check_count
-    )
+    D.numeric_check("multiply-adds counted in the generated NumPy code vs 4Nd^2 + 2N^2d", _check_count)
     D.numeric_check("lambdified multi-head vs exact multi-head at rational inputs", _check_exact)
     return D
 

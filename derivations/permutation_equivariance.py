@@ -73,9 +73,7 @@ def _softmax_commutes(n: int) -> bool:
 
 
 def _orthogonal(n: int) -> bool:
-    return all(
-        sp.eye(n) == P.T * P for P in (permutation_matrix(o) for o in permutations(range(n)))
-    )
+    return all(sp.eye(n) == P.T * P for P in (permutation_matrix(o) for o in permutations(range(n))))
 
 
 SOFTMAX_COMMUTES = Lemma(
@@ -194,9 +192,7 @@ def derivation() -> Derivation:
         shown_rhs=sp.Symbol(r"o_{\text{dog}}^{B,\text{pos}}"),
     )
 
-    D.numeric_check(
-        "lambdified NumPy: max |Attn(PX) - P Attn(X)| over random X, N = 2..8", _check_numeric
-    )
+    D.numeric_check("lambdified NumPy: max |Attn(PX) - P Attn(X)| over random X, N = 2..8", _check_numeric)
     return D
 
 

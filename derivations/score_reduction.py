@@ -108,7 +108,7 @@ def derivation() -> Derivation:
     D.step(
         stats.E(sp.exp(t * Z)),
         sp.exp(r**2 * t**2 / 2),
-        "the MGF of $N(0, r^2)$: equal to the above with $r = |q|$",
+        "the MGF of $N(0, r^2)$: equal to the above with $r = \\lVert q \\rVert$",
         check=_stats_equal,
         shown_lhs=sp.Symbol(r"\mathbb{E}\left[e^{t Z}\right],\ Z \sim N(0, r^2)"),
     )
@@ -133,13 +133,14 @@ def derivation() -> Derivation:
     D.step(
         stats.E(sp.exp(-s * X)),
         (1 + 2 * s) ** (-d / 2),
-        "the Laplace transform of $\\chi^2_d$: the same, so $|q|^2 \\sim \\chi^2_d$",
+        "the Laplace transform of $\\chi^2_d$: the same, so $\\lVert q \\rVert^2 \\sim \\chi^2_d$",
         check=_stats_equal,
         shown_lhs=sp.Symbol(r"\mathbb{E}\left[e^{-sX}\right],\ X \sim \chi^2_d"),
     )
 
     D.numeric_check(
-        "direct vs reduced saturation share (200,000 trials, in standard errors)", _check_methods
+        "direct vs reduced saturation share, 200,000 trials each (4 standard errors)",
+        _check_methods,
     )
     return D
 
@@ -150,8 +151,7 @@ def _uncorrelated() -> tuple[str, str]:
         ls = [stats.Normal(f"w{j}", 0, 1) for j in range(n)]
         qs = sp.symbols(f"c0:{n}", real=True)
         cov = stats.E(
-            sum(c * x for c, x in zip(qs, ks, strict=True))
-            * sum(c * y for c, y in zip(qs, ls, strict=True))
+            sum(c * x for c, x in zip(qs, ks, strict=True)) * sum(c * y for c, y in zip(qs, ls, strict=True))
         )
         if sp.simplify(cov) != 0:
             from symattn.proof import StepFailed
@@ -169,4 +169,4 @@ def _check_methods() -> tuple[float, float]:
     p1, p2, n = a_.unscaled.share, b_.unscaled.share, a_.trials
     pooled = (p1 + p2) / 2
     se = np.sqrt(2 * pooled * (1 - pooled) / n)
-    return abs(p1 - p2) / se, 4.0
+    return abs(p1 - p2), 4 * se

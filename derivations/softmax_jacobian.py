@@ -109,9 +109,7 @@ JACOBIAN = Lemma(
 )
 RANK = Lemma("rank n - 1", "J 1 = 0 and a nonzero (n-1)-minor", _rank, sizes=SIZES)
 PSD = Lemma("quadratic form", "x^T J x = sum_i p_i (x_i - xbar)^2", _psd, sizes=SIZES)
-SQUARE = Lemma(
-    "square of a sum", "sum_i sum_j a_i a_j = (sum_i a_i)^2", _square_of_sum, sizes=SIZES
-)
+SQUARE = Lemma("square of a sum", "sum_i sum_j a_i a_j = (sum_i a_i)^2", _square_of_sum, sizes=SIZES)
 
 
 def _by_cases(lhs: Any, rhs: Any) -> tuple[str, str]:
@@ -257,9 +255,7 @@ def derivation() -> Derivation:
         sp.S.Zero,
         "as one weight tends to 1 its diagonal entry tends to 0",
     )
-    D.approx(
-        sp.Rational(99, 100) * sp.Rational(1, 100), "0.0099", "at $p = 0.99$: $p(1-p)$", digits=2
-    )
+    D.approx(sp.Rational(99, 100) * sp.Rational(1, 100), "0.0099", "at $p = 0.99$: $p(1-p)$", digits=2)
 
     D.numeric_check("lambdified J vs central finite differences, n = 2..8", _check_fd)
     D.numeric_check("lambdified J vs exact J at rational z, n = 2, 3, 4", _check_exact)
@@ -284,10 +280,7 @@ def _check_fd() -> tuple[float, float]:
             z0 = rng.normal(size=size) * 2
             h = 1e-6
             fd = np.column_stack(
-                [
-                    (np.ravel(soft(z0 + h * e)) - np.ravel(soft(z0 - h * e))) / (2 * h)
-                    for e in np.eye(size)
-                ]
+                [(np.ravel(soft(z0 + h * e)) - np.ravel(soft(z0 - h * e))) / (2 * h) for e in np.eye(size)]
             )
             worst = max(worst, float(np.abs(np.asarray(jac(z0), float) - fd).max()))
     return worst, 1e-8

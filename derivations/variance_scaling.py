@@ -121,13 +121,9 @@ def _moments(n: int) -> bool:
 
 LINEARITY = Lemma("linearity of expectation", "E[sum X_i] = sum E[X_i]", _linearity)
 INDEPENDENCE = Lemma("independence", "E[X Y] = E[X] E[Y] for independent X, Y", _independence)
-VARIANCES_ADD = Lemma(
-    "variances of independent terms add", "Var(sum X_i) = sum Var(X_i)", _variances_add
-)
+VARIANCES_ADD = Lemma("variances of independent terms add", "Var(sum X_i) = sum Var(X_i)", _variances_add)
 SCALING = Lemma("scaling rule", "Var(a X) = a^2 Var(X)", _scaling, sizes=(1, 2))
-MOMENTS = Lemma(
-    "second moments", "E[q_i q_j] = m^2 + s^2 delta_ij for independent entries", _moments
-)
+MOMENTS = Lemma("second moments", "E[q_i q_j] = m^2 + s^2 delta_ij for independent entries", _moments)
 
 
 # -- the proof ----------------------------------------------------------------------------
@@ -179,7 +175,7 @@ def derivation() -> Derivation:
     D.then(sp.Sum(1, (i, 1, d_k)), "each product has variance 1")
     D.then(d_k, "a sum of $d_k$ ones")
 
-    D.section("A typical score has size √d_k")
+    D.section(r"A typical score has size $\sqrt{d_k}$")
     D.step(
         sq,
         sp.sqrt(V(z)),
@@ -219,8 +215,7 @@ def derivation() -> Derivation:
     )
     moment = sp.Sum(
         sp.Sum(
-            (m_q**2 + s_q**2 * sp.KroneckerDelta(i, j))
-            * (m_k**2 + s_k**2 * sp.KroneckerDelta(i, j)),
+            (m_q**2 + s_q**2 * sp.KroneckerDelta(i, j)) * (m_k**2 + s_k**2 * sp.KroneckerDelta(i, j)),
             (j, 1, d),
         ),
         (i, 1, d),

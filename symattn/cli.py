@@ -77,8 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     der = sub.add_parser(
         "derive",
         help="print a checked derivation",
-        description="Print one of the module's derivations, every step checked, as text, "
-        "Markdown or LaTeX.",
+        description="Print one of the module's derivations, every step checked, as text, Markdown or LaTeX.",
     )
     der.add_argument("name", nargs="?", help="derivation name (see --list)")
     der.add_argument("--list", action="store_true", help="list the derivations, one per line")
@@ -137,6 +136,20 @@ def build_parser() -> argparse.ArgumentParser:
     au.add_argument("file", metavar="FILE")
     au.set_defaults(run=_run_audit)
 
+    bd = sub.add_parser(
+        "build",
+        help="generate docs/ from the code (the main job)",
+        description="Run every derivation and check, the labs and the exercises, and write the "
+        "documentation. Exit 1 if any check fails (or, with --check, if docs/ is out of date).",
+    )
+    bd.add_argument("--out", default="docs", metavar="DIR")
+    bd.add_argument(
+        "--check",
+        action="store_true",
+        help="regenerate into a temporary folder and list files that differ from DIR",
+    )
+    bd.set_defaults(run=_run_build)
+
     lab = sub.add_parser("lab", help="reproduce the module's measured results")
     labs = lab.add_subparsers(dest="lab", metavar="LAB", parser_class=_Parser)
     labs.required = True
@@ -153,6 +166,29 @@ def build_parser() -> argparse.ArgumentParser:
     _lab_common(ls)
     ls.set_defaults(run=_run_lab_saturation)
     return parser
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .errors import EXIT_CHECK_FAILED
+    from .site import compare, generate, write
+
+    result = generate(progress=_progress)
+    sys.stdout.write(result.summary)
+    out = Path(args.out)
+    if args.check:
+        stale = compare(result.files, out)
+        if stale:
+            print(f"symattn: {out}/ is out of date; run `symattn build --out {out}`:", file=sys.stderr)
+            for rel in stale:
+                print(f"  {rel}", file=sys.stderr)
+            return EXIT_CHECK_FAILED
+        print(f"{out}/ is up to date ({len(result.files)} files).")
+    else:
+        write(result.files, out)
+        print(f"wrote {len(result.files)} files to {out}/")
+    return 0 if result.ok else EXIT_CHECK_FAILED
 
 
 def _lab_common(p: argparse.ArgumentParser) -> None:
@@ -196,8 +232,7 @@ def _run_lab_variance(args: argparse.Namespace) -> int:
     if args.json:
         doc = {
             "widths": [
-                r.__dict__
-                | {"ratio_ci": list(r.ratio_ci), "scaled_variance_ci": list(r.scaled_variance_ci)}
+                r.__dict__ | {"ratio_ci": list(r.ratio_ci), "scaled_variance_ci": list(r.scaled_variance_ci)}
                 for r in rows
             ],
             "draws": args.draws,
@@ -309,9 +344,7 @@ def _run_audit(args: argparse.Namespace) -> int:
         with open(args.file, encoding="utf-8") as fh:
             text = fh.read(2_000_000)
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(
-            f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}"
-        ) from None
+        raise InputError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
     rows = audit_text(text)
     if not rows:
         raise InputError(f"{args.file}: no exercises found (expected **Exercise (kind).** blocks)")
@@ -396,18 +429,12 @@ def _run_flops(args: argparse.Namespace) -> int:
         print(f"  {label:<26} {b[key]:>{width},}")
     quadratic = b["scores"] + b["weighted_sum"]
     linear = b["projections"] + b["output_projection"]
-    side = (
-        "larger than"
-        if quadratic > linear
-        else ("equal to" if quadratic == linear else "smaller than")
-    )
+    side = "larger than" if quadratic > linear else ("equal to" if quadratic == linear else "smaller than")
     print(
         f"The N^2 terms ({quadratic:,}) are {side} the N d^2 terms ({linear:,}); "
         f"they dominate for N > 2 d_model = {b['crossover_n']:,}."
     )
-    print(
-        f"Counting multiplies and adds separately doubles every figure: {2 * b['total']:,} FLOPs."
-    )
+    print(f"Counting multiplies and adds separately doubles every figure: {2 * b['total']:,} FLOPs.")
     return 0
 
 

@@ -120,15 +120,11 @@ def _new_piecewise(before: Any, after: Any) -> bool:
     return bool(_atoms(after, sp.Piecewise)) and not _atoms(before, sp.Piecewise)
 
 
-def random_point(
-    exprs: list[Any], rng: random.Random, fixed: Mapping[sp.Basic, Any] | None = None
-) -> Point:
+def random_point(exprs: list[Any], rng: random.Random, fixed: Mapping[sp.Basic, Any] | None = None) -> Point:
     """Exact rational values for the free symbols of ``exprs``, by their assumptions."""
     point: Point = {s: sp.sympify(v) for s, v in (fixed or {}).items()}
     labels = {x.base.label for e in exprs for x in _atoms(e, sp.Indexed)}
-    symbols = sorted(
-        {s for e in exprs for s in _free(e)} - labels - set(point), key=lambda s: s.name
-    )
+    symbols = sorted({s for e in exprs for s in _free(e)} - labels - set(point), key=lambda s: s.name)
     for s in symbols:
         point[s] = _sample(s, rng)
     return point
@@ -196,9 +192,7 @@ def _fill_matrices(x: sp.Basic, point: Point, rng: random.Random) -> sp.Basic:
         key = sp.Symbol(f"matrix {m.name}")
         if key not in point:
             rows, cols = (int(s) for s in m.shape)
-            point[key] = sp.ImmutableMatrix(
-                rows, cols, lambda *_: sp.Rational(rng.randint(-20, 20), 10)
-            )
+            point[key] = sp.ImmutableMatrix(rows, cols, lambda *_: sp.Rational(rng.randint(-20, 20), 10))
         reps[m] = point[key]
     return x.xreplace(reps)
 
@@ -225,9 +219,7 @@ def _free(e: Any) -> set[sp.Symbol]:
     if isinstance(e, sp.MatrixBase):
         return set().union(*(_free(x) for x in e)) if e else set()
     e = sp.sympify(e)
-    shapes = {
-        s for m in e.atoms(sp.MatrixSymbol) for dim in m.shape for s in sp.sympify(dim).free_symbols
-    }
+    shapes = {s for m in e.atoms(sp.MatrixSymbol) for dim in m.shape for s in sp.sympify(dim).free_symbols}
     return {s for s in e.free_symbols | shapes if isinstance(s, sp.Symbol)}
 
 

@@ -56,9 +56,7 @@ class EmptyRowError(MaskError):
         self.rows = list(rows)
         named = ", ".join(str(r + 1) for r in self.rows)
         plural = "rows" if len(self.rows) > 1 else "row"
-        super().__init__(
-            f"the mask leaves query {plural} {named} (counting from 1) with no allowed key"
-        )
+        super().__init__(f"the mask leaves query {plural} {named} (counting from 1) with no allowed key")
 
 
 class PrecisionError(SymattnError, ArithmeticError):

@@ -63,6 +63,16 @@ class AttentionSteps:
             return self.stages["scaled"]
         return self.stages[name]
 
+    def _repr_markdown_(self) -> str:  # Jupyter
+        from .render import to_markdown
+
+        return to_markdown(self, 6)
+
+    def _repr_latex_(self) -> str:  # Jupyter
+        from .render import to_latex
+
+        return "$$" + to_latex(self, 6).replace("align*", "aligned") + "$$"
+
     def decimals(self, name: str, digits: int = 15) -> list[list[str]]:
         """A stage's entries as correctly rounded decimal strings (``-inf`` when blocked)."""
         m = self.stage(name)
@@ -101,9 +111,7 @@ def symbolic_attention(
 
 def symbol_matrix(name: str, rows: int, cols: int) -> sp.ImmutableMatrix:
     """A rows x cols matrix of real symbols ``name_{ij}`` (1-based, as the module counts)."""
-    return sp.ImmutableMatrix(
-        rows, cols, lambda i, j: sp.Symbol(f"{name}_{{{i + 1}{j + 1}}}", real=True)
-    )
+    return sp.ImmutableMatrix(rows, cols, lambda i, j: sp.Symbol(f"{name}_{{{i + 1}{j + 1}}}", real=True))
 
 
 def _evaluate(

@@ -57,9 +57,7 @@ def verdict_json(exercise_id: str, expected: str, v: Verdict) -> str:
 
 
 def verdict_text(exercise_id: str, v: Verdict) -> str:
-    head = {"correct": "Correct.", "incorrect": "Incorrect.", "invalid": "Invalid answer:"}[
-        v.verdict
-    ]
+    head = {"correct": "Correct.", "incorrect": "Incorrect.", "invalid": "Invalid answer:"}[v.verdict]
     if v.verdict == "correct":
         return f"{head} ({exercise_id}: read as {v.given})\n"
     if v.verdict == "invalid":
@@ -88,9 +86,6 @@ def audit_table(rows: list[AuditRow]) -> str:
             )
         )
     widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(x, widths, strict=True)).rstrip()
-        for x in [header, *body]
-    ]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(x, widths, strict=True)).rstrip() for x in [header, *body]]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines) + "\n"

@@ -81,9 +81,7 @@ def _weighted_output(scores: list[int], values: list[int]) -> sp.Expr:
     return steps.output[0, 0]
 
 
-def output_exercise(
-    scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...] = (1, 4, 7)
-) -> Exercise:
+def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...] = (1, 4, 7)) -> Exercise:
     s, v = list(scores), list(values)
     exact = _weighted_output(s, v)
     weights = attention([[1]], [[x] for x in s], [[y] for y in v], scale=False).weights
@@ -292,9 +290,7 @@ def crossover_exercise(width: int = 4096) -> Exercise:
     def solution() -> Derivation:
         from derivations.multihead_flops import _at, _solved_for_n
 
-        d = Derivation(
-            "ex6.5", "Where the N^2 term overtakes", f"At d_model = {width}: N > {answer}."
-        )
+        d = Derivation("ex6.5", "Where the N^2 term overtakes", f"At d_model = {width}: N > {answer}.")
         d.step(
             quad > lin,
             sp.reduce_inequalities(quad > lin, N),
@@ -420,9 +416,7 @@ def get(exercise_id: str, seed: int | None = None) -> Exercise:
     """The exercise ``exercise_id``, or its variant for ``seed``."""
     key = exercise_id.lower()
     if key not in EXERCISES:
-        raise UnknownExercise(
-            f"no exercise {exercise_id!r}; the exercises are {', '.join(EXERCISES)}"
-        )
+        raise UnknownExercise(f"no exercise {exercise_id!r}; the exercises are {', '.join(EXERCISES)}")
     if seed is None:
         return EXERCISES[key]
     return variant(key, seed)

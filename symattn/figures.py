@@ -57,9 +57,7 @@ def score_histograms(
         rng = np.random.default_rng(np.random.SeedSequence([seed, d]))
         z = scores_for_variance(draws, d, rng, "direct")
         raw_ax.hist(z, bins=bins_raw, histtype="step", density=True, label=f"$d_k = {d}$")
-        scaled_ax.hist(
-            z / np.sqrt(d), bins=bins_scaled, histtype="step", density=True, label=f"$d_k = {d}$"
-        )
+        scaled_ax.hist(z / np.sqrt(d), bins=bins_scaled, histtype="step", density=True, label=f"$d_k = {d}$")
         del k
     raw_ax.set_title(r"unscaled scores $q \cdot k$: spread $\sqrt{d_k}$")
     scaled_ax.set_title(r"scaled scores $q \cdot k / \sqrt{d_k}$: spread 1")
@@ -84,16 +82,12 @@ def saturation_curve(
     """The share of saturated trials against d_k, with and without scaling, 95 % intervals."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
-    results = [
-        saturation_lab(trials, d, keys, threshold, seed, "reduced", progress=False) for d in widths
-    ]
+    results = [saturation_lab(trials, d, keys, threshold, seed, "reduced", progress=False) for d in widths]
     for name, label in (("unscaled", "unscaled"), ("scaled", r"scaled by $1/\sqrt{d_k}$")):
         shares = np.array([getattr(r, name).share for r in results])
         lo = np.array([getattr(r, name).ci[0] for r in results])
         hi = np.array([getattr(r, name).ci[1] for r in results])
-        ax.errorbar(
-            widths, shares, yerr=[shares - lo, hi - shares], marker="o", capsize=3, label=label
-        )
+        ax.errorbar(widths, shares, yerr=[shares - lo, hi - shares], marker="o", capsize=3, label=label)
     ax.set_xscale("log", base=2)
     ax.set_xticks(widths, [str(w) for w in widths])
     ax.set_xlabel("$d_k$")

@@ -116,9 +116,7 @@ def matrix_from_rows(rows: object, name: str = "matrix") -> sp.ImmutableMatrix:
         if width is None:
             width = len(row)
         elif len(row) != width:
-            raise InputError(
-                f"{name}: ragged rows (row 1 has {width} entries, row {i + 1} has {len(row)})"
-            )
+            raise InputError(f"{name}: ragged rows (row 1 has {width} entries, row {i + 1} has {len(row)})")
         try:
             out.append([to_exact(v) for v in row])
         except InputError as exc:

@@ -20,7 +20,7 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval for successes / n.
 
     >>> [round(x, 4) for x in wilson(175, 500)]
-    [0.309, 0.3932]
+    [0.3095, 0.3928]
     """
     if n <= 0:
         raise ValueError("n must be positive")

@@ -62,6 +62,11 @@ class Verdict:
     mistake: str | None = None
     extra: dict = field(default_factory=dict)
 
+    def _repr_markdown_(self) -> str:  # Jupyter
+        code = f" (`{self.mistake}`)" if self.mistake else ""
+        given = f", read as `{self.given}`" if self.given else ""
+        return f"**{self.verdict}**{given}: {self.feedback}{code}"
+
     @property
     def exit_code(self) -> int:
         return {"correct": 0, "incorrect": 1, "invalid": 2}[self.verdict]
@@ -78,9 +83,7 @@ def judge(raw: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> V
     except LatexError as exc:
         return Verdict("invalid", feedback=str(exc))
     except WorkerError as exc:
-        return Verdict(
-            "invalid", feedback=str(exc) if "costly" in str(exc) else f"too costly: {exc}"
-        )
+        return Verdict("invalid", feedback=str(exc) if "costly" in str(exc) else f"too costly: {exc}")
 
 
 # -- inside the worker ------------------------------------------------------------------------

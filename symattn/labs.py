@@ -131,9 +131,7 @@ def variance_lab(
 
 
 # -- saturation -------------------------------------------------------------------------------
-def scores_for_saturation(
-    t: int, d: int, keys: int, rng: np.random.Generator, method: str
-) -> np.ndarray:
+def scores_for_saturation(t: int, d: int, keys: int, rng: np.random.Generator, method: str) -> np.ndarray:
     """A t x keys array: each row one query's raw scores against ``keys`` keys."""
     if method == "direct":
         q = rng.standard_normal((t, d, 1))
@@ -176,6 +174,4 @@ def saturation_lab(
         c = counts[name]
         return Share(c / trials, wilson(c, trials), c, sums[name] / c if c else None)
 
-    return SaturationResult(
-        share("unscaled"), share("scaled"), trials, width, keys, threshold, method, seed
-    )
+    return SaturationResult(share("unscaled"), share("scaled"), trials, width, keys, threshold, method, seed)

@@ -160,9 +160,7 @@ _PART = re.compile(r"(causal|padding|window)(?::([^:]*))?(?::([^:]*))?")
 def _parse_part(word: str) -> MaskPart:
     m = _PART.fullmatch(word)
     if not m:
-        raise MaskError(
-            f"unknown mask {word!r}: use none, causal, padding:L or window:W, joined with '+'"
-        )
+        raise MaskError(f"unknown mask {word!r}: use none, causal, padding:L or window:W, joined with '+'")
     kind, a, b = m.groups()
     if kind == "causal":
         if b is not None:

@@ -65,9 +65,7 @@ def define_multihead(shape: HeadsShape, *, masked: bool, bias: bool = False) -> 
             b = [sp.MatrixSymbol(f"b{c}_{t}", 1, dh) for c in "QKV"]
             inputs += b
             rows = (n, m, m)
-            proj = [
-                Group(p + sp.OneMatrix(r, 1) * bb) for p, r, bb in zip(proj, rows, b, strict=True)
-            ]
+            proj = [Group(p + sp.OneMatrix(r, 1) * bb) for p, r, bb in zip(proj, rows, b, strict=True)]
         single = define(one, masked=masked)
         heads.append(single.composed().xreplace(dict(zip(single.inputs, [*proj, M], strict=False))))
     WO = sp.MatrixSymbol("WO", shape.heads * dh, d)
@@ -98,8 +96,7 @@ def multihead_numeric(
     w_k: Sequence[np.ndarray],
     w_v: Sequence[np.ndarray],
     w_o: np.ndarray,
-    biases: tuple[Sequence[np.ndarray], Sequence[np.ndarray], Sequence[np.ndarray], np.ndarray]
-    | None = None,
+    biases: tuple[Sequence[np.ndarray], Sequence[np.ndarray], Sequence[np.ndarray], np.ndarray] | None = None,
     mask: Mask | str | np.ndarray | None = None,
 ) -> np.ndarray:
     """Multi-head attention in NumPy; ``w_q[i]`` is head i's d_model x d_head projection."""

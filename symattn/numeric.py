@@ -94,17 +94,13 @@ def check_shapes(q: tuple[int, ...], k: tuple[int, ...], v: tuple[int, ...]) -> 
         if len(s) < 2:
             raise ShapeError(f"{name} must be a matrix, got shape {s}")
     if q[-1] != k[-1]:
-        raise ShapeError(
-            f"Q has {q[-1]} columns but K has {k[-1]}: queries and keys need one width d_k"
-        )
+        raise ShapeError(f"Q has {q[-1]} columns but K has {k[-1]}: queries and keys need one width d_k")
     if k[-2] != v[-2]:
         raise ShapeError(f"K has {k[-2]} rows but V has {v[-2]}: each key needs one value row")
     return Shape(n=q[-2], m=k[-2], d_k=q[-1], d_v=v[-1])
 
 
-def _additive_mask(
-    mask: Mask | str | np.ndarray | None, shape: Shape, dtype: np.dtype
-) -> np.ndarray | None:
+def _additive_mask(mask: Mask | str | np.ndarray | None, shape: Shape, dtype: np.dtype) -> np.ndarray | None:
     if mask is None or isinstance(mask, str):
         mask = Mask.parse(mask)
     if isinstance(mask, Mask):

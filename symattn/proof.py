@@ -144,10 +144,21 @@ class DerivationReport:
     checks: list[CheckReport]
     lemmas: list[tuple[Lemma, tuple[int, ...]]]
     seconds: float
+    derivation: Derivation | None = None
 
     @property
     def ok(self) -> bool:
         return all(c.ok for c in self.checks)
+
+    def _repr_markdown_(self) -> str:  # Jupyter
+        from .proof_render import to_markdown
+
+        return to_markdown(self.derivation, self) if self.derivation else f"**{self.name}**"
+
+    def _repr_latex_(self) -> str:  # Jupyter and other LaTeX-aware front ends
+        from .proof_render import to_latex_block
+
+        return to_latex_block(self.derivation, self) if self.derivation else self.name
 
     @property
     def exact_steps(self) -> int:
@@ -234,7 +245,8 @@ class Derivation:
             t = time.perf_counter()
             err, tol = c.run()
             checks.append(CheckReport(c.name, float(err), float(tol), time.perf_counter() - t))
-        return DerivationReport(self.name, reports, checks, lemmas, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        return DerivationReport(self.name, reports, checks, lemmas, seconds, self)
 
     def _fail(self, index: int, why: str) -> StepFailed:
         step = self.steps[index]
@@ -274,9 +286,7 @@ class Derivation:
         return err
 
     def _needs_sizes(self, lhs: Any, rhs: Any) -> bool:
-        return self.concrete is not None and any(
-            self.concrete(x, self.sizes[0]) != x for x in (lhs, rhs)
-        )
+        return self.concrete is not None and any(self.concrete(x, self.sizes[0]) != x for x in (lhs, rhs))
 
     def _check_equal(self, index: int, lhs: Any, rhs: Any, rng: random.Random):
         step = self.steps[index]
@@ -291,9 +301,7 @@ class Derivation:
             for n in sizes:
                 a, b = self.concrete(lhs, n), self.concrete(rhs, n)
                 errors.append(self._cross_check(index, lhs, rhs, rng, n))
-                if all(
-                    prove_equal(a.subs(v), b.subs(v)) is not None for v in self._indices(a, b, n)
-                ):
+                if all(prove_equal(a.subs(v), b.subs(v)) is not None for v in self._indices(a, b, n)):
                     proved.append(n)
             if len(proved) == len(sizes):
                 detail = "at sizes " + ", ".join(map(str, proved))
@@ -314,10 +322,7 @@ class Derivation:
     def _indices(self, a: Any, b: Any, n: int) -> list[dict[sp.Symbol, int]]:
         """Every assignment of the free index symbols (``indices``) to 1..n."""
         free = [s for s in self.indices if s in _free_of(a) | _free_of(b)]
-        return [
-            dict(zip(free, values, strict=True))
-            for values in product(range(1, n + 1), repeat=len(free))
-        ]
+        return [dict(zip(free, values, strict=True)) for values in product(range(1, n + 1), repeat=len(free))]
 
     def _check_different(self, index: int, lhs: Any, rhs: Any):
         """A counterexample: some entry of lhs - rhs is certified nonzero."""
@@ -348,11 +353,7 @@ class Derivation:
                 detail = str(exc).split(": ", 1)[1]
                 raise self._fail(index, f"right - left is not the certificate ({detail})") from None
             raise self._fail(index, "right - left is not provably the certificate")
-        sign = (
-            step.certificate.is_positive
-            if step.relation == "<"
-            else (step.certificate.is_nonnegative)
-        )
+        sign = step.certificate.is_positive if step.relation == "<" else (step.certificate.is_nonnegative)
         if not sign:
             raise self._fail(index, f"cannot show {sp.sstr(step.certificate)} has the right sign")
         err = self._cross_check(index, gap, step.certificate, rng)

@@ -35,8 +35,7 @@ def escape_text(s: str) -> str:
     """Make words safe inside ``\\text{...}``; ``$...$`` stretches stay inline math."""
     parts = s.split("$")
     return "$".join(
-        part if k % 2 else "".join(_TEXT_ESCAPES.get(c, c) for c in part)
-        for k, part in enumerate(parts)
+        part if k % 2 else "".join(_TEXT_ESCAPES.get(c, c) for c in part) for k, part in enumerate(parts)
     )
 
 
@@ -86,11 +85,12 @@ def _sections(d: Derivation, report: DerivationReport) -> list[tuple[str, list[S
     return out
 
 
-def _aligned_rows(rows: list[StepReport]) -> list[str]:
+def _aligned_rows(rows: list[StepReport], labels: bool = True) -> list[str]:
+    """One ``lhs &= rhs && \\text{rule}`` line per step; ``labels`` adds how it was checked."""
     lines = []
     for r in rows:
         left, right = step_latex(r.step, r.step.lhs is not None, r.lhs)
-        why = escape_text(f"{r.step.rule} [{check_label(r)}]")
+        why = escape_text(f"{r.step.rule} [{check_label(r)}]" if labels else r.step.rule)
         lines.append(f"{left} &{right} && \\text{{{why}}}")
     return lines
 
@@ -113,8 +113,18 @@ def to_latex(d: Derivation, report: DerivationReport) -> str:
     return "\n".join(out)
 
 
-def to_markdown(d: Derivation, report: DerivationReport) -> str:
-    """Markdown with ``$$`` blocks: the theorem, each part of the proof, then the checks."""
+def to_latex_block(d: Derivation, report: DerivationReport) -> str:
+    """The whole proof as one display-math block (for notebooks)."""
+    rows = [r for _, rs in _sections(d, report) for r in rs]
+    return "$$\\begin{aligned}\n" + " \\\\\n".join(_aligned_rows(rows)) + "\n\\end{aligned}$$"
+
+
+def to_markdown(d: Derivation, report: DerivationReport, stable: bool = False) -> str:
+    """Markdown with ``$$`` blocks: the theorem, each part of the proof, then the checks.
+
+    ``stable`` leaves out timings and raw error values, so generated docs are the same on
+    every run.
+    """
     out = [f"# {d.title}", "", f"> **Theorem.** {d.theorem}", ""]
     if d.assumptions:
         out += ["Assumptions:", ""] + [f"- {a}" for a in d.assumptions] + [""]
@@ -124,24 +134,42 @@ def to_markdown(d: Derivation, report: DerivationReport) -> str:
         out += [
             "$$",
             "\\begin{aligned}",
-            " \\\\\n".join(_aligned_rows(rows)),
+            " \\\\\n".join(_aligned_rows(rows, labels=False)),
             "\\end{aligned}",
             "$$",
             "",
         ]
-    out += [
-        "## How each step was checked",
-        "",
-        "| step | justification | check | time |",
-        "|---|---|---|---|",
-    ]
-    for r in report.steps:
-        out.append(f"| {r.index + 1} | {r.step.rule} | {check_label(r)} | {r.seconds:.2f} s |")
+    if stable:
+        out += [
+            "## How each step was checked",
+            "",
+            "| step | justification | check |",
+            "|---|---|---|",
+        ]
+        for r in report.steps:
+            out.append(f"| {r.index + 1} | {_cell(r.step.rule)} | {_cell(check_label(r))} |")
+    else:
+        out += [
+            "## How each step was checked",
+            "",
+            "| step | justification | check | time |",
+            "|---|---|---|---|",
+        ]
+        for r in report.steps:
+            out.append(
+                f"| {r.index + 1} | {_cell(r.step.rule)} | {_cell(check_label(r))} | {r.seconds:.2f} s |"
+            )
     if report.checks:
-        out += ["", "| numeric check | largest error | tolerance |", "|---|---|---|"]
+        out += ["", "| numeric check | result | tolerance |", "|---|---|---|"]
         for c in report.checks:
-            out.append(f"| {c.name} | {c.error:.2e} | {c.tolerance:.0e} |")
+            result = ("passed" if c.ok else "FAILED") if stable else f"{c.error:.2e}"
+            out.append(f"| {_cell(c.name)} | {result} | {c.tolerance:.0e} |")
     return "\n".join(out) + "\n"
+
+
+def _cell(s: str) -> str:
+    """A table cell: a bar would end the cell."""
+    return s.replace("|", "\\|")
 
 
 def _text(value: Any) -> str:
@@ -154,7 +182,7 @@ def to_text(d: Derivation, report: DerivationReport) -> str:
     """Plain text: each step on its own line with its justification and check."""
     out = [f"{d.name}: {d.title}", f"Theorem. {d.theorem}"]
     for title, rows in _sections(d, report):
-        out += ["", title or "Proof"]
+        out += ["", plain(title) or "Proof"]
         for r in rows:
             rel = RELATIONS_TEXT[r.step.relation]
             rhs = r.step.shown_rhs if r.step.shown_rhs is not None else r.step.rhs

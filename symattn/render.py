@@ -95,11 +95,7 @@ def to_text(steps: AttentionSteps, digits: int = 15) -> str:
 
 
 def _text_rows(m: sp.MatrixBase) -> str:
-    return (
-        "["
-        + ", ".join("[" + ", ".join(sp.sstr(x) for x in m.row(i)) + "]" for i in range(m.rows))
-        + "]"
-    )
+    return "[" + ", ".join("[" + ", ".join(sp.sstr(x) for x in m.row(i)) + "]" for i in range(m.rows)) + "]"
 
 
 def to_markdown(steps: AttentionSteps, digits: int = 15) -> str:
@@ -150,9 +146,7 @@ def to_latex(steps: AttentionSteps, digits: int = 15) -> str:
         inputs.append(("M", steps.mask_matrix))
     rows.append(
         r",\quad ".join(
-            f"{n} &= {latex_matrix(_exact_latex(m))}"
-            if k == 0
-            else f"{n} = {latex_matrix(_exact_latex(m))}"
+            f"{n} &= {latex_matrix(_exact_latex(m))}" if k == 0 else f"{n} = {latex_matrix(_exact_latex(m))}"
             for k, (n, m) in enumerate(inputs)
         )
     )

@@ -9,9 +9,14 @@ from .errors import SymattnError
 
 
 def verify_all(
-    names: Sequence[str], progress: Callable[[str], None] = lambda _: None
+    names: Sequence[str],
+    progress: Callable[[str], None] = lambda _: None,
+    reports: dict | None = None,
 ) -> tuple[str, bool]:
-    """Verify each named derivation; return (table text, all passed)."""
+    """Verify each named derivation; return (table text, all passed).
+
+    ``reports``, if given, receives name -> (derivation, report) for each that verified.
+    """
     import derivations
 
     header = ("derivation", "steps", "exact", "numeric", "checks", "max error", "time", "result")
@@ -21,7 +26,10 @@ def verify_all(
         progress(f"verifying {name} ...")
         start = time.perf_counter()
         try:
-            report = derivations.load(name).verify()
+            d = derivations.load(name)
+            report = d.verify()
+            if reports is not None:
+                reports[name] = (d, report)
         except SymattnError as exc:
             ok = False
             rows.append(
@@ -53,9 +61,6 @@ def verify_all(
             )
         )
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-        for r in [header, *rows]
-    ]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows]]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines) + "\n", ok

@@ -21,3 +21,11 @@ def verified(name: str) -> tuple[Derivation, DerivationReport]:
 @pytest.fixture(scope="session")
 def verify():
     return verified
+
+
+@pytest.fixture(scope="session")
+def generated():
+    """Everything `symattn build` writes, generated once per test session."""
+    from symattn.site import generate
+
+    return generate()

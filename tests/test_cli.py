@@ -86,11 +86,7 @@ def test_installed_entry_points(launcher):
     cmd = [sys.executable, "-m", "symattn"] if launcher == "module" else [_console_script()]
     if launcher == "script" and not os.path.exists(cmd[0]):
         pytest.fail("the symattn console script is not installed next to this Python")
-    ok = subprocess.run(
-        [*cmd, "attention", "--example", "--mask", "causal"], capture_output=True, text=True
-    )
+    ok = subprocess.run([*cmd, "attention", "--example", "--mask", "causal"], capture_output=True, text=True)
     assert ok.returncode == 0 and "Step 5. Output" in ok.stdout
-    bad = subprocess.run(
-        [*cmd, "attention", "--example", "--mask", "nope"], capture_output=True, text=True
-    )
+    bad = subprocess.run([*cmd, "attention", "--example", "--mask", "nope"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1

@@ -70,9 +70,7 @@ def test_verify_fails_loudly(capsys, monkeypatch):
 
 def test_flops_json(capsys):
     """flops --json gives integer terms, the total and the crossover."""
-    code, out, _ = run(
-        capsys, "flops", "--d-model", "4096", "--n", "8192", "--heads", "32", "--json"
-    )
+    code, out, _ = run(capsys, "flops", "--d-model", "4096", "--n", "8192", "--heads", "32", "--json")
     doc = json.loads(out)
     assert code == 0
     assert doc == {

@@ -58,9 +58,7 @@ def test_check_variant_with_seed(capsys):
     assert code == 0
     width = int(out.split("d_model = ")[1].split(",")[0])
     assert run(capsys, "check", "ex6.5", f"N > {2 * width}", "--seed", "4")[0] == 0
-    assert run(capsys, "check", "ex6.5", "N > 8192", "--seed", "4")[0] == (
-        0 if width == 4096 else 1
-    )
+    assert run(capsys, "check", "ex6.5", "N > 8192", "--seed", "4")[0] == (0 if width == 4096 else 1)
 
 
 def test_check_errors(capsys):

@@ -15,9 +15,7 @@ z = sp.IndexedBase("z")
 
 def test_dummy_names_do_not_matter():
     """A sum over j equals the same sum over k."""
-    assert (
-        prove_equal(sp.Sum(sp.exp(z[j]), (j, 1, n)), sp.Sum(sp.exp(z[k]), (k, 1, n))) == "identity"
-    )
+    assert prove_equal(sp.Sum(sp.exp(z[j]), (j, 1, n)), sp.Sum(sp.exp(z[k]), (k, 1, n))) == "identity"
 
 
 def test_delta_sums_are_removed_without_piecewise():

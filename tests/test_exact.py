@@ -23,8 +23,7 @@ def same(a: sp.Expr, b: sp.Expr) -> bool:
 
 def same_matrix(a: sp.MatrixBase, b: sp.MatrixBase) -> bool:
     return a.shape == b.shape and all(
-        (x == y) if sp.S.NegativeInfinity in (x, y) else same(x, y)
-        for x, y in zip(a, b, strict=True)
+        (x == y) if sp.S.NegativeInfinity in (x, y) else same(x, y) for x, y in zip(a, b, strict=True)
     )
 
 
@@ -96,9 +95,7 @@ def test_cross_attention_shapes():
 def test_symbolic_entries():
     """With symbols, one query and two keys give the textbook sigmoid form exactly."""
     steps = symbolic_attention(1, 2, 1, 1)
-    q, k1, k2, v1, v2 = (
-        sp.Symbol(n, real=True) for n in ("q_{11}", "k_{11}", "k_{21}", "v_{11}", "v_{21}")
-    )
+    q, k1, k2, v1, v2 = (sp.Symbol(n, real=True) for n in ("q_{11}", "k_{11}", "k_{21}", "v_{11}", "v_{21}"))
     expected = (v1 * sp.exp(q * k1) + v2 * sp.exp(q * k2)) / (sp.exp(q * k1) + sp.exp(q * k2))
     assert sp.cancel(steps.output[0, 0] - expected) == 0
 

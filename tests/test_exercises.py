@@ -83,8 +83,5 @@ def test_unknown_ids_and_variantless_exercises():
 
 
 def _bmatrix(m):
-    rows = [
-        " & ".join(r"-\infty" if x == -sp.oo else sp.latex(x) for x in m.row(i))
-        for i in range(m.rows)
-    ]
+    rows = [" & ".join(r"-\infty" if x == -sp.oo else sp.latex(x) for x in m.row(i)) for i in range(m.rows)]
     return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"

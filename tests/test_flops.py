@@ -11,9 +11,12 @@ from symattn.flops import N, breakdown, cost_terms, crossover, crossover_n, d_mo
 def test_terms_simplify_to_the_module_formula():
     """The four terms are 3Nd^2, N^2 d, N^2 d, Nd^2 and sum to 4Nd^2 + 2N^2 d."""
     t = cost_terms()
-    assert [
-        sp.simplify(t[k]) for k in ("projections", "scores", "weighted_sum", "output_projection")
-    ] == [3 * N * d_model**2, N**2 * d_model, N**2 * d_model, N * d_model**2]
+    assert [sp.simplify(t[k]) for k in ("projections", "scores", "weighted_sum", "output_projection")] == [
+        3 * N * d_model**2,
+        N**2 * d_model,
+        N**2 * d_model,
+        N * d_model**2,
+    ]
     assert sp.expand(total_cost() - (4 * N * d_model**2 + 2 * N**2 * d_model)) == 0
 
 

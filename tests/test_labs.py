@@ -24,9 +24,7 @@ def test_direct_and_reduced_agree_on_variance():
     for d in (16, 128):
         a = variance_lab([d], 200_000, seed=5, method="direct", progress=False)[0]
         b = variance_lab([d], 200_000, seed=6, method="reduced", progress=False)[0]
-        se = (
-            (a.ratio_ci[1] - a.ratio_ci[0]) ** 2 + (b.ratio_ci[1] - b.ratio_ci[0]) ** 2
-        ) ** 0.5 / (2 * 1.96)
+        se = ((a.ratio_ci[1] - a.ratio_ci[0]) ** 2 + (b.ratio_ci[1] - b.ratio_ci[0]) ** 2) ** 0.5 / (2 * 1.96)
         assert abs(a.ratio - b.ratio) < 4 * se
 
 
@@ -75,9 +73,7 @@ def test_p_max_is_safe_and_right():
     assert p_max(z)[1] == 1.0
 
 
-@pytest.mark.parametrize(
-    "kwargs", [{"trials": 0}, {"width": 0}, {"threshold": 1.0}, {"method": "magic"}]
-)
+@pytest.mark.parametrize("kwargs", [{"trials": 0}, {"width": 0}, {"threshold": 1.0}, {"method": "magic"}])
 def test_bad_arguments(kwargs):
     """Nonsense sizes, thresholds and methods raise ValueError."""
     with pytest.raises(ValueError):

@@ -29,15 +29,11 @@ def test_exact_numeric_and_reference_agree(problem, spec):
         return
     if not allowed.any(axis=1).all():
         with pytest.raises(EmptyRowError):
-            attention_numeric(
-                np.array(as_float(q)), np.array(as_float(k)), np.array(as_float(v)), mask
-            )
+            attention_numeric(np.array(as_float(q)), np.array(as_float(k)), np.array(as_float(v)), mask)
         return
     exact = attention(as_text(q), as_text(k), as_text(v), mask).output
     exact_f = np.array(exact.evalf(30).tolist(), dtype=float)
-    fast = attention_numeric(
-        np.array(as_float(q)), np.array(as_float(k)), np.array(as_float(v)), mask
-    )
+    fast = attention_numeric(np.array(as_float(q)), np.array(as_float(k)), np.array(as_float(v)), mask)
     ref = attention_reference(as_float(q), as_float(k), as_float(v), allowed)
     np.testing.assert_allclose(fast, exact_f, rtol=0, atol=1e-12)
     np.testing.assert_allclose(ref, exact_f, rtol=0, atol=1e-12)
@@ -79,9 +75,7 @@ def test_float32_stays_float32_and_batches_work():
     out = attention_numeric(q, k, v, "causal:bottom-right")
     allowed = allowed_reference("causal", 5, 6, align="bottom-right")
     for b in range(3):
-        np.testing.assert_allclose(
-            out[b], attention_reference(q[b], k[b], v[b], allowed), atol=1e-13
-        )
+        np.testing.assert_allclose(out[b], attention_reference(q[b], k[b], v[b], allowed), atol=1e-13)
     out32 = attention_numeric(q.astype(np.float32), k.astype(np.float32), v.astype(np.float32))
     assert out32.dtype == np.float32
 

@@ -53,6 +53,4 @@ def test_reference_implementation_agrees():
     x = rng.normal(size=(6, 3))
     order = rng.permutation(6)
     base = attention_reference(x, x, x)
-    np.testing.assert_allclose(
-        attention_reference(x[order], x[order], x[order]), base[order], atol=1e-14
-    )
+    np.testing.assert_allclose(attention_reference(x[order], x[order], x[order]), base[order], atol=1e-14)

@@ -75,9 +75,7 @@ def test_lemma_steps_are_proved_at_sizes():
         return sp.sympify(e).subs(n, size).doit()
 
     calls = []
-    lemma = Lemma(
-        "linearity", "sum 2 f_i = 2 sum f_i", lambda s: calls.append(s) or True, sizes=(1, 2, 3)
-    )
+    lemma = Lemma("linearity", "sum 2 f_i = 2 sum f_i", lambda s: calls.append(s) or True, sizes=(1, 2, 3))
     d = Derivation("demo", "demo", "linearity", concrete=concrete, sizes=(1, 2, 3))
     d.step(total, sp.Sum(f[i], (i, 1, n)) * 2, "pull out the 2", lemma=lemma)
     report = d.verify()
@@ -118,9 +116,7 @@ def test_inequality_needs_a_true_certificate():
     )
     assert good.verify().steps[0].method == "exact"
     bad = Derivation("demo", "demo", "bound")
-    bad.step(
-        x * (1 - x), sp.Rational(1, 4), "wrong square", relation="<=", certificate=(x - 1) ** 2
-    )
+    bad.step(x * (1 - x), sp.Rational(1, 4), "wrong square", relation="<=", certificate=(x - 1) ** 2)
     with pytest.raises(StepFailed, match="certificate"):
         bad.verify()
     unsigned = Derivation("demo", "demo", "bound")
@@ -151,9 +147,7 @@ def test_counterexample_step_needs_a_certified_difference():
     )
     assert d.verify().steps[0].method == "certified"
     same = Derivation("demo", "demo", "equal")
-    same.step(
-        sp.Matrix([[sp.sqrt(8)]]), sp.Matrix([[2 * sp.sqrt(2)]]), "equal after all", relation="≠"
-    )
+    same.step(sp.Matrix([[sp.sqrt(8)]]), sp.Matrix([[2 * sp.sqrt(2)]]), "equal after all", relation="≠")
     with pytest.raises(StepFailed, match="may be equal"):
         same.verify()
 

@@ -20,9 +20,7 @@ def test_every_step_verified_and_none_only_numeric(verify):
     assert report.ok
     assert report.numeric_steps == 0
     lemma_steps = [r for r in report.steps if r.step.lemma is not None]
-    assert lemma_steps and all(
-        "lemma:" in r.detail for r in lemma_steps if r.method == "exact at sizes"
-    )
+    assert lemma_steps and all("lemma:" in r.detail for r in lemma_steps if r.method == "exact at sizes")
 
 
 def test_the_delta_sum_is_proved_for_symbolic_d(verify):
