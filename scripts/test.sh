@@ -26,5 +26,8 @@ npm ci --no-audit --no-fund --loglevel=error
 
 python3 -m venv .venv
 .venv/bin/pip install -q -e '.[test]'
+# PyTorch, for the peer tests only (not a dependency of symattn). 2.13.0 CPU is the wheel these
+# machines carry; any other version downloads a multi-GB CUDA build.
+.venv/bin/pip install -q torch==2.13.0
 
 .venv/bin/python -m pytest "$@"

@@ -115,11 +115,14 @@ class Definition:
     def masked(self) -> bool:
         return "masked" in self.stages
 
-    def composed(self) -> sp.MatrixExpr:
-        """The whole expression Softmax(Q K^T / sqrt(d_k) + M) V in the inputs alone."""
+    def composed(self, upto: str = "output") -> sp.MatrixExpr:
+        """The expression of stage ``upto`` in the inputs alone; by default the whole
+        Softmax(Q K^T / sqrt(d_k) + M) V."""
         expr: sp.MatrixExpr | None = None
         for name, stage in self.stages.items():
             expr = stage if expr is None else stage.xreplace({self._previous(name): expr})
+            if name == upto:
+                break
         assert expr is not None
         # doit() flattens the nested products that substitution leaves (nothing is explicit).
         return expr.doit()

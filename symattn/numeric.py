@@ -45,12 +45,14 @@ class MatrixNumPyPrinter(NumPyPrinter):
 
 
 @lru_cache(maxsize=64)
-def compiled(shape: Shape, masked: bool, scale: bool | float = True) -> Callable[..., np.ndarray]:
-    """The lambdified attention function for one shape: f(Q, K, V[, M]) -> output."""
+def compiled(
+    shape: Shape, masked: bool, scale: bool | float = True, upto: str = "output"
+) -> Callable[..., np.ndarray]:
+    """The lambdified attention function for one shape: f(Q, K, V[, M]) -> stage ``upto``."""
     definition = define(shape, masked=masked, scale=_exact_scale(scale))
     return sp.lambdify(
         list(definition.inputs),
-        definition.composed(),
+        definition.composed(upto),
         modules="numpy",
         printer=MatrixNumPyPrinter,
         docstring_limit=0,
@@ -86,6 +88,22 @@ def attention_numeric(
     if additive is None:
         return compiled(shape, False, scale)(q, k, v)
     return compiled(shape, True, scale)(q, k, v, additive)
+
+
+def attention_weights_numeric(
+    q: np.ndarray,
+    k: np.ndarray,
+    mask: Mask | str | np.ndarray | None = None,
+    scale: bool | float = True,
+) -> np.ndarray:
+    """The attention weights softmax(Q K^T / sqrt(d_k) + M), from the same definition."""
+    q, k = np.asarray(q), np.asarray(k)
+    shape = check_shapes(q.shape, k.shape, k.shape)
+    additive = _additive_mask(mask, shape, q.dtype)
+    v = np.empty(k.shape, dtype=q.dtype)  # not used by the weights stage
+    if additive is None:
+        return compiled(shape, False, scale, "weights")(q, k, v)
+    return compiled(shape, True, scale, "weights")(q, k, v, additive)
 
 
 def check_shapes(q: tuple[int, ...], k: tuple[int, ...], v: tuple[int, ...]) -> Shape:

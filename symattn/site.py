@@ -90,6 +90,11 @@ def write(files: dict[str, bytes], out: Path) -> None:
         path.write_bytes(data)
 
 
+#: Files in docs/ that another command writes (timings differ from run to run, so they are
+#: not part of the build and not compared).
+WRITTEN_ELSEWHERE = {"benchmarks.md"}  # python bench/report.py
+
+
 def compare(files: dict[str, bytes], out: Path) -> list[str]:
     """Paths (relative to ``out``) that are missing, different or not generated."""
     differ = [
@@ -98,7 +103,7 @@ def compare(files: dict[str, bytes], out: Path) -> list[str]:
     present = (
         {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} if out.is_dir() else set()
     )
-    extra = sorted(present - set(files))
+    extra = sorted(present - set(files) - WRITTEN_ELSEWHERE)
     return sorted(differ) + [f"{rel} (not generated)" for rel in extra]
 
 
@@ -133,6 +138,7 @@ def _index(reports: dict, summary: str) -> str:
             "- [The two-token example, worked exactly](worked-example.md)",
             "- [Exercises with checked answers and solutions](exercises.md)",
             "- [Labs: the measured results, with confidence intervals](labs.md)",
+            "- [Benchmarks](benchmarks.md), written by `python bench/report.py`",
             "- The derivations, below; all of them as one LaTeX document in `latex/derivations.tex`.",
             "",
             "## Derivations",

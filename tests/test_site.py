@@ -52,6 +52,7 @@ def test_compare_lists_differences(tmp_path):
     assert compare(files, tmp_path) == []
     (tmp_path / "a.md").write_bytes(b"changed")
     (tmp_path / "stray.md").write_bytes(b"x")
+    (tmp_path / "benchmarks.md").write_bytes(b"written by bench/report.py")
     (tmp_path / "sub" / "b.md").unlink()
     assert compare(files, tmp_path) == ["a.md", "sub/b.md", "stray.md (not generated)"]
 
