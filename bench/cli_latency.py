@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import _common  # noqa: F401
+import _common  # first: it limits BLAS to one thread before NumPy loads
 
 EXE = str(Path(sys.executable).with_name("symattn"))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-import _common  # noqa: F401
+import _common  # first: it limits BLAS to one thread before NumPy loads
 import numpy as np
 
 from symattn.exact import attention, symbolic_attention

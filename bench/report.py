@@ -11,10 +11,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import _common  # noqa: E402
-import attention_speed  # noqa: E402
-import cli_latency  # noqa: E402
-import exact_growth  # noqa: E402
+import _common
+import attention_speed
+import cli_latency
+import exact_growth
 
 
 def main() -> None:

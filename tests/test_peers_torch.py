@@ -127,7 +127,7 @@ def test_multihead_matches_nn_multiheadattention(n, d, h):
 @pytest.mark.parametrize("n", [2, 3, 5])
 def test_softmax_jacobian_matches_autograd(n):
     """The lambdified J = diag(p) - p p^T equals torch.autograd's Jacobian of softmax (1e-12)."""
-    pv, jac, zs = explicit(n)
+    _, jac, zs = explicit(n)
     f = sp.lambdify([zs], jac, "numpy")
     rng = np.random.default_rng(n)
     for _ in range(5):
