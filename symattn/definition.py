@@ -23,59 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import sympy as sp
-from sympy.matrices.expressions.matexpr import MatrixExpr
 
+from .nodes import Group
 from .softmax import RowSoftmax
 
+__all__ = ["STAGES", "Definition", "Group", "Shape", "define", "scale_factor"]
+
 STAGES = ("scores", "scaled", "masked", "weights", "output")
-
-#: How each stage's result is named in formulas (the module's letters).
-STAGE_SYMBOLS = {
-    "scores": "S",
-    "scaled": "Z",
-    "masked": r"\tilde{Z}",
-    "weights": "A",
-    "output": "O",
-}
-
-
-class Group(MatrixExpr):
-    """A matrix product computed as one unit, e.g. the projection X W^Q.
-
-    SymPy flattens nested products, so ``(X W^Q)(X W^K)^T`` would otherwise be printed as
-    ``X W^Q W^K^T X^T`` and evaluated left to right, at another cost than the textbook
-    projections. ``Group`` keeps the parentheses in the generated code; mathematically it is
-    the identity.
-    """
-
-    def __new__(cls, arg: sp.Basic) -> Group:
-        return super().__new__(cls, sp.sympify(arg, strict=True))
-
-    @property
-    def arg(self) -> sp.Basic:
-        return self.args[0]
-
-    @property
-    def shape(self) -> tuple:
-        return self.arg.shape
-
-    def doit(self, **hints: object) -> sp.Basic:
-        from .softmax import explicit_if_possible
-
-        arg = explicit_if_possible(self.arg.doit(**hints))
-        return arg if isinstance(arg, sp.MatrixBase) else Group(arg)
-
-    def _entry(self, i: int, j: int, **kwargs: object) -> sp.Expr:
-        return self.arg._entry(i, j, **kwargs)
-
-    def _numpycode(self, printer: sp.printing.numpy.NumPyPrinter) -> str:
-        return "(" + printer._print(self.arg) + ")"
-
-    def _latex(self, printer: sp.printing.latex.LatexPrinter) -> str:
-        return r"\left(" + printer._print(self.arg) + r"\right)"
-
-    def _sympystr(self, printer: sp.printing.str.StrPrinter) -> str:
-        return "(" + printer._print(self.arg) + ")"
 
 
 @dataclass(frozen=True)

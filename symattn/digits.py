@@ -19,9 +19,8 @@ from fractions import Fraction
 import sympy as sp
 
 from .errors import PrecisionError
+from .limits import MAX_DIGITS
 
-#: Most significant digits a caller may ask for.
-MAX_DIGITS = 1000
 _GUARD = 10
 _MAX_WORKING = 4 * MAX_DIGITS
 

@@ -25,8 +25,9 @@ from .errors import SymattnError
 from .latex import latex
 from .parsing import LatexError, WorkerError, isolated, read_latex
 
-#: Limits for one check.
-TIMEOUT = 3.0
+#: Limits for one check: CPU seconds, wall-clock seconds (slack for a busy machine), memory.
+CPU_SECONDS = 3
+TIMEOUT = 8.0
 MEMORY_MB = 768
 
 
@@ -78,12 +79,30 @@ def judge(raw: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> V
         text = precheck(raw)
     except InvalidAnswer as exc:
         return Verdict("invalid", feedback=str(exc))
+    warm_up()
     try:
-        return isolated(_judge_text, text, expected, mistakes, timeout=TIMEOUT, memory_mb=MEMORY_MB)
+        return isolated(
+            _judge_text,
+            text,
+            expected,
+            mistakes,
+            timeout=TIMEOUT,
+            memory_mb=MEMORY_MB,
+            cpu_seconds=CPU_SECONDS,
+        )
     except LatexError as exc:
         return Verdict("invalid", feedback=str(exc))
     except WorkerError as exc:
-        return Verdict("invalid", feedback=str(exc) if "costly" in str(exc) else f"too costly: {exc}")
+        return Verdict(
+            "invalid", feedback=str(exc) if "costly" in str(exc) else f"too costly to check: {exc}"
+        )
+
+
+def warm_up() -> None:
+    """Import the LaTeX parser here, once, so that every forked worker starts with it."""
+    from .parsing import _install_eof_check
+
+    _install_eof_check()
 
 
 # -- inside the worker ------------------------------------------------------------------------

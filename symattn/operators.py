@@ -11,27 +11,29 @@ from __future__ import annotations
 import sympy as sp
 
 
-class Ex(sp.Function):
+class _Operator(sp.Function):
+    """An unevaluated operator of one argument, printed as OPEN arg CLOSE."""
+
+    nargs = 1
+    latex_open = latex_close = text_open = text_close = ""
+
+    def _latex(self, printer: sp.printing.latex.LatexPrinter, exp: str | None = None) -> str:
+        tex = self.latex_open + printer._print(self.args[0]) + self.latex_close
+        return tex if exp is None else f"{tex}^{{{exp}}}"
+
+    def _sympystr(self, printer: sp.printing.str.StrPrinter) -> str:
+        return self.text_open + printer._print(self.args[0]) + self.text_close
+
+
+class Ex(_Operator):
     """The expectation E[x], unevaluated."""
 
-    nargs = 1
-
-    def _latex(self, printer: sp.printing.latex.LatexPrinter, exp: str | None = None) -> str:
-        tex = r"\mathbb{E}\left[" + printer._print(self.args[0]) + r"\right]"
-        return tex if exp is None else f"{tex}^{{{exp}}}"
-
-    def _sympystr(self, printer: sp.printing.str.StrPrinter) -> str:
-        return f"E[{printer._print(self.args[0])}]"
+    latex_open, latex_close = r"\mathbb{E}\left[", r"\right]"
+    text_open, text_close = "E[", "]"
 
 
-class Var(sp.Function):
+class Var(_Operator):
     """The variance Var(x), unevaluated."""
 
-    nargs = 1
-
-    def _latex(self, printer: sp.printing.latex.LatexPrinter, exp: str | None = None) -> str:
-        tex = r"\operatorname{Var}\left(" + printer._print(self.args[0]) + r"\right)"
-        return tex if exp is None else f"{tex}^{{{exp}}}"
-
-    def _sympystr(self, printer: sp.printing.str.StrPrinter) -> str:
-        return f"Var({printer._print(self.args[0])})"
+    latex_open, latex_close = r"\operatorname{Var}\left(", r"\right)"
+    text_open, text_close = "Var(", ")"

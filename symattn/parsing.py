@@ -84,12 +84,15 @@ def isolated(
     timeout: float = 5.0,
     memory_mb: int = 1024,
     max_bytes: int = 1 << 20,
+    cpu_seconds: int | None = None,
 ) -> Any:
     """Run ``func(*args)`` in a forked worker; return its (picklable) result.
 
-    The worker gets ``timeout`` seconds of wall clock (then SIGKILL), as many seconds of CPU,
-    and ``memory_mb`` of address space. A :class:`SymattnError` raised in the worker is raised
-    again here with its message; anything else becomes :class:`WorkerError`.
+    The worker gets ``timeout`` seconds of wall clock (then SIGKILL), ``cpu_seconds`` of CPU
+    (default: the timeout), and ``memory_mb`` of address space beyond what it inherits. A busy
+    machine slows the wall clock, not the CPU count: give the wall clock some slack.
+    A :class:`SymattnError` raised in the worker is raised again here with its message;
+    anything else becomes :class:`WorkerError`.
     """
     read_fd, write_fd = os.pipe()
     pid = os.fork()
@@ -97,23 +100,25 @@ def isolated(
         os.close(read_fd)
         code = 0
         try:
-            limit = memory_mb * 1024 * 1024
+            # The address-space limit counts what the worker inherited (a parent that loaded
+            # torch maps gigabytes), so allow memory_mb beyond the current size.
+            limit = _address_space() + memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-            cpu = max(1, int(timeout + 0.999))
+            cpu = cpu_seconds or max(1, int(timeout + 0.999))
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             try:
                 payload = ("ok", func(*args))
             except SymattnError as exc:
                 payload = ("error", type(exc).__name__, str(exc))
             except MemoryError:
-                payload = ("fail", "too costly: out of memory")
+                payload = ("fail", "too costly to check: out of memory")
             except RecursionError:
-                payload = ("fail", "too costly: nested too deeply")
+                payload = ("fail", "too costly to check: nested too deeply")
             except Exception as exc:
                 payload = ("fail", f"{type(exc).__name__}: {str(exc)[:200]}")
             data = pickle.dumps(payload)
             if len(data) > max_bytes:
-                data = pickle.dumps(("fail", "too costly: result too large"))
+                data = pickle.dumps(("fail", "too costly to check: result too large"))
             with os.fdopen(write_fd, "wb") as pipe:
                 pipe.write(data)
         except BaseException:
@@ -122,6 +127,15 @@ def isolated(
             os._exit(code)
     os.close(write_fd)
     return _collect(pid, read_fd, timeout, max_bytes)
+
+
+def _address_space() -> int:
+    """This process's virtual memory size in bytes (0 where /proc is not available)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _collect(pid: int, fd: int, timeout: float, max_bytes: int) -> Any:
@@ -151,13 +165,13 @@ def _collect(pid: int, fd: int, timeout: float, max_bytes: int) -> Any:
             _kill(pid)
         _, status = os.waitpid(pid, 0)
     if timed_out:
-        raise WorkerError(f"too costly: no result within {timeout:g} s")
+        raise WorkerError(f"too costly to check: no result within {timeout:g} s")
     if size > max_bytes:
-        raise WorkerError("too costly: result too large")
+        raise WorkerError("too costly to check: result too large")
     if not chunks:
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
-            raise WorkerError("too costly: CPU time limit reached")
-        raise WorkerError("too costly: the worker stopped without a result")
+            raise WorkerError("too costly to check: CPU time limit reached")
+        raise WorkerError("too costly to check: the worker stopped without a result")
     payload = pickle.loads(b"".join(chunks))
     if payload[0] == "ok":
         return payload[1]

@@ -8,7 +8,6 @@ Nothing here reads the clock: the same code gives the same bytes.
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -154,7 +153,7 @@ def _index(reports: dict, summary: str) -> str:
 
 
 def _worked_example() -> str:
-    from .cli import EXAMPLE
+    from .commands import EXAMPLE
     from .exact import attention
     from .inputs import parse_matrix
     from .render import to_markdown
@@ -331,11 +330,3 @@ def _latex_document(reports: dict) -> str:
         parts.append(to_latex(d, report))
     parts.append(r"\end{document}")
     return "\n".join(parts) + "\n"
-
-
-def progress_printer() -> Callable[[str], None]:
-    def show(message: str) -> None:
-        if sys.stderr.isatty():
-            print(message, file=sys.stderr, flush=True)
-
-    return show

@@ -18,34 +18,16 @@
 from __future__ import annotations
 
 import sympy as sp
-from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from .errors import EmptyRowError
+from .nodes import UnaryMatrixNode
 
 
-class RowSoftmax(MatrixExpr):
+class RowSoftmax(UnaryMatrixNode):
     """Softmax applied to each row of a matrix expression."""
 
-    def __new__(cls, arg: sp.Basic) -> RowSoftmax:
-        arg = sp.sympify(arg, strict=True)
-        if not getattr(arg, "is_Matrix", False):
-            raise TypeError("RowSoftmax takes a matrix expression")
-        return super().__new__(cls, arg)
-
-    @property
-    def arg(self) -> sp.Basic:
-        return self.args[0]
-
-    @property
-    def shape(self) -> tuple:
-        return self.arg.shape
-
-    def doit(self, **hints: object) -> sp.Basic:
-        arg = self.arg.doit(**hints) if hints.get("deep", True) else self.arg
-        arg = explicit_if_possible(arg)
-        if isinstance(arg, sp.MatrixBase):
-            return softmax_rows(arg)
-        return RowSoftmax(arg)
+    def on_explicit(self, m: sp.MatrixBase) -> sp.MatrixBase:
+        return softmax_rows(m)
 
     def _entry(self, i: int, j: int, **kwargs: object) -> sp.Expr:
         row = [self.arg[i, k] for k in range(self.shape[1])]
@@ -65,13 +47,6 @@ class RowSoftmax(MatrixExpr):
 
     def _sympystr(self, printer: sp.printing.str.StrPrinter) -> str:
         return f"RowSoftmax({printer._print(self.arg)})"
-
-
-def explicit_if_possible(m: sp.Basic) -> sp.Basic:
-    """An expression in explicit matrices only (no MatrixSymbol left), carried out."""
-    if isinstance(m, MatrixExpr) and not m.atoms(sp.MatrixSymbol):
-        return sp.ImmutableMatrix(m.as_explicit())
-    return m
 
 
 def softmax_rows(z: sp.MatrixBase) -> sp.ImmutableMatrix:

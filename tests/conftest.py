@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import derivations
+from symattn.cli import main
 from symattn.proof import Derivation, DerivationReport
 
 _CACHE: dict[str, tuple[Derivation, DerivationReport]] = {}
@@ -29,3 +30,18 @@ def generated():
     from symattn.site import generate
 
     return generate()
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run the command line in-process: cli(*argv) -> (exit code, stdout, stderr)."""
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:  # argparse's own errors
+            code = exc.code
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

@@ -7,43 +7,33 @@ import json
 import pytest
 
 import derivations
-from symattn.cli import main
 from symattn.proof import Derivation
 
 
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_list_is_one_name_per_line_name_first(capsys):
+def test_list_is_one_name_per_line_name_first(cli):
     """derive --list prints each derivation on its own line, its name first."""
-    code, out, _ = run(capsys, "derive", "--list")
+    code, out, _ = cli("derive", "--list")
     assert code == 0
     assert [line.split("\t")[0] for line in out.splitlines()] == list(derivations.NAMES)
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "latex"])
-def test_derive_formats(capsys, fmt):
+def test_derive_formats(cli, fmt):
     """derive NAME --format F prints that derivation."""
-    code, out, _ = run(capsys, "derive", "multihead_flops", "--format", fmt)
+    code, out, _ = cli("derive", "multihead_flops", "--format", fmt)
     assert code == 0
     assert "4" in out and ("crossover" in out.lower())
 
 
-def test_unknown_derivation_is_exit_2(capsys):
+def test_unknown_derivation_is_exit_2(cli):
     """A name that is not a derivation is one line on stderr and exit 2."""
-    code, out, err = run(capsys, "derive", "nonsense")
+    code, out, err = cli("derive", "nonsense")
     assert code == 2 and out == "" and err.count("\n") == 1 and "nonsense" in err
 
 
-def test_verify_table(capsys):
+def test_verify_table(cli):
     """verify prints a row per derivation with steps, exact/numeric counts and time, exit 0."""
-    code, out, _ = run(capsys, "verify", "attention_by_hand", "multihead_flops")
+    code, out, _ = cli("verify", "attention_by_hand", "multihead_flops")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split()[:4] == ["derivation", "steps", "exact", "numeric"]
@@ -51,7 +41,7 @@ def test_verify_table(capsys):
     assert lines[3].startswith("multihead_flops")
 
 
-def test_verify_fails_loudly(capsys, monkeypatch):
+def test_verify_fails_loudly(cli, monkeypatch):
     """A derivation with a false step makes verify exit 1 and name the failure in its row."""
     import sympy as sp
 
@@ -63,14 +53,14 @@ def test_verify_fails_loudly(capsys, monkeypatch):
         return d
 
     monkeypatch.setattr(derivations, "load", broken)
-    code, out, _ = run(capsys, "verify", "attention_by_hand")
+    code, out, _ = cli("verify", "attention_by_hand")
     assert code == 1
     assert "FAILED" in out and "a slip" in out
 
 
-def test_flops_json(capsys):
+def test_flops_json(cli):
     """flops --json gives integer terms, the total and the crossover."""
-    code, out, _ = run(capsys, "flops", "--d-model", "4096", "--n", "8192", "--heads", "32", "--json")
+    code, out, _ = cli("flops", "--d-model", "4096", "--n", "8192", "--heads", "32", "--json")
     doc = json.loads(out)
     assert code == 0
     assert doc == {
@@ -83,11 +73,11 @@ def test_flops_json(capsys):
     }
 
 
-def test_flops_text_and_errors(capsys):
+def test_flops_text_and_errors(cli):
     """flops prints the breakdown; a width not divisible by the heads is exit 2."""
-    code, out, _ = run(capsys, "flops", "--d-model", "512", "--n", "1024", "--heads", "8")
+    code, out, _ = cli("flops", "--d-model", "512", "--n", "1024", "--heads", "8")
     assert code == 0 and "equal to" in out and "1,024" in out
-    code, _, err = run(capsys, "flops", "--d-model", "512", "--n", "10", "--heads", "3")
+    code, _, err = cli("flops", "--d-model", "512", "--n", "10", "--heads", "3")
     assert code == 2 and "divisible" in err
-    code, _, err = run(capsys, "flops", "--d-model", "0", "--n", "10")
+    code, _, err = cli("flops", "--d-model", "0", "--n", "10")
     assert code == 2 and err.count("\n") == 1
