@@ -19,3 +19,14 @@ def test_saturation_curve(tmp_path):
     """The saturation figure is written as SVG."""
     out = saturation_curve(tmp_path / "s.svg", widths=(16, 64), trials=500)
     assert out.stat().st_size > 1000
+
+
+def test_without_matplotlib_the_labs_still_run(monkeypatch, cli, tmp_path):
+    """matplotlib is optional: the lab runs; only --plot fails, with a one-line hint, exit 2."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail
+    code, out, _ = cli("lab", "saturation", "--trials", "100")
+    assert code == 0 and "unscaled" in out
+    code, _, err = cli("lab", "saturation", "--trials", "100", "--plot", str(tmp_path / "x.svg"))
+    assert code == 2 and "symattn[plot]" in err and err.count("\n") == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 import tracemalloc
 
 import numpy as np
@@ -78,3 +80,20 @@ def test_bad_arguments(kwargs):
     """Nonsense sizes, thresholds and methods raise ValueError."""
     with pytest.raises(ValueError):
         saturation_lab(**{"trials": 10, "progress": False, **kwargs})
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch):
+    """Long runs draw a progress bar on stderr when it is a terminal, and nothing otherwise."""
+    fake = _Terminal()
+    monkeypatch.setattr(sys, "stderr", fake)
+    variance_lab([128], 40_000, seed=0, method="direct")
+    assert "variance d_k=128" in fake.getvalue() and "draws" in fake.getvalue()
+    quiet = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    variance_lab([128], 40_000, seed=0, method="direct")
+    assert quiet.getvalue() == ""
