@@ -19,7 +19,7 @@ import sympy as sp
 
 from symattn.exact import symbol_matrix
 from symattn.flops import N, cost_terms, crossover, d_model, h, total_cost
-from symattn.multihead import HeadsShape, multihead_exact, multihead_numeric
+from symattn.multihead import multihead_exact, multihead_numeric
 from symattn.proof import Derivation, StepFailed
 
 NAME = "multihead_flops"
@@ -197,7 +197,6 @@ def _check_count() -> tuple[float, float]:
 
 def _check_exact() -> tuple[float, float]:
     rng = np.random.default_rng(8)
-    shape = HeadsShape(3, 3, 4, 2)
 
     def rational(rows: int, cols: int) -> sp.Matrix:
         return sp.Matrix(rows, cols, lambda *_: sp.Rational(int(rng.integers(-9, 10)), 4))
@@ -217,5 +216,4 @@ def _check_exact() -> tuple[float, float]:
         np.array(wo, float),
         mask="causal",
     )
-    del shape
     return float(np.abs(got - np.array(exact.evalf(30).tolist(), float)).max()), 1e-13

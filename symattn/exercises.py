@@ -120,7 +120,6 @@ def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...]
         d = Derivation(
             "ex6.2", "Output from given scores", f"Scores {s}, values {v}: output {sp.sstr(exact)}"
         )
-        z = sp.Matrix([s])
         d.step(
             sp.Matrix(
                 [
@@ -141,7 +140,6 @@ def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...]
             "weighted sum of the values, over one denominator",
         )
         d.approx(exact, _sig(exact, 4), "to four digits", digits=4)
-        del z
         return d
 
     return Exercise(

@@ -53,12 +53,11 @@ def score_histograms(
     fig, (raw_ax, scaled_ax) = plt.subplots(1, 2, figsize=(10, 4))
     bins_raw = np.linspace(-50, 50, 101)
     bins_scaled = np.linspace(-5, 5, 101)
-    for k, d in enumerate(widths):
+    for d in widths:
         rng = np.random.default_rng(np.random.SeedSequence([seed, d]))
         z = scores_for_variance(draws, d, rng, "direct")
         raw_ax.hist(z, bins=bins_raw, histtype="step", density=True, label=f"$d_k = {d}$")
         scaled_ax.hist(z / np.sqrt(d), bins=bins_scaled, histtype="step", density=True, label=f"$d_k = {d}$")
-        del k
     raw_ax.set_title(r"unscaled scores $q \cdot k$: spread $\sqrt{d_k}$")
     scaled_ax.set_title(r"scaled scores $q \cdot k / \sqrt{d_k}$: spread 1")
     for ax in (raw_ax, scaled_ax):

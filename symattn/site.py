@@ -76,7 +76,7 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     lab_page, figures = _labs_page()
     files["labs.md"] = lab_page
     files.update(figures)
-    files["index.md"] = _index(reports, summary)
+    files["index.md"] = _index(reports)
     files["javascripts/katex-init.js"] = KATEX_INIT
     encoded = {k: v.encode() if isinstance(v, str) else v for k, v in sorted(files.items())}
     return BuildResult(encoded, summary, ok)
@@ -107,7 +107,7 @@ def compare(files: dict[str, bytes], out: Path) -> list[str]:
 
 
 # -- pages ----------------------------------------------------------------------------------
-def _index(reports: dict, summary: str) -> str:
+def _index(reports: dict) -> str:
     import derivations
 
     rows = [
@@ -120,7 +120,6 @@ def _index(reports: dict, summary: str) -> str:
             f"{r.exact_steps} | {r.numeric_steps} | {sum(c.ok for c in r.checks)}/"
             f"{len(r.checks)} | {'ok' if r.ok else 'FAILED'} |"
         )
-    del summary
     return "\n".join(
         [
             "# symattn",
