@@ -103,18 +103,28 @@ def multihead_numeric(
     h = len(w_q)
     shape = HeadsShape(xq.shape[-2], xk.shape[-2], xq.shape[-1], h)
     additive = _additive_mask(mask, Shape(shape.n, shape.m, shape.d_head, shape.d_head), xq.dtype)
-    args: list[np.ndarray] = [xq, xk, xv]
-    for t in range(h):
-        args += [w_q[t], w_k[t], w_v[t]]
-        if biases is not None:
-            args += [np.reshape(biases[c][t], (1, -1)) for c in range(3)]
-    args.append(w_o)
+    rows = None
     if biases is not None:
-        args.append(np.reshape(biases[3], (1, -1)))
-    if additive is not None:
-        args.append(additive)
+        rows = tuple([np.reshape(b, (1, -1)) for b in part] for part in biases[:3])
+        rows += (np.reshape(biases[3], (1, -1)),)
+    args = _in_input_order(xq, xk, xv, w_q, w_k, w_v, w_o, rows, additive)
     f = compiled_multihead(shape, additive is not None, biases is not None)
     return f(*args)
+
+
+def _in_input_order(xq, xk, xv, w_q, w_k, w_v, w_o, biases, mask) -> list:
+    """The arguments in the order of ``MultiHeadDefinition.inputs``."""
+    args = [xq, xk, xv]
+    for t in range(len(w_q)):
+        args += [w_q[t], w_k[t], w_v[t]]
+        if biases is not None:
+            args += [biases[0][t], biases[1][t], biases[2][t]]
+    args.append(w_o)
+    if biases is not None:
+        args.append(biases[3])
+    if mask is not None:
+        args.append(mask)
+    return args
 
 
 def multihead_exact(
@@ -133,11 +143,7 @@ def multihead_exact(
     mask = mask if isinstance(mask, Mask) else Mask.parse(mask)
     mask.check(shape.n, shape.m)
     d = define_multihead(shape, masked=not mask.is_none)
-    values: list[sp.Matrix] = [xq, xk, xv]
-    for t in range(h):
-        values += [w_q[t], w_k[t], w_v[t]]
-    values.append(w_o)
-    if not mask.is_none:
-        values.append(mask.exact(shape.n, shape.m))
+    additive = None if mask.is_none else mask.exact(shape.n, shape.m)
+    values = _in_input_order(xq, xk, xv, w_q, w_k, w_v, w_o, None, additive)
     subs = {s: sp.ImmutableMatrix(v) for s, v in zip(d.inputs, values, strict=True)}
     return sp.Matrix(d.expression.xreplace(subs).doit().as_explicit())
