@@ -127,7 +127,7 @@ def _judge_text(text: str, expected: Expected, mistakes: tuple[Mistake, ...]) ->
 
 
 def _given(answer: Any) -> str:
-    text = sp.sstr(answer)
+    text = sp.sstr(answer.tolist() if isinstance(answer, sp.MatrixBase) else answer)
     return text if len(text) <= 200 else text[:197] + "..."
 
 
