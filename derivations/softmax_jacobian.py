@@ -122,14 +122,6 @@ def _by_cases(lhs: Any, rhs: Any) -> tuple[str, str]:
     return "exact", "by cases j = i and j != i"
 
 
-def _at_sizes(lemma: Lemma) -> Any:
-    def check(lhs: Any, rhs: Any) -> tuple[str, str]:
-        sizes = lemma.check()
-        return "exact at sizes", "at n = " + ", ".join(map(str, sizes)) + f" ({lemma.name})"
-
-    return check
-
-
 def _sample(rng: random.Random, size: int | None) -> dict[sp.Basic, Any]:
     size = size or rng.randint(2, 5)
     return {n: size, i: rng.randint(1, size), j: rng.randint(1, size)}
@@ -170,7 +162,7 @@ def derivation() -> Derivation:
         DiagMatrix(pvec) - pvec * pvec.T,
         "the entries, as a matrix",
         lemma=JACOBIAN,
-        check=_at_sizes(JACOBIAN),
+        check=JACOBIAN.step_check("at n ="),
     )
 
     D.section("Rows sum to zero")
@@ -224,7 +216,7 @@ def derivation() -> Derivation:
         n - 1,
         r"$J\mathbf{1} = 0$ and a nonzero $(n-1)$-minor",
         lemma=RANK,
-        check=_at_sizes(RANK),
+        check=RANK.step_check("at n ="),
         shown_lhs=sp.Symbol(r"\operatorname{rank} J"),
     )
     D.step(
@@ -232,7 +224,7 @@ def derivation() -> Derivation:
         sp.ZeroMatrix(n, 1),
         r"$\mathbf{1}$ is a null vector: the rows sum to zero",
         lemma=RANK,
-        check=_at_sizes(RANK),
+        check=RANK.step_check("at n ="),
     )
 
     D.section("Entries at most 1/4; saturation")

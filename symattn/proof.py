@@ -67,6 +67,19 @@ class Lemma:
         """Check the lemma at every size (once per process); return the sizes."""
         return _check_lemma(self)
 
+    def step_check(self, at: str, named: bool = True) -> Callable[[Any, Any], tuple[str, str]]:
+        """A ``Step.check`` for a step that is an instance of this lemma as a whole.
+
+        The step is exact at the lemma's sizes; ``at`` introduces them in the label
+        ("at n =" gives "at n = 2, 3, 4"), followed by the lemma's name when ``named``.
+        """
+
+        def run(lhs: Any, rhs: Any) -> tuple[str, str]:
+            detail = f"{at} " + ", ".join(map(str, self.check()))
+            return "exact at sizes", detail + (f" ({self.name})" if named else "")
+
+        return run
+
 
 @cache
 def _check_lemma(lemma: Lemma) -> tuple[int, ...]:
