@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from ._table import text_table
 from .audit import AuditRow
 from .digits import decimal_string
 from .exercises import Exercise
@@ -85,7 +86,4 @@ def audit_table(rows: list[AuditRow]) -> str:
                 r.status + (f": {r.detail}" if r.detail else ""),
             )
         )
-    widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(x, widths, strict=True)).rstrip() for x in [header, *body]]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines) + "\n"
+    return text_table(header, body)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
+from ._table import text_table
 from .errors import SymattnError
 
 
@@ -60,7 +61,4 @@ def verify_all(
                 "ok" if passed else "FAILED: " + "; ".join(failed),
             )
         )
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows]]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines) + "\n", ok
+    return text_table(header, rows), ok
