@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
+from .digits import decimal_string
 from .errors import SymattnError
 from .exact import attention
 from .flops import N, cost_terms, d_model
@@ -139,7 +140,7 @@ def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...]
             exact,
             "weighted sum of the values, over one denominator",
         )
-        d.approx(exact, _sig(exact, 4), "to four digits", digits=4)
+        d.approx(exact, decimal_string(exact, 4), "to four digits", digits=4)
         return d
 
     return Exercise(
@@ -317,12 +318,6 @@ def crossover_exercise(width: int = 4096) -> Exercise:
         keywords=(f"{width}",),
         params={"width": width},
     )
-
-
-def _sig(value: sp.Expr, digits: int) -> str:
-    from .digits import decimal_string
-
-    return decimal_string(value, digits)
 
 
 # -- the registry -----------------------------------------------------------------------------

@@ -119,14 +119,12 @@ class Mask:
 
     def empty_rows(self, n: int, m: int) -> list[int]:
         """0-based indices of the query rows that the mask leaves with no allowed key."""
-        return [int(r) for r in np.flatnonzero(~self.allowed(n, m).any(axis=1))]
+        return rows_without_keys(self.allowed(n, m))
 
     def check(self, n: int, m: int) -> np.ndarray:
         """The allowed array, after making sure every query keeps at least one key."""
         ok = self.allowed(n, m)
-        empty = np.flatnonzero(~ok.any(axis=1))
-        if empty.size:
-            raise EmptyRowError([int(r) for r in empty])
+        require_keys(ok)
         return ok
 
     def exact(self, n: int, m: int) -> sp.ImmutableMatrix:
@@ -139,6 +137,17 @@ class Mask:
     def numeric(self, n: int, m: int, dtype: type = np.float64) -> np.ndarray:
         """The additive mask as a float array of 0 and -inf."""
         return np.where(self.allowed(n, m), 0.0, -np.inf).astype(dtype)
+
+
+def rows_without_keys(allowed: np.ndarray) -> list[int]:
+    """0-based query rows (last-but-one axis, over any batch axes) with no allowed key."""
+    return sorted({int(r) for r in np.nonzero(~allowed.any(axis=-1))[-1]})
+
+
+def require_keys(allowed: np.ndarray) -> None:
+    """Raise EmptyRowError naming every query row that has no allowed key."""
+    if empty := rows_without_keys(allowed):
+        raise EmptyRowError(empty)
 
 
 def _additive(allowed: np.ndarray) -> sp.ImmutableMatrix:

@@ -19,8 +19,8 @@ from sympy.printing.numpy import NumPyPrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from .definition import Shape, define
-from .errors import EmptyRowError, ShapeError
-from .masks import Mask
+from .errors import ShapeError
+from .masks import Mask, require_keys
 
 
 class MatrixNumPyPrinter(NumPyPrinter):
@@ -131,10 +131,7 @@ def _additive_mask(mask: Mask | str | np.ndarray | None, shape: Shape, dtype: np
         raise ShapeError(f"mask has shape {additive.shape}, expected (..., {shape.n}, {shape.m})")
     if np.isnan(additive).any() or np.isposinf(additive).any():
         raise ShapeError("mask entries must be finite numbers or -inf")
-    empty = np.isneginf(additive).all(axis=-1)
-    if empty.any():
-        rows = sorted({int(r) for r in np.nonzero(empty)[-1]})
-        raise EmptyRowError(rows)
+    require_keys(~np.isneginf(additive))
     return additive
 
 
