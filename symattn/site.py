@@ -71,7 +71,7 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     progress("working the example")
     files["worked-example.md"] = _worked_example()
     progress("exercises")
-    files["exercises.md"] = _exercises_page()
+    files["exercises.md"] = _exercises_page(reports)
     progress("labs")
     lab_page, figures = _labs_page()
     files["labs.md"] = lab_page
@@ -177,7 +177,8 @@ def _worked_example() -> str:
     )
 
 
-def _exercises_page() -> str:
+def _exercises_page(reports: dict) -> str:
+    """The exercises; a solution that is one of the derivations reuses its report."""
     from .digits import decimal_string
     from .exercises import EXERCISES
     from .proof_render import to_markdown
@@ -201,9 +202,13 @@ def _exercises_page() -> str:
         else:
             out += ["*No machine-checkable answer.*", ""]
         out += [f"**Model solution.** {e.solution_text}", ""]
-        d = e.derivation()
+        if isinstance(e.solution, str) and e.solution in reports:
+            d, report = reports[e.solution]  # verified above; not again
+        else:
+            d = e.derivation()
+            report = d.verify() if d is not None else None
         if d is not None:
-            body = to_markdown(d, d.verify(), stable=True)
+            body = to_markdown(d, report, stable=True)
             body = "\n".join(("##" + line) if line.startswith("#") else line for line in body.splitlines())
             out += [
                 "<details><summary>The checked derivation</summary>",
@@ -240,9 +245,13 @@ def _labs_page() -> tuple[str, dict[str, bytes]]:
             f"{r.scaled_variance:.4f} |"
         )
 
-    def share_row(label: str, sh) -> str:
-        mean = "–" if sh.mean_p_one_minus_p is None else f"{sh.mean_p_one_minus_p:.4f}"
-        return f"| {label} | {pct(sh.share)} | [{pct(sh.ci[0])}, {pct(sh.ci[1])}] | {mean} |"
+    def share_table(result) -> list[str]:
+        rows = ["| scores | share | 95 % interval | mean p(1 − p) when saturated |", "|---|---|---|---|"]
+        for label in ("unscaled", "scaled"):
+            sh = getattr(result, label)
+            mean = "–" if sh.mean_p_one_minus_p is None else f"{sh.mean_p_one_minus_p:.4f}"
+            rows.append(f"| {label} | {pct(sh.share)} | [{pct(sh.ci[0])}, {pct(sh.ci[1])}] | {mean} |")
+        return rows
 
     page = "\n".join(
         [
@@ -268,17 +277,11 @@ def _labs_page() -> tuple[str, dict[str, bytes]]:
             f"{SATURATION_RUN['seed']}`: d_k = 128, 64 keys, the share of trials whose largest "
             "weight exceeds 0.99 (Wilson intervals), and the mean of p_max (1 - p_max) in those trials.",
             "",
-            "| scores | share | 95 % interval | mean p(1 − p) when saturated |",
-            "|---|---|---|---|",
-            share_row("unscaled", s.unscaled),
-            share_row("scaled", s.scaled),
+            *share_table(s),
             "",
             f"With {big.trials:,} trials (the reduced method, seed {big.seed}):",
             "",
-            "| scores | share | 95 % interval | mean p(1 − p) when saturated |",
-            "|---|---|---|---|",
-            share_row("unscaled", big.unscaled),
-            share_row("scaled", big.scaled),
+            *share_table(big),
             "",
             f"The true share is {pct(big.unscaled.share)} (95 % interval {pct(big.unscaled.ci[0])} to "
             f"{pct(big.unscaled.ci[1])}). The module's 35 % from 500 trials has the Wilson interval "
