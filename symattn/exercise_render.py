@@ -6,7 +6,6 @@ import json
 
 from ._table import text_table
 from .audit import AuditRow
-from .digits import decimal_string
 from .exercises import Exercise
 from .judge import Verdict, expected_decimal
 from .proof_render import to_text
@@ -23,9 +22,8 @@ def exercise_list(exercises: list[Exercise]) -> str:
 def exercise_text(e: Exercise, solution: bool = False) -> str:
     out = [f"{e.id} ({e.kind}): {e.title}", "", e.prompt, ""]
     if e.checkable:
-        tol = e.expected.tolerance
-        shown = decimal_string(tol, 6).rstrip("0") if tol != 0 else "0"
-        within = "exactly" if tol == 0 else f"within {shown} (|answer - expected| <= {shown})"
+        shown = e.expected.tolerance_text()
+        within = "exactly" if shown == "0" else f"within {shown} (|answer - expected| <= {shown})"
         out.append(f"Answer: checked {within}. Check yours with: symattn check {e.id} ANSWER")
     else:
         out.append("Answer: no machine-checkable answer; compare with the model solution.")

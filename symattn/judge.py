@@ -40,6 +40,12 @@ class Expected:
     tolerance: sp.Rational = sp.S.Zero
     variable: str = "N"
 
+    def tolerance_text(self) -> str:
+        """The tolerance as a short decimal ("0.01"); "0" for exact answers."""
+        if self.tolerance == 0:
+            return "0"
+        return decimal_string(self.tolerance, 6).rstrip("0")
+
     def latex(self) -> str:
         if self.kind == "threshold":
             return f"{self.variable} > {latex(self.value)}"

@@ -179,7 +179,6 @@ def _worked_example() -> str:
 
 def _exercises_page(reports: dict) -> str:
     """The exercises; a solution that is one of the derivations reuses its report."""
-    from .digits import decimal_string
     from .exercises import EXERCISES
     from .proof_render import to_markdown
 
@@ -192,8 +191,8 @@ def _exercises_page(reports: dict) -> str:
     for e in EXERCISES.values():
         out += [f"## {e.id} ({e.kind}): {e.title}", "", e.prompt, ""]
         if e.checkable:
-            tol = e.expected.tolerance
-            within = "exactly" if tol == 0 else f"within {decimal_string(tol, 6).rstrip('0')}"
+            shown = e.expected.tolerance_text()
+            within = "exactly" if shown == "0" else f"within {shown}"
             out += [f"**Answer** (checked {within}): ${e.expected.latex()}$", ""]
             if e.mistakes:
                 out += ["Recognised mistakes:", ""]
