@@ -282,10 +282,8 @@ class Derivation:
             method, detail, error = self._check_inequality(index, lhs, rhs, rng)
         return StepReport(index, step, lhs, method, detail, error, time.perf_counter() - t)
 
-    def _cross_check(
-        self, index: int, lhs: Any, rhs: Any, rng: random.Random, size: int | None = None
-    ) -> float:
-        a, b = (self.concrete(x, size) for x in (lhs, rhs)) if size else (lhs, rhs)
+    def _cross_check(self, index: int, a: Any, b: Any, rng: random.Random, size: int | None = None) -> float:
+        """Compare the two sides at random points; ``a`` and ``b`` are already at ``size``."""
         sample = self.sample
         fixed = (lambda r: sample(r, size)) if sample else None
         err, point, va, vb = numeric_difference(a, b, rng, fixed=fixed)
@@ -306,14 +304,17 @@ class Derivation:
         sizes = step.sizes or self.sizes
         method = prove_equal(lhs, rhs)
         if method is not None:
-            at = sizes if self._needs_sizes(lhs, rhs) else (None,)
-            err = max(self._cross_check(index, lhs, rhs, rng, n) for n in at)
+            if not self._needs_sizes(lhs, rhs):
+                return "exact", method, self._cross_check(index, lhs, rhs, rng)
+            err = max(
+                self._cross_check(index, self.concrete(lhs, n), self.concrete(rhs, n), rng, n) for n in sizes
+            )
             return "exact", method, err
         if self.concrete is not None:
             errors, proved = [], []
             for n in sizes:
                 a, b = self.concrete(lhs, n), self.concrete(rhs, n)
-                errors.append(self._cross_check(index, lhs, rhs, rng, n))
+                errors.append(self._cross_check(index, a, b, rng, n))
                 if all(prove_equal(a.subs(v), b.subs(v)) is not None for v in self._indices(a, b, n)):
                     proved.append(n)
             if len(proved) == len(sizes):
