@@ -6,8 +6,9 @@ made the file). Each pair is read twice in this process:
 
 - raw: ``latex2sympy2.latex2sympy(latex, variable_values)`` with its global assignments cleared
   first, as in a fresh process;
-- adapter: :func:`symattn.answers.precheck` then :func:`symattn.parsing.read_latex`, the path a
-  learner's answer takes (without the worker, which only adds limits).
+- adapter: :func:`symattn.answers.precheck`, :func:`symattn.answers.split_chain` and
+  :func:`symattn.parsing.read_latex` for each side, the path a learner's answer takes (without
+  the worker, which only adds limits); a relation is rebuilt from its sides.
 
 A reading is *parse-equal* when it has the expected value (:func:`same_value`). The adapter may
 refuse a pair; every refusal must fall in one of :data:`REFUSALS`, the constructs symattn refuses
@@ -35,89 +36,82 @@ L2S_SOURCE = "OrangeX4/latex2sympy at 52423b77450087ebfa65aea7ba1564ca7dbb04d4 (
 
 @dataclass(frozen=True)
 class Refusal:
-    """A construct symattn refuses on purpose, and how to recognise a pair that uses it."""
+    """A construct symattn refuses on purpose: how to see it in the LaTeX and in the refusal."""
 
     name: str
     why: str
-    matches: Callable[[str], bool]
+    construct: re.Pattern[str]
+    message: re.Pattern[str]
+
+    def matches(self, latex: str, message: str) -> bool:
+        return bool(self.construct.search(latex) and self.message.search(message))
 
 
-def _has(*patterns: str) -> Callable[[str], bool]:
-    compiled = [re.compile(p) for p in patterns]
-    return lambda latex: any(p.search(latex) for p in compiled)
+def _refusal(name: str, why: str, construct: str, message: str) -> Refusal:
+    return Refusal(name, why, re.compile(construct), re.compile(message, re.I))
 
 
-#: The constructs refused on purpose, in the order they are tested; the first that matches
-#: names a refusal. The docs list them (bench/peers_answers.py).
+#: The constructs refused on purpose. A refusal is in a category when the pair has the
+#: construct and the learner's message names it. The docs list them (bench/peers_answers.py).
 REFUSALS: tuple[Refusal, ...] = (
-    Refusal(
-        "placeholders",
-        r"`\variable{...}` is latex2sympy's hook for values passed by a program; a learner "
-        "has no such values",
-        _has(r"\\variable\b"),
+    _refusal(
+        "named operators",
+        r"`\operatorname{...}`: a name a learner may misspell or invent; write the value "
+        r"(`\gcd`, `\max`, `\lfloor` ... are read)",
+        r"\\operatorname",
+        r"operatorname",
     ),
-    Refusal(
+    _refusal(
         "calculus",
-        r"integrals, limits, derivatives (`\int`, `\lim`, `\frac{d}{dx}`): "
-        "an answer here is a value, not a computation to carry out",
-        _has(r"\\int(?![a-z])", r"\\lim(?![a-z])", r"\\frac\{d\}\{d", r"\\frac\{\\partial", r"d[a-z]\b"),
+        r"integrals, limits and derivatives (`\int`, `\lim`, `\partial`): an answer here is a "
+        "value, not a computation to carry out",
+        r"\\(?:i?int|oint|lim|partial|prime)(?![a-z])",
+        r"integrals|limits|derivatives",
     ),
-    Refusal(
-        "sums and products",
-        r"`\sum`, `\prod` with symbolic or large bounds: write the value itself",
-        _has(r"\\sum(?![a-z])", r"\\prod(?![a-z])"),
-    ),
-    Refusal(
+    _refusal(
         "binomials and factorials",
         r"`\binom`, `\choose`, `!`, Pochhammer `(a)_{b}`: cheap to write, unbounded to compute",
-        _has(r"\\[dt]?binom", r"\\choose", r"!", r"\)_\{"),
+        r"\\[dt]?binom|\\choose|!|\)_",
+        r"binomial|factorial|Pochhammer",
     ),
-    Refusal(
-        "named operators",
-        r"`\operatorname{...}` and `\mathrm{...}` words (gcd, lcm, floor, ceil...): "
-        "not part of an attention answer; write the value",
-        _has(r"\\operatorname", r"\\mathrm"),
+    _refusal(
+        "sums and products",
+        r"`\sum`, `\prod` without whole-number bounds, or with more than 100 terms "
+        r"(`\sum_{i=1}^{3} i` is read)",
+        r"\\(?:sum|prod)(?![a-z])",
+        r"sums|products|factorial",
     ),
-    Refusal(
-        "number theory and rounding",
-        r"`\gcd`, `\lcm`, `\mod`, floor and ceiling brackets: outside the module's answers",
-        _has(
-            r"\\gcd",
-            r"\\lcm",
-            r"\\mod",
-            r"\\[lr]floor",
-            r"\\[lr]ceil",
-            r"\\[ul][lr]corner",
-            r"\\floor",
-            r"\\ceil",
-        ),
-    ),
-    Refusal(
+    _refusal(
         "comma numbers",
-        "`12,123.4`: a comma inside a number is ambiguous (thousands or decimal separator)",
-        _has(r"\d,\d"),
+        "`12,123.4`: a comma between digits is a decimal comma or a thousands separator; "
+        "both readings are named and the answer is refused",
+        r"\d,\s*\d",
+        r"ambiguous",
     ),
-    Refusal(
-        "currency and percent",
-        r"`\$`, `\%`: money and percent signs are not part of a numeric answer",
-        _has(r"\\\$", r"\\%"),
+    _refusal(
+        "currency",
+        r"`\$`: a dollar sign is read only as a math delimiter around the whole answer",
+        r"\\\$",
+        r"accepted only around the whole answer",
     ),
-    Refusal(
-        "lists and sets",
-        r"several values separated by `,` or `;`, or a set such as `\emptyset`: "
-        "an answer here is one value",
-        _has(r"\\emptyset", r"[,;]"),
+    _refusal(
+        "several answers",
+        r"values separated by `;`: an answer here is one value",
+        r";",
+        r"give one answer",
     ),
-    Refusal(
-        "mismatched brackets",
-        r"brackets that do not pair up as written (`[1+2)`, `\left[ ... \right)`)",
-        lambda latex: False,
+    _refusal(
+        "placeholders",
+        r"`\variable{name}` with a word for a name: latex2sympy's hook for values a program "
+        "passes in, which a learner has not; the word is refused as a word",
+        r"\\variable",
+        r"not a number or a symbol|accepted only around",
     ),
-    Refusal(
-        "not learner notation",
-        r"forms a course never asks for: `\overline` conjugates, `\mathit`, `\exponentialE`, "
-        r"complex `i` as a letter, `\lambda` misread...",
-        _has(r"\\overline", r"\\mathit", r"\\exponentialE", r"\\lambda"),
+    _refusal(
+        "TeX primitives",
+        r'`\char"...`: character codes are not mathematics; only plain characters are accepted',
+        r"\\char",
+        r"character",
     ),
 )
 
@@ -133,7 +127,7 @@ class PairResult:
     adapter: str
     message: str = ""  # the adapter's refusal, where it refused
     category: str | None = None  # the refusal's category, where it refused
-    differs_from_raw: bool = False  # both gave a value, and not the same value
+    differs_from_raw: bool = False  # another value than raw's, and not the expected one
 
 
 def load_pairs(path: Path = PAIRS_FILE) -> list[dict[str, Any]]:
@@ -154,12 +148,28 @@ def raw_read(latex: str, variables: dict[str, str]) -> Any:
     return latex2sympy2.latex2sympy(latex, {k: trusted_value(v) for k, v in variables.items()})
 
 
+#: symattn's relation names (:class:`symattn.answers.Chain`) as SymPy relations.
+_RELATION_CLASSES = {"=": "Eq", "!=": "Ne", "<": "Lt", ">": "Gt", "<=": "Le", ">=": "Ge"}
+
+
 def adapter_read(latex: str) -> Any:
-    """The path of a learner's answer: symattn's precheck, then symattn's reader."""
-    from symattn.answers import precheck
+    """The path of a learner's answer through symattn's public reader: precheck, the chain of
+    sides, each side read; a relation is put back together to compare it with upstream's."""
+    from symattn.answers import InvalidAnswer, precheck, split_chain
     from symattn.parsing import read_latex
 
-    return read_latex(precheck(latex))
+    chain = split_chain(precheck(latex))
+    if any(not side for side in chain.sides):
+        raise InvalidAnswer("a relation with an empty side")
+    sides = [read_latex(side) for side in chain.sides]
+    if len(sides) == 1:
+        return sides[0]
+    relations = []
+    for left, rel, right in zip(sides, chain.relations, sides[1:], strict=False):
+        if rel not in _RELATION_CLASSES:
+            raise InvalidAnswer(f"the relation {rel} has no SymPy counterpart")
+        relations.append(getattr(sp, _RELATION_CLASSES[rel])(left, right, evaluate=False))
+    return relations[0] if len(relations) == 1 else sp.And(*relations, evaluate=False)
 
 
 def _plain(value: Any) -> Any:
@@ -212,10 +222,10 @@ def _same_expr(got: Any, expected: Any) -> bool:
         return False
 
 
-def classify(latex: str) -> str | None:
-    """The name of the first refusal category that ``latex`` falls in, or None."""
+def classify(latex: str, message: str) -> str | None:
+    """The name of the first refusal category that a refusal of ``latex`` falls in, or None."""
     for refusal in REFUSALS:
-        if refusal.matches(latex):
+        if refusal.matches(latex, message):
             return refusal.name
     return None
 
@@ -276,8 +286,14 @@ def _adapter_chunk(job: tuple[list[dict[str, Any]], list[tuple[str, Any]]]) -> l
             adapter, message, value = "error", str(exc), None
         else:
             adapter = _judge(value, expected, pair["kind"])
-        category = classify(pair["latex"]) if adapter == "error" else None
-        differs = adapter != "error" and raw != "error" and not same_value(value, raw_value)
+        category = classify(pair["latex"], message) if adapter == "error" else None
+        # a value of its own that is not the expected one either: changed, not corrected
+        differs = (
+            adapter == "different"
+            and raw != "error"
+            and pair["kind"] == "good"
+            and not same_value(value, raw_value)
+        )
         results.append(
             PairResult(pair["latex"], pair["kind"], pair["source"], raw, adapter, message, category, differs)
         )

@@ -2,7 +2,8 @@
 # Set up everything the tests need on a fresh machine, then run the whole test suite.
 #   - Debian packages: pdflatex (texlive) and chromium for the renderer tests, node/npm for KaTeX
 #   - npm: KaTeX, pinned in package-lock.json
-#   - Python: a virtual environment in .venv with symattn and its test extra
+#   - Python: a virtual environment in .venv with symattn and its test extra, and one in
+#     .venv-mathverify with Math-Verify (the answer-checking peer, whose antlr clashes with ours)
 # Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,5 +30,11 @@ python3 -m venv .venv
 # PyTorch, for the peer tests only (not a dependency of symattn). 2.13.0 CPU is the wheel these
 # machines carry; any other version downloads a multi-GB CUDA build.
 .venv/bin/pip install -q torch==2.13.0
+# Math-Verify, for the answer-checking peer tests only, in its own environment: it needs antlr
+# 4.13 and latex2sympy2 pins 4.7.2 (bench/peers_answers.py finds it in .venv-mathverify).
+# Where it cannot install, tests/test_peer_suites.py skips its Math-Verify test, saying why.
+if ! { python3 -m venv .venv-mathverify && .venv-mathverify/bin/pip install -q math-verify==0.9.0; }; then
+  echo "scripts/test.sh: Math-Verify did not install; its peer test will skip" >&2
+fi
 
 .venv/bin/python -m pytest "$@"

@@ -66,9 +66,24 @@ def vendor_latex2sympy(checkout: Path) -> None:
         record = Path(tmp) / "record.jsonl"
         env = {"RECORD_TO": str(record), "PYTHONPATH": tmp, "PATH": "/usr/bin:/bin"}
         subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", tmp,
-             "-o", "python_files=*_test.py", "-o", "addopts=", str(pkg)],
-            cwd=tmp, env=env, check=False,
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--rootdir",
+                tmp,
+                "-o",
+                "python_files=*_test.py",
+                "-o",
+                "addopts=",
+                str(pkg),
+            ],
+            cwd=tmp,
+            env=env,
+            check=False,
         )
         calls = [json.loads(line) for line in record.read_text().splitlines()]
         sources = {p.name: p.read_text() for p in pkg.glob("*_test.py")}
@@ -81,20 +96,30 @@ def vendor_latex2sympy(checkout: Path) -> None:
         if key in seen:  # parametrised loops repeat some strings
             continue
         seen.add(key)
-        pairs.append({
-            "latex": call["latex"],
-            "expected": call["expected"] if kind == "good" else None,
-            "variables": call["variables"],
-            "symbolic": call["symbolic"],
-            "kind": kind,
-            "source": f"{call['file']}::{call['function']}",
-        })
+        pairs.append(
+            {
+                "latex": call["latex"],
+                "expected": call["expected"] if kind == "good" else None,
+                "variables": call["variables"],
+                "symbolic": call["symbolic"],
+                "kind": kind,
+                "source": f"{call['file']}::{call['function']}",
+            }
+        )
     bad_module = (checkout / "tests" / "all_bad_test.py").read_text()
     namespace: dict = {}
     exec(_class_body(bad_module, "BAD_STRINGS"), namespace)  # a literal list of strings
     for s in namespace["BAD_STRINGS"]:
-        pairs.append({"latex": s, "expected": None, "variables": {}, "symbolic": False,
-                      "kind": "bad", "source": "all_bad_test.py::TestAllBad"})
+        pairs.append(
+            {
+                "latex": s,
+                "expected": None,
+                "variables": {},
+                "symbolic": False,
+                "kind": "bad",
+                "source": "all_bad_test.py::TestAllBad",
+            }
+        )
     OUT.mkdir(parents=True, exist_ok=True)
     with open(OUT / "latex2sympy_pairs.jsonl", "w") as fh:
         for p in pairs:
@@ -106,7 +131,7 @@ def vendor_latex2sympy(checkout: Path) -> None:
 def _function_source(module: str, name: str) -> str:
     start = module.find(f"def {name}(")
     end = module.find("\ndef ", start + 1)
-    return module[start:end if end > 0 else None]
+    return module[start : end if end > 0 else None]
 
 
 def _class_body(module: str, name: str) -> str:
@@ -147,17 +172,19 @@ def vendor_math_verify(checkout: Path) -> None:
         kind, value, variable = _gold_kind(case["gold"], gold[0] if gold else None, sympy)
         if kind is None:
             continue
-        kept.append({
-            "gold": case["gold"],
-            "pred": case["pred"],
-            "label": case["label"],
-            "precision": case.get("precision"),
-            "gold_kind": kind,
-            "gold_value": value,
-            "variable": variable,
-            "prose": len(case["pred"]) > PROSE_LENGTH,
-            "source": case["source"],
-        })
+        kept.append(
+            {
+                "gold": case["gold"],
+                "pred": case["pred"],
+                "label": case["label"],
+                "precision": case.get("precision"),
+                "gold_kind": kind,
+                "gold_value": value,
+                "variable": variable,
+                "prose": len(case["pred"]) > PROSE_LENGTH,
+                "source": case["source"],
+            }
+        )
     OUT.mkdir(parents=True, exist_ok=True)
     with open(OUT / "math_verify_cases.jsonl", "w") as fh:
         for c in kept:
