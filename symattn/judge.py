@@ -82,7 +82,8 @@ class Mistake:
 class Verdict:
     """``verdict`` is correct, incorrect or invalid; ``notes`` say how the text was read.
 
-    ``extra["value"]`` holds the parsed value of a correct numeric answer (for audits).
+    A correct answer's ``extra`` holds what was read, for an independent audit: ``value`` (a
+    number or a matrix), or ``relations`` (``(lhs, rel, rhs)`` triples) and ``variable``.
     """
 
     verdict: str
@@ -383,7 +384,7 @@ def _judge_matrix(
             if _matrix_reason(value, sp.Matrix(target), expected.tolerance) is None:
                 raise _Refusal(m.code, m.feedback)
         raise _Refusal(*reason)
-    return Verdict("correct", feedback="correct")
+    return Verdict("correct", feedback="correct", extra={"value": values[0]})
 
 
 def _matrix_reason(value: Any, e: sp.Matrix, tol: sp.Rational) -> tuple[str, str] | None:
@@ -509,7 +510,7 @@ def _judge_threshold(
     target = _threshold_set(expected.value)
     if answer == target:
         _confirm(var_rels, var, target)
-        return Verdict("correct", feedback="correct")
+        return Verdict("correct", feedback="correct", extra={"relations": var_rels, "variable": var})
     for m in mistakes:
         if _threshold_set(m.value) == answer:
             raise _Refusal(m.code, m.feedback)
@@ -521,6 +522,11 @@ def _threshold_as_number(
 ) -> Verdict:
     """The number c for N > c, possibly in a chain of equal values (2 d_{model} = 8192)."""
     if any(r not in ("=", "~") for r in chain.relations):
+        symbols = set().union(*(x.free_symbols for x in sides if isinstance(x, sp.Basic)))
+        symbols -= {sp.Symbol(n) for n, _ in expected.constants}
+        if len(symbols) == 1:
+            name = next(iter(symbols))
+            raise _Refusal("variable", f"the threshold is on {expected.variable}, not {name}")
         raise _Refusal("form", f"write the threshold as {expected.variable} > number, or the number")
     if "~" in chain.relations:
         raise _Refusal("approximate", "the threshold is an exact number: write it without \\approx")
@@ -631,7 +637,10 @@ def _solve(left: sp.Expr, rel: str, right: sp.Expr, var: sp.Symbol) -> _Set:
         if isinstance(side, sp.Basic) and side.has(*_INFINITIES):
             raise NotFinite("the bound is not a finite number")
     _polynomial_guard(left - right, var)
-    num, den = sp.fraction(sp.together(sp.expand(left - right)))
+    difference = sp.expand(left - right)
+    if difference.has(*_INFINITIES):
+        raise NotFinite("the bound is not a finite number")
+    num, den = sp.fraction(sp.together(difference))
     try:
         p = sp.Poly(num, var, domain=sp.QQ)
         q = sp.Poly(den, var, domain=sp.QQ)
@@ -668,22 +677,41 @@ def _solve(left: sp.Expr, rel: str, right: sp.Expr, var: sp.Symbol) -> _Set:
 
 
 def _polynomial_guard(e: sp.Expr, var: sp.Symbol) -> None:
-    """Refuse, before expanding anything, what is not a small polynomial or ratio of them."""
-    refuse = _Refusal(
-        "form", f"only polynomial inequalities in {var} are judged: write it as {var} > number", "invalid"
-    )
-    for node in sp.preorder_traversal(e):
-        if not (isinstance(node, sp.Basic) and node.has(var)) or node == var:
-            continue
-        if isinstance(node, sp.Pow):
-            if node.exp.has(var) or not node.exp.is_Integer:
-                raise refuse
-            if abs(int(node.exp)) > MAX_DEGREE:
-                raise _Refusal(
-                    "form", f"too costly to check: an inequality of degree above {MAX_DEGREE}", "invalid"
-                )
-        elif not isinstance(node, (sp.Add, sp.Mul)):
-            raise refuse
+    """Refuse, before expanding anything, what is not a small polynomial or ratio of them.
+
+    Parts free of ``var`` must be finite numbers of at most 100 digits (10^{10^{10}} is not
+    expanded).
+    """
+    if not e.has(var):
+        if not e.is_Number:
+            try:
+                size = abs(enclose(e))
+            except Uncertain:
+                raise _Refusal("symbolic", f"expected an inequality in {var} alone") from None
+            if size.b > 10**100:
+                raise _Refusal("form", "too costly to check: a bound of more than 100 digits", "invalid")
+        return
+    if e == var:
+        return
+    if isinstance(e, sp.Pow):
+        if e.exp.has(var) or not e.exp.is_Integer:
+            raise _Refusal(
+                "form",
+                f"only polynomial inequalities in {var} are judged: write it as {var} > number",
+                "invalid",
+            )
+        if abs(int(e.exp)) > MAX_DEGREE:
+            raise _Refusal(
+                "form", f"too costly to check: an inequality of degree above {MAX_DEGREE}", "invalid"
+            )
+        _polynomial_guard(e.base, var)
+        return
+    if not isinstance(e, (sp.Add, sp.Mul)):
+        raise _Refusal(
+            "form", f"only polynomial inequalities in {var} are judged: write it as {var} > number", "invalid"
+        )
+    for arg in e.args:
+        _polynomial_guard(arg, var)
 
 
 def _add(ranges: list[tuple[int, int | None]], lo: int, hi: int | None, keep: bool) -> None:
