@@ -32,19 +32,19 @@ TARGET62 = (mpmath.e**2 + 11) / (mpmath.e**2 + 2)
 
 def _number(rng: random.Random) -> str:
     pick = rng.random()
-    if pick < 0.3:
-        return f"{1.95 + rng.uniform(-0.03, 0.03):.{rng.randint(1, 5)}f}"
-    if pick < 0.45:
-        return str(rng.randint(-20, 9000))
+    if pick < 0.4:
+        return f"{1.9586 + rng.uniform(-0.03, 0.03):.{rng.randint(1, 5)}f}"
     if pick < 0.55:
+        return str(rng.randint(-20, 9000))
+    if pick < 0.7:
         return rng.choice(["8192", "4096", "8193", "2", "4", "1", "0", "18.39", "0.787"])
-    if pick < 0.65:
+    if pick < 0.8:
         return rng.choice([r"\infty", r"-\infty", "e", r"\pi", "N", "x", r"\lambda", "d_{model}"])
     return f"{rng.randint(0, 99)}.{rng.randint(0, 9999)}"
 
 
 def _expr(rng: random.Random, depth: int = 0) -> str:
-    if depth > 3 or rng.random() < 0.35:
+    if depth > 1 or rng.random() < 0.4:
         return _number(rng)
     a, b = _expr(rng, depth + 1), _expr(rng, depth + 1)
     forms = [
@@ -59,48 +59,76 @@ def _expr(rng: random.Random, depth: int = 0) -> str:
         rf"|{a}|",
         rf"\max({a}, {b})",
         rf"\ln({a})",
-        rf"\frac{{e^2+11}}{{e^2+{rng.choice(['2', '2.0', '3', '2 + 0'])}}}",
         rf"10^{{{rng.randint(-5, 30)}}}",
         f"{a}e{rng.randint(-3, 3)}",
     ]
     return rng.choice(forms)
 
 
-def _matrix(rng: random.Random) -> str:
-    n = rng.randint(1, 4)
+def _answer_like(rng: random.Random, ex: str) -> str:
+    """Forms close to each exercise's answer, so that many are correct and many nearly so."""
+    if ex == "ex6.2":
+        x = f"{1.9586 + rng.uniform(-0.02, 0.02):.{rng.randint(2, 5)}f}"
+        closed = rf"\frac{{e^{{2}}+11}}{{e^{{2}}+{rng.choice(['2', '2.0', '3', '2 + 0', '1 + 1'])}}}"
+        return rng.choice(
+            [x, closed, rf"{closed} \approx {x}", f"{x}e0", rf"\boxed{{{x}}}", f"= {x}", f"${x}$."]
+        )
+    if ex == "ex6.5":
+        c = rng.choice([8191, 8192, 8193, 4096, 16384])
+        rel = rng.choice([">", r"\geq", "<", r"\neq", "=", r"\gt"])
+        return rng.choice(
+            [
+                f"N {rel} {c}",
+                f"{c} < N",
+                f"N - {c} {rel} 0",
+                rf"\frac{{N}}{{2}} {rel} {c / 2:g}",
+                f"-N < -{c}",
+                rf"1 > \frac{{{c}}}{{N}}",
+                f"N^2 {rel} {c}^2",
+                rf"N \in ({c}, \infty)",
+                rf"{c} < N < \infty",
+                rf"N > 2 d_{{model}} = {c}",
+                str(c),
+            ]
+        )
+    return _matrix(rng, 3)
+
+
+def _matrix(rng: random.Random, n: int | None = None) -> str:
+    n = n or rng.randint(1, 4)
+    causal = rng.random() < 0.5
     cells = [
-        [rng.choice(["0", r"-\infty", "1", r"-\infty + 5", r"\infty", "x"]) for _ in range(n)]
-        for _ in range(n)
+        [
+            ("0" if j <= i else r"-\infty")
+            if causal and rng.random() < 0.9
+            else rng.choice(["0", r"-\infty", "1", r"-\infty + 5", r"\infty", "x"])
+            for j in range(n)
+        ]
+        for i in range(n)
     ]
     body = r" \\ ".join(" & ".join(r) for r in cells)
     env = rng.choice(["bmatrix", "pmatrix", "array", "vmatrix"])
     spec = "{" + "c" * n + "}" if env == "array" else ""
-    post = rng.choice(["", "^T", "^{T^T}", "'"])
-    return rf"{rng.choice(['', '-', '2'])}\begin{{{env}}}{spec} {body} \end{{{env}}}{post}"
+    post = rng.choice(["", "", "^T", "^{T^T}"])
+    return rf"{rng.choice(['', '', '-', '2'])}\begin{{{env}}}{spec} {body} \end{{{env}}}{post}"
 
 
-def _grammar(rng: random.Random) -> str:
+def _grammar(rng: random.Random, ex: str) -> str:
     pick = rng.random()
-    if pick < 0.5:
+    if pick < 0.45:
+        text = _answer_like(rng, ex)
+    elif pick < 0.8:
         text = _expr(rng)
-    elif pick < 0.75:
+    elif pick < 0.9:
         rel = rng.choice(["<", ">", r"\geq", r"\leq", "=", r"\neq", r"\approx", r"\gt"])
-        text = f"{_expr(rng, 2)} {rel} {_expr(rng, 2)}"
-        if rng.random() < 0.3:
-            text = "N " + rng.choice([">", "<", r"\geq"]) + " " + _expr(rng, 3)
-        if rng.random() < 0.2:
-            text = r"N \in (" + _number(rng) + ", " + rng.choice([r"\infty", _number(rng)]) + ")"
+        text = f"{_expr(rng, 1)} {rel} {_expr(rng, 1)}"
     else:
         text = _matrix(rng)
     wrap = rng.random()
-    if wrap < 0.1:
+    if wrap < 0.05:
         text = f"${text}$"
-    elif wrap < 0.15:
-        text = rf"\boxed{{{text}}}"
-    elif wrap < 0.2:
+    elif wrap < 0.1:
         text = text + "."
-    elif wrap < 0.25:
-        text = rf"\approx {text}"
     return text
 
 
@@ -135,7 +163,7 @@ def strings() -> list[tuple[str, str]]:
     out = []
     for i in range(COUNT):
         ex = rng.choice(["ex6.2", "ex6.2", "ex6.5", "ex6.4"])
-        text = _grammar(rng)
+        text = _grammar(rng, ex)
         if i % 2:
             text = _noise(rng, text)
         out.append((ex, text))
