@@ -18,6 +18,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import select
 import subprocess
 import sys
@@ -152,7 +153,7 @@ class Row:
     reason: str = ""
     source: str = ""
     course: int = 0  # the verdict a course gives (Math-Verify's label, or COURSE_STANDARD's)
-    prose: bool = False  # the prediction is a worked solution, not an answer
+    prose: bool = False  # the prediction is a worked solution or a sentence, not an answer
     bank_verdict: str = ""  # correct, incorrect or invalid, for an answer-bank row
 
 
@@ -177,7 +178,7 @@ def run_mv_cases(cases: list[dict[str, Any]], mv: MathVerify | None) -> list[Row
                 reason,
                 case["source"],
                 course=course,
-                prose=case["prose"],
+                prose=case["prose"] or in_a_sentence(case["pred"]),
             )
         )
     return rows
@@ -221,6 +222,16 @@ def run_bank(bank: list[dict[str, str]], mv: MathVerify | None) -> list[Row]:
     return rows
 
 
+_MATH = re.compile(r"\$\$.*?\$\$|\$.*?\$|\\\(.*?\\\)|\\\[.*?\\\]", re.S)
+
+
+def in_a_sentence(pred: str) -> bool:
+    """True for a prediction with words outside its mathematics ("Answer $9$", "28 percent")."""
+    outside = _MATH.sub(" ", pred)
+    outside = re.sub(r"\\[A-Za-z]+", " ", outside)
+    return bool(re.search(r"[A-Za-z]{2,}", outside))
+
+
 def _delimited(answer: str) -> str:
     """An answer as Math-Verify's LaTeX extraction expects it: inside math delimiters."""
     s = answer.strip()
@@ -251,8 +262,9 @@ def latex2sympy_section(results: list[peer_suites.PairResult]) -> list[str]:
         "",
         f"{s['pairs']} LaTeX-to-SymPy pairs and {s['bad']} strings that must be refused, from "
         f"{peer_suites.L2S_SOURCE}, vendored in `tests/data/peers/`. Each is read by raw "
-        "latex2sympy2 1.9.1 and by symattn's answer reader (`symattn.answers.precheck`, then "
-        "`symattn.parsing.read_latex`). Parse-equal means the expected value, exactly (a float in "
+        "latex2sympy2 1.9.1 and by symattn's answer reader (`symattn.answers.precheck`, "
+        "`symattn.answers.split_chain`, then `symattn.parsing.read_latex` for each side). "
+        "Parse-equal means the expected value, exactly (a float in "
         "upstream's expectation is the decimal its author typed; symbolic differences must "
         "simplify to 0).",
         "",
@@ -292,9 +304,10 @@ def mv_section(rows: list[Row], mv_status: str, probes: list[Row]) -> list[str]:
         "## Math-Verify's own test cases",
         "",
         f"{len(rows)} cases of huggingface/Math-Verify's tests whose gold is a number, a matrix or a "
-        f"threshold, vendored in `tests/data/peers/`; {prose} of them have a worked solution as "
-        "the prediction, which symattn does not read (it judges an answer, not a solution) and "
-        f"are left out of the rates. Math-Verify here: {mv_status}. symattn judges each "
+        f"threshold, vendored in `tests/data/peers/`; {prose} of them have a worked solution or a "
+        "sentence as the prediction (words outside the mathematics: `Answer $9$`, `28 percent`), "
+        "which symattn does not read (it judges an answer, not the text around it): they are left "
+        f"out of symattn's rates. Math-Verify here: {mv_status}. symattn judges each "
         "prediction as a learner's answer, with a tolerance of 10^-p for Math-Verify's rounding to "
         "p decimals (6 unless the case sets it).",
         "",
@@ -302,9 +315,13 @@ def mv_section(rows: list[Row], mv_status: str, probes: list[Row]) -> list[str]:
         f"- and with a course's standard (the labels, corrected where named below) on "
         f"{_pct(agree_course, len(short))}.",
     ]
-    if any(r.mv is not None for r in short):
+    if any(r.mv is not None for r in rows):
         own = sum(r.mv == r.want for r in short)
-        lines.append(f"- Math-Verify itself gives its labels on {_pct(own, len(short))}.")
+        every = sum(r.mv == r.want for r in rows)
+        lines.append(
+            f"- Math-Verify itself gives its labels on {_pct(own, len(short))} of "
+            f"the same answers, and on {_pct(every, len(rows))} of all {len(rows)} cases."
+        )
     lines += [
         "",
         "### Where Math-Verify's label is the wrong standard for a course",
@@ -312,7 +329,7 @@ def mv_section(rows: list[Row], mv_status: str, probes: list[Row]) -> list[str]:
         "| gold | prediction | label | course | symattn | why |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for r in short:
+    for r in rows:
         if r.reason:
             lines.append(
                 f"| {_cell(r.gold, 30)} | {_cell(r.answer, 40)} | {_yes(r.want)} | "
