@@ -247,24 +247,28 @@ def _judge(value: Any, expected: Any, kind: str) -> str:
 def run_all(
     pairs: list[dict[str, Any]] | None = None, progress: bool = False, workers: int = 2
 ) -> list[PairResult]:
-    """Every pair's readings. Raw readings run in fresh interpreters that never load symattn's
-    reader (it patches the parser in its process); then the adapter's, in fresh ones too.
-    ``workers`` processes share each pass, in chunks, results in the pairs' order.
+    """Every pair's readings, in ``workers`` fresh interpreters that share the pairs.
+
+    Each reads all of its pairs raw before any through symattn's reader, which patches the
+    parser in its process: raw latex2sympy2 is never patched, and the reader finds antlr's
+    prediction cache warm. Results come back in the pairs' order.
     """
     import multiprocessing
 
     pairs = load_pairs() if pairs is None else pairs
-    chunks = [pairs[i : i + _CHUNK] for i in range(0, len(pairs), _CHUNK)]
-    show = _progress if progress else (lambda items, _desc, _n: items)
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        raws = [r for c in show(pool.imap(_raw_chunk, chunks), "raw latex2sympy2", len(chunks)) for r in c]
-    raw_chunks = [raws[i : i + _CHUNK] for i in range(0, len(raws), _CHUNK)]
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        jobs = pool.imap(_adapter_chunk, zip(chunks, raw_chunks, strict=True))
-        return [r for c in show(jobs, "symattn adapter", len(chunks)) for r in c]
+    workers = max(1, min(workers, len(pairs)))
+    shares = [pairs[i::workers] for i in range(workers)]
+    with multiprocessing.get_context("spawn").Pool(workers, maxtasksperchild=1) as pool:
+        jobs = pool.imap(_run_share, shares)
+        done = list(_progress(jobs, "latex2sympy pairs", workers) if progress else jobs)
+    results: list[PairResult] = [None] * len(pairs)  # type: ignore[list-item]
+    for i, share in enumerate(done):
+        results[i::workers] = share
+    return results
 
 
-_CHUNK = 40
+def _run_share(pairs: list[dict[str, Any]]) -> list[PairResult]:
+    return _adapter_chunk((pairs, _raw_chunk(pairs)))
 
 
 def _raw_chunk(pairs: list[dict[str, Any]]) -> list[tuple[str, Any]]:
@@ -303,7 +307,7 @@ def _adapter_chunk(job: tuple[list[dict[str, Any]], list[tuple[str, Any]]]) -> l
 def _progress(items: Iterable[Any], desc: str, total: int) -> Any:
     from tqdm import tqdm
 
-    return tqdm(items, desc=desc, total=total, unit="chunk")
+    return tqdm(items, desc=desc, total=total, unit="share")
 
 
 def summary(results: list[PairResult]) -> dict[str, Any]:
