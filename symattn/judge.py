@@ -204,9 +204,8 @@ def judge_text(text: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()
         else:
             verdict = _judge_number(chain, sides, expected, mistakes)
     except _Refusal as r:
-        return Verdict(
-            r.verdict, given, r.reason, r.code if r.verdict == "incorrect" else None, notes=tuple(notes)
-        )
+        code = (r.code or None) if r.verdict == "incorrect" else None
+        return Verdict(r.verdict, given, r.reason, code, notes=tuple(notes))
     except NotFinite as exc:
         return Verdict("incorrect", given, str(exc), "not-finite", notes=tuple(notes))
     except Uncertain:
