@@ -326,6 +326,7 @@ def summary(results: list[PairResult]) -> dict[str, Any]:
         "by_category": Counter(r.category for r in good if r.adapter == "error"),
         "bad_accepted_raw": sum(r.raw != "error" for r in bad),
         "bad_accepted_adapter": sum(r.adapter != "error" for r in bad),
+        "bad_results": bad,
     }
 
 
