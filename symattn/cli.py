@@ -12,7 +12,7 @@ from typing import NoReturn
 
 from . import commands
 from .errors import EXIT_BAD_INPUT, SymattnError
-from .limits import MAX_COUNT, MAX_DIGITS, MAX_KEYS, MAX_WIDTH, MAX_WIDTHS, MIN_DRAWS
+from .limits import MAX_COUNT, MAX_DIGITS, MAX_KEYS, MAX_NUMBERS_TEXT, MAX_WIDTH, MAX_WIDTHS, MIN_DRAWS
 
 
 def _whole(low: int, high: int, shown: str | None = None) -> Callable[[str], int]:
@@ -167,8 +167,8 @@ def _add_labs(sub) -> None:
         "lab",
         help="reproduce the module's measured results, with 95%% intervals",
         description="Reproduce the module's section 6.3 measurements by seeded simulation. Limits "
-        "(both labs): widths and keys up to 10^6, at most 10^9 draws or trials and "
-        "10^10 random numbers per run.",
+        "(both labs): widths and keys up to 10^6, at most 10^9 draws or trials and at most "
+        f"{MAX_NUMBERS_TEXT} random numbers per run (a minute or two).",
     )
     labs = lab.add_subparsers(dest="lab", metavar="LAB", parser_class=_Parser)
     labs.required = True

@@ -75,10 +75,12 @@ def _plot_target(path: str | None, numbers: int):
     if path is None:
         return None
     from .errors import InputError
-    from .limits import MAX_NUMBERS
+    from .limits import MAX_NUMBERS, MAX_NUMBERS_TEXT
 
     if numbers > MAX_NUMBERS:
-        raise InputError(f"the figure would draw {numbers:.3g} random numbers, more than the limit of 10^10")
+        raise InputError(
+            f"the figure would draw {numbers:.3g} random numbers, more than the limit of {MAX_NUMBERS_TEXT}"
+        )
     return _figures().check_target(path)
 
 

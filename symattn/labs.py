@@ -17,7 +17,7 @@ Each lab has two methods that check each other:
 Work is done in fixed-size chunks, each with its own seed spawned (lazily) from the run's seed,
 so memory stays bounded at any size and a seed always gives the same result. Sizes are capped
 by :mod:`symattn.limits` (the same caps in both labs): at most 10^9 draws or trials, widths and
-keys up to 10^6, and 10^10 random numbers per run, which bounds the time too; the variance lab
+keys up to 10^6, and 2 x 10^9 random numbers per run, which bounds the time too; the variance lab
 needs at least 1,000 draws for its interval to be calibrated.
 """
 
@@ -31,7 +31,7 @@ import numpy as np
 
 from .errors import InputError
 from .intervals import PowerSums, mean_interval, variance_interval, wilson
-from .limits import MAX_COUNT, MAX_KEYS, MAX_NUMBERS, MAX_WIDTH, MAX_WIDTHS, MIN_DRAWS
+from .limits import MAX_COUNT, MAX_KEYS, MAX_NUMBERS, MAX_NUMBERS_TEXT, MAX_WIDTH, MAX_WIDTHS, MIN_DRAWS
 
 METHODS = ("direct", "reduced")
 #: Numbers drawn per chunk (8 bytes each): about 32 MB of draws at a time.
@@ -114,7 +114,8 @@ def _check(method: str, count_name: str, count: int, minimum: int, width: int, k
 def _check_work(numbers: int, hint: str) -> None:
     if numbers > MAX_NUMBERS:
         raise InputError(
-            f"this run would draw {numbers:.3g} random numbers, more than the limit of 10^10; {hint}"
+            f"this run would draw {numbers:.3g} random numbers, more than the limit of "
+            f"{MAX_NUMBERS_TEXT}; {hint}"
         )
 
 
