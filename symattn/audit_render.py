@@ -37,7 +37,14 @@ def claims_table(audit: ModuleAudit) -> str:
 def audit_text_report(audit: ModuleAudit) -> str:
     from .exercise_render import audit_table
 
-    parts = ["Claims", "", claims_table(audit), "Answer keys", "", audit_table(audit.keys) if audit.keys else "(none)\n"]
+    parts = [
+        "Claims",
+        "",
+        claims_table(audit),
+        "Answer keys",
+        "",
+        audit_table(audit.keys) if audit.keys else "(none)\n",
+    ]
     return "\n".join(p.rstrip("\n") for p in parts) + "\n\n" + summary(audit)
 
 

@@ -39,10 +39,14 @@ def lab_claims(line: Line, block: str) -> list:
     text = line.text
 
     def claim(span: tuple[int, int], ok: bool, value: str, rule: str) -> None:
-        out.append(Claim(line.number, text[span[0] : span[1]], CERTIFIED if ok else WRONG, value, rule, [span]))
+        out.append(
+            Claim(line.number, text[span[0] : span[1]], CERTIFIED if ok else WRONG, value, rule, [span])
+        )
 
     draws = re.search(r"[Oo]ver ([\d,]+) random draws", block)
-    ratios = re.search(r"comes out at ((?:⟨[^⟩]*⟩(?:,| and|,? and)?\s*)+)for ⟨\s*d_k\s*=\s*([\d, and]+)⟩", text)
+    ratios = re.search(
+        r"comes out at ((?:⟨[^⟩]*⟩(?:,| and|,? and)?\s*)+)for ⟨\s*d_k\s*=\s*([\d, and]+)⟩", text
+    )
     if draws and ratios and re.search(r"Var\(", text):
         n = int(draws.group(1).replace(",", ""))
         figures = [
@@ -55,17 +59,27 @@ def lab_claims(line: Line, block: str) -> list:
             for (fig, a, b), row in zip(figures, rows, strict=True):
                 lo, hi = _prediction(row.ratio, row.ratio_ci, n)
                 ok = _meets(Stated.read(fig), lo, hi)
-                claim((a, b), ok, f"{row.ratio:.4f}, 99 % interval for {n:,} draws [{lo:.4f}, {hi:.4f}]",
-                      f"lab variance at d_k = {row.d_k}: Var(q.k)/d_k (symattn.labs.variance_lab)")
+                claim(
+                    (a, b),
+                    ok,
+                    f"{row.ratio:.4f}, 99 % interval for {n:,} draws [{lo:.4f}, {hi:.4f}]",
+                    f"lab variance at d_k = {row.d_k}: Var(q.k)/d_k (symattn.labs.variance_lab)",
+                )
             scaled = re.search(r"scaled variance is ⟨\s*([\d.]+)\s*⟩", text)
             if scaled:
                 bounds = [_prediction(r.scaled_variance, r.scaled_variance_ci, n) for r in rows]
                 ok = all(_meets(Stated.read(scaled.group(1)), lo, hi) for lo, hi in bounds)
                 lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)
-                claim(scaled.span(1), ok, f"99 % intervals within [{lo:.4f}, {hi:.4f}] at every width",
-                      "lab variance: Var(q.k / sqrt(d_k)) (symattn.labs.variance_lab)")
+                claim(
+                    scaled.span(1),
+                    ok,
+                    f"99 % intervals within [{lo:.4f}, {hi:.4f}] at every width",
+                    "lab variance: Var(q.k / sqrt(d_k)) (symattn.labs.variance_lab)",
+                )
 
-    trials = re.search(r"[Oo]ver ([\d,]+) random trials at ⟨\s*d_k\s*=\s*(\d+)\s*⟩ with ⟨?\s*(\d+)\s*⟩? keys", block)
+    trials = re.search(
+        r"[Oo]ver ([\d,]+) random trials at ⟨\s*d_k\s*=\s*(\d+)\s*⟩ with ⟨?\s*(\d+)\s*⟩? keys", block
+    )
     threshold = re.search(r"p_max⟩? above ⟨\s*([\d.]+)\s*⟩", block)
     if trials and threshold:
         n, width, keys = (int(trials.group(i).replace(",", "")) for i in (1, 2, 3))
@@ -81,9 +95,13 @@ def lab_claims(line: Line, block: str) -> list:
             count, total = result[name]["count"], result["trials"]
             lo, hi = _share_prediction(count, total, n)
             ok = _meets(Stated.read(m.group(1), percent=True), lo, hi)
-            claim(m.span(1), ok, f"{100 * count / total:.2f} % over {total:,} trials; 99 % interval for {n:,} "
-                  f"trials [{100 * lo:.2f} %, {100 * hi:.2f} %]",
-                  f"lab saturation, {name}: share with p_max > {t} (symattn.labs)")
+            claim(
+                m.span(1),
+                ok,
+                f"{100 * count / total:.2f} % over {total:,} trials; 99 % interval for {n:,} "
+                f"trials [{100 * lo:.2f} %, {100 * hi:.2f} %]",
+                f"lab saturation, {name}: share with p_max > {t} (symattn.labs)",
+            )
         m = re.search(r"p_max\s*\(\s*1\s*-\s*p_max\s*\)⟩ is ⟨\s*([\d.]+)\s*⟩", text)
         if m:
             values = result["unscaled"]["p_one_minus_p"]
@@ -93,8 +111,12 @@ def lab_claims(line: Line, block: str) -> list:
             half = Z99 * math.sqrt(sd * sd / k + sd * sd / len(values))
             lo, hi = mean - half, mean + half
             ok = _meets(Stated.read(m.group(1)), lo, hi)
-            claim(m.span(1), ok, f"{mean:.5f}; 99 % interval for {n:,} trials [{lo:.5f}, {hi:.5f}]",
-                  "lab saturation: mean p_max (1 - p_max) when saturated (symattn.labs)")
+            claim(
+                m.span(1),
+                ok,
+                f"{mean:.5f}; 99 % interval for {n:,} trials [{lo:.5f}, {hi:.5f}]",
+                "lab saturation: mean p_max (1 - p_max) when saturated (symattn.labs)",
+            )
     return out
 
 
@@ -163,9 +185,9 @@ def _binomial_quantile(n: int, p: float, q: float) -> int:
     total = 0.0
     log_p, log_q = math.log(p), math.log1p(-p)
     for k in range(n + 1):
-        total += math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
+        total += math.exp(
+            math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q
+        )
         if total >= q:
             return k
     return n
-
-

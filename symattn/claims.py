@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from .calc import latex_to_plain
 
 EXERCISE = re.compile(r"\*\*Exercise \((?P<kind>[a-z]+)\)\.\*\*")
-NUMBER = re.compile(r"(?<![A-Za-z_\d.,])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|(?<![A-Za-z_\d.,])[-−]?\d*\.?\d+(?!\d)")
+NUMBER = re.compile(
+    r"(?<![A-Za-z_\d.,])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|(?<![A-Za-z_\d.,])[-−]?\d*\.?\d+(?!\d)"
+)
 
 
 @dataclass
@@ -42,7 +44,12 @@ class Line:
         for i, c in enumerate(t):
             depth += c == "⟨"
             depth -= c == "⟩"
-            if depth == 0 and c in ".;:!?" and (i + 1 == len(t) or t[i + 1] == " ") and not _decimal_dot(t, i):
+            if (
+                depth == 0
+                and c in ".;:!?"
+                and (i + 1 == len(t) or t[i + 1] == " ")
+                and not _decimal_dot(t, i)
+            ):
                 spans.append((start, i + 1))
                 start = i + 1
         if start < len(t):

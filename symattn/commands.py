@@ -154,7 +154,10 @@ def audit(args: argparse.Namespace) -> int:
     sys.stdout.write(audit_json(result) if args.json else audit_text_report(result))
     for c in result.claims:
         if c.verdict == "wrong":
-            print(f"symattn: wrong: line {c.line}: {' '.join(c.text.split())[:80]}: true value {c.value}", file=sys.stderr)
+            print(
+                f"symattn: wrong: line {c.line}: {' '.join(c.text.split())[:80]}: true value {c.value}",
+                file=sys.stderr,
+            )
     for r in result.keys:
         if r.wrong:
             name = r.exercise.id if r.exercise else f"exercise {r.found.position}"

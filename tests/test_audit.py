@@ -26,7 +26,9 @@ def _seed_module() -> Path | None:
 
 
 SEED = _seed_module()
-needs_seed = pytest.mark.skipif(SEED is None, reason="the course module ../shared/seed/06-attention.md is absent")
+needs_seed = pytest.mark.skipif(
+    SEED is None, reason="the course module ../shared/seed/06-attention.md is absent"
+)
 
 
 @pytest.fixture(scope="module")
