@@ -7,28 +7,21 @@ reads that syntax with a recursive-descent parser into a tuple tree, which :func
 into SymPy (decimals read exactly) and :func:`interval` into mpmath intervals (a decimal with a
 fractional part stands for every number that rounds to it).
 
-:class:`Stated` is a figure as written: ``4.113`` has 4 significant digits and stands for
-[4.1125, 4.1135]; ``330,000`` and ``500 million`` have 2 and 1 (trailing zeros of a whole
-number are not significant); ``0.0020`` has 2; ``35 %`` is 0.35 to 2 digits.
+How a stated figure is compared with a computed value is :mod:`symattn.stated`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from fractions import Fraction
 
 import mpmath
 import sympy as sp
 
-from .digits import round_decimal
+from .stated import Stated, Unreadable
 
 MAX_LENGTH = 400  # characters of one formula read
 MAX_POWER = 64  # largest literal exponent evaluated
-
-
-class Unreadable(ValueError):
-    """Raised for a formula the parser does not read (the claim is then left unchecked)."""
+MAX_DECADES = 1000  # values beyond 10^±1000 are not evaluated (the module's are below 10^9)
 
 
 # -- LaTeX to the plain syntax ----------------------------------------------------------------
@@ -62,7 +55,12 @@ _STYLE = {"mathbf", "boldsymbol", "text", "mathrm", "operatorname", "mathit", "t
 
 def latex_to_plain(tex: str) -> str:
     """One formula's LaTeX in the plain syntax :func:`parse_chain` reads."""
-    out, _ = _convert(tex.replace("{,}", ","), 0, stop=None)
+    if len(tex) > 20 * MAX_LENGTH:
+        raise Unreadable("formula too long")
+    try:
+        out, _ = _convert(tex.replace("{,}", ","), 0, stop=None)
+    except RecursionError:
+        raise Unreadable("formula nested too deeply") from None
     return re.sub(r"\s+", " ", out).strip()
 
 
@@ -87,7 +85,9 @@ def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
         if stop is not None and c == stop:
             return "".join(out), i
         if c == "\\":
-            m = re.compile(r"\\([A-Za-z]+|.)").match(tex, i)
+            m = re.compile(r"\\([A-Za-z]+|.)", re.S).match(tex, i)
+            if m is None:  # a backslash that ends the formula
+                break
             name = m.group(1)
             i = m.end()
             if name in _DROP:
@@ -241,8 +241,6 @@ class _Parser:
         if kind == "num":
             return ("num", value)
         if kind == "id":
-            if value == "sum":
-                return self.sum()
             nxt = self.peek()
             if value in ("sqrt", "exp", "Var", "sigma") and nxt is not None and nxt[1] == "(":
                 self.take("(")
@@ -268,11 +266,6 @@ class _Parser:
             return ("vec", tuple(items))
         raise Unreadable(f"unexpected {value!r}")
 
-    def sum(self) -> Node:
-        """sum_(i=1)^(n) body: the converter leaves ``sum_(i = 1)^(n)``."""
-        # the converter writes \sum_{i=1}^{d_k} as sum_(i=1) ^(d_k); its tokens are id 'sum_(...)'
-        raise Unreadable("sum")
-
 
 _SUM = re.compile(r"sum_\((?P<var>[a-z])\s*=\s*(?P<lo>\w+)\)\s*\^\s*\((?P<hi>[\w()]+?)\)")
 
@@ -287,7 +280,10 @@ def parse_chain(text: str) -> tuple[list[Node], list[str]]:
 
     text = _SUM.sub(mark, text)
     p = _Parser(tokens(text))
-    members, relations = p.chain()
+    try:
+        members, relations = p.chain()
+    except RecursionError:
+        raise Unreadable("formula nested too deeply") from None
     if sums:
         members = [_attach_sums(m, sums) for m in members]
     return members, relations
@@ -366,6 +362,7 @@ def exact(node: Node, env: dict) -> sp.Basic:
         if name == "sqrt":
             return sp.sqrt(arg)
         if name == "exp":
+            _bounded_exponent(arg, sp.E)
             return _elementwise(sp.exp, arg)
         fn = env.get(name)
         if fn is None:
@@ -390,8 +387,25 @@ def exact(node: Node, env: dict) -> sp.Basic:
     if op == "pow":
         if b.is_number and b.is_Integer and abs(b) > MAX_POWER:
             raise Unreadable("exponent too large")
+        _bounded_exponent(b, a)
         return a**b
     raise Unreadable(op)
+
+
+def _bounded_exponent(exponent: sp.Basic, base: sp.Basic) -> None:
+    """Refuse base^exponent beyond 10^±MAX_DECADES before computing it (e^{10^{10}})."""
+    if isinstance(exponent, sp.MatrixBase):
+        for x in exponent:
+            _bounded_exponent(x, base)
+        return
+    if not (getattr(exponent, "is_number", False) and getattr(base, "is_number", False)):
+        return
+    e = sp.N(exponent, 15)
+    b = sp.N(sp.Abs(base), 15)
+    if not (e.is_real and b.is_real) or b == 0 or b == 1 or not e.is_finite:
+        return
+    if abs(e) * abs(sp.log(b, 10).evalf(15)) > MAX_DECADES:
+        raise Unreadable("a number too large to evaluate")
 
 
 def _leaf(text: str) -> Node:
@@ -452,108 +466,3 @@ def interval(node: Node, env: dict):
 
 def _map(fn, v):
     return [fn(x) for x in v] if isinstance(v, list) else fn(v)
-
-
-# -- stated figures -----------------------------------------------------------------------------
-_SCALE = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
-
-
-@dataclass(frozen=True)
-class Stated:
-    """A figure as the module writes it: its value, significant digits and rounding unit."""
-
-    text: str
-    value: Fraction
-    digits: int
-    unit: Fraction  # one unit in the last significant place
-    whole: bool  # written without a fraction part (an integer, possibly rounded)
-
-    @classmethod
-    def read(cls, text: str, scale: str | None = None, percent: bool = False) -> Stated:
-        t = text.strip().replace(",", "").replace("−", "-").lstrip("±")
-        neg = t.startswith("-")
-        body = t.lstrip("+-")
-        if not re.fullmatch(r"\d+(\.\d+)?|\.\d+", body):
-            raise Unreadable(f"not a figure: {text!r}")
-        if "." in body:
-            digits = len(body.replace(".", "").lstrip("0")) or 1
-            unit = Fraction(1, 10 ** len(body.split(".")[1]))
-        else:
-            digits = len(body.strip("0")) or 1
-            zeros = len(body) - len(body.rstrip("0")) if body.strip("0") else 0
-            unit = Fraction(10**zeros)
-        value = Fraction(body)
-        factor = Fraction(_SCALE[scale]) if scale else Fraction(1)
-        if percent:
-            factor /= 100
-        return cls(text, (-value if neg else value) * factor, digits, unit * factor, "." not in body)
-
-    @property
-    def low(self) -> Fraction:
-        return self.value - self.unit / 2
-
-    @property
-    def high(self) -> Fraction:
-        return self.value + self.unit / 2
-
-
-def _floor_log10(a: Fraction) -> int:
-    e = len(str(a.numerator)) - len(str(a.denominator))
-    while Fraction(10) ** e > a:
-        e -= 1
-    while Fraction(10) ** (e + 1) <= a:
-        e += 1
-    return e
-
-
-def rounds_to(true: sp.Basic, stated: Stated, exact_whole: bool = True) -> bool:
-    """Whether ``true`` is ``stated``: a whole number stated with "=" (``exact_whole``) must be
-    equal; otherwise ``true`` must round to it at its precision (a rational tie either way)."""
-    true = sp.sympify(true)
-    if not true.is_number or not true.is_finite or not true.is_real:
-        return False
-    if stated.whole and exact_whole:
-        return sp.Rational(stated.value.numerator, stated.value.denominator) - true == 0
-    if true.is_Rational:
-        x = Fraction(int(true.p), int(true.q))
-        return stated.low <= x <= stated.high
-    if stated.value == 0:
-        return bool(abs(sp.N(true, 30)) <= sp.Rational(stated.unit.numerator, 2 * stated.unit.denominator))
-    if stated.whole:  # "330,000": its significant digits, trailing zeros not counted
-        return Fraction(round_decimal(true, stated.digits)) == stated.value
-    return Fraction(round_decimal(true, stated.digits)) == stated.value
-
-
-def consistent(iv_value, stated: Stated) -> bool:
-    """Whether an interval (the value over the rounding of its inputs) meets the stated one."""
-    lo, hi = float(stated.low), float(stated.high)
-    try:
-        a, b = float(iv_value.a), float(iv_value.b)
-    except (AttributeError, TypeError):
-        return False
-    return a <= hi and lo <= b
-
-
-def show(value: sp.Basic, digits: int = 7) -> str:
-    """A value for the report: exact when short, with correctly rounded digits when not."""
-    from .digits import decimal_string
-
-    if isinstance(value, sp.MatrixBase):
-        return "[" + ", ".join(show(x, digits) for x in value) + "]"
-    value = sp.sympify(value)
-    text = sp.sstr(value)
-    if value.is_Integer or not value.is_number or value.is_infinite or value is sp.nan:
-        return text
-    dec = decimal_string(value, digits)
-    if value.is_Rational:
-        q = int(value.q)
-        while q % 2 == 0:
-            q //= 2
-        while q % 5 == 0:
-            q //= 5
-        if q == 1:  # a terminating decimal: exactly
-            from decimal import Decimal
-
-            return str(Decimal(int(value.p)) / Decimal(int(value.q)))
-        return text if len(text) <= 12 else dec
-    return f"{text} ≈ {dec}" if len(text) <= 30 else dec

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from . import calc
-from .calc import Stated, Unreadable, rounds_to, show
 from .claim_match import (
     CERTIFIED,
     UNCHECKED,
@@ -26,6 +25,7 @@ from .claim_match import (
 )
 from .claims import Line
 from .flops import N, d_model, h
+from .stated import Stated, Unreadable, rounds_to, show
 
 if TYPE_CHECKING:
     from .claim_rules import Auditor

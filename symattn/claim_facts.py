@@ -19,8 +19,9 @@ import re
 import sympy as sp
 
 from . import calc
-from .calc import Unreadable
 from .claims import Document
+from .errors import SymattnError
+from .stated import Unreadable
 
 
 class Facts:
@@ -29,7 +30,10 @@ class Facts:
     def __init__(self, doc: Document):
         self.doc = doc
         self.vectors = example_table(doc)
-        self.examples = example_steps(self.vectors)
+        try:
+            self.examples = example_steps(self.vectors)
+        except SymattnError:  # a table whose vectors do not fit together: no worked example
+            self.examples = {}
         text = doc.text()
         self.standard_normal = bool(re.search(r"mean ⟨?0⟩? and variance ⟨?1⟩?|~ N\(0, 1\)", text))
         heads = re.search(r"⟨\s*h\s*=\s*(\d+)\s*⟩ and ⟨\s*d_model\s*=\s*(\d+)\s*⟩", text)

@@ -23,8 +23,8 @@ import re
 
 import numpy as np
 
-from .calc import Stated
 from .claims import Line
+from .stated import Stated
 
 Z99 = 2.5758293035489004  # the 99.5 % point of the standard normal
 SEED = 0

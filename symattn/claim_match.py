@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from . import calc
-from .calc import Stated, Unreadable, rounds_to, show
 from .claims import Line
 from .flops import N, d_model, h
+from .stated import Stated, Unreadable, rounds_to, show
 
 CERTIFIED, WRONG, UNCHECKED = "certified", "wrong", "unchecked"
 

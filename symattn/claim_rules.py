@@ -33,7 +33,6 @@ import sympy as sp
 from . import calc
 from . import claim_cost as cost
 from . import claim_words as words
-from .calc import Stated, Unreadable, consistent, rounds_to, show
 from .claim_facts import Facts
 from .claim_match import (
     CERTIFIED,
@@ -49,8 +48,43 @@ from .claim_match import (
     vector_ok,
 )
 from .claims import EXERCISE, Document, Line, number_spans
+from .stated import Stated, Unreadable, consistent, rounds_to, show
 
 __all__ = ["CERTIFIED", "UNCHECKED", "WRONG", "Auditor", "Claim"]
+
+
+#: The rules that read a line after its formulas, each ``rule(auditor, line, add, covered)``.
+RULES = (
+    words.masks,
+    words.stage_vectors,
+    words.typical_score,
+    words.about,
+    words.listed_weights,
+    words.their_sum,
+    words.example_scalars,
+    cost.head_width,
+    words.statistics_words,
+    cost.heads_words,
+    cost.growth,
+    words.conventions,
+    cost.cost_expressions,
+)
+_RULE_ERRORS = (
+    Unreadable,
+    ValueError,
+    TypeError,
+    ArithmeticError,
+    AttributeError,
+    IndexError,
+    KeyError,
+    RecursionError,
+    NotImplementedError,
+    sp.SympifyError,
+    sp.PolynomialError,
+)
+
+
+ROUNDED = "consistent with the rounding of its inputs"
 
 
 class Auditor:
@@ -76,32 +110,29 @@ class Auditor:
             found.append(claim)
             covered.extend(claim.spans)
 
+        failed: list[str] = []
+
+        def attempt(fn: Callable, *args) -> object:
+            # A module is author text: a rule that cannot make sense of a line leaves its
+            # numbers to be reported as unchecked, and names why, instead of stopping the audit.
+            try:
+                return fn(*args)
+            except _RULE_ERRORS as exc:
+                failed.append(type(exc).__name__)
+                return None
+
         for rule in (self._keys, self._exercise_prompt, self._table, self._lab):
-            if rule(line, add, covered):
+            if attempt(rule, line, add, covered):
                 break
         else:
             for start, end, members, relations in self._chains(line):
-                self._chain(line, start, end, members, relations, add)
-            for rule in (
-                words.masks,
-                words.stage_vectors,
-                words.typical_score,
-                words.about,
-                words.listed_weights,
-                words.their_sum,
-                words.example_scalars,
-                cost.head_width,
-                words.statistics_words,
-                cost.heads_words,
-                cost.growth,
-                words.conventions,
-                cost.cost_expressions,
-            ):
-                rule(self, line, add, covered)
+                attempt(self._chain, line, start, end, members, relations, add)
+            for rule in RULES:
+                attempt(rule, self, line, add, covered)
         covered.extend(_references(line.text))
         for start, end in number_spans(line.text):
             if not any(a <= start and end <= b for a, b in covered):
-                add(_leftover(line, start, end))
+                add(_leftover(line, start, end, failed))
                 covered.append((start, end))
         self.claims.extend(c for c in found if c.verdict is not None)
 
@@ -223,12 +254,15 @@ class Auditor:
                 )
             )
         elif checks:
+            value = value_text(values, stated_i)
+            if value and ROUNDED in checks:
+                value += " with its rounded inputs read exactly"
             add(
                 Claim(
                     line.number,
                     text,
                     CERTIFIED,
-                    value_text(values, stated_i),
+                    value,
                     f"{kind}: " + ", ".join(dict.fromkeys(checks)),
                     spans,
                 )
@@ -254,7 +288,7 @@ class Auditor:
                     if isinstance(iv, list) and all(
                         s == "-oo" or consistent(x, Stated.read(s)) for x, (s, _) in zip(iv, vec, strict=True)
                     ):
-                        return True, "consistent with the rounding of its inputs"
+                        return True, ROUNDED
                 except (Unreadable, ValueError, TypeError, ZeroDivisionError):
                     pass
             return False, show(value)
@@ -266,7 +300,7 @@ class Auditor:
         if calc.has_decimal(node):
             try:
                 if consistent(calc.interval(node, self.env), stated):
-                    return True, "consistent with the rounding of its inputs"
+                    return True, ROUNDED
             except (Unreadable, ValueError, TypeError, ZeroDivisionError):
                 pass
         return False, show(value)
@@ -283,8 +317,7 @@ class Auditor:
 
     def _previous_block(self, line: Line) -> str:
         """The paragraph that introduces a display (it ends just before it)."""
-        before = [x for x in self.doc.lines if x.block == line.block - 1 and x.kind != "heading"]
-        return "\n".join(x.text for x in before)
+        return "\n".join(x.text for x in self.doc.block_number(line.block - 1) if x.kind != "heading")
 
     def _example_context(self, line: Line) -> bool:
         return bool(self.facts.examples) and bool(
@@ -335,7 +368,7 @@ def _references(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _leftover(line: Line, start: int, end: int) -> Claim:
+def _leftover(line: Line, start: int, end: int, failed: list[str] = ()) -> Claim:
     span = formula_span(line, start, end)
     a, b = line.sentence_at(start)
     shown = (
@@ -344,7 +377,9 @@ def _leftover(line: Line, start: int, end: int) -> Claim:
         else line.text[max(a, start - 30) : min(b, end + 30)].strip()
     )
     sentence = line.text[a:b].lower()
-    if re.search(r"\b(?:usually|common|often|typically|rarely)\b", sentence):
+    if failed:
+        reason = f"a rule could not read this line ({', '.join(sorted(set(failed)))}): not checked"
+    elif re.search(r"\b(?:usually|common|often|typically|rarely)\b", sentence):
         reason = "a statement about practice or frequency, in words: no computation bound"
     else:
         reason = "no computation bound to this number"

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 import sympy as sp
 
 from . import calc
-from .calc import Stated, Unreadable, consistent, rounds_to, show
 from .claim_match import (
     CERTIFIED,
     UNCHECKED,
@@ -28,6 +27,7 @@ from .claim_match import (
     vector_ok,
 )
 from .claims import Line, number_spans
+from .stated import Stated, Unreadable, consistent, rounds_to, show
 
 if TYPE_CHECKING:
     from .claim_rules import Auditor
@@ -368,7 +368,7 @@ def masks(au: Auditor, line: Line, add: Callable, covered: list) -> None:
         claim = mask_claim(line, tex, start, end, context)
         if claim:
             add(claim)
-    m = re.search(r"weights are ⟨\[([\d, ]+)\]⟩", line.text)
+    m = re.search(r"weights are ⟨\[(\d+(?:, ?\d+)*)\]⟩", line.text)
     if (
         m
         and not inside(covered, *m.span())

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from .calc import latex_to_plain
+from .stated import Unreadable
 
 EXERCISE = re.compile(r"\*\*Exercise \((?P<kind>[a-z]+)\)\.\*\*")
 NUMBER = re.compile(
@@ -70,12 +71,22 @@ def _decimal_dot(t: str, i: int) -> bool:
 @dataclass
 class Document:
     lines: list[Line]
+    _blocks: dict[int, list[Line]] = field(default_factory=dict, repr=False)
+    _units: dict[int, list[Line]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        for x in self.lines:
+            self._blocks.setdefault(x.block, []).append(x)
+            self._units.setdefault(x.unit, []).append(x)
 
     def block(self, line: Line) -> list[Line]:
-        return [x for x in self.lines if x.block == line.block]
+        return self._blocks.get(line.block, [])
+
+    def block_number(self, n: int) -> list[Line]:
+        return self._blocks.get(n, [])
 
     def unit(self, line: Line) -> list[Line]:
-        return [x for x in self.lines if x.unit == line.unit]
+        return self._units.get(line.unit, [])
 
     def unit_text(self, line: Line) -> str:
         return "\n".join(x.text for x in self.unit(line))
@@ -107,7 +118,7 @@ def read(text: str) -> Document:
         if display is not None:
             if stripped.startswith("$$"):
                 tex = " ".join(display)
-                plain = latex_to_plain(tex)
+                plain = _plain(tex)
                 line = Line(display_start, "\n".join(display), f"⟨{plain}⟩", "math")
                 line.formulas.append((tex, plain, 0, len(line.text)))
                 lines.append(line)
@@ -119,7 +130,7 @@ def read(text: str) -> Document:
         if stripped.startswith("$$"):
             rest = stripped[2:]
             if rest.endswith("$$") and rest.strip("$ "):
-                plain = latex_to_plain(rest[:-2])
+                plain = _plain(rest[:-2])
                 line = Line(n, raw, f"⟨{plain}⟩", "math")
                 line.formulas.append((rest[:-2], plain, 0, len(line.text)))
                 lines.append(line)
@@ -139,6 +150,15 @@ def read(text: str) -> Document:
     return Document(lines)
 
 
+def _plain(tex: str) -> str:
+    """A formula in the plain syntax; one the converter cannot read keeps its text (its
+    numbers are then reported as unchecked)."""
+    try:
+        return latex_to_plain(tex)
+    except Unreadable:
+        return " ".join(tex.split())
+
+
 def _prose(n: int, raw: str, body: str, kind: str) -> Line:
     body = re.sub(r"^(?:[-*]|\d+\.)\s+", "", body)  # list markers and numbering
     body = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", body)  # links keep their text
@@ -149,7 +169,7 @@ def _prose(n: int, raw: str, body: str, kind: str) -> Line:
     for m in re.finditer(r"\$([^$]+)\$|`([^`]*)`", body):
         out.append(_words(body[pos : m.start()]))
         if m.group(1) is not None:
-            plain = latex_to_plain(m.group(1))
+            plain = _plain(m.group(1))
             start = sum(len(x) for x in out)
             out.append(f"⟨{plain}⟩")
             line.formulas.append((m.group(1), plain, start, start + len(plain) + 2))
