@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING
 
 import sympy as sp
@@ -31,14 +32,19 @@ if TYPE_CHECKING:
     from .claim_rules import Auditor
 
 
-def inequality(au: Auditor, line, text, spans, members, relations) -> Claim:
-    from .flops import cost_terms, crossover
+@cache
+def crossover_bound() -> sp.Expr:
+    """The B of N > B where the N^2 terms overtake the N d^2 terms (solved once: it takes 1 s)."""
+    from .flops import crossover
 
-    t = cost_terms()
-    quad = sp.expand(t["scores"] + t["weighted_sum"])
-    lin = sp.expand(t["projections"] + t["output_projection"])
     rel = crossover()
-    bound = rel.lhs if rel.rhs == N else rel.rhs
+    return rel.lhs if rel.rhs == N else rel.rhs
+
+
+def inequality(au: Auditor, line, text, spans, members, relations) -> Claim:
+    """``2N^2 d > 4N d^2`` (the two groups of terms) or ``N > 2 d_model [= 8192]`` (the crossover)."""
+    quad, lin = cost_value("quadratic"), cost_value("linear")
+    bound = crossover_bound()
     first = relations.index(">") if ">" in relations else relations.index("<")
     left, right = members[first], members[first + 1]
     env = {**au.env, **au._premises(line)}
