@@ -5,10 +5,8 @@
   :func:`symattn.exact.attention` on them, with the causal mask and with none.
 - The statistics of q . k: when the module assumes entries independent with mean 0 and
   variance 1, ``E[...]`` and ``Var(...)`` of polynomials in q_i, k_i (and z, the sum of d_k
-  products q_i k_i) are computed by the rules the module uses: linearity, independence
-  (E of a product of independent factors is the product of the E's), the moments of a
-  standard normal (0 for odd powers, (p - 1)!! for even p), and variances of independent
-  terms add (Var(z) = d_k Var(q_i k_i)).
+  products q_j k_j) are computed by :class:`symattn.expectation.Expectation` (linearity,
+  independence, the moments of normal entries, Var(X) = E[X^2] - E[X]^2) for a symbolic d_k.
 - The multi-head sizes h and d_model the module states ("h = 8 and d_model = 512").
 """
 
@@ -89,50 +87,38 @@ def example_steps(vectors: dict) -> dict:
 
 
 # -- statistics of q_i k_i ---
-_Z = sp.Symbol("z")
-_DK = sp.Symbol("d_k", positive=True)
+_Q, _K = sp.IndexedBase("q"), sp.IndexedBase("k")
+_I = sp.Symbol("i", integer=True, positive=True)
+_J = sp.Symbol("j", integer=True, positive=True)
+_DK = sp.Symbol("d_k", positive=True)  # the symbol the formula reader makes of d_k
 
 
 def _randoms(node: calc.Node, env: dict) -> sp.Expr:
+    """The argument of E or Var with q_i, k_i entries of two families and z = sum_j q_j k_j."""
     inner = {k: v for k, v in env.items() if k not in ("E", "Var")}
-    inner.update({"z": _Z, "q_i": sp.Symbol("q_i", real=True), "k_i": sp.Symbol("k_i", real=True)})
-    return calc.exact(node, {**env, **inner})
+    inner.update({"q_i": _Q[_I], "k_i": _K[_I], "z": sp.Sum(_Q[_J] * _K[_J], (_J, 1, _DK))})
+    return calc.exact(node, inner)
 
 
-def _moment(expr: sp.Expr) -> sp.Expr:
-    """E of a polynomial in independent standard normals q_i, k_i (and z = sum of q_i k_i)."""
-    expr = sp.expand(expr)
-    if expr.has(_Z):
-        poly = sp.Poly(expr, _Z)
-        if poly.degree() > 1:
-            raise Unreadable("moment of z")
-        a, b = [*poly.all_coeffs(), 0][:2] if poly.degree() == 1 else (0, poly.all_coeffs()[0])
-        return a * _DK * _moment(sp.Symbol("q_i", real=True) * sp.Symbol("k_i", real=True)) + _moment(b)
-    total = sp.S.Zero
-    for term in sp.Add.make_args(expr):
-        coeff, factors = sp.S.One, []
-        for f in sp.Mul.make_args(term):
-            base, exp = f.as_base_exp()
-            if base.is_Symbol and base.name in ("q_i", "k_i"):
-                factors.append(int(exp))
-            else:
-                coeff *= f
-        value = coeff
-        for p in factors:  # E[x^p] of a standard normal: 0 for odd p, (p - 1)!! for even
-            value *= 0 if p % 2 else sp.factorial2(p - 1)
-        total += value
-    return total
+def _model():
+    from .expectation import Expectation, Family
+
+    return Expectation([Family(_Q, normal=True), Family(_K, normal=True)])
 
 
 def _expectation(node: calc.Node, env: dict) -> sp.Expr:
-    return _moment(_randoms(node, env))
+    from .expectation import ExpectationError
+
+    try:
+        return _model().expect(_randoms(node, env))
+    except ExpectationError as exc:
+        raise Unreadable(str(exc)) from None
 
 
 def _variance(node: calc.Node, env: dict) -> sp.Expr:
-    x = sp.expand(_randoms(node, env))
-    if x.has(_Z):  # c z: c^2 Var(z), Var(z) = d_k Var(q_i k_i) (independent terms add)
-        c = sp.simplify(x / _Z)
-        if c.has(_Z) or c.free_symbols & {sp.Symbol("q_i", real=True), sp.Symbol("k_i", real=True)}:
-            raise Unreadable("variance")
-        return c**2 * _DK * _variance(("mul", ("sym", "q_i"), ("sym", "k_i")), env)
-    return sp.expand(_moment(x**2) - _moment(x) ** 2)
+    from .expectation import ExpectationError
+
+    try:
+        return _model().variance(_randoms(node, env))
+    except ExpectationError as exc:
+        raise Unreadable(str(exc)) from None

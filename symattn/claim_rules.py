@@ -187,6 +187,11 @@ class Auditor:
             return
         env = {**self.env, **self._premises(line)}
         values = [evaluate(m, env) for m in members]
+        names = set().union(*(calc.symbols_of(m) for m in members))
+
+        def heads(v: sp.Basic) -> sp.Basic:  # d_k = d_model / h only where heads are in play
+            return substitute_heads(v) if names & {"h", "d_model", "N"} else v
+
         stated_i = max(
             (i for i, m in enumerate(members) if calc.literal(m) or stated_vector(m)), default=None
         )
@@ -198,7 +203,7 @@ class Auditor:
             for i, (m, v) in enumerate(zip(members, values, strict=True)):
                 if i == stated_i or v is None:
                     continue
-                v = substitute_heads(v) if not isinstance(v, sp.MatrixBase) else v
+                v = heads(v) if not isinstance(v, sp.MatrixBase) else v
                 if not isinstance(v, sp.MatrixBase) and v.free_symbols:
                     continue  # sqrt(d_k) beside sqrt(2): a premise, not a value
                 ok, how = self._matches(m, v, stated_node, exact_whole)
@@ -212,7 +217,7 @@ class Auditor:
                     "exact" if same(a, b) else f"{show(b)} is not {show(a)}"
                 )
         symbolic = [
-            (i, substitute_heads(v))
+            (i, heads(v))
             for i, v in enumerate(values)
             if v is not None and not isinstance(v, sp.MatrixBase) and v.free_symbols
         ]
@@ -238,7 +243,7 @@ class Auditor:
             ok, value, how = bound
             (checks if ok else problems).append(how if ok else value)
         kind = (
-            "statistics of independent N(0, 1) entries"
+            "statistics of independent N(0, 1) entries (symattn.expectation)"
             if any(n[0] == "call" and n[1] in ("E", "Var") for m in members for n in calc.walk(m))
             else "arithmetic"
         )

@@ -354,7 +354,7 @@ def statistics_words(au: Auditor, line: Line, add: Callable, covered: list) -> N
                     m.group(0),
                     CERTIFIED if ok else WRONG,
                     f"{name} = {show(value)}",
-                    "statistics of independent N(0, 1) entries",
+                    "statistics of independent N(0, 1) entries (symattn.expectation)",
                     [m.span(1)],
                 )
             )

@@ -199,6 +199,7 @@ PLANTED = [
     (r"= -9 - 9 = -18", r"= -9 - 9 = -81", 65, "-18"),
     (r"score $-12.73$", r"score $-12.37$", 75, mpmath.nstr(-9 * mpmath.sqrt(2), 6)),
     (r"(1)(1) = 1", r"(1)(1) = 2", 100, "1"),
+    (r"\sum_{i=1}^{d_k} 1 = d_k", r"\sum_{i=1}^{d_k} 1 = 2 d_k", 106, "2*d_k is not d_k"),
     # a lab figure outside its interval
     ("$1.0040$", "$1.0400$", 137, "99 % interval"),
     (r"$35\%$", r"$55\%$", 139, "99 % interval"),
