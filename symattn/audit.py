@@ -17,11 +17,11 @@ from dataclasses import dataclass, replace
 
 import sympy as sp
 
+from .claims import EXERCISE as _BLOCK
 from .exercises import EXERCISES, Exercise
 from .inputs import parse_number
 from .judge import judge
 
-_BLOCK = re.compile(r"\*\*Exercise \((?P<kind>[a-z]+)\)\.\*\*")
 _ANSWER = re.compile(r"\*Answer:\*\s*(?P<value>.+?)\s*(?:\(within\s+(?P<tol>[^)]+)\))?\s*$", re.M)
 
 

@@ -47,7 +47,7 @@ def inequality(au: Auditor, line, text, spans, members, relations) -> Claim:
     bound = crossover_bound()
     first = relations.index(">") if ">" in relations else relations.index("<")
     left, right = members[first], members[first + 1]
-    env = {**au.env, **au._premises(line)}
+    env = {**au.env, **au.premises(line)}
     lv, rv = evaluate(left, {}), evaluate(right, {})
     if lv is None or rv is None:
         return Claim(line.number, text, UNCHECKED, None, "an inequality that could not be read", spans)

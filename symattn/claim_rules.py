@@ -185,7 +185,7 @@ class Auditor:
         if ">" in relations or "<" in relations:
             add(cost.inequality(self, line, text, spans, members, relations))
             return
-        env = {**self.env, **self._premises(line)}
+        env = {**self.env, **self.premises(line)}
         values = [evaluate(m, env) for m in members]
         names = set().union(*(calc.symbols_of(m) for m in members))
 
@@ -310,7 +310,7 @@ class Auditor:
                 pass
         return False, show(value)
 
-    def _premises(self, line: Line) -> dict:
+    def premises(self, line: Line) -> dict:
         """``d_model = 4096`` and the like, stated as a premise in the line's unit."""
         out = {}
         for m in re.finditer(
@@ -320,11 +320,11 @@ class Auditor:
             out[m.group(1)] = sp.Integer(m.group(2).replace(",", ""))
         return out
 
-    def _previous_block(self, line: Line) -> str:
+    def previous_block(self, line: Line) -> str:
         """The paragraph that introduces a display (it ends just before it)."""
         return "\n".join(x.text for x in self.doc.block_number(line.block - 1) if x.kind != "heading")
 
-    def _example_context(self, line: Line) -> bool:
+    def example_context(self, line: Line) -> bool:
         return bool(self.facts.examples) and bool(
             re.search(r"\btoken [12]\b|q_1|k_1", self.doc.block_text(line), re.I)
         )

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 
 def stage_match(au: Auditor, line: Line, pos: int, stage: str, vec) -> tuple[bool, str, str]:
+    """(ok, true value, rule) for a vector said to be a row of a stage of the worked example:
+    the row the sentence names ("row 1", "token 2"), else the row it is closest to."""
     a, _ = line.sentence_at(pos)
     sentence = line.text[a:pos].lower()
     rows = re.findall(r"\b(?:row|token) (\d+)", sentence)
@@ -61,6 +63,7 @@ def stage_match(au: Auditor, line: Line, pos: int, stage: str, vec) -> tuple[boo
 
 
 def masks_meant(au: Auditor, line: Line, pos: int) -> list[str]:
+    """The masks a sentence speaks of: none when it says so, causal when its paragraph does."""
     a, b = line.sentence_at(pos)
     sentence = line.text[a:b].lower()
     if re.search(r"without (it|the mask|a mask)|switched off|no mask", sentence):
@@ -85,7 +88,8 @@ def bind_output(au: Auditor, line, start, members, stated_i):
 
 
 def stage_vectors(au: Auditor, line: Line, add: Callable, covered: list) -> None:
-    if not au._example_context(line):
+    """ "the rows become [-12.73, 0] and [0, 1.414]": a vector of the example's stage named last."""
+    if not au.example_context(line):
         return
     for _tex, plain, start, end in line.formulas:
         if inside(covered, start, end):
@@ -106,11 +110,9 @@ def stage_vectors(au: Auditor, line: Line, add: Callable, covered: list) -> None
 
 def example_scalars(au: Auditor, line: Line, add: Callable, covered: list) -> None:
     """A decimal said of the example ("the very negative score -12.73", "a gap of 12.7")."""
-    if not au._example_context(line):
+    if not au.example_context(line):
         return
-    quantities = example_quantities(
-        au,
-    )
+    quantities = example_quantities(au)
     for start, end in number_spans(line.text):
         if inside(covered, start, end):
             continue
@@ -364,7 +366,7 @@ def masks(au: Auditor, line: Line, add: Callable, covered: list) -> None:
     for tex, _plain, start, end in line.formulas:
         if "bmatrix" not in tex:
             continue
-        context = au.doc.unit_text(line) + au.doc.block_text(line) + au._previous_block(line)
+        context = au.doc.unit_text(line) + au.doc.block_text(line) + au.previous_block(line)
         claim = mask_claim(line, tex, start, end, context)
         if claim:
             add(claim)

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from .calc import latex_to_plain
 from .stated import Unreadable
 
-EXERCISE = re.compile(r"\*\*Exercise \((?P<kind>[a-z]+)\)\.\*\*")
+#: An exercise's first line: ``**Exercise (apply).**``, or numbered ``**Exercise 6.3 (apply).**``.
+EXERCISE = re.compile(r"\*\*Exercise(?: [\w.]+)? \((?P<kind>[a-z]+)\)\.\*\*")
 NUMBER = re.compile(
     r"(?<![A-Za-z_\d.,])[-−]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d)|(?<![A-Za-z_\d.,])[-−]?\d*\.?\d+(?!\d)"
 )

@@ -293,6 +293,19 @@ def test_shuffled_module_has_the_same_verdicts(module_text, module_claims, seed)
 
 
 @needs_seed
+def test_renumbered_exercises_keep_their_matches_and_verdicts(module_text, module_claims):
+    """Numbering the exercises in reverse ("**Exercise 7 (check).**", ...) changes nothing."""
+    count = module_text.count("**Exercise (")
+    numbers = iter(range(count, 0, -1))
+    copy = re.sub(r"\*\*Exercise \(", lambda _: f"**Exercise {next(numbers)} (", module_text)
+    assert "**Exercise 7 (check).**" in copy
+    result = audit_module(copy)
+    assert _verdicts(result.claims) == _verdicts(module_claims)
+    assert [r.exercise.id for r in result.keys] == [f"ex6.{k}" for k in range(1, 8)]
+    assert [r.status for r in result.keys] == [r.status for r in audit_text(module_text)]
+
+
+@needs_seed
 def test_planted_error_in_shuffled_copy_is_flagged_at_its_new_line(module_text):
     """In a shuffled copy, a planted error is flagged at the line it moved to."""
     copy = shuffled(module_text, 3).replace(r"[1, 4.113]", r"[1, 4.131]")
