@@ -32,6 +32,10 @@ if TYPE_CHECKING:
     from .claim_rules import Auditor
 
 
+#: Words that say a paragraph (or an exercise) is about the cost.
+_COST_WORDS = r"cost|flop|\bterm\b|overtake|quadratic|dominat|\bwins\b|multiply-add"
+
+
 @cache
 def crossover_bound() -> sp.Expr:
     """The B of N > B where the N^2 terms overtake the N d^2 terms (solved once: it takes 1 s)."""
@@ -43,6 +47,8 @@ def crossover_bound() -> sp.Expr:
 
 def inequality(au: Auditor, line, text, spans, members, relations) -> Claim:
     """``2N^2 d > 4N d^2`` (the two groups of terms) or ``N > 2 d_model [= 8192]`` (the crossover)."""
+    if not re.search(_COST_WORDS, au.doc.unit_text(line), re.I):
+        return Claim(line.number, text, UNCHECKED, None, "an inequality not said of the cost", spans)
     quad, lin = cost_value("quadratic"), cost_value("linear")
     bound = crossover_bound()
     first = relations.index(">") if ">" in relations else relations.index("<")
@@ -57,6 +63,9 @@ def inequality(au: Auditor, line, text, spans, members, relations) -> Claim:
     problems, rule = [], ""
     if lv == N:
         rule = "cost: the crossover of symattn.flops.crossover"
+        given = au.premises(line)
+        if not rv.free_symbols and "d_model" in given:  # "N > 8192" for d_model = 4096
+            bound = bound.subs(d_model, given["d_model"])
         if not same(rv, bound):
             problems.append(f"N > {sp.sstr(bound)}")
         at = evaluate(right, env)
@@ -82,6 +91,8 @@ def inequality(au: Auditor, line, text, spans, members, relations) -> Claim:
 
 def cost_expressions(au: Auditor, line: Line, add: Callable, covered: list) -> None:
     """A cost term written on its own: ``3 · N · d_model^2``, ``the 2N^2 d_model term``."""
+    if not re.search(_COST_WORDS, au.doc.unit_text(line), re.I):
+        return
     for _tex, plain, start, end in line.formulas:
         if inside(covered, start, end) or not re.search(r"\d", plain) or "×" in plain:
             continue
@@ -225,12 +236,19 @@ def cost_value(role: str) -> sp.Expr:
 
 
 def nearest_role(value: sp.Expr) -> str:
-    """The term with the same powers of N and d_model (a wrong coefficient), else the total."""
-    shape = {m.as_powers_dict().get(N, 0) for m in sp.Add.make_args(sp.expand(value))}
-    for r in ROLES:
-        if {m.as_powers_dict().get(N, 0) for m in sp.Add.make_args(cost_value(r))} == shape:
-            return r
-    return "total"
+    """The term with the same powers of N (a wrong coefficient), the closest coefficient
+    first; else the total."""
+
+    def shape(e: sp.Expr) -> set:
+        return {m.as_powers_dict().get(N, 0) for m in sp.Add.make_args(sp.expand(e))}
+
+    def size(e: sp.Expr) -> sp.Expr:
+        return e.subs({N: 1, d_model: 1, h: 1})
+
+    alike = [r for r in ROLES if shape(cost_value(r)) == shape(value)]
+    if not alike:
+        return "total"
+    return min(alike, key=lambda r: abs(size(cost_value(r)) - size(value)))
 
 
 def cost_role(before: str, formula: str) -> str | None:

@@ -174,7 +174,7 @@ class Auditor:
                 members, relations = calc.parse_chain(plain)
             except Unreadable:
                 continue
-            if len(members) == 2 and members[0][0] == "sym" and calc.literal(members[1]) is not None:
+            if relations == ["="] and members[0][0] == "sym" and calc.literal(members[1]) is not None:
                 continue  # "d_k = 64": a premise or a definition, read by the rules that use it
             if relations:
                 yield start, end, members, relations

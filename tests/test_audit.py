@@ -376,3 +376,38 @@ def test_docs_page_has_the_module_audit_table():
     assert ("66", "certified") in rows and ("139", "certified") in rows
     assert not any(v == "wrong" for _, v in rows)
     assert "audit.md" in (Path(__file__).parents[1] / "mkdocs.yml").read_text()
+
+
+# -- rules on text of our own ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "verdict", "value"),
+    [
+        ("Here $e^{1} \\approx 2.718$ by definition.\n", "certified", "2.718"),
+        ("Here $e^{1} \\approx 2.781$ by definition.\n", "wrong", "2.718"),
+        ("A sum: $2 + 2 = 5$.\n", "wrong", "4"),
+        ("About $e^{10}$ is about 22 thousand.\n", "certified", "22026"),
+        ("About $e^{10}$ is about 220 thousand.\n", "wrong", "22026"),
+        (
+            "**Exercise (apply).** For $d_{\\text{model}} = 1024$, when does the quadratic cost term win?\n\n"
+            "*Solution:* When $N > 2048$.\n",
+            "certified",
+            "N > 2048",
+        ),
+        (
+            "**Exercise (apply).** For $d_{\\text{model}} = 1024$, when does the quadratic cost term win?\n\n"
+            "*Solution:* When $N > 1024$.\n",
+            "wrong",
+            "N > 2048",
+        ),
+        ("For $N > 1$ tokens a mask matters.\n", "unchecked", None),
+        ("Each layer costs $5 N d_{\\text{model}}^2$ multiply-adds.\n", "wrong", "4*N*d_model**2"),
+    ],
+)
+def test_rules_on_our_own_text(text, verdict, value):
+    """Arithmetic, figures in words and the crossover on sentences of our own."""
+    claims = audit_claims(text)
+    assert [c.verdict for c in claims] == [verdict]
+    if value is None:
+        assert claims[0].value is None and claims[0].rule
+    else:
+        assert value in claims[0].value
