@@ -136,11 +136,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     au = sub.add_parser(
         "audit",
-        help="check a module file's answer keys",
-        description="Find every exercise in a module file in the seed's Markdown format, match "
-        "it to the registry and check each stated key. Exit 1 naming any wrong key.",
+        help="check every numeric claim and answer key of a module file",
+        description="Certify or flag every numeric claim in a module file's prose and math, and "
+        "check each exercise's stated key against the registry (matched by content). Exit 0 "
+        "when nothing is wrong, 1 when a claim or key is wrong, 2 for an unreadable file.",
     )
     au.add_argument("file", metavar="FILE")
+    au.add_argument("--json", action="store_true", help='print {"claims": [...], "keys": [...]}')
     au.set_defaults(run=commands.audit)
 
     bd = sub.add_parser(

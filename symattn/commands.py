@@ -147,24 +147,30 @@ def check(args: argparse.Namespace) -> int:
 
 
 def audit(args: argparse.Namespace) -> int:
-    from .audit import audit_text
+    from .audit import audit_module
+    from .audit_render import audit_json, audit_text_report
     from .errors import EXIT_CHECK_FAILED, InputError
-    from .exercise_render import audit_table
 
     try:
         with open(args.file, encoding="utf-8") as fh:
             text = fh.read(2_000_000)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
-    rows = audit_text(text)
-    if not rows:
-        raise InputError(f"{args.file}: no exercises found (expected **Exercise (kind).** blocks)")
-    sys.stdout.write(audit_table(rows))
-    wrong = [r for r in rows if r.wrong]
-    for r in wrong:
-        name = r.exercise.id if r.exercise else f"exercise {r.found.position}"
-        print(f"symattn: {r.status}: {name}: {r.detail}", file=sys.stderr)
-    return EXIT_CHECK_FAILED if wrong else 0
+    result = audit_module(text)
+    if not result.keys and not result.claims:
+        raise InputError(f"{args.file}: no exercises and no numeric claims found")
+    sys.stdout.write(audit_json(result) if args.json else audit_text_report(result))
+    for c in result.claims:
+        if c.verdict == "wrong":
+            print(
+                f"symattn: wrong: line {c.line}: {' '.join(c.text.split())[:80]}: true value {c.value}",
+                file=sys.stderr,
+            )
+    for r in result.keys:
+        if r.wrong:
+            name = r.exercise.id if r.exercise else f"exercise {r.found.position}"
+            print(f"symattn: {r.status}: {name} (line {r.found.line}): {r.detail}", file=sys.stderr)
+    return EXIT_CHECK_FAILED if result.wrong else 0
 
 
 def derive(args: argparse.Namespace) -> int:

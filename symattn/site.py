@@ -78,6 +78,8 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     lab_page, figures = _labs_page()
     files["labs.md"] = lab_page
     files.update(figures)
+    progress("auditing the module")
+    files["audit.md"] = _audit_page()
     progress("planting errors in the derivations")
     files["index.md"] = _index(reports, _mutation_counts())
     files["javascripts/katex-init.js"] = KATEX_INIT
@@ -147,6 +149,7 @@ def _index(reports: dict, mutations: tuple[int, int]) -> str:
             "- [The two-token example, worked exactly](worked-example.md)",
             "- [Exercises with checked answers and solutions](exercises.md)",
             "- [Labs: the measured results, with confidence intervals](labs.md)",
+            "- [The module audit: every numeric claim certified or flagged](audit.md)",
             "- [Benchmarks](benchmarks.md), written by `python bench/report.py`",
             "- The derivations, below; all of them as one LaTeX document in `latex/derivations.tex`.",
             "",
@@ -314,6 +317,32 @@ def _labs_page() -> tuple[str, dict[str, bytes]]:
         ]
     )
     return page, figures
+
+
+#: The course module audited on the audit page, looked for beside the checkout (or a parent).
+MODULE_PATH = Path("shared") / "seed" / "06-attention.md"
+
+
+def find_module(start: Path | None = None) -> Path | None:
+    """``shared/seed/06-attention.md`` in the nearest folder above ``start`` that has one."""
+    here = (start or Path(__file__)).resolve()
+    for parent in here.parents:
+        if (parent / MODULE_PATH).is_file():
+            return parent / MODULE_PATH
+    return None
+
+
+def _audit_page() -> str:
+    from .audit import audit_module
+    from .audit_render import audit_markdown
+
+    path = find_module()
+    if path is None:
+        return (
+            "# The module audit\n\nThe course module (`../shared/seed/06-attention.md`) was not found "
+            "beside this checkout, so no audit table was generated.\n"
+        )
+    return audit_markdown(audit_module(path.read_text(encoding="utf-8")), f"../{MODULE_PATH.as_posix()}")
 
 
 def _figures() -> dict[str, bytes]:
