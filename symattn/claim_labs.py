@@ -67,7 +67,8 @@ def lab_claims(line: Line, block: str) -> list:
                 )
             scaled = re.search(r"scaled variance is ⟨\s*([\d.]+)\s*⟩", text)
             if scaled:
-                bounds = [_prediction(r.scaled_variance, r.scaled_variance_ci, n) for r in rows]
+                # Var(q.k / sqrt(d_k)) is Var(q.k)/d_k: the same estimate (the lab has one column).
+                bounds = [_prediction(r.ratio, r.ratio_ci, n) for r in rows]
                 ok = all(_meets(Stated.read(scaled.group(1)), lo, hi) for lo, hi in bounds)
                 lo, hi = min(b[0] for b in bounds), max(b[1] for b in bounds)
                 claim(
