@@ -16,7 +16,7 @@ NAME = "permutation_equivariance"
 def test_all_steps_verified(verify):
     """Every step passes: the general argument for symbolic N and widths, its permutation
     lemmas at N = 1..5, the whole identity end to end at N = 1..4, width 2 (and says so)."""
-    d, report = verify(NAME)
+    _, report = verify(NAME)
     assert report.ok and report.numeric_steps == 0
     methods = [r.method for r in report.steps[:4]]
     assert methods == ["symbolic", "at sizes", "at sizes", "at sizes"]
