@@ -125,11 +125,17 @@ def build_parser() -> argparse.ArgumentParser:
     ch = sub.add_parser(
         "check",
         help="judge an answer to an exercise",
-        description="Judge ANSWER (LaTeX or a plain number) for exercise ID. "
-        "Exit 0 correct, 1 incorrect, 2 invalid.",
+        description="Judge ANSWER (LaTeX or a plain number) for exercise ID, or with --steps a "
+        "derivation (ex6.3, ex6.7) line by line. Exit 0 correct, 1 incorrect, 2 invalid.",
     )
     ch.add_argument("id", metavar="ID")
-    ch.add_argument("answer", metavar="ANSWER")
+    ch.add_argument("answer", metavar="ANSWER", nargs="?")
+    ch.add_argument(
+        "--steps",
+        metavar="FILE",
+        help="a derivation in LaTeX, one step per line ('A = B' starts a chain, '= C' continues it); "
+        "- reads standard input",
+    )
     ch.add_argument("--seed", type=_seed, metavar="S", help="judge the variant for this seed")
     ch.add_argument("--json", action="store_true")
     ch.set_defaults(run=commands.check)

@@ -124,6 +124,8 @@ def check(args: argparse.Namespace) -> int:
     from .exercises import get
     from .judge import judge
 
+    if args.steps is not None or args.answer is None:
+        return check_steps(args)
     exercise = get(args.id, args.seed)
     if not exercise.checkable:
         raise InputError(
@@ -135,6 +137,29 @@ def check(args: argparse.Namespace) -> int:
         sys.stdout.write(verdict_json(exercise.id, exercise.expected.latex(), verdict))
     else:
         sys.stdout.write(verdict_text(exercise.id, verdict))
+    return verdict.exit_code
+
+
+def check_steps(args: argparse.Namespace) -> int:
+    """``symattn check ID --steps FILE``: a learner's derivation judged line by line."""
+    from .errors import InputError
+    from .exercises import get
+    from .learner_proof import STEP_EXERCISES, check_derivation, read_steps
+    from .learner_render import proof_json, proof_text
+
+    if args.steps is None:
+        raise InputError(f"give an ANSWER, or a derivation with --steps FILE: symattn check {args.id} ANSWER")
+    if args.answer is not None:
+        raise InputError("give an ANSWER or --steps FILE, not both")
+    exercise = get(args.id)
+    if args.seed is not None:
+        raise InputError("--seed does not apply to --steps")
+    if exercise.id not in STEP_EXERCISES:
+        raise InputError(
+            f"{exercise.id} is not checked step by step; --steps works for {', '.join(STEP_EXERCISES)}"
+        )
+    verdict = check_derivation(exercise.id, read_steps(args.steps))
+    sys.stdout.write(proof_json(verdict) if args.json else proof_text(verdict))
     return verdict.exit_code
 
 
