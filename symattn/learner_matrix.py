@@ -368,6 +368,14 @@ def _softmax_drops_pt(f: Factor) -> Term | None:
     return None
 
 
+def _softmax_transposed(f: Factor) -> Term | None:
+    if f[0] == "softmax":
+        _, c, fs = f[1]
+        if len(fs) >= 3 and fs[0] == P_ and fs[-1] == PT:
+            return ("mul", sp.S.One, (PT, ("softmax", ("mul", c, fs[1:-1])), P_))
+    return None
+
+
 def _drop_one(f: Factor) -> Term | None:
     return ("mul", sp.S.One, ()) if f in (P_, PT) else None
 
@@ -426,6 +434,12 @@ MISTAKES = (
         _each_factor(_softmax_drops_pt),
         "reordering the rows and the columns of S reorders both: softmax(P S P^T) = P softmax(S) P^T",
     ),
+    NamedRule(
+        "softmax(P S P^T) = P^T softmax(S) P",
+        _each_factor(_softmax_transposed),
+        "P reorders the rows of S, so P stays on the left: softmax(P S P^T) = P softmax(S) P^T",
+    ),
+    NamedRule("P P = I", _pairs(P_, P_), "P P is not I: the pair that cancels is P^T P"),
     NamedRule(
         "P or P^T dropped",
         _each_factor(_drop_one),
@@ -544,14 +558,11 @@ def difference(lhs: Term, rhs: Term) -> str | None:
 def _describe(at: Instance, lhs: Term, rhs: Term, r: int, c: int, x: Any, y: Any) -> str:
     from .digits import decimal_string
 
-    used = sorted(_names(lhs) | _names(rhs))
-    shown = [f"{name} = {sp.sstr(at.values[name].tolist())}" for name in used if name != "P"]
-    order = ", ".join(str(k + 1) for k in at.order)
+    used = sorted(_names(lhs) | _names(rhs) | {"P"})
+    shown = [f"{name} = {sp.sstr(at.values[name].tolist())}" for name in used]
     return (
-        f"at N = {at.n} with P the permutation that puts rows {order} first to last"
-        + (f", {', '.join(shown)}" if shown else "")
-        + f" (d_k = 4): entry ({r + 1}, {c + 1}) is {decimal_string(x, 6)} on the left and "
-        f"{decimal_string(y, 6)} on the right"
+        f"at N = {at.n}, d_k = 4, with {', '.join(shown)}: entry ({r + 1}, {c + 1}) is "
+        f"{decimal_string(x, 6)} on the left and {decimal_string(y, 6)} on the right"
     )
 
 

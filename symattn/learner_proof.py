@@ -195,38 +195,51 @@ class Move:
     kind: str = "rule"  # rule, extra, mistake, fact
 
 
-def _reach(w: World, start: Any, moves: list[Move], depth: int) -> dict[Any, list[Move]]:
-    """Every normal form within ``depth`` moves of ``start``, with a shortest path."""
-    seen: dict[Any, list[Move]] = {start: []}
-    frontier = [start]
-    for _ in range(depth):
-        nxt = []
-        for key in frontier:
-            for mv in moves:
-                if len(seen) >= BUDGET:
-                    return seen
-                try:
-                    out = w.apply(mv.rewrite, key)
-                except (ValueError, TypeError, ZeroDivisionError, AttributeError):
-                    continue
-                if out is not None and out not in seen:
-                    seen[out] = [*seen[key], mv]
-                    nxt.append(out)
-        frontier = nxt
-    return seen
+def _grow(w: World, seen: dict[Any, list[Move]], frontier: list[Any], moves: list[Move]) -> list[Any]:
+    """One more level of rewrites from ``frontier``; new states go into ``seen``."""
+    out = []
+    for key in frontier:
+        for mv in moves:
+            if len(seen) >= BUDGET:
+                return out
+            try:
+                new = w.apply(mv.rewrite, key)
+            except (ValueError, TypeError, ZeroDivisionError, AttributeError):
+                continue
+            if new is not None and new not in seen:
+                seen[new] = [*seen[key], mv]
+                out.append(new)
+    return out
 
 
 def search(w: World, lhs: Any, rhs: Any, moves: list[Move], depth: int) -> list[Move] | None:
-    """A shortest list of moves that takes both sides to one normal form, within ``depth``."""
-    left = _reach(w, lhs, moves, depth)
-    right = _reach(w, rhs, moves, depth)
-    best: list[Move] | None = None
-    for key, path in left.items():
-        if key in right and len(path) + len(right[key]) <= depth:
-            total = path + right[key]
-            if best is None or len(total) < len(best):
-                best = total
-    return best
+    """A shortest list of moves that takes both sides to one normal form, within ``depth``.
+
+    Iterative deepening from both sides: total depth t = 1, 2, ... is tried before t + 1, and
+    each side's levels are computed only when a split of t needs them.
+    """
+    if lhs == rhs:
+        return []
+    sides = [({lhs: []}, [[lhs]]), ({rhs: []}, [[rhs]])]
+
+    def upto(side: int, level: int) -> dict[Any, list[Move]]:
+        seen, levels = sides[side]
+        while len(levels) <= level and levels[-1]:
+            levels.append(_grow(w, seen, levels[-1], moves))
+        return seen
+
+    for t in range(1, depth + 1):
+        best: list[Move] | None = None
+        for a in range(t + 1):
+            left, right = upto(0, a), upto(1, t - a)
+            for key, path in left.items():
+                if key in right and len(path) <= a and len(right[key]) <= t - a:
+                    total = path + right[key]
+                    if best is None or len(total) < len(best):
+                        best = total
+        if best is not None:
+            return best
+    return None
 
 
 def _names(path: list[Move]) -> str:
@@ -263,7 +276,9 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
     allowed = _moves(w.rules, "rule") + fact_moves
     verdict, counter = w.truth(lhs, rhs)
     if verdict == "false":
-        slip = search(w, lhs, rhs, allowed + _moves(w.mistakes, "mistake"), PROOF_DEPTH)
+        # A slip is named only when it alone (with lines already proved) explains the step:
+        # with the allowed rules too, some path through a slip explains almost anything.
+        slip = search(w, lhs, rhs, fact_moves + _moves(w.mistakes, "mistake"), PROOF_DEPTH)
         mistakes = [m for m in (slip or []) if m.kind == "mistake"]
         parts = []
         if mistakes:
@@ -271,8 +286,9 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
         parts.append(f"the two sides differ {counter}" if counter else "the two sides differ")
         return out | {"status": "wrong", "rule": "", "feedback": "; ".join(parts)}
     if verdict == "true":
-        path = search(w, lhs, rhs, allowed, PROOF_DEPTH)
-        if path is not None:
+        # A rule used on both sides counts once: at most PROOF_DEPTH different rules.
+        path = search(w, lhs, rhs, allowed, PROOF_DEPTH + 1)
+        if path is not None and len({m.name for m in path}) <= PROOF_DEPTH:
             return out | {"status": "ok", "rule": _names(path), "feedback": ""}
     path = search(w, lhs, rhs, allowed + _moves(w.extra, "extra"), PROOF_DEPTH + 1)
     extra = [m for m in (path or []) if m.kind == "extra"]
@@ -294,7 +310,8 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
         return out | {
             "status": "unjustified",
             "rule": _names(longer),
-            "feedback": f"true, but it takes {len(longer)} rules in one step ({_names(longer)}); "
+            "feedback": f"true, but it takes {len({m.name for m in longer})} rules in one step "
+            f"({_names(longer)}); "
             f"a step may combine at most {PROOF_DEPTH}: write the steps between",
         }
     return out | {
@@ -343,6 +360,9 @@ def check_derivation(exercise_id: str, text: str) -> ProofVerdict:
     previous_rhs = ""
     chain_start: Any = None
     for line in lines:
+        if line.error:
+            results.append(StepResult(line.number, line.latex, "invalid", "", line.error))
+            continue
         lhs_text = line.lhs if line.lhs is not None else previous_rhs
         previous_rhs = line.rhs
         try:

@@ -247,7 +247,15 @@ def _linearity(node: sp.Basic) -> sp.Basic | None:
     if isinstance(a, sp.Sum):
         return sp.Sum(Ex(a.function), *a.limits)
     c, rest = _split_constant(a)
-    return c * Ex(rest) if c != 1 else None
+    if c != 1:
+        return c * Ex(rest)
+    if any(isinstance(f.as_base_exp()[0], sp.Sum) for f in sp.Mul.make_args(rest)):
+        limits, body = _pull_sums(rest, [0])  # a product of sums is one multiple sum
+        out = Ex(sp.expand(body))
+        for limit in limits:
+            out = sp.Sum(out, limit)
+        return out
+    return None
 
 
 def _independence(node: sp.Basic) -> sp.Basic | None:

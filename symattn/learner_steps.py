@@ -45,6 +45,7 @@ class Line:
     latex: str
     lhs: str | None
     rhs: str
+    error: str = ""  # why the line cannot be read as a step, if it cannot
 
 
 def read_lines(text: str) -> list[Line]:
@@ -55,7 +56,7 @@ def read_lines(text: str) -> list[Line]:
     started = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = _strip_comment(raw).strip()
-        line = re.sub(r"^\$+|\$+$", "", line).strip()
+        line = re.sub(r"^\$+|\$+$", "", line.rstrip(".,;").strip()).strip()
         line = re.sub(r"(\\\\|\\\]|\\\[)\s*$", "", line).strip().rstrip(".,;").strip()
         line = line.replace("&", "")
         if not line:
@@ -64,22 +65,20 @@ def read_lines(text: str) -> list[Line]:
             raise StepSyntaxError(f"line {number} is too long ({len(line)} characters, at most {MAX_LINE})")
         if len(out) >= MAX_LINES:
             raise StepSyntaxError(f"too many steps (at most {MAX_LINES})")
-        parts = _split_equals(line, number)
-        if parts[0] == "":
-            if not started:
-                raise StepSyntaxError(f"line {number}: '= ...' continues a chain, but no chain has started")
+        try:
+            _check_brackets(line)
+            parts = _split_equals(line)
+            if parts[0] == "" and not started:
+                raise StepSyntaxError("'= ...' continues a chain, but no chain has started")
             if len(parts) != 2:
-                raise StepSyntaxError(f"line {number}: one '=' per line (write each step on its own line)")
-            out.append(Line(number, line, None, parts[1]))
-        else:
-            if len(parts) != 2:
-                raise StepSyntaxError(
-                    f"line {number}: expected 'A = B' or '= B' (one '=' per line), got {len(parts) - 1} '='"
-                )
+                raise StepSyntaxError(f"write one '=' per line ('A = B' or '= B'), not {len(parts) - 1}")
             if not parts[1]:
-                raise StepSyntaxError(f"line {number}: nothing after '='")
-            out.append(Line(number, line, parts[0], parts[1]))
-            started = True
+                raise StepSyntaxError("nothing after '='")
+        except StepSyntaxError as exc:
+            out.append(Line(number, line, None, "", str(exc)))
+            continue
+        out.append(Line(number, line, parts[0] or None, parts[1]))
+        started = True
     if not out:
         raise StepSyntaxError("the derivation has no steps")
     return out
@@ -90,7 +89,21 @@ def _strip_comment(raw: str) -> str:
     return raw[: m.start()] if m else raw
 
 
-def _split_equals(line: str, number: int) -> list[str]:
+def _check_brackets(line: str) -> None:
+    pairs = {")": "(", "]": "[", "}": "{"}
+    stack: list[tuple[str, int]] = []
+    for pos, ch in enumerate(line, start=1):
+        if ch in "([{":
+            stack.append((ch, pos))
+        elif ch in ")]}":
+            if not stack or stack[-1][0] != pairs[ch]:
+                raise StepSyntaxError(f"unmatched {ch!r} at position {pos}")
+            stack.pop()
+    if stack:
+        raise StepSyntaxError(f"unmatched {stack[-1][0]!r} at position {stack[-1][1]}")
+
+
+def _split_equals(line: str) -> list[str]:
     """Split at each '=' outside braces and brackets (``\\sum_{i=1}`` holds one inside)."""
     parts, depth, start = [], 0, 0
     for pos, ch in enumerate(line):
