@@ -485,55 +485,79 @@ class Instance:
         return len(self.order)
 
 
+#: The width of X and of the projections at concrete sizes; d_k takes the same value.
+WIDTH = 4
+
+
+def instance(order: tuple[int, ...], seed: int) -> Instance:
+    """P for ``order`` (row r of PX is row order[r] of X) and seeded integer matrices."""
+    n = len(order)
+    values = {
+        "P": sp.Matrix(n, n, lambda r, c: 1 if order[r] == c else 0),
+        "X": _ints(n, WIDTH, seed),
+        "S": _ints(n, n, seed + 10),
+        "W^Q": _ints(WIDTH, WIDTH, seed + 20),
+        "W^K": _ints(WIDTH, WIDTH, seed + 30),
+        "W^V": _ints(WIDTH, WIDTH, seed + 40),
+    }
+    return Instance(order, values)
+
+
 def _ints(rows: int, cols: int, seed: int) -> sp.Matrix:
     import random
 
     rng = random.Random(seed)
-    return sp.Matrix(rows, cols, lambda i, j: rng.randint(-2, 2))
+    return sp.Matrix(rows, cols, lambda i, j: rng.randint(-1, 1))
 
 
 @cache
 def instances() -> tuple[Instance, ...]:
-    """A 3-cycle and a 4-cycle (P^T differs from P), with small integer matrices, d_k = 4."""
-    out = []
-    for order, seed in (((1, 2, 0), 1), ((2, 3, 1, 0), 2)):
-        n = len(order)
-        values = {
-            "P": sp.Matrix(n, n, lambda r, c, o=order: 1 if o[r] == c else 0),
-            "X": _ints(n, 2, seed),
-            "S": _ints(n, n, seed + 10),
-            "W^Q": _ints(2, 2, seed + 20),
-            "W^K": _ints(2, 2, seed + 30),
-            "W^V": _ints(2, 2, seed + 40),
-        }
-        out.append(Instance(order, values))
-    return tuple(out)
+    """A 3-cycle and a 4-cycle (P^T differs from P), with small integer matrices."""
+    return (instance((1, 2, 0), 1), instance((2, 3, 1, 0), 2))
 
 
-def evaluate(t: Term, at: Instance) -> sp.Matrix:
+def evaluate(t: Term, at: Instance, reference: bool = False) -> sp.Matrix:
+    """The exact value of a term at an instance; ``reference`` computes Attention with
+    :func:`symattn.exact.attention` instead of :func:`attention_definition` (slower)."""
     _, c, fs = t
     out = sp.eye(at.n) if not fs else None
     for f in fs:
-        m = _evaluate_factor(f, at)
+        m = _evaluate_factor(f, at, reference)
         out = m if out is None else out * m
-    return c.subs(D_K, 4) * out
+    return c.subs(D_K, WIDTH) * out
 
 
-def _evaluate_factor(f: Factor, at: Instance) -> sp.Matrix:
+def _evaluate_factor(f: Factor, at: Instance, reference: bool) -> sp.Matrix:
     if f[0] == "sym":
         if f[1] not in at.values:
             raise StepSyntaxError(f"{f[1]} is not defined")
         return at.values[f[1]]
     if f[0] == "T":
         inner = f[1]
-        return (evaluate(inner, at) if inner[0] == "mul" else _evaluate_factor(inner, at)).T
+        value = (
+            evaluate(inner, at, reference) if inner[0] == "mul" else _evaluate_factor(inner, at, reference)
+        )
+        return value.T
     if f[0] == "softmax":
-        return softmax_rows(evaluate(f[1], at))
-    return evaluate(attention_definition(f[1]), at)
+        return softmax_rows(evaluate(f[1], at, reference))
+    if not reference:
+        return evaluate(attention_definition(f[1]), at)
+    from .exact import attention
+
+    args = [evaluate(a, at, reference) for a in f[1]]
+    if len(args) == 1:
+        args = [args[0] * at.values[w] for w in ("W^Q", "W^K", "W^V")]
+    return attention(*args).output
 
 
 def difference(lhs: Term, rhs: Term) -> str | None:
-    """None when the sides agree at every instance, else a counterexample (certified)."""
+    """None when the sides agree at every instance, else a counterexample.
+
+    Sides that agree to 30 digits at every instance count as equal (evidence, not proof: the
+    proof of a step is the rules). A difference is reported only when its first digits are
+    certified (:func:`symattn.digits.round_decimal`), so a counterexample is never a rounding
+    artefact.
+    """
     from .digits import round_decimal
     from .errors import SymattnError
 
@@ -542,8 +566,8 @@ def difference(lhs: Term, rhs: Term) -> str | None:
         if a.shape != b.shape:
             return f"the two sides have different shapes ({a.rows}x{a.cols} and {b.rows}x{b.cols})"
         for pos, (x, y) in enumerate(zip(a, b, strict=True)):
-            diff = sp.nsimplify(x - y) if (x - y).is_Rational else x - y
-            if diff == 0:
+            diff = x - y
+            if diff == 0 or abs(sp.N(diff, 30)) < sp.Float("1e-25"):
                 continue
             try:
                 gap = round_decimal(diff, 4)
@@ -561,7 +585,7 @@ def _describe(at: Instance, lhs: Term, rhs: Term, r: int, c: int, x: Any, y: Any
     used = sorted(_names(lhs) | _names(rhs) | {"P"})
     shown = [f"{name} = {sp.sstr(at.values[name].tolist())}" for name in used]
     return (
-        f"at N = {at.n}, d_k = 4, with {', '.join(shown)}: entry ({r + 1}, {c + 1}) is "
+        f"at N = {at.n}, d_k = {WIDTH}, with {', '.join(shown)}: entry ({r + 1}, {c + 1}) is "
         f"{decimal_string(x, 6)} on the left and {decimal_string(y, 6)} on the right"
     )
 
@@ -592,3 +616,58 @@ def goals() -> list[tuple[Term, Term]]:
     plain = tuple(mul(1, (x, ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
     three = (("mul", sp.S.One, (("attn", args),)), ("mul", sp.S.One, (P_, ("attn", plain))))
     return [one, three]
+
+
+# -- each rule a checked lemma ----------------------------------------------------------------
+#: Where each rule applies; the lemma checks the rule as implemented, for every permutation.
+SAMPLES: dict[str, tuple[str, ...]] = {
+    "transpose of a product": (r"(P X W^Q)^\top", r"(P S)^\top"),
+    "P^T P = I": (r"P^\top P X",),
+    "softmax(P S P^T) = P softmax(S) P^T": (
+        r"\operatorname{softmax}(P S P^\top)",
+        r"\operatorname{softmax}\left(\frac{P Q K^\top P^\top}{\sqrt{d_k}}\right)",
+    ),
+    "definition of attention with projections": (
+        r"\operatorname{Attention}(PX)",
+        r"\operatorname{Attention}(Q, K, V)",
+    ),
+    "P P^T = I": (r"P P^\top S",),
+    "softmax(P S) = P softmax(S)": (r"\operatorname{softmax}(P S)",),
+    "softmax(S P^T) = softmax(S) P^T": (r"\operatorname{softmax}(S P^\top)",),
+    "permutation equivariance": (r"\operatorname{Attention}(P X)",),
+}
+
+
+def _rule_holds(rule: NamedRule, n: int) -> bool:
+    from itertools import permutations
+
+    from .learner_steps import parse_expression
+
+    for text in SAMPLES[rule.name]:
+        t = canon(build(parse_expression(text)))
+        out = everywhere(t, rule.rewrite)
+        if out == t:
+            return False
+        for seed, order in enumerate(permutations(range(n))):
+            at = instance(order, seed)
+            # Attention from symattn.exact: the definition's lemma compares two computations.
+            diff = evaluate(t, at, reference=True) - evaluate(out, at, reference=True)
+            if any(x != 0 and sp.simplify(x) != 0 for x in diff):
+                return False
+    return True
+
+
+def rule_lemmas() -> list:
+    """Every rule of :data:`RULES` and :data:`EXTRA` as a :class:`~symattn.proof.Lemma`."""
+    from .proof import Lemma
+
+    return [
+        Lemma(
+            r.name,
+            f"{r.name}, as rewritten by symattn, holds exactly for every permutation matrix P "
+            "and integer matrices",
+            lambda n, r=r: _rule_holds(r, n),
+            sizes=(2, 3),
+        )
+        for r in RULES + EXTRA
+    ]

@@ -528,7 +528,7 @@ def value(e: sp.Basic, normal: bool = False) -> sp.Expr:
 
 
 def truth(lhs: sp.Basic, rhs: sp.Basic) -> str:
-    """"true", "normal" (true only for normal entries) or "false"."""
+    """ "true", "normal" (true only for normal entries) or "false"."""
     try:
         diff = sp.simplify(value(lhs) - value(rhs))
         return "true" if diff == 0 else "false"
@@ -592,3 +592,51 @@ def counterexample(lhs: sp.Basic, rhs: sp.Basic) -> str | None:
                 f"computed with sympy.stats): left = {sp.sstr(a)}, right = {sp.sstr(b)}"
             )
     return None
+
+
+# -- each rule a checked lemma ----------------------------------------------------------------
+#: Where each rule applies (LaTeX a learner could write); the lemma checks the rule as
+#: implemented on these, against sympy.stats at concrete widths.
+SAMPLES: dict[str, tuple[str, ...]] = {
+    "linearity of expectation": (r"\mathbb{E}[2 z + q_1]", r"\mathbb{E}[z^2]"),
+    "E of a product of independent factors": (r"\mathbb{E}[q_1^2 k_1^2]", r"\mathbb{E}[q_1 k_2 q_2]"),
+    "variances of independent terms add": (r"\operatorname{Var}(z)", r"\operatorname{Var}(q_1 + k_1 q_2)"),
+    "Var(aX) = a^2 Var(X)": (r"\operatorname{Var}(z/\sqrt{d_k})", r"\operatorname{Var}(3 q_1 k_1)"),
+    "Var(X) = E[X^2] - E[X]^2": (r"\operatorname{Var}(z)", r"\operatorname{Var}(q_1 k_1)"),
+    "E[X^2] = Var(X) + E[X]^2": (r"\mathbb{E}[q_1^2 k_1^2]", r"\mathbb{E}[z^2]"),
+    "hypothesis: mean 0, variance 1": (
+        r"\operatorname{Var}(q_1 k_1) + \mathbb{E}[k_2]",
+        r"\operatorname{Var}(k_1)",
+    ),
+    "Var(XY) = Var(X) Var(Y)": (r"\operatorname{Var}(q_1 k_1)",),
+    "Var(X + c) = Var(X)": (r"\operatorname{Var}(z + 3)",),
+    "normal moments (E[x^4] = 3)": (r"\mathbb{E}[q_1^4]",),
+}
+
+
+def _rule_holds(rule: NamedRule, n: int) -> bool:
+    from .learner_steps import parse_expression
+
+    law = "normal" if rule.name.startswith("normal") else "rademacher"
+    for text in SAMPLES[rule.name]:
+        e = canon(build(parse_expression(text)))
+        out = _rename(_canon(rewrite_all(e, rule.rewrite)))
+        if out == e or sp.simplify(_at(e, n, {}, law) - _at(out, n, {}, law)) != 0:
+            return False
+    return True
+
+
+def rule_lemmas() -> list:
+    """Every rule of :data:`RULES` and :data:`EXTRA` as a :class:`~symattn.proof.Lemma`."""
+    from .proof import Lemma
+
+    return [
+        Lemma(
+            r.name,
+            f"{r.name}, as rewritten by symattn, holds for independent entries of mean 0 and "
+            "variance 1 (each ±1, or normal), checked with sympy.stats",
+            lambda n, r=r: _rule_holds(r, n),
+            sizes=(1, 2) if r.name.startswith("normal") else (2, 3),
+        )
+        for r in RULES + EXTRA
+    ]
