@@ -94,6 +94,10 @@ def _is_matrix(e: Any) -> bool:
 
 
 def _times(a: Any, b: Any) -> Any:
+    if isinstance(b, sp.Identity) and _is_matrix(a):  # I is the identity of the size that fits
+        b = sp.Identity(a.shape[1])
+    if isinstance(a, sp.Identity) and _is_matrix(b):
+        a = sp.Identity(b.shape[0])
     if _is_matrix(a) and _is_matrix(b) and a.shape[1] != b.shape[0]:
         raise StepSyntaxError(f"the shapes do not fit: {sp.sstr(a.shape)} times {sp.sstr(b.shape)}")
     return sp.MatMul(a, b) if _is_matrix(a) or _is_matrix(b) else a * b
