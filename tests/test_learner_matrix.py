@@ -69,7 +69,7 @@ def test_attention_value_matches_numpy_reference():
 def test_instances_use_permutations_that_are_not_involutions():
     """P^T != P at every instance, so a transposed permutation is always caught."""
     for at in lm.instances():
-        assert at.values["P"].T != at.values["P"]
+        assert at.values["P"] != at.values["P"].T
         assert at.values["P"].T * at.values["P"] == sp.eye(at.n)
 
 
