@@ -127,6 +127,17 @@ def check(args: argparse.Namespace) -> int:
     if args.steps is not None or args.answer is None:
         return check_steps(args)
     exercise = get(args.id, args.seed)
+    if exercise.checker == "formula":
+        from .learner_formula import EXPECTED_LATEX, judge_formula
+
+        verdict = judge_formula(args.answer)
+        out = (
+            verdict_json(exercise.id, EXPECTED_LATEX, verdict)
+            if args.json
+            else verdict_text(exercise.id, verdict)
+        )
+        sys.stdout.write(out)
+        return verdict.exit_code
     if not exercise.checkable:
         raise InputError(
             f"{exercise.id} has no machine-checkable answer: see "

@@ -40,6 +40,7 @@ class Exercise:
     solution: Callable[[], Derivation] | str | None = None  # a derivation, or a derivation name
     keywords: tuple[str, ...] = ()  # text that identifies the exercise in a module file
     params: dict = field(default_factory=dict)
+    checker: str = ""  # "steps": a derivation judged line by line; "formula": ex6.6's formula
 
     def __post_init__(self) -> None:
         # A "mistake" that gives the right answer (it can, for some variant numbers) or
@@ -333,6 +334,13 @@ def _plain(
     return Exercise(id_, kind, title, prompt, solution, solution=derivation, keywords=keywords)
 
 
+def _checked(e: Exercise, checker: str) -> Exercise:
+    """``e`` judged by :mod:`symattn.learner_proof` ("steps") or :mod:`symattn.learner_formula`."""
+    import dataclasses
+
+    return dataclasses.replace(e, checker=checker)
+
+
 def _build() -> dict[str, Exercise]:
     exercises = [
         _plain(
@@ -383,6 +391,8 @@ def _build() -> dict[str, Exercise]:
             ("permutation",),
         ),
     ]
+    checkers = {"ex6.3": "steps", "ex6.6": "formula", "ex6.7": "steps"}
+    exercises = [_checked(e, checkers[e.id]) if e.id in checkers else e for e in exercises]
     return {e.id: e for e in exercises}
 
 
