@@ -490,7 +490,7 @@ class Instance:
 
 
 #: The width of X and of the projections at concrete sizes; d_k takes the same value.
-WIDTH = 4
+WIDTH = 2
 
 
 def instance(order: tuple[int, ...], seed: int) -> Instance:
@@ -511,7 +511,7 @@ def _ints(rows: int, cols: int, seed: int) -> sp.Matrix:
     import random
 
     rng = random.Random(seed)
-    return sp.Matrix(rows, cols, lambda i, j: rng.randint(-1, 1))
+    return sp.Matrix(rows, cols, lambda i, j: rng.randint(-2, 2))
 
 
 @cache

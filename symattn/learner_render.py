@@ -40,8 +40,37 @@ def proof_markdown(v: ProofVerdict) -> str:
         if s.status != "ok" and s.feedback:
             note += f": {s.feedback}"
         rows.append(f"| {s.line} | {MARKS[s.status]} | ${s.latex}$ | {_cell(note)} |")
-    return "\n".join(rows) + f"\n\n**{v.verdict}**: {_cell(v.feedback)}\n"
+    feedback = v.feedback.removeprefix("correct: ").removeprefix("incorrect: ")
+    return "\n".join(rows) + f"\n\n**{v.verdict}**: {_cell(feedback)}\n"
 
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|")
+
+
+def worked_checks(exercise_id: str) -> str:
+    """The exercises page's worked checks: a correct and a wrong derivation, as judged."""
+    from .learner_examples import EXAMPLES
+    from .learner_proof import check_derivation
+
+    out = [
+        f"**Checked step by step.** Write a derivation in LaTeX, one step per line ('A = B' starts "
+        f"a chain, '= C' continues it, '%' starts a comment), and run "
+        f"`symattn check {exercise_id} --steps proof.tex`.",
+        "",
+    ]
+    for kind, title in (("correct", "A correct derivation"), ("wrong", "A derivation with a slip")):
+        text = EXAMPLES[exercise_id][kind]
+        verdict = check_derivation(exercise_id, text)
+        out += [
+            f"<details><summary>{title}: {verdict.verdict}</summary>",
+            "",
+            "```tex",
+            text.rstrip(),
+            "```",
+            "",
+            proof_markdown(verdict),
+            "</details>",
+            "",
+        ]
+    return "\n".join(out)

@@ -75,7 +75,7 @@ def test_instances_use_permutations_that_are_not_involutions():
 
 def test_counterexample_names_the_matrices():
     text = lm.difference(read(r"\operatorname{Attention}(PX)"), read(r"P^\top \operatorname{Attention}(X)"))
-    assert text.startswith("at N = 3, d_k = 4, with P = [[0, 1, 0], [0, 0, 1], [1, 0, 0]]")
+    assert text.startswith("at N = 3, d_k = 2, with P = [[0, 1, 0], [0, 0, 1], [1, 0, 0]]")
     assert "on the left" in text
 
 
