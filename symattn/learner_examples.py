@@ -34,7 +34,8 @@ EXAMPLES: dict[str, dict[str, str]] = {
 = P \operatorname{softmax}\left(\frac{Q K^\top}{\sqrt{d_k}}\right) V
 = P \operatorname{Attention}(X)
 """,
-        "wrong": r"""\operatorname{Attention}(PX) = \operatorname{softmax}\left(\frac{(PQ)(PK)^\top}{\sqrt{d_k}}\right) PV
+        "wrong": r"""% The slip: P^T on the left, P on the right.
+\operatorname{Attention}(PX) = \operatorname{softmax}\left(\frac{(PQ)(PK)^\top}{\sqrt{d_k}}\right) PV
 = \operatorname{softmax}\left(\frac{P Q K^\top P^\top}{\sqrt{d_k}}\right) PV
 = P^\top \operatorname{softmax}\left(\frac{Q K^\top}{\sqrt{d_k}}\right) P P V
 = P \operatorname{Attention}(X)
