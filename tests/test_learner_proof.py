@@ -120,3 +120,30 @@ def test_cli_reads_stdin(cli, monkeypatch):
 def test_cli_bad_input(cli, argv, message):
     code, out, err = cli(*argv)
     assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("exercise_id", ["ex6.3", "ex6.7"])
+def test_model_solutions_pass_and_the_docs_slips_fail(exercise_id):
+    """The module's model solutions, as learner files, are correct; the docs' slips are not."""
+    from symattn.learner_examples import EXAMPLES
+
+    assert check_derivation(exercise_id, EXAMPLES[exercise_id]["correct"]).verdict == "correct"
+    wrong = check_derivation(exercise_id, EXAMPLES[exercise_id]["wrong"])
+    assert wrong.verdict == "incorrect"
+    assert next(s for s in wrong.steps if s.status != "ok").status == "wrong"
+
+
+def test_readme_example_is_real_output(cli, tmp_path):
+    """The README's step-by-step example is what the command prints for the docs' slip."""
+    import re
+
+    from symattn.learner_examples import EXAMPLES
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- steps:start -->\n```text\n\$ [^\n]*\n(.*?)```\n<!-- steps:end -->", readme, re.S)
+    assert block, "README steps example markers missing"
+    proof = tmp_path / "proof.tex"
+    proof.write_text(EXAMPLES["ex6.3"]["wrong"], encoding="utf-8")
+    code, out, _ = cli("check", "ex6.3", "--steps", str(proof))
+    assert code == 1
+    assert out == block.group(1), "README steps example is stale: paste the command's output"
