@@ -11,9 +11,10 @@ constants taken out of sums, sums of constants done, expansion). Each rule of
 :data:`RULES` rewrites every place it applies at once (linearity, independence, variances add,
 scaling, E[X^2] = Var(X) + E[X]^2, the hypotheses); :data:`EXTRA` are true rules the exercise
 does not teach, :data:`MISTAKES` false ones learners use. :func:`value` evaluates E and Var
-exactly for a symbolic d_k (second moments give Kronecker deltas, summed out); that decides
+exactly for a symbolic d_k with the rule system of :mod:`symattn.expectation`; that decides
 whether a step is true, and :func:`counterexample` shows a false one at a concrete width with
-``sympy.stats`` normal variables, an independent computation.
+``sympy.stats`` variables (each ±1, or normal), an independent computation. Each rule, as
+rewritten here, is a checked :class:`~symattn.proof.Lemma` (:func:`rule_lemmas`).
 """
 
 from __future__ import annotations
@@ -167,6 +168,11 @@ def _components(factors: list[sp.Basic]) -> list[list[sp.Basic]]:
 def canon(e: sp.Basic) -> sp.Basic:
     """The algebraic normal form of a learner's expression."""
     e = e.xreplace({Z: score()})
+    return _rename(_canon(e))
+
+
+def renormal(e: sp.Basic) -> sp.Basic:
+    """The normal form again, after a rule rewrote part of a normal form."""
     return _rename(_canon(e))
 
 
@@ -620,7 +626,7 @@ def _rule_holds(rule: NamedRule, n: int) -> bool:
     law = "normal" if rule.name.startswith("normal") else "rademacher"
     for text in SAMPLES[rule.name]:
         e = canon(build(parse_expression(text)))
-        out = _rename(_canon(rewrite_all(e, rule.rewrite)))
+        out = renormal(rewrite_all(e, rule.rewrite))
         if out == e or sp.simplify(_at(e, n, {}, law) - _at(out, n, {}, law)) != 0:
             return False
     return True
