@@ -34,9 +34,9 @@ ANSWERS = [
 
 def warm(repeat: int) -> dict[str, float]:
     from symattn.exercises import get
-    from symattn.judge import judge
+    from symattn.judge import judge, warm_up
 
-    judge("1", get("ex6.2").expected)  # first use imports the parser
+    warm_up()  # a grading service imports the parser and fills its caches once
     out = {}
     for ex, answer in ANSWERS:
         e = get(ex)

@@ -106,22 +106,24 @@ def test_no_variant_lets_a_slip_pass_over_a_thousand_seeds(ex_id):
     from symattn.answers import Chain
     from symattn.judge import _judge_number, _judge_threshold
 
-    mpmath.mp.dps = 50
     skipped = 0
     for seed in SEEDS:
         ex = variant(ex_id, seed)
         skipped += "seed_note" in ex.params
-        tol = mpmath.mpf(ex.expected.tolerance.p) / ex.expected.tolerance.q
-        answer = mpmath.mpmathify(sp.N(ex.expected.value, 50))
         judge_one = _judge_number if ex_id == "ex6.2" else _judge_threshold
-        assert (
-            judge_one(Chain(("a",), ()), [ex.expected.value], ex.expected, ex.mistakes).verdict == "correct"
-        )
+        one = Chain(("a",), ())
+        assert judge_one(one, [ex.expected.value], ex.expected, ex.mistakes).verdict == "correct"
+        with mpmath.workdps(50):
+            tol = mpmath.mpf(ex.expected.tolerance.p) / ex.expected.tolerance.q
+            answer = mpmath.mpmathify(sp.N(ex.expected.value, 50))
+            slips = {code: mpmath.mpmathify(sp.N(value, 50)) for code, value in _slip_values(ex)}
         for code, value in _slip_values(ex):
-            assert abs(mpmath.mpmathify(sp.N(value, 50)) - answer) > 2 * tol, (seed, code)
+            assert abs(slips[code] - answer) > 2 * tol, (seed, code)
             with pytest.raises(Exception) as info:
-                judge_one(Chain(("a",), ()), [sp.sympify(value)], ex.expected, ex.mistakes)
-            assert getattr(info.value, "code", None) == code, (seed, code)
+                judge_one(one, [sp.sympify(value)], ex.expected, ex.mistakes)
+            # named as itself, or as another slip within the tolerance of it
+            named = {c for c, v in slips.items() if abs(v - slips[code]) <= tol}
+            assert getattr(info.value, "code", None) in named, (seed, code)
     if ex_id == "ex6.2":
         assert skipped > 0  # some seeds are moved on (seed 33 was one), and say so
 

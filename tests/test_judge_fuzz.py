@@ -27,7 +27,8 @@ from symattn.parsing import isolated
 SEED = 20261130
 COUNT = 5000
 EX = {k: get(k) for k in ("ex6.2", "ex6.4", "ex6.5")}
-TARGET62 = (mpmath.e**2 + 11) / (mpmath.e**2 + 2)
+with mpmath.workdps(50):
+    TARGET62 = (mpmath.e**2 + 11) / (mpmath.e**2 + 2)
 
 
 def _number(rng: random.Random) -> str:
@@ -230,8 +231,8 @@ def test_no_exception_escapes_and_no_call_is_slow(fuzzed):
 
 
 def _mp(value: sp.Expr) -> mpmath.mpf:
-    mpmath.mp.dps = 50
-    return mpmath.mpmathify(sp.lambdify([], value, modules="mpmath")())
+    with mpmath.workdps(50):
+        return +mpmath.mpmathify(sp.lambdify([], value, modules="mpmath")())
 
 
 def test_nothing_is_correct_unless_mpmath_agrees(fuzzed):

@@ -339,6 +339,9 @@ incorrect65 = [
     (r"\infty", "not a number"),
     (r"\begin{bmatrix} 8192 \end{bmatrix} < N", "a matrix"),
     (r"N > \frac{1}{0}", "an infinite bound"),
+    ("N", "a variable, not a relation"),
+    (r"N > 10^{-3}", "every N"),
+    (r"N > 8192 \approx 8000", "a false step in the chain"),
 ]
 for answer, how in incorrect65:
     add("ex6.5", answer, "incorrect", f"not N > 8192: {how}")
@@ -443,6 +446,10 @@ incorrect64 = [
         "a large finite number",
     ),
     (r"\begin{bmatrix} 0 & -\infty & -\infty \\ 0 & 0 & -\infty \\ 0 & 0 & x \end{bmatrix}", "a symbol"),
+    (
+        r"\begin{bmatrix} 0 & -\infty z & -\infty \\ 0 & 0 & -\infty \\ 0 & 0 & 0 \end{bmatrix}",
+        "infinity times a symbol",
+    ),
     (r"2\begin{bmatrix} " + MASK3 + r" \end{bmatrix}", "twice the mask: still the mask? no"),
 ]
 for answer, how in incorrect64:
