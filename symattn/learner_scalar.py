@@ -503,19 +503,6 @@ def fact_rule(lhs: sp.Basic, rhs: sp.Basic) -> Rule | None:
     return rule
 
 
-def rewrite_whole(e: sp.Basic, lhs: sp.Basic, rhs: sp.Basic) -> sp.Basic | None:
-    """A proved line lhs = rhs used on the whole expression or on its E/Var parts."""
-    rule = fact_rule(lhs, rhs)
-    if rule is None:
-        return None
-    out = rewrite_all(e, rule)
-    if out == e and isinstance(lhs, sp.Add):
-        diff = sp.expand(e - lhs)
-        if diff != sp.expand(e):
-            return None
-    return out if out != e else None
-
-
 # -- truth ----------------------------------------------------------------------------------
 def value(e: sp.Basic, normal: bool = False) -> sp.Expr:
     """E and Var evaluated exactly for symbolic d_k by :mod:`symattn.expectation`.
