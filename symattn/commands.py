@@ -121,28 +121,77 @@ def exercises(args: argparse.Namespace) -> int:
         raise InputError(f"name an exercise: symattn exercises {args.action} ID")
     if args.action == "variant" and args.seed is None:
         raise InputError("a variant needs --seed S")
-    exercise = get(args.id, args.seed if args.action == "variant" else None)
+    exercise = get(args.id, args.seed)
     sys.stdout.write(exercise_text(exercise, args.solution))
     return 0
 
 
 def check(args: argparse.Namespace) -> int:
+    from .answers import MAX_LENGTH
     from .errors import InputError
     from .exercise_render import verdict_json, verdict_text
     from .exercises import get
     from .judge import judge
 
+    if args.steps is not None:
+        return check_steps(args)
+    if args.stdin and args.answer is not None:
+        raise InputError("give the answer as an argument or with --stdin, not both")
+    if args.stdin:
+        answer = sys.stdin.read(4 * MAX_LENGTH + 1).strip()
+    elif args.answer is None:
+        raise InputError(
+            "give an ANSWER: symattn check ID ANSWER (or --stdin), or a derivation with --steps FILE"
+        )
+    else:
+        answer = args.answer
     exercise = get(args.id, args.seed)
+    if exercise.checker == "formula":
+        from .learner_formula import EXPECTED_LATEX, judge_formula
+
+        verdict = judge_formula(answer)
+        out = (
+            verdict_json(exercise.id, EXPECTED_LATEX, verdict)
+            if args.json
+            else verdict_text(exercise.id, verdict)
+        )
+        sys.stdout.write(out)
+        return verdict.exit_code
+    if exercise.checker == "steps":
+        raise InputError(
+            f"{exercise.id} is checked as a derivation: symattn check {exercise.id} --steps FILE"
+        )
     if not exercise.checkable:
         raise InputError(
             f"{exercise.id} has no machine-checkable answer: see "
             f"symattn exercises show {exercise.id} --solution"
         )
-    verdict = judge(args.answer, exercise.expected, exercise.mistakes)
+    verdict = judge(answer, exercise.expected, exercise.mistakes)
     if args.json:
         sys.stdout.write(verdict_json(exercise.id, exercise.expected.latex(), verdict))
     else:
         sys.stdout.write(verdict_text(exercise.id, verdict))
+    return verdict.exit_code
+
+
+def check_steps(args: argparse.Namespace) -> int:
+    """``symattn check ID --steps FILE``: a learner's derivation judged line by line."""
+    from .errors import InputError
+    from .exercises import get
+    from .learner_proof import STEP_EXERCISES, check_derivation, read_steps
+    from .learner_render import proof_json, proof_text
+
+    if args.answer is not None or args.stdin:
+        raise InputError("give an ANSWER or --steps FILE, not both (--steps - reads standard input)")
+    exercise = get(args.id)
+    if args.seed is not None:
+        raise InputError("--seed does not apply to --steps")
+    if exercise.id not in STEP_EXERCISES:
+        raise InputError(
+            f"{exercise.id} is not checked step by step; --steps works for {', '.join(STEP_EXERCISES)}"
+        )
+    verdict = check_derivation(exercise.id, read_steps(args.steps))
+    sys.stdout.write(proof_json(verdict) if args.json else proof_text(verdict))
     return verdict.exit_code
 
 

@@ -226,6 +226,12 @@ def _exercises_page(reports: dict) -> str:
                 out.append("")
         else:
             out += ["*No machine-checkable answer.*", ""]
+        if e.checker == "steps":
+            from .learner_render import worked_checks
+
+            out += [worked_checks(e.id), ""]
+        elif e.checker == "formula":
+            out += [_formula_note(e.id), ""]
         out += [f"**Model solution.** {e.solution_text}", ""]
         if isinstance(e.solution, str) and e.solution in reports:
             d, report = reports[e.solution]  # verified above; not again
@@ -243,6 +249,17 @@ def _exercises_page(reports: dict) -> str:
                 "",
             ]
     return "\n".join(out)
+
+
+def _formula_note(exercise_id: str) -> str:
+    """How ex6.6's formula part is checked (the 'why' part stays a model solution)."""
+    from .learner_formula import EXPECTED_LATEX
+
+    return (
+        f"**Formula checked.** `symattn check {exercise_id} ANSWER` proves an answer equal to "
+        f"${EXPECTED_LATEX}$ for every $N$, in any equivalent form; the sum without $1/N$, one "
+        "weight, or one value is named as a slip."
+    )
 
 
 def _labs_page() -> tuple[str, dict[str, bytes]]:
