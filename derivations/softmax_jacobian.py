@@ -114,7 +114,9 @@ def _by_cases(lhs: Any, rhs: Any) -> str:
     """Prove lhs = rhs by the cases j = i and j != i (where delta_ij = 0)."""
     diff = sp.sympify(lhs) - sp.sympify(rhs)
     same = sp.simplify(diff.subs(j, i))
-    other = sp.expand(diff.replace(lambda e: isinstance(e, sp.KroneckerDelta), lambda e: 0))
+    other = sp.expand(
+        diff.replace(lambda e: isinstance(e, sp.KroneckerDelta) and set(e.args) == {i, j}, lambda e: 0)
+    )
     if same != 0 or other != 0:
         raise StepFailed(f"{NAME}: cases j = i and j != i do not both give 0: {same}, {other}")
     return "by cases j = i and j != i"

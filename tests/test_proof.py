@@ -266,3 +266,71 @@ def test_numeric_check_failure_is_reported():
 
 def test_methods_are_the_table_columns():
     assert METHODS == ("symbolic", "at sizes", "definition", "certified", "numeric")
+
+
+# -- found by a hostile review: each of these false steps once passed ---------------------------
+j = sp.Symbol("j", integer=True, positive=True)
+X = sp.IndexedBase("x")
+
+
+def test_a_delta_sum_whose_index_may_lie_outside_the_range_is_not_trusted():
+    d = Derivation("demo", "demo", "delta out of range")
+    d.step(sp.Sum(X[j] * sp.KroneckerDelta(i, j), (j, 2, n)), X[i], "pick j = i")
+    with pytest.raises(StepFailed, match="differ"):
+        d.verify()
+
+
+def test_the_expectation_of_a_two_index_entry_is_refused():
+    Qm = sp.IndexedBase("Q")
+    d = Derivation("demo", "demo", "two indices", expectation=Expectation([Family(Qm)]))
+    d.step(Ex(Qm[1, 1] * Qm[1, 2]), 1, "moments")
+    with pytest.raises(StepFailed, match="one index"):
+        d.verify()
+
+
+def test_a_bound_index_does_not_capture_a_free_one():
+    model = Expectation([Family(q)])
+    assert model.expect(q[i] * sp.Sum(q[i], (i, 1, n))) == 1  # E[q_i sum_j q_j] = 1, not n
+
+
+def test_an_inequality_ends_a_chain_for_the_claims():
+    d = Derivation("demo", "demo", "chain")
+    d.step(x**2 - 1, sp.Mul(x - 1, x + 1, evaluate=False), "factor")
+    d.then((x - 1) * (x + 1) + 1, "add one", relation="<", certificate=sp.S.One)
+    d.then(x**2, "expand")
+    d.claim(x**2 - 1, x**2)
+    with pytest.raises(StepFailed, match="no chain"):
+        d.verify()
+
+
+def test_a_definition_must_introduce_a_new_name():
+    w = sp.Symbol("w")
+    d = Derivation("demo", "demo", "redefine")
+    d.step(x + 1, w, "name it", method="definition", definition={w: x + 1})
+    d.then(2 * x, "rename it", method="definition", definition={w: 2 * x})
+    with pytest.raises(StepFailed, match="new name"):
+        d.verify()
+
+
+def test_at_sizes_needs_a_size_of_five_or_a_reason():
+    lemma = Lemma("small", "small sizes", lambda s: True, sizes=(1, 2, 3, 4))
+    d = Derivation("demo", "demo", "sizes", concrete=_concrete)
+    d.step(sp.Sum(i, (i, 1, n)), n * (n + 1) / 2, "Gauss", method="at sizes", lemma=lemma)
+    with pytest.raises(StepFailed, match="at least 5"):
+        d.verify()
+
+
+@pytest.mark.parametrize("body", [lambda s: 2 * s, lambda s: 1 // (s - 2), lambda s: sp.Eq(x**2, x)])
+def test_a_lemma_passes_only_by_returning_true(body):
+    d = Derivation("demo", "demo", "lemma")
+    d.step(x, sp.Mul(1, x, evaluate=False), "trivial", lemma=Lemma("odd", "odd", body, sizes=(1, 2)))
+    with pytest.raises(LemmaFailed):
+        d.verify()
+
+
+def test_a_counterexample_needs_sides_of_one_shape():
+    m = sp.Matrix([[1, 2], [3, 4]])
+    d = Derivation("demo", "demo", "shapes")
+    d.step(m, m.reshape(4, 1), "differs", relation="≠")
+    with pytest.raises(StepFailed, match="shapes differ"):
+        d.verify()
