@@ -147,9 +147,7 @@ def grade(args: argparse.Namespace) -> int:
     from .grade_report import bar_chart, report_markdown, summarise, summary_json, summary_text
 
     try:
-        graded = grade_file(
-            args.file, args.out, args.format, args.jobs, progress=sys.stderr.isatty()
-        )
+        graded = grade_file(args.file, args.out, args.format, args.jobs, progress=sys.stderr.isatty())
     except KeyboardInterrupt:
         if args.out:
             print(f"symattn: interrupted; run the same command to resume from {args.out}", file=sys.stderr)

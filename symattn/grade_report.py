@@ -98,7 +98,12 @@ def _summary(name: str, rows: list[dict[str, str]]) -> ExerciseSummary:
 
 def _ranked(groups: dict[str, list[dict[str, str]]]) -> list[Group]:
     out = [
-        Group(name, len({_who(r) for r in rows}), len(rows), Counter(r.get("answer", "") for r in rows).most_common(1)[0][0])
+        Group(
+            name,
+            len({_who(r) for r in rows}),
+            len(rows),
+            Counter(r.get("answer", "") for r in rows).most_common(1)[0][0],
+        )
         for name, rows in groups.items()
     ]
     return sorted(out, key=lambda g: (-g.learners, -g.rows, g.name))
@@ -120,7 +125,9 @@ def summary_text(summaries: Sequence[ExerciseSummary]) -> str:
     parts = [text_table(header, body)]
     slips = [(s.exercise, g.name, str(g.learners), str(g.rows)) for s in summaries for g in s.slips]
     if slips:
-        parts.append("Named slips, by learners\n" + text_table(("exercise", "slip", "learners", "rows"), slips))
+        parts.append(
+            "Named slips, by learners\n" + text_table(("exercise", "slip", "learners", "rows"), slips)
+        )
     wrong = [
         (s.exercise, _short(g.name), str(g.learners), str(g.rows), _short(g.example))
         for s in summaries
@@ -212,7 +219,9 @@ def bar_chart(summaries: Sequence[ExerciseSummary], path: str | Path) -> Path:
     ax.set_xlabel("share of answers (%)")
     ax.set_title("Verdicts per exercise (bar labels: numbers of answers)")
     ax.invert_yaxis()
-    ax.legend(ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(names) < 3 else -0.12), frameon=False)
+    ax.legend(
+        ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(names) < 3 else -0.12), frameon=False
+    )
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="svg", metadata={"Date": None}, bbox_inches="tight")
