@@ -119,7 +119,7 @@ def judge_rows(
     rows: Iterable[Row],
     jobs: int,
     finished: Callable[[Row, Outcome], None],
-    timeout: float = ROW_TIMEOUT,
+    timeout: float | None = None,
 ) -> None:
     """Judge ``rows`` in a pool of ``jobs`` workers; call ``finished(row, outcome)`` as each ends.
 
@@ -128,6 +128,7 @@ def judge_rows(
     """
     from pebble import ProcessPool
 
+    timeout = timeout or ROW_TIMEOUT
     warm_up()
     groups: dict[tuple[str, str, str, str], list[Row]] = {}
     pool = ProcessPool(max_workers=jobs)

@@ -113,9 +113,10 @@ def _read_csv(name: str, lines: list[str]) -> ClassFile:
         raise ClassFileError(f"{name}: no header")
     missing = [f for f in REQUIRED if f not in header]
     if missing or any(header.count(c) > 1 for c in header) or "" in header:
+        found = _printable(", ".join(header))
         raise ClassFileError(
             f"{name}: the header must name the columns {', '.join(REQUIRED)} once each "
-            f"(optional: {', '.join(OPTIONAL)}); found: {', '.join(header)}"
+            f"(optional: {', '.join(OPTIONAL)}); found: {found}"
         )
     if reserved := [c for c in header if c in ("line", *RESULTS)]:
         raise ClassFileError(f"{name}: the column names {', '.join(reserved)} are for the output")
@@ -194,7 +195,8 @@ def _read_jsonl(name: str, lines: list[str]) -> ClassFile:
 def _row(number: int, line: int, fields: dict[str, str], problem: str | None) -> Row:
     fields = {k: v if k == "answer" else v.strip() for k, v in fields.items()}
     if problem is None:
-        missing = [f for f in REQUIRED if not fields.get(f, "").strip()]
+        # An empty answer is judged (check calls it empty); no learner or exercise is a bad row.
+        missing = [f for f in REQUIRED if f not in fields or (f != "answer" and not fields[f])]
         if missing:
             problem = f"missing {' and '.join(missing)}"
     if problem is None and any(_has_bad_bytes(v) for v in fields.values()):
@@ -203,6 +205,13 @@ def _row(number: int, line: int, fields: dict[str, str], problem: str | None) ->
         # Keep what was read, but never an undecodable byte, so the row can still be written.
         fields = {k: v.encode("utf-8", "replace").decode("utf-8") for k, v in fields.items()}
     return Row(number, line, fields, None if problem is None else f"line {line}: {problem}")
+
+
+def _printable(text: str, width: int = 80) -> str:
+    """``text`` safe for one line of a message: no undecodable bytes, no control characters."""
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _has_bad_bytes(text: str) -> bool:
