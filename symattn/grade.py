@@ -51,16 +51,18 @@ class Outcome(NamedTuple):
 
 # -- the coupling to the judge: what `symattn check` does for one answer -------------------------
 def check_row(exercise_id: str, seed: str, answer: str, steps_file: str = "") -> Outcome:
-    """Judge one row as ``symattn check exercise_id answer [--seed seed]`` would.
+    """Judge one row as ``symattn check exercise_id answer [--seed seed]`` would, or with a
+    ``steps_file`` as ``symattn check exercise_id --steps steps_file``.
 
     Runs in a pool worker. Never raises: a row check would refuse with exit code 2 (an unknown
     exercise, a bad seed, an exercise with no checkable answer) is ``invalid`` with check's words.
     """
     start = time.perf_counter()
     try:
-        exercise = _exercise(exercise_id, _seed(seed))
         if steps_file:
-            raise InputError("steps_file: learner proofs are not checked by this version of symattn")
+            v = _check_steps(exercise_id, seed, answer, steps_file)
+            return Outcome(v.verdict, v.feedback, "", "", time.perf_counter() - start)
+        exercise = _exercise(exercise_id, _seed(seed))
         if not exercise.checkable:
             raise InputError(
                 f"{exercise.id} has no machine-checkable answer: see "
@@ -75,6 +77,24 @@ def check_row(exercise_id: str, seed: str, answer: str, steps_file: str = "") ->
         message = f"could not be checked (internal error {type(exc).__name__}; please report it)"
         return Outcome("invalid", message, "", "", time.perf_counter() - start)
     return Outcome(v.verdict, v.feedback, v.mistake or "", v.given, time.perf_counter() - start)
+
+
+def _check_steps(exercise_id: str, seed: str, answer: str, path: str) -> Any:
+    """A learner's derivation, as ``symattn check ID --steps FILE`` judges it."""
+    try:
+        from .learner_proof import STEP_EXERCISES, check_derivation, read_steps
+    except ImportError:  # learner proofs came after this command
+        raise InputError("steps_file: this version of symattn does not check learner proofs") from None
+    if answer.strip():
+        raise InputError("give an answer or a steps_file, not both")
+    if seed.strip():
+        raise InputError("a seed does not apply to a steps_file")
+    exercise = _exercise(exercise_id, None)
+    if exercise.id not in STEP_EXERCISES:
+        raise InputError(
+            f"{exercise.id} is not checked step by step; steps_file works for {', '.join(STEP_EXERCISES)}"
+        )
+    return check_derivation(exercise.id, read_steps(path))
 
 
 def _seed(text: str) -> int | None:
@@ -120,11 +140,12 @@ def judge_rows(
     jobs: int,
     finished: Callable[[Row, Outcome], None],
     timeout: float | None = None,
+    base: str = ".",
 ) -> None:
     """Judge ``rows`` in a pool of ``jobs`` workers; call ``finished(row, outcome)`` as each ends.
 
     A row with a ``problem`` is finished at once. ``finished`` runs in this process, in the
-    order rows finish.
+    order rows finish. A relative ``steps_file`` is read from the folder ``base``.
     """
     from pebble import ProcessPool
 
@@ -138,7 +159,10 @@ def judge_rows(
             if row.problem:
                 finished(row, Outcome("invalid", row.problem, "", "", 0.0))
                 continue
-            key = (row.get("exercise"), row.get("seed"), row.get("answer"), row.get("steps_file"))
+            steps = row.get("steps_file")
+            if steps:  # a path in a class file is relative to the class file
+                steps = os.path.join(base, steps)
+            key = (row.get("exercise"), row.get("seed"), row.get("answer"), steps)
             if key in groups:  # the same answer to the same exercise: judged once
                 groups[key].append(row)
                 continue
@@ -225,7 +249,7 @@ def grade_file(
 
     try:
         if todo:
-            judge_rows(todo, jobs or default_jobs(), finished)
+            judge_rows(todo, jobs or default_jobs(), finished, base=os.path.dirname(os.path.abspath(path)))
     finally:
         bar.close()
         results.close()

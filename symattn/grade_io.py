@@ -197,6 +197,8 @@ def _row(number: int, line: int, fields: dict[str, str], problem: str | None) ->
     if problem is None:
         # An empty answer is judged (check calls it empty); no learner or exercise is a bad row.
         missing = [f for f in REQUIRED if f not in fields or (f != "answer" and not fields[f])]
+        if fields.get("steps_file") and missing == ["answer"]:
+            missing = []  # a learner proof instead of an answer
         if missing:
             problem = f"missing {' and '.join(missing)}"
     if problem is None and any(_has_bad_bytes(v) for v in fields.values()):
