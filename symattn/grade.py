@@ -61,7 +61,12 @@ def check_row(exercise_id: str, seed: str, answer: str, steps_file: str = "") ->
     try:
         if steps_file:
             v = _check_steps(exercise_id, seed, answer, steps_file)
-            return Outcome(v.verdict, v.feedback, "", "", time.perf_counter() - start)
+            # The first step that is not ok stands for the proof in the summary: its slip, if the
+            # step judge named one, and its line as what the proof was "read as".
+            first = next((r for r in getattr(v, "steps", ()) if r.status != "ok"), None)
+            mistake = first.rule if first is not None and first.status == "wrong" else ""
+            read_as = f"line {first.line}: {first.latex}" if first is not None else ""
+            return Outcome(v.verdict, v.feedback, mistake or "", read_as, time.perf_counter() - start)
         exercise = _exercise(exercise_id, _seed(seed))
         if not exercise.checkable:
             raise InputError(

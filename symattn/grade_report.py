@@ -92,6 +92,7 @@ def _summary(name: str, rows: list[dict[str, str]]) -> ExerciseSummary:
             seed = r.get("seed", "").strip()
             wrong[f"{value} (seed {seed})" if seed else value].append(r)  # variants differ
     s.slips = _ranked(slips)
+    wrong.pop("", None)  # nothing to show for it
     s.wrong = _ranked(wrong)[:TOP_WRONG]
     return s
 
@@ -102,7 +103,7 @@ def _ranked(groups: dict[str, list[dict[str, str]]]) -> list[Group]:
             name,
             len({_who(r) for r in rows}),
             len(rows),
-            Counter(r.get("answer", "") for r in rows).most_common(1)[0][0],
+            Counter(r.get("answer") or r.get("steps_file", "") for r in rows).most_common(1)[0][0],
         )
         for name, rows in groups.items()
     ]

@@ -389,6 +389,42 @@ def test_identical_answers_are_judged_once(tmp_path, monkeypatch):
     assert [g["mistake"] for g in graded[:4]] == ["uniform-weights", "", "uniform-weights", "uniform-weights"]
 
 
+def test_steps_file_rows_are_judged_as_check_steps(tmp_path, cli):
+    """A row with a steps_file (relative to the class file) gets `check ID --steps FILE`'s verdict
+    and feedback; where learner proofs are not checked yet, it is invalid and says so."""
+    import importlib.util
+
+    proofs = sorted((DATA / "learner_proofs").glob("ex6.*/*.tex"))[:6]
+    if importlib.util.find_spec("symattn.learner_proof") is None or not proofs:
+        klass = write_csv(
+            tmp_path / "c.csv",
+            [{"learner": "a", "exercise": "ex6.3", "steps_file": "p.tex"}],
+            ["learner", "exercise", "answer", "steps_file"],
+        )
+        graded = grade_file(str(klass), str(tmp_path / "o.csv"), jobs=1).records
+        assert graded[0]["verdict"] == "invalid"
+        assert (
+            graded[0]["feedback"]
+            == "line 2: steps_file: this version of symattn does not check learner proofs"
+        )
+        return
+    rows = [
+        {
+            "learner": f"L{i}",
+            "exercise": p.parent.name,
+            "answer": "",
+            "steps_file": os.path.relpath(p, tmp_path),
+        }
+        for i, p in enumerate(proofs)
+    ]
+    klass = write_csv(tmp_path / "c.csv", rows, ["learner", "exercise", "answer", "steps_file"])
+    graded = grade_file(str(klass), str(tmp_path / "o.csv"), jobs=2).records
+    for g, p in zip(graded, proofs, strict=True):
+        _, out, _ = cli("check", p.parent.name, "--steps", str(p), "--json")
+        doc = json.loads(out)
+        assert (g["verdict"], g["feedback"]) == (doc["verdict"], doc["feedback"]), p.name
+
+
 # -- progress ----------------------------------------------------------------------------------------
 class Terminal:
     """A stand-in for a terminal's stderr."""
