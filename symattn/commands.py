@@ -199,7 +199,14 @@ def grade(args: argparse.Namespace) -> int:
 
     from .errors import InputError
     from .grade import grade_file
-    from .grade_report import bar_chart, report_markdown, summarise, summary_json, summary_text
+    from .grade_report import (
+        ChartUnavailable,
+        bar_chart,
+        report_markdown,
+        summarise,
+        summary_json,
+        summary_text,
+    )
 
     try:
         graded = grade_file(args.file, args.out, args.format, args.jobs, progress=sys.stderr.isatty())
@@ -207,6 +214,8 @@ def grade(args: argparse.Namespace) -> int:
         if args.out:
             print(f"symattn: interrupted; run the same command to resume from {args.out}", file=sys.stderr)
         raise
+    except OSError as exc:  # --out cannot be written
+        raise InputError(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}") from None
     summaries = summarise(graded.records)
     # With the rows on stdout, the summary goes to stderr so that stdout stays one table.
     shown = sys.stdout if args.out else sys.stderr
@@ -223,8 +232,12 @@ def grade(args: argparse.Namespace) -> int:
             Path(args.summary_json).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
         if args.report:
             report = Path(args.report)
-            chart = bar_chart(summaries, report.with_suffix(".svg"))
-            report.write_text(report_markdown(summaries, f"Class report: {args.file}", chart.name))
+            try:
+                chart: str | None = bar_chart(summaries, report.with_suffix(".svg")).name
+            except ChartUnavailable as exc:  # the report without its chart, rather than no report
+                print(f"symattn: warning: {exc}", file=sys.stderr)
+                chart = None
+            report.write_text(report_markdown(summaries, f"Class report: {args.file}", chart))
     except OSError as exc:
         raise InputError(f"cannot write {exc.filename}: {exc.strerror}") from None
     return 0
