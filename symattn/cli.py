@@ -129,24 +129,25 @@ def build_parser() -> argparse.ArgumentParser:
     ex = sub.add_parser(
         "exercises",
         help="list, show or vary the module's exercises",
-        description="symattn exercises | exercises show ID [--solution] | "
+        description="symattn exercises | exercises show ID [--seed S] [--solution] | "
         "exercises variant ID --seed S [--solution]",
     )
     ex.add_argument("action", nargs="?", choices=("list", "show", "variant"), default="list")
     ex.add_argument("id", nargs="?", metavar="ID")
     ex.add_argument("--solution", action="store_true", help="include the model solution")
-    ex.add_argument("--seed", type=_seed, metavar="S", help="variant seed")
+    ex.add_argument("--seed", type=_seed, metavar="S", help="variant seed (show and variant)")
     ex.set_defaults(run=commands.exercises)
 
     ch = sub.add_parser(
         "check",
         help="judge an answer to an exercise",
-        description="Judge ANSWER (LaTeX or a plain number) for exercise ID. "
-        "Exit 0 correct, 1 incorrect, 2 invalid.",
+        description="Judge ANSWER (LaTeX or a plain number) for exercise ID. An ANSWER that starts "
+        "with '-' needs no '--'. Exit 0 correct, 1 incorrect, 2 invalid.",
     )
     ch.add_argument("id", metavar="ID")
-    ch.add_argument("answer", metavar="ANSWER")
+    ch.add_argument("answer", metavar="ANSWER", nargs="?")
     ch.add_argument("--seed", type=_seed, metavar="S", help="judge the variant for this seed")
+    ch.add_argument("--stdin", action="store_true", help="read the answer from standard input")
     ch.add_argument("--json", action="store_true")
     ch.set_defaults(run=commands.check)
 
@@ -223,10 +224,38 @@ def _probability(text: str) -> float:
     return p
 
 
+def _check_argv(argv: list[str]) -> list[str]:
+    """``check ID -\\frac{1}{2}``: a word starting with '-' that is not an option is the answer.
+
+    Options of ``check`` (and any ``--word``, so that a typo is still an error) stay options;
+    every other word goes after ``--``, where argparse reads it as a positional.
+    """
+    if not argv or argv[0] != "check":
+        return argv
+    options: list[str] = []
+    positional: list[str] = []
+    rest = argv[1:]
+    i = 0
+    while i < len(rest):
+        word = rest[i]
+        if word == "--":
+            positional += rest[i + 1 :]
+            break
+        if word == "--seed" and i + 1 < len(rest):
+            options += rest[i : i + 2]
+            i += 1
+        elif word in ("-h", "--help") or (word.startswith("--") and word[2:3].isalpha()):
+            options.append(word)
+        else:
+            positional.append(word)
+        i += 1
+    return ["check", *options, "--", *positional]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_check_argv(list(sys.argv[1:] if argv is None else argv)))
     try:
         return args.run(args)
     except SymattnError as exc:

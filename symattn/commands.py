@@ -113,24 +113,33 @@ def exercises(args: argparse.Namespace) -> int:
         raise InputError(f"name an exercise: symattn exercises {args.action} ID")
     if args.action == "variant" and args.seed is None:
         raise InputError("a variant needs --seed S")
-    exercise = get(args.id, args.seed if args.action == "variant" else None)
+    exercise = get(args.id, args.seed)
     sys.stdout.write(exercise_text(exercise, args.solution))
     return 0
 
 
 def check(args: argparse.Namespace) -> int:
+    from .answers import MAX_LENGTH
     from .errors import InputError
     from .exercise_render import verdict_json, verdict_text
     from .exercises import get
     from .judge import judge
 
+    if args.stdin and args.answer is not None:
+        raise InputError("give the answer as an argument or with --stdin, not both")
+    if args.stdin:
+        answer = sys.stdin.read(4 * MAX_LENGTH + 1).strip()
+    elif args.answer is None:
+        raise InputError("give an ANSWER: symattn check ID ANSWER (or --stdin)")
+    else:
+        answer = args.answer
     exercise = get(args.id, args.seed)
     if not exercise.checkable:
         raise InputError(
             f"{exercise.id} has no machine-checkable answer: see "
             f"symattn exercises show {exercise.id} --solution"
         )
-    verdict = judge(args.answer, exercise.expected, exercise.mistakes)
+    verdict = judge(answer, exercise.expected, exercise.mistakes)
     if args.json:
         sys.stdout.write(verdict_json(exercise.id, exercise.expected.latex(), verdict))
     else:

@@ -20,11 +20,16 @@ def exercise_list(exercises: list[Exercise]) -> str:
 
 
 def exercise_text(e: Exercise, solution: bool = False) -> str:
-    out = [f"{e.id} ({e.kind}): {e.title}", "", e.prompt, ""]
+    seed = e.params.get("seed")
+    title = f"{e.id} ({e.kind}): {e.title}" + ("" if seed is None else f" [variant, seed {seed}]")
+    out = [title, "", e.prompt, ""]
+    if e.params.get("seed_note"):
+        out += [f"Note: {e.params['seed_note']}.", ""]
     if e.checkable:
         shown = e.expected.tolerance_text()
         within = "exactly" if shown == "0" else f"within {shown} (|answer - expected| <= {shown})"
-        out.append(f"Answer: checked {within}. Check yours with: symattn check {e.id} ANSWER")
+        command = f"symattn check {e.id} ANSWER" + ("" if seed is None else f" --seed {seed}")
+        out.append(f"Answer: checked {within}. Check yours with: {command}")
     else:
         out.append("Answer: no machine-checkable answer; compare with the model solution.")
     if solution:
@@ -48,6 +53,7 @@ def verdict_json(exercise_id: str, expected: str, v: Verdict) -> str:
                 "given": v.given,
                 "feedback": v.feedback,
                 "mistake": v.mistake,
+                "notes": list(v.notes),
             },
             indent=2,
         )
@@ -57,12 +63,13 @@ def verdict_json(exercise_id: str, expected: str, v: Verdict) -> str:
 
 def verdict_text(exercise_id: str, v: Verdict) -> str:
     head = {"correct": "Correct.", "incorrect": "Incorrect.", "invalid": "Invalid answer:"}[v.verdict]
+    notes = f" ({'; '.join(v.notes)})" if v.notes else ""
     if v.verdict == "correct":
-        return f"{head} ({exercise_id}: read as {v.given})\n"
+        return f"{head} ({exercise_id}: read as {v.given}{notes})\n"
     if v.verdict == "invalid":
-        return f"{head} {v.feedback}\n"
+        return f"{head} {v.feedback}{notes}\n"
     code = f" [{v.mistake}]" if v.mistake else ""
-    return f"{head} Read as {v.given}. {v.feedback}{code}\n"
+    return f"{head} Read as {v.given}{notes}. {v.feedback}{code}\n"
 
 
 def audit_table(rows: list[AuditRow]) -> str:

@@ -2,11 +2,14 @@
 
 latex2sympy2 1.9.1 keeps global state (``x = 3`` assigns, and a later ``x + 1`` reads 4) and
 silently ignores trailing junk (``8192 )`` parses as 8192). :func:`read_latex` clears the state
-before every parse and refuses input the grammar did not consume to the end. Nothing here
-calls ``eval``, ``exec`` or ``sympify`` on the text.
+before every parse and refuses input the grammar did not consume to the end; it is meant to
+run inside an :func:`isolated` worker, which is the only place the parser is patched, so the
+calling process keeps latex2sympy2 exactly as imported. Its errors are short sentences that
+quote the text near the problem, never a Python message. Nothing here calls ``eval``,
+``exec`` or ``sympify`` on the text.
 
-:func:`isolated` runs a function in a forked worker with a wall-clock deadline and CPU and
-memory limits, for work on untrusted input that could hang or exhaust memory.
+:func:`isolated` runs a function in a forked worker with a wall-clock deadline, CPU and
+memory limits, no core file and no file writes, its output and warnings discarded.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import re
 import resource
 import select
 import signal
@@ -63,7 +67,10 @@ def _install_eof_check() -> None:
 
 
 def read_latex(text: str) -> Any:
-    """Parse LaTeX to SymPy with latex2sympy2, without leaked state or ignored junk."""
+    """Parse LaTeX to SymPy with latex2sympy2, without leaked state or ignored junk.
+
+    This patches latex2sympy2's parser (see :func:`_install_eof_check`): call it in a worker.
+    """
     lib = _library()
     _install_eof_check()
     lib.set_variances({})  # forget any assignment an earlier parse made
@@ -73,9 +80,44 @@ def read_latex(text: str) -> Any:
         raise
     except RecursionError:
         raise LatexError("nested too deeply to read") from None
-    except Exception as exc:
-        message = str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__
-        raise LatexError(f"cannot read this LaTeX: {message}") from None
+    except Exception as exc:  # antlr's syntax errors, and latex2sympy2's own failures
+        raise LatexError(_sentence(text, str(exc))) from None
+
+
+def _sentence(text: str, message: str) -> str:
+    """A learner's sentence for a parse failure: where it happened, never Python's words."""
+    lines = message.splitlines()
+    if len(lines) >= 3 and lines[-1].strip().endswith("^"):
+        col = len(lines[-1]) - 1
+        source = lines[-2]
+        near = source[max(0, col - 6) : col + 8].strip()
+        return (
+            f"cannot read this as mathematics near '{near}'"
+            if near
+            else ("cannot read this as mathematics: it ends too early")
+        )
+    return f"cannot read '{_short(text)}' as a value here"
+
+
+def _short(text: str) -> str:
+    text = re.sub(r"\s+", " ", text.strip())
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+@contextlib.contextmanager
+def library_state_kept() -> Any:
+    """Run a block that parses without leaving any trace in latex2sympy2's module state."""
+    lib = _library()
+    names = ("variances", "var", "frac_type", "is_real", "VARIABLE_VALUES")
+    saved = {n: getattr(lib, n) for n in names if hasattr(lib, n)}
+    saved = {n: (dict(v) if isinstance(v, dict) else v) for n, v in saved.items()}
+    math = lib.PSParser.math
+    try:
+        yield lib
+    finally:
+        for n, v in saved.items():
+            setattr(lib, n, v)
+        lib.PSParser.math = math
 
 
 def isolated(
@@ -106,6 +148,10 @@ def isolated(
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
             cpu = cpu_seconds or max(1, int(timeout + 0.999))
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a killed worker leaves no core file
+            resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))  # and writes no file
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write fails instead of killing
+            _silence()
             try:
                 payload = ("ok", func(*args))
             except SymattnError as exc:
@@ -114,8 +160,8 @@ def isolated(
                 payload = ("fail", "too costly to check: out of memory")
             except RecursionError:
                 payload = ("fail", "too costly to check: nested too deeply")
-            except Exception as exc:
-                payload = ("fail", f"{type(exc).__name__}: {str(exc)[:200]}")
+            except Exception:  # an internal failure: a sentence, never Python's message
+                payload = ("fail", "this answer could not be read or compared: write it more simply")
             data = pickle.dumps(payload)
             if len(data) > max_bytes:
                 data = pickle.dumps(("fail", "too costly to check: result too large"))
@@ -127,6 +173,17 @@ def isolated(
             os._exit(code)
     os.close(write_fd)
     return _collect(pid, read_fd, timeout, max_bytes)
+
+
+def _silence() -> None:
+    """Discard the worker's stdout, stderr and warnings (SymPy's deprecation notes, antlr's)."""
+    import warnings
+
+    warnings.simplefilter("ignore")
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
 
 
 def _address_space() -> int:
