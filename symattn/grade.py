@@ -46,6 +46,7 @@ class Outcome(NamedTuple):
     mistake: str
     read_as: str
     seconds: float
+    notes: str = ""  # how the text was read (check prints them after "read as")
     row_problem: bool = False
 
 
@@ -81,7 +82,8 @@ def check_row(exercise_id: str, seed: str, answer: str, steps_file: str = "") ->
     except Exception as exc:  # a bug in the judge: keep the batch going and say so
         message = f"could not be checked (internal error {type(exc).__name__}; please report it)"
         return Outcome("invalid", message, "", "", time.perf_counter() - start)
-    return Outcome(v.verdict, v.feedback, v.mistake or "", v.given, time.perf_counter() - start)
+    notes = "; ".join(getattr(v, "notes", ()))
+    return Outcome(v.verdict, v.feedback, v.mistake or "", v.given, time.perf_counter() - start, notes)
 
 
 def _check_steps(exercise_id: str, seed: str, answer: str, path: str) -> Any:
@@ -271,6 +273,7 @@ def _record(classfile: ClassFile, row: Row, outcome: Outcome) -> dict[str, str]:
         feedback=outcome.feedback,
         mistake=outcome.mistake,
         read_as=outcome.read_as,
+        notes=outcome.notes,
         seconds=f"{outcome.seconds:.3f}",
     )
     return record

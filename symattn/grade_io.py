@@ -31,7 +31,7 @@ from .errors import InputError
 
 REQUIRED = ("learner", "exercise", "answer")
 OPTIONAL = ("seed", "steps_file")
-RESULTS = ("verdict", "feedback", "mistake", "read_as", "seconds")
+RESULTS = ("verdict", "feedback", "mistake", "read_as", "notes", "seconds")
 VERDICTS = ("correct", "incorrect", "invalid")
 #: Physical lines one quoted CSV field may span before its row is called unterminated.
 MAX_RECORD_LINES = 20

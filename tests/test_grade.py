@@ -20,7 +20,7 @@ from symattn.grade import grade_file
 
 DATA = Path(__file__).parent / "data"
 HEADER = ["learner", "exercise", "answer", "seed"]
-RESULTS = ["verdict", "feedback", "mistake", "read_as", "seconds"]
+RESULTS = ["verdict", "feedback", "mistake", "read_as", "notes", "seconds"]
 
 
 def write_csv(path: Path, rows: list[dict[str, str]], header: list[str] = HEADER) -> Path:
@@ -77,6 +77,7 @@ def assert_same_as_check(cli, graded: dict[str, str], cache: dict) -> None:
     assert graded["feedback"] == doc["feedback"], where
     assert graded["mistake"] == (doc["mistake"] or ""), where
     assert graded["read_as"] == doc["given"], where
+    assert graded["notes"] == "; ".join(doc.get("notes", [])), where
 
 
 # -- verdicts equal to check ----------------------------------------------------------------------
@@ -312,29 +313,29 @@ def test_killed_process_resumes(tmp_path):
     assert [g["answer"] for g in read_csv(out)] == answers
 
 
-def test_a_hostile_answer_delays_only_its_row(tmp_path):
-    """A costly answer first in the file: every other row finishes before it does."""
-    hostile = "2^{2^{2^{2^{2^{2}}}}}"
-    answers = [hostile, "1.96", "4", "1", "18.39", "0.787", "2", "1.97", "1.959", "3", "1.5"]
+def test_a_hostile_answer_delays_only_its_row(tmp_path, monkeypatch):
+    """A costly answer first in the file (here one the stand-in judge takes 4 s over): every
+    other row finishes before it does."""
+    monkeypatch.setattr(grade_module, "check_row", die_on_answer)
+    answers = ["slow", "1.96", "4", "1", "18.39", "0.787", "2", "1.97", "1.959", "3", "1.5"]
     rows = [{"learner": f"L{i}", "exercise": "ex6.2", "answer": a} for i, a in enumerate(answers)]
     klass = write_csv(tmp_path / "c.csv", rows)
     order: list[str] = []
     graded = grade_file(
         str(klass), str(tmp_path / "o.csv"), jobs=2, on_row=lambda r, rec: order.append(r.get("answer"))
     )
-    assert order[-1] == hostile
-    assert graded.records[0]["verdict"] == "invalid"
-    assert graded.records[0]["feedback"].startswith("too costly to check")
-    assert float(graded.records[0]["seconds"]) > 1
-    assert all(float(r["seconds"]) < float(graded.records[0]["seconds"]) for r in graded.records[1:])
+    assert order[-1] == "slow" and sorted(order) == sorted(answers)
+    assert [r["verdict"] for r in graded.records[1:3]] == ["correct", "incorrect"]
 
 
 def die_on_answer(exercise, seed, answer, steps_file=""):
-    """A stand-in for check_row whose worker dies on one answer and hangs on another."""
+    """A stand-in for check_row whose worker dies on one answer, hangs on another, is slow on a third."""
     if answer == "die":
         os.kill(os.getpid(), signal.SIGKILL)
     if answer == "hang":
         time.sleep(60)
+    if answer == "slow":
+        time.sleep(4)
     return REAL_CHECK_ROW(exercise, seed, answer, steps_file)
 
 
