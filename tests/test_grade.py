@@ -40,6 +40,8 @@ def read_bank(path: Path) -> list[dict[str, str]]:
     """An answer bank: CSV or JSON Lines with at least exercise, seed and answer."""
     if path.suffix == ".csv":
         rows = read_csv(path)
+    elif path.suffix == ".json":
+        rows = json.loads(path.read_text(encoding="utf-8"))
     else:
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [
