@@ -1,6 +1,6 @@
 """Benchmark: `symattn grade` on 1,000 mixed answers against a loop of `symattn check` processes.
 
-Run: python bench/grade_speed.py [--rows 1000] [--sample 40] [--jobs N] [--seed 0]
+Run: python bench/grade_speed.py [--rows 1000] [--sample 40] [--jobs N] [--seed 0] [--file CLASS.csv]
 
 Writes a class file of ``--rows`` answers to ex6.2, ex6.4 and ex6.5 (one in ten to a seeded
 variant, seeds 1-8), every row a different (exercise, seed, answer), so that grade's judging
@@ -8,7 +8,8 @@ each distinct answer once gives it no help here. Times one `symattn grade` comma
 process: imports, pool, judging, summary) and one `symattn check` process per row on a random
 sample of ``--sample`` rows, in the same run, and prints both throughputs and their ratio
 (the loop's time projected to all rows from the sample's mean). The sample's verdicts must
-equal grade's, or the benchmark stops.
+equal grade's, or the benchmark stops. ``--file`` grades a class file instead (the tests'
+tests/data/class_1000.csv repeats answers as a class does, and grade judges each once).
 """
 
 from __future__ import annotations
@@ -97,9 +98,14 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=None, help="grade's workers (default: one per core)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--file", help="grade this class file (CSV) instead of generated answers")
     args = parser.parse_args()
     exe = Path(sys.executable).with_name("symattn")
-    rows = answers(args.rows, args.seed)
+    if args.file:
+        with open(args.file, newline="", encoding="utf-8") as fh:
+            rows = [{"seed": "", **r} for r in csv.DictReader(fh)]
+    else:
+        rows = answers(args.rows, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         klass, out = Path(tmp) / "class.csv", Path(tmp) / "graded.csv"
         with open(klass, "w", newline="", encoding="utf-8") as fh:
@@ -124,7 +130,11 @@ def main() -> None:
     per_check = statistics.mean(loop)
     counts = {v: sum(g["verdict"] == v for g in graded) for v in ("correct", "incorrect", "invalid")}
     jobs = args.jobs or len(os.sched_getaffinity(0))
-    print(f"{len(rows)} distinct answers ({counts}); {jobs} workers; load average {os.getloadavg()[0]:.1f}")
+    distinct = len({(r["exercise"], r["seed"], r["answer"]) for r in rows})
+    print(
+        f"{len(rows)} answers, {distinct} distinct ({counts}); {jobs} workers; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"symattn grade:          {grade_seconds:7.1f} s   {len(rows) / grade_seconds:6.1f} answers/s")
     print(
         f"loop of symattn check:  {per_check * len(rows):7.1f} s   {1 / per_check:6.1f} answers/s"
