@@ -311,7 +311,9 @@ class ResultFile:
     ) -> None:
         if self.format == "jsonl":
             for r in records:
-                fh.write(json.dumps({c: r.get(c, "") for c in self.columns}, ensure_ascii=False) + "\n")
+                obj: dict[str, object] = {c: r.get(c, "") for c in self.columns}
+                obj["line"], obj["seconds"] = int(r["line"]), float(r["seconds"])  # numbers for machines
+                fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
             return
         writer = writer or csv.DictWriter(fh, self.columns, extrasaction="ignore")
         if header:

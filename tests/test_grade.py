@@ -174,11 +174,12 @@ def test_json_lines_in_and_out(tmp_path, cli):
     assert cli("grade", str(klass), "--out", str(out), "--format", "jsonl", "--jobs", "2")[0] == 0
     graded = [json.loads(x) for x in out.read_text().splitlines()]
     assert [(g["line"], g["verdict"]) for g in graded] == [
-        ("1", "correct"),
-        ("3", "correct"),
-        ("4", "invalid"),
+        (1, "correct"),
+        (3, "correct"),
+        (4, "invalid"),
     ]
     assert graded[1]["seed"] == "7" and graded[0]["answer"] == "8192"
+    assert all(isinstance(g["seconds"], float) for g in graded)
     assert graded[2]["feedback"] == "line 4: not a JSON object"
 
 
