@@ -268,7 +268,9 @@ def _units_and_text(text: str, notes: list[str]) -> str:
         return "_{" + m.group(1) + "}"
 
     text = re.sub(r"_\{?\s*" + _TEXT + r"\{\s*([A-Za-z]+)\s*\}\s*\}?", sub_word, text)
-    unit = re.compile(r"([\d}).]\s*)" + _TEXT + r"\{\s*((?![edi]\s*\})[A-Za-z][A-Za-z ]*\.?)\s*\}")
+    unit = re.compile(
+        r"([\d}).]\s*)" + _TEXT + r"\{\s*(?:\\[ ,;:]\s*)*((?![edi]\s*\})[A-Za-z][A-Za-z ]*\.?)\s*\}"
+    )
 
     def drop_unit(m: re.Match) -> str:
         notes.append(f"the unit '{m.group(2).strip()}' is ignored")

@@ -62,14 +62,7 @@ def _finite(x: Any) -> None:
         raise NotFinite("the answer is not a finite number")
 
 
-_ONE_ARG = {
-    sp.sin: "sin",
-    sp.cos: "cos",
-    sp.atan: "atan",
-    sp.sinh: "sinh",
-    sp.cosh: "cosh",
-    sp.tanh: "tanh",
-}
+_ONE_ARG = {sp.sin: "sin", sp.cos: "cos"}
 
 
 def _walk(e: sp.Basic, ctx: MPIntervalContext, depth: int) -> Any:
@@ -176,12 +169,13 @@ def _log(x: Any, ctx: MPIntervalContext) -> Any:
 def _power(base: sp.Expr, exponent: sp.Expr, ctx: MPIntervalContext, depth: int) -> Any:
     b = _walk(base, ctx, depth + 1)
     if exponent.is_Integer and abs(int(exponent)) <= 10**6:
-        n = int(exponent)
-        if n < 0:
-            b = _nonzero(b)
-            return _checked(1 / (b ** (-n)))
-        return _checked(b**n)
+        return _power_int(b, int(exponent))
     x = _walk(exponent, ctx, depth + 1)
+    exact = _small_fraction(exponent)
+    if exact is not None:  # an unevaluated exponent such as 1/3 written \frac{1}{3}
+        exponent = sp.Rational(exact.numerator, exact.denominator)
+        if exponent.is_Integer and abs(int(exponent)) <= 10**6:
+            return _power_int(b, int(exponent))
     if exponent.is_Integer and b.b < 0:  # a huge whole power of a negative number
         size = _exp_power(-b, x, ctx)
         return size if int(exponent) % 2 == 0 else -size
@@ -199,6 +193,37 @@ def _power(base: sp.Expr, exponent: sp.Expr, ctx: MPIntervalContext, depth: int)
     if b.b < 0:
         raise NotFinite("the answer is not a real number: a root of a negative number")
     raise Uncertain("cannot bound a power of a number this close to zero")
+
+
+def _power_int(b: Any, n: int) -> Any:
+    if n < 0:
+        return _checked(1 / (_nonzero(b) ** (-n)))
+    return _checked(b**n)
+
+
+def _small_fraction(e: sp.Basic, depth: int = 0) -> Fraction | None:
+    """The exact value of a small rational expression (1/3, 2 - 1/2), or None."""
+    if depth > 20:
+        return None
+    if e.is_Rational:
+        f = Fraction(int(e.p), int(e.q))
+    elif isinstance(e, (sp.Add, sp.Mul)):
+        parts = [_small_fraction(a, depth + 1) for a in e.args]
+        if any(p is None for p in parts):
+            return None
+        f = Fraction(0) if isinstance(e, sp.Add) else Fraction(1)
+        for p in parts:
+            f = f + p if isinstance(e, sp.Add) else f * p
+    elif isinstance(e, sp.Pow) and e.exp.is_Integer and abs(int(e.exp)) <= 64:
+        base = _small_fraction(e.base, depth + 1)
+        if base is None or (base == 0 and int(e.exp) < 0):
+            return None
+        f = base ** int(e.exp)
+    else:
+        return None
+    if f.numerator.bit_length() > 4096 or f.denominator.bit_length() > 4096:
+        return None
+    return f
 
 
 def _exp_power(b: Any, x: Any, ctx: MPIntervalContext) -> Any:

@@ -19,6 +19,7 @@ at witness points. No answer is "correct" unless a certified 60-digit interval e
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,10 +31,11 @@ from .digits import decimal_string
 from .latex import latex
 from .parsing import LatexError, WorkerError, isolated, read_latex
 
-#: Limits for one check: CPU seconds, wall-clock seconds (every answer is answered within 5 s),
-#: memory.
+#: Limits for one check: CPU seconds, the worker's wall-clock seconds, memory; DEADLINE bounds
+#: the whole judge() call, first-use imports included (every answer is answered within 5 s).
 CPU_SECONDS = 3
 TIMEOUT = 4.0
+DEADLINE = 4.5
 MEMORY_MB = 768
 #: Highest degree of a polynomial inequality solved exactly.
 MAX_DEGREE = 8
@@ -82,7 +84,8 @@ class Mistake:
 class Verdict:
     """``verdict`` is correct, incorrect or invalid; ``notes`` say how the text was read.
 
-    ``extra["value"]`` holds the parsed value of a correct numeric answer (for audits).
+    A correct answer's ``extra`` holds what was read, for an independent audit: ``value`` (a
+    number or a matrix), or ``relations`` (``(lhs, rel, rhs)`` triples) and ``variable``.
     """
 
     verdict: str
@@ -103,20 +106,24 @@ class Verdict:
 
 
 def judge(raw: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> Verdict:
-    """Judge one answer. Never raises for a bad answer: that is an ``invalid`` verdict."""
+    """Judge one answer. Never raises for a bad answer: that is an ``invalid`` verdict.
+
+    The whole call, first-use imports included, is answered within DEADLINE seconds.
+    """
+    start = time.monotonic()
     notes: list[str] = []
     try:
         text = precheck(raw, notes)
     except InvalidAnswer as exc:
         return Verdict("invalid", feedback=str(exc))
-    warm_up()
+    warm_up(parses=False)
     try:
         verdict = isolated(
             judge_text,
             text,
             expected,
             mistakes,
-            timeout=TIMEOUT,
+            timeout=max(1.0, min(TIMEOUT, DEADLINE - (time.monotonic() - start))),
             memory_mb=MEMORY_MB,
             cpu_seconds=CPU_SECONDS,
         )
@@ -137,29 +144,38 @@ def judge(raw: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> V
     )
 
 
-_WARM = False
+_WARM: set[bool] = set()
 
 
-def warm_up() -> None:
-    """Import the parser and mpmath once here, so that every forked worker starts with them.
+def warm_up(parses: bool = True) -> None:
+    """Import the parser and mpmath here, once, so that every forked worker starts with them.
 
-    A few parses fill antlr's prediction cache (a speed-up the workers inherit); latex2sympy2's
-    module state is restored afterwards, and its parser is not patched in this process.
+    With ``parses`` (for a process that judges many answers, such as a grading service), a few
+    parses also fill antlr's prediction cache, which every worker then inherits; latex2sympy2's
+    module state is restored afterwards, and its parser is never patched in this process.
+    A single ``symattn check`` skips them: its one worker would repeat the work.
     """
-    global _WARM
-    if _WARM:
+    if parses in _WARM:
         return
     from . import certify
-    from .parsing import library_state_kept
+    from .parsing import _library, library_state_kept
 
+    _library()
     certify.context()
-    with library_state_kept() as lib:
-        for text in (r"\frac{e^{2}+11}{e^{2}+2}", "N > 8192", r"\begin{bmatrix} 0 & -\infty \end{bmatrix}"):
-            try:
-                lib.latex2sympy(text)
-            except Exception:
-                continue
-    _WARM = True
+    if parses:
+        with library_state_kept() as lib:
+            for text in (
+                r"\frac{e^{2}+11}{e^{2}+2}",
+                "N > 8192",
+                r"\begin{bmatrix} 0 & -\infty \end{bmatrix}",
+                "1.96",
+            ):
+                try:
+                    lib.latex2sympy(text)
+                except Exception:  # only a cache warm-up: a failure costs nothing
+                    continue
+        _WARM.add(False)
+    _WARM.add(parses)
 
 
 # -- inside the worker ------------------------------------------------------------------------
@@ -188,11 +204,12 @@ def judge_text(text: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()
         else:
             verdict = _judge_number(chain, sides, expected, mistakes)
     except _Refusal as r:
-        return Verdict(
-            r.verdict, given, r.reason, r.code if r.verdict == "incorrect" else None, notes=tuple(notes)
-        )
+        code = (r.code or None) if r.verdict == "incorrect" else None
+        return Verdict(r.verdict, given, r.reason, code, notes=tuple(notes))
     except NotFinite as exc:
         return Verdict("incorrect", given, str(exc), "not-finite", notes=tuple(notes))
+    except Uncertain:
+        return Verdict("invalid", given, "this is not a value that can be checked", notes=tuple(notes))
     return Verdict(verdict.verdict, given, verdict.feedback, verdict.mistake, verdict.extra, tuple(notes))
 
 
@@ -383,7 +400,7 @@ def _judge_matrix(
             if _matrix_reason(value, sp.Matrix(target), expected.tolerance) is None:
                 raise _Refusal(m.code, m.feedback)
         raise _Refusal(*reason)
-    return Verdict("correct", feedback="correct")
+    return Verdict("correct", feedback="correct", extra={"value": values[0]})
 
 
 def _matrix_reason(value: Any, e: sp.Matrix, tol: sp.Rational) -> tuple[str, str] | None:
@@ -412,7 +429,13 @@ def _matrix_reason(value: Any, e: sp.Matrix, tol: sp.Rational) -> tuple[str, str
 
 def _infinite_entry(x: Any) -> Any:
     """+oo or -oo for an entry that is +-infinity plus (or times a positive) finite number."""
-    x = sp.sympify(x)
+    try:
+        return _infinity_of(sp.sympify(x))
+    except (NotFinite, Uncertain):
+        return None
+
+
+def _infinity_of(x: sp.Expr) -> Any:
     if x in (_INF, -_INF):
         return x
     inf = [a for a in sp.preorder_traversal(x) if a in _INFINITIES]
@@ -425,14 +448,14 @@ def _infinite_entry(x: Any) -> Any:
         return None
     if isinstance(x, sp.Add) and sum(1 for a in x.args if a.has(_INF, -_INF)) == 1:
         term = next(a for a in x.args if a.has(_INF, -_INF))
-        return _infinite_entry(term)
+        return _infinity_of(term)
     if isinstance(x, sp.Mul):
         factors = [a for a in x.args if not a.has(_INF, -_INF)]
         inf_factors = [a for a in x.args if a.has(_INF, -_INF)]
         if len(inf_factors) != 1:
             return None
         s = sign(enclose(sp.Mul(*factors))) if factors else 1
-        core = _infinite_entry(inf_factors[0])
+        core = _infinity_of(inf_factors[0])
         if core is None or not s:
             return None
         return core if s > 0 else -core
@@ -506,10 +529,12 @@ def _judge_threshold(
             raise _Refusal(*_relation_reason(rel, expected))
         var_rels.append((left, rel, right))
         answer = answer & _solve(left, rel, right, var)
+    if not var_rels:
+        raise _Refusal("form", f"write the threshold as {expected.variable} > number, or the number")
     target = _threshold_set(expected.value)
     if answer == target:
         _confirm(var_rels, var, target)
-        return Verdict("correct", feedback="correct")
+        return Verdict("correct", feedback="correct", extra={"relations": var_rels, "variable": var})
     for m in mistakes:
         if _threshold_set(m.value) == answer:
             raise _Refusal(m.code, m.feedback)
@@ -521,6 +546,11 @@ def _threshold_as_number(
 ) -> Verdict:
     """The number c for N > c, possibly in a chain of equal values (2 d_{model} = 8192)."""
     if any(r not in ("=", "~") for r in chain.relations):
+        symbols = set().union(*(x.free_symbols for x in sides if isinstance(x, sp.Basic)))
+        symbols -= {sp.Symbol(n) for n, _ in expected.constants}
+        if len(symbols) == 1:
+            name = next(iter(symbols))
+            raise _Refusal("variable", f"the threshold is on {expected.variable}, not {name}")
         raise _Refusal("form", f"write the threshold as {expected.variable} > number, or the number")
     if "~" in chain.relations:
         raise _Refusal("approximate", "the threshold is an exact number: write it without \\approx")
@@ -631,7 +661,10 @@ def _solve(left: sp.Expr, rel: str, right: sp.Expr, var: sp.Symbol) -> _Set:
         if isinstance(side, sp.Basic) and side.has(*_INFINITIES):
             raise NotFinite("the bound is not a finite number")
     _polynomial_guard(left - right, var)
-    num, den = sp.fraction(sp.together(sp.expand(left - right)))
+    difference = sp.expand(left - right)
+    if difference.has(*_INFINITIES):
+        raise NotFinite("the bound is not a finite number")
+    num, den = sp.fraction(sp.together(difference))
     try:
         p = sp.Poly(num, var, domain=sp.QQ)
         q = sp.Poly(den, var, domain=sp.QQ)
@@ -668,22 +701,41 @@ def _solve(left: sp.Expr, rel: str, right: sp.Expr, var: sp.Symbol) -> _Set:
 
 
 def _polynomial_guard(e: sp.Expr, var: sp.Symbol) -> None:
-    """Refuse, before expanding anything, what is not a small polynomial or ratio of them."""
-    refuse = _Refusal(
-        "form", f"only polynomial inequalities in {var} are judged: write it as {var} > number", "invalid"
-    )
-    for node in sp.preorder_traversal(e):
-        if not (isinstance(node, sp.Basic) and node.has(var)) or node == var:
-            continue
-        if isinstance(node, sp.Pow):
-            if node.exp.has(var) or not node.exp.is_Integer:
-                raise refuse
-            if abs(int(node.exp)) > MAX_DEGREE:
-                raise _Refusal(
-                    "form", f"too costly to check: an inequality of degree above {MAX_DEGREE}", "invalid"
-                )
-        elif not isinstance(node, (sp.Add, sp.Mul)):
-            raise refuse
+    """Refuse, before expanding anything, what is not a small polynomial or ratio of them.
+
+    Parts free of ``var`` must be finite numbers of at most 100 digits (10^{10^{10}} is not
+    expanded).
+    """
+    if not e.has(var):
+        if not e.is_Number:
+            try:
+                size = abs(enclose(e))
+            except Uncertain:
+                raise _Refusal("symbolic", f"expected an inequality in {var} alone") from None
+            if size.b > 10**100:
+                raise _Refusal("form", "too costly to check: a bound of more than 100 digits", "invalid")
+        return
+    if e == var:
+        return
+    if isinstance(e, sp.Pow):
+        if e.exp.has(var) or not e.exp.is_Integer:
+            raise _Refusal(
+                "form",
+                f"only polynomial inequalities in {var} are judged: write it as {var} > number",
+                "invalid",
+            )
+        if abs(int(e.exp)) > MAX_DEGREE:
+            raise _Refusal(
+                "form", f"too costly to check: an inequality of degree above {MAX_DEGREE}", "invalid"
+            )
+        _polynomial_guard(e.base, var)
+        return
+    if not isinstance(e, (sp.Add, sp.Mul)):
+        raise _Refusal(
+            "form", f"only polynomial inequalities in {var} are judged: write it as {var} > number", "invalid"
+        )
+    for arg in e.args:
+        _polynomial_guard(arg, var)
 
 
 def _add(ranges: list[tuple[int, int | None]], lo: int, hi: int | None, keep: bool) -> None:

@@ -21,6 +21,7 @@ import re
 import resource
 import select
 import signal
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -184,6 +185,7 @@ def _silence() -> None:
     os.dup2(null, 1)
     os.dup2(null, 2)
     os.close(null)
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the worker's lifetime
 
 
 def _address_space() -> int:

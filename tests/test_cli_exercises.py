@@ -37,7 +37,7 @@ def test_check_json_and_exit_codes(cli, answer, code, verdict):
     got, out, _ = cli("check", "ex6.2", answer, "--json")
     doc = json.loads(out)
     assert got == code
-    assert set(doc) == {"id", "verdict", "expected", "given", "feedback", "mistake"}
+    assert set(doc) == {"id", "verdict", "expected", "given", "feedback", "mistake", "notes"}
     assert doc["id"] == "ex6.2" and doc["verdict"] == verdict
 
 
@@ -56,3 +56,52 @@ def test_check_errors(cli):
     assert code == 2 and err.count("\n") == 1
     code, _, err = cli("check", "ex6.1", "anything")
     assert code == 2 and "no machine-checkable answer" in err
+
+
+def test_an_answer_starting_with_minus_needs_no_double_dash(cli):
+    """`symattn check ex6.2 -\\frac{1}{2}` is judged (incorrect), not an unknown option."""
+    code, out, err = cli("check", "ex6.2", r"-\frac{1}{2}")
+    assert code == 1 and out.startswith("Incorrect.") and err == ""
+    assert cli("check", "ex6.2", "--json", r"-\frac{1}{2}")[0] == 1
+    assert cli("check", "ex6.2", r"-\frac{1}{2}", "--seed", "3")[0] in (0, 1)
+    assert cli("check", "ex6.2", "--jsn", "1.96")[0] == 2  # a mistyped option is still an error
+
+
+def test_check_reads_the_answer_from_stdin(cli, monkeypatch):
+    """--stdin reads answers awkward in a shell; giving both, or neither, is exit 2."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("N > 8192 \\quad\n"))
+    assert cli("check", "ex6.5", "--stdin")[0] == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("8192"))
+    code, _, err = cli("check", "ex6.5", "8192", "--stdin")
+    assert code == 2 and "not both" in err
+    code, _, err = cli("check", "ex6.5")
+    assert code == 2 and "give an ANSWER" in err
+
+
+def test_variant_prints_the_full_command_with_its_seed(cli):
+    """The printed command judges the same variant: it carries --seed."""
+    code, out, _ = cli("exercises", "variant", "ex6.2", "--seed", "7")
+    assert code == 0 and "symattn check ex6.2 ANSWER --seed 7" in out and "seed 7" in out
+
+
+def test_show_with_a_seed_shows_that_variant(cli):
+    """`exercises show ID --seed S` is the variant, the same text as `exercises variant`."""
+    shown = cli("exercises", "show", "ex6.5", "--seed", "4")[1]
+    assert shown == cli("exercises", "variant", "ex6.5", "--seed", "4")[1]
+    assert shown != cli("exercises", "show", "ex6.5")[1]
+
+
+def test_a_skipped_seed_is_said(cli):
+    """A seed moved on to the next one says so in the exercise text."""
+    out = cli("exercises", "variant", "ex6.2", "--seed", "33")[1]
+    assert "seed 33 would give a variant" in out and "seed 34" in out
+
+
+def test_read_as_notes_are_printed(cli):
+    """The text verdict says how a non-literal form was read."""
+    code, out, _ = cli("check", "ex6.5", r"8\,192")
+    assert code == 0 and r"8\,192 read as 8192" in out
+    doc = json.loads(cli("check", "ex6.2", "1.9586e0", "--json")[1])
+    assert doc["notes"] == ["1.9586e0 read as 1.9586 × 10^0"]

@@ -85,3 +85,62 @@ def test_unknown_ids_and_variantless_exercises():
 def _bmatrix(m):
     rows = [" & ".join(r"-\infty" if x == -sp.oo else sp.latex(x) for x in m.row(i)) for i in range(m.rows)]
     return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
+
+
+SEEDS = range(1000)
+
+
+def _slip_values(ex):
+    return [(m.code, m.value) for m in ex.mistakes if not isinstance(m.value, sp.MatrixBase)]
+
+
+@pytest.mark.parametrize("ex_id", ["ex6.2", "ex6.5"])
+def test_no_variant_lets_a_slip_pass_over_a_thousand_seeds(ex_id):
+    """For 1,000 seeds: the answer is judged correct, and no slip is (judged in-process).
+
+    Values are compared with plain mpmath at 50 digits here, not with the judge's intervals:
+    every slip is more than twice the tolerance from the answer.
+    """
+    import mpmath
+
+    from symattn.answers import Chain
+    from symattn.judge import _judge_number, _judge_threshold
+
+    skipped = 0
+    for seed in SEEDS:
+        ex = variant(ex_id, seed)
+        skipped += "seed_note" in ex.params
+        judge_one = _judge_number if ex_id == "ex6.2" else _judge_threshold
+        one = Chain(("a",), ())
+        assert judge_one(one, [ex.expected.value], ex.expected, ex.mistakes).verdict == "correct"
+        with mpmath.workdps(50):
+            tol = mpmath.mpf(ex.expected.tolerance.p) / ex.expected.tolerance.q
+            answer = mpmath.mpmathify(sp.N(ex.expected.value, 50))
+            slips = {code: mpmath.mpmathify(sp.N(value, 50)) for code, value in _slip_values(ex)}
+        for code, value in _slip_values(ex):
+            assert abs(slips[code] - answer) > 2 * tol, (seed, code)
+            with pytest.raises(Exception) as info:
+                judge_one(one, [sp.sympify(value)], ex.expected, ex.mistakes)
+            # named as itself, or as another slip within the tolerance of it
+            named = {c for c, v in slips.items() if abs(v - slips[code]) <= tol}
+            assert getattr(info.value, "code", None) in named, (seed, code)
+    if ex_id == "ex6.2":
+        assert skipped > 0  # some seeds are moved on (seed 33 was one), and say so
+
+
+def test_a_skipped_seed_says_which_seed_it_uses():
+    """Seed 33 of ex6.2 had its largest-score slip within the tolerance: it uses seed 34's numbers."""
+    ex = variant("ex6.2", 33)
+    assert ex.params["seed"] == 33 and ex.params["drawn_with"] == 34
+    assert "seed 34" in ex.params["seed_note"] and "largest-score-only" in ex.params["seed_note"]
+    assert variant("ex6.2", 33).params == ex.params
+
+
+def test_mask_variants_over_a_thousand_seeds():
+    """Every mask variant's expected matrix is the hand-built causal mask of its size."""
+    for seed in SEEDS:
+        ex = variant("ex6.4", seed)
+        n = ex.params["n"]
+        hand = sp.Matrix(n, n, lambda i, j: 0 if j <= i else -sp.oo)
+        assert ex.expected.value == hand
+        assert all(m.value != hand for m in ex.mistakes)

@@ -67,3 +67,62 @@ def test_isolated_caps_memory():
     """A worker that asks for 8 GB fails inside its memory limit; this process is untouched."""
     with pytest.raises(WorkerError, match="memory"):
         isolated(_hog, timeout=5.0, memory_mb=512)
+
+
+def _limits_and_write(path):
+    import resource
+
+    core = resource.getrlimit(resource.RLIMIT_CORE)
+    try:
+        with open(path, "w") as fh:
+            fh.write("x" * 100)
+            fh.flush()
+        wrote = True
+    except OSError:
+        wrote = False
+    return core, wrote
+
+
+def test_worker_leaves_no_core_file_and_writes_no_file(tmp_path):
+    """The worker's core-file size and file-size limits are 0: nothing lands in the folder."""
+    target = tmp_path / "out.txt"
+    core, wrote = isolated(_limits_and_write, str(target))
+    assert core == (0, 0)
+    assert not wrote
+    assert not target.exists() or target.stat().st_size == 0
+
+
+def _noisy():
+    import os
+    import warnings
+
+    warnings.warn("a SymPyDeprecationWarning-like note", DeprecationWarning, stacklevel=1)
+    print("printed by the worker")
+    os.write(2, b"written to stderr by the worker\n")
+    return 1
+
+
+def test_worker_output_and_warnings_never_reach_the_terminal(capfd):
+    """What the worker prints or warns is discarded; only its result comes back."""
+    assert isolated(_noisy) == 1
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+def _internal_failure():
+    raise TypeError("mat_mul_flat() got an unexpected keyword argument 'evaluate'")
+
+
+def test_an_internal_failure_is_a_sentence():
+    """A Python exception inside the worker becomes a sentence without Python's words."""
+    with pytest.raises(WorkerError) as info:
+        isolated(_internal_failure)
+    assert "mat_mul_flat" not in str(info.value) and "TypeError" not in str(info.value)
+    assert "could not be read" in str(info.value)
+
+
+def test_read_latex_errors_quote_the_text_not_python():
+    """A latex2sympy2 failure names the place in the answer, never an exception."""
+    with pytest.raises(LatexError) as info:
+        isolated(read_latex, r"\cdots")
+    assert "cdots" in str(info.value) and "Exception" not in str(info.value)
