@@ -14,7 +14,8 @@ The stages, in order:
 check's CPU, wall-clock and memory limits for every answer). The pool adds a backstop: a task
 that outlives :data:`ROW_TIMEOUT` is killed, a worker that dies is replaced, and the row gets the
 ``invalid`` "too costly to check" verdict; the other workers carry on, so a hostile answer
-delays only its own row.
+delays only its own row. An answer that ran out of wall-clock time (not CPU or memory) is judged
+once more after the rest, when the pool no longer competes with it for the cores.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ from .grade_io import ClassFile, ResultFile, Row, output_format, read_class
 #: Wall-clock seconds after which the pool kills a task. Only reached if the judge's own
 #: limits (a few seconds, see symattn.judge) fail to stop an answer.
 ROW_TIMEOUT = 60.0
+#: How the judge (and this pool) says an answer ran out of wall-clock time.
+STARVED = "no result within"
 #: Seeds ``symattn check --seed`` accepts.
 SEED_MAX = 2**63 - 1
 
@@ -175,16 +178,28 @@ def judge_rows(
                 continue
             groups[key] = [row]
             futures[pool.schedule(check_row, args=key, timeout=timeout)] = key
-        waiting = set(futures)
+        waiting, later, retried = set(futures), [], set()
         while waiting:
             done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
             for future in done:
-                outcome = _outcome(future, timeout)
-                for row in groups[futures[future]]:
+                key, outcome = futures[future], _outcome(future, timeout)
+                if STARVED in outcome.feedback and key not in retried:
+                    later.append(key)
+                    continue
+                for row in groups[key]:
                     if outcome.row_problem:  # name the line, as for a row that cannot be read
                         finished(row, outcome._replace(feedback=f"line {row.line}: {outcome.feedback}"))
                     else:
                         finished(row, outcome)
+            if not waiting and later:
+                # A wall-clock limit can be hit because this pool keeps every core busy, where a
+                # lone `symattn check` would not; judge such an answer once more, at the end.
+                for key in later:
+                    retried.add(key)
+                    future = pool.schedule(check_row, args=key, timeout=timeout)
+                    futures[future] = key
+                    waiting.add(future)
+                later = []
         pool.close()
     finally:
         pool.stop()  # on an interruption: kill the workers now, not after the queue drains

@@ -66,6 +66,11 @@ def assert_same_as_check(cli, graded: dict[str, str], cache: dict) -> None:
     if key not in cache:
         cache[key] = check_json(cli, *key)
     code, doc = cache[key]
+    starved = "no result within"  # a wall-clock limit: on a machine this busy, either may hit it
+    if doc is not None and (starved in graded["feedback"]) != (starved in doc["feedback"]):
+        cache[key] = code, doc = check_json(cli, *key)
+        if starved in graded["feedback"] and starved not in doc["feedback"]:
+            graded = regrade_alone(graded)
     where = f"{key}: grade said {graded['verdict']} ({graded['feedback']}), check exit {code} {doc}"
     if doc is None:  # check refused the row itself (unknown exercise, bad seed): exit 2
         assert code == 2 and graded["verdict"] == "invalid", where
@@ -80,6 +85,17 @@ def assert_same_as_check(cli, graded: dict[str, str], cache: dict) -> None:
     assert graded["mistake"] == (doc["mistake"] or ""), where
     assert graded["read_as"] == doc["given"], where
     assert graded["notes"] == "; ".join(doc.get("notes", [])), where
+
+
+def regrade_alone(graded: dict[str, str]) -> dict[str, str]:
+    """The row graded again in a class of its own, with no other answer competing for the cores."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        row = {k: graded[k] for k in ("learner", "exercise", "answer", "seed")}
+        klass = write_csv(Path(tmp) / "one.csv", [row])
+        again = grade_file(str(klass), str(Path(tmp) / "o.csv"), jobs=1).records[0]
+    return again | {"line": graded["line"]}
 
 
 # -- verdicts equal to check ----------------------------------------------------------------------
@@ -339,24 +355,30 @@ def die_on_answer(exercise, seed, answer, steps_file=""):
         time.sleep(60)
     if answer == "slow":
         time.sleep(4)
+    if answer == "flaky" and not FLAKY[0].exists():  # too slow the first time only
+        FLAKY[0].touch()
+        time.sleep(60)
     return REAL_CHECK_ROW(exercise, seed, answer, steps_file)
 
 
 REAL_CHECK_ROW = grade_module.check_row
+FLAKY: list[Path] = [Path("/nonexistent")]
 
 
 def test_a_dead_or_stuck_worker_is_replaced_without_losing_the_row(tmp_path, monkeypatch):
     """A worker that dies, or outlives the pool's deadline, is replaced: its row is invalid
-    ("too costly to check") and every other row is judged."""
+    ("too costly to check") and every other row is judged. A row out of wall-clock time is tried
+    once more after the rest."""
     monkeypatch.setattr(grade_module, "check_row", die_on_answer)
     monkeypatch.setattr(grade_module, "ROW_TIMEOUT", 3.0)
-    answers = ["die", "1.96", "hang", "4", "die", "1.959", "1"]
+    monkeypatch.setattr(sys.modules[__name__], "FLAKY", [tmp_path / "flaky-once"])
+    answers = ["die", "1.96", "hang", "4", "die", "1.959", "1", "flaky"]
     rows = [{"learner": f"L{i}", "exercise": "ex6.2", "answer": a} for i, a in enumerate(answers)]
     klass = write_csv(tmp_path / "c.csv", rows)
     start = time.monotonic()
     graded = grade_file(str(klass), str(tmp_path / "o.csv"), jobs=2).records
     assert time.monotonic() - start < 30
-    assert [g["verdict"] for g in graded] == [
+    assert [g["verdict"] for g in graded[:7]] == [
         "invalid",
         "correct",
         "invalid",
@@ -366,7 +388,9 @@ def test_a_dead_or_stuck_worker_is_replaced_without_losing_the_row(tmp_path, mon
         "incorrect",
     ]
     assert graded[0]["feedback"] == "too costly to check: the worker stopped without a result"
-    assert graded[2]["feedback"] == "too costly to check: no result within 3 s"
+    assert graded[2]["feedback"] == "too costly to check: no result within 3 s"  # twice
+    # Out of wall-clock time once, judged again after the rest: the judge's own verdict.
+    assert "no result within" not in graded[7]["feedback"] and (tmp_path / "flaky-once").exists()
 
 
 CALLS: list[Path] = []
