@@ -49,6 +49,7 @@ def read_bank(path: Path) -> list[dict[str, str]]:
             "exercise": str(r["exercise"]),
             "seed": "" if r.get("seed") is None else str(r["seed"]),
             "answer": str(r["answer"]),
+            "verdict": str(r.get("verdict") or ""),  # the bank's own verdict, if it states one
         }
         for r in rows
     ]
@@ -102,19 +103,38 @@ def regrade_alone(graded: dict[str, str]) -> dict[str, str]:
 BANKS = [*sorted(DATA.glob("answer_bank.*")), DATA / "grade_bank.csv"]
 
 
+#: Rows of a bank compared with the whole of check's output, in-process: every STRIDE-th (all of
+#: them with SYMATTN_GRADE_FULL_BANK=1; about 4 minutes on a busy 2-core machine).
+STRIDE = 1 if os.environ.get("SYMATTN_GRADE_FULL_BANK") else 4
+
+
 @pytest.mark.parametrize("bank", BANKS, ids=lambda p: p.name)
 def test_verdicts_equal_check_on_the_whole_bank(bank, tmp_path, cli):
-    """Every answer of the bank gets from `grade` exactly the verdict, feedback, slip and
-    reading `symattn check` gives it (check run in-process on each row)."""
-    rows = [r | {"learner": f"L{i}"} for i, r in enumerate(read_bank(bank))]
+    """Every answer of the bank gets from `grade` the verdict `symattn check` gives it.
+
+    Where the bank states verdicts (tests/test_answer_bank.py asserts the judge gives each of
+    them), every row's verdict must be the bank's; and on every STRIDE-th row (every row of a
+    bank that states none) grade's verdict, feedback, slip, reading and notes must be exactly
+    those of `symattn check` run in-process on that row."""
+    bank_rows = read_bank(bank)
+    rows = [
+        {k: r[k] for k in ("exercise", "seed", "answer")} | {"learner": f"L{i}"}
+        for i, r in enumerate(bank_rows)
+    ]
     klass = write_csv(tmp_path / "class.csv", rows)
     code, _, err = cli("grade", str(klass), "--out", str(tmp_path / "out.csv"), "--jobs", "2")
     assert code == 0, err
     graded = read_csv(tmp_path / "out.csv")
     assert [g["answer"] for g in graded] == [r["answer"] for r in rows]
+    stated = all(r["verdict"] for r in bank_rows)
     cache: dict = {}
-    for g in graded:
-        assert_same_as_check(cli, g, cache)
+    for i, (g, r) in enumerate(zip(graded, bank_rows, strict=True)):
+        if stated and g["verdict"] != r["verdict"] and "no result within" in g["feedback"]:
+            g = regrade_alone(g)  # a wall-clock limit hit on a machine this busy
+        if stated:
+            assert g["verdict"] == r["verdict"], (r, g)
+        if not stated or i % STRIDE == 0:
+            assert_same_as_check(cli, g, cache)
 
 
 def test_a_class_of_1000_rows(tmp_path, cli):
