@@ -114,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
         "grade",
         help="grade a class: a file of answers in, verdicts and a summary out",
         description="Judge every answer of FILE (CSV with a header, or JSON Lines, with the fields "
-        "learner, exercise, answer and optionally seed) as `symattn check` would, in a pool of "
+        "learner, exercise, answer and optionally seed or steps_file) as `symattn check` would, in a pool of "
         "workers, and print a summary per exercise. Rows go to --out as they finish; a rerun with "
         "the same --out resumes. Exit 0 when the batch ran, 2 when FILE cannot be read.",
     )
