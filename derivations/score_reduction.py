@@ -175,7 +175,7 @@ def derivation() -> Derivation:
     )
 
     D.numeric_check(
-        "direct vs reduced saturation share, 200,000 trials each (4 standard errors)",
+        "direct vs reduced saturation share, 60,000 trials each (4 standard errors)",
         _check_methods,
     )
     return D
@@ -185,8 +185,8 @@ def _check_methods() -> tuple[float, float]:
     from symattn.labs import saturation_lab
 
     # The statistic is about N(0, 1) when the methods agree; 4 standard errors is the bar.
-    a_ = saturation_lab(200_000, 32, 16, 0.9, seed=10, method="direct", progress=False)
-    b_ = saturation_lab(200_000, 32, 16, 0.9, seed=20, method="reduced", progress=False)
+    a_ = saturation_lab(60_000, 32, 16, 0.9, seed=10, method="direct", progress=False)
+    b_ = saturation_lab(60_000, 32, 16, 0.9, seed=20, method="reduced", progress=False)
     p1, p2, n = a_.unscaled.share, b_.unscaled.share, a_.trials
     pooled = (p1 + p2) / 2
     se = np.sqrt(2 * pooled * (1 - pooled) / n)
