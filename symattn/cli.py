@@ -110,6 +110,22 @@ def build_parser() -> argparse.ArgumentParser:
     fl.add_argument("--json", action="store_true")
     fl.set_defaults(run=commands.flops)
 
+    gr = sub.add_parser(
+        "grade",
+        help="grade a class: a file of answers in, verdicts and a summary out",
+        description="Judge every answer of FILE (CSV with a header, or JSON Lines, with the fields "
+        "learner, exercise, answer and optionally seed or steps_file) as `symattn check` would, in a pool of "
+        "workers, and print a summary per exercise. Rows go to --out as they finish; a rerun with "
+        "the same --out resumes. Exit 0 when the batch ran, 2 when FILE cannot be read.",
+    )
+    gr.add_argument("file", metavar="FILE")
+    gr.add_argument("--out", metavar="FILE", help="graded rows (default: stdout, and the summary on stderr)")
+    gr.add_argument("--format", choices=("csv", "jsonl"), help="of the rows (default: from --out, else csv)")
+    gr.add_argument("--jobs", type=_whole(1, 256), metavar="N", help="workers (default: one per core)")
+    gr.add_argument("--summary-json", metavar="FILE", help="also write the summary as JSON")
+    gr.add_argument("--report", metavar="FILE.md", help="also write a Markdown report with a bar chart")
+    gr.set_defaults(run=commands.grade)
+
     ex = sub.add_parser(
         "exercises",
         help="list, show or vary the module's exercises",

@@ -259,6 +259,56 @@ def verify(args: argparse.Namespace) -> int:
     return 0 if ok else EXIT_CHECK_FAILED
 
 
+def grade(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from .errors import InputError
+    from .grade import grade_file
+    from .grade_report import (
+        ChartUnavailable,
+        bar_chart,
+        report_markdown,
+        summarise,
+        summary_json,
+        summary_text,
+    )
+
+    try:
+        graded = grade_file(args.file, args.out, args.format, args.jobs, progress=sys.stderr.isatty())
+    except KeyboardInterrupt:
+        if args.out:
+            print(f"symattn: interrupted; run the same command to resume from {args.out}", file=sys.stderr)
+        raise
+    except OSError as exc:  # --out cannot be written
+        raise InputError(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}") from None
+    summaries = summarise(graded.records)
+    # With the rows on stdout, the summary goes to stderr so that stdout stays one table.
+    shown = sys.stdout if args.out else sys.stderr
+    rows = len(graded.records)
+    head = f"{rows} rows from {args.file}: {graded.judged} judged in {graded.seconds:.1f} s"
+    if graded.resumed:
+        head += f", {graded.resumed} already graded in {args.out}"
+    print(head + "\n", file=shown)
+    shown.write(summary_text(summaries))
+    shown.flush()
+    try:
+        if args.summary_json:
+            doc = summary_json(summaries) | {"file": args.file, "rows": rows}
+            Path(args.summary_json).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        if args.report:
+            report = Path(args.report)
+            try:
+                chart: str | None = bar_chart(summaries, report.with_suffix(".svg")).name
+            except ChartUnavailable as exc:  # the report without its chart, rather than no report
+                print(f"symattn: warning: {exc}", file=sys.stderr)
+                chart = None
+            report.write_text(report_markdown(summaries, f"Class report: {args.file}", chart))
+    except OSError as exc:
+        raise InputError(f"cannot write {exc.filename}: {exc.strerror}") from None
+    return 0
+
+
 def flops(args: argparse.Namespace) -> int:
     import json
 
