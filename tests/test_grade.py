@@ -105,7 +105,7 @@ BANKS = [*sorted(DATA.glob("answer_bank.*")), DATA / "grade_bank.csv"]
 
 #: Rows of a bank compared with the whole of check's output, in-process: every STRIDE-th (all of
 #: them with SYMATTN_GRADE_FULL_BANK=1; about 4 minutes on a busy 2-core machine).
-STRIDE = 1 if os.environ.get("SYMATTN_GRADE_FULL_BANK") else 4
+STRIDE = 1 if os.environ.get("SYMATTN_GRADE_FULL_BANK") else 8
 
 
 @pytest.mark.parametrize("bank", BANKS, ids=lambda p: p.name)
