@@ -1,9 +1,13 @@
-"""Auditing a module's answer keys against the answers symattn computes.
+"""Auditing a module file: its numeric claims and its answer keys.
 
-A module file in the seed's Markdown format marks each exercise with ``**Exercise (kind).**``,
-states a key as ``*Answer:* VALUE (within T)`` and a model solution as ``*Solution:*``. Each
-exercise found is matched to the registry (by text that identifies it, then by position), and
-each stated key is judged against the computed answer with the stated tolerance.
+:func:`audit_module` reads a module in the seed's Markdown format and returns both parts:
+
+- the claims of its prose and math, each ``certified``, ``wrong`` or ``unchecked``
+  (:mod:`symattn.claims` reads the file, :mod:`symattn.claim_rules` binds each claim);
+- its answer keys: each exercise (``**Exercise (kind).**``, a key ``*Answer:* VALUE (within T)``,
+  a ``*Solution:*``) is matched to the registry by its content (the registry's keywords and
+  the words of its prompt), never by its position, and each stated key is judged against
+  the computed answer with the stated tolerance.
 """
 
 from __future__ import annotations
@@ -13,22 +17,23 @@ from dataclasses import dataclass, replace
 
 import sympy as sp
 
+from .claims import EXERCISE as _BLOCK
 from .exercises import EXERCISES, Exercise
 from .inputs import parse_number
 from .judge import judge
 
-_BLOCK = re.compile(r"\*\*Exercise \((?P<kind>[a-z]+)\)\.\*\*")
 _ANSWER = re.compile(r"\*Answer:\*\s*(?P<value>.+?)\s*(?:\(within\s+(?P<tol>[^)]+)\))?\s*$", re.M)
 
 
 @dataclass(frozen=True)
 class FoundExercise:
-    position: int  # 1-based, in file order
+    position: int  # 1-based, in file order (shown, never used to match)
     kind: str
     prompt: str
     key: str | None
     tolerance: str | None
     has_solution: bool
+    line: int = 0  # 1-based line of the exercise's first line
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ def find_exercises(text: str) -> list[FoundExercise]:
         found.append(
             FoundExercise(
                 position=k + 1,
+                line=text.count("\n", 0, m.start()) + 1,
                 kind=m.group("kind"),
                 prompt=body[:cut].strip(),
                 key=answer.group("value").strip() if answer else None,
@@ -79,37 +85,79 @@ def _normal(s: str) -> str:
     return re.sub(r"[\s$]", "", s).lower()
 
 
-def match(found: FoundExercise, taken: set[str]) -> Exercise | None:
-    """The registry exercise this block is: identified by its text, else by its position."""
+def _words(s: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]{4,}", s.lower())}
+
+
+def _fit(found: FoundExercise, e: Exercise) -> float | None:
+    """How well a registry exercise fits a block's prompt: None unless every keyword occurs;
+    then the share of the registry prompt's words that the block uses, plus the keywords'
+    length (a longer matched keyword is stronger evidence)."""
     prompt = _normal(found.prompt)
-    candidates = [
-        e
-        for e in EXERCISES.values()
-        if e.id not in taken and e.keywords and all(_normal(k) in prompt for k in e.keywords)
-    ]
-    positional = f"ex6.{found.position}"
-    for e in candidates:
-        if e.id == positional:
-            return e
-    if candidates:
-        return candidates[0]
-    return EXERCISES.get(positional) if positional not in taken else None
+    if not e.keywords or not all(_normal(k) in prompt for k in e.keywords):
+        return None
+    mine, theirs = _words(found.prompt), _words(e.prompt + " " + e.title)
+    overlap = len(mine & theirs) / max(1, len(theirs))
+    return overlap + sum(len(_normal(k)) for k in e.keywords) / 100
+
+
+def match_all(found: list[FoundExercise]) -> list[Exercise | None]:
+    """The registry exercise each block is, by content: the best-fitting pairs are taken
+    first, each exercise at most once."""
+    pairs = sorted(
+        (
+            (score, i, e.id)
+            for i, f in enumerate(found)
+            for e in EXERCISES.values()
+            if (score := _fit(f, e)) is not None
+        ),
+        key=lambda p: (-p[0], p[1], p[2]),
+    )
+    chosen: dict[int, Exercise] = {}
+    taken: set[str] = set()
+    for _, i, eid in pairs:
+        if i in chosen or eid in taken:
+            continue
+        chosen[i] = EXERCISES[eid]
+        taken.add(eid)
+    return [chosen.get(i) for i in range(len(found))]
 
 
 def audit_text(text: str) -> list[AuditRow]:
+    """The answer-key rows of a module file."""
     rows: list[AuditRow] = []
-    taken: set[str] = set()
-    for f in find_exercises(text):
-        ex = match(f, taken)
+    found = find_exercises(text)
+    for f, ex in zip(found, match_all(found), strict=True):
         if ex is None:
             rows.append(AuditRow(f, None, "unmatched", "", "no exercise of the registry fits"))
             continue
-        taken.add(ex.id)
         if ex.kind != f.kind:
             rows.append(AuditRow(f, ex, "kind differs", "", f"the registry says {ex.kind}"))
             continue
         rows.append(_check_key(f, ex))
     return rows
+
+
+@dataclass(frozen=True)
+class ModuleAudit:
+    claims: list  # of symattn.claim_rules.Claim
+    keys: list[AuditRow]
+
+    @property
+    def wrong(self) -> bool:
+        return any(c.verdict == "wrong" for c in self.claims) or any(r.wrong for r in self.keys)
+
+
+def audit_claims(text: str) -> list:
+    """Every numeric claim of the module's prose and math, with its verdict."""
+    from .claim_rules import Auditor
+    from .claims import read
+
+    return Auditor(read(text)).run()
+
+
+def audit_module(text: str) -> ModuleAudit:
+    return ModuleAudit(audit_claims(text), audit_text(text))
 
 
 def _check_key(f: FoundExercise, ex: Exercise) -> AuditRow:

@@ -37,68 +37,76 @@ def build(args: argparse.Namespace) -> int:
 
 
 def lab_variance(args: argparse.Namespace) -> int:
-    import json
+    from . import lab_render
+    from .labs import variance_lab, variance_numbers
 
-    from .labs import variance_lab
-
+    plot = _plot_target(args.plot, variance_numbers(list(_figures().WIDTHS), 50_000, "direct"))
     rows = variance_lab(args.widths, args.draws, args.seed, args.method)
     if args.json:
-        doc = {
-            "widths": [
-                r.__dict__ | {"ratio_ci": list(r.ratio_ci), "scaled_variance_ci": list(r.scaled_variance_ci)}
-                for r in rows
-            ],
-            "draws": args.draws,
-            "seed": args.seed,
-            "method": args.method,
-        }
-        print(json.dumps(doc, indent=2))
+        _emit(lab_render.variance_json(rows, args.seed, args.method))
     else:
-        print(
-            f"Var(q.k)/d_k over {args.draws:,} draws per width ({args.method}, seed {args.seed}); "
-            "95% intervals"
-        )
-        print(f"{'d_k':>6}  {'Var(q.k)/d_k':>13}  {'95% interval':>18}  {'Var(scaled)':>11}")
-        for r in rows:
-            print(
-                f"{r.d_k:>6}  {r.ratio:>13.4f}  [{r.ratio_ci[0]:.4f}, {r.ratio_ci[1]:.4f}]  "
-                f"{r.scaled_variance:>11.4f}"
-            )
-    if args.plot:
-        from .figures import score_histograms
-
-        score_histograms(args.plot, seed=args.seed)
+        _emit(lab_render.variance_text(rows, args.seed, args.method))
+    if plot is not None:
+        _figures().score_histograms(plot, seed=args.seed)
     return 0
 
 
 def lab_saturation(args: argparse.Namespace) -> int:
-    import json
+    from . import lab_render
+    from .labs import saturation_lab, saturation_numbers
 
-    from .labs import saturation_lab
-
+    figure_work = sum(saturation_numbers(20_000, w, args.keys, "reduced") for w in _figures().WIDTHS)
+    plot = _plot_target(args.plot, figure_work)
     r = saturation_lab(args.trials, args.width, args.keys, args.threshold, args.seed, args.method)
-    if args.json:
-        doc = r.as_dict()
-        for name in ("unscaled", "scaled"):
-            doc[name]["ci"] = list(doc[name]["ci"])
-        print(json.dumps(doc, indent=2))
-    else:
-        print(
-            f"{r.trials:,} trials, d_k = {r.width}, {r.keys} keys, p_max > {r.threshold} "
-            f"({r.method}, seed {r.seed}); Wilson 95% intervals"
-        )
-        for name in ("unscaled", "scaled"):
-            s = getattr(r, name)
-            mean = "-" if s.mean_p_one_minus_p is None else f"{s.mean_p_one_minus_p:.4f}"
-            print(
-                f"  {name:<9} {100 * s.share:6.2f}%  [{100 * s.ci[0]:.2f}%, {100 * s.ci[1]:.2f}%]"
-                f"  mean p(1-p) when saturated: {mean}"
-            )
-    if args.plot:
-        from .figures import saturation_curve
-
-        saturation_curve(args.plot, keys=args.keys, threshold=args.threshold, seed=args.seed)
+    _emit(lab_render.saturation_json(r) if args.json else lab_render.saturation_text(r))
+    if plot is not None:
+        _figures().saturation_curve(plot, keys=args.keys, threshold=args.threshold, seed=args.seed)
     return 0
+
+
+def _figures():
+    from . import figures
+
+    return figures
+
+
+def _plot_target(path: str | None, numbers: int):
+    """Check a --plot path (and that matplotlib is there) before a lab runs, not after."""
+    if path is None:
+        return None
+    from .errors import InputError
+    from .limits import MAX_NUMBERS, MAX_NUMBERS_TEXT
+
+    if numbers > MAX_NUMBERS:
+        raise InputError(
+            f"the figure would draw {numbers:.3g} random numbers, more than the limit of {MAX_NUMBERS_TEXT}"
+        )
+    return _figures().check_target(path)
+
+
+def _emit(text: str) -> None:
+    """Write to stdout; a full disk or a closed pipe is one line on stderr, exit 2."""
+    from .errors import InputError
+
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as exc:
+        _silence_stdout()
+        raise InputError(f"cannot write the output: {exc.strerror or exc}") from None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so Python's final flush of the unwritten text stays quiet."""
+    import os
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 def exercises(args: argparse.Namespace) -> int:
@@ -125,15 +133,34 @@ def check(args: argparse.Namespace) -> int:
     from .exercises import get
     from .judge import judge
 
+    if args.steps is not None:
+        return check_steps(args)
     if args.stdin and args.answer is not None:
         raise InputError("give the answer as an argument or with --stdin, not both")
     if args.stdin:
         answer = sys.stdin.read(4 * MAX_LENGTH + 1).strip()
     elif args.answer is None:
-        raise InputError("give an ANSWER: symattn check ID ANSWER (or --stdin)")
+        raise InputError(
+            "give an ANSWER: symattn check ID ANSWER (or --stdin), or a derivation with --steps FILE"
+        )
     else:
         answer = args.answer
     exercise = get(args.id, args.seed)
+    if exercise.checker == "formula":
+        from .learner_formula import EXPECTED_LATEX, judge_formula
+
+        verdict = judge_formula(answer)
+        out = (
+            verdict_json(exercise.id, EXPECTED_LATEX, verdict)
+            if args.json
+            else verdict_text(exercise.id, verdict)
+        )
+        sys.stdout.write(out)
+        return verdict.exit_code
+    if exercise.checker == "steps":
+        raise InputError(
+            f"{exercise.id} is checked as a derivation: symattn check {exercise.id} --steps FILE"
+        )
     if not exercise.checkable:
         raise InputError(
             f"{exercise.id} has no machine-checkable answer: see "
@@ -147,25 +174,52 @@ def check(args: argparse.Namespace) -> int:
     return verdict.exit_code
 
 
+def check_steps(args: argparse.Namespace) -> int:
+    """``symattn check ID --steps FILE``: a learner's derivation judged line by line."""
+    from .errors import InputError
+    from .exercises import get
+    from .learner_proof import STEP_EXERCISES, check_derivation, read_steps
+    from .learner_render import proof_json, proof_text
+
+    if args.answer is not None or args.stdin:
+        raise InputError("give an ANSWER or --steps FILE, not both (--steps - reads standard input)")
+    exercise = get(args.id)
+    if args.seed is not None:
+        raise InputError("--seed does not apply to --steps")
+    if exercise.id not in STEP_EXERCISES:
+        raise InputError(
+            f"{exercise.id} is not checked step by step; --steps works for {', '.join(STEP_EXERCISES)}"
+        )
+    verdict = check_derivation(exercise.id, read_steps(args.steps))
+    sys.stdout.write(proof_json(verdict) if args.json else proof_text(verdict))
+    return verdict.exit_code
+
+
 def audit(args: argparse.Namespace) -> int:
-    from .audit import audit_text
+    from .audit import audit_module
+    from .audit_render import audit_json, audit_text_report
     from .errors import EXIT_CHECK_FAILED, InputError
-    from .exercise_render import audit_table
 
     try:
         with open(args.file, encoding="utf-8") as fh:
             text = fh.read(2_000_000)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
-    rows = audit_text(text)
-    if not rows:
-        raise InputError(f"{args.file}: no exercises found (expected **Exercise (kind).** blocks)")
-    sys.stdout.write(audit_table(rows))
-    wrong = [r for r in rows if r.wrong]
-    for r in wrong:
-        name = r.exercise.id if r.exercise else f"exercise {r.found.position}"
-        print(f"symattn: {r.status}: {name}: {r.detail}", file=sys.stderr)
-    return EXIT_CHECK_FAILED if wrong else 0
+    result = audit_module(text)
+    if not result.keys and not result.claims:
+        raise InputError(f"{args.file}: no exercises and no numeric claims found")
+    sys.stdout.write(audit_json(result) if args.json else audit_text_report(result))
+    for c in result.claims:
+        if c.verdict == "wrong":
+            print(
+                f"symattn: wrong: line {c.line}: {' '.join(c.text.split())[:80]}: true value {c.value}",
+                file=sys.stderr,
+            )
+    for r in result.keys:
+        if r.wrong:
+            name = r.exercise.id if r.exercise else f"exercise {r.found.position}"
+            print(f"symattn: {r.status}: {name} (line {r.found.line}): {r.detail}", file=sys.stderr)
+    return EXIT_CHECK_FAILED if result.wrong else 0
 
 
 def derive(args: argparse.Namespace) -> int:
@@ -197,9 +251,62 @@ def verify(args: argparse.Namespace) -> int:
     for name in names:
         if name not in derivations.NAMES:
             derivations.load(name)  # raises the one-line error
-    rows, ok = verify_all(names, progress=progress)
-    sys.stdout.write(rows)
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    _, ok = verify_all(names, progress=progress, write=write)
     return 0 if ok else EXIT_CHECK_FAILED
+
+
+def grade(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from .errors import InputError
+    from .grade import grade_file
+    from .grade_report import (
+        ChartUnavailable,
+        bar_chart,
+        report_markdown,
+        summarise,
+        summary_json,
+        summary_text,
+    )
+
+    try:
+        graded = grade_file(args.file, args.out, args.format, args.jobs, progress=sys.stderr.isatty())
+    except KeyboardInterrupt:
+        if args.out:
+            print(f"symattn: interrupted; run the same command to resume from {args.out}", file=sys.stderr)
+        raise
+    except OSError as exc:  # --out cannot be written
+        raise InputError(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}") from None
+    summaries = summarise(graded.records)
+    # With the rows on stdout, the summary goes to stderr so that stdout stays one table.
+    shown = sys.stdout if args.out else sys.stderr
+    rows = len(graded.records)
+    head = f"{rows} rows from {args.file}: {graded.judged} judged in {graded.seconds:.1f} s"
+    if graded.resumed:
+        head += f", {graded.resumed} already graded in {args.out}"
+    print(head + "\n", file=shown)
+    shown.write(summary_text(summaries))
+    shown.flush()
+    try:
+        if args.summary_json:
+            doc = summary_json(summaries) | {"file": args.file, "rows": rows}
+            Path(args.summary_json).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        if args.report:
+            report = Path(args.report)
+            try:
+                chart: str | None = bar_chart(summaries, report.with_suffix(".svg")).name
+            except ChartUnavailable as exc:  # the report without its chart, rather than no report
+                print(f"symattn: warning: {exc}", file=sys.stderr)
+                chart = None
+            report.write_text(report_markdown(summaries, f"Class report: {args.file}", chart))
+    except OSError as exc:
+        raise InputError(f"cannot write {exc.filename}: {exc.strerror}") from None
+    return 0
 
 
 def flops(args: argparse.Namespace) -> int:

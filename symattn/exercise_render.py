@@ -14,9 +14,22 @@ from .proof_render import to_text
 def exercise_list(exercises: list[Exercise]) -> str:
     lines = []
     for e in exercises:
-        answer = "checked" if e.checkable else "model solution only"
+        answer = "checked" if e.checkable else CHECKER_LABELS.get(e.checker, "model solution only")
         lines.append(f"{e.id}\t{e.kind}\t{e.title}\t({answer})")
     return "\n".join(lines) + "\n"
+
+
+#: How exercises judged by learner_proof / learner_formula are listed and checked.
+CHECKER_LABELS = {
+    "steps": "derivation checked step by step",
+    "formula": "formula checked; the rest model solution",
+}
+CHECKER_HINTS = {
+    "steps": "Answer: a derivation, one step per line, checked step by step with: "
+    "symattn check {id} --steps FILE",
+    "formula": "Answer: the formula is checked with: symattn check {id} ANSWER; "
+    "the 'why' part has a model solution.",
+}
 
 
 def exercise_text(e: Exercise, solution: bool = False) -> str:
@@ -30,6 +43,8 @@ def exercise_text(e: Exercise, solution: bool = False) -> str:
         within = "exactly" if shown == "0" else f"within {shown} (|answer - expected| <= {shown})"
         command = f"symattn check {e.id} ANSWER" + ("" if seed is None else f" --seed {seed}")
         out.append(f"Answer: checked {within}. Check yours with: {command}")
+    elif e.checker:
+        out.append(CHECKER_HINTS[e.checker].format(id=e.id))
     else:
         out.append("Answer: no machine-checkable answer; compare with the model solution.")
     if solution:

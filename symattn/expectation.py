@@ -107,7 +107,9 @@ class Expectation:
         if isinstance(e, sp.Mul):
             sums = [f for f in e.args if isinstance(f, sp.Sum)]
             if sums:
-                return self._linear(_merge_sums(e))
+                # Fresh summation indices first: a bound index must not capture a free one.
+                fresh = sp.Mul(*(self._renamed(f) if isinstance(f, sp.Sum) else f for f in e.args))
+                return self._linear(_merge_sums(fresh))
             constant = [f for f in e.args if not self.is_random(f)]
             if constant:
                 self.used.add("linearity")
@@ -125,6 +127,8 @@ class Expectation:
             if not (isinstance(base, sp.Indexed) and exp.is_Integer and exp > 0):
                 raise ExpectationError(f"no rule for the expectation of {sp.sstr(e)}")
             family = self._family(base.base)
+            if len(base.indices) != 1:
+                raise ExpectationError(f"{sp.sstr(base)}: entries of a family have one index")
             if family is None:
                 raise ExpectationError(f"{sp.sstr(base)} is not an entry of a known family")
             powers[base.base].append((base.indices[0], int(exp)))
