@@ -18,9 +18,9 @@ import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 from sympy.printing.precedence import PRECEDENCE
 
+from ._text import count
 from .definition import Shape, define
 from .errors import ShapeError
-from ._text import count
 from .masks import Mask, require_keys
 
 

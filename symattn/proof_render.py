@@ -7,12 +7,15 @@ shown with its justification and how it was checked.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sympy as sp
+from sympy.printing.pretty.pretty import PrettyPrinter
 
 from .latex import latex
 from .proof import Derivation, DerivationReport, Step, StepReport
+from .text_math import to_unicode, words
 
 RELATIONS_LATEX = {"=": "=", "<=": r"\le", "<": "<", "≈": r"\approx", "≠": r"\neq", "⟺": r"\iff"}
 RELATIONS_TEXT = {"=": "=", "<=": "<=", "<": "<", "≈": "≈", "≠": "!=", "⟺": "<=>"}
@@ -40,8 +43,8 @@ def escape_text(s: str) -> str:
 
 
 def plain(s: str) -> str:
-    """A rule for plain text: the inline-math dollars dropped."""
-    return s.replace("$", "")
+    """A rule for plain text: its inline math in Unicode, no LaTeX left."""
+    return words(s)
 
 
 def check_label(r: StepReport) -> str:
@@ -172,29 +175,59 @@ def _cell(s: str) -> str:
     return s.replace("|", "\\|")
 
 
-def _text(value: Any) -> str:
+_LATEX_HINT = re.compile(r"\\[A-Za-z]|[_^]\{")
+
+
+def _pretty(value: Any) -> tuple[list[str], int]:
+    """A side of a step as Unicode lines (SymPy's pretty printer) and the baseline's index.
+
+    A string (a figure such as ``0.804`` or a LaTeX form given by the derivation) is one line,
+    its math turned into Unicode.
+    """
     if isinstance(value, str):
-        return value
-    return sp.sstr(value, order="none")
+        return [to_unicode(value) if _LATEX_HINT.search(value) else value], 0
+    printer = PrettyPrinter({"use_unicode": True, "wrap_line": False, "order": "none"})
+    try:
+        expr = value if isinstance(value, sp.Basic) else sp.sympify(value, strict=True)
+        # Symbols named in LaTeX (\tilde{Z}) are shown by their Unicode reading.
+        renamed = {
+            x: sp.Symbol(to_unicode(x.name))
+            for x in expr.atoms(sp.Symbol)
+            if _LATEX_HINT.search(x.name) or " " in x.name
+        }
+        if isinstance(expr, sp.Symbol) and expr in renamed:
+            return [renamed[expr].name], 0
+        form = printer._print(expr.xreplace(renamed) if renamed else expr)
+        return form.render(wrap_line=False).split("\n"), form.baseline
+    except (sp.SympifyError, TypeError, ValueError, AttributeError):
+        return [sp.sstr(value, order="none")], 0
+
+
+def _hang(prefix: str, value: Any) -> list[str]:
+    """``prefix`` on the baseline of a pretty block; the other lines indented to match."""
+    lines, baseline = _pretty(value)
+    pad = " " * len(prefix)
+    return [(prefix if k == baseline else pad) + line.rstrip() for k, line in enumerate(lines)]
 
 
 def to_text(d: Derivation, report: DerivationReport) -> str:
-    """Plain text: each step on its own line with its justification and check."""
-    out = [f"{d.name}: {d.title}", f"Theorem. {d.theorem}"]
+    """Plain text for a terminal: each step's sides pretty-printed (matrices drawn in Unicode,
+    indented under their step), then its rule in words and how it was checked."""
+    out = [f"{d.name}: {words(d.title)}", f"Theorem. {words(d.theorem)}"]
     for title, rows in _sections(d, report):
-        out += ["", plain(title) or "Proof"]
+        out += ["", words(title) or "Proof"]
         for r in rows:
             rel = RELATIONS_TEXT[r.step.relation]
             rhs = r.step.shown_rhs if r.step.shown_rhs is not None else r.step.rhs
             if r.step.lhs is not None:
                 lhs = r.step.shown_lhs if r.step.shown_lhs is not None else r.lhs
-                out.append(f"  {r.index + 1:>2}. {_text(lhs)}")
-            out.append(f"      {rel} {_text(rhs)}")
-            out.append(f"        [{plain(r.step.rule)}; {check_label(r)}]")
+                out += _hang(f"  {r.index + 1:>2}. ", lhs)
+            out += _hang(f"      {rel} ", rhs)
+            out.append(f"        [{words(r.step.rule)}; {check_label(r)}]")
     if report.checks:
         out += ["", "Numeric checks"]
         for c in report.checks:
-            out.append(f"  {c.name}: largest error {c.error:.2e} (tolerance {c.tolerance:.0e})")
+            out.append(f"  {words(c.name)}: largest error {c.error:.2e} (tolerance {c.tolerance:.0e})")
     return "\n".join(out) + "\n"
 
 
