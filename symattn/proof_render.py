@@ -195,7 +195,14 @@ def _pretty(value: Any) -> tuple[list[str], int]:
             for x in expr.atoms(sp.Symbol)
             if _LATEX_HINT.search(x.name) or " " in x.name
         }
-        if isinstance(expr, sp.Symbol) and expr in renamed:
+        renamed.update(
+            {
+                x: sp.MatrixSymbol(to_unicode(x.name), *x.shape)
+                for x in expr.atoms(sp.MatrixSymbol)
+                if _LATEX_HINT.search(x.name)
+            }
+        )
+        if isinstance(expr, sp.Symbol | sp.MatrixSymbol) and expr in renamed:
             return [renamed[expr].name], 0
         form = printer._print(expr.xreplace(renamed) if renamed else expr)
         return form.render(wrap_line=False).split("\n"), form.baseline
