@@ -13,6 +13,7 @@ from typing import Any
 import sympy as sp
 from sympy.printing.pretty.pretty import PrettyPrinter
 
+from . import plain_math
 from .latex import latex
 from .proof import Derivation, DerivationReport, Step, StepReport
 from .text_math import to_unicode, words
@@ -122,22 +123,71 @@ def to_latex_block(d: Derivation, report: DerivationReport) -> str:
     return "$$\\begin{aligned}\n" + " \\\\\n".join(_aligned_rows(rows)) + "\n\\end{aligned}$$"
 
 
+#: Visible characters one displayed row may hold: the site's text column is about 690 px wide
+#: at a 1280-pixel window, some 50 characters of KaTeX at its display size.
+ROW_BUDGET = 44
+
+
+def visible_width(tex: str) -> int:
+    """A rough count of the characters KaTeX shows for ``tex`` (a command is about one glyph;
+    a fraction counts both its parts, so the estimate errs on the wide side)."""
+    words = "operatorname|mathrm|text|mathbb|mathbf|left|right|frac|tfrac|sqrt|quad|qquad"
+    s = re.sub(rf"\\({words})\b", "", tex)
+    s = re.sub(r"\\[A-Za-z]+", "x", s)
+    return len(re.sub(r"[{}&^_\s]", "", s))
+
+
+def _narrow_rows(rows: list[StepReport]) -> list[str]:
+    """Rows for a web page: each step's rule on its own row under the step, and a step too
+    wide for the text column split: the left side alone, then the right side, and a long sum
+    continued over several rows, so nothing is hidden behind a scroll bar."""
+    lines = []
+    for r in rows:
+        left, right = step_latex(r.step, r.step.lhs is not None, r.lhs)
+        if visible_width(left) + visible_width(right) <= ROW_BUDGET:
+            lines.append(f"{left} &{right}")
+        else:
+            if left:
+                lines.append(f"{left} &")
+            lines += [f"&{part}" for part in _split_sum(r.step, right)]
+        lines.append(f"&\\qquad{{\\small\\text{{{escape_text(r.step.rule)}}}}}")
+    return lines
+
+
+def _split_sum(step: Step, right: str) -> list[str]:
+    """``right`` over several rows when it is a long sum (terms kept whole), else one row."""
+    value = step.shown_rhs if step.shown_rhs is not None else step.rhs
+    if visible_width(right) <= ROW_BUDGET or not isinstance(value, sp.Add):
+        return [right]
+    relation = RELATIONS_LATEX[step.relation]
+    parts, current = [], f"{relation} "
+    for k, term in enumerate(value.as_ordered_terms()):
+        tex = latex(term)
+        piece = tex if k == 0 else (f"- {tex[1:].lstrip()}" if tex.startswith("-") else f"+ {tex}")
+        if k and visible_width(current + piece) > ROW_BUDGET:
+            parts.append(current)
+            current = r"\quad " + piece
+        else:
+            current += (" " if k else "") + piece
+    return [*parts, current]
+
+
 def to_markdown(d: Derivation, report: DerivationReport, stable: bool = False) -> str:
     """Markdown with ``$$`` blocks: the theorem, each part of the proof, then the checks.
 
     ``stable`` leaves out timings and raw error values, so generated docs are the same on
     every run.
     """
-    out = [f"# {d.title}", "", f"> **Theorem.** {d.theorem}", ""]
+    out = [f"# {d.title}", "", f"> **Theorem.** {plain_math.markdown(d.theorem)}", ""]
     if d.assumptions:
-        out += ["Assumptions:", ""] + [f"- {a}" for a in d.assumptions] + [""]
+        out += ["Assumptions:", ""] + [f"- {plain_math.markdown(a)}" for a in d.assumptions] + [""]
     for title, rows in _sections(d, report):
         if title:
             out += [f"## {title}", ""]
         out += [
             "$$",
             "\\begin{aligned}",
-            " \\\\\n".join(_aligned_rows(rows, labels=False)),
+            " \\\\\n".join(_narrow_rows(rows)),
             "\\end{aligned}",
             "$$",
             "",
