@@ -159,7 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
     ch.add_argument("id", metavar="ID")
     ch.add_argument("answer", metavar="ANSWER")
     ch.add_argument("--seed", type=_seed, metavar="S", help="judge the variant for this seed")
-    ch.add_argument("--json", action="store_true")
+    ch.add_argument("--json", action="store_true", help="print the verdict as JSON")
     ch.set_defaults(run=commands.check)
 
     au = sub.add_parser(
@@ -249,7 +249,8 @@ class _Version(argparse.Action):
             number = version("symattn")
         except PackageNotFoundError:  # pragma: no cover - running from a source tree
             from . import __version__ as number
-        parser.exit(0, f"symattn {number}\n")
+        print(f"symattn {number}")
+        parser.exit(0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
