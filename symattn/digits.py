@@ -27,7 +27,7 @@ from fractions import Fraction
 import sympy as sp
 from mpmath.libmp import from_int, libmpi, mpf_sign
 
-from .enclosure import Undecided, Unsupported, enclose, magnitude_bits
+from .enclosure import BeyondReach, Undecided, Unsupported, enclose, magnitude_bits
 from .errors import PrecisionError
 from .limits import MAX_DIGITS
 
@@ -142,6 +142,8 @@ def rounded(value: sp.Expr, digits: int) -> Rounded:
             continue
         except Unsupported:
             return _round_by_evalf(value, digits)
+        except BeyondReach as exc:
+            raise PrecisionError(f"value beyond reach: {exc}") from None
         if (result := round_interval(low, high, digits)) is not None:
             return result
         prec *= 2

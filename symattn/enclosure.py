@@ -26,12 +26,21 @@ from mpmath.libmp import (
     round_floor,
 )
 
+#: Largest size of an exponential's argument, in bits: exp(2^20000) has an exponent of 20000
+#: bits, which mpmath handles; beyond that the working precision would run away.
+MAX_EXP_ARGUMENT_BITS = 20_000
+
 #: A raw interval: (lower, upper) raw mpmath floats.
 Interval = tuple[tuple, tuple]
 
 
 class Unsupported(Exception):
     """Raised for an expression this module cannot enclose (a symbol, an unknown function)."""
+
+
+class BeyondReach(Exception):
+    """Raised for an exponential whose argument exceeds 2^MAX_EXP_ARGUMENT_BITS in size: its
+    value would need a binary exponent too long to hold (exp(exp(exp(100))), say)."""
 
 
 class Undecided(Exception):
@@ -80,7 +89,10 @@ def _enclose(x: sp.Expr, prec: int) -> Interval:
     if x.is_Pow:
         return _power(x.base, x.exp, prec)
     if isinstance(x, sp.exp):
-        return libmpi.mpi_exp(_enclose(x.args[0], prec), prec)
+        arg = _enclose(x.args[0], prec)
+        if max(_magnitude(arg[0]), _magnitude(arg[1])) > MAX_EXP_ARGUMENT_BITS:
+            raise BeyondReach(f"exp of a number above 2^{MAX_EXP_ARGUMENT_BITS}")
+        return libmpi.mpi_exp(arg, prec)
     if isinstance(x, sp.log):
         return libmpi.mpi_log(_positive(_enclose(x.args[0], prec), x), prec)
     if isinstance(x, sp.Abs):
@@ -89,6 +101,11 @@ def _enclose(x: sp.Expr, prec: int) -> Interval:
     if type(x) in functions:
         return functions[type(x)](_enclose(x.args[0], prec), prec)
     raise Unsupported(type(x).__name__)
+
+
+def _magnitude(f: tuple) -> int:
+    _, man, exp, bc = f
+    return int(exp) + int(bc) if man else 0
 
 
 def _power(base: sp.Expr, exponent: sp.Expr, prec: int) -> Interval:
@@ -114,4 +131,4 @@ def _nonnegative(i: Interval, what: sp.Expr) -> Interval:
     return i
 
 
-__all__ = ["Interval", "Undecided", "Unsupported", "enclose", "magnitude_bits"]
+__all__ = ["BeyondReach", "Interval", "Undecided", "Unsupported", "enclose", "magnitude_bits"]

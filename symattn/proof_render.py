@@ -126,6 +126,8 @@ def to_latex_block(d: Derivation, report: DerivationReport) -> str:
 #: Visible characters one displayed row may hold: the site's text column is about 690 px wide
 #: at a 1280-pixel window, some 50 characters of KaTeX at its display size.
 ROW_BUDGET = 44
+#: The same for a rule, set smaller under its step.
+RULE_BUDGET = 56
 
 
 def visible_width(tex: str) -> int:
@@ -150,8 +152,33 @@ def _narrow_rows(rows: list[StepReport]) -> list[str]:
             if left:
                 lines.append(f"{left} &")
             lines += [f"&{part}" for part in _split_sum(r.step, right)]
-        lines.append(f"&\\qquad{{\\small\\text{{{escape_text(r.step.rule)}}}}}")
+        for piece in _wrap_words(r.step.rule, RULE_BUDGET):
+            lines.append(f"&\\qquad{{\\small\\text{{{escape_text(piece)}}}}}")
     return lines
+
+
+def _wrap_words(text: str, budget: int) -> list[str]:
+    """``text`` in lines of at most ``budget`` visible characters, broken only at spaces
+    outside ``$...$`` math."""
+    words, current, inside = [], "", False
+    for ch in text:
+        if ch == "$":
+            inside = not inside
+        if ch == " " and not inside:
+            words.append(current)
+            current = ""
+        else:
+            current += ch
+    words.append(current)
+    lines, line = [], ""
+    for w in words:
+        candidate = f"{line} {w}" if line else w
+        if line and visible_width(candidate.replace("$", "")) + candidate.count(" ") > budget:
+            lines.append(line)
+            line = w
+        else:
+            line = candidate
+    return [*lines, line]
 
 
 def _split_sum(step: Step, right: str) -> list[str]:
