@@ -13,7 +13,7 @@ from typing import NoReturn
 
 from . import commands
 from .errors import EXIT_BAD_INPUT, SymattnError
-from .limits import MAX_DIGITS
+from .limits import MAX_COUNT, MAX_DIGITS, MAX_KEYS, MAX_NUMBERS_TEXT, MAX_WIDTH, MAX_WIDTHS, MIN_DRAWS
 
 
 def _whole(low: int, high: int, shown: str | None = None) -> Callable[[str], int]:
@@ -185,43 +185,120 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bd.set_defaults(run=commands.build)
 
-    lab = sub.add_parser("lab", help="reproduce the module's measured results")
-    labs = lab.add_subparsers(dest="lab", metavar="LAB", parser_class=_Parser)
-    labs.required = True
-    lv = labs.add_parser("variance", help="Var(q.k)/d_k per width, with 95% intervals")
-    lv.add_argument("--draws", type=_positive, default=200_000)
-    lv.add_argument("--widths", type=_widths, default=[32, 64, 128, 256], metavar="W,W,...")
-    _lab_common(lv)
-    lv.set_defaults(run=commands.lab_variance)
-    ls = labs.add_parser("saturation", help="share of trials with p_max above a threshold")
-    ls.add_argument("--trials", type=_positive, default=500)
-    ls.add_argument("--width", type=_positive, default=128)
-    ls.add_argument("--keys", type=_positive, default=64)
-    ls.add_argument("--threshold", type=_probability, default=0.99)
-    _lab_common(ls)
-    ls.set_defaults(run=commands.lab_saturation)
+    _add_labs(sub)
     return parser
 
 
+def _add_labs(sub) -> None:
+    """``symattn lab variance|saturation``: every option states its range and default."""
+    lab = sub.add_parser(
+        "lab",
+        help="reproduce the module's measured results, with 95%% intervals",
+        description="Reproduce the module's section 6.3 measurements by seeded simulation. Limits "
+        "(both labs): widths and keys up to 10^6, at most 10^9 draws or trials and at most "
+        f"{MAX_NUMBERS_TEXT} random numbers per run (a minute or two).",
+    )
+    labs = lab.add_subparsers(dest="lab", metavar="LAB", parser_class=_Parser)
+    labs.required = True
+    lv = labs.add_parser(
+        "variance",
+        help="Var(q.k)/d_k per width, with 95%% intervals",
+        description="Var(q.k)/d_k (which is also Var(q.k/sqrt(d_k))) for q, k with N(0, 1) entries, "
+        "per width, with a 95% interval: chi-square with degrees of freedom matched to the sample "
+        f"kurtosis, calibrated from {MIN_DRAWS:,} draws on.",
+    )
+    lv.add_argument(
+        "--draws",
+        type=_draws,
+        default=200_000,
+        metavar="N",
+        help=f"draws per width, from {MIN_DRAWS:,} (fewer cannot give a calibrated 95%% interval) "
+        "to 10^9 (default: 200,000)",
+    )
+    lv.add_argument(
+        "--widths",
+        type=_widths,
+        default=[32, 64, 128, 256],
+        metavar="W,W,...",
+        help=f"widths d_k, 1 to 10^6, at most {MAX_WIDTHS} of them (default: 32,64,128,256)",
+    )
+    _lab_common(lv)
+    lv.set_defaults(run=commands.lab_variance)
+    ls = labs.add_parser(
+        "saturation",
+        help="share of trials with p_max above a threshold",
+        description="The share of trials in which the largest softmax weight over K keys "
+        "exceeds P, with and without scaling by 1/sqrt(d_k) (Wilson 95% intervals), "
+        "and the mean p_max (1 - p_max) of saturated trials with its 95% interval.",
+    )
+    ls.add_argument(
+        "--trials",
+        type=_whole(1, MAX_COUNT, "10^9"),
+        default=500,
+        metavar="N",
+        help="1 to 10^9 (default: 500)",
+    )
+    ls.add_argument(
+        "--width",
+        type=_whole(1, MAX_WIDTH, "10^6"),
+        default=128,
+        metavar="D",
+        help="d_k, 1 to 10^6 (default: 128)",
+    )
+    ls.add_argument(
+        "--keys", type=_whole(1, MAX_KEYS, "10^6"), default=64, metavar="K", help="1 to 10^6 (default: 64)"
+    )
+    ls.add_argument(
+        "--threshold",
+        type=_probability,
+        default=0.99,
+        metavar="P",
+        help="strictly between 0 and 1 (default: 0.99)",
+    )
+    _lab_common(ls)
+    ls.set_defaults(run=commands.lab_saturation)
+
+
 def _lab_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=_seed, default=0)
+    p.add_argument("--seed", type=_seed, default=0, metavar="S", help="0 to 2^63 - 1 (default: 0)")
     p.add_argument(
         "--method",
         choices=("direct", "reduced"),
         default="direct",
-        help="draw q and every key (direct) or use the score reduction (reduced)",
+        help="draw q and every key (direct) or use the score reduction, 1 + keys numbers "
+        "per trial (reduced) (default: direct)",
     )
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--plot", metavar="PATH", help="also draw the lab's figure (SVG)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument(
+        "--plot",
+        metavar="PATH",
+        help="also draw the lab's figure to PATH (.svg, .png or .pdf, in an existing folder; "
+        "needs matplotlib) (default: no figure)",
+    )
+
+
+def _draws(text: str) -> int:
+    """--draws: the minimum comes with its reason."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = None  # not a number: _whole says so
+    if n is not None and n < MIN_DRAWS:
+        raise argparse.ArgumentTypeError(
+            f"at least {MIN_DRAWS:,} draws are needed for a calibrated 95% interval, got {n}"
+        )
+    return _whole(MIN_DRAWS, MAX_COUNT, "10^9")(text)
 
 
 def _widths(text: str) -> list[int]:
-    try:
-        widths = [int(w) for w in text.split(",") if w.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"widths must be whole numbers: {text!r}") from None
-    if not widths or any(w < 1 or w > 1_000_000 for w in widths):
-        raise argparse.ArgumentTypeError(f"widths must be between 1 and 10^6: {text!r}")
+    parts = [w.strip() for w in text.split(",") if w.strip()]
+    if not parts or len(parts) > MAX_WIDTHS:
+        raise argparse.ArgumentTypeError(f"give from 1 to {MAX_WIDTHS} widths separated by commas")
+    if any(not (w.isascii() and w.isdigit()) for w in parts):
+        raise argparse.ArgumentTypeError(f"widths must be whole numbers: {text[:40]!r}")
+    widths = [int(w) for w in parts]
+    if any(w < 1 or w > MAX_WIDTH for w in widths):
+        raise argparse.ArgumentTypeError(f"widths must be from 1 to 10^6: {text[:40]!r}")
     return widths
 
 

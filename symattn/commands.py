@@ -39,68 +39,76 @@ def build(args: argparse.Namespace) -> int:
 
 
 def lab_variance(args: argparse.Namespace) -> int:
-    import json
+    from . import lab_render
+    from .labs import variance_lab, variance_numbers
 
-    from .labs import variance_lab
-
+    plot = _plot_target(args.plot, variance_numbers(list(_figures().WIDTHS), 50_000, "direct"))
     rows = variance_lab(args.widths, args.draws, args.seed, args.method)
     if args.json:
-        doc = {
-            "widths": [
-                r.__dict__ | {"ratio_ci": list(r.ratio_ci), "scaled_variance_ci": list(r.scaled_variance_ci)}
-                for r in rows
-            ],
-            "draws": args.draws,
-            "seed": args.seed,
-            "method": args.method,
-        }
-        print(json.dumps(doc, indent=2))
+        _emit(lab_render.variance_json(rows, args.seed, args.method))
     else:
-        print(
-            f"Var(q.k)/d_k over {args.draws:,} draws per width ({args.method}, seed {args.seed}); "
-            "95% intervals"
-        )
-        print(f"{'d_k':>6}  {'Var(q.k)/d_k':>13}  {'95% interval':>18}  {'Var(scaled)':>11}")
-        for r in rows:
-            print(
-                f"{r.d_k:>6}  {r.ratio:>13.4f}  [{r.ratio_ci[0]:.4f}, {r.ratio_ci[1]:.4f}]  "
-                f"{r.scaled_variance:>11.4f}"
-            )
-    if args.plot:
-        from .figures import score_histograms
-
-        score_histograms(args.plot, seed=args.seed)
+        _emit(lab_render.variance_text(rows, args.seed, args.method))
+    if plot is not None:
+        _figures().score_histograms(plot, seed=args.seed)
     return 0
 
 
 def lab_saturation(args: argparse.Namespace) -> int:
-    import json
+    from . import lab_render
+    from .labs import saturation_lab, saturation_numbers
 
-    from .labs import saturation_lab
-
+    figure_work = sum(saturation_numbers(20_000, w, args.keys, "reduced") for w in _figures().WIDTHS)
+    plot = _plot_target(args.plot, figure_work)
     r = saturation_lab(args.trials, args.width, args.keys, args.threshold, args.seed, args.method)
-    if args.json:
-        doc = r.as_dict()
-        for name in ("unscaled", "scaled"):
-            doc[name]["ci"] = list(doc[name]["ci"])
-        print(json.dumps(doc, indent=2))
-    else:
-        print(
-            f"{r.trials:,} trials, d_k = {r.width}, {r.keys} keys, p_max > {r.threshold} "
-            f"({r.method}, seed {r.seed}); Wilson 95% intervals"
-        )
-        for name in ("unscaled", "scaled"):
-            s = getattr(r, name)
-            mean = "-" if s.mean_p_one_minus_p is None else f"{s.mean_p_one_minus_p:.4f}"
-            print(
-                f"  {name:<9} {100 * s.share:6.2f}%  [{100 * s.ci[0]:.2f}%, {100 * s.ci[1]:.2f}%]"
-                f"  mean p(1-p) when saturated: {mean}"
-            )
-    if args.plot:
-        from .figures import saturation_curve
-
-        saturation_curve(args.plot, keys=args.keys, threshold=args.threshold, seed=args.seed)
+    _emit(lab_render.saturation_json(r) if args.json else lab_render.saturation_text(r))
+    if plot is not None:
+        _figures().saturation_curve(plot, keys=args.keys, threshold=args.threshold, seed=args.seed)
     return 0
+
+
+def _figures():
+    from . import figures
+
+    return figures
+
+
+def _plot_target(path: str | None, numbers: int):
+    """Check a --plot path (and that matplotlib is there) before a lab runs, not after."""
+    if path is None:
+        return None
+    from .errors import InputError
+    from .limits import MAX_NUMBERS, MAX_NUMBERS_TEXT
+
+    if numbers > MAX_NUMBERS:
+        raise InputError(
+            f"the figure would draw {numbers:.3g} random numbers, more than the limit of {MAX_NUMBERS_TEXT}"
+        )
+    return _figures().check_target(path)
+
+
+def _emit(text: str) -> None:
+    """Write to stdout; a full disk or a closed pipe is one line on stderr, exit 2."""
+    from .errors import InputError
+
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as exc:
+        _silence_stdout()
+        raise InputError(f"cannot write the output: {exc.strerror or exc}") from None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so Python's final flush of the unwritten text stays quiet."""
+    import os
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 def exercises(args: argparse.Namespace) -> int:

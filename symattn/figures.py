@@ -6,6 +6,7 @@ so a regenerated figure is byte-for-byte the same for the same seed.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -14,10 +15,34 @@ from .errors import SymattnError
 from .labs import saturation_lab, scores_for_variance
 
 WIDTHS = (16, 32, 64, 128, 256)
+FORMATS = (".svg", ".png", ".pdf")
 
 
 class PlotUnavailable(SymattnError):
     """Raised when a figure is asked for but matplotlib is not installed."""
+
+
+class FigureError(SymattnError):
+    """Raised when a figure's path cannot be written: a missing folder, no permission, a full
+    disk, or a file name that does not end in .svg, .png or .pdf."""
+
+
+def check_target(path: str | Path) -> Path:
+    """The path a figure will be written to, checked before any work is done.
+
+    Its folder must exist and be writable, its name must end in .svg, .png or .pdf, and
+    matplotlib must be installed.
+    """
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise FigureError(f"a figure's file name must end in .svg, .png or .pdf, got {str(path)!r}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise FigureError(f"cannot write {path}: the folder {folder} does not exist")
+    if path.is_dir() or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise FigureError(f"cannot write {path}: permission denied or not a file")
+    _pyplot()
+    return path
 
 
 def _pyplot():
@@ -35,13 +60,19 @@ def _pyplot():
 
 def _save(fig, path: str | Path) -> Path:
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(
-        path,
-        format=path.suffix.lstrip(".") or "svg",
-        metadata={"Date": None} if path.suffix in ("", ".svg") else None,
-        bbox_inches="tight",
-    )
+    suffix = path.suffix.lower()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(
+            path,
+            format=suffix.lstrip(".") or "svg",
+            metadata={"Date": None} if suffix in ("", ".svg") else None,
+            bbox_inches="tight",
+        )
+    except OSError as exc:
+        raise FigureError(f"cannot write {path}: {exc.strerror or exc}") from None
+    finally:
+        _pyplot().close(fig)
     return path
 
 
@@ -65,9 +96,7 @@ def score_histograms(
         ax.legend(fontsize="small")
     raw_ax.set_ylabel("density")
     scaled_ax.set_ylabel("density")
-    out = _save(fig, path)
-    plt.close(fig)
-    return out
+    return _save(fig, path)
 
 
 def saturation_curve(
@@ -93,6 +122,4 @@ def saturation_curve(
     ax.set_ylabel(rf"share of trials with $p_{{\max}} > {threshold}$")
     ax.set_title(f"Softmax saturation over {keys} keys ({trials:,} trials per width)")
     ax.legend()
-    out = _save(fig, path)
-    plt.close(fig)
-    return out
+    return _save(fig, path)

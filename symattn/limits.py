@@ -2,3 +2,19 @@
 
 #: Most significant digits a caller may ask for.
 MAX_DIGITS = 1000
+
+# -- the labs (symattn/labs.py); the command line states these in its help and errors --------
+#: Fewest draws per width of the variance lab: its 95 % interval is calibrated from here on
+#: (coverage 93-97 % at every width, checked in tests/test_intervals.py).
+MIN_DRAWS = 1000
+#: Most draws (variance lab) or trials (saturation lab) in one run.
+MAX_COUNT = 10**9
+#: Largest width d_k, and most keys, in either lab.
+MAX_WIDTH = 10**6
+MAX_KEYS = 10**6
+#: Most widths in one variance run.
+MAX_WIDTHS = 64
+#: Most random numbers one run may draw (its figure counted apart): this bounds the time, to
+#: about 1-2 minutes of CPU (20,000,000 reduced saturation trials, 1.3e9 numbers, took 50 s).
+MAX_NUMBERS = 2 * 10**9
+MAX_NUMBERS_TEXT = "2 x 10^9"

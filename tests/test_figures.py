@@ -30,3 +30,23 @@ def test_without_matplotlib_the_labs_still_run(monkeypatch, cli, tmp_path):
     assert code == 0 and "unscaled" in out
     code, _, err = cli("lab", "saturation", "--trials", "100", "--plot", str(tmp_path / "x.svg"))
     assert code == 2 and "symattn[plot]" in err and err.count("\n") == 1
+
+
+def test_check_target_refuses_before_any_work(tmp_path):
+    """A figure path is checked first: known suffix, an existing folder, not a folder itself."""
+    import pytest
+
+    from symattn.figures import FigureError, check_target
+
+    assert check_target(tmp_path / "a.svg") == tmp_path / "a.svg"
+    assert check_target(tmp_path / "a.PNG").suffix == ".PNG"
+    for bad, says in [
+        (tmp_path / "a.txt", ".svg, .png or .pdf"),
+        (tmp_path / "a", ".svg, .png or .pdf"),
+        (tmp_path / "missing" / "a.svg", "does not exist"),
+    ]:
+        with pytest.raises(FigureError, match=says):
+            check_target(bad)
+    (tmp_path / "d.svg").mkdir()
+    with pytest.raises(FigureError, match="not a file"):
+        check_target(tmp_path / "d.svg")
