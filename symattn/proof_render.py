@@ -149,9 +149,11 @@ def _narrow_rows(rows: list[StepReport]) -> list[str]:
         if visible_width(left) + visible_width(right) <= ROW_BUDGET:
             lines.append(f"{left} &{right}")
         else:
+            # The left side goes in the right-hand column too: kept in the left one, it would
+            # push every continuation row out by its own width.
             if left:
-                lines.append(f"{left} &")
-            lines += [f"&{part}" for part in _split_sum(r.step, right)]
+                lines.append(f"&{left}")
+            lines += [f"&\\quad {part}" for part in _split_sum(r.step, right)]
         for piece in _wrap_words(r.step.rule, RULE_BUDGET):
             lines.append(f"&\\qquad{{\\small\\text{{{escape_text(piece)}}}}}")
     return lines
