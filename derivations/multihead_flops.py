@@ -28,6 +28,71 @@ TITLE = "Multi-head attention and its cost"
 d_k = sp.Symbol("d_k", positive=True, integer=True)
 
 
+# -- counting the cost from the definition -----------------------------------------------------
+cost = sp.Function("cost")
+X = sp.MatrixSymbol("X", N, d_model)
+W_Q, W_K, W_V = (sp.MatrixSymbol(f"W^{c}_i", d_model, d_k) for c in "QKV")
+W_O = sp.MatrixSymbol("W^O", d_model, d_model)
+Q_i, K_i, V_i = (sp.MatrixSymbol(f"{c}_i", N, d_k) for c in "QKV")  # X W^Q_i, ... once projected
+A_i = sp.MatrixSymbol("A_i", N, N)  # head i's weights, softmax(Q_i K_i^T / sqrt(d_k))
+HEADS = sp.MatrixSymbol("H", N, d_model)  # the heads side by side, [head_1; ...; head_h]
+
+
+def _mul(*factors: sp.Basic) -> sp.MatMul:
+    return sp.MatMul(*factors, evaluate=False)
+
+
+#: Each stage of multi-head attention as the products it performs, and how often (per head: h).
+STAGES: dict[str, tuple[sp.Expr, list[sp.MatrixExpr]]] = {
+    "projections": (h, [_mul(X, W_Q), _mul(X, W_K), _mul(X, W_V)]),
+    "scores": (h, [_mul(Q_i, sp.Transpose(K_i))]),
+    "weighted_sum": (h, [_mul(A_i, V_i)]),
+    "output_projection": (sp.S.One, [_mul(HEADS, W_O)]),
+}
+
+
+def multiply_adds(e: sp.Basic) -> sp.Expr:
+    """Multiply-adds to evaluate a product of matrices left to right, inner products included.
+
+    An (a x b) by (b x c) product costs a b c; the shapes are SymPy's, so a product that does
+    not fit is refused by SymPy before it is counted.
+    """
+    inner = sum((multiply_adds(a) for a in e.args if isinstance(a, sp.MatrixExpr)), sp.S.Zero)
+    if not isinstance(e, sp.MatMul):
+        return inner
+    factors = [a for a in e.args if isinstance(a, sp.MatrixExpr)]
+    rows, cols = factors[0].shape
+    total = inner
+    for f in factors[1:]:
+        if f.shape[0] != cols:
+            raise StepFailed(f"{NAME}: a product of shapes ({rows}, {cols}) and {f.shape} does not fit")
+        total += rows * cols * f.shape[1]
+        cols = f.shape[1]
+    return total
+
+
+def counted(stage: str) -> sp.Expr:
+    """The multiply-adds of a stage, counted from its products, with d_k = d_model / h."""
+    times, products = STAGES[stage]
+    return sp.expand((times * sum(multiply_adds(p) for p in products)).subs(d_k, dm_over_h))
+
+
+dm_over_h = d_model / h
+
+
+def _counted(lhs: sp.Expr, rhs: sp.Expr) -> str:
+    """lhs, made of cost(stage) terms, equals rhs once each stage's products are counted."""
+    stages = sorted(str(c.args[0]) for c in sp.sympify(lhs).atoms(cost))
+    if not stages:
+        raise StepFailed(f"{NAME}: a cost step needs cost(stage) on the left")
+    value = sp.sympify(lhs).replace(lambda x: isinstance(x, cost), lambda x: counted(str(x.args[0])))
+    if sp.expand(value - sp.sympify(rhs)) != 0:
+        raise StepFailed(
+            f"{NAME}: counted, {sp.sstr(lhs)} is {sp.sstr(sp.expand(value))}, not {sp.sstr(rhs)}"
+        )
+    return "counted from the products of " + ", ".join(stages)
+
+
 def _solved_for_n(lhs: object, rhs: object) -> tuple[str, str]:
     """lhs (an inequality) is equivalent to rhs once solved for N with N, d_model > 0."""
     solved = sp.reduce_inequalities(lhs, N)
@@ -39,7 +104,7 @@ def _solved_for_n(lhs: object, rhs: object) -> tuple[str, str]:
             point = {N: n_value, d_model: d_value}
             if bool(lhs.subs(point)) != bool(rhs.subs(point)):
                 raise StepFailed(f"{NAME}: {lhs} and {rhs} disagree at {point}")
-    return "exact", "reduce_inequalities, with N and d_model positive"
+    return "reduce_inequalities, with N and d_model positive"
 
 
 class CountingArray(np.ndarray):
@@ -88,6 +153,12 @@ def derivation() -> Derivation:
     )
     terms = cost_terms()
     dm = d_model
+    S = sp.Symbol
+
+    D.claim(
+        cost(S("projections")) + cost(S("scores")) + cost(S("weighted_sum")) + cost(S("output_projection")),
+        total_cost(),
+    )
 
     D.section("The definition")
     heads = [symbol_matrix(f"h{t}", 2, 2) for t in (1, 2)]
@@ -99,49 +170,52 @@ def derivation() -> Derivation:
         shown_lhs=sp.Symbol(r"\left[\operatorname{head}_1; \operatorname{head}_2\right] W^O"),
         shown_rhs=sp.Symbol(r"\operatorname{head}_1 W^O_{1} + \operatorname{head}_2 W^O_{2}"),
     )
-    D.step(
-        sp.Symbol(r"\operatorname{head}_i"),
-        sp.Symbol(r"\operatorname{Attention}(Q W^Q_i, K W^K_i, V W^V_i)"),
-        "each head is attention on its own projections $W^Q_i$, $W^K_i$, $W^V_i$",
-        check=lambda a, b: ("definition", "the definition of a head"),
-    )
 
     D.section("Head width")
     D.step(
         h * d_k,
         dm,
-        "heads share the model width: $d_k = d_{\text{model}} / h$",
-        check=lambda a, b: ("definition", "d_k is defined as d_model / h"),
+        r"heads share the model width: $d_k = d_{\text{model}} / h$",
+        method="definition",
+        definition={d_k: dm / h},
     )
-    D.step(sp.Rational(512, 8), 64, "the paper: $h = 8$, $d_{\text{model}} = 512$")
+    D.step(
+        sp.Mul(512, sp.Pow(8, -1, evaluate=False), evaluate=False),
+        sp.Integer(64),
+        r"the paper: $h = 8$, $d_{\text{model}} = 512$",
+    )
 
     D.section("The four costs")
     D.step(
-        3 * sp.Mul(N, dm, dm, evaluate=False),
+        cost(S("projections")),
         terms["projections"],
-        "projections: three $(N \times d)$ by $(d \times d)$ products",
+        r"projections: $h$ heads, three $(N \times d_{\text{model}})$ by "
+        r"$(d_{\text{model}} \times d_k)$ products each",
+        check=_counted,
     )
     D.step(
-        h * sp.Mul(N, dm / h, N, evaluate=False),
+        cost(S("scores")),
         terms["scores"],
-        "scores: $h$ products of $(N \times d_k)$ by $(d_k \times N)$",
+        r"scores: $h$ products of $(N \times d_k)$ by $(d_k \times N)$",
+        check=_counted,
     )
-    D.then(N**2 * dm, "$h d_k = d_{\text{model}}$")
     D.step(
-        h * sp.Mul(N, N, dm / h, evaluate=False),
+        cost(S("weighted_sum")),
         terms["weighted_sum"],
-        "weighted sum: $h$ products of $(N \times N)$ by $(N \times d_v)$",
+        r"weighted sum: $h$ products of $(N \times N)$ by $(N \times d_v)$",
+        check=_counted,
     )
     D.step(
-        sp.Mul(N, dm, dm, evaluate=False),
+        cost(S("output_projection")),
         terms["output_projection"],
-        "output projection: $(N \times d)$ by $(d \times d)$",
+        r"output projection: $(N \times d_{\text{model}})$ by $(d_{\text{model}} \times d_{\text{model}})$",
+        check=_counted,
     )
     D.step(
-        sum(terms.values()),
-        4 * N * dm**2 + 2 * N**2 * dm,
+        cost(S("projections")) + cost(S("scores")) + cost(S("weighted_sum")) + cost(S("output_projection")),
+        sp.Add(*terms.values(), evaluate=False),
         "add the four terms",
-        shown_lhs=sp.Symbol(r"\text{FLOPs}_{\text{MHA}}"),
+        check=_counted,
     )
     D.then(total_cost(), "collect")
 
@@ -149,22 +223,26 @@ def derivation() -> Derivation:
     D.step(
         2 * N**2 * dm > 4 * N * dm**2,
         crossover(),
-        "solve for $N$ ($N, d_{\text{model}} > 0$)",
+        r"solve for $N$ ($N, d_{\text{model}} > 0$)",
         relation="⟺",
         check=_solved_for_n,
     )
     D.step(
         2 * dm,
         sp.Integer(8192),
-        "at $d_{\text{model}} = 4096$",
+        r"at $d_{\text{model}} = 4096$",
         check=lambda a, b: _at(a, b, {dm: 4096}),
     )
 
     D.section("Many narrow heads cost what one wide head costs")
-    D.step(8 * N * 64 * N, 1 * N * 512 * N, "scores: 8 heads of width 64 vs 1 head of 512")
+    D.step(
+        sp.Mul(8, N, 64, N, evaluate=False),
+        sp.Mul(1, N, 512, N, evaluate=False),
+        "scores: 8 heads of width 64 vs 1 head of 512",
+    )
     D.section("Counting multiplies and adds separately")
     D.step(
-        2 * (4 * N * dm**2 + 2 * N**2 * dm),
+        sp.Mul(2, 4 * N * dm**2 + 2 * N**2 * dm, evaluate=False),
         8 * N * dm**2 + 4 * N**2 * dm,
         "each multiply-add is two FLOPs: both terms double",
     )
@@ -184,7 +262,7 @@ def derivation() -> Derivation:
 def _at(lhs: sp.Expr, rhs: sp.Expr, values: dict) -> tuple[str, str]:
     if sp.sympify(lhs).subs(values) != rhs:
         raise StepFailed(f"{NAME}: {lhs} at {values} is {sp.sympify(lhs).subs(values)}, not {rhs}")
-    return "exact", "substitution"
+    return "substitution"
 
 
 def _check_count() -> tuple[float, float]:

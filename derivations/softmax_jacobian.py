@@ -6,9 +6,11 @@ semidefinite with null vector 1 and rank n - 1, and its largest entry is p_i (1 
 As one weight tends to 1 every entry tends to 0: a saturated softmax passes back almost no
 gradient (section 6.3).
 
-The entry formula is proved for a symbolic n (the Kronecker-delta sums are removed with
-``deltasummation``, which assumes 1 <= j <= n). Facts about the whole matrix are proved
-exactly at n = 2, 3, 4 (a lemma per fact).
+Everything is proved for a symbolic n except the rank: the entry formula and the matrix form
+entry by entry (with the shapes checked, so p^T p is refused where p p^T is meant), the row
+sums and the quadratic form by summing out Kronecker deltas (``deltasummation``, which assumes
+1 <= j <= n), taking factors free of the index out of sums and naming summation indices alike.
+The rank n - 1 is proved at n = 2, 3, 4, 5 and says so.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from typing import Any
 import numpy as np
 import sympy as sp
 from sympy.matrices.expressions.diagonal import DiagMatrix
+from sympy.matrices.expressions.matexpr import MatrixElement
 
+from symattn.equivalence import prove_equal
 from symattn.proof import Derivation, Lemma, StepFailed
 
 NAME = "softmax_jacobian"
@@ -47,12 +51,6 @@ def p(index: sp.Expr) -> sp.Expr:
 
 # Display forms: the proof is about p_i, not its long closed form.
 P = sp.IndexedBase("p", positive=True)
-
-
-def concrete(expr: Any, size: int) -> Any:
-    """expr at n = size, with every sum written out."""
-    e = sp.sympify(expr).subs(n, size)
-    return e.replace(lambda s: isinstance(s, sp.Sum), lambda s: s.doit())
 
 
 # -- facts about the whole matrix, checked at concrete n -------------------------------------
@@ -107,19 +105,82 @@ JACOBIAN = Lemma(
     _jacobian_is_diag_minus_outer,
     sizes=SIZES,
 )
-RANK = Lemma("rank n - 1", "J 1 = 0 and a nonzero (n-1)-minor", _rank, sizes=SIZES)
+RANK = Lemma("rank n - 1", "J 1 = 0 and a nonzero (n-1)-minor", _rank, sizes=(2, 3, 4, 5))
 PSD = Lemma("quadratic form", "x^T J x = sum_i p_i (x_i - xbar)^2", _psd, sizes=SIZES)
 SQUARE = Lemma("square of a sum", "sum_i sum_j a_i a_j = (sum_i a_i)^2", _square_of_sum, sizes=SIZES)
 
 
-def _by_cases(lhs: Any, rhs: Any) -> tuple[str, str]:
+def _by_cases(lhs: Any, rhs: Any) -> str:
     """Prove lhs = rhs by the cases j = i and j != i (where delta_ij = 0)."""
     diff = sp.sympify(lhs) - sp.sympify(rhs)
     same = sp.simplify(diff.subs(j, i))
     other = sp.expand(diff.replace(lambda e: isinstance(e, sp.KroneckerDelta), lambda e: 0))
     if same != 0 or other != 0:
         raise StepFailed(f"{NAME}: cases j = i and j != i do not both give 0: {same}, {other}")
-    return "exact", "by cases j = i and j != i"
+    return "by cases j = i and j != i"
+
+
+# -- matrices of symbolic size, entry by entry ---------------------------------------------
+Jsym = sp.MatrixSymbol("J", n, n)
+pvec = sp.MatrixSymbol("p", n, 1)
+ones = sp.MatrixSymbol(r"\mathbf{1}", n, 1)
+_a, _b = sp.symbols("a b", integer=True, nonnegative=True)  # 0-based, as SymPy indexes matrices
+
+
+def _weight0(index: sp.Expr) -> sp.Expr:
+    """p_index with 0-based indices: e^{z_index} / sum_{k=0}^{n-1} e^{z_k}."""
+    return sp.exp(z[index]) / sp.Sum(sp.exp(z[k]), (k, 0, n - 1))
+
+
+def _meaning(e: sp.Expr) -> sp.Expr:
+    """An entry with J, p and 1 replaced by what they are: J_ab = p_a (delta_ab - p_b)."""
+
+    def entry(x: sp.Basic) -> sp.Basic:
+        if x.parent == Jsym:
+            return _weight0(x.i) * (sp.KroneckerDelta(x.i, x.j) - _weight0(x.j))
+        if x.parent == pvec:
+            return _weight0(x.i)
+        if x.parent == ones:
+            return sp.S.One
+        return x
+
+    return e.replace(lambda x: isinstance(x, MatrixElement), entry)
+
+
+def _entrywise(lhs: Any, rhs: Any) -> str:
+    """Two n x n (or n x 1) matrix expressions are equal: same shape, and equal entry (a, b)."""
+    if lhs.shape != rhs.shape:
+        raise StepFailed(f"{NAME}: the shapes differ: {lhs.shape} and {rhs.shape}")
+    cols = _b if lhs.shape[1] != 1 else sp.S.Zero
+    left, right = _meaning(lhs[_a, cols]), _meaning(rhs[_a, cols])
+    if prove_equal(left, right) is None:
+        raise StepFailed(f"{NAME}: entry (a, b) differs: {sp.sstr(left)} vs {sp.sstr(right)}")
+    rng = random.Random(11)
+    for size in (2, 3, 5):
+        for _ in range(3):
+            point = {n: size, _a: rng.randrange(size), _b: rng.randrange(size)}
+            point.update({z[t]: sp.Rational(rng.randint(-40, 40), 7) for t in range(size)})
+            gap = (left - right).subs({n: size, _a: point[_a], _b: point[_b]}).doit().subs(point)
+            if abs(sp.N(gap, 60)) > 1e-45:
+                raise StepFailed(f"{NAME}: entry ({point[_a]}, {point[_b]}) differs at n = {size}")
+    return "entry (a, b) for symbolic n, shapes checked"
+
+
+def _certified_rank(size: int) -> int:
+    """The rank of J at n = size, from J 1 = 0 (rank <= n - 1) and a nonzero minor (>= n - 1)."""
+    if not _rank(size):
+        raise StepFailed(f"{NAME}: cannot certify the rank of J at n = {size}")
+    return size - 1
+
+
+rank = sp.Function("rank")
+
+
+def concrete(expr: Any, size: int) -> Any:
+    """expr at n = size, with every sum written out and rank J certified."""
+    e = sp.sympify(expr).subs(n, size)
+    e = e.replace(lambda x: isinstance(x, sp.Sum), lambda x: x.doit())
+    return e.replace(lambda x: isinstance(x, rank), lambda x: _certified_rank(size))
 
 
 def _sample(rng: random.Random, size: int | None) -> dict[sp.Basic, Any]:
@@ -143,6 +204,8 @@ def derivation() -> Derivation:
     )
     S = total()
     delta = sp.KroneckerDelta(i, j)
+    D.claim(sp.Derivative(p(i), z[j]), p(i) * (delta - p(j)))
+    D.claim(sp.Sum(p(i) * (delta - p(j)), (j, 1, n)), 0)
 
     D.section("The entries")
     D.step(
@@ -154,15 +217,12 @@ def derivation() -> Derivation:
     D.then(p(i) * delta - p(i) * p(j), "split the fraction", shown_rhs=P[i] * delta - P[i] * P[j])
     D.then(p(i) * (delta - p(j)), "factor out $p_i$", shown_rhs=P[i] * (delta - P[j]))
 
-    Jsym = sp.MatrixSymbol("J", n, n)
-    pvec = sp.MatrixSymbol("p", n, 1)
     D.section("The matrix")
     D.step(
         Jsym,
         DiagMatrix(pvec) - pvec * pvec.T,
         "the entries, as a matrix",
-        lemma=JACOBIAN,
-        check=JACOBIAN.step_check("at n ="),
+        check=_entrywise,
     )
 
     D.section("Rows sum to zero")
@@ -174,6 +234,12 @@ def derivation() -> Derivation:
         shown_rhs=P[i] - P[i] * sp.Sum(P[j], (j, 1, n)),
     )
     D.then(sp.S.Zero, "the weights sum to 1")
+    D.step(
+        Jsym * ones,
+        sp.ZeroMatrix(n, 1),
+        r"so $\mathbf{1}$ is a null vector of $J$",
+        check=_entrywise,
+    )
 
     D.section("Symmetric")
     D.step(
@@ -193,14 +259,12 @@ def derivation() -> Derivation:
         quad,
         sp.Sum(p(i) * x[i] ** 2, (i, 1, n)) - mean**2,
         "sum the delta; a double sum of a product is the square of a sum",
-        lemma=SQUARE,
         shown_lhs=sp.Symbol(r"\mathbf{x}^\top J \mathbf{x}"),
         shown_rhs=sp.Sum(P[i] * x[i] ** 2, (i, 1, n)) - sp.Sum(P[j] * x[j], (j, 1, n)) ** 2,
     )
     D.then(
         sp.Sum(p(i) * (x[i] - mean) ** 2, (i, 1, n)),
-        "the weights sum to 1: a weighted variance, with $\\bar{x} = \\sum_j p_j x_j$",
-        lemma=PSD,
+        r"the weights sum to 1: a weighted variance, with $\bar{x} = \sum_j p_j x_j$",
         shown_rhs=sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
     )
     D.step(
@@ -210,28 +274,20 @@ def derivation() -> Derivation:
         relation="<=",
         certificate=sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
     )
-    ones = sp.MatrixSymbol(r"\mathbf{1}", n, 1)
     D.step(
-        sp.Function("rank")(Jsym),
+        rank(Jsym),
         n - 1,
         r"$J\mathbf{1} = 0$ and a nonzero $(n-1)$-minor",
+        method="at sizes",
         lemma=RANK,
-        check=RANK.step_check("at n ="),
         shown_lhs=sp.Symbol(r"\operatorname{rank} J"),
-    )
-    D.step(
-        Jsym * ones,
-        sp.ZeroMatrix(n, 1),
-        r"$\mathbf{1}$ is a null vector: the rows sum to zero",
-        lemma=RANK,
-        check=RANK.step_check("at n ="),
     )
 
     D.section("Entries at most 1/4; saturation")
     D.step(
         pw * (1 - pw),
         sp.Rational(1, 4),
-        "$\tfrac14 - p(1-p) = (p - \tfrac12)^2$",
+        r"$\tfrac14 - p(1-p) = (p - \tfrac12)^2$",
         relation="<=",
         certificate=(pw - sp.Rational(1, 2)) ** 2,
     )
@@ -247,7 +303,12 @@ def derivation() -> Derivation:
         sp.S.Zero,
         "as one weight tends to 1 its diagonal entry tends to 0",
     )
-    D.approx(sp.Rational(99, 100) * sp.Rational(1, 100), "0.0099", "at $p = 0.99$: $p(1-p)$", digits=2)
+    D.approx(
+        sp.Mul(sp.Rational(99, 100), sp.Rational(1, 100), evaluate=False),
+        "0.0099",
+        "at $p = 0.99$: $p(1-p)$",
+        digits=2,
+    )
 
     D.numeric_check("lambdified J vs central finite differences, n = 2..8", _check_fd)
     D.numeric_check("lambdified J vs exact J at rational z, n = 2, 3, 4", _check_exact)

@@ -6,13 +6,14 @@ sqrt(d_k), and Var(z / sqrt(d_k)) = 1 at every width. With means m_q, m_k and st
 deviations s_q, s_k, Var(q . k) = d (s_q^2 s_k^2 + m_q^2 s_k^2 + m_k^2 s_q^2). A gap g between
 two scores makes one softmax weight e^g times the other.
 
-Steps that move E or Var through a sum over a symbolic width are instances of named lemmas
-(linearity, independence, variances of independent terms add); SymPy cannot prove those for a
-symbolic d, so each such step is proved exactly at d = 1, 2, 3 by ``sympy.stats`` on d actual
-normal random variables (``sympy.stats`` itself returns d**2 for the variance of a Sum over a
-symbolic d, so it is never asked that question). Steps in plain algebra are proved for symbolic
-d_k. The general case uses the moment rule E[q_i q_j] = m_q^2 + s_q^2 delta_ij, whose double sum
-SymPy does exactly for a symbolic d.
+Every step is proved for a symbolic width. E and Var are reduced by the rule system of
+:mod:`symattn.expectation` (linearity over sums, independence across families, the moment
+table E[x_a x_b] = m^2 + s^2 delta_ab, Var X = E[X^2] - E[X]^2), whose rules are lemmas
+checked against ``sympy.stats`` on actual normal random variables. As an extra cross-check,
+each step with E or Var is also evaluated by ``sympy.stats`` at d = 1 and 2 through
+``concrete``. (``sympy.stats`` alone cannot state these facts for a symbolic d: asked for the
+variance of ``Sum(q*k, (i, 1, d))`` with un-indexed q, k it answers d**2, correctly, because that
+sum is d*q*k.)
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 import sympy as sp
 from sympy import stats
 
+from symattn.expectation import Expectation, Family, rule_matches_stats
 from symattn.operators import Ex, Var
 from symattn.proof import Derivation, Lemma
 
@@ -119,14 +121,48 @@ def _moments(n: int) -> bool:
     )
 
 
+RULES_AGREE = Lemma(
+    "the rules agree with sympy.stats",
+    "E and Var of q . k by the rules = sympy.stats on d normal variables",
+    rule_matches_stats,
+    sizes=(1, 2),
+)
 LINEARITY = Lemma("linearity of expectation", "E[sum X_i] = sum E[X_i]", _linearity)
-INDEPENDENCE = Lemma("independence", "E[X Y] = E[X] E[Y] for independent X, Y", _independence)
-VARIANCES_ADD = Lemma("variances of independent terms add", "Var(sum X_i) = sum Var(X_i)", _variances_add)
+INDEPENDENCE = Lemma("independence", "E[X Y] = E[X] E[Y] for independent X, Y", _independence, sizes=(1, 2))
+VARIANCES_ADD = Lemma(
+    "variances of independent terms add", "Var(sum X_i) = sum Var(X_i)", _variances_add, sizes=(1, 2)
+)
 SCALING = Lemma("scaling rule", "Var(a X) = a^2 Var(X)", _scaling, sizes=(1, 2))
-MOMENTS = Lemma("second moments", "E[q_i q_j] = m^2 + s^2 delta_ij for independent entries", _moments)
+MOMENTS = Lemma(
+    "second moments", "E[q_i q_j] = m^2 + s^2 delta_ij for independent entries", _moments, sizes=(1, 2)
+)
 
 
 # -- the proof ----------------------------------------------------------------------------
+STANDARD = Expectation([Family(q), Family(k)])
+GENERAL = Expectation([Family(qg, m_q, s_q**2), Family(kg, m_k, s_k**2)])
+
+
+class _Rules:
+    """The standard rules for q, k and the general ones for the q, k with means and variances."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def reduce(self, expr: Any) -> Any:
+        model = GENERAL if any(b in (qg, kg) for b in _bases(expr)) else STANDARD
+        model.used = self.used
+        return model.reduce(expr)
+
+
+def _bases(expr: Any) -> set[sp.IndexedBase]:
+    return {x.base for x in sp.sympify(expr).atoms(sp.Indexed)}
+
+
+def _unevaluated_sqrt(n: int) -> sp.Expr:
+    return sp.Pow(n, sp.S.Half, evaluate=False)
+
+
 def derivation() -> Derivation:
     D = Derivation(
         NAME,
@@ -137,11 +173,13 @@ def derivation() -> Derivation:
             "q_i, k_i independent, mean 0, variance 1 (the standard case)",
             "in the general case: means m_q, m_k, standard deviations s_q, s_k > 0",
         ],
+        expectation=_Rules(),
         concrete=concrete,
-        sizes=(1, 2, 3),
     )
     E, V = Ex, Var
     sq = sp.Symbol("sigma_z", positive=True)
+    general = general_formula()
+    D.claim(E(z), 0).claim(V(z), d_k).claim(V(z / sp.sqrt(d_k)), 1).claim(V(zg), general)
 
     D.section("The mean is zero")
     D.step(E(z), sp.Sum(E(qk(q, k, i)), (i, 1, d_k)), "linearity of expectation", lemma=LINEARITY)
@@ -179,12 +217,13 @@ def derivation() -> Derivation:
     D.step(
         sq,
         sp.sqrt(V(z)),
-        "standard deviation is the square root of the variance",
-        check=lambda lhs, rhs: ("definition", "sigma_z is defined as sqrt(Var(z))"),
+        "the standard deviation is the square root of the variance",
+        method="definition",
+        definition={sq: sp.sqrt(V(z))},
     )
     D.then(sp.sqrt(d_k), r"$\operatorname{Var}(z) = d_k$")
-    D.approx(sp.sqrt(64), "8", "at $d_k = 64$", digits=1)
-    D.approx(sp.sqrt(128), "11.3", "at $d_k = 128$", digits=3)
+    D.approx(_unevaluated_sqrt(64), "8", "at $d_k = 64$", digits=1)
+    D.approx(_unevaluated_sqrt(128), "11.3", "at $d_k = 128$", digits=3)
 
     D.section("Scaling restores variance 1")
     D.step(
@@ -197,21 +236,18 @@ def derivation() -> Derivation:
     D.then(sp.S.One, "arithmetic")
 
     D.section("The general case: means and variances")
-    gen = (1, 2)
     D.step(
         E(zg),
         sp.Sum(E(qg[i]) * E(kg[i]), (i, 1, d)),
         "linearity and independence",
         lemma=INDEPENDENCE,
-        sizes=gen,
     )
-    D.then(d * m_q * m_k, r"$\mathbb{E}[q_i] = m_q$, $\mathbb{E}[k_i] = m_k$", sizes=gen)
+    D.then(d * m_q * m_k, r"$\mathbb{E}[q_i] = m_q$, $\mathbb{E}[k_i] = m_k$")
     D.step(
-        E(zg**2),
+        E(sp.Pow(zg, 2, evaluate=False)),
         sp.Sum(sp.Sum(E(qg[i] * qg[j]) * E(kg[i] * kg[j]), (j, 1, d)), (i, 1, d)),
         "expand the square; linearity; q independent of k",
         lemma=LINEARITY,
-        sizes=gen,
     )
     moment = sp.Sum(
         sp.Sum(
@@ -224,21 +260,22 @@ def derivation() -> Derivation:
         moment,
         r"second moments $\mathbb{E}[q_i q_j] = m_q^2 + s_q^2 \delta_{ij}$",
         lemma=MOMENTS,
-        sizes=gen,
     )
     D.then(
-        d**2 * m_q**2 * m_k**2 + d * (s_q**2 * s_k**2 + m_q**2 * s_k**2 + m_k**2 * s_q**2),
+        d**2 * m_q**2 * m_k**2 + general,
         "the sum over $j$ removes the delta; then sum over $i$",
     )
-    D.step(V(zg), E(zg**2) - E(zg) ** 2, "definition of variance", sizes=gen)
-    D.then(
-        d**2 * m_q**2 * m_k**2
-        + d * (s_q**2 * s_k**2 + m_q**2 * s_k**2 + m_k**2 * s_q**2)
-        - (d * m_q * m_k) ** 2,
-        "the two results above",
-        sizes=gen,
+    D.step(
+        V(zg),
+        E(sp.Pow(zg, 2, evaluate=False)) - E(zg) ** 2,
+        "definition of variance",
+        lemma=RULES_AGREE,
     )
-    D.then(d * (s_q**2 * s_k**2 + m_q**2 * s_k**2 + m_k**2 * s_q**2), "the $d^2$ terms cancel")
+    D.then(
+        d**2 * m_q**2 * m_k**2 + general - sp.Pow(d * m_q * m_k, 2, evaluate=False),
+        "the two results above",
+    )
+    D.then(general, "the $d^2$ terms cancel")
 
     D.section("Without scaling, softmax saturates")
     z_i, z_j = sp.symbols("z_i z_j", real=True)
@@ -251,23 +288,29 @@ def derivation() -> Derivation:
     D.then(
         sp.exp(g),
         "write $g = z_i - z_j$ for the gap",
-        check=lambda lhs, rhs: ("definition", "g is defined as z_i - z_j"),
+        method="definition",
+        definition={g: z_i - z_j},
     )
-    D.approx(sp.exp(20), "4.85E+8", "a gap of 20, common at $d_k = 128$", digits=3)
-    D.approx(sp.exp(sp.Rational(127, 10)), "3.28E+5", "the gap of 12.7 in section 6.2", digits=3)
+    D.approx(sp.exp(20, evaluate=False), "4.85E+8", "a gap of 20, common at $d_k = 128$", digits=3)
+    D.approx(
+        sp.exp(sp.Rational(127, 10), evaluate=False), "3.28E+5", "the gap of 12.7 in section 6.2", digits=3
+    )
 
-    D.numeric_check("lambdified Var(q.k) formula vs sympy.stats at d = 1, 2", _check_formula)
+    D.numeric_check(
+        "lambdified Var(q.k) formula vs the rules at d = 1..8", _check_formula
+    )
     return D
 
 
 def _check_formula() -> tuple[float, float]:
-    """Lambdify the general formula and compare with exact sympy.stats values."""
-    formula = d * (s_q**2 * s_k**2 + m_q**2 * s_k**2 + m_k**2 * s_q**2)
-    f = sp.lambdify((d, m_q, m_k, s_q, s_k), formula, "numpy")
+    """The lambdified general formula against the rules' exact values at d = 1..8."""
+    f = sp.lambdify((d, m_q, m_k, s_q, s_k), general_formula(), "numpy")
     point = {m_q: sp.Rational(1, 2), m_k: sp.Rational(-3, 2), s_q: sp.Rational(3, 2), s_k: 2}
-    worst = 0.0
-    for n in (1, 2):
-        exact = concrete(Var(zg), n).subs(point)
-        value = f(n, *(float(point[s]) for s in (m_q, m_k, s_q, s_k)))
-        worst = max(worst, abs(value - float(exact)) / abs(float(exact)))
-    return worst, 1e-15
+    args = [float(point[s]) for s in (m_q, m_k, s_q, s_k)]
+    value = GENERAL.variance(zg)
+    exact = [(n, value.subs(d, n).doit().subs(point)) for n in range(1, 9)]
+    return max(abs(f(n, *args) - float(v)) / abs(float(v)) for n, v in exact), 1e-15
+
+
+def general_formula() -> sp.Expr:
+    return d * (s_q**2 * s_k**2 + m_q**2 * s_k**2 + m_k**2 * s_q**2)

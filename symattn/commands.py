@@ -198,8 +198,11 @@ def verify(args: argparse.Namespace) -> int:
     for name in names:
         if name not in derivations.NAMES:
             derivations.load(name)  # raises the one-line error
-    rows, ok = verify_all(names, progress=progress)
-    sys.stdout.write(rows)
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    _, ok = verify_all(names, progress=progress, write=write)
     return 0 if ok else EXIT_CHECK_FAILED
 
 

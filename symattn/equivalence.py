@@ -30,6 +30,11 @@ def canonical(e: Any) -> Any:
     if isinstance(e, sp.MatrixBase):
         return e.applyfunc(canonical)
     e = sp.sympify(e)
+    # A product of exponentials is the exponential of the sum: prod_i e^{f_i} = e^{sum_i f_i}.
+    e = e.replace(
+        lambda x: isinstance(x, sp.Product) and isinstance(x.function, sp.exp),
+        lambda x: sp.exp(sp.Sum(x.function.args[0], *x.limits)),
+    )
     if not e.has(sp.Sum):
         return e.doit()
     e = e.replace(lambda x: isinstance(x, (sp.Derivative, sp.Limit)), lambda x: x.doit())
@@ -40,21 +45,33 @@ def canonical(e: Any) -> Any:
 def _sum_without_deltas(s: sp.Sum) -> sp.Expr:
     """Carry out a (possibly multiple) sum limit by limit, innermost first.
 
-    A limit whose variable meets a Kronecker delta is summed by ``deltasummation``; any other
-    is left to ``Sum.doit``, which does constant sums (c over i = 1..d is c d) and leaves sums
-    it cannot do (of exp(z_k), say) as they are.
+    A limit whose variable meets a Kronecker delta is summed by ``deltasummation``. Any other
+    is split over the terms of its body, with the factors free of the index taken out
+    (sum_j p_i p_j becomes p_i sum_j p_j, and a double sum of a product a product of sums);
+    what is left goes to ``Sum.doit``, which does constant sums and leaves sums it cannot do
+    (of exp(z_k), say) as they are.
     """
     body = s.function
     for limit in s.limits:
         var = limit[0]
-        has_delta = any(var in dl.free_symbols for dl in body.atoms(sp.KroneckerDelta))
-        if has_delta:
-            body = deltasummation(sp.expand(body), limit, no_piecewise=True)
-        else:
-            # factor_terms pulls factors free of the index out of the sum: sum_j p_i p_j
-            # becomes p_i sum_j p_j.
-            body = sp.factor_terms(sp.Sum(sp.expand(body), limit).doit())
+        body = sp.expand(_delta_powers(body))
+        total = sp.S.Zero
+        for term in sp.Add.make_args(body):
+            if any(var in dl.free_symbols for dl in term.atoms(sp.KroneckerDelta)):
+                total += deltasummation(term, limit, no_piecewise=True)
+                continue
+            constant, varying = term.as_independent(var, as_Add=False)
+            total += constant * sp.Sum(varying, limit).doit()
+        body = total
     return body
+
+
+def _delta_powers(e: sp.Expr) -> sp.Expr:
+    """delta_ij^k = delta_ij for k >= 1."""
+    return e.replace(
+        lambda x: isinstance(x, sp.Pow) and isinstance(x.base, sp.KroneckerDelta) and x.exp.is_positive,
+        lambda x: x.base,
+    )
 
 
 def rename_dummies(e: sp.Basic) -> sp.Basic:
@@ -130,7 +147,7 @@ def random_point(exprs: list[Any], rng: random.Random, fixed: Mapping[sp.Basic, 
     return point
 
 
-def evaluate(e: Any, point: Point, rng: random.Random, digits: int = 30) -> Any:
+def evaluate(e: Any, point: Point, rng: random.Random, digits: int = 60) -> Any:
     """Evaluate ``e`` at ``point``; Indexed entries left over get random values (kept in point)."""
     e = _explicit(e)
     if isinstance(e, sp.MatrixBase):
@@ -152,7 +169,7 @@ def numeric_difference(
     lhs: Any,
     rhs: Any,
     rng: random.Random,
-    points: int = 5,
+    points: int = 6,
     fixed: Callable[[random.Random], Mapping[sp.Basic, Any]] | None = None,
 ) -> tuple[float, Point | None, Any, Any]:
     """The largest |lhs - rhs| (relative to size) over random points, with the worst point.
@@ -178,11 +195,18 @@ def _relative_error(a: Any, b: Any) -> float:
         return max((_relative_error(x, y) for x, y in zip(a, b, strict=True)), default=0.0)
     if isinstance(a, sp.logic.boolalg.Boolean) or isinstance(b, sp.logic.boolalg.Boolean):
         return 0.0 if bool(a) == bool(b) else float("inf")
-    try:
-        da, db = complex(a), complex(b)
-    except (TypeError, ValueError):
+    # Compare at the precision the sides were evaluated to (60 digits), never through a
+    # Python float or complex, which would keep only 16.
+    a, b = sp.sympify(a), sp.sympify(b)
+    if not (a.is_number and b.is_number) or a.has(sp.nan, sp.zoo) or b.has(sp.nan, sp.zoo):
+        return 0.0 if a == b else float("inf")
+    if a == b:
+        return 0.0
+    if not (a.is_finite and b.is_finite):
         return float("inf")
-    return abs(da - db) / max(1.0, abs(da), abs(db))
+    scale = sp.Max(1, sp.Abs(a), sp.Abs(b))
+    err = sp.N(sp.Abs(a - b) / scale, 15)
+    return float(err) if err.is_real else float("inf")
 
 
 def _fill_matrices(x: sp.Basic, point: Point, rng: random.Random) -> sp.Basic:
@@ -207,12 +231,20 @@ def _explicit(e: Any) -> Any:
     return e
 
 
+#: Denominators of random rational points: small ones, and primes that keep points away from
+#: small integers and simple fractions.
+_DENOMINATORS = (1, 2, 10, 7, 13, 97, 1009)
+
+
 def _sample(s: sp.Symbol, rng: random.Random) -> sp.Expr:
     if s.is_integer:
-        return sp.Integer(rng.randint(1, 4) if s.is_positive else rng.randint(-3, 3))
+        return sp.Integer(rng.randint(1, 7) if s.is_positive else rng.randint(-5, 5))
+    value = sp.Rational(rng.randint(-400, 400), rng.choice(_DENOMINATORS))
+    if value == 0:
+        value = sp.Rational(1, 3)
     if s.is_positive or s.is_nonnegative:
-        return sp.Rational(rng.randint(2, 30), 10)
-    return sp.Rational(rng.randint(-30, 30), 10)
+        value = abs(value)
+    return value
 
 
 def _free(e: Any) -> set[sp.Symbol]:

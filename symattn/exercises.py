@@ -211,19 +211,29 @@ def mask_exercise(n: int = 3) -> Exercise:
             "The causal mask",
             f"The causal mask for {n} tokens; its first row of weights is [1, 0, ..., 0].",
         )
-        explicit = sp.Matrix(n, n, lambda i, j: 0 if j <= i else oo)
+        # The rule, entry by entry (kept unevaluated), against the mask the library builds.
+        rule = sp.Matrix(
+            n,
+            n,
+            lambda i, j: sp.Piecewise((0, sp.Le(j, i, evaluate=False)), (oo, True), evaluate=False),
+        )
         d.step(
+            rule,
             expected,
-            explicit,
             "query $i$ may see keys $j \\le i$: $-\\infty$ where $j > i$",
             shown_lhs=sp.Symbol(r"M_{\text{causal}}"),
+            shown_rhs=sp.Matrix(n, n, lambda i, j: 0 if j <= i else oo),
         )
         s1 = sp.Symbol("s_1", real=True)
         row = sp.Matrix([[s1] + [oo] * (n - 1)])
-        from .softmax import softmax_rows
 
+        terms = [sp.exp(x, evaluate=False) for x in row]
+        total = sp.Add(*terms, evaluate=False)
+        written_out = sp.Matrix(
+            [[sp.Mul(t, sp.Pow(total, -1, evaluate=False), evaluate=False) for t in terms]]
+        )
         d.step(
-            softmax_rows(row),
+            written_out,
             sp.Matrix([[1] + [0] * (n - 1)]),
             "row 1 keeps only key 1, whatever its score $s_1$",
             shown_lhs=sp.Symbol(r"\operatorname{softmax}(s_1, -\infty, \dots)"),

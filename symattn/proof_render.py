@@ -49,13 +49,13 @@ def plain(s: str) -> str:
 
 
 def check_label(r: StepReport) -> str:
-    """How a step was checked, in a few words."""
-    if r.method == "exact":
-        return "exact" if r.detail != "definition" else "definition"
-    if r.method == "exact at sizes":
-        return "exact " + r.detail
+    """How a step was checked, in a few words: the method, and the sizes where it is at sizes."""
+    if r.method == "symbolic":
+        return "symbolic"
+    if r.method == "at sizes":
+        return "at sizes " + r.detail
     if r.method == "certified":
-        return "certified digits"
+        return "certified digits" if r.step.relation == "≈" else "certified counterexample"
     if r.method == "definition":
         return "definition"
     return "numeric only (" + r.detail + ")"

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .proof import METHODS
+
 #: Runs of the labs in the docs (seeded).
 VARIANCE_RUN = {"widths": [32, 64, 128, 256], "draws": 200_000, "seed": 0, "method": "direct"}
 SATURATION_RUN = {
@@ -76,7 +78,8 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     lab_page, figures = _labs_page()
     files["labs.md"] = lab_page
     files.update(figures)
-    files["index.md"] = _index(reports)
+    progress("planting errors in the derivations")
+    files["index.md"] = _index(reports, _mutation_counts())
     files["javascripts/katex-init.js"] = KATEX_INIT
     encoded = {k: v.encode() if isinstance(v, str) else v for k, v in sorted(files.items())}
     return BuildResult(encoded, summary, ok)
@@ -107,18 +110,26 @@ def compare(files: dict[str, bytes], out: Path) -> list[str]:
 
 
 # -- pages ----------------------------------------------------------------------------------
-def _index(reports: dict) -> str:
+def _mutation_counts() -> tuple[int, int]:
+    """(planted, caught): every error of derivations/mutations.py, planted and verified."""
+    from derivations.mutations import MUTATIONS, expected, run
+
+    caught = sum(run(m)[0] == str(expected(m)) for m in MUTATIONS)
+    return len(MUTATIONS), caught
+
+
+def _index(reports: dict, mutations: tuple[int, int]) -> str:
     import derivations
 
     rows = [
-        "| derivation | steps | exact | numeric only | checks | result |",
-        "|---|---|---|---|---|---|",
+        "| derivation | steps | " + " | ".join(METHODS) + " | checks | result |",
+        "|---|---|" + "---|" * len(METHODS) + "---|---|",
     ]
     for name, (_, r) in reports.items():
+        counts = " | ".join(str(r.count(m)) for m in METHODS)
         rows.append(
-            f"| [{derivations.title(name)}](derivations/{name}.md) | {len(r.steps)} | "
-            f"{r.exact_steps} | {r.numeric_steps} | {sum(c.ok for c in r.checks)}/"
-            f"{len(r.checks)} | {'ok' if r.ok else 'FAILED'} |"
+            f"| [{derivations.title(name)}](derivations/{name}.md) | {len(r.steps)} | {counts} | "
+            f"{sum(c.ok for c in r.checks)}/{len(r.checks)} | {'ok' if r.ok else 'FAILED'} |"
         )
     return "\n".join(
         [
@@ -143,9 +154,21 @@ def _index(reports: dict) -> str:
             "",
             *rows,
             "",
-            "A step is *exact* when SymPy proved it for general symbols, *exact at sizes* when a "
-            "named lemma was proved at each listed size, *certified* when a stated figure is the "
-            "correctly rounded value, and *numeric only* when it was checked at random points alone.",
+            "Each step declares how it is proved, and fails if that method fails. *symbolic*: SymPy "
+            "proved its two sides equal for general symbols and sizes (E and Var reduced by checked "
+            "rules). *at sizes*: a named lemma SymPy cannot prove in general; the step's own sides "
+            "were proved equal at each listed size (the sizes are printed with the step). "
+            "*definition*: a name introduced, its definition substituted and the result proved. "
+            "*certified*: a stated figure is the correctly rounded value, or a counterexample is "
+            "certified to differ. *numeric*: checked at random points alone (no derivation has one).",
+            "",
+            "## Planted errors",
+            "",
+            f"To show the checks can fail, {mutations[0]} mathematical errors are planted one at a time "
+            f"in copies of the derivations (`derivations/mutations.py`): wrong right-hand sides, false "
+            f"lemma bodies, misrounded figures, theorems claiming more than their proofs, constants off "
+            f"by $10^{{-20}}$. Caught at the step where they were planted: "
+            f"**{mutations[1]} of {mutations[0]}**.",
             "",
         ]
     )

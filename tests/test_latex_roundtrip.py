@@ -27,6 +27,7 @@ UNREADABLE = {
     r"\operatorname{rank}": "\\operatorname is not in its grammar",
     r"\operatorname{diag}": "\\operatorname is not in its grammar",
     r"\operatorname{head}": "\\operatorname is not in its grammar",
+    r"\operatorname{cost}": "\\operatorname is not in its grammar",
     r"\partial": "partial derivatives are not in its grammar",
     r"\lim_{p \to 1^-}": "one-sided limits are not in its grammar",
     r"\substack": "multi-index sums (\\substack) are not in its grammar",
@@ -40,7 +41,6 @@ UNREADABLE = {
 #: Forms it reads, but as something else: compared only for parsing, not for value.
 MISREAD = {
     "=": "an equation with a label on the left (S = QK^T) is read as an assignment",
-    "^{T}": "a transpose is read as a power of a commuting symbol",
     "^{A}": "a label superscript is read as a power",
     "^{B}": "a label superscript is read as a power",
     r"\mathbf{1}": "bold one is read as a symbol",

@@ -19,7 +19,9 @@ def test_all_steps_verified(verify):
     _, report = verify(NAME)
     assert report.ok and report.numeric_steps == 0
     entries = [r for r in report.steps if r.step.section == "The entries"]
-    assert [r.method for r in entries] == ["exact", "exact", "exact"]
+    assert [r.method for r in entries] == ["symbolic", "symbolic", "symbolic"]
+    rank = next(r for r in report.steps if r.method == "at sizes")
+    assert rank.detail == "2, 3, 4, 5 (rank n - 1)"
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])

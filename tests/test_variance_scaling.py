@@ -14,20 +14,28 @@ from symattn.proof import StepFailed
 NAME = "variance_scaling"
 
 
-def test_every_step_verified_and_none_only_numeric(verify):
-    """All steps pass; none is merely numeric; the lemmas are named where used."""
+def test_every_step_proved_for_symbolic_width(verify):
+    """All steps pass; none is numeric or at sizes: E and Var are reduced by the checked rules."""
     _, report = verify(NAME)
     assert report.ok
-    assert report.numeric_steps == 0
-    lemma_steps = [r for r in report.steps if r.step.lemma is not None]
-    assert lemma_steps and all("lemma:" in r.detail for r in lemma_steps if r.method == "exact at sizes")
+    assert report.numeric_steps == 0 and report.count("at sizes") == 0
+    ruled = [r for r in report.steps if "rules:" in r.detail]
+    assert len(ruled) >= 10 and all(r.method == "symbolic" for r in ruled)
+
+
+def test_sizes_cross_check_agrees_with_sympy_stats(verify):
+    """The extra cross-check: every step with E or Var, evaluated by sympy.stats at d = 1, 2."""
+    d = vs.derivation()
+    d.cross_sizes = (1, 2)
+    report = d.verify()
+    assert report.ok and report.count("symbolic") >= 20
 
 
 def test_the_delta_sum_is_proved_for_symbolic_d(verify):
     """The general-case double sum is proved exactly for a symbolic d, not only at sizes."""
     _, report = verify(NAME)
     step = next(r for r in report.steps if "removes the delta" in r.step.rule)
-    assert step.method == "exact"
+    assert step.method == "symbolic"
     assert (
         sp.expand(
             step.step.rhs

@@ -1,0 +1,395 @@
+"""Planted errors: each derivation with one deliberate mathematical mistake, which verify must catch.
+
+A checker that cannot fail is worse than none. Each :class:`Mutation` takes a fresh copy of a
+derivation and plants one error: a wrong right-hand side, a false lemma body, a misrounded
+figure, a theorem claiming more than its proof, a constant off by 10^-20. ``tests/test_mutations.py``
+runs every one and asserts that verification fails at the step (or claim, or lemma) planted;
+``symattn build`` runs them too and prints the count on the docs' index page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import sympy as sp
+
+from symattn.errors import SymattnError
+from symattn.operators import Ex, Var
+from symattn.proof import Derivation, Lemma, LemmaFailed, StepFailed
+
+from . import load
+
+TINY = sp.Rational(1, 10**20)
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """One planted error in ``derivation``; ``plant`` changes a fresh copy in place.
+
+    ``plant`` returns what must fail: a step number (1-based), ``"claim"`` or ``"lemma"``.
+    """
+
+    derivation: str
+    description: str
+    plant: Callable[[Derivation], int | str]
+
+
+def _find(d: Derivation, text: str) -> int:
+    """The index of the only step whose rule contains ``text``."""
+    found = [k for k, s in enumerate(d.steps) if text == s.rule] or [
+        k for k, s in enumerate(d.steps) if text in s.rule
+    ]
+    if len(found) != 1:
+        raise LookupError(f"{d.name}: {len(found)} steps have {text!r} in their rule")
+    return found[0]
+
+
+def _rhs(text: str, new: Callable[[Derivation, sp.Basic], sp.Basic]) -> Callable[[Derivation], int]:
+    """Replace the right-hand side of the step whose rule contains ``text``."""
+
+    def plant(d: Derivation) -> int:
+        k = _find(d, text)
+        d.steps[k] = dataclasses.replace(d.steps[k], rhs=new(d, d.steps[k].rhs))
+        return k + 1
+
+    return plant
+
+
+def _figure(text: str, stated: str) -> Callable[[Derivation], int]:
+    return _rhs(text, lambda d, old: stated)
+
+
+def _false_lemma(text: str) -> Callable[[Derivation], str]:
+    """Give the step's lemma a body that is false at its first size."""
+
+    def plant(d: Derivation) -> str:
+        k = _find(d, text)
+        lemma = d.steps[k].lemma
+        assert lemma is not None
+        wrong = Lemma(lemma.name, lemma.statement, lambda n: False, lemma.sizes)
+        d.steps[k] = dataclasses.replace(d.steps[k], lemma=wrong)
+        return "lemma"
+
+    return plant
+
+
+def _claim(index: int, new: Callable[[sp.Basic], sp.Basic]) -> Callable[[Derivation], str]:
+    def plant(d: Derivation) -> str:
+        lhs, rhs = d.claims[index]
+        d.claims[index] = (lhs, new(rhs))
+        return "claim"
+
+    return plant
+
+
+def _definition(text: str, new: Callable[[dict], dict]) -> Callable[[Derivation], int]:
+    def plant(d: Derivation) -> int:
+        k = _find(d, text)
+        d.steps[k] = dataclasses.replace(d.steps[k], definition=new(dict(d.steps[k].definition or {})))
+        return k + 1
+
+    return plant
+
+
+def _certificate(text: str, new: sp.Basic) -> Callable[[Derivation], int]:
+    def plant(d: Derivation) -> int:
+        k = _find(d, text)
+        d.steps[k] = dataclasses.replace(d.steps[k], certificate=new)
+        return k + 1
+
+    return plant
+
+
+def _vs():
+    from . import variance_scaling
+
+    return variance_scaling
+
+
+def _sj():
+    from . import softmax_jacobian
+
+    return softmax_jacobian
+
+
+def _pe():
+    from . import permutation_equivariance
+
+    return permutation_equivariance
+
+
+def _mf():
+    from . import multihead_flops
+
+    return multihead_flops
+
+
+def _sr():
+    from . import score_reduction
+
+    return score_reduction
+
+
+def _ah():
+    from . import attention_by_hand
+
+    return attention_by_hand
+
+
+MUTATIONS: list[Mutation] = [
+    # -- attention_by_hand ---------------------------------------------------------------
+    Mutation(
+        "attention_by_hand",
+        "a score off by one: S[1,1] = -17",
+        _rhs("query i dotted with key j", lambda d, m: m + sp.Matrix([[1, 0], [0, 0]])),
+    ),
+    Mutation("attention_by_hand", "a swapped digit: sqrt(2) ≈ 1.441", _figure("and [0, 1.414]", "1.441")),
+    Mutation(
+        "attention_by_hand", "e^sqrt(2) ≈ 4.131 (digits swapped)", _figure("module's row [1, 4.113]", "4.131")
+    ),
+    Mutation(
+        "attention_by_hand",
+        "a weight off by 10^-20",
+        _rhs("row 1 keeps its only key", lambda d, m: m + sp.Matrix([[0, 0], [TINY, 0]])),
+    ),
+    Mutation(
+        "attention_by_hand",
+        "the mask said to change nothing: both sides causal",
+        _rhs("the mask changes the answer", lambda d, m: _ah().attention(*_ah_inputs(), "causal").output),
+    ),
+    Mutation("attention_by_hand", "the output figure 1.413 → 1.414", _figure("second entry", "1.414")),
+    # -- variance_scaling ----------------------------------------------------------------
+    Mutation(
+        "variance_scaling",
+        "Var(z) = d_k + (d_k-1)(d_k-2)(d_k-3): true at d_k = 1, 2, 3 only",
+        _rhs("a sum of $d_k$ ones", lambda d, old: old + (old - 1) * (old - 2) * (old - 3)),
+    ),
+    Mutation("variance_scaling", "E[z] = 1", _rhs(r"$\mathbb{E}[q_i] = 0$", lambda d, old: sp.S.One)),
+    Mutation(
+        "variance_scaling",
+        "the wrong scaling rule Var(aX) = a Var(X)",
+        _rhs("scaling rule", lambda d, old: Var(_vs().z) / sp.sqrt(_vs().d_k)),
+    ),
+    Mutation(
+        "variance_scaling",
+        "E[q]^2 for E[q^2]",
+        _rhs(
+            r"independence, and $\mathbb{E}[q_i k_i] = 0$",
+            lambda d, old: Ex(_vs().q[_vs().i]) ** 2 * Ex(_vs().k[_vs().i]) ** 2,
+        ),
+    ),
+    Mutation(
+        "variance_scaling",
+        "a mean dropped from the general formula: m_q s_k^2 for m_q^2 s_k^2",
+        _rhs("the $d^2$ terms cancel", lambda d, old: old.subs(_vs().m_q ** 2, _vs().m_q)),
+    ),
+    Mutation("variance_scaling", "sqrt(128) ≈ 11.4", _figure("at $d_k = 128$", "11.4")),
+    Mutation("variance_scaling", "e^20 ≈ 4.85e9: a wrong power of ten", _figure("a gap of 20", "4.85E+9")),
+    Mutation(
+        "variance_scaling", "the theorem claims Var(z / sqrt(d_k)) = d_k", _claim(2, lambda r: _vs().d_k)
+    ),
+    Mutation(
+        "variance_scaling",
+        "the gap defined as z_i + z_j",
+        _definition("for the gap", lambda m: {k: v.args[0] - v.args[1] for k, v in m.items()}),
+    ),
+    Mutation(
+        "variance_scaling", "a false independence lemma", _false_lemma("$q_i$ and $k_i$ are independent")
+    ),
+    Mutation(
+        "variance_scaling", "Var(z) = d_k + 10^-20", _rhs("a sum of $d_k$ ones", lambda d, old: old + TINY)
+    ),
+    # -- softmax_jacobian ----------------------------------------------------------------
+    Mutation(
+        "softmax_jacobian",
+        "J = diag(p) + p p^T",
+        _rhs("the entries, as a matrix", lambda d, old: _sj_plus()),
+    ),
+    Mutation(
+        "softmax_jacobian",
+        "J = diag(p) - p^T p (a 1 x 1 matrix)",
+        _rhs("the entries, as a matrix", lambda d, o: _sj_inner()),
+    ),
+    Mutation("softmax_jacobian", "rank J = n", _rhs("nonzero $(n-1)$-minor", lambda d, old: _sj().n)),
+    Mutation(
+        "softmax_jacobian",
+        "rows sum to (n-2)(n-3)(n-4): zero at the sizes 2, 3, 4 only",
+        _rhs("the weights sum to 1", lambda d, old: (_sj().n - 2) * (_sj().n - 3) * (_sj().n - 4)),
+    ),
+    Mutation(
+        "softmax_jacobian",
+        "dp_i/dz_j = p_i (delta_ij + p_j)",
+        _rhs("factor out $p_i$", lambda d, old: _sj_plus_entry()),
+    ),
+    Mutation(
+        "softmax_jacobian",
+        "p(1-p) <= 1/4 with the certificate (p - 1/3)^2",
+        _certificate(r"$\tfrac14 - p(1-p)", (sp.Symbol("p", positive=True) - sp.Rational(1, 3)) ** 2),
+    ),
+    Mutation("softmax_jacobian", "p(1-p) at 0.99 ≈ 0.0098", _figure("at $p = 0.99$", "0.0098")),
+    Mutation("softmax_jacobian", "a false rank lemma", _false_lemma("nonzero $(n-1)$-minor")),
+    Mutation(
+        "softmax_jacobian",
+        "J 1 = 1 (ones, not zeros)",
+        _rhs(r"null vector of $J$", lambda d, old: sp.MatrixSymbol(r"\mathbf{1}", _sj().n, 1)),
+    ),
+    # -- permutation_equivariance --------------------------------------------------------
+    Mutation(
+        "permutation_equivariance",
+        "P and P^T swapped: softmax(P S P^T) = P^T softmax(S) P",
+        _rhs("commutes with reordering", lambda d, old: _pe_swapped()),
+    ),
+    Mutation(
+        "permutation_equivariance",
+        "P dropped: the output is Attention(X), unpermuted",
+        _rhs(r"$P^\top P = I$", lambda d, old: _pe().attention_of(_pe().Xm)),
+    ),
+    Mutation(
+        "permutation_equivariance",
+        "P^T dropped from the transpose: (P X W^K)^T = W^K^T X^T",
+        _rhs("the transpose of a product reverses it", lambda d, old: _pe_unreversed()),
+    ),
+    Mutation(
+        "permutation_equivariance",
+        "the theorem claims Attention(PX) = Attention(X)",
+        _claim(0, lambda r: _pe().attention_of(_pe().Xm)),
+    ),
+    Mutation(
+        "permutation_equivariance",
+        "the causal counterexample made no counterexample (the same side twice)",
+        _rhs("a causal mask", lambda d, old: _pe_unmasked_reversed()),
+    ),
+    # -- multihead_flops -----------------------------------------------------------------
+    Mutation(
+        "multihead_flops",
+        "cost(projections) = 2 N d^2",
+        _rhs("projections: $h$ heads", lambda d, old: 2 * _mf().N * _mf().d_model ** 2),
+    ),
+    Mutation(
+        "multihead_flops",
+        "cost(scores) = N^2 d / h",
+        _rhs("scores: $h$ products", lambda d, old: _mf().N ** 2 * _mf().d_model / _mf().h),
+    ),
+    Mutation(
+        "multihead_flops",
+        "the crossover at 4096 for d_model = 4096",
+        _rhs("at $d_{", lambda d, o: sp.Integer(4096)),
+    ),
+    Mutation(
+        "multihead_flops",
+        "the total collected as 4 N d^2 + N^2 d",
+        _rhs("collect", lambda d, o: 4 * _mf().N * _mf().d_model ** 2 + _mf().N ** 2 * _mf().d_model),
+    ),
+    Mutation(
+        "multihead_flops",
+        "counting FLOPs doubles only one term",
+        _rhs(
+            "both terms double",
+            lambda d, o: 8 * _mf().N * _mf().d_model ** 2 + 2 * _mf().N ** 2 * _mf().d_model,
+        ),
+    ),
+    Mutation("multihead_flops", "512 / 8 = 32", _rhs("the paper", lambda d, o: sp.Integer(32))),
+    Mutation(
+        "multihead_flops",
+        "the crossover solved as N > d_model",
+        _rhs("solve for $N$", lambda d, o: _mf().d_model < _mf().N),
+    ),
+    # -- score_reduction -----------------------------------------------------------------
+    Mutation(
+        "score_reduction",
+        "the normal MGF without its 1/2",
+        _rhs("the MGF of $a k_i$", lambda d, old: old.func(old.function**2, *old.limits)),
+    ),
+    Mutation(
+        "score_reduction",
+        "the chi-square Laplace transform (1 + s)^(-d/2)",
+        _rhs("independent coordinates; $\\mathbb{E}[e^{-s", lambda d, old: (1 + _sr().s) ** (-_sr().d / 2)),
+    ),
+    Mutation(
+        "score_reduction",
+        "scores of two keys correlated: E[z z'] = 1",
+        _rhs("uncorrelated", lambda d, o: sp.S.One),
+    ),
+]
+
+
+def _ah_inputs() -> tuple[list, list, list]:
+    m = _ah()
+    return m.Q.tolist(), m.K.tolist(), m.V.tolist()
+
+
+def _sj_plus() -> sp.MatrixExpr:
+    from sympy.matrices.expressions.diagonal import DiagMatrix
+
+    p = _sj().pvec
+    return DiagMatrix(p) + p * p.T
+
+
+def _sj_inner() -> sp.MatrixExpr:
+    from sympy.matrices.expressions.diagonal import DiagMatrix
+
+    p = _sj().pvec
+    return DiagMatrix(p) - p.T * p
+
+
+def _sj_plus_entry() -> sp.Expr:
+    m = _sj()
+    return m.p(m.i) * (sp.KroneckerDelta(m.i, m.j) + m.p(m.j))
+
+
+def _pe_swapped() -> sp.MatrixExpr:
+    m = _pe()
+    return m._mul(m.Pm.T, m.RowSoftmax(m.S_X), m.Pm, m.Pm, m.V_X)
+
+
+def _pe_unreversed() -> sp.MatrixExpr:
+    m = _pe()
+    wrong = sp.MatMul(1 / sp.sqrt(m.d_k), m.Pm, m.Xm, m.Wq, m.Wk.T, m.Xm.T, evaluate=False)
+    return m._mul(m.RowSoftmax(wrong), m.Pm, m.V_X)
+
+
+def _pe_unmasked_reversed() -> sp.Matrix:
+    m = _pe()
+    x = m.symbol_matrix("x", 3, m.WIDTH).subs(
+        {s: v for s, v in zip(m.symbol_matrix("x", 3, m.WIDTH), [1, 0, 0, 1, 1, 1], strict=True)}
+    )
+    reverse = m.permutation_matrix((2, 1, 0))
+    eye = sp.eye(m.WIDTH)
+    return m.self_attention(reverse * x, eye, eye, eye, "causal")
+
+
+def run(mutation: Mutation) -> tuple[str, str]:
+    """Plant the error in a fresh copy and verify up to it; return (what failed, the message).
+
+    Steps after the planted one, and the numeric checks, are not run (they cannot hide the
+    error, and the catalogue stays fast); a planted claim keeps every step.
+    """
+    d = load(mutation.derivation)
+    target = mutation.plant(d)
+    d.checks = []
+    if isinstance(target, int):
+        d.steps = d.steps[:target]
+        d.claims = []
+    try:
+        d.verify()
+    except (StepFailed, LemmaFailed) as exc:
+        return _what_failed(str(exc), exc), str(exc)
+    except SymattnError as exc:
+        return "error", str(exc)
+    return "nothing", ""
+
+
+def expected(mutation: Mutation) -> int | str:
+    """What the mutation must make fail (planting it again on a fresh copy)."""
+    return mutation.plant(load(mutation.derivation))
+
+
+def _what_failed(message: str, exc: Exception) -> str:
+    if isinstance(exc, LemmaFailed):
+        return "lemma"
+    if "the theorem claims" in message:
+        return "claim"
+    head = message.split(": ", 1)[0]
+    return head.split("step ", 1)[1].split(" ", 1)[0] if "step " in head else "error"

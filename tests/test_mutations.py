@@ -1,0 +1,23 @@
+"""Every planted error in derivations/mutations.py is caught, at the step (or claim, or lemma) planted."""
+
+from __future__ import annotations
+
+import pytest
+
+from derivations import NAMES
+from derivations.mutations import MUTATIONS, expected, run
+
+
+def test_the_catalogue_is_large_and_covers_every_derivation():
+    assert len(MUTATIONS) >= 30
+    assert len({m.description for m in MUTATIONS}) == len(MUTATIONS)
+    assert {m.derivation for m in MUTATIONS} == set(NAMES)
+    kinds = {expected(m) if isinstance(expected(m), str) else "step" for m in MUTATIONS}
+    assert kinds == {"step", "claim", "lemma"}
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS, ids=[f"{m.derivation}: {m.description}" for m in MUTATIONS])
+def test_planted_error_is_caught_where_it_was_planted(mutation):
+    want = expected(mutation)
+    got, message = run(mutation)
+    assert got == str(want), f"planted at {want}, but verify reported {got!r}: {message}"
