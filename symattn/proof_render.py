@@ -144,8 +144,11 @@ def _narrow_rows(rows: list[StepReport]) -> list[str]:
     wide for the text column split: the left side alone, then the right side, and a long sum
     continued over several rows, so nothing is hidden behind a scroll bar."""
     lines = []
-    for r in rows:
-        left, right = step_latex(r.step, r.step.lhs is not None, r.lhs)
+    sides = [step_latex(r.step, r.step.lhs is not None, r.lhs) for r in rows]
+    # Rules sit in the right-hand column, after the widest left side kept in the left one.
+    kept = [visible_width(a) for a, b in sides if visible_width(a) + visible_width(b) <= ROW_BUDGET]
+    rule_budget = max(20, RULE_BUDGET - (4 * max(kept, default=0)) // 3)
+    for r, (left, right) in zip(rows, sides, strict=True):
         if visible_width(left) + visible_width(right) <= ROW_BUDGET:
             lines.append(f"{left} &{right}")
         else:
@@ -154,7 +157,7 @@ def _narrow_rows(rows: list[StepReport]) -> list[str]:
             if left:
                 lines.append(f"&{left}")
             lines += [f"&\\quad {part}" for part in _split_sum(r.step, right)]
-        for piece in _wrap_words(r.step.rule, RULE_BUDGET):
+        for piece in _wrap_words(r.step.rule, rule_budget):
             lines.append(f"&\\qquad{{\\small\\text{{{escape_text(piece)}}}}}")
     return lines
 
