@@ -155,7 +155,8 @@ def _narrow_rows(rows: list[StepReport]) -> list[str]:
             # The left side goes in the right-hand column too: kept in the left one, it would
             # push every continuation row out by its own width.
             if left:
-                lines.append(f"&{left}")
+                value = r.lhs if r.step.shown_lhs is None else None
+                lines += [f"&{part}" for part in _split_terms(value, left, "")]
             lines += [f"&\\quad {part}" for part in _split_sum(r.step, right)]
         for piece in _wrap_words(r.step.rule, rule_budget):
             lines.append(f"&\\qquad{{\\small\\text{{{escape_text(piece)}}}}}")
@@ -184,6 +185,22 @@ def _wrap_words(text: str, budget: int) -> list[str]:
         else:
             line = candidate
     return [*lines, line]
+
+
+def _split_terms(value: Any, tex: str, relation: str) -> list[str]:
+    """``tex`` (the LaTeX of ``value``) over several rows when ``value`` is a long sum."""
+    if visible_width(tex) <= ROW_BUDGET or not isinstance(value, sp.Add):
+        return [tex]
+    parts, current = [], f"{relation} " if relation else ""
+    for k, term in enumerate(value.as_ordered_terms()):
+        t = latex(term)
+        piece = t if k == 0 else (f"- {t[1:].lstrip()}" if t.startswith("-") else f"+ {t}")
+        if k and visible_width(current + piece) > ROW_BUDGET:
+            parts.append(current)
+            current = r"\quad " + piece
+        else:
+            current += (" " if k else "") + piece
+    return [*parts, current]
 
 
 def _split_sum(step: Step, right: str) -> list[str]:
