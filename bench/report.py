@@ -15,6 +15,7 @@ import _common
 import attention_speed
 import cli_latency
 import exact_growth
+import huge_entries
 
 
 def main() -> None:
@@ -36,6 +37,10 @@ def main() -> None:
         "## Exact and symbolic evaluation as N grows",
         "",
         exact_growth.table(exact_growth.rows()),
+        "",
+        "## Exact attention with huge entries (2x2, 15 digits)",
+        "",
+        huge_entries.table(huge_entries.rows()),
         "",
         "## Command latency",
         "",

@@ -6,6 +6,7 @@ Exit codes: 0 success, 1 a check failed, 2 bad input (see :mod:`symattn.errors`)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
@@ -35,11 +36,33 @@ _positive = _whole(1, 10**12, "10^12")
 _seed = _whole(0, 2**63 - 1, "2^63 - 1")
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help that shows every option's default, and never fails on a stray ``%`` in a help text."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        if text is None or action.default in (None, False, argparse.SUPPRESS) or "default" in text:
+            return text
+        if action.option_strings or action.nargs in (argparse.OPTIONAL, argparse.ZERO_OR_MORE):
+            return f"{text} (default: %(default)s)"
+        return text
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        try:
+            return super()._expand_help(action)
+        except (ValueError, TypeError, KeyError):  # a literal % in the text, e.g. "95% intervals"
+            return str(action.help)
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr and exit code 2."""
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message.splitlines()[0] if message else ''}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="The mathematics of attention, exact and machine-checked.",
         epilog="Exit codes: 0 success, 1 a check failed, 2 bad input.",
     )
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
@@ -76,9 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
         type=_digits,
         default=15,
         metavar="N",
-        help="significant digits of decimals (default 15), correctly rounded",
+        help="significant digits of decimals, correctly rounded",
     )
-    att.add_argument("--format", choices=("text", "markdown", "latex", "json"), default="text")
+    att.add_argument(
+        "--format", choices=("text", "markdown", "latex", "json"), default="text", help="output format"
+    )
     att.set_defaults(run=commands.attention)
 
     der = sub.add_parser(
@@ -88,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     der.add_argument("name", nargs="?", help="derivation name (see --list)")
     der.add_argument("--list", action="store_true", help="list the derivations, one per line")
-    der.add_argument("--format", choices=("text", "markdown", "latex"), default="text")
+    der.add_argument("--format", choices=("text", "markdown", "latex"), default="text", help="output format")
     der.set_defaults(run=commands.derive)
 
     ver = sub.add_parser(
@@ -104,10 +130,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the cost of multi-head attention",
         description="Multiply-adds of multi-head attention: 4 N d^2 + 2 N^2 d, and the crossover.",
     )
-    fl.add_argument("--d-model", type=_positive, required=True, metavar="D")
-    fl.add_argument("--n", type=_positive, required=True, metavar="N", help="sequence length")
-    fl.add_argument("--heads", type=_positive, default=1, metavar="H")
-    fl.add_argument("--json", action="store_true")
+    fl.add_argument(
+        "--d-model", type=_positive, required=True, metavar="D", help="model width d_model (required)"
+    )
+    fl.add_argument("--n", type=_positive, required=True, metavar="N", help="sequence length N (required)")
+    fl.add_argument("--heads", type=_positive, default=1, metavar="H", help="number of heads h, dividing D")
+    fl.add_argument("--json", action="store_true", help="print the counts as JSON")
     fl.set_defaults(run=commands.flops)
 
     gr = sub.add_parser(
@@ -155,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ch.add_argument("--seed", type=_seed, metavar="S", help="judge the variant for this seed")
     ch.add_argument("--stdin", action="store_true", help="read the answer from standard input")
-    ch.add_argument("--json", action="store_true")
+    ch.add_argument("--json", action="store_true", help="print the verdict as JSON")
     ch.set_defaults(run=commands.check)
 
     au = sub.add_parser(
@@ -175,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every derivation and check, the labs and the exercises, and write the "
         "documentation. Exit 1 if any check fails (or, with --check, if docs/ is out of date).",
     )
-    bd.add_argument("--out", default="docs", metavar="DIR")
+    bd.add_argument("--out", default="docs", metavar="DIR", help="folder to write (or compare with --check)")
     bd.add_argument(
         "--check",
         action="store_true",
@@ -338,21 +366,86 @@ def _check_argv(argv: list[str]) -> list[str]:
     return ["check", *options, "--", *positional]
 
 
+class _Version(argparse.Action):
+    """--version, reading the installed version only when asked (metadata lookups are slow)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        kwargs.pop("nargs", None)
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)  # type: ignore[arg-type]
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            number = version("symattn")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            from . import __version__ as number
+        print(f"symattn {number}")
+        parser.exit(0)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(_check_argv(list(sys.argv[1:] if argv is None else argv)))
+    """Run the command line; return the exit code (0, 1 or 2; 130 when interrupted).
+
+    Errors are one line on stderr. Output that cannot be written (a full device, a path that
+    does not exist) is an error like any other; a reader that closes the pipe early (``| head``)
+    ends the command quietly with exit code 2.
+    """
     try:
-        return args.run(args)
+        words = list(sys.argv[1:] if argv is None else argv)
+        args = build_parser().parse_args(_check_argv(words))
+        code = args.run(args)
+        sys.stdout.flush()  # surface a write error here, not at interpreter exit
+        return code
+    except SystemExit as exc:  # --help, --version and argument errors
+        _flush_quietly()
+        return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
     except SymattnError as exc:
-        print(f"symattn: error: {exc}", file=sys.stderr)
-        return exc.exit_code
+        return _error(str(exc), exc.exit_code)
     except ValueError as exc:  # a lab's own argument checks
-        print(f"symattn: error: {exc}", file=sys.stderr)
+        return _error(str(exc))
+    except BrokenPipeError:
+        _silence_stdout()
         return EXIT_BAD_INPUT
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        return _error(f"cannot read or write{where}: {exc.strerror or exc}")
+    except MemoryError:
+        return _error("out of memory: the problem is too large for this machine")
+    except RecursionError:
+        return _error("input nested too deeply")
     except KeyboardInterrupt:
         print("symattn: interrupted", file=sys.stderr)
         return 130
+
+
+def _error(message: str, code: int = EXIT_BAD_INPUT) -> int:
+    first = message.strip().splitlines()[0] if message.strip() else "unknown error"
+    with contextlib.suppress(OSError):
+        print(f"symattn: error: {first}", file=sys.stderr)
+    _silence_stdout()
+    return code
+
+
+def _flush_quietly() -> None:
+    try:
+        sys.stdout.flush()
+    except OSError:
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that Python's final flush cannot fail with a traceback."""
+    import os
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # captured in memory (tests): nothing is flushed at exit
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
 
 
 if __name__ == "__main__":  # pragma: no cover

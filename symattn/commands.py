@@ -19,9 +19,11 @@ def build(args: argparse.Namespace) -> int:
     from .errors import EXIT_CHECK_FAILED
     from .site import compare, generate, write
 
+    out = Path(args.out)
+    if not args.check:
+        out.mkdir(parents=True, exist_ok=True)  # an unwritable --out fails now, not after the work
     result = generate(progress=progress)
     sys.stdout.write(result.summary)
-    out = Path(args.out)
     if args.check:
         stale = compare(result.files, out)
         if stale:

@@ -24,6 +24,9 @@ from .numeric import check_shapes
 MAX_EXACT_SIZE = 64
 #: Largest size for symbolic entries (expression size grows like N^3).
 MAX_SYMBOLIC_SIZE = 6
+#: Most decimal digits in a numerator or denominator of an exact stage entry. Entries with
+#: many digits and different denominators can need integers far longer than the input's.
+MAX_EXACT_DIGITS = 3000
 
 
 @dataclass(frozen=True)
@@ -139,10 +142,22 @@ def _evaluate(
             # Each output entry is a sum of weights sharing one denominator per row;
             # `together` writes it over that denominator (a rational-function identity).
             result = result.applyfunc(sp.together)
+        _check_size(name, result)
         stages[name] = result
         values[definition.placeholders[name]] = result
     assert tuple(stages) == tuple(s for s in STAGES if s in stages)
     return AttentionSteps(q, k, v, mask, scale_factor(shape.d_k, scale), stages)
+
+
+def _check_size(name: str, m: sp.MatrixBase) -> None:
+    bits = int(MAX_EXACT_DIGITS * 3.3219280948873626) + 1
+    for entry in m:
+        for r in entry.atoms(sp.Rational):
+            if max(int(r.p).bit_length(), int(r.q).bit_length()) > bits:
+                raise InputError(
+                    f"too large to evaluate exactly: the {name} need integers of more than "
+                    f"{MAX_EXACT_DIGITS} digits (use fewer digits or a common denominator)"
+                )
 
 
 def _explicit(a: object, name: str) -> sp.ImmutableMatrix:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
+from ._text import count
 from .errors import EmptyRowError, MaskError
 
 ALIGNMENTS = ("top-left", "bottom-right")
@@ -54,7 +55,7 @@ class Padding:
 
     def allowed(self, n: int, m: int) -> np.ndarray:
         if self.length > m:
-            raise MaskError(f"padding:{self.length} asks for more real keys than the {m} given")
+            raise MaskError(f"padding:{self.length} asks for more real keys than the {count(m, 'key')} given")
         _, j = _grid(n, m)
         return np.broadcast_to(j < self.length, (n, m))
 
@@ -101,7 +102,12 @@ class Mask:
         text = spec.strip().lower()
         if text in ("", "none"):
             return cls()
-        return cls(tuple(_parse_part(word.strip()) for word in text.split("+")))
+        parts = tuple(_parse_part(word.strip()) for word in text.split("+"))
+        kinds = [type(p).__name__.lower() for p in parts]
+        for kind in dict.fromkeys(kinds):
+            if kinds.count(kind) > 1:
+                raise MaskError(f"mask {spec.strip()!r} has {kind} twice: give each part once")
+        return cls(parts)
 
     @property
     def is_none(self) -> bool:

@@ -18,6 +18,7 @@ import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 from sympy.printing.precedence import PRECEDENCE
 
+from ._text import count
 from .definition import Shape, define
 from .errors import ShapeError
 from .masks import Mask, require_keys
@@ -112,9 +113,11 @@ def check_shapes(q: tuple[int, ...], k: tuple[int, ...], v: tuple[int, ...]) -> 
         if len(s) < 2:
             raise ShapeError(f"{name} must be a matrix, got shape {s}")
     if q[-1] != k[-1]:
-        raise ShapeError(f"Q has {q[-1]} columns but K has {k[-1]}: queries and keys need one width d_k")
+        raise ShapeError(
+            f"Q has {count(q[-1], 'column')} but K has {k[-1]}: queries and keys need one width d_k"
+        )
     if k[-2] != v[-2]:
-        raise ShapeError(f"K has {k[-2]} rows but V has {v[-2]}: each key needs one value row")
+        raise ShapeError(f"K has {count(k[-2], 'row')} but V has {v[-2]}: each key needs one value row")
     return Shape(n=q[-2], m=k[-2], d_k=q[-1], d_v=v[-1])
 
 

@@ -90,3 +90,78 @@ def test_installed_entry_points(launcher):
     assert ok.returncode == 0 and "Step 5. Output" in ok.stdout
     bad = subprocess.run([*cmd, "attention", "--example", "--mask", "nope"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+def test_version(capsys):
+    """symattn --version prints the installed version and exits 0."""
+    from importlib.metadata import version
+
+    code, out, err = run(capsys, "--version")
+    assert code == 0 and out == f"symattn {version('symattn')}\n" and err == ""
+
+
+def _options(parser):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from ((f"{name} {n}", a) for n, a in _options(sub))
+        elif action.option_strings and action.dest not in ("help", "version"):
+            yield "", action
+
+
+def test_every_option_has_help_that_shows_its_default(capsys):
+    """Each option has help text; the help of one with a default shows it. (The lab options
+    belong to the labs' own issue and are checked there.)"""
+    from symattn.cli import build_parser
+
+    for where, action in _options(build_parser()):
+        if where.startswith("lab"):
+            continue
+        assert action.help, f"{where} {action.option_strings} has no help"
+    code, out, _ = run(capsys, "attention", "--help")
+    assert code == 0
+    assert "(default: none)" in out and "(default: 15)" in out and "(default: text)" in out
+    code, out, _ = run(capsys, "flops", "--help")
+    assert "(default: 1)" in out
+    code, out, _ = run(capsys, "build", "--help")
+    assert "(default: docs)" in out
+
+
+def test_help_with_a_percent_sign_does_not_crash(capsys):
+    """`lab --help` lists "95% intervals" without a formatting error."""
+    code, out, err = run(capsys, "lab", "--help")
+    assert code == 0 and "95%" in out and err == ""
+
+
+def test_duplicate_mask_parts_are_refused(capsys):
+    """causal+causal is an error naming the part given twice."""
+    code, out, err = run(capsys, "attention", "--example", "--mask", "causal+causal")
+    assert code == 2 and out == ""
+    assert err == "symattn: error: mask 'causal+causal' has causal twice: give each part once\n"
+
+
+def test_unwritable_build_folder_fails_at_once(capsys):
+    """build --out under a file is refused in one line before any derivation runs."""
+    import time
+
+    start = time.perf_counter()
+    code, _, err = run(capsys, "build", "--out", "/dev/null/docs")
+    assert code == 2 and err.count("\n") == 1 and "/dev/null/docs" in err
+    assert time.perf_counter() - start < 5
+
+
+def test_full_device_and_closed_pipe_end_in_one_line_not_a_traceback():
+    """Writing to /dev/full is a one-line error; a reader closing the pipe ends the command
+    quietly; both exit 2, neither prints a traceback (run as real processes)."""
+    cmd = [sys.executable, "-m", "symattn", "attention", "--example", "--mask", "causal"]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == "symattn: error: cannot read or write: No space left on device\n"
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader goes away before anything is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 2
+    assert "Traceback" not in err and err == ""

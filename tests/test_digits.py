@@ -97,3 +97,58 @@ def test_a_hidden_zero_is_not_given_false_digits():
     except PrecisionError:
         return
     assert Decimal(text) == 0
+
+
+def _log_path_digits(log10_value: mpmath.mpf, digits: int) -> str:
+    """n digits of 10**log10_value, from its base-10 logarithm (mpmath at high precision),
+    rounded by the decimal module: independent of symattn's interval code."""
+    e10 = int(mpmath.floor(log10_value))
+    mantissa = mpmath.power(10, log10_value - e10)
+    with localcontext() as ctx:
+        ctx.prec = digits
+        ctx.rounding = ROUND_HALF_EVEN
+        m = +Decimal(mpmath.nstr(mantissa, digits + 40, strip_zeros=False))
+    return f"{m}E{'+' if e10 >= 0 else '-'}{abs(e10)}"
+
+
+@pytest.mark.parametrize("digits", [1, 6, 15, 40])
+@pytest.mark.parametrize("power", [20, 300, 400])
+def test_values_with_huge_exponents(power, digits):
+    """1/(1 + e^(10^p)) and e^(10^p) sqrt(2) for p up to 400: correctly rounded, scientific form,
+    computed without expanding the power (checked against mpmath's log10 at 1,500 digits)."""
+    x = sp.Integer(10) ** power
+    with mpmath.workdps(1500):
+        big = mpmath.mpf(10) ** power
+        log_small = -mpmath.log10(1 + mpmath.exp(big))
+        log_large = big / mpmath.log(10) + mpmath.log10(mpmath.sqrt(2))
+        expected_small = _log_path_digits(log_small, digits)
+        expected_large = _log_path_digits(log_large, digits)
+    assert decimal_string(1 / (1 + sp.exp(x)), digits) == expected_small
+    assert decimal_string(sp.exp(x) * sp.sqrt(2), digits) == expected_large
+
+
+def test_exact_decimals_carry_no_padding():
+    """A rational with a short exact decimal prints without padding; others have none."""
+    from symattn.digits import exact_decimal
+
+    assert exact_decimal(sp.Rational(-18), 6) == "-18"
+    assert exact_decimal(sp.Rational(1, 2), 6) == "0.5"
+    assert exact_decimal(sp.Integer(10) ** 300, 6) == "1E+300"
+    assert exact_decimal(sp.Rational(1, 3), 6) is None
+    assert exact_decimal(sp.Rational(1234567), 6) is None  # needs 7 digits
+    assert exact_decimal(sp.sqrt(2), 6) is None
+
+
+def test_a_tower_of_exponentials_beyond_reach_is_refused_quickly():
+    """exp(exp(exp(100))) has no representable exponent: a PrecisionError naming the limit,
+    at once; exp(exp(1000)) is still within reach."""
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(PrecisionError, match="beyond reach"):
+        decimal_string(sp.exp(sp.exp(sp.exp(100))), 5)
+    assert time.perf_counter() - start < 5
+    with mpmath.workdps(700):
+        log10 = mpmath.exp(1000) / mpmath.log(10)
+        expected = _log_path_digits(log10, 5)
+    assert decimal_string(sp.exp(sp.exp(1000)), 5) == expected

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+
+import mpmath
 import pytest
 import sympy as sp
 
@@ -123,11 +126,59 @@ def test_errors():
     """Shapes that do not fit, a row with no key and oversized problems are refused."""
     with pytest.raises(ShapeError, match="columns"):
         attention([[1, 2]], [[1, 2, 3]], [[1]])
-    with pytest.raises(ShapeError, match="rows"):
+    with pytest.raises(ShapeError, match="K has 1 row but V has 2"):
         attention([[1, 2]], [[1, 2]], [[1], [2]])
+    with pytest.raises(ShapeError, match="Q has 1 column but K has 2"):
+        attention([[1]], [[1, 2]], [[1]])
     with pytest.raises(EmptyRowError, match="row 2 "):
         attention(
             [[1], [2]], [[1], [2]], [[1], [2]], "window:1+padding:1"
         )  # query 2 sees only key 2, padding blocks it
     with pytest.raises(InputError, match="too large"):
         symbolic_attention(7, 2, 1, 1)
+
+
+def _mp_digits(value: mpmath.mpf, digits: int) -> str:
+    """Round a positive mpmath value to ``digits`` digits via its log10, with Python's decimal
+    module for the mantissa: an independent path that works for exponents beyond Decimal's range."""
+    log = mpmath.log10(value)
+    e10 = int(mpmath.floor(log))
+    mantissa = mpmath.power(10, log - e10)
+    with localcontext() as ctx:
+        ctx.prec = digits
+        ctx.rounding = ROUND_HALF_EVEN
+        m = +Decimal(mpmath.nstr(mantissa, digits + 30, strip_zeros=False))
+    if m >= 10:  # pragma: no cover - a carry into the next power of ten
+        m, e10 = m / 10, e10 + 1
+    sign = "+" if e10 >= 0 else "-"
+    return f"{m}E{sign}{abs(e10)}"
+
+
+def test_entries_of_1e300_give_correctly_rounded_digits():
+    """2x2 entries of 1e300: every weight and output matches mpmath at 2000 digits, scientific form."""
+    x = 10**300
+    steps = attention([["1e300", 0], [1, 2]], [[1, 0], [0, 1]], [[1, 0], [2, "1e300"]])
+    weights, output = steps.decimals("weights", 15), steps.decimals("output", 15)
+    with mpmath.workdps(2000):
+        big = mpmath.exp(mpmath.mpf(x) / mpmath.sqrt(2))  # e^(S/sqrt 2), S = 10^300
+        small = mpmath.exp(mpmath.sqrt(2) / 2)
+        # hand-written softmax with the row maximum subtracted
+        a12 = 1 / (1 + big)
+        o12 = mpmath.mpf(x) * a12
+        o22 = mpmath.mpf(x) * small / (1 + small)
+        expected_a12, expected_o12 = _mp_digits(a12, 15), _mp_digits(o12, 15)
+        expected_o22 = _mp_digits(o22, 15)
+    assert weights[0][1] == expected_a12
+    assert output[0][1] == expected_o12
+    assert output[1][1] == expected_o22
+    assert weights[0][0] == "1.00000000000000"
+    assert expected_a12.startswith("1.91760011908756E-3070925731856877137427554914320883465925328")
+
+
+def test_exact_integers_beyond_the_digit_limit_are_refused():
+    """Scores whose exact fractions would need more than MAX_EXACT_DIGITS digits: exit-2 error."""
+    primes = [int(sp.prime(i)) for i in range(200, 264)]
+    q = [[f"1/{p ** 120}" for p in primes]]
+    k = [[f"1/{p ** 119}" for p in primes[::-1]]]
+    with pytest.raises(InputError, match="more than 3000 digits"):
+        attention(q, k, [[1]])

@@ -93,3 +93,12 @@ def test_padding_longer_than_keys_is_an_error():
     """padding:L with L larger than the number of keys is refused."""
     with pytest.raises(MaskError, match="more real keys"):
         Mask.parse("padding:5").allowed(2, 3)
+
+
+@pytest.mark.parametrize(
+    "spec", ["causal+causal", "padding:2+padding:3", "window:2+causal+window:3", "causal+causal:bottom-right"]
+)
+def test_a_part_given_twice_is_refused(spec):
+    """causal+causal (or any kind named twice) is an error, not silently accepted."""
+    with pytest.raises(MaskError, match="twice"):
+        Mask.parse(spec)

@@ -61,3 +61,39 @@ def test_text_lists_steps_with_labels(verify):
     text = to_text(d, report)
     assert text.count("[") >= len(report.steps)
     assert "<=>" in text and "symbolic" in text
+
+
+def test_text_is_pretty_printed_without_latex(verify):
+    """Text: matrices drawn by SymPy's Unicode printer and indented under their step; rules
+    and titles in Unicode words; no LaTeX command and no SymPy repr anywhere."""
+    d, report = verify("attention_by_hand")
+    text = to_text(d, report)
+    assert "\\" not in text and "Matrix(" not in text and "Sum(" not in text
+    lines = text.splitlines()
+    top = lines.index(next(line for line in lines if "⎡-18  0⎤" in line))
+    assert lines[top - 1].startswith("   1. S = QKᵀ")  # the step's left side, then its matrix
+    assert lines[top].startswith("        ⎡") and lines[top + 1].startswith("      = ⎢")
+    assert "[e^(-∞) = 0; row 1 keeps its only key; symbolic]" in text
+    assert "Scale by √dₖ = √2" in text
+    d2, report2 = verify("variance_scaling")
+    text2 = to_text(d2, report2)
+    assert "𝔼[qᵢ] = 0" in text2 and "\\mathbb" not in text2
+    assert "Sum(" not in text2 and "∑" in text2
+
+
+@pytest.mark.parametrize(
+    ("latex", "text"),
+    [
+        (r"\mathbb{E}[q_i^2] = \operatorname{Var}(q_i) = 1", "𝔼[qᵢ²] = Var(qᵢ) = 1"),
+        (r"\tfrac14 - p(1-p) = (p - \tfrac12)^2", "1/4 - p(1-p) = (p - 1/2)²"),
+        (r"A = \operatorname{softmax}(\tilde{Z})", "A = softmax(Z̃)"),
+        (r"d_k = d_{\text{model}} / h", "dₖ = d_model / h"),
+        (r"e^{-9\sqrt{2}}", "e^(-9√2)"),
+        (r"\frac{S}{\sqrt{d_k}}", "S/√dₖ"),
+    ],
+)
+def test_latex_rules_read_as_unicode(latex, text):
+    """The rules' inline LaTeX reads as Unicode text (hand-written expectations)."""
+    from symattn.text_math import to_unicode
+
+    assert to_unicode(latex) == text

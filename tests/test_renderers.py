@@ -128,3 +128,76 @@ def test_site_renders_math_in_chromium(page, tmp_path):
 
     pixels = matplotlib.image.imread(shot)
     assert pixels.shape[0] >= 1000 and pixels.std() > 0.05
+
+
+_WIDTH_PROBE = """
+<script>
+window.addEventListener("load", () => setTimeout(() => {
+  const wide = [];
+  document.querySelectorAll(".arithmatex, .katex-display, .md-typeset__scrollwrap").forEach((el) => {
+    if (el.scrollWidth > el.clientWidth + 1) {
+      wide.push(`${el.scrollWidth} > ${el.clientWidth}: ${(el.textContent || "").slice(0, 60)}`);
+    }
+  });
+  const report = document.createElement("pre");
+  report.id = "width-report";
+  report.textContent = JSON.stringify({
+    page: document.documentElement.scrollWidth, window: window.innerWidth,
+    katex: document.querySelectorAll(".katex").length, wide,
+  });
+  document.body.appendChild(report);
+}, 1500));
+</script>
+"""
+
+WIDE_PAGES = [
+    "worked-example",
+    "derivations/attention_by_hand",
+    "derivations/variance_scaling",
+    "derivations/score_reduction",
+    "derivations/softmax_jacobian",
+    "derivations/permutation_equivariance",
+    "derivations/multihead_flops",
+]
+
+
+def test_no_math_hides_behind_a_scroll_bar_at_1280_pixels(tmp_path):
+    """In headless Chromium at a 1280-pixel window, after KaTeX has typeset every page with
+    derivations, no display of math is wider than its box (nothing needs a horizontal scroll bar)
+    and the page itself is no wider than the window; a screenshot is taken as well."""
+    import sys
+
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    site = tmp_path / "site"
+    subprocess.run(
+        [str(mkdocs), "build", "--strict", "--site-dir", str(site)], cwd=ROOT, check=True, capture_output=True
+    )
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert chromium, "chromium is needed (scripts/test.sh installs Debian's chromium)"
+    flags = [
+        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000", "--window-size=1280,900",
+    ]
+    problems = []
+    for page in WIDE_PAGES:
+        html = site / page / "index.html"
+        probe = html.with_name("probe.html")
+        probe.write_text(html.read_text().replace("</body>", _WIDTH_PROBE + "</body>"))
+        dom = subprocess.run(
+            [*flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=180
+        )
+        found = re.search(r'<pre id="width-report">(.*?)</pre>', dom.stdout, re.S)
+        assert found, f"{page}: the width probe did not run"
+        report = json.loads(found.group(1).replace("&gt;", ">").replace("&lt;", "<").replace("&amp;", "&"))
+        assert report["window"] == 1280 and report["katex"] > 0, report
+        if report["page"] > report["window"] or report["wide"]:
+            problems.append(f"{page}: {report}")
+    shot = tmp_path / "shot.png"
+    subprocess.run(
+        [*flags, f"--screenshot={shot}", (site / WIDE_PAGES[-1] / "index.html").as_uri()],
+        capture_output=True,
+        timeout=120,
+    )
+    assert shot.stat().st_size > 10_000
+    assert not problems, "\n".join(problems)
