@@ -308,7 +308,7 @@ def _e_notation(text: str, notes: list[str]) -> str:
     def sub(m: re.Match) -> str:
         mantissa, exponent = m.group(1), int(m.group(2))
         notes.append(f"{m.group(0)} read as {mantissa} × 10^{exponent}")
-        return f"({mantissa} \\times 10^{{{exponent}}})"
+        return f"{mantissa}E{exponent}"  # latex2sympy2 reads this form exactly
 
     return _E_NOTATION.sub(sub, text)
 

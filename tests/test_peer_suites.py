@@ -98,18 +98,9 @@ def test_symattn_reads_most_pairs(suite) -> None:
     assert s["adapter_equal"] >= ADAPTER_EQUAL_AT_LEAST
 
 
-#: Adapter bugs found by this suite, reported to the judge's author (see the xfail tests below):
-#: the e-notation rewrite m e k -> (m \times 10^{k}) runs before the ambiguous-comma check and
-#: gives \gcd/\lcm an unevaluated product.
-KNOWN_CHANGED = {
-    "1,500E-1",
-    r"\gcd(1E20, 1000000)",
-    r"\sqrt{\gcd(1.25E24, 1E12)}",
-    r"\gcd(1E12, 1E6,1E3, 10)",
-    r"\lcm(1E20, 1000000)",
-    r"\sqrt{\lcm(1.25E24, 1E12)}",
-    r"\lcm(1E12, 1E6, 1E3, 10)",
-}
+#: Adapter bugs found by this suite, now fixed: the e-notation rewrite turned m e k into
+#: (m \times 10^{k}) before the ambiguous-comma check, which gave \gcd/\lcm an unevaluated product.
+KNOWN_CHANGED: set[str] = set()
 
 
 def test_symattn_never_changes_a_value(suite) -> None:
@@ -121,9 +112,6 @@ def test_symattn_never_changes_a_value(suite) -> None:
     assert {r.latex for r in s["differs_from_raw"]} <= KNOWN_CHANGED
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adapter bug: 1,500E-1 becomes the list [1, 50] (e-notation before the comma check)"
-)
 def test_comma_before_e_notation_is_ambiguous() -> None:
     """A comma number written in e notation is refused as ambiguous, not read as a list."""
     from symattn.answers import InvalidAnswer, precheck
@@ -132,9 +120,6 @@ def test_comma_before_e_notation_is_ambiguous() -> None:
         precheck("1,500E-1")
 
 
-@pytest.mark.xfail(
-    strict=True, reason="adapter bug: 1E20 becomes (1 \\times 10^{20}), and \\gcd of that product is 1"
-)
 def test_e_notation_keeps_the_value_inside_gcd() -> None:
     """gcd(1E20, 10^6) is 10^6 through symattn's reader, as through latex2sympy2."""
     assert peer_suites.same_value(peer_suites.adapter_read(r"\gcd(1E20, 1000000)"), sp.Integer(10**6))
