@@ -206,19 +206,7 @@ def _split_terms(value: Any, tex: str, relation: str) -> list[str]:
 def _split_sum(step: Step, right: str) -> list[str]:
     """``right`` over several rows when it is a long sum (terms kept whole), else one row."""
     value = step.shown_rhs if step.shown_rhs is not None else step.rhs
-    if visible_width(right) <= ROW_BUDGET or not isinstance(value, sp.Add):
-        return [right]
-    relation = RELATIONS_LATEX[step.relation]
-    parts, current = [], f"{relation} "
-    for k, term in enumerate(value.as_ordered_terms()):
-        tex = latex(term)
-        piece = tex if k == 0 else (f"- {tex[1:].lstrip()}" if tex.startswith("-") else f"+ {tex}")
-        if k and visible_width(current + piece) > ROW_BUDGET:
-            parts.append(current)
-            current = r"\quad " + piece
-        else:
-            current += (" " if k else "") + piece
-    return [*parts, current]
+    return _split_terms(value, right, RELATIONS_LATEX[step.relation])
 
 
 def to_markdown(d: Derivation, report: DerivationReport, stable: bool = False) -> str:
