@@ -102,10 +102,10 @@ REFUSALS: tuple[Refusal, ...] = (
     ),
     _refusal(
         "placeholders",
-        r"`\variable{name}` with a word for a name: latex2sympy's hook for values a program "
-        "passes in, which a learner has not; the word is refused as a word",
+        r"`\variable{name}`: latex2sympy's hook for values a program passes in, which a "
+        "learner's answer has not; refused wherever it appears",
         r"\\variable",
-        r"not a number or a symbol|accepted only around",
+        r"placeholders are not accepted",
     ),
     _refusal(
         "TeX primitives",

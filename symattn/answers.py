@@ -42,6 +42,7 @@ _FORBIDDEN = {
     r"\providecommand": "\\providecommand is not accepted here",
     r"\let": "\\let is not accepted here",
     r"\input": "\\input is not accepted here",
+    r"\variable": "\\variable placeholders are not accepted here: an answer has no values to fill in",
     r"\include": "\\include is not accepted here",
     r"\write": "\\write is not accepted here",
     r"\catcode": "\\catcode is not accepted here",
