@@ -2,9 +2,10 @@
 # Set up everything the tests need on a fresh machine, then run the whole test suite.
 #   - Debian packages: pdflatex (texlive) and chromium for the renderer tests, node/npm for KaTeX
 #   - npm: KaTeX, pinned in package-lock.json
-#   - Python: a virtual environment in .venv with symattn and its test extra, and one in
-#     .venv-mathverify with Math-Verify (the answer-checking peer, whose antlr clashes with ours)
-# Extra arguments go to pytest.
+#   - Python: a virtual environment in .venv with symattn and its test extra at the exact versions
+#     of constraints.txt (those that made docs/), and one in .venv-mathverify with Math-Verify
+#     (the answer-checking peer, whose antlr clashes with ours)
+# The suite runs on every core (pytest-xdist, -n auto). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,10 +27,9 @@ fi
 npm ci --no-audit --no-fund --loglevel=error
 
 python3 -m venv .venv
-.venv/bin/pip install -q -e '.[test]'
 # PyTorch, for the peer tests only (not a dependency of symattn). 2.13.0 CPU is the wheel these
 # machines carry; any other version downloads a multi-GB CUDA build.
-.venv/bin/pip install -q torch==2.13.0
+.venv/bin/pip install -q -c constraints.txt -e '.[test]' torch==2.13.0
 # Math-Verify, for the answer-checking peer tests only, in its own environment: it needs antlr
 # 4.13 and latex2sympy2 pins 4.7.2 (bench/peers_answers.py finds it in .venv-mathverify).
 # Where it cannot install, tests/test_peer_suites.py skips its Math-Verify test, saying why.
@@ -37,4 +37,4 @@ if ! { python3 -m venv .venv-mathverify && .venv-mathverify/bin/pip install -q m
   echo "scripts/test.sh: Math-Verify did not install; its peer test will skip" >&2
 fi
 
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest -n auto "$@"

@@ -5,12 +5,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from symattn.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 
 
+@pytest.mark.pinned  # SymPy's printing, pasted into the README
 def test_readme_example_is_real_output(capsys):
     """The README's example block is exactly what `symattn attention --example` prints."""
     block = re.search(r"<!-- example:start -->\n```text\n(.*?)```\n<!-- example:end -->", README, re.S)
@@ -31,3 +34,48 @@ def test_quick_start_is_two_commands_and_ci_runs_the_second():
     assert commands[1] in (ROOT / ".ci" / "run").read_text()
     script = commands[1].split()[-1]
     assert "python -m pytest" in (ROOT / script).read_text()
+
+
+def _pins() -> dict[str, str]:
+    """constraints.txt as {normalised name: version}."""
+    from packaging.utils import canonicalize_name
+
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[canonicalize_name(name)] = version
+    return pins
+
+
+def test_constraints_pin_every_dependency_inside_its_range():
+    """Every dependency of pyproject.toml (runtime and extras) has one exact version in
+    constraints.txt, and that version lies in the range pyproject.toml allows; the ranges
+    themselves are ranges except for latex2sympy2 and its antlr (see pyproject.toml)."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pins = _pins()
+    requirements = [Requirement(r) for r in project["dependencies"]]
+    requirements += [Requirement(r) for extra in project["optional-dependencies"].values() for r in extra]
+    for req in requirements:
+        name = canonicalize_name(req.name)
+        assert name in pins, f"{req.name} has no version in constraints.txt"
+        assert req.specifier.contains(pins[name]), f"constraints.txt has {req.name}=={pins[name]}: not {req}"
+    exact = {canonicalize_name(r.name) for r in requirements if any(s.operator == "==" for s in r.specifier)}
+    assert exact == {"latex2sympy2", "antlr4-python3-runtime"}
+
+
+def test_readme_and_ci_install_with_the_constraints_and_ci_runs_the_newest_versions():
+    """The quick start's first command and scripts/test.sh install with constraints.txt; .ci/run
+    also installs an environment without it and runs the suite there, less the pinned tests."""
+    quick = re.search(r"## Quick start.*?```sh\n(.*?)```", README, re.S)
+    assert quick and "pip install -c constraints.txt -e '.[docs]'" in quick.group(1)
+    assert "pip install -q -c constraints.txt -e '.[test]'" in (ROOT / "scripts" / "test.sh").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    newest = re.search(r"\n\s*(\S*pip install[^\n]*)\n", ci)
+    assert newest and "-c" not in newest.group(1).split() and "-e '.[test]'" in newest.group(1)
+    assert re.search(r"\n\.venv-newest/bin/python -m pytest [^\n]*-m \"not pinned\"", ci)
