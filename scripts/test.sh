@@ -37,4 +37,4 @@ if ! { python3 -m venv .venv-mathverify && .venv-mathverify/bin/pip install -q m
   echo "scripts/test.sh: Math-Verify did not install; its peer test will skip" >&2
 fi
 
-.venv/bin/python -m pytest -n auto "$@"
+.venv/bin/python -m pytest -n auto --dist loadgroup "$@"

@@ -5,10 +5,26 @@ from __future__ import annotations
 import pytest
 
 import derivations
+import derivations.mutations as mutations
 from symattn.cli import main
 from symattn.proof import Derivation, DerivationReport
 
 _CACHE: dict[str, tuple[Derivation, DerivationReport]] = {}
+
+_PLANTED: dict[mutations.Mutation, tuple[str, str]] = {}
+_run_mutation = mutations.run
+
+
+def _run_once(mutation: mutations.Mutation) -> tuple[str, str]:
+    """Each planted error is verified once per test process: tests/test_mutations.py and the
+    `generated` build (which counts the caught ones for the docs' index page) share the result
+    (the two sit in one pytest-xdist group, so on one worker)."""
+    if mutation not in _PLANTED:
+        _PLANTED[mutation] = _run_mutation(mutation)
+    return _PLANTED[mutation]
+
+
+mutations.run = _run_once
 
 
 def verified(name: str) -> tuple[Derivation, DerivationReport]:

@@ -253,11 +253,17 @@ def test_the_argument_lists_cover_every_subcommand(files):
     assert {"attention", "derive", "verify", "flops", "exercises", "check", "audit", "build", "lab"} <= heads
 
 
-def test_no_argument_list_crashes(files, capsys):
+#: The lists are run in this many slices (every SHARDS-th list each), so that pytest-xdist can
+#: spread them over the cores; together the slices run every list once.
+SHARDS = 4
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_no_argument_list_crashes(files, capsys, shard):
     """Exit code 0, 1 or 2; nothing that looks like a traceback; errors are one line; time bounded."""
     failures = []
     slowest = (0.0, [])
-    for argv in argument_lists(files):
+    for argv in argument_lists(files)[shard::SHARDS]:
         start = time.perf_counter()
         try:
             code = main(argv)

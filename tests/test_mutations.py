@@ -16,6 +16,7 @@ def test_the_catalogue_is_large_and_covers_every_derivation():
     assert kinds == {"step", "claim", "lemma"}
 
 
+@pytest.mark.xdist_group("generated")  # the build verifies the same planted errors (conftest.py)
 @pytest.mark.parametrize("mutation", MUTATIONS, ids=[f"{m.derivation}: {m.description}" for m in MUTATIONS])
 def test_planted_error_is_caught_where_it_was_planted(mutation):
     want = expected(mutation)

@@ -48,6 +48,7 @@ def _fragments(generated) -> list[dict]:
     return items
 
 
+@pytest.mark.xdist_group("generated")  # one `symattn build` per run, not one per worker
 def test_katex_renders_every_fragment(generated):
     """KaTeX (throwOnError, strict) renders every formula in the docs, the LaTeX document's
     align* blocks, attention output and the exercises' expected answers."""
@@ -68,6 +69,7 @@ def test_katex_renders_every_fragment(generated):
     assert failures == []
 
 
+@pytest.mark.xdist_group("generated")  # one `symattn build` per run, not one per worker
 def test_standalone_document_compiles(generated, tmp_path):
     """docs/latex/derivations.tex compiles with pdflatex: no errors, no undefined commands."""
     pdflatex = shutil.which("pdflatex")

@@ -12,6 +12,7 @@ from symattn.site import compare, write
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.xdist_group("generated")  # one `symattn build` per run, not one per worker
 @pytest.mark.pinned  # docs/ byte for byte: the versions of constraints.txt made it
 def test_docs_are_in_sync(generated):
     """Regenerating docs/ gives exactly the committed files (run `symattn build` if this fails)."""
@@ -20,6 +21,7 @@ def test_docs_are_in_sync(generated):
     assert generated.ok
 
 
+@pytest.mark.xdist_group("generated")  # one `symattn build` per run, not one per worker
 def test_expected_pages(generated):
     """An index, the worked example, one page per derivation, exercises, labs, figures, LaTeX."""
     import derivations
@@ -40,6 +42,7 @@ def test_expected_pages(generated):
     assert "| query 2 |" in generated.files["worked-example.md"].decode()
 
 
+@pytest.mark.xdist_group("generated")  # one `symattn build` per run, not one per worker
 def test_no_timestamps_or_timings(generated):
     """Nothing that changes between runs (dates, seconds) is written."""
     for rel, data in generated.files.items():
