@@ -36,12 +36,12 @@ def test_quick_start_is_two_commands_and_ci_runs_the_second():
     assert "python -m pytest" in (ROOT / script).read_text()
 
 
-def _pins() -> dict[str, str]:
-    """constraints.txt as {normalised name: version}."""
+def _pins(name: str = "constraints.txt") -> dict[str, str]:
+    """A constraints file as {normalised name: version}."""
     from packaging.utils import canonicalize_name
 
     pins = {}
-    for line in (ROOT / "constraints.txt").read_text().splitlines():
+    for line in (ROOT / name).read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             name, version = line.split("==")
             pins[canonicalize_name(name)] = version
@@ -67,6 +67,26 @@ def test_constraints_pin_every_dependency_inside_its_range():
         assert req.specifier.contains(pins[name]), f"constraints.txt has {req.name}=={pins[name]}: not {req}"
     exact = {canonicalize_name(r.name) for r in requirements if any(s.operator == "==" for s in r.specifier)}
     assert exact == {"latex2sympy2", "antlr4-python3-runtime"}
+
+
+def test_the_lowest_measured_versions_are_the_lower_bounds():
+    """constraints-lowest.txt, the oldest versions the suite was run on, holds exactly the lower
+    bound of every ranged runtime dependency and of matplotlib (the plot extra)."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+    from packaging.version import Version
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    lowest = _pins("constraints-lowest.txt")
+    bounds = {}
+    for text in project["dependencies"] + project["optional-dependencies"]["plot"]:
+        req = Requirement(text)
+        floor = [s.version for s in req.specifier if s.operator == ">="]
+        if floor:
+            bounds[canonicalize_name(req.name)] = Version(floor[0])
+    assert {name: Version(v) for name, v in lowest.items()} == bounds
 
 
 def test_readme_and_ci_install_with_the_constraints_and_ci_runs_the_newest_versions():
