@@ -123,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every derivation's steps, lemmas and numeric checks. Exit 1 if any fails.",
     )
     ver.add_argument("names", nargs="*", metavar="NAME", help="only these derivations")
+    ver.add_argument(
+        "--jobs", type=_whole(1, 64), metavar="N", help="derivations verified at once (default: one per core)"
+    )
     ver.set_defaults(run=commands.verify)
 
     fl = sub.add_parser(

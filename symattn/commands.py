@@ -228,6 +228,7 @@ def derive(args: argparse.Namespace) -> int:
     import derivations
 
     from .errors import InputError
+    from .proof import default_jobs
     from .proof_render import FORMATS
 
     if args.list:
@@ -238,7 +239,7 @@ def derive(args: argparse.Namespace) -> int:
         raise InputError("name a derivation (symattn derive --list shows them)")
     d = derivations.load(args.name)
     progress(f"checking {args.name} ...")
-    report = d.verify()
+    report = d.verify(jobs=default_jobs())
     sys.stdout.write(FORMATS[args.format](d, report))
     return 0
 
@@ -247,6 +248,7 @@ def verify(args: argparse.Namespace) -> int:
     import derivations
 
     from .errors import EXIT_CHECK_FAILED
+    from .proof import default_jobs
     from .verify_table import verify_all
 
     names = args.names or list(derivations.NAMES)
@@ -257,7 +259,7 @@ def verify(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
 
-    _, ok = verify_all(names, progress=progress, write=write)
+    _, ok = verify_all(names, progress=progress, write=write, jobs=args.jobs or default_jobs())
     return 0 if ok else EXIT_CHECK_FAILED
 
 

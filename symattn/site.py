@@ -61,12 +61,13 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     import derivations
 
     from . import proof_render
+    from .proof import default_jobs
     from .verify_table import verify_all
 
     files: dict[str, str | bytes] = {}
     progress("verifying the derivations")
     reports: dict = {}
-    summary, ok = verify_all(list(derivations.NAMES), progress=progress, reports=reports)
+    summary, ok = verify_all(list(derivations.NAMES), progress=progress, reports=reports, jobs=default_jobs())
     for name, (d, report) in reports.items():
         files[f"derivations/{name}.md"] = proof_render.to_markdown(d, report, stable=True)
     files["latex/derivations.tex"] = _latex_document(reports)
