@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from .errors import SymattnError
+from .errors import PluginError, SymattnError
 from .proof import METHODS
 
 #: Columns after the name: steps, one per method, checks, max error, time; then the result.
@@ -47,6 +47,8 @@ def verify_all(
         try:
             d = derivations.load(name)
             report = d.verify()
+        except PluginError:
+            raise  # a plugin that cannot be used is bad input, not a failed check
         except SymattnError as exc:
             ok = False
             cells = ["-"] * (len(HEADER) - 1) + [f"{time.perf_counter() - start:.1f} s"]
