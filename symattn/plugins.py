@@ -26,6 +26,7 @@ one line naming the plugin, exit code 2. Registering changes the registries of
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import importlib.util
 import os
@@ -71,7 +72,9 @@ class DerivationPlugin:
                 f"{self.source}: derivation() returned {type(built).__name__}, not a symattn.proof.Derivation"
             )
         if built.name != self.name:
-            raise PluginError(f"{self.source}: derivation() is named {built.name!r}, but NAME is {self.name!r}")
+            raise PluginError(
+                f"{self.source}: derivation() is named {built.name!r}, but NAME is {self.name!r}"
+            )
         return built
 
     @property
@@ -257,7 +260,28 @@ def _built(source: str, call: str, build: Callable[[], Any], same_id: str | None
         raise PluginError(f"{source}: {call} returned {type(ex).__name__}, not a symattn.exercises.Exercise")
     if same_id is not None and ex.id != same_id:
         raise PluginError(f"{source}: {call} returned exercise {ex.id!r}, not {same_id!r}")
+    if callable(ex.solution):
+        ex = dataclasses.replace(ex, solution=_guarded_solution(source, ex.solution))
     return ex
+
+
+def _guarded_solution(source: str, solution: Callable[[], Any]) -> Callable[[], Any]:
+    """The exercise's solution derivation, with the author's errors as one-line PluginErrors."""
+
+    def build() -> Any:
+        from .proof import Derivation
+
+        try:
+            d = solution()
+        except Exception as exc:
+            raise PluginError(f"{source}: the exercise's solution() failed: {_why(exc)}") from None
+        if not isinstance(d, Derivation):
+            raise PluginError(
+                f"{source}: the exercise's solution() returned {type(d).__name__}, not a Derivation"
+            )
+        return d
+
+    return build
 
 
 def _why(exc: BaseException) -> str:
