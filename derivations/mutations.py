@@ -370,6 +370,14 @@ def catalogue(names: Iterable[str] | None = None) -> list[Mutation]:
     return [m for m in every if wanted is None or m.derivation in wanted]
 
 
+def outcome(mutation: Mutation) -> tuple[bool, str]:
+    """Plant ``mutation`` and verify: (caught where planted, one line saying so)."""
+    want, (got, message) = str(expected(mutation)), run(mutation)
+    where = f"step {want}" if want.isdigit() else f"the {want}"
+    said = f"caught at {where}" if got == want else f"NOT caught at {where} ({got}: {message})"
+    return got == want, f"{mutation.derivation}: {mutation.description}: {said}"
+
+
 def run(mutation: Mutation) -> tuple[str, str]:
     """Plant the error in a fresh copy and verify up to it; return (what failed, the message).
 

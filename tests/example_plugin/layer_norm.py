@@ -30,12 +30,12 @@ variance = sp.Sum((x[k] - mean) ** 2, (k, 1, n)) / n
 sigma = sp.sqrt(variance)
 
 
-def written_out(values: tuple[int, ...], entry: int = 1) -> sp.Expr:
-    """(x_entry - mu) / sigma for these values, every operation written out (not evaluated)."""
+def written_out(values: tuple[int, ...], m: sp.Rational) -> tuple[sp.Expr, sp.Expr]:
+    """The mean of ``values``, and (x_1 - m) / sigma with the mean m, as written (not evaluated)."""
     with sp.evaluate(False):
-        m = sp.Add(*values) / len(values)
-        s = sp.sqrt(sp.Add(*[(v - m) ** 2 for v in values]) / len(values))
-        return (values[entry - 1] - m) / s
+        mean_of = sp.Add(*values) / len(values)
+        sigma_of = sp.sqrt(sp.Add(*[(v - m) ** 2 for v in values]) / len(values))
+        return mean_of, (values[0] - m) / sigma_of
 
 
 def _at_least_two_entries(rng: random.Random, size: int | None) -> dict[sp.Symbol, int]:
@@ -47,9 +47,9 @@ def derivation() -> Derivation:
     D = Derivation(
         NAME,
         TITLE,
-        "The centred entries x_i - mu sum to 0 and do not change when a constant is added to x; "
-        "the normalised entries (x_i - mu)/sigma have mean square 1.",
-        assumptions=["x_1, ..., x_n are real", "sigma > 0 (the entries are not all equal)"],
+        "Entries minus their mean sum to zero and do not change when the same constant is added to "
+        "every entry; divided by the standard deviation, they have mean square 1.",
+        assumptions=["the entries are real", "they are not all equal, so the standard deviation is positive"],
         sample=_at_least_two_entries,
     )
 
@@ -81,7 +81,9 @@ def derivation() -> Derivation:
     D.then(sp.S.One, r"$\sigma^2$ is the mean of the squared deviations")
 
     D.section("A worked vector")
-    D.step(written_out((1, 2, 3, 4)), -3 / sp.sqrt(5), r"$x = (1, 2, 3, 4)$: $\mu = 5/2$, $\sigma^2 = 5/4$")
+    mean_of, entry_of = written_out((1, 2, 3, 4), sp.Rational(5, 2))
+    D.step(mean_of, sp.Rational(5, 2), r"the mean $\mu$ of $x = (1, 2, 3, 4)$")
+    D.step(entry_of, -3 / sp.sqrt(5), r"$y_1 = (x_1 - \mu) / \sigma$")
     D.approx(-3 / sp.sqrt(5), "-1.342", "to four digits", digits=4)
     return D
 
