@@ -96,13 +96,10 @@ def load(specs: Sequence[str] = (), *, entry_points: bool = True, environment: b
     if environment:
         found += [(f"plugin {s}", _import(s), "either") for s in _environment()]
     found += [(f"plugin {s}", _import(s), "either") for s in specs]
-    seen: set[tuple[int, str]] = set()
+    done: set[tuple[int, str]] = set()  # (module, "derivation" or "exercise") already registered
     loaded: list[str] = []
     for source, obj, kind in found:
-        if (id(obj), kind) in seen:
-            continue
-        seen.add((id(obj), kind))
-        loaded += _register(source, obj, kind)
+        loaded += _register(source, obj, kind, done)
     return loaded
 
 
@@ -152,7 +149,7 @@ def _from_entry_points() -> list[tuple[str, Any, str]]:
 
 def _import(spec: str) -> ModuleType:
     """A ``.py`` file by path, or a module by dotted name."""
-    if spec.endswith(".py") or os.sep in spec or "/" in spec:
+    if spec.endswith(".py") or os.sep in spec or "/" in spec or Path(spec).is_file():
         path = Path(spec)
         if not path.is_file():
             raise PluginError(f"plugin {spec}: no such file")
@@ -185,17 +182,20 @@ def _import(spec: str) -> ModuleType:
 
 
 # -- registering -------------------------------------------------------------------------------
-def _register(source: str, obj: Any, kind: str) -> list[str]:
-    is_derivation = hasattr(obj, "derivation") or hasattr(obj, "NAME")
-    is_exercise = hasattr(obj, "exercise")
-    if kind == "derivation" or (kind == "either" and is_derivation):
-        names = [_register_derivation(source, obj)]
-    else:
-        names = []
-    if kind == "exercise" or (kind == "either" and is_exercise):
-        names.append(_register_exercise(source, obj))
-    if not names:
-        raise PluginError(f"{source}: defines neither derivation() (with NAME and TITLE) nor exercise()")
+def _register(source: str, obj: Any, kind: str, done: set[tuple[int, str]]) -> list[str]:
+    parts = [kind] if kind != "either" else []
+    if kind == "either":
+        parts += ["derivation"] if hasattr(obj, "derivation") or hasattr(obj, "NAME") else []
+        parts += ["exercise"] if hasattr(obj, "exercise") else []
+        if not parts:
+            raise PluginError(f"{source}: defines neither derivation() (with NAME and TITLE) nor exercise()")
+    names = []
+    for part in parts:
+        if (id(obj), part) in done:
+            continue  # the same module met twice (an entry point and a path, say)
+        done.add((id(obj), part))
+        register = _register_derivation if part == "derivation" else _register_exercise
+        names.append(register(source, obj))
     return names
 
 
