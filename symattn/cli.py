@@ -230,7 +230,6 @@ def _plugin_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--plugin",
         action="append",
-        default=[],
         metavar="PATH|MODULE",
         help="also register the derivations and exercises of this .py file or module (repeatable; "
         "SYMATTN_PLUGINS and the entry points symattn.derivations and symattn.exercises are read too)",
@@ -419,7 +418,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(args, "plugin"):  # commands that know derivations or exercises
             from .plugins import loaded
 
-            with loaded(args.plugin):
+            with loaded(args.plugin or ()):
                 code = args.run(args)
         else:
             code = args.run(args)

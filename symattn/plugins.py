@@ -132,12 +132,25 @@ def _environment() -> list[str]:
     return [s.strip() for s in os.environ.get(ENVIRONMENT, "").split(os.pathsep) if s.strip()]
 
 
-def _from_entry_points() -> list[tuple[str, Any, str]]:
+def _entry_points(group: str) -> list[Any]:
+    """The group's entry points; the installed distributions are read once per ``sys.path``
+    (a scan takes tens of milliseconds, and every command that knows exercises asks)."""
     from importlib.metadata import entry_points
 
+    key = tuple(sys.path)
+    if key not in _SCANNED:
+        every = entry_points()
+        _SCANNED[key] = {g: list(every.select(group=g)) for g in (DERIVATION_GROUP, EXERCISE_GROUP)}
+    return _SCANNED[key][group]
+
+
+_SCANNED: dict[tuple[str, ...], dict[str, list[Any]]] = {}
+
+
+def _from_entry_points() -> list[tuple[str, Any, str]]:
     found = []
     for group, kind in ((DERIVATION_GROUP, "derivation"), (EXERCISE_GROUP, "exercise")):
-        for ep in entry_points(group=group):
+        for ep in _entry_points(group):
             source = f"entry point {ep.name} = {ep.value} ({group})"
             try:
                 obj = ep.load()
