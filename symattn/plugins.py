@@ -154,7 +154,9 @@ def _from_entry_points() -> list[tuple[str, Any, str]]:
             source = f"entry point {ep.name} = {ep.value} ({group})"
             try:
                 obj = ep.load()
-            except Exception as exc:
+            except BaseException as exc:  # SystemExit too: a plugin must not end the command
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
                 raise PluginError(f"{source}: cannot import it: {_why(exc)}") from None
             found.append((source, obj, kind))
     return found
