@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .errors import SymattnError
+from .errors import PluginError, SymattnError
 from .proof import METHODS, Derivation, DerivationReport, verify_many
 
 #: Columns after the name: steps, one per method, checks, max error, time; then the result.
@@ -47,6 +47,8 @@ def verify_all(
         progress(f"building {name} ...")
         try:
             built[name] = derivations.load(name)
+        except PluginError:
+            raise  # a plugin that cannot be used is bad input, not a failed check
         except SymattnError as exc:
             built[name] = exc
     ready = [d for d in built.values() if isinstance(d, Derivation)]
