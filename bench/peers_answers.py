@@ -107,7 +107,7 @@ class MathVerify:
 def symattn_verdict(
     answer: str, kind: str, value: Any, tolerance: Any = 0, variable: str = "N", mistakes: tuple = ()
 ) -> Any:
-    from symattn.judge import Expected, judge
+    from symattn.grading.judge import Expected, judge
 
     return judge(answer, Expected(kind, value, tolerance, variable), mistakes)
 
@@ -195,7 +195,7 @@ def load_bank() -> tuple[Path, list[dict[str, str]]]:
 
 def run_bank(bank: list[dict[str, str]], mv: MathVerify | None) -> list[Row]:
     from symattn import exercises
-    from symattn.judge import judge
+    from symattn.grading.judge import judge
 
     rows = []
     for entry in bank:
@@ -262,8 +262,8 @@ def latex2sympy_section(results: list[peer_suites.PairResult]) -> list[str]:
         "",
         f"{s['pairs']} LaTeX-to-SymPy pairs and {s['bad']} strings that must be refused, from "
         f"{peer_suites.L2S_SOURCE}, vendored in `tests/data/peers/`. Each is read by raw "
-        "latex2sympy2 1.9.1 and by symattn's answer reader (`symattn.answers.precheck`, "
-        "`symattn.answers.split_chain`, then `symattn.parsing.read_latex` for each side). "
+        "latex2sympy2 1.9.1 and by symattn's answer reader (`symattn.grading.answers.precheck`, "
+        "`symattn.grading.answers.split_chain`, then `symattn.grading.parsing.read_latex` for each side). "
         "Parse-equal means the expected value, exactly (a float in "
         "upstream's expectation is the decimal its author typed; symbolic differences must "
         "simplify to 0).",

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import sympy as sp
 
 from symattn.errors import SymattnError
-from symattn.operators import Ex, Var
 from symattn.proof import Derivation, Lemma, LemmaFailed, StepFailed
+from symattn.proof.operators import Ex, Var
 
 from . import load
 

@@ -20,9 +20,9 @@ import numpy as np
 import sympy as sp
 from sympy import stats
 
-from symattn.expectation import Expectation, Family
-from symattn.operators import Ex
 from symattn.proof import Derivation, Lemma, StepFailed
+from symattn.proof.expectation import Expectation, Family
+from symattn.proof.operators import Ex
 
 NAME = "score_reduction"
 TITLE = "Drawing scores without drawing keys"
@@ -84,7 +84,7 @@ def _single_mgf(body: sp.Expr, var: sp.Indexed) -> sp.Expr:
 
 
 class _Rules:
-    """E for this proof: the polynomial rules of symattn.expectation, and one for exponentials.
+    """E for this proof: the polynomial rules of symattn.proof.expectation, and one for exponentials.
 
     E[exp(sum_i f(x_i))] = prod_i E[exp(f(x_i))] for independent coordinates (the lemma
     INDEPENDENCE, checked by sympy.stats at d = 1, 2, 3); each factor, the expectation of a

@@ -7,7 +7,7 @@ deviations s_q, s_k, Var(q . k) = d (s_q^2 s_k^2 + m_q^2 s_k^2 + m_k^2 s_q^2). A
 two scores makes one softmax weight e^g times the other.
 
 Every step is proved for a symbolic width. E and Var are reduced by the rule system of
-:mod:`symattn.expectation` (linearity over sums, independence across families, the moment
+:mod:`symattn.proof.expectation` (linearity over sums, independence across families, the moment
 table E[x_a x_b] = m^2 + s^2 delta_ab, Var X = E[X^2] - E[X]^2), whose rules are lemmas
 checked against ``sympy.stats`` on actual normal random variables. As an extra cross-check,
 each step with E or Var is also evaluated by ``sympy.stats`` at d = 1 and 2 through
@@ -24,9 +24,9 @@ from typing import Any
 import sympy as sp
 from sympy import stats
 
-from symattn.expectation import Expectation, Family, rule_matches_stats
-from symattn.operators import Ex, Var
 from symattn.proof import Derivation, Lemma
+from symattn.proof.expectation import Expectation, Family, rule_matches_stats
+from symattn.proof.operators import Ex, Var
 
 NAME = "variance_scaling"
 TITLE = "Why divide by the square root of d_k"

@@ -9,15 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-#: The two-token example of the module's section 6.2 (queries, keys, values of two tokens).
-EXAMPLE = {"q": "[[3, -3], [1, 1]]", "k": "[[-3, 3], [1, 1]]", "v": "[[0, -1], [1, 2]]"}
-
 
 def build(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .errors import EXIT_CHECK_FAILED
-    from .site import compare, generate, write
+    from ..errors import EXIT_CHECK_FAILED
+    from ..present.site import compare, generate, write
 
     out = Path(args.out)
     if not args.check:
@@ -39,8 +36,8 @@ def build(args: argparse.Namespace) -> int:
 
 
 def lab_variance(args: argparse.Namespace) -> int:
-    from . import lab_render
-    from .labs import variance_lab, variance_numbers
+    from ..labs.simulation import variance_lab, variance_numbers
+    from ..present import lab_render
 
     plot = _plot_target(args.plot, variance_numbers(list(_figures().WIDTHS), 50_000, "direct"))
     rows = variance_lab(args.widths, args.draws, args.seed, args.method)
@@ -54,8 +51,8 @@ def lab_variance(args: argparse.Namespace) -> int:
 
 
 def lab_saturation(args: argparse.Namespace) -> int:
-    from . import lab_render
-    from .labs import saturation_lab, saturation_numbers
+    from ..labs.simulation import saturation_lab, saturation_numbers
+    from ..present import lab_render
 
     figure_work = sum(saturation_numbers(20_000, w, args.keys, "reduced") for w in _figures().WIDTHS)
     plot = _plot_target(args.plot, figure_work)
@@ -67,7 +64,7 @@ def lab_saturation(args: argparse.Namespace) -> int:
 
 
 def _figures():
-    from . import figures
+    from ..labs import figures
 
     return figures
 
@@ -76,8 +73,8 @@ def _plot_target(path: str | None, numbers: int):
     """Check a --plot path (and that matplotlib is there) before a lab runs, not after."""
     if path is None:
         return None
-    from .errors import InputError
-    from .limits import MAX_NUMBERS, MAX_NUMBERS_TEXT
+    from ..errors import InputError
+    from ..limits import MAX_NUMBERS, MAX_NUMBERS_TEXT
 
     if numbers > MAX_NUMBERS:
         raise InputError(
@@ -88,7 +85,7 @@ def _plot_target(path: str | None, numbers: int):
 
 def _emit(text: str) -> None:
     """Write to stdout; a full disk or a closed pipe is one line on stderr, exit 2."""
-    from .errors import InputError
+    from ..errors import InputError
 
     try:
         sys.stdout.write(text)
@@ -112,9 +109,9 @@ def _silence_stdout() -> None:
 
 
 def exercises(args: argparse.Namespace) -> int:
-    from .errors import InputError
-    from .exercise_render import exercise_list, exercise_text
-    from .exercises import EXERCISES, get
+    from ..errors import InputError
+    from ..grading.exercises import EXERCISES, get
+    from ..present.exercise_render import exercise_list, exercise_text
 
     if args.action == "list":
         sys.stdout.write(exercise_list(list(EXERCISES.values())))
@@ -129,11 +126,11 @@ def exercises(args: argparse.Namespace) -> int:
 
 
 def check(args: argparse.Namespace) -> int:
-    from .answers import MAX_LENGTH
-    from .errors import InputError
-    from .exercise_render import verdict_json, verdict_text
-    from .exercises import get
-    from .judge import judge
+    from ..errors import InputError
+    from ..grading.answers import MAX_LENGTH
+    from ..grading.exercises import get
+    from ..grading.judge import judge
+    from ..present.exercise_render import verdict_json, verdict_text
 
     if args.steps is not None:
         return check_steps(args)
@@ -149,7 +146,7 @@ def check(args: argparse.Namespace) -> int:
         answer = args.answer
     exercise = get(args.id, args.seed)
     if exercise.checker == "formula":
-        from .learner_formula import EXPECTED_LATEX, judge_formula
+        from ..grading.learner_formula import EXPECTED_LATEX, judge_formula
 
         verdict = judge_formula(answer)
         out = (
@@ -178,10 +175,10 @@ def check(args: argparse.Namespace) -> int:
 
 def check_steps(args: argparse.Namespace) -> int:
     """``symattn check ID --steps FILE``: a learner's derivation judged line by line."""
-    from .errors import InputError
-    from .exercises import get
-    from .learner_proof import STEP_EXERCISES, check_derivation, read_steps
-    from .learner_render import proof_json, proof_text
+    from ..errors import InputError
+    from ..grading.exercises import get
+    from ..grading.learner_proof import STEP_EXERCISES, check_derivation, read_steps
+    from ..present.learner_render import proof_json, proof_text
 
     if args.answer is not None or args.stdin:
         raise InputError("give an ANSWER or --steps FILE, not both (--steps - reads standard input)")
@@ -198,9 +195,9 @@ def check_steps(args: argparse.Namespace) -> int:
 
 
 def audit(args: argparse.Namespace) -> int:
-    from .audit import audit_module
-    from .audit_render import audit_json, audit_text_report
-    from .errors import EXIT_CHECK_FAILED, InputError
+    from ..errors import EXIT_CHECK_FAILED, InputError
+    from ..grading.audit import audit_module
+    from ..present.audit_render import audit_json, audit_text_report
 
     try:
         with open(args.file, encoding="utf-8") as fh:
@@ -227,8 +224,8 @@ def audit(args: argparse.Namespace) -> int:
 def derive(args: argparse.Namespace) -> int:
     import derivations
 
-    from .errors import InputError
-    from .proof_render import FORMATS
+    from ..errors import InputError
+    from ..present.proof_render import FORMATS
 
     if args.list:
         for name in derivations.NAMES:
@@ -246,8 +243,8 @@ def derive(args: argparse.Namespace) -> int:
 def verify(args: argparse.Namespace) -> int:
     import derivations
 
-    from .errors import EXIT_CHECK_FAILED
-    from .verify_table import verify_all
+    from ..errors import EXIT_CHECK_FAILED
+    from ..present.verify_table import verify_all
 
     names = args.names or list(derivations.NAMES)
     for name in names:
@@ -265,9 +262,9 @@ def grade(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from .errors import InputError
-    from .grade import grade_file
-    from .grade_report import (
+    from ..errors import InputError
+    from ..grading.grade import grade_file
+    from ..present.grade_report import (
         ChartUnavailable,
         bar_chart,
         report_markdown,
@@ -314,8 +311,8 @@ def grade(args: argparse.Namespace) -> int:
 def flops(args: argparse.Namespace) -> int:
     import json
 
-    from .errors import InputError
-    from .flops import breakdown
+    from ..core.flops import breakdown
+    from ..errors import InputError
 
     try:
         b = breakdown(args.n, args.d_model, args.heads)
@@ -356,10 +353,10 @@ def progress(message: str) -> None:
 
 
 def attention(args: argparse.Namespace) -> int:
-    from .errors import InputError
-    from .exact import attention
-    from .inputs import parse_matrix
-    from .render import FORMATS
+    from ..core.exact import attention
+    from ..core.inputs import EXAMPLE, parse_matrix
+    from ..errors import InputError
+    from ..present.render import FORMATS
 
     texts = {}
     for name in ("q", "k", "v"):

@@ -27,9 +27,9 @@ from fractions import Fraction
 import sympy as sp
 from mpmath.libmp import from_int, libmpi, mpf_sign
 
+from ..errors import PrecisionError
+from ..limits import MAX_DIGITS
 from .enclosure import BeyondReach, Undecided, Unsupported, enclose, magnitude_bits
-from .errors import PrecisionError
-from .limits import MAX_DIGITS
 
 _GUARD_BITS = 24
 #: Most bits of working precision tried before giving up on a value.

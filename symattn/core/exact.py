@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from ..display import Shown
+from ..errors import InputError
 from .definition import STAGES, Shape, define, scale_factor
 from .digits import decimal_string
-from .errors import InputError
 from .inputs import matrix_from_rows
 from .masks import Mask
 from .numeric import check_shapes
@@ -30,7 +31,7 @@ MAX_EXACT_DIGITS = 3000
 
 
 @dataclass(frozen=True)
-class AttentionSteps:
+class AttentionSteps(Shown):  # Jupyter shows it (symattn.present.jupyter)
     """Every intermediate result of one attention computation, exactly.
 
     ``stages`` maps each of ``scores``, ``scaled``, ``masked`` (only with a mask), ``weights``
@@ -65,16 +66,6 @@ class AttentionSteps:
         if name == "masked" and name not in self.stages:
             return self.stages["scaled"]
         return self.stages[name]
-
-    def _repr_markdown_(self) -> str:  # Jupyter
-        from .render import to_markdown
-
-        return to_markdown(self, 6)
-
-    def _repr_latex_(self) -> str:  # Jupyter
-        from .render import to_latex
-
-        return "$$" + to_latex(self, 6).replace("align*", "aligned") + "$$"
 
     def decimals(self, name: str, digits: int = 15) -> list[list[str]]:
         """A stage's entries as correctly rounded decimal strings (``-inf`` when blocked)."""

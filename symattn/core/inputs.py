@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from .errors import InputError
+from ..errors import InputError
 
 #: Longest JSON text accepted for one matrix.
 MAX_TEXT = 100_000
@@ -24,6 +24,10 @@ MAX_TEXT = 100_000
 MAX_EXPONENT = 400
 #: Most digits in one number.
 MAX_DIGITS = 400
+
+#: The two-token example of the module's section 6.2 (queries, keys, values of two tokens), as
+#: ``symattn attention`` reads it: the default of its ``--q``, ``--k``, ``--v``, and the site's.
+EXAMPLE = {"q": "[[3, -3], [1, 1]]", "k": "[[-3, 3], [1, 1]]", "v": "[[0, -1], [1, 2]]"}
 
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 _FRACTION = re.compile(r"([+-]?\d+)\s*/\s*([+-]?\d+)")

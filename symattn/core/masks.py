@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from ._text import count
-from .errors import EmptyRowError, MaskError
+from .._text import count
+from ..errors import EmptyRowError, MaskError
 
 ALIGNMENTS = ("top-left", "bottom-right")
 

@@ -18,8 +18,8 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
+from ..errors import ShapeError
 from .definition import Group, Shape, define
-from .errors import ShapeError
 from .masks import Mask
 from .numeric import MatrixNumPyPrinter, _additive_mask
 

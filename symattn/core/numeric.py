@@ -18,9 +18,9 @@ import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 from sympy.printing.precedence import PRECEDENCE
 
-from ._text import count
+from .._text import count
+from ..errors import ShapeError
 from .definition import Shape, define
-from .errors import ShapeError
 from .masks import Mask, require_keys
 
 

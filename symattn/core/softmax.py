@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .errors import EmptyRowError
+from ..errors import EmptyRowError
 from .nodes import UnaryMatrixNode
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import SymattnError
+from ..errors import SymattnError
 
 #: Longest answer accepted, in characters.
 MAX_LENGTH = 400

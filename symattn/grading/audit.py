@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 
 import sympy as sp
 
+from ..core.inputs import parse_number
 from .claims import EXERCISE as _BLOCK
 from .exercises import EXERCISES, Exercise
-from .inputs import parse_number
 from .judge import judge
 
 _ANSWER = re.compile(r"\*Answer:\*\s*(?P<value>.+?)\s*(?:\(within\s+(?P<tol>[^)]+)\))?\s*$", re.M)

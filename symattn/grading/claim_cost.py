@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import sympy as sp
 
+from ..core.flops import N, d_model, h
 from . import calc
 from .claim_match import (
     CERTIFIED,
@@ -25,7 +26,6 @@ from .claim_match import (
     substitute_heads,
 )
 from .claims import Line
-from .flops import N, d_model, h
 from .stated import Stated, Unreadable, rounds_to, show
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ _COST_WORDS = r"cost|flop|\bterm\b|overtake|quadratic|dominat|\bwins\b|multiply-
 @cache
 def crossover_bound() -> sp.Expr:
     """The B of N > B where the N^2 terms overtake the N d^2 terms (solved once: it takes 1 s)."""
-    from .flops import crossover
+    from ..core.flops import crossover
 
     rel = crossover()
     return rel.lhs if rel.rhs == N else rel.rhs
@@ -131,7 +131,7 @@ def head_width(au: Auditor, line: Line, add: Callable, covered: list) -> None:
     )
     if not m:
         return
-    from .flops import d_head
+    from ..core.flops import d_head
 
     value = d_head.subs({h: int(m.group(1)), d_model: int(m.group(2))})
     ok = value == int(m.group(3))
@@ -152,7 +152,7 @@ def heads_words(au: Auditor, line: Line, add: Callable, covered: list) -> None:
     """Head widths in words, from the module's h and d_model: "its own 64 features"."""
     if au.facts.heads is None:
         return
-    from .flops import d_head, total_cost
+    from ..core.flops import d_head, total_cost
 
     heads, width = au.facts.heads
     per_head = d_head.subs({h: heads, d_model: width})
@@ -223,7 +223,7 @@ def right_text(node: calc.Node) -> str:
 
 
 def cost_value(role: str) -> sp.Expr:
-    from .flops import cost_terms, total_cost
+    from ..core.flops import cost_terms, total_cost
 
     t = cost_terms()
     if role == "total":

@@ -16,9 +16,9 @@ import re
 
 import sympy as sp
 
+from ..errors import SymattnError
 from . import calc
 from .claims import Document
-from .errors import SymattnError
 from .stated import Unreadable
 
 
@@ -73,7 +73,7 @@ def example_table(doc: Document) -> dict[str, sp.Matrix]:
 
 
 def example_steps(vectors: dict) -> dict:
-    from .exact import attention
+    from ..core.exact import attention
 
     n = 1
     rows: dict[str, list] = {"q": [], "k": [], "v": []}
@@ -101,13 +101,13 @@ def _randoms(node: calc.Node, env: dict) -> sp.Expr:
 
 
 def _model():
-    from .expectation import Expectation, Family
+    from ..proof.expectation import Expectation, Family
 
     return Expectation([Family(_Q, normal=True), Family(_K, normal=True)])
 
 
 def _expectation(node: calc.Node, env: dict) -> sp.Expr:
-    from .expectation import ExpectationError
+    from ..proof.expectation import ExpectationError
 
     try:
         return _model().expect(_randoms(node, env))
@@ -116,7 +116,7 @@ def _expectation(node: calc.Node, env: dict) -> sp.Expr:
 
 
 def _variance(node: calc.Node, env: dict) -> sp.Expr:
-    from .expectation import ExpectationError
+    from ..proof.expectation import ExpectationError
 
     try:
         return _model().variance(_randoms(node, env))

@@ -23,6 +23,7 @@ import re
 
 import numpy as np
 
+from .claim_match import CERTIFIED, WRONG, Claim
 from .claims import Line
 from .stated import Stated
 
@@ -33,8 +34,6 @@ SATURATION_TRIALS = 20_000  # reduced method: 1 + keys normals a trial
 
 
 def lab_claims(line: Line, block: str) -> list:
-    from .claim_rules import CERTIFIED, WRONG, Claim
-
     out: list = []
     text = line.text
 
@@ -126,7 +125,7 @@ def _meets(stated: Stated, lo: float, hi: float) -> bool:
 
 
 def _prediction(estimate: float, ci95: tuple[float, float], n: int) -> tuple[float, float]:
-    from .intervals import Z95
+    from ..labs.intervals import Z95
 
     se_lab = (ci95[1] - ci95[0]) / (2 * Z95)
     se_n = se_lab * math.sqrt(VARIANCE_DRAWS / n)
@@ -138,7 +137,7 @@ _CACHE: dict = {}
 
 
 def _variance_rows(widths: tuple[int, ...]):
-    from .labs import variance_lab
+    from ..labs.simulation import variance_lab
 
     key = ("variance", widths)
     if key not in _CACHE:
@@ -148,7 +147,7 @@ def _variance_rows(widths: tuple[int, ...]):
 
 def _saturation(width: int, keys: int, threshold: float) -> dict:
     """Per-trial results of the saturation lab's own functions (reduced method, seeded)."""
-    from .labs import p_max, scores_for_saturation
+    from ..labs.simulation import p_max, scores_for_saturation
 
     key = ("saturation", width, keys, threshold)
     if key in _CACHE:
@@ -166,7 +165,7 @@ def _saturation(width: int, keys: int, threshold: float) -> dict:
 
 def _share_prediction(count: int, total: int, n: int) -> tuple[float, float]:
     """The 99 % range of the share a run of n trials reports, given the lab's count."""
-    from .intervals import wilson
+    from ..labs.intervals import wilson
 
     p_lo, p_hi = wilson(count, total, Z99)
     return _binomial_quantile(n, p_lo, 0.005) / n, _binomial_quantile(n, p_hi, 0.995) / n

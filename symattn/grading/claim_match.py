@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from ..core.flops import N, d_model, h
 from . import calc
 from .claims import Line
-from .flops import N, d_model, h
 from .stated import Stated, Unreadable, rounds_to, show
 
 CERTIFIED, WRONG, UNCHECKED = "certified", "wrong", "unchecked"
@@ -98,7 +98,7 @@ def distance(true: sp.Matrix, stated: list[tuple[str, bool]]) -> float:
 
 def substitute_heads(value: sp.Basic) -> sp.Basic:
     """Multi-head widths in terms of d_model: d_k = d_v = d_model / h (the library's d_head)."""
-    from .flops import d_head
+    from ..core.flops import d_head
 
     names = {s.name: s for s in getattr(value, "free_symbols", set())}
     subs = {names[n]: d_head for n in ("d_k", "d_v") if n in names}

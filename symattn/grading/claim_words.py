@@ -204,7 +204,7 @@ def listed_weights(au: Auditor, line: Line, add: Callable, covered: list) -> Non
     scores = re.search(r"(?:[Ss]cores[^⟨]*|[Ss]oftmax of )⟨\[([-\d, ]+)\]⟩", au.doc.unit_text(line))
     if not scores or len(figures) < 2:
         return
-    from .softmax import softmax_rows
+    from ..core.softmax import softmax_rows
 
     z = [sp.Integer(x) for x in scores.group(1).split(",")]
     weights = list(softmax_rows(sp.Matrix([z])))
@@ -282,7 +282,7 @@ def conventions(au: Auditor, line: Line, add: Callable, covered: list) -> None:
     text = line.text
     m = re.search(r"holds ⟨0⟩ where attention is allowed and ⟨-oo⟩ where", text)
     if m:
-        from .masks import Mask
+        from ..core.masks import Mask
 
         mat = Mask.parse("causal").exact(3, 3)
         ok = set(mat) == {0, -sp.oo} and mat[0, 0] == 0 and mat[0, 1] == -sp.oo
@@ -299,7 +299,7 @@ def conventions(au: Auditor, line: Line, add: Callable, covered: list) -> None:
     m = re.search(r"weights that sum to (\d+)", text)
     if m:
         z = sp.symbols("z1:4", real=True)
-        from .softmax import softmax_rows
+        from ..core.softmax import softmax_rows
 
         total = sp.simplify(sum(softmax_rows(sp.Matrix([z]))))
         ok = total == int(m.group(1))
@@ -377,8 +377,8 @@ def masks(au: Auditor, line: Line, add: Callable, covered: list) -> None:
         and "causal" in au.doc.unit_text(line).lower()
         and "first row" in line.text
     ):
-        from .masks import Mask
-        from .softmax import softmax_rows
+        from ..core.masks import Mask
+        from ..core.softmax import softmax_rows
 
         n = len(m.group(1).split(","))
         s1 = sp.Symbol("s_1", real=True)
@@ -417,7 +417,7 @@ def stage_word(before: str) -> str | None:
 
 
 def mask_claim(line: Line, tex: str, start: int, end: int, context: str) -> Claim | None:
-    from .masks import Mask
+    from ..core.masks import Mask
 
     body = re.search(r"\\begin\{bmatrix\}(.*?)\\end\{bmatrix\}", tex, re.S)
     if not body:

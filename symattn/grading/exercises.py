@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy as sp
 
-from .digits import decimal_string
-from .errors import SymattnError
-from .exact import attention
-from .flops import N, cost_terms, d_model
+from ..core.digits import decimal_string
+from ..core.exact import attention
+from ..core.flops import N, cost_terms, d_model
+from ..core.masks import Mask
+from ..errors import SymattnError
+from ..proof.engine import Derivation
 from .judge import Expected, Mistake
-from .masks import Mask
-from .proof import Derivation
 
 
 class UnknownExercise(SymattnError):
@@ -73,7 +73,7 @@ class Exercise:
 def _same(a: object, b: object) -> bool:
     if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
         return isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase) and a == b
-    from .certify import within
+    from ..proof.certify import within
 
     try:  # distinct values are told apart by intervals; an exact proof only for equal ones
         return within(a, b, 0) is True
@@ -477,7 +477,7 @@ def slip_too_close(ex: Exercise) -> str | None:
     """The code of a slip within twice the tolerance of the answer (certified), or None."""
     if ex.expected is None or ex.expected.kind == "matrix":
         return None
-    from .certify import within
+    from ..proof.certify import within
 
     for m in ex.mistakes:
         if within(m.value, ex.expected.value, 2 * ex.expected.tolerance) is not False:

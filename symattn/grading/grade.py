@@ -29,7 +29,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .errors import InputError, SymattnError
+from ..errors import InputError, SymattnError
 from .grade_io import ClassFile, ResultFile, Row, output_format, read_class
 
 #: Wall-clock seconds after which the pool kills a task. Only reached if the judge's own

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from .errors import InputError
+from ..errors import InputError
 
 REQUIRED = ("learner", "exercise", "answer")
 OPTIONAL = ("seed", "steps_file")

@@ -25,10 +25,10 @@ from typing import Any
 
 import sympy as sp
 
+from ..core.digits import decimal_string
+from ..proof.certify import NotFinite, Uncertain, enclose, sign, within
+from ..proof.latex import latex
 from .answers import Chain, InvalidAnswer, precheck, split_chain
-from .certify import NotFinite, Uncertain, enclose, sign, within
-from .digits import decimal_string
-from .latex import latex
 from .parsing import LatexError, WorkerError, isolated, read_latex
 
 #: Limits for one check: CPU seconds, the worker's wall-clock seconds, memory; DEADLINE bounds
@@ -157,7 +157,7 @@ def warm_up(parses: bool = True) -> None:
     """
     if parses in _WARM:
         return
-    from . import certify
+    from ..proof import certify
     from .parsing import _library, library_state_kept
 
     _library()

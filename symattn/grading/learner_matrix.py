@@ -25,8 +25,8 @@ from typing import Any
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
+from ..core.softmax import RowSoftmax, softmax_rows
 from .learner_steps import Node, StepSyntaxError, identifier_name
-from .softmax import RowSoftmax, softmax_rows
 
 N = sp.Symbol("N", integer=True, positive=True)
 D = sp.Symbol("d", integer=True, positive=True)
@@ -546,7 +546,7 @@ def _evaluate_factor(f: Factor, at: Instance, reference: bool) -> sp.Matrix:
         return softmax_rows(evaluate(f[1], at, reference))
     if not reference:
         return evaluate(attention_definition(f[1]), at)
-    from .exact import attention
+    from ..core.exact import attention
 
     args = [evaluate(a, at, reference) for a in f[1]]
     if len(args) == 1:
@@ -562,8 +562,8 @@ def difference(lhs: Term, rhs: Term) -> str | None:
     certified (:func:`symattn.digits.round_decimal`), so a counterexample is never a rounding
     artefact.
     """
-    from .digits import round_decimal
-    from .errors import SymattnError
+    from ..core.digits import round_decimal
+    from ..errors import SymattnError
 
     for at in instances():
         a, b = evaluate(lhs, at), evaluate(rhs, at)
@@ -584,7 +584,7 @@ def difference(lhs: Term, rhs: Term) -> str | None:
 
 
 def _describe(at: Instance, lhs: Term, rhs: Term, r: int, c: int, x: Any, y: Any) -> str:
-    from .digits import decimal_string
+    from ..core.digits import decimal_string
 
     used = sorted(_names(lhs) | _names(rhs) | {"P"})
     shown = [f"{name} = {sp.sstr(at.values[name].tolist())}" for name in used]
@@ -663,7 +663,7 @@ def _rule_holds(rule: NamedRule, n: int) -> bool:
 
 def rule_lemmas() -> list:
     """Every rule of :data:`RULES` and :data:`EXTRA` as a :class:`~symattn.proof.Lemma`."""
-    from .proof import Lemma
+    from ..proof.engine import Lemma
 
     return [
         Lemma(

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .errors import SymattnError
+from ..errors import SymattnError
 from .learner_steps import StepSyntaxError, parse_expression, read_lines
 
 #: Most rules one step may combine.
@@ -435,7 +435,7 @@ def _warm_up(w: World) -> None:
     """Load what every worker needs once, in the parent, so forks start warm."""
     import sympy.stats  # noqa: F401
 
-    from . import digits  # noqa: F401
+    from ..core import digits  # noqa: F401
 
     for a, b in w.goals():
         w.truth(a, b)

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from ..proof.operators import Ex, Var
 from .learner_steps import Node, StepSyntaxError, identifier_name, subscript_text
-from .operators import Ex, Var
 
 D_K = sp.Symbol("d_k", integer=True, positive=True)
 Q, K = sp.IndexedBase("q"), sp.IndexedBase("k")
@@ -510,8 +510,8 @@ def value(e: sp.Basic, normal: bool = False) -> sp.Expr:
     Entries have mean 0 and variance 1; ``normal`` also allows third and fourth moments of
     one entry (those of a normal variable), which the exercise's hypotheses leave open.
     """
-    from .equivalence import canonical
-    from .expectation import Expectation, ExpectationError, Family
+    from ..proof.equivalence import canonical
+    from ..proof.expectation import Expectation, ExpectationError, Family
 
     model = Expectation([Family(Q, normal=normal), Family(K, normal=normal)])
     try:
@@ -621,7 +621,7 @@ def _rule_holds(rule: NamedRule, n: int) -> bool:
 
 def rule_lemmas() -> list:
     """Every rule of :data:`RULES` and :data:`EXTRA` as a :class:`~symattn.proof.Lemma`."""
-    from .proof import Lemma
+    from ..proof.engine import Lemma
 
     return [
         Lemma(

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import SymattnError
+from ..errors import SymattnError
 
 #: Longest line accepted, in characters.
 MAX_LINE = 400

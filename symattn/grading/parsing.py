@@ -28,7 +28,7 @@ from typing import Any
 
 import sympy as sp
 
-from .errors import SymattnError
+from ..errors import SymattnError
 
 
 class LatexError(SymattnError, ValueError):

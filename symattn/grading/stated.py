@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from .digits import round_decimal
+from ..core.digits import round_decimal
 
 
 class Unreadable(ValueError):
@@ -107,7 +107,7 @@ def consistent(iv_value, stated: Stated) -> bool:
 
 def show(value: sp.Basic, digits: int = 7) -> str:
     """A value for the report: exact when short, with correctly rounded digits when not."""
-    from .digits import decimal_string
+    from ..core.digits import decimal_string
 
     if isinstance(value, sp.MatrixBase):
         return "[" + ", ".join(show(x, digits) for x in value) + "]"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import SymattnError
-from .labs import saturation_lab, scores_for_variance
+from ..errors import SymattnError
+from .simulation import saturation_lab, scores_for_variance
 
 WIDTHS = (16, 32, 64, 128, 256)
 FORMATS = (".svg", ".png", ".pdf")

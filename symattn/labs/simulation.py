@@ -29,9 +29,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .errors import InputError
+from ..errors import InputError
+from ..limits import MAX_COUNT, MAX_KEYS, MAX_NUMBERS, MAX_NUMBERS_TEXT, MAX_WIDTH, MAX_WIDTHS, MIN_DRAWS
 from .intervals import PowerSums, mean_interval, variance_interval, wilson
-from .limits import MAX_COUNT, MAX_KEYS, MAX_NUMBERS, MAX_NUMBERS_TEXT, MAX_WIDTH, MAX_WIDTHS, MIN_DRAWS
 
 METHODS = ("direct", "reduced")
 #: Numbers drawn per chunk (8 bytes each): about 32 MB of draws at a time.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from ..grading.audit import AuditRow, ModuleAudit
 from ._table import text_table
-from .audit import AuditRow, ModuleAudit
 
 _WIDTH = 60
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
+from ..grading.audit import AuditRow
+from ..grading.exercises import Exercise
+from ..grading.judge import Verdict, expected_decimal
 from ._table import text_table
-from .audit import AuditRow
-from .exercises import Exercise
-from .judge import Verdict, expected_decimal
 from .proof_render import to_text
 
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import SymattnError
+from ..grading.grade_io import VERDICTS
 from ._table import text_table
-from .errors import SymattnError
-from .grade_io import VERDICTS
 
 #: Unrecognised wrong answers listed per exercise.
 TOP_WRONG = 5

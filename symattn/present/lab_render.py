@@ -11,7 +11,7 @@ import json
 import math
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, localcontext
 
-from .labs import SaturationResult, Share, VarianceRow
+from ..labs.simulation import SaturationResult, Share, VarianceRow
 
 #: Most decimal places used for a tiny interval end (its outward rounding stays nonzero).
 MAX_PLACES = 12

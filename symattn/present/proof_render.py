@@ -13,9 +13,9 @@ from typing import Any
 import sympy as sp
 from sympy.printing.pretty.pretty import PrettyPrinter
 
+from ..proof.engine import Derivation, DerivationReport, Step, StepReport
+from ..proof.latex import latex
 from . import plain_math
-from .latex import latex
-from .proof import Derivation, DerivationReport, Step, StepReport
 from .text_math import to_unicode, words
 
 RELATIONS_LATEX = {"=": "=", "<=": r"\le", "<": "<", "≈": r"\approx", "≠": r"\neq", "⟺": r"\iff"}

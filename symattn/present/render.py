@@ -18,9 +18,9 @@ from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
-from ._text import count
-from .digits import decimal_string, exact_decimal
-from .exact import AttentionSteps
+from .._text import count
+from ..core.digits import decimal_string, exact_decimal
+from ..core.exact import AttentionSteps
 
 #: Integers from this size on with at least _MIN_ZEROS trailing zeros print as m*10**k.
 _COMPACT_FROM = 10**15

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .proof import METHODS
+from ..proof.engine import METHODS
 
 #: Runs of the labs in the docs (seeded).
 VARIANCE_RUN = {"widths": [32, 64, 128, 256], "draws": 200_000, "seed": 0, "method": "direct"}
@@ -178,9 +178,8 @@ def _index(reports: dict, mutations: tuple[int, int]) -> str:
 
 
 def _worked_example() -> str:
-    from .commands import EXAMPLE
-    from .exact import attention
-    from .inputs import parse_matrix
+    from ..core.exact import attention
+    from ..core.inputs import EXAMPLE, parse_matrix
     from .render import to_markdown
 
     q, k, v = (parse_matrix(EXAMPLE[n]) for n in ("q", "k", "v"))
@@ -205,7 +204,7 @@ def _worked_example() -> str:
 
 def _exercises_page(reports: dict) -> str:
     """The exercises; a solution that is one of the derivations reuses its report."""
-    from .exercises import EXERCISES
+    from ..grading.exercises import EXERCISES
     from .proof_render import to_markdown
 
     out = [
@@ -253,7 +252,7 @@ def _exercises_page(reports: dict) -> str:
 
 def _formula_note(exercise_id: str) -> str:
     """How ex6.6's formula part is checked (the 'why' part stays a model solution)."""
-    from .learner_formula import EXPECTED_LATEX
+    from ..grading.learner_formula import EXPECTED_LATEX
 
     return (
         f"**Formula checked.** `symattn check {exercise_id} ANSWER` proves an answer equal to "
@@ -263,9 +262,9 @@ def _formula_note(exercise_id: str) -> str:
 
 
 def _labs_page() -> tuple[str, dict[str, bytes]]:
-    from .intervals import wilson
+    from ..labs.intervals import wilson
+    from ..labs.simulation import Share, saturation_lab, variance_lab
     from .lab_render import outward, percent_texts, saturation_markdown, variance_markdown
-    from .labs import Share, saturation_lab, variance_lab
 
     v = variance_lab(progress=True, **VARIANCE_RUN)
     s = saturation_lab(progress=True, **SATURATION_RUN)
@@ -350,7 +349,7 @@ def find_module(start: Path | None = None) -> Path | None:
 
 
 def _audit_page() -> str:
-    from .audit import audit_module
+    from ..grading.audit import audit_module
     from .audit_render import audit_markdown
 
     path = find_module()
@@ -363,7 +362,7 @@ def _audit_page() -> str:
 
 
 def _figures() -> dict[str, bytes]:
-    from .figures import saturation_curve, score_histograms
+    from ..labs.figures import saturation_curve, score_histograms
 
     with tempfile.TemporaryDirectory() as tmp:
         a = score_histograms(Path(tmp) / "h.svg", seed=0)

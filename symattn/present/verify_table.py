@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from .errors import SymattnError
-from .proof import METHODS
+from ..errors import SymattnError
+from ..proof.engine import METHODS
 
 #: Columns after the name: steps, one per method, checks, max error, time; then the result.
 HEADER = ("steps", *METHODS, "checks", "max error", "time")

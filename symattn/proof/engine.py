@@ -36,9 +36,10 @@ from typing import Any
 
 import sympy as sp
 
-from .digits import decimal_string, round_decimal
+from ..core.digits import decimal_string, round_decimal
+from ..display import Shown
+from ..errors import EXIT_CHECK_FAILED, SymattnError
 from .equivalence import describe_point, numeric_difference, prove_equal
-from .errors import EXIT_CHECK_FAILED, SymattnError
 from .operators import Ex, Var
 
 #: Largest relative difference at random points (evaluated to 60 digits) for two sides to agree.
@@ -103,6 +104,16 @@ def _check_lemma(lemma: Lemma) -> tuple[int, ...]:
 _CHECKED: dict[tuple[Lemma, Callable[[int], bool]], tuple[int, ...]] = {}
 
 
+def source_digest(package: Path) -> str:
+    """A hash of SymPy's version and of every module of ``package`` (symattn, with all its
+    subpackages) and of ``derivations`` beside it: the code a lemma's cached result depends on."""
+    digest = hashlib.sha256(sp.__version__.encode())
+    for folder in (package, package.parent / "derivations"):
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(path.relative_to(folder).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
 class _LemmaCache:
     """Lemma results on disk, keyed by a hash of the lemma and of all the code that checks it.
 
@@ -129,12 +140,7 @@ class _LemmaCache:
 
     def _key(self, lemma: Lemma, n: int) -> str:
         if self._code is None:
-            digest = hashlib.sha256(sp.__version__.encode())
-            here = Path(__file__).resolve().parent
-            for folder in (here, here.parent / "derivations"):
-                for path in sorted(folder.glob("*.py")):
-                    digest.update(path.name.encode() + path.read_bytes())
-            self._code = digest.hexdigest()
+            self._code = source_digest(Path(__file__).resolve().parents[1])
         f = lemma.verify
         who = f"{getattr(f, '__module__', '')}.{getattr(f, '__qualname__', repr(f))}"
         text = "\x1f".join([self._code, lemma.name, lemma.statement, who, str(n)])
@@ -245,7 +251,7 @@ class NumericCheck:
 
 
 @dataclass
-class DerivationReport:
+class DerivationReport(Shown):  # Jupyter shows it (symattn.present.jupyter)
     name: str
     steps: list[StepReport]
     checks: list[CheckReport]
@@ -256,16 +262,6 @@ class DerivationReport:
     @property
     def ok(self) -> bool:
         return all(c.ok for c in self.checks)
-
-    def _repr_markdown_(self) -> str:  # Jupyter
-        from .proof_render import to_markdown
-
-        return to_markdown(self.derivation, self) if self.derivation else f"**{self.name}**"
-
-    def _repr_latex_(self) -> str:  # Jupyter and other LaTeX-aware front ends
-        from .proof_render import to_latex_block
-
-        return to_latex_block(self.derivation, self) if self.derivation else self.name
 
     def count(self, method: str) -> int:
         """How many steps were proved by ``method``."""

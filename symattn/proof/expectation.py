@@ -34,8 +34,8 @@ from typing import Any
 import sympy as sp
 from sympy import stats
 
+from ..errors import SymattnError
 from .equivalence import canonical
-from .errors import SymattnError
 from .operators import Ex, Var
 
 
