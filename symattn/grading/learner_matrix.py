@@ -26,7 +26,8 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from ..core.softmax import RowSoftmax, softmax_rows
-from .learner_steps import Node, StepSyntaxError, identifier_name
+from .learner_steps import NamedRule, Node, StepSyntaxError, identifier_name
+from .learner_steps import rule_lemmas as shared_rule_lemmas
 
 N = sp.Symbol("N", integer=True, positive=True)
 D = sp.Symbol("d", integer=True, positive=True)
@@ -396,13 +397,6 @@ def _drop_scale(f: Factor) -> Term | None:
     return None
 
 
-@dataclass(frozen=True)
-class NamedRule:
-    name: str
-    rewrite: LevelRule
-    feedback: str = ""
-
-
 RULES = (
     NamedRule("transpose of a product", _each_factor(_transpose_product)),
     NamedRule("P^T P = I", _pairs(PT, P_)),
@@ -663,15 +657,10 @@ def _rule_holds(rule: NamedRule, n: int) -> bool:
 
 def rule_lemmas() -> list:
     """Every rule of :data:`RULES` and :data:`EXTRA` as a :class:`~symattn.proof.Lemma`."""
-    from ..proof.engine import Lemma
-
-    return [
-        Lemma(
-            r.name,
-            f"{r.name}, as rewritten by symattn, holds exactly for every permutation matrix P "
-            "and integer matrices",
-            lambda n, r=r: _rule_holds(r, n),
-            sizes=(2, 3),
-        )
-        for r in RULES + EXTRA
-    ]
+    return shared_rule_lemmas(
+        RULES + EXTRA,
+        "{name}, as rewritten by symattn, holds exactly for every permutation matrix P "
+        "and integer matrices",
+        _rule_holds,
+        lambda r: (2, 3),
+    )

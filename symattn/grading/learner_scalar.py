@@ -20,12 +20,12 @@ rewritten here, is a checked :class:`~symattn.proof.Lemma` (:func:`rule_lemmas`)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import sympy as sp
 
 from ..proof.operators import Ex, Var
-from .learner_steps import Node, StepSyntaxError, identifier_name, subscript_text
+from .learner_steps import NamedRule, Node, StepSyntaxError, identifier_name, subscript_text
+from .learner_steps import rule_lemmas as shared_rule_lemmas
 
 D_K = sp.Symbol("d_k", integer=True, positive=True)
 Q, K = sp.IndexedBase("q"), sp.IndexedBase("k")
@@ -422,13 +422,6 @@ def _dependent_variances(node: sp.Basic) -> sp.Basic | None:
     return None
 
 
-@dataclass(frozen=True)
-class NamedRule:
-    name: str
-    rewrite: Rule
-    feedback: str = ""
-
-
 RULES = (
     NamedRule("linearity of expectation", _linearity),
     NamedRule("E of a product of independent factors", _independence),
@@ -621,15 +614,10 @@ def _rule_holds(rule: NamedRule, n: int) -> bool:
 
 def rule_lemmas() -> list:
     """Every rule of :data:`RULES` and :data:`EXTRA` as a :class:`~symattn.proof.Lemma`."""
-    from ..proof.engine import Lemma
-
-    return [
-        Lemma(
-            r.name,
-            f"{r.name}, as rewritten by symattn, holds for independent entries of mean 0 and "
-            "variance 1 (each ±1, or normal), checked with sympy.stats",
-            lambda n, r=r: _rule_holds(r, n),
-            sizes=(1, 2) if r.name.startswith("normal") else (2, 3),
-        )
-        for r in RULES + EXTRA
-    ]
+    return shared_rule_lemmas(
+        RULES + EXTRA,
+        "{name}, as rewritten by symattn, holds for independent entries of mean 0 and "
+        "variance 1 (each ±1, or normal), checked with sympy.stats",
+        _rule_holds,
+        lambda r: (1, 2) if r.name.startswith("normal") else (2, 3),
+    )

@@ -16,6 +16,7 @@ with one sentence that names the problem and its position.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -580,3 +581,30 @@ def subscript_text(sub: Any) -> str | None:
     if sub[0] == "mul" and all(s[0] == "id" and s[2] is None and s[3] is None for s in sub[1:]):
         return "".join(s[1] for s in sub[1:])
     return None
+
+
+# -- the rules of a learner's world (ex6.3's learner_scalar, ex6.7's learner_matrix) ---------
+@dataclass(frozen=True)
+class NamedRule:
+    """A rewrite a learner may use (or a slip), by name; ``feedback`` is what a learner is told."""
+
+    name: str
+    rewrite: Callable[[Any], Any]
+    feedback: str = ""
+
+
+def rule_lemmas(
+    rules: tuple[NamedRule, ...],
+    statement: str,
+    holds: Callable[[NamedRule, int], bool],
+    sizes: Callable[[NamedRule], tuple[int, ...]],
+) -> list:
+    """Each rule as a :class:`~symattn.proof.Lemma`: ``holds(rule, n)`` checks it at size n.
+
+    ``statement`` is formatted with the rule's name (``{name}``)."""
+    from ..proof.engine import Lemma
+
+    return [
+        Lemma(r.name, statement.format(name=r.name), lambda n, r=r: holds(r, n), sizes=sizes(r))
+        for r in rules
+    ]

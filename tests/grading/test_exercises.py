@@ -104,13 +104,14 @@ def test_no_variant_lets_a_slip_pass_over_a_thousand_seeds(ex_id):
     import mpmath
 
     from symattn.grading.answers import Chain
-    from symattn.grading.judge import _judge_number, _judge_threshold
+    from symattn.grading.judge_threshold import judge_threshold
+    from symattn.grading.judge_values import judge_number
 
     skipped = 0
     for seed in SEEDS:
         ex = variant(ex_id, seed)
         skipped += "seed_note" in ex.params
-        judge_one = _judge_number if ex_id == "ex6.2" else _judge_threshold
+        judge_one = judge_number if ex_id == "ex6.2" else judge_threshold
         one = Chain(("a",), ())
         assert judge_one(one, [ex.expected.value], ex.expected, ex.mistakes).verdict == "correct"
         with mpmath.workdps(50):
