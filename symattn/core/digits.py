@@ -4,7 +4,7 @@
 to even), and never a digit that is not certain:
 
 - rationals are rounded with exact integer arithmetic;
-- other real numbers are enclosed in an interval by :mod:`symattn.enclosure` (mpmath interval
+- other real numbers are enclosed in an interval by :mod:`symattn.core.enclosure` (mpmath interval
   arithmetic on the exact closed form, starting with as many extra bits as the expression's
   largest integer has). Rounding to ``n`` digits is monotone, so when both ends of the interval
   round to the same ``n`` digits every point inside does too, and that is the answer.

@@ -7,7 +7,7 @@ the exact value: every operation rounds its lower end down and its upper end up
 (``mpmath.libmp.libmpi``). Floats carry exponents of any size, so ``exp(5*10**299*sqrt(2))``
 is enclosed in microseconds without ever forming an integer with 10^299 digits.
 
-Nothing here decides how much precision is enough; :mod:`symattn.digits` widens ``prec``
+Nothing here decides how much precision is enough; :mod:`symattn.core.digits` widens ``prec``
 until the interval is narrow enough for the digits asked for.
 """
 

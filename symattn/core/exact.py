@@ -1,6 +1,6 @@
 """Exact and symbolic attention, stage by stage.
 
-The stage chain of :mod:`symattn.definition` is evaluated on explicit SymPy matrices: each
+The stage chain of :mod:`symattn.core.definition` is evaluated on explicit SymPy matrices: each
 stage's expression has its inputs and the previous stage's placeholder replaced by explicit
 matrices and is then ``doit()``-ed. Rational inputs give closed forms (exponentials of
 algebraic numbers); matrices of symbols give symbolic entries. Evaluating stage by stage keeps

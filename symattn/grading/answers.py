@@ -13,7 +13,7 @@ digits on both sides, ``\\gt``/``\\geqslant``, a trailing period or ``\\ldots``,
 hundredth). Forms that are truly ambiguous (``1,96``, ``8,192``) are refused naming both
 readings. :func:`split_chain` then cuts the text at its top-level relations (``=``,
 ``\\approx``, ``<``, ``\\geq``, ``\\in`` an interval, ...) into sides that the judge parses one
-by one (:mod:`symattn.judge`).
+by one (:mod:`symattn.grading.judge`).
 """
 
 from __future__ import annotations

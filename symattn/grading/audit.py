@@ -3,7 +3,7 @@
 :func:`audit_module` reads a module in the seed's Markdown format and returns both parts:
 
 - the claims of its prose and math, each ``certified``, ``wrong`` or ``unchecked``
-  (:mod:`symattn.claims` reads the file, :mod:`symattn.claim_rules` binds each claim);
+  (:mod:`symattn.grading.claims` reads the file, :mod:`symattn.grading.claim_rules` binds each claim);
 - its answer keys: each exercise (``**Exercise (kind).**``, a key ``*Answer:* VALUE (within T)``,
   a ``*Solution:*``) is matched to the registry by its content (the registry's keywords and
   the words of its prompt), never by its position, and each stated key is judged against
@@ -140,7 +140,7 @@ def audit_text(text: str) -> list[AuditRow]:
 
 @dataclass(frozen=True)
 class ModuleAudit:
-    claims: list  # of symattn.claim_rules.Claim
+    claims: list  # of symattn.grading.claim_rules.Claim
     keys: list[AuditRow]
 
     @property

@@ -7,7 +7,7 @@ reads that syntax with a recursive-descent parser into a tuple tree, which :func
 into SymPy (decimals read exactly) and :func:`interval` into mpmath intervals (a decimal with a
 fractional part stands for every number that rounds to it).
 
-How a stated figure is compared with a computed value is :mod:`symattn.stated`.
+How a stated figure is compared with a computed value is :mod:`symattn.grading.stated`.
 """
 
 from __future__ import annotations

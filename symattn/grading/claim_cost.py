@@ -1,7 +1,7 @@
 """Rules for the cost of multi-head attention: cost terms, the total, the crossover, head widths.
 
-Every term is compared with :func:`symattn.flops.cost_terms` (d_k = d_v = d_model / h, the
-library's d_head); the crossover with :func:`symattn.flops.crossover`.
+Every term is compared with :func:`symattn.core.flops.cost_terms` (d_k = d_v = d_model / h, the
+library's d_head); the crossover with :func:`symattn.core.flops.crossover`.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def inequality(au: Auditor, line, text, spans, members, relations) -> Claim:
         lv, rv = rv, lv
     problems, rule = [], ""
     if lv == N:
-        rule = "cost: the crossover of symattn.flops.crossover"
+        rule = "cost: the crossover of symattn.core.flops.crossover"
         given = au.premises(line)
         if not rv.free_symbols and "d_model" in given:  # "N > 8192" for d_model = 4096
             bound = bound.subs(d_model, given["d_model"])
@@ -80,7 +80,7 @@ def inequality(au: Auditor, line, text, spans, members, relations) -> Claim:
             ):
                 problems.append(f"{right_text(right)} = {show(at)}")
     elif {same(lv, quad), same(rv, lin)} == {True} or (same(lv, lin) and same(rv, quad)):
-        rule = "cost: the N^2 terms against the N d^2 terms of symattn.flops.cost_terms"
+        rule = "cost: the N^2 terms against the N d^2 terms of symattn.core.flops.cost_terms"
     else:
         rule = "cost"
         problems.append(f"{sp.sstr(quad)} > {sp.sstr(lin)}")
@@ -114,13 +114,13 @@ def cost_expressions(au: Auditor, line: Line, add: Callable, covered: list) -> N
         if role:
             want = cost_value(role)
             ok = same(value, want)
-            rule = f"cost: the {role.replace('_', ' ')} term of symattn.flops.cost_terms"
+            rule = f"cost: the {role.replace('_', ' ')} term of symattn.core.flops.cost_terms"
         else:
             hits = [r for r in ROLES if same(value, cost_value(r))]
             ok = bool(hits)
             role = hits[0] if hits else nearest_role(value)
             want = cost_value(role)
-            rule = f"cost: the {role.replace('_', ' ')} term of symattn.flops.cost_terms"
+            rule = f"cost: the {role.replace('_', ' ')} term of symattn.core.flops.cost_terms"
         add(Claim(line.number, text, CERTIFIED if ok else WRONG, sp.sstr(want), rule, [(start, end)]))
 
 
@@ -142,7 +142,7 @@ def head_width(au: Auditor, line: Line, add: Callable, covered: list) -> None:
             m.group(0),
             CERTIFIED if ok else WRONG,
             show(value),
-            "multi-head: d_k = d_model / h (symattn.flops)",
+            "multi-head: d_k = d_model / h (symattn.core.flops)",
             [m.span(3)],
         )
     )
@@ -168,7 +168,7 @@ def heads_words(au: Auditor, line: Line, add: Callable, covered: list) -> None:
                     m.group(0),
                     CERTIFIED if ok else WRONG,
                     show(want),
-                    f"multi-head: {what} with h = {heads}, d_model = {width} (symattn.flops)",
+                    f"multi-head: {what} with h = {heads}, d_model = {width} (symattn.core.flops)",
                     [m.span(1)],
                 )
             )
@@ -181,7 +181,7 @@ def heads_words(au: Auditor, line: Line, add: Callable, covered: list) -> None:
                 m.group(0),
                 CERTIFIED if ok else WRONG,
                 sp.sstr(total_cost()),
-                "cost: the total of symattn.flops does not depend on h",
+                "cost: the total of symattn.core.flops does not depend on h",
                 [m.span(1)],
             )
         )
@@ -209,7 +209,7 @@ def growth(au: Auditor, line: Line, add: Callable, covered: list) -> None:
             m.group(0),
             CERTIFIED if ok else WRONG,
             f"N^{want[0]}, N^{want[1]}",
-            "cost: degrees in N of the N d^2 and N^2 d terms (symattn.flops)",
+            "cost: degrees in N of the N d^2 and N^2 d terms (symattn.core.flops)",
             [m.span(2)],
         )
     )

@@ -2,10 +2,10 @@
 
 - The two-token example: a table whose header names query, key and value, with rows
   ``token 1``, ``token 2``, ... gives the vectors q_1, k_1, v_1, ...; the exact stages of
-  :func:`symattn.exact.attention` on them, with the causal mask and with none.
+  :func:`symattn.core.exact.attention` on them, with the causal mask and with none.
 - The statistics of q . k: when the module assumes entries independent with mean 0 and
   variance 1, ``E[...]`` and ``Var(...)`` of polynomials in q_i, k_i (and z, the sum of d_k
-  products q_j k_j) are computed by :class:`symattn.expectation.Expectation` (linearity,
+  products q_j k_j) are computed by :class:`symattn.proof.expectation.Expectation` (linearity,
   independence, the moments of normal entries, Var(X) = E[X^2] - E[X]^2) for a symbolic d_k.
 - The multi-head sizes h and d_model the module states ("h = 8 and d_model = 512").
 """

@@ -6,7 +6,7 @@ fixed small size so the audit takes seconds) and computes a 99 % interval for th
 of the stated size reports:
 
 - a variance ratio: the lab's estimate ± z·sqrt(se_lab² + se_n²), se from the lab's own
-  interval (:func:`symattn.intervals.variance_interval`, fourth-moment based), se_n at size n;
+  interval (:func:`symattn.labs.intervals.variance_interval`, fourth-moment based), se_n at size n;
 - a share of trials: the 0.5 % and 99.5 % binomial quantiles of a run of n trials, at the ends
   of the lab's 99 % Wilson interval for the share;
 - the mean of p_max (1 - p_max) over saturated trials: the lab's mean ± z·sqrt(s²/k + s²/k_lab),

@@ -10,12 +10,12 @@ file) and computes the true value with the library:
 - ``statistics``: E[...] and Var(...) of products of independent N(0, 1) entries, by the
   rules the module states (linearity, independence, variances of independent terms add);
 - ``worked example``: vectors and figures of the two-token example against the exact stages of
-  :func:`symattn.exact.attention` (scores, scaled, masked, weights, output);
-- ``cost``: cost terms against :func:`symattn.flops.cost_terms` and the crossover against
-  :func:`symattn.flops.crossover`;
-- ``mask``: a written causal mask against :meth:`symattn.masks.Mask.exact`;
+  :func:`symattn.core.exact.attention` (scores, scaled, masked, weights, output);
+- ``cost``: cost terms against :func:`symattn.core.flops.cost_terms` and the crossover against
+  :func:`symattn.core.flops.crossover`;
+- ``mask``: a written causal mask against :meth:`symattn.core.masks.Mask.exact`;
 - ``typical score``: sqrt(d_k), the standard deviation of q.k;
-- ``lab``: measured figures against the labs (:mod:`symattn.claim_labs`).
+- ``lab``: measured figures against the labs (:mod:`symattn.grading.claim_labs`).
 
 A number no rule binds is a reference (section 6.3, lab 2b, a year in a citation), a given
 (the premise of a claim: "at d_k = 64", "over 500 trials", an exercise's own data) or an
@@ -235,7 +235,7 @@ class Auditor:
             want = cost.cost_value(role)
             got = symbolic[-1][1]
             if same(got, want):
-                checks.append(f"the {role.replace('_', ' ')} term of symattn.flops.cost_terms")
+                checks.append(f"the {role.replace('_', ' ')} term of symattn.core.flops.cost_terms")
             else:
                 problems.append(f"the {role.replace('_', ' ')} term is {sp.sstr(want)}")
         bound = words.bind_output(self, line, start, members, stated_i)
@@ -243,7 +243,7 @@ class Auditor:
             ok, value, how = bound
             (checks if ok else problems).append(how if ok else value)
         kind = (
-            "statistics of independent N(0, 1) entries (symattn.expectation)"
+            "statistics of independent N(0, 1) entries (symattn.proof.expectation)"
             if any(n[0] == "call" and n[1] in ("E", "Var") for m in members for n in calc.walk(m))
             else "arithmetic"
         )

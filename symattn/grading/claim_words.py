@@ -1,7 +1,7 @@
 """Rules for claims about the worked example, masks, statistics and figures in words.
 
 Each rule is a function ``rule(au, line, add, covered)``: it reads ``line`` (with the
-:class:`~symattn.claim_rules.Auditor` ``au`` for the document's facts), passes each claim it
+:class:`~symattn.grading.claim_rules.Auditor` ``au`` for the document's facts), passes each claim it
 recognises to ``add`` and may mark spans of the line as read (``covered``).
 """
 
@@ -56,7 +56,7 @@ def stage_match(au: Auditor, line: Line, pos: int, stage: str, vec) -> tuple[boo
             return (
                 True,
                 show(values),
-                f"worked example: {name} row {r + 1} ({mask} mask), symattn.exact.attention",
+                f"worked example: {name} row {r + 1} ({mask} mask), symattn.core.exact.attention",
             )
     mask, name, r, values = min(candidates, key=lambda c: distance(c[3], vec))
     return False, f"{show(values)} ({name} row {r + 1})", f"worked example: {name} row {r + 1} ({mask} mask)"
@@ -219,7 +219,7 @@ def listed_weights(au: Auditor, line: Line, add: Callable, covered: list) -> Non
             m.group(0),
             verdict,
             value,
-            f"softmax of the scores {scores.group(1)} (symattn.softmax)",
+            f"softmax of the scores {scores.group(1)} (symattn.core.softmax)",
             [m.span(1)],
         )
     )
@@ -292,7 +292,7 @@ def conventions(au: Auditor, line: Line, add: Callable, covered: list) -> None:
                 m.group(0),
                 CERTIFIED if ok else WRONG,
                 "0, -oo",
-                "mask: symattn.masks.Mask.exact",
+                "mask: symattn.core.masks.Mask.exact",
                 [m.span()],
             )
         )
@@ -356,7 +356,7 @@ def statistics_words(au: Auditor, line: Line, add: Callable, covered: list) -> N
                     m.group(0),
                     CERTIFIED if ok else WRONG,
                     f"{name} = {show(value)}",
-                    "statistics of independent N(0, 1) entries (symattn.expectation)",
+                    "statistics of independent N(0, 1) entries (symattn.proof.expectation)",
                     [m.span(1)],
                 )
             )
@@ -392,7 +392,7 @@ def masks(au: Auditor, line: Line, add: Callable, covered: list) -> None:
                 m.group(0),
                 CERTIFIED if ok else WRONG,
                 show(row),
-                "mask: the first causal row keeps key 1 only (symattn.softmax)",
+                "mask: the first causal row keeps key 1 only (symattn.core.softmax)",
                 [m.span()],
             )
         )
@@ -449,6 +449,6 @@ def mask_claim(line: Line, tex: str, start: int, end: int, context: str) -> Clai
         text,
         CERTIFIED if ok else WRONG,
         f"causal mask {n}x{m}: " + sp.sstr(want.tolist()),
-        "mask: symattn.masks.Mask.exact",
+        "mask: symattn.core.masks.Mask.exact",
         [(start, end)],
     )

@@ -2,7 +2,7 @@
 
 A module in the seed's Markdown format is read line by line. Fenced code (diagrams) and
 headings are not read for claims; display math (``$$ ... $$``) becomes one formula line; in
-prose every inline ``$...$`` is rewritten by :func:`symattn.calc.latex_to_plain` and kept
+prose every inline ``$...$`` is rewritten by :func:`symattn.grading.calc.latex_to_plain` and kept
 between ``⟨`` and ``⟩`` so rules can tell a formula from words. Links keep their text only.
 
 Context is found by content, never by position: a line's *block* is its paragraph (or list,
@@ -10,7 +10,7 @@ or table), its *unit* is the exercise it belongs to (from an ``**Exercise (kind)
 the next one or the next heading), else its block.
 
 :func:`number_spans` lists every number in a line's text; the audit accounts for each one:
-part of a claim, a reference or a given (see :mod:`symattn.claim_rules`), or reported as an
+part of a claim, a reference or a given (see :mod:`symattn.grading.claim_rules`), or reported as an
 unchecked claim.
 """
 

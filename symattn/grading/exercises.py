@@ -352,7 +352,8 @@ def _plain(
 
 
 def _checked(e: Exercise, checker: str) -> Exercise:
-    """``e`` judged by :mod:`symattn.learner_proof` ("steps") or :mod:`symattn.learner_formula`."""
+    """``e`` judged by :mod:`symattn.grading.learner_proof` ("steps") or
+    :mod:`symattn.grading.learner_formula`."""
     import dataclasses
 
     return dataclasses.replace(e, checker=checker)

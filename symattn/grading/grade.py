@@ -2,7 +2,7 @@
 
 The stages, in order:
 
-1. read the class file into rows (:func:`symattn.grade_io.read_class`);
+1. read the class file into rows (:func:`symattn.grading.grade_io.read_class`);
 2. take the rows an earlier run with the same ``--out`` already graded, and judge only the rest;
 3. judge them in a pool of long-lived worker processes (pebble's ``ProcessPool``) forked from a
    parent that has imported SymPy, latex2sympy2 and the exercises once, so no answer pays for
@@ -33,7 +33,7 @@ from ..errors import InputError, SymattnError
 from .grade_io import ClassFile, ResultFile, Row, output_format, read_class
 
 #: Wall-clock seconds after which the pool kills a task. Only reached if the judge's own
-#: limits (a few seconds, see symattn.judge) fail to stop an answer.
+#: limits (a few seconds, see symattn.grading.judge) fail to stop an answer.
 ROW_TIMEOUT = 60.0
 #: How the judge (and this pool) says an answer ran out of wall-clock time.
 STARVED = "no result within"

@@ -7,8 +7,8 @@ be answered by the number c. A :class:`Mistake` is the result of a plausible wro
 computed from the same definitions; an answer matching one is incorrect with feedback that
 names the slip.
 
-:func:`judge` runs :func:`symattn.answers.precheck` on the raw text, then parses and compares
-in a forked worker with time and memory limits (:func:`symattn.parsing.isolated`). The answer
+:func:`judge` runs :func:`symattn.grading.answers.precheck` on the raw text, then parses and compares
+in a forked worker with time and memory limits (:func:`symattn.grading.parsing.isolated`). The answer
 is read as a chain of sides (``\\frac{e^2+11}{e^2+2} \\approx 1.96``): every side that is a
 value must agree with the expected answer. An inequality is judged by the set of positive
 integers N it describes, solved exactly (polynomial and rational inequalities) and confirmed

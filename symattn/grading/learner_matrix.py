@@ -4,7 +4,7 @@ The exercise: for a permutation matrix P, Attention(PX) = P Attention(X), where
 Attention(X) = softmax((X W^Q)(X W^K)^T / sqrt(d_k)) (X W^V) and Q = X W^Q, K = X W^K,
 V = X W^V. A learner's line is read into SymPy matrix expressions (:func:`build`):
 ``MatrixSymbol`` s P, X, W^Q, W^K, W^V (Q, K, V and S too), ``Identity``, unevaluated
-``Transpose``, :class:`~symattn.softmax.RowSoftmax` and :class:`Attention`.
+``Transpose``, :class:`~symattn.core.softmax.RowSoftmax` and :class:`Attention`.
 
 :func:`canon` turns such an expression into a small normal form (a coefficient and a tuple of
 factors) that holds the algebra a step may always use: associativity, scalars collected, I
@@ -516,7 +516,7 @@ def instances() -> tuple[Instance, ...]:
 
 def evaluate(t: Term, at: Instance, reference: bool = False) -> sp.Matrix:
     """The exact value of a term at an instance; ``reference`` computes Attention with
-    :func:`symattn.exact.attention` instead of :func:`attention_definition` (slower)."""
+    :func:`symattn.core.exact.attention` instead of :func:`attention_definition` (slower)."""
     _, c, fs = t
     out = sp.eye(at.n) if not fs else None
     for f in fs:
@@ -553,7 +553,7 @@ def difference(lhs: Term, rhs: Term) -> str | None:
 
     Sides that agree to 30 digits at every instance count as equal (evidence, not proof: the
     proof of a step is the rules). A difference is reported only when its first digits are
-    certified (:func:`symattn.digits.round_decimal`), so a counterexample is never a rounding
+    certified (:func:`symattn.core.digits.round_decimal`), so a counterexample is never a rounding
     artefact.
     """
     from ..core.digits import round_decimal
@@ -648,7 +648,7 @@ def _rule_holds(rule: NamedRule, n: int) -> bool:
             return False
         for seed, order in enumerate(permutations(range(n))):
             at = instance(order, seed)
-            # Attention from symattn.exact: the definition's lemma compares two computations.
+            # Attention from symattn.core.exact: the definition's lemma compares two computations.
             diff = evaluate(t, at, reference=True) - evaluate(out, at, reference=True)
             if any(x != 0 and sp.simplify(x) != 0 for x in diff):
                 return False

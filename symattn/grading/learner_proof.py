@@ -1,9 +1,9 @@
 r"""Judging a learner's derivation step by step (ex6.3 and ex6.7).
 
 Each step ``A = B`` is judged in a forked worker with time and memory limits
-(:func:`symattn.parsing.isolated`, as answers are):
+(:func:`symattn.grading.parsing.isolated`, as answers are):
 
-1. both sides are read (:mod:`symattn.learner_steps`) and put in normal form, the algebra any
+1. both sides are read (:mod:`symattn.grading.learner_steps`) and put in normal form, the algebra any
    step may use;
 2. the step's truth is decided: for ex6.3 by evaluating E and Var exactly for a symbolic d_k,
    for ex6.7 exactly at concrete sizes with a permutation that is not its own inverse;

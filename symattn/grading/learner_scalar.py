@@ -3,7 +3,7 @@ r"""ex6.3's world: scores built from independent entries, E and Var, and the rul
 The exercise: z = \sum_{i=1}^{d_k} q_i k_i, the entries q_i, k_i independent with mean 0 and
 variance 1 (so each product q_i k_i has mean 0 and variance 1, and the products are
 independent). A learner's line is read into SymPy (:func:`build`): ``Ex`` and ``Var`` from
-:mod:`symattn.operators`, ``Sum`` with the symbolic bound d_k, entries ``q[i]``, ``k[i]`` of two
+:mod:`symattn.proof.operators`, ``Sum`` with the symbolic bound d_k, entries ``q[i]``, ``k[i]`` of two
 ``IndexedBase`` families, and ``z``.
 
 :func:`canon` is the algebra a step may always use (z written out, sums split over terms,
@@ -11,7 +11,7 @@ constants taken out of sums, sums of constants done, expansion). Each rule of
 :data:`RULES` rewrites every place it applies at once (linearity, independence, variances add,
 scaling, E[X^2] = Var(X) + E[X]^2, the hypotheses); :data:`EXTRA` are true rules the exercise
 does not teach, :data:`MISTAKES` false ones learners use. :func:`value` evaluates E and Var
-exactly for a symbolic d_k with the rule system of :mod:`symattn.expectation`; that decides
+exactly for a symbolic d_k with the rule system of :mod:`symattn.proof.expectation`; that decides
 whether a step is true, and :func:`counterexample` shows a false one at a concrete width with
 ``sympy.stats`` variables (each ±1, or normal), an independent computation. Each rule, as
 rewritten here, is a checked :class:`~symattn.proof.Lemma` (:func:`rule_lemmas`).
@@ -58,7 +58,7 @@ GOAL_TEXT = r"\operatorname{Var}(z/\sqrt{d_k}) = 1"
 
 # -- reading --------------------------------------------------------------------------------
 def build(node: Node) -> sp.Expr:
-    """The SymPy expression of a syntax tree (see :mod:`symattn.learner_steps`)."""
+    """The SymPy expression of a syntax tree (see :mod:`symattn.grading.learner_steps`)."""
     kind = node[0]
     if kind == "num":
         return sp.Rational(node[1])
@@ -498,7 +498,7 @@ def fact_rule(lhs: sp.Basic, rhs: sp.Basic) -> Rule | None:
 
 # -- truth ----------------------------------------------------------------------------------
 def value(e: sp.Basic, normal: bool = False) -> sp.Expr:
-    """E and Var evaluated exactly for symbolic d_k by :mod:`symattn.expectation`.
+    """E and Var evaluated exactly for symbolic d_k by :mod:`symattn.proof.expectation`.
 
     Entries have mean 0 and variance 1; ``normal`` also allows third and fourth moments of
     one entry (those of a normal variable), which the exercise's hypotheses leave open.

@@ -3,8 +3,8 @@ r"""Reading a learner's derivation: lines of LaTeX into chains of SymPy steps.
 A derivation file holds one step per line. ``A = B`` starts a chain (and is itself a step),
 ``= C`` continues it; blank lines and ``%`` comments are ignored. :func:`read_lines` splits a
 file into :class:`Line` s; :func:`parse_expression` reads one side of a step into a small
-syntax tree; :mod:`symattn.learner_scalar` and :mod:`symattn.learner_matrix` turn that tree into
-SymPy objects for their exercise.
+syntax tree; :mod:`symattn.grading.learner_scalar` and :mod:`symattn.grading.learner_matrix`
+turn that tree into SymPy objects for their exercise.
 
 The text is untrusted. Nothing here calls ``eval``, ``exec`` or ``sympify`` on it: a
 hand-written recursive-descent parser accepts a short list of LaTeX commands

@@ -5,7 +5,7 @@
 number are not significant); ``0.0020`` has 2; ``35 %`` is 0.35 to 2 digits. A whole number
 stated with "=" is meant exactly.
 
-:func:`rounds_to` decides with certified digits (:func:`symattn.digits.round_decimal`), or
+:func:`rounds_to` decides with certified digits (:func:`symattn.core.digits.round_decimal`), or
 exactly for rationals; :func:`consistent` compares an interval (a value computed from rounded
 figures) with a stated figure's rounding interval.
 """

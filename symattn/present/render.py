@@ -1,7 +1,7 @@
 """Attention steps as text, Markdown, LaTeX and JSON.
 
-Presentation only: these functions read an :class:`~symattn.exact.AttentionSteps` and never
-compute attention themselves. Every decimal shown comes from :mod:`symattn.digits`, so it is
+Presentation only: these functions read an :class:`~symattn.core.exact.AttentionSteps` and never
+compute attention themselves. Every decimal shown comes from :mod:`symattn.core.digits`, so it is
 correctly rounded; a decimal that is the exact value (``0.5`` for 1/2) is shown with ``=`` and
 without padding, and only an approximation gets ``≈``. Labels follow what was computed: without
 a scale the formula reads ``Z = S``, without a mask no step names ``Z~``. Long integers ending

@@ -7,7 +7,7 @@ where one exists. There is no fallback from one method to a weaker one.
 
 - ``symbolic``: SymPy proves the step's two sides equal for general symbols and sizes (a named
   normal form takes their difference to 0; expectations are first reduced by the rule system
-  of :mod:`symattn.expectation`; a ``check`` procedure may solve an inequality). Every
+  of :mod:`symattn.proof.expectation`; a ``check`` procedure may solve an inequality). Every
   symbolic claim is cross-checked at random points evaluated to 60 digits.
 - ``at sizes``: for a rule whose general form SymPy cannot prove (rank n - 1, all N!
   permutations), the step names a :class:`Lemma`; the step's *own* two sides are proved equal
@@ -287,7 +287,7 @@ class Derivation:
     ``claims`` are (lhs, rhs) pairs the theorem states: each must be what some chain of the
     proof establishes (its first left-hand side and one of its right-hand sides), so a
     theorem cannot claim more than the steps prove. ``expectation`` reduces E[...] and
-    Var(...) by checked rules (:mod:`symattn.expectation`). ``concrete(expr, n)`` rewrites an
+    Var(...) by checked rules (:mod:`symattn.proof.expectation`). ``concrete(expr, n)`` rewrites an
     expression at size n into one SymPy can evaluate, for steps proved at sizes and for
     cross-checks; ``sample(rng, n)`` fixes some symbols at random points (the indices i, j
     within 1..n, say).
@@ -335,7 +335,7 @@ class Derivation:
     def approx(self, expr: Any, stated: str, context: str, digits: int) -> Derivation:
         """A figure the module states: ``expr`` is ``stated`` to ``digits`` significant digits.
 
-        Checked by correct rounding (:func:`symattn.digits.decimal_string`), so the figure
+        Checked by correct rounding (:func:`symattn.core.digits.decimal_string`), so the figure
         must be exactly the rounded value, not merely close to it.
         """
         return self.step(expr, stated, context, relation="≈", digits=digits)

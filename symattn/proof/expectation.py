@@ -13,7 +13,7 @@ each a :class:`~symattn.proof.Lemma` checked against ``sympy.stats`` at concrete
 
 Powers of sums are written as multiple sums over fresh indices before E is applied, and the
 Kronecker deltas the moment rule leaves are summed out by
-:func:`symattn.equivalence.canonical`.
+:func:`symattn.proof.equivalence.canonical`.
 
 >>> q, k = sp.IndexedBase("q"), sp.IndexedBase("k")
 >>> i = sp.Symbol("i", integer=True, positive=True)
