@@ -194,7 +194,7 @@ def load_bank() -> tuple[Path, list[dict[str, str]]]:
 
 
 def run_bank(bank: list[dict[str, str]], mv: MathVerify | None) -> list[Row]:
-    from symattn import exercises
+    from symattn.grading import exercises
     from symattn.grading.judge import judge
 
     rows = []
@@ -281,7 +281,7 @@ def latex2sympy_section(results: list[peer_suites.PairResult]) -> list[str]:
         "### Refused on purpose",
         "",
         "Every pair symattn refuses falls in one of these categories "
-        "(`tests/test_peer_suites.py` checks it):",
+        "(`tests/grading/test_peer_suites.py` checks it):",
         "",
         "| category | pairs | why |",
         "| --- | --- | --- |",
@@ -298,7 +298,7 @@ def _changed_sentence(s: dict[str, Any]) -> str:
         "Where raw latex2sympy2 reads the expected value and symattn gives a value, it is the same "
         if not changed
         else f"symattn changes the value of {len(changed)} pairs that raw latex2sympy2 reads right "
-        f"(a known bug of its reader, a failing case in `tests/test_peer_suites.py`): "
+        f"(a known bug of its reader, a failing case in `tests/grading/test_peer_suites.py`): "
         + ", ".join(_cell(r.latex, 40) for r in changed)
         + "; elsewhere, where raw latex2sympy2 reads the expected value and symattn gives a value, "
         "it is the same"

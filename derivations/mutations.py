@@ -2,9 +2,10 @@
 
 A checker that cannot fail is worse than none. Each :class:`Mutation` takes a fresh copy of a
 derivation and plants one error: a wrong right-hand side, a false lemma body, a misrounded
-figure, a theorem claiming more than its proof, a constant off by 10^-20. ``tests/test_mutations.py``
-runs every one and asserts that verification fails at the step (or claim, or lemma) planted;
-``symattn build`` runs them too and prints the count on the docs' index page.
+figure, a theorem claiming more than its proof, a constant off by 10^-20.
+``tests/derivations/test_mutations.py`` runs every one and asserts that verification fails at
+the step (or claim, or lemma) planted; ``symattn build`` runs them too and prints the count on
+the docs' index page.
 """
 
 from __future__ import annotations

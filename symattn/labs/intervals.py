@@ -8,7 +8,7 @@
   matched to the *estimated* kurtosis: nu = 2 / (Var(s^2) / sigma^4), with
   Var(s^2) / sigma^4 estimated as (g - (n - 3)/(n - 1)) / n from the sample kurtosis g.
   It is never below 0 and is longer above s^2 than below, as the sampling distribution is.
-  Its coverage was measured against three alternatives (``tests/test_intervals.py`` keeps the
+  Its coverage was measured against three alternatives (``tests/labs/test_intervals.py`` keeps the
   measurement in CI): see :data:`MIN_DRAWS_NOTE`.
 - :func:`mean_interval`: a normal-approximation interval for a mean, cut at a known range.
 

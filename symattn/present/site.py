@@ -306,7 +306,7 @@ def _labs_page() -> tuple[str, dict[str, bytes]]:
             "3 + 6/d_k), so it is longer above the estimate than below and never below 0. Over "
             "10,000 seeds at the fewest draws the lab allows (1,000) it covers 1 in 93-97 % of "
             "runs at each width tested, d_k = 1 (the heaviest tail), 4, 32 and 1,024, with misses "
-            "on both sides (`tests/test_intervals.py`). All four intervals here lie within "
+            "on both sides (`tests/labs/test_intervals.py`). All four intervals here lie within "
             f"[{ratio_lo}, {ratio_hi}].",
             "",
             "![Histograms of raw and scaled scores](figures/score-histograms.svg)",

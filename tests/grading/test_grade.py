@@ -112,7 +112,7 @@ STRIDE = 1 if os.environ.get("SYMATTN_GRADE_FULL_BANK") else 8
 def test_verdicts_equal_check_on_the_whole_bank(bank, tmp_path, cli):
     """Every answer of the bank gets from `grade` the verdict `symattn check` gives it.
 
-    Where the bank states verdicts (tests/test_answer_bank.py asserts the judge gives each of
+    Where the bank states verdicts (tests/grading/test_answer_bank.py asserts the judge gives each of
     them), every row's verdict must be the bank's; and on every STRIDE-th row (every row of a
     bank that states none) grade's verdict, feedback, slip, reading and notes must be exactly
     those of `symattn check` run in-process on that row."""
