@@ -18,7 +18,7 @@ import derivations
 from symattn.present.proof_render import to_latex, to_markdown, to_text
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted([*ROOT.glob("symattn/*.py"), *ROOT.glob("derivations/*.py")])
+SOURCES = sorted([*ROOT.glob("symattn/**/*.py"), *ROOT.glob("derivations/*.py")])
 
 # An escape a Python string would turn into a control character, followed by the rest of a
 # LaTeX command it swallowed: \t+ext, \f+rac, \b+egin, \r+ight, \a+lpha, \v+ec, \n+abla ...
@@ -48,7 +48,7 @@ def test_the_scan_finds_a_swallowed_command(tmp_path):
     assert hits == [1]
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=[p.name for p in SOURCES])
+@pytest.mark.parametrize("path", SOURCES, ids=[str(p.relative_to(ROOT)) for p in SOURCES])
 def test_no_latex_command_in_a_non_raw_string(path):
     hits = [(line, s) for line, s in _non_raw_strings(path) if SWALLOWED.search(s)]
     assert not hits, f"{path.name}: LaTeX in non-raw strings (use r'...'): {hits}"
