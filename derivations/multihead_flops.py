@@ -14,6 +14,10 @@ every matrix product it performs is counted as it runs.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+from fractions import Fraction
+
 import numpy as np
 import sympy as sp
 
@@ -99,12 +103,25 @@ def _solved_for_n(lhs: object, rhs: object) -> tuple[str, str]:
     if solved != rhs:
         raise StepFailed(f"{NAME}: solving {lhs} for N gives {solved}, not {rhs}")
     # Cross-check the equivalence at integer points on both sides of the boundary.
+    holds_l, holds_r = _truth(lhs), _truth(rhs)
     for n_value in range(1, 40):
         for d_value in range(1, 12):
-            point = {N: n_value, d_model: d_value}
-            if bool(lhs.subs(point)) != bool(rhs.subs(point)):
-                raise StepFailed(f"{NAME}: {lhs} and {rhs} disagree at {point}")
+            if holds_l(n_value, d_value) != holds_r(n_value, d_value):
+                raise StepFailed(f"{NAME}: {lhs} and {rhs} disagree at N = {n_value}, d_model = {d_value}")
     return "reduce_inequalities, with N and d_model positive"
+
+
+_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def _truth(relation: sp.Basic) -> Callable[[int, int], bool]:
+    """relation(N, d_model) for integers, exactly: a polynomial's sign in rational arithmetic."""
+    if not isinstance(relation, sp.core.relational.Relational) or relation.rel_op not in _COMPARE:
+        raise StepFailed(f"{NAME}: {relation} is not an inequality")
+    poly = sp.Poly(relation.lhs - relation.rhs, N, d_model)
+    terms = [(a, b, Fraction(int(c.p), int(c.q))) for (a, b), c in poly.terms()]
+    compare = _COMPARE[relation.rel_op]
+    return lambda n, d: compare(sum(c * n**a * d**b for a, b, c in terms), 0)
 
 
 class CountingArray(np.ndarray):

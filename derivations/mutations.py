@@ -11,7 +11,7 @@ the docs' index page.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import sympy as sp
@@ -359,6 +359,24 @@ def _pe_unmasked_reversed() -> sp.Matrix:
     reverse = m.permutation_matrix((2, 1, 0))
     eye = sp.eye(m.WIDTH)
     return m.self_attention(reverse * x, eye, eye, eye, "causal")
+
+
+def catalogue(names: Iterable[str] | None = None) -> list[Mutation]:
+    """The planted errors of ``names`` (default: every derivation), with those that registered
+    derivations bring (their modules' ``MUTATIONS``, see :mod:`symattn.grading.plugins`)."""
+    from . import REGISTERED
+
+    every = MUTATIONS + [m for plugin in REGISTERED.values() for m in plugin.mutations]
+    wanted = None if names is None else set(names)
+    return [m for m in every if wanted is None or m.derivation in wanted]
+
+
+def outcome(mutation: Mutation) -> tuple[bool, str]:
+    """Plant ``mutation`` and verify: (caught where planted, one line saying so)."""
+    want, (got, message) = str(expected(mutation)), run(mutation)
+    where = f"step {want}" if want.isdigit() else f"the {want}"
+    said = f"caught at {where}" if got == want else f"NOT caught at {where} ({got}: {message})"
+    return got == want, f"{mutation.derivation}: {mutation.description}: {said}"
 
 
 def run(mutation: Mutation) -> tuple[str, str]:

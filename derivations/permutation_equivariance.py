@@ -22,6 +22,7 @@ import sympy as sp
 
 from symattn.core.exact import _evaluate, symbol_matrix
 from symattn.core.masks import Mask
+from symattn.core.nodes import carry_out
 from symattn.core.numeric import attention_numeric
 from symattn.core.softmax import RowSoftmax, softmax_rows
 from symattn.proof import Derivation, Lemma
@@ -121,29 +122,10 @@ def concrete(expr: sp.Basic, n: int) -> sp.Matrix:
         raise ValueError("the scores and values of X must appear as written in the proof")
     e = e.subs(N, n)
     blocks = [
-        explicit(e.xreplace({sp.MatrixSymbol("P", n, n): sp.ImmutableMatrix(permutation_matrix(order))}))
+        carry_out(e.xreplace({sp.MatrixSymbol("P", n, n): sp.ImmutableMatrix(permutation_matrix(order))}))
         for order in permutations(range(n))
     ]
     return sp.Matrix.vstack(*blocks)
-
-
-def explicit(e: sp.Basic) -> sp.Basic:
-    """Carry out a matrix expression of explicit matrices: products, sums, transposes, softmax."""
-    if isinstance(e, sp.MatrixBase) or (not isinstance(e, sp.MatrixExpr) and not e.has(sp.MatrixBase)):
-        return e
-    args = [explicit(a) for a in e.args]
-    if isinstance(e, sp.MatMul):
-        out = args[0]
-        for a in args[1:]:
-            out = out * a
-        return out
-    if isinstance(e, sp.MatAdd):
-        return sum(args[1:], args[0])
-    if isinstance(e, sp.Transpose):
-        return args[0].T
-    if isinstance(e, RowSoftmax):
-        return softmax_rows(args[0])
-    return e.func(*args).doit()
 
 
 @cache
@@ -155,7 +137,7 @@ def end_to_end(expr: sp.Basic, n: int) -> sp.Matrix:
     e = sp.sympify(expr).xreplace({m: sp.ImmutableMatrix(v) for m, v in values.items()})
     e = e.subs({N: n, d: WIDTH, d_k: WIDTH, d_v: WIDTH})
     blocks = [
-        explicit(e.xreplace({sp.MatrixSymbol("P", n, n): sp.ImmutableMatrix(permutation_matrix(order))}))
+        carry_out(e.xreplace({sp.MatrixSymbol("P", n, n): sp.ImmutableMatrix(permutation_matrix(order))}))
         for order in permutations(range(n))
     ]
     return sp.Matrix.vstack(*blocks)

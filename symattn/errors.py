@@ -59,5 +59,14 @@ class EmptyRowError(MaskError):
         super().__init__(f"the mask leaves query {plural} {named} (counting from 1) with no allowed key")
 
 
+class PluginError(SymattnError):
+    """Raised when a derivation or exercise registered from outside cannot be used.
+
+    Examples: a plugin file that does not exist or does not import, a name taken by a built-in
+    or by another plugin, ``derivation()`` returning something that is not a Derivation
+    (see :mod:`symattn.grading.plugins`).
+    """
+
+
 class PrecisionError(SymattnError, ArithmeticError):
     """Raised when a value cannot be rounded with certainty to the requested digits."""

@@ -115,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     der.add_argument("name", nargs="?", help="derivation name (see --list)")
     der.add_argument("--list", action="store_true", help="list the derivations, one per line")
     der.add_argument("--format", choices=("text", "markdown", "latex"), default="text", help="output format")
+    _plugin_option(der)
     der.set_defaults(run=commands.derive)
 
     ver = sub.add_parser(
@@ -123,6 +124,18 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run every derivation's steps, lemmas and numeric checks. Exit 1 if any fails.",
     )
     ver.add_argument("names", nargs="*", metavar="NAME", help="only these derivations")
+    ver.add_argument(
+        "--jobs",
+        type=_whole(1, 64),
+        metavar="N",
+        help="worker processes for the lemmas, steps and checks (default: one per core)",
+    )
+    ver.add_argument(
+        "--mutations",
+        action="store_true",
+        help="also plant each known error of these derivations; each must fail where planted",
+    )
+    _plugin_option(ver)
     ver.set_defaults(run=commands.verify)
 
     fl = sub.add_parser(
@@ -152,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     gr.add_argument("--jobs", type=_whole(1, 256), metavar="N", help="workers (default: one per core)")
     gr.add_argument("--summary-json", metavar="FILE", help="also write the summary as JSON")
     gr.add_argument("--report", metavar="FILE.md", help="also write a Markdown report with a bar chart")
+    _plugin_option(gr)
     gr.set_defaults(run=commands.grade)
 
     ex = sub.add_parser(
@@ -164,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("id", nargs="?", metavar="ID")
     ex.add_argument("--solution", action="store_true", help="include the model solution")
     ex.add_argument("--seed", type=_seed, metavar="S", help="variant seed (show and variant)")
+    _plugin_option(ex)
     ex.set_defaults(run=commands.exercises)
 
     ch = sub.add_parser(
@@ -184,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
     ch.add_argument("--seed", type=_seed, metavar="S", help="judge the variant for this seed")
     ch.add_argument("--stdin", action="store_true", help="read the answer from standard input")
     ch.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    _plugin_option(ch)
     ch.set_defaults(run=commands.check)
 
     au = sub.add_parser(
@@ -195,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     au.add_argument("file", metavar="FILE")
     au.add_argument("--json", action="store_true", help='print {"claims": [...], "keys": [...]}')
+    _plugin_option(au)
     au.set_defaults(run=commands.audit)
 
     bd = sub.add_parser(
@@ -213,6 +230,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_labs(sub)
     return parser
+
+
+def _plugin_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--plugin",
+        action="append",
+        metavar="PATH|MODULE",
+        help="also register the derivations and exercises of this .py file or module (repeatable; "
+        "SYMATTN_PLUGINS and the entry points symattn.derivations and symattn.exercises are read too)",
+    )
 
 
 def _add_labs(sub) -> None:
@@ -355,7 +382,7 @@ def _check_argv(argv: list[str]) -> list[str]:
         if word == "--":
             positional += rest[i + 1 :]
             break
-        if word in ("--seed", "--steps") and i + 1 < len(rest):
+        if word in ("--seed", "--steps", "--plugin") and i + 1 < len(rest):
             options += rest[i : i + 2]
             i += 1
         elif word in ("-h", "--help") or (word.startswith("--") and word[2:3].isalpha()):
@@ -394,7 +421,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         words = list(sys.argv[1:] if argv is None else argv)
         args = build_parser().parse_args(_check_argv(words))
-        code = args.run(args)
+        if hasattr(args, "plugin"):  # commands that know derivations or exercises
+            from ..grading.plugins import loaded
+
+            with loaded(args.plugin or ()):
+                code = args.run(args)
+        else:
+            code = args.run(args)
         sys.stdout.flush()  # surface a write error here, not at interpreter exit
         return code
     except SystemExit as exc:  # --help, --version and argument errors

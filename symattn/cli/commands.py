@@ -226,16 +226,17 @@ def derive(args: argparse.Namespace) -> int:
 
     from ..errors import InputError
     from ..present.proof_render import FORMATS
+    from ..proof.engine import default_jobs
 
     if args.list:
-        for name in derivations.NAMES:
+        for name in derivations.names():
             print(f"{name}\t{derivations.title(name)}")
         return 0
     if not args.name:
         raise InputError("name a derivation (symattn derive --list shows them)")
     d = derivations.load(args.name)
     progress(f"checking {args.name} ...")
-    report = d.verify()
+    report = d.verify(jobs=default_jobs())
     sys.stdout.write(FORMATS[args.format](d, report))
     return 0
 
@@ -245,17 +246,36 @@ def verify(args: argparse.Namespace) -> int:
 
     from ..errors import EXIT_CHECK_FAILED
     from ..present.verify_table import verify_all
+    from ..proof.engine import default_jobs
 
-    names = args.names or list(derivations.NAMES)
+    names = args.names or list(derivations.names())
     for name in names:
-        if name not in derivations.NAMES:
+        if name not in derivations.names():
             derivations.load(name)  # raises the one-line error
     def write(text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
 
-    _, ok = verify_all(names, progress=progress, write=write)
+    _, ok = verify_all(names, progress=progress, write=write, jobs=args.jobs or default_jobs())
+    if getattr(args, "mutations", False):
+        ok &= _planted_errors(names, write)
     return 0 if ok else EXIT_CHECK_FAILED
+
+
+def _planted_errors(names: list[str], write) -> bool:
+    """``verify --mutations``: plant each error of these derivations; each must fail where planted."""
+    from derivations.mutations import catalogue, outcome
+
+    planted = catalogue(names)
+    write(f"\nplanted errors: {len(planted)}\n")
+    caught = 0
+    for m in planted:
+        progress(f"planting {m.derivation}: {m.description} ...")
+        ok, line = outcome(m)
+        caught += ok
+        write(f"  {line}\n")
+    write(f"caught where planted: {caught} of {len(planted)}\n")
+    return caught == len(planted)
 
 
 def grade(args: argparse.Namespace) -> int:

@@ -17,6 +17,36 @@ def explicit_if_possible(m: sp.Basic) -> sp.Basic:
     return m
 
 
+def carry_out(e: sp.Basic) -> sp.Basic:
+    """A matrix expression of explicit matrices computed bottom up, one operation at a time.
+
+    Products, sums, transposes, block rows and columns, and :class:`UnaryMatrixNode` nodes
+    are carried out on the explicit matrices of their arguments, which is much faster than
+    SymPy's entry-by-entry ``as_explicit`` (each entry a ``Sum`` to evaluate). Anything else
+    falls back to ``doit``. An expression that still holds a MatrixSymbol is returned as is.
+    """
+    if isinstance(e, sp.MatrixBase) or not isinstance(e, MatrixExpr) or e.atoms(sp.MatrixSymbol):
+        return e
+    if isinstance(e, UnaryMatrixNode):
+        return e.on_explicit(sp.ImmutableMatrix(carry_out(e.arg)))
+    if isinstance(e, sp.BlockMatrix):
+        rows = [sp.Matrix.hstack(*[carry_out(b) for b in row]) for row in e.blocks.tolist()]
+        return sp.ImmutableMatrix(sp.Matrix.vstack(*rows))
+    args = [carry_out(a) if isinstance(a, MatrixExpr) else a for a in e.args]
+    if not all(isinstance(a, sp.MatrixBase) or not isinstance(a, MatrixExpr) for a in args):
+        return sp.ImmutableMatrix(e.doit().as_explicit())
+    if isinstance(e, sp.MatMul):
+        out = args[0]
+        for a in args[1:]:
+            out = out * a
+        return sp.ImmutableMatrix(out)
+    if isinstance(e, sp.MatAdd):
+        return sp.ImmutableMatrix(sum(args[1:], args[0]))
+    if isinstance(e, sp.Transpose):
+        return sp.ImmutableMatrix(args[0].T)
+    return sp.ImmutableMatrix(e.doit().as_explicit())
+
+
 class UnaryMatrixNode(MatrixExpr):
     """A matrix expression node with one matrix argument and the argument's shape."""
 

@@ -60,13 +60,14 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     """Every file of docs/, keyed by its path relative to docs/."""
     import derivations
 
+    from ..proof.engine import default_jobs
     from . import proof_render
     from .verify_table import verify_all
 
     files: dict[str, str | bytes] = {}
     progress("verifying the derivations")
     reports: dict = {}
-    summary, ok = verify_all(list(derivations.NAMES), progress=progress, reports=reports)
+    summary, ok = verify_all(list(derivations.NAMES), progress=progress, reports=reports, jobs=default_jobs())
     for name, (d, report) in reports.items():
         files[f"derivations/{name}.md"] = proof_render.to_markdown(d, report, stable=True)
     files["latex/derivations.tex"] = _latex_document(reports)
@@ -80,6 +81,11 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     files.update(figures)
     progress("auditing the module")
     files["audit.md"] = _audit_page()
+    progress("the pages for authors")
+    from .author_guide import derivation_page, exercise_page
+
+    files["write-a-derivation.md"] = derivation_page()
+    files["add-an-exercise.md"] = exercise_page()
     progress("planting errors in the derivations")
     files["index.md"] = _index(reports, _mutation_counts())
     files["javascripts/katex-init.js"] = KATEX_INIT
@@ -151,6 +157,8 @@ def _index(reports: dict, mutations: tuple[int, int]) -> str:
             "- [Labs: the measured results, with confidence intervals](labs.md)",
             "- [The module audit: every numeric claim certified or flagged](audit.md)",
             "- [Benchmarks](benchmarks.md), written by `python bench/report.py`",
+            "- For course authors: [write a derivation](write-a-derivation.md) and "
+            "[add an exercise](add-an-exercise.md) for another module, without editing symattn",
             "- The derivations, below; all of them as one LaTeX document in `latex/derivations.tex`.",
             "",
             "## Derivations",

@@ -21,6 +21,8 @@ from .engine import (
     Step,
     StepFailed,
     StepReport,
+    default_jobs,
+    verify_many,
 )
 
 __all__ = [
@@ -34,4 +36,6 @@ __all__ = [
     "Step",
     "StepFailed",
     "StepReport",
+    "default_jobs",
+    "verify_many",
 ]

@@ -25,10 +25,12 @@ A step whose two sides are structurally identical is refused: a step must do som
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
@@ -83,25 +85,31 @@ class Lemma:
 
 
 def _check_lemma(lemma: Lemma) -> tuple[int, ...]:
+    for n in lemma.sizes:
+        _check_lemma_at(lemma, n)
+    return lemma.sizes
+
+
+def _check_lemma_at(lemma: Lemma, n: int) -> None:
+    """Check ``lemma`` at size ``n`` once per process (or find it in the cache); raise if it fails."""
     # Keyed by the function too: two lemmas of one name but different bodies are two lemmas.
-    key = (lemma, lemma.verify)
-    if key not in _CHECKED:
-        for n in lemma.sizes:
-            if not _lemma_cache.holds(lemma, n):
-                try:
-                    result = lemma.verify(n)
-                except Exception as exc:  # a lemma that cannot be checked is not checked
-                    raise LemmaFailed(
-                        f"lemma '{lemma.name}' could not be checked at size {n}: {exc}"
-                    ) from None
-                if not (result is True or result is sp.true or (type(result).__name__ == "bool_" and result)):
-                    raise LemmaFailed(f"lemma '{lemma.name}' is false at size {n}")
-                _lemma_cache.record(lemma, n)
-        _CHECKED[key] = lemma.sizes
-    return _CHECKED[key]
+    key = (lemma, lemma.verify, n)
+    if key in _CHECKED or _lemma_cache.holds(lemma, n):
+        return
+    try:
+        result = lemma.verify(n)
+    except Exception as exc:  # a lemma that cannot be checked is not checked
+        raise LemmaFailed(f"lemma '{lemma.name}' could not be checked at size {n}: {exc}") from None
+    if not (result is True or result is sp.true or (type(result).__name__ == "bool_" and result)):
+        raise LemmaFailed(f"lemma '{lemma.name}' is false at size {n}")
+    _CHECKED.add(key)
+    _lemma_cache.record(lemma, n)
 
 
-_CHECKED: dict[tuple[Lemma, Callable[[int], bool]], tuple[int, ...]] = {}
+_CHECKED: set[tuple[Lemma, Callable[[int], bool], int]] = set()
+
+#: Errors a task may report, re-raised by name when its result is assembled.
+_FAILURES: dict[str, type[SymattnError]] = {"StepFailed": StepFailed, "LemmaFailed": LemmaFailed}
 
 
 def source_digest(package: Path) -> str:
@@ -359,21 +367,78 @@ class Derivation:
             raise ValueError("the first step needs a left-hand side")
         return self.steps[index - 1].rhs
 
-    def verify(self) -> DerivationReport:
-        """Check every lemma, step, claim and numeric check; raise on the first failure."""
+    def verify(self, jobs: int = 1) -> DerivationReport:
+        """Check every lemma, step, claim and numeric check; raise on the first failure.
+
+        With ``jobs`` > 1 the lemmas, steps and numeric checks run in that many forked worker
+        processes (:func:`verify_many`); the report and the first failure are the same.
+        """
+        if jobs > 1:
+            result = next(verify_many([self], jobs))
+            if isinstance(result, SymattnError):
+                raise result
+            return result
         start = time.perf_counter()
-        rng = random.Random(self.seed)
-        lemmas = []
-        for lemma in dict.fromkeys(s.lemma for s in self.steps if s.lemma):
-            lemmas.append((lemma, lemma.check()))
-        reports = [self._verify_step(i, rng) for i in range(len(self.steps))]
+        results = []
+        for kind, key in self.tasks():
+            results.append(self.run_task(kind, key))
+            if results[-1][0] == "failed" and kind != "check":
+                break  # the first failure is the one reported; the rest need not run
+        else:
+            return self.assemble(results, time.perf_counter() - start)
+        raise _FAILURES.get(results[-1][1], StepFailed)(results[-1][2])
+
+    # -- the work, as independent tasks ----------------------------------------------------
+    def lemmas(self) -> list[Lemma]:
+        return list(dict.fromkeys(s.lemma for s in self.steps if s.lemma))
+
+    def tasks(self) -> list[tuple[str, int]]:
+        """The independent pieces of ``verify``: every lemma at every size, every step, every check."""
+        sized = [("lemma", k) for k in range(len(self._lemma_sizes()))]
+        steps = [("step", i) for i in range(len(self.steps))]
+        return sized + steps + [("check", c) for c in range(len(self.checks))]
+
+    def _lemma_sizes(self) -> list[tuple[Lemma, int]]:
+        return [(lemma, n) for lemma in self.lemmas() for n in lemma.sizes]
+
+    def run_task(self, kind: str, key: int) -> tuple:
+        """Run one task; return its result as plain data, or ("failed", kind of error, message)."""
+        try:
+            if kind == "lemma":
+                _check_lemma_at(*self._lemma_sizes()[key])
+                return ("ok",)
+            if kind == "step":
+                # Each step draws its random points from its own seed, so that the points do
+                # not depend on which steps ran before it (or in which process).
+                r = self._verify_step(key, random.Random(self.seed * 100_003 + key))
+                return ("ok", r.method, r.detail, r.error, r.seconds)
+            c, t = self.checks[key], time.perf_counter()
+            err, tol = c.run()
+            return ("ok", float(err), float(tol), time.perf_counter() - t)
+        except SymattnError as exc:
+            return ("failed", type(exc).__name__, str(exc))
+
+    def assemble(self, results: list[tuple], seconds: float) -> DerivationReport:
+        """The report from the tasks' results (in the order of :meth:`tasks`); raise the first failure."""
+        tasks = self.tasks()
+        for (kind, _), result in zip(tasks, results, strict=True):
+            if result[0] == "failed" and kind != "check":
+                raise _FAILURES.get(result[1], StepFailed)(result[2])
+        for lemma, n in self._lemma_sizes():  # checked in a worker: not again in this process
+            _CHECKED.add((lemma, lemma.verify, n))
+        reports = [
+            StepReport(key, self.steps[key], self.lhs_of(key), *result[1:])
+            for (kind, key), result in zip(tasks, results, strict=True)
+            if kind == "step"
+        ]
         self._verify_claims()
         checks = []
-        for c in self.checks:
-            t = time.perf_counter()
-            err, tol = c.run()
-            checks.append(CheckReport(c.name, float(err), float(tol), time.perf_counter() - t))
-        seconds = time.perf_counter() - start
+        for (kind, key), result in zip(tasks, results, strict=True):
+            if kind == "check":
+                if result[0] == "failed":
+                    raise _FAILURES.get(result[1], StepFailed)(result[2])
+                checks.append(CheckReport(self.checks[key].name, *result[1:]))
+        lemmas = [(lemma, lemma.sizes) for lemma in self.lemmas()]
         return DerivationReport(self.name, reports, checks, lemmas, seconds, self)
 
     def _fail(self, index: int, why: str) -> StepFailed:
@@ -471,6 +536,8 @@ class Derivation:
             raise self._fail(index, f"at least {MIN_SIZES} sizes are needed, not {len(sizes)}")
         if max(sizes) < 5 and not step.lemma.largest:
             raise self._fail(index, "a size of at least 5 is needed, or the lemma must say why not")
+        if step.concrete is not None:
+            self._check_model_sees(index, concrete, lhs, rhs)
         errors = []
         for n in sizes:
             a, b = concrete(lhs, n), concrete(rhs, n)
@@ -484,6 +551,19 @@ class Derivation:
                     errors.append(self._cross_check(index, av, bv, rng, n))
         why = f"; {step.lemma.largest}" if max(sizes) < 5 and step.lemma.largest else ""
         return f"{', '.join(map(str, sizes))} ({step.lemma.name}{why})", max(errors, default=0.0)
+
+    def _check_model_sees(self, index: int, model: Callable[[Any, int], Any], lhs: Any, rhs: Any) -> None:
+        """A step's own model of its sides must tell lhs = rhs from the false 2 lhs = rhs.
+
+        A model that loses what the sides say (maps everything to 0, say) would prove anything
+        at sizes; this plants the slip at size 2 and requires the model to show a difference
+        at a random point.
+        """
+        twice = sp.MatMul(2, lhs) if getattr(lhs, "is_Matrix", False) else 2 * sp.sympify(lhs)
+        a, b = model(twice, 2), model(rhs, 2)
+        err, *_ = numeric_difference(a, b, random.Random(index), points=1)
+        if _same(a, b) or err <= TOLERANCE:
+            raise self._fail(index, "the step's own model at size 2 cannot tell 2 x (left) from the right")
 
     def _check_definition(self, index: int, lhs: Any, rhs: Any, rng: random.Random) -> tuple[str, float]:
         step = self.steps[index]
@@ -555,6 +635,9 @@ class Derivation:
                 open_chain = True
             chains[-1][1].append(step.rhs)
         for lhs, rhs in self.claims:
+            # A claim written exactly as the proof has it needs no normal forms.
+            if any(_same(lhs, a) and any(_same(rhs, b) for b in ends) for a, ends in chains):
+                continue
             if not any(_matches(lhs, a) and any(_matches(rhs, b) for b in ends) for a, ends in chains):
                 raise StepFailed(
                     f"{self.name}: the theorem claims {sp.sstr(lhs)} = {sp.sstr(rhs)}, "
@@ -580,6 +663,55 @@ class Derivation:
         """Every assignment of the free index symbols (``indices``) to 1..n."""
         free = [s for s in self.indices if s in _free_of(a) | _free_of(b)]
         return [dict(zip(free, values, strict=True)) for values in product(range(1, n + 1), repeat=len(free))]
+
+
+# -- verifying in parallel -------------------------------------------------------------------
+def default_jobs() -> int:
+    """Worker processes for verifying: the CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+#: The derivations being verified by forked workers; a worker finds its task's derivation here
+#: (it inherits the dict when it is forked), so no derivation is ever pickled.
+_WORK: list[Derivation] = []
+
+
+def _run(index: int, kind: str, key: int) -> tuple[float, tuple]:
+    start = time.perf_counter()
+    result = _WORK[index].run_task(kind, key)
+    return time.perf_counter() - start, result
+
+
+def verify_many(derivations: list[Derivation], jobs: int) -> Iterator[DerivationReport | SymattnError]:
+    """Verify the derivations, in order, sharing ``jobs`` forked processes among all their tasks.
+
+    Yields each derivation's report, or the error that failed it, as soon as its tasks are
+    done. Where processes cannot be forked, or ``jobs`` is 1, the work is done here in turn.
+    """
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for d in derivations:
+            try:
+                yield d.verify()
+            except SymattnError as exc:
+                yield exc
+        return
+    _WORK[:] = derivations
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            futures = [[pool.submit(_run, i, *task) for task in d.tasks()] for i, d in enumerate(derivations)]
+            for d, pending in zip(derivations, futures, strict=True):
+                done = [f.result() for f in pending]
+                seconds = sum(t for t, _ in done)  # time spent on this derivation, over all workers
+                try:
+                    yield d.assemble([r for _, r in done], seconds)
+                except SymattnError as exc:
+                    yield exc
+    finally:
+        _WORK.clear()
 
 
 def _subs(e: Any, values: Mapping[sp.Symbol, int]) -> Any:

@@ -14,8 +14,11 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import mpmath
 import sympy as sp
 from sympy.concrete.delta import deltasummation
+
+from ..core.nodes import carry_out
 
 Point = dict[sp.Basic, sp.Expr]
 
@@ -120,6 +123,8 @@ def prove_zero(e: Any) -> str | None:
 
 def prove_equal(lhs: Any, rhs: Any) -> str | None:
     """Name the method that proves lhs == rhs exactly, or None."""
+    if _identical(lhs, rhs):
+        return "identity"  # the same tree denotes the same value; no normal form needed
     lhs, rhs = _explicit(lhs), _explicit(rhs)
     if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
         lhs, rhs = sp.Matrix(lhs), sp.Matrix(rhs)
@@ -133,17 +138,31 @@ def prove_equal(lhs: Any, rhs: Any) -> str | None:
     return prove_zero(a - b)
 
 
+def _identical(lhs: Any, rhs: Any) -> bool:
+    """Both sides are the same SymPy tree (explicit matrices compared entry by entry)."""
+    if isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase):
+        return lhs.shape == rhs.shape and all(a == b for a, b in zip(lhs, rhs, strict=True))
+    return isinstance(lhs, sp.Basic) and isinstance(rhs, sp.Basic) and lhs == rhs
+
+
 def _new_piecewise(before: Any, after: Any) -> bool:
     return bool(_atoms(after, sp.Piecewise)) and not _atoms(before, sp.Piecewise)
 
 
-def random_point(exprs: list[Any], rng: random.Random, fixed: Mapping[sp.Basic, Any] | None = None) -> Point:
-    """Exact rational values for the free symbols of ``exprs``, by their assumptions."""
+def random_point(
+    exprs: list[Any], rng: random.Random, fixed: Mapping[sp.Basic, Any] | None = None, smallest: int = 0
+) -> Point:
+    """Exact rational values for the free symbols of ``exprs``, by their assumptions.
+
+    Positive integers (sizes) are drawn from 1..7, except that ``smallest`` > 0 sets them
+    all to ``smallest``: the first points of a cross-check try sizes 1, 2 and 3, where sums
+    run empty or have a single term.
+    """
     point: Point = {s: sp.sympify(v) for s, v in (fixed or {}).items()}
     labels = {x.base.label for e in exprs for x in _atoms(e, sp.Indexed)}
     symbols = sorted({s for e in exprs for s in _free(e)} - labels - set(point), key=lambda s: s.name)
     for s in symbols:
-        point[s] = _sample(s, rng)
+        point[s] = sp.Integer(smallest) if smallest and s.is_integer and s.is_positive else _sample(s, rng)
     return point
 
 
@@ -165,6 +184,214 @@ def evaluate(e: Any, point: Point, rng: random.Random, digits: int = 60) -> Any:
     return sp.N(x, digits)
 
 
+class _NoEnclosure(Exception):
+    """The interval evaluator does not handle this expression (or cannot decide a branch)."""
+
+
+#: Working precision of the interval cross-check, in bits (about 77 decimal digits).
+INTERVAL_BITS = 256
+#: An interval wider than this (relative to the value's size) is not used: the slower adaptive
+#: evaluation decides instead.
+_WIDEST = 1e-55
+
+_IV_FUNCTIONS: dict[type, str] = {sp.exp: "exp", sp.log: "log", sp.sin: "sin", sp.cos: "cos", sp.erf: "erf"}
+
+
+def _iv_context() -> Any:
+    from mpmath.ctx_iv import MPIntervalContext
+
+    ctx = MPIntervalContext()
+    ctx.prec = INTERVAL_BITS
+    return ctx
+
+
+_IV = _iv_context()
+
+
+class _Enclosure:
+    """Certified intervals for an expression at a point: sums carried out term by term.
+
+    Summation indices are bound as Python integers; an Indexed entry not yet in the point gets
+    a random rational, kept in the point so both sides of a step see the same value. A sum
+    whose upper bound is below its lower bound is empty (0), the usual convention, not SymPy's
+    (which gives sum_{k=a}^{b} = -sum_{k=b+1}^{a-1}): the cross-check does not share SymPy's
+    convention, so a proof that leans on it is caught.
+    """
+
+    def __init__(self, point: Point, rng: random.Random) -> None:
+        self.point, self.rng = point, rng
+        self.scalars = {s: v for s, v in point.items() if isinstance(s, sp.Symbol)}
+
+    def value(self, e: sp.Basic, env: dict[sp.Symbol, int]) -> Any:
+        ctx = _IV
+        if isinstance(e, sp.Integer):
+            return ctx.mpf(int(e))
+        if isinstance(e, sp.Rational):
+            return ctx.mpf(int(e.p)) / int(e.q)
+        if isinstance(e, sp.Symbol):
+            if e in env:
+                return ctx.mpf(env[e])
+            if e in self.scalars:
+                return self.value(sp.sympify(self.scalars[e]), {})
+            raise _NoEnclosure(f"no value for {e}")
+        if e is sp.pi:
+            return ctx.pi
+        if e is sp.E:
+            return ctx.e
+        if isinstance(e, sp.Indexed):
+            return self.value(self.entry(e, env), {})
+        if isinstance(e, sp.Add):
+            total = ctx.mpf(0)
+            for a in e.args:
+                total += self.value(a, env)
+            return total
+        if isinstance(e, sp.Mul):
+            prod = ctx.mpf(1)
+            for a in e.args:
+                prod *= self.value(a, env)
+            return prod
+        if isinstance(e, sp.Pow):
+            return self.power(e, env)
+        if isinstance(e, sp.KroneckerDelta):
+            return ctx.mpf(1 if self.integer(e.args[0], env) == self.integer(e.args[1], env) else 0)
+        if isinstance(e, (sp.Sum, sp.Product)):
+            return self.iterate(e, env)
+        if type(e) in _IV_FUNCTIONS and len(e.args) == 1:
+            return getattr(ctx, _IV_FUNCTIONS[type(e)])(self.value(e.args[0], env))
+        if isinstance(e, sp.Abs):
+            return abs(self.value(e.args[0], env))
+        if isinstance(e, sp.Piecewise):
+            for expr, cond in e.args:
+                if self.truth(cond, env):
+                    return self.value(expr, env)
+            raise _NoEnclosure("no branch of a Piecewise holds")
+        raise _NoEnclosure(type(e).__name__)
+
+    def power(self, e: sp.Pow, env: dict[sp.Symbol, int]) -> Any:
+        base, exponent = e.args
+        if exponent.is_Integer or (exponent.free_symbols and self.is_integer_valued(exponent, env)):
+            n = self.integer(exponent, env)
+            b = self.value(base, env)
+            if n < 0 and 0 in b:
+                raise _NoEnclosure("division by an interval holding 0")
+            return b**n
+        b = self.value(base, env)
+        if not b.a > 0:
+            raise _NoEnclosure("a fractional power of a base not known to be positive")
+        if exponent == sp.S.Half:
+            return _IV.sqrt(b)
+        return _IV.exp(self.value(exponent, env) * _IV.log(b))
+
+    def is_integer_valued(self, e: sp.Basic, env: dict[sp.Symbol, int]) -> bool:
+        return all(s in env or (s in self.scalars and sp.sympify(self.scalars[s]).is_Integer)
+                   for s in e.free_symbols)
+
+    def integer(self, e: sp.Basic, env: dict[sp.Symbol, int]) -> int:
+        """An index or bound, exactly: an integer expression of bound and sampled integers."""
+        if isinstance(e, sp.Integer):
+            return int(e)
+        if isinstance(e, sp.Symbol):
+            v = env.get(e, self.scalars.get(e))
+            if v is None or not sp.sympify(v).is_Integer:
+                raise _NoEnclosure(f"{e} is not an integer here")
+            return int(v)
+        if isinstance(e, sp.Add):
+            return sum(self.integer(a, env) for a in e.args)
+        if isinstance(e, sp.Mul):
+            out = 1
+            for a in e.args:
+                out *= self.integer(a, env)
+            return out
+        raise _NoEnclosure(f"cannot take {e} as an integer")
+
+    def entry(self, e: sp.Indexed, env: dict[sp.Symbol, int]) -> sp.Expr:
+        key = sp.Indexed(e.base, *[self.integer(i, env) for i in e.indices])
+        if key not in self.point:
+            low = 1 if key.is_positive else -30
+            self.point[key] = sp.Rational(self.rng.randint(low, 30), 10)
+        return sp.sympify(self.point[key])
+
+    def iterate(self, e: sp.Sum | sp.Product, env: dict[sp.Symbol, int]) -> Any:
+        total = _IV.mpf(0 if isinstance(e, sp.Sum) else 1)
+        envs = [dict(env)]
+        for var, lo, hi in e.limits:  # innermost limit first, so outer bounds bind last
+            envs = [
+                {**x, var: k}
+                for x in envs
+                for k in range(self.integer(lo, x), self.integer(hi, x) + 1)
+            ]
+        for x in envs:
+            v = self.value(e.function, x)
+            total = total + v if isinstance(e, sp.Sum) else total * v
+        return total
+
+    def truth(self, cond: sp.Basic, env: dict[sp.Symbol, int]) -> bool:
+        if cond is sp.true:
+            return True
+        if cond is sp.false:
+            return False
+        if isinstance(cond, sp.And):
+            return all(self.truth(c, env) for c in cond.args)
+        if isinstance(cond, sp.Or):
+            return any(self.truth(c, env) for c in cond.args)
+        if isinstance(cond, sp.Not):
+            return not self.truth(cond.args[0], env)
+        if isinstance(cond, sp.core.relational.Relational):
+            diff = self.value(cond.lhs, env) - self.value(cond.rhs, env)
+            ops = {"<": (diff.b < 0, diff.a >= 0), "<=": (diff.b <= 0, diff.a > 0),
+                   ">": (diff.a > 0, diff.b <= 0), ">=": (diff.a >= 0, diff.b < 0),
+                   "==": (diff.a == 0 and diff.b == 0, diff.a > 0 or diff.b < 0),
+                   "!=": (diff.a > 0 or diff.b < 0, diff.a == 0 and diff.b == 0)}
+            yes, no = ops.get(cond.rel_op, (False, False))
+            if yes or no:
+                return bool(yes)
+        raise _NoEnclosure(f"cannot decide {cond}")
+
+
+def _enclosed_error(lhs: Any, rhs: Any, point: Point, rng: random.Random) -> tuple[float, Any, Any] | None:
+    """Certified |lhs - rhs| / max(1, |lhs|, |rhs|) at ``point`` by interval arithmetic.
+
+    Returns an upper bound of the relative difference with the two values, or None when
+    either side is outside what the interval evaluator handles or its interval is too wide
+    to decide (then the adaptive SymPy evaluation is used).
+    """
+    if isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase):
+        if lhs.shape != rhs.shape:
+            return None
+        worst: tuple[float, Any, Any] = (0.0, sp.S.Zero, sp.S.Zero)
+        for x, y in zip(lhs, rhs, strict=True):
+            entry = _enclosed_error(x, y, point, rng)
+            if entry is None:
+                return None
+            worst = max(worst, entry, key=lambda e: e[0])
+        return worst
+    a_expr, b_expr = sp.sympify(lhs), sp.sympify(rhs)
+    if any(isinstance(x, (sp.MatrixExpr, sp.MatrixBase)) for x in (a_expr, b_expr)):
+        return None
+    walker = _Enclosure(point, rng)
+    try:
+        a, b = walker.value(a_expr, {}), walker.value(b_expr, {})
+    except (_NoEnclosure, ZeroDivisionError, ValueError, TypeError, OverflowError):
+        return None
+    (a_lo, a_hi), (b_lo, b_hi) = _ends(a), _ends(b)
+    if any(mpmath.isnan(x) or mpmath.isinf(x) for x in (a_lo, a_hi, b_lo, b_hi)):
+        return None
+    # A lower bound of the size, so that the error below is an upper bound.
+    scale = max(mpmath.mpf(1), _ends(abs(a))[0], _ends(abs(b))[0])
+    if (a_hi - a_lo) / scale > _WIDEST or (b_hi - b_lo) / scale > _WIDEST:
+        return None  # too wide to decide
+    diff_hi = _ends(abs(a - b))[1]
+    # Either end is within the interval's width (< 1e-55 relative) of the value.
+    return float(diff_hi / scale), sp.Float(a_lo, 60), sp.Float(b_lo, 60)
+
+
+def _ends(x: Any) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """The two ends of an interval as mpmath floats, exactly."""
+    lo, hi = x._mpi_
+    with mpmath.workprec(INTERVAL_BITS):  # made at full precision (they keep it afterwards)
+        return mpmath.mpf(lo), mpmath.mpf(hi)
+
+
 def numeric_difference(
     lhs: Any,
     rhs: Any,
@@ -178,10 +405,14 @@ def numeric_difference(
     two sides could not both be evaluated to numbers.
     """
     worst: tuple[float, Point | None, Any, Any] = (0.0, None, None, None)
-    for _ in range(points):
-        point = random_point([lhs, rhs], rng, fixed(rng) if fixed else None)
-        a, b = evaluate(lhs, point, rng), evaluate(rhs, point, rng)
-        err = _relative_error(a, b)
+    for p in range(points):
+        point = random_point([lhs, rhs], rng, fixed(rng) if fixed else None, smallest=p + 1 if p < 3 else 0)
+        enclosed = _enclosed_error(lhs, rhs, point, rng)
+        if enclosed is not None:
+            err, a, b = enclosed
+        else:
+            a, b = evaluate(lhs, point, rng), evaluate(rhs, point, rng)
+            err = _relative_error(a, b)
         if err >= worst[0]:
             worst = (err, dict(point), a, b)
     return worst
@@ -225,7 +456,9 @@ def _explicit(e: Any) -> Any:
     """A matrix expression of explicit matrices, carried out; anything else unchanged."""
     if isinstance(e, sp.MatrixExpr) and not e.atoms(sp.MatrixSymbol):
         try:
-            return sp.Matrix(e.doit().as_explicit())
+            if isinstance(e, sp.MatrixBase):
+                return sp.Matrix(e.doit().as_explicit())
+            return sp.Matrix(carry_out(e))
         except (ValueError, TypeError, AttributeError):
             return e
     return e

@@ -78,3 +78,25 @@ def test_width_must_divide():
     """d_model not divisible by h is refused."""
     with pytest.raises(ShapeError):
         define_multihead(HeadsShape(2, 2, 6, 4), masked=False)
+
+
+def test_exact_multihead_carried_out_bottom_up_matches_sympys_entrywise_evaluation():
+    """multihead_exact computes the expression operation by operation (nodes.carry_out); SymPy's
+    own entry-by-entry as_explicit of the same expression is the reference."""
+    from symattn.core.masks import Mask
+    from symattn.core.multihead import HeadsShape, _in_input_order, define_multihead, multihead_exact
+
+    rng = np.random.default_rng(3)
+
+    def rational(rows, cols):
+        return sp.Matrix(rows, cols, lambda *_: sp.Rational(int(rng.integers(-9, 10)), 4))
+
+    x, wo = rational(2, 4), rational(4, 4)
+    w = [[rational(4, 2) for _ in range(2)] for _ in range(3)]
+    got = multihead_exact(x, x, x, w[0], w[1], w[2], wo, "causal")
+    d = define_multihead(HeadsShape(2, 2, 4, 2), masked=True)
+    values = _in_input_order(x, x, x, w[0], w[1], w[2], wo, None, Mask.parse("causal").exact(2, 2))
+    subs = {s: sp.ImmutableMatrix(v) for s, v in zip(d.inputs, values, strict=True)}
+    reference = sp.Matrix(d.expression.xreplace(subs).doit().as_explicit())
+    assert got.shape == reference.shape
+    assert all(sp.simplify(a - b) == 0 for a, b in zip(got, reference, strict=True))

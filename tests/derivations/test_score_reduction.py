@@ -19,3 +19,11 @@ def test_reduced_scores_have_the_right_moments():
     assert abs(z.var() / d - 1) < 0.01
     kurt = (z**4).mean() / z.var() ** 2
     assert abs(kurt - (3 + 6 / d)) < 0.1
+
+
+def test_independence_lemma_at_width_three():
+    """verify checks the independence lemma at d = 1, 2; d = 3 (4 s of integrals) is checked here."""
+    from derivations.score_reduction import INDEPENDENCE, _independent_factors
+
+    assert INDEPENDENCE.sizes == (1, 2)
+    assert _independent_factors(3) is True

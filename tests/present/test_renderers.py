@@ -158,6 +158,7 @@ WIDE_PAGES = [
     "derivations/softmax_jacobian",
     "derivations/permutation_equivariance",
     "derivations/multihead_flops",
+    "write-a-derivation",
 ]
 
 

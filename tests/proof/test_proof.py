@@ -334,3 +334,61 @@ def test_a_counterexample_needs_sides_of_one_shape():
     d.step(m, m.reshape(4, 1), "differs", relation="≠")
     with pytest.raises(StepFailed, match="shapes differ"):
         d.verify()
+
+
+def test_a_step_that_leans_on_sympys_reversed_sum_convention_fails():
+    """sum_{k=1}^{n-3} 1 = n - 3 holds by SymPy's convention for bounds in reverse order, not for
+    n = 1, 2, where the sum is empty: review hole, now closed."""
+    kk = sp.Symbol("k", integer=True)
+    d = Derivation("demo", "demo", "count")
+    d.step(sp.Sum(1, (kk, 1, n - 3)), n - 3, "count the terms")
+    with pytest.raises(StepFailed, match=r"step 1 \(count the terms\): the two sides differ"):
+        d.verify()
+
+
+def _demo_with_lemma(false_step: bool) -> Derivation:
+    lemma = Lemma("squares", "(a+1)^2 = a^2 + 2a + 1 at a = n", lambda m: (m + 1) ** 2 == m * m + 2 * m + 1,
+                  sizes=(1, 2, 3, 5))
+    d = Derivation("demo", "demo", "a chain")
+    d.step((x + y) ** 2, x**2 + 2 * x * y + y**2, "expand")
+    d.step(sp.Sum(q[i], (i, 1, n)) * 2, sp.Sum(2 * q[i], (i, 1, n)), "linearity", lemma=lemma)
+    d.step(x * (x + 1), x**2 + x + (1 if false_step else 0), "distribute")
+    d.numeric_check("a check", lambda: (0.0, 1e-12))
+    return d
+
+
+def test_verifying_in_worker_processes_gives_the_sequential_report():
+    """jobs=2 forks workers for the lemma sizes, steps and checks; the report is the same."""
+    one, two = _demo_with_lemma(False).verify(), _demo_with_lemma(False).verify(jobs=2)
+    assert [(r.index, r.method, r.detail, r.error) for r in one.steps] == [
+        (r.index, r.method, r.detail, r.error) for r in two.steps
+    ]
+    assert [(c.name, c.error) for c in one.checks] == [(c.name, c.error) for c in two.checks]
+    assert [(lemma.name, sizes) for lemma, sizes in two.lemmas] == [("squares", (1, 2, 3, 5))]
+
+
+def test_a_failure_in_a_worker_is_the_same_failure():
+    with pytest.raises(StepFailed) as sequential:
+        _demo_with_lemma(True).verify()
+    with pytest.raises(StepFailed) as parallel:
+        _demo_with_lemma(True).verify(jobs=2)
+    assert str(sequential.value) == str(parallel.value)
+    assert str(parallel.value).startswith("demo, step 3 (distribute): the two sides differ")
+
+
+def test_a_steps_own_model_that_loses_the_sides_is_refused():
+    """A step's own concrete= model is not trusted blindly: one that maps every expression to 0
+    would prove a false step at every size, so the engine plants 2 x (left side) and requires
+    the model to see the difference (review hole, now closed)."""
+    f = sp.IndexedBase("f")
+    lemma = Lemma("anything", "a false rule", lambda s: True, sizes=(1, 2, 3, 5))
+    false_step = (sp.Sum(f[i], (i, 1, n)), 3 * sp.Sum(f[i], (i, 1, n)))
+    d = Derivation("demo", "demo", "a model that sees nothing")
+    d.step(*false_step, "triple it", method="at sizes", lemma=lemma, concrete=lambda e, size: sp.S.Zero)
+    with pytest.raises(StepFailed, match="own model at size 2 cannot tell"):
+        d.verify()
+    # A faithful model of the same step finds the slip at size 1 instead.
+    d = Derivation("demo", "demo", "a faithful model")
+    d.step(*false_step, "triple it", method="at sizes", lemma=lemma, concrete=_concrete)
+    with pytest.raises(StepFailed, match="size 1"):
+        d.verify()
