@@ -30,7 +30,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
@@ -411,10 +411,17 @@ class Derivation:
                 # Each step draws its random points from its own seed, so that the points do
                 # not depend on which steps ran before it (or in which process).
                 r = self._verify_step(key, random.Random(self.seed * 100_003 + key))
-                return ("ok", r.method, r.detail, r.error, r.seconds)
+                return ("ok", r.method, str(r.detail), r.error, r.seconds)
             c, t = self.checks[key], time.perf_counter()
-            err, tol = c.run()
-            return ("ok", float(err), float(tol), time.perf_counter() - t)
+            try:
+                err, tol = c.run()
+                err, tol = float(err), float(tol)
+            except SymattnError:
+                raise
+            except Exception as exc:  # a check that cannot run is a failed check, not a traceback
+                why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                raise StepFailed(f"{self.name}: the numeric check '{c.name}' could not run ({why})") from None
+            return ("ok", err, tol, time.perf_counter() - t)
         except SymattnError as exc:
             return ("failed", type(exc).__name__, str(exc))
 
@@ -484,6 +491,11 @@ class Derivation:
                 detail = step.check(lhs, rhs)
             except StepFailed as exc:
                 raise self._fail(index, str(exc).removeprefix(f"{self.name}: ")) from None
+            except SymattnError:
+                raise
+            except Exception as exc:
+                why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                raise self._fail(index, f"its proof procedure raised {why}") from None
         elif step.relation == "=":
             detail, error = self._check_symbolic(index, lhs, rhs, rng)
         elif step.relation in ("<", "<="):
@@ -704,7 +716,7 @@ def verify_many(derivations: list[Derivation], jobs: int) -> Iterator[Derivation
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
             futures = [[pool.submit(_run, i, *task) for task in d.tasks()] for i, d in enumerate(derivations)]
             for d, pending in zip(derivations, futures, strict=True):
-                done = [f.result() for f in pending]
+                done = [_outcome(d, f) for f in pending]
                 seconds = sum(t for t, _ in done)  # time spent on this derivation, over all workers
                 try:
                     yield d.assemble([r for _, r in done], seconds)
@@ -712,6 +724,15 @@ def verify_many(derivations: list[Derivation], jobs: int) -> Iterator[Derivation
                     yield exc
     finally:
         _WORK.clear()
+
+
+def _outcome(d: Derivation, future: Future) -> tuple[float, tuple]:
+    """A task's (seconds, result); a worker that died or a result that could not be sent back
+    is that task's failure (reported only if no earlier task of the derivation failed)."""
+    try:
+        return future.result()
+    except Exception as exc:
+        return 0.0, ("failed", "StepFailed", f"{d.name}: a worker process could not finish a task ({exc!r})")
 
 
 def _subs(e: Any, values: Mapping[sp.Symbol, int]) -> Any:

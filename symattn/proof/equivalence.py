@@ -172,7 +172,7 @@ def evaluate(e: Any, point: Point, rng: random.Random, digits: int = 60) -> Any:
     if isinstance(e, sp.MatrixBase):
         return e.applyfunc(lambda x: evaluate(x, point, rng, digits))
     scalar = {s: v for s, v in point.items() if not isinstance(s, sp.Indexed)}
-    x = sp.sympify(e).subs(scalar)
+    x = _empty_when_reversed(sp.sympify(e)).subs(scalar)
     if x.atoms(sp.MatrixSymbol):
         return evaluate(_fill_matrices(x, point, rng), point, rng, digits)
     x = x.doit()
@@ -184,17 +184,39 @@ def evaluate(e: Any, point: Point, rng: random.Random, digits: int = 60) -> Any:
     return sp.N(x, digits)
 
 
+def _empty_when_reversed(e: sp.Basic) -> sp.Basic:
+    """Each sum (product) guarded to be 0 (1) when its upper bound is below its lower bound.
+
+    That is the usual convention for an empty range; SymPy's ``doit`` instead reads
+    sum_{k=a}^{b} with b < a - 1 as -sum_{k=b+1}^{a-1}. Both evaluators of the cross-check
+    use the usual one, so the verdict does not depend on which of them ran.
+    """
+
+    def guard(x: sp.Sum | sp.Product) -> sp.Basic:
+        empty = sp.S.Zero if isinstance(x, sp.Sum) else sp.S.One
+        body = x.function
+        for var, lo, hi in x.limits:  # innermost first: each limit wraps the ones inside it
+            body = sp.Piecewise((x.func(body, (var, lo, hi)), sp.Ge(hi, lo)), (empty, True))
+        return body
+
+    if not e.has(sp.Sum, sp.Product):
+        return e
+    return e.replace(lambda x: isinstance(x, (sp.Sum, sp.Product)), guard)
+
+
 class _NoEnclosure(Exception):
     """The interval evaluator does not handle this expression (or cannot decide a branch)."""
 
 
+#: Most terms a sum may have for the interval evaluator; longer ones go to SymPy.
+MAX_TERMS = 10_000
 #: Working precision of the interval cross-check, in bits (about 77 decimal digits).
 INTERVAL_BITS = 256
 #: An interval wider than this (relative to the value's size) is not used: the slower adaptive
 #: evaluation decides instead.
 _WIDEST = 1e-55
 
-_IV_FUNCTIONS: dict[type, str] = {sp.exp: "exp", sp.log: "log", sp.sin: "sin", sp.cos: "cos", sp.erf: "erf"}
+_IV_FUNCTIONS: dict[type, str] = {sp.exp: "exp", sp.log: "log", sp.sin: "sin", sp.cos: "cos"}
 
 
 def _iv_context() -> Any:
@@ -302,6 +324,8 @@ class _Enclosure:
             for a in e.args:
                 out *= self.integer(a, env)
             return out
+        if isinstance(e, sp.Pow) and e.exp.is_Integer and 0 <= e.exp <= 64:
+            return self.integer(e.base, env) ** int(e.exp)
         raise _NoEnclosure(f"cannot take {e} as an integer")
 
     def entry(self, e: sp.Indexed, env: dict[sp.Symbol, int]) -> sp.Expr:
@@ -314,12 +338,17 @@ class _Enclosure:
     def iterate(self, e: sp.Sum | sp.Product, env: dict[sp.Symbol, int]) -> Any:
         total = _IV.mpf(0 if isinstance(e, sp.Sum) else 1)
         envs = [dict(env)]
-        for var, lo, hi in e.limits:  # innermost limit first, so outer bounds bind last
+        # SymPy lists the innermost limit first, and an inner limit's bounds may name an outer
+        # variable: bind the outermost first. An outer bound naming an inner variable refers
+        # to the free symbol of that name, as in SymPy.
+        for var, lo, hi in reversed(e.limits):
             envs = [
                 {**x, var: k}
                 for x in envs
                 for k in range(self.integer(lo, x), self.integer(hi, x) + 1)
             ]
+            if len(envs) > MAX_TERMS:
+                raise _NoEnclosure(f"more than {MAX_TERMS} terms")
         for x in envs:
             v = self.value(e.function, x)
             total = total + v if isinstance(e, sp.Sum) else total * v
@@ -371,7 +400,7 @@ def _enclosed_error(lhs: Any, rhs: Any, point: Point, rng: random.Random) -> tup
     walker = _Enclosure(point, rng)
     try:
         a, b = walker.value(a_expr, {}), walker.value(b_expr, {})
-    except (_NoEnclosure, ZeroDivisionError, ValueError, TypeError, OverflowError):
+    except Exception:  # _NoEnclosure, or mpmath's own errors (no convergence, say): let SymPy try
         return None
     (a_lo, a_hi), (b_lo, b_hi) = _ends(a), _ends(b)
     if any(mpmath.isnan(x) or mpmath.isinf(x) for x in (a_lo, a_hi, b_lo, b_hi)):

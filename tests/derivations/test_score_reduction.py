@@ -22,8 +22,8 @@ def test_reduced_scores_have_the_right_moments():
 
 
 def test_independence_lemma_at_width_three():
-    """verify checks the independence lemma at d = 1, 2; d = 3 (4 s of integrals) is checked here."""
+    """verify checks the independence lemma at d = 2; d = 3 (4 s of integrals) is checked here."""
     from derivations.score_reduction import INDEPENDENCE, _independent_factors
 
-    assert INDEPENDENCE.sizes == (1, 2)
+    assert INDEPENDENCE.sizes == (2,)
     assert _independent_factors(3) is True

@@ -101,3 +101,15 @@ def test_expressions_the_intervals_do_not_handle_fall_back_to_evalf():
     # ... and the fallback still compares them: gamma(x) vs gamma(x) + 1e-30 is caught.
     err, *_ = numeric_difference(sp.gamma(x), sp.gamma(x) + sp.Rational(1, 10**30), random.Random(0))
     assert err > 1e-32
+
+
+def test_erf_and_long_sums_go_to_sympy_without_crashing():
+    from symattn.equivalence import MAX_TERMS, _enclosed_error
+
+    x = sp.Symbol("x", real=True)
+    k = sp.Symbol("k", integer=True)
+    assert _enclosed_error(sp.erf(x), sp.erf(x), {x: sp.Rational(1, 3)}, random.Random(0)) is None
+    err, *_ = numeric_difference(sp.erf(x) * (x + 1), sp.erf(x) * x + sp.erf(x), random.Random(0))
+    assert err < 1e-45
+    long_sum = sp.Sum(x**k, (k, 1, MAX_TERMS + 1))
+    assert _enclosed_error(long_sum, long_sum, {x: sp.Rational(1, 2)}, random.Random(0)) is None

@@ -392,3 +392,56 @@ def test_a_steps_own_model_that_loses_the_sides_is_refused():
     d.step(*false_step, "triple it", method="at sizes", lemma=lemma, concrete=_concrete)
     with pytest.raises(StepFailed, match="size 1"):
         d.verify()
+
+
+# -- regressions from the review of the interval cross-check and the workers ----------------------
+def test_a_reversed_sum_fails_whichever_evaluator_runs():
+    """Bounds the interval evaluator cannot read (n**2 - 3n), or a function it does not handle,
+    send the cross-check to SymPy's evalf: that path must not bring SymPy's convention back."""
+    kk = sp.Symbol("k", integer=True)
+    for extra in (sp.S.Zero, sp.floor(x), sp.gamma(x + 10)):
+        d = Derivation("demo", "demo", "count")
+        d.step(sp.Sum(1, (kk, 1, n**2 - 3 * n)) + extra, n**2 - 3 * n + extra, "count the terms")
+        with pytest.raises(StepFailed, match="the two sides differ"):
+            d.verify()
+
+
+def test_a_double_sum_binds_its_outer_variable_before_the_inner_bound():
+    """sum_{j=1}^{n} sum_{i=1}^{j} 1 = n(n+1)/2 (the inner bound names the outer variable)."""
+    j = sp.Symbol("j", integer=True, positive=True)
+    true = Derivation("demo", "demo", "triangle")
+    true.step(sp.Sum(1, (i, 1, j), (j, 1, n)) + j, n * (n + 1) / 2 + j, "count")
+    assert true.verify().steps[0].method == "symbolic"
+    false = Derivation("demo", "demo", "triangle", numeric_allowed=True)
+    false.step(sp.Sum(1, (i, 1, j), (j, 1, n)) + j, n * j + j, "count", method="numeric")
+    with pytest.raises(StepFailed, match="differ"):
+        false.verify()
+
+
+def test_a_numeric_check_that_raises_fails_the_same_way_in_both_modes():
+    def boom():
+        raise ValueError("boom")
+
+    messages = []
+    for jobs in (1, 2):
+        d = Derivation("demo", "demo", "checks")
+        d.step(x * (x + 1), x**2 + x, "distribute")
+        d.numeric_check("exploding", boom)
+        with pytest.raises(StepFailed) as info:
+            d.verify(jobs=jobs)
+        messages.append(str(info.value))
+    expected = "demo: the numeric check 'exploding' could not run (ValueError: boom)"
+    assert messages[0] == messages[1] == expected
+    # ... and a false step before it is still the failure reported.
+    d = Derivation("demo", "demo", "checks")
+    d.step(x * (x + 1), x**2 + x + 1, "slip")
+    d.numeric_check("exploding", boom)
+    with pytest.raises(StepFailed, match=r"step 1 \(slip\)"):
+        d.verify(jobs=2)
+
+
+def test_a_check_procedure_that_crashes_is_blamed_not_the_sides():
+    d = Derivation("demo", "demo", "custom")
+    d.step((x + 1) ** 2, x**2 + 2 * x + 1, "expand", check=lambda lhs, rhs: 1 / 0)
+    with pytest.raises(StepFailed, match="its proof procedure raised ZeroDivisionError"):
+        d.verify()
