@@ -104,7 +104,7 @@ def test_expressions_the_intervals_do_not_handle_fall_back_to_evalf():
 
 
 def test_erf_and_long_sums_go_to_sympy_without_crashing():
-    from symattn.equivalence import MAX_TERMS, _enclosed_error
+    from symattn.proof.equivalence import MAX_TERMS, _enclosed_error
 
     x = sp.Symbol("x", real=True)
     k = sp.Symbol("k", integer=True)
