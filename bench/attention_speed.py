@@ -9,7 +9,7 @@ from __future__ import annotations
 import _common  # first: it limits BLAS to one thread before NumPy loads
 import numpy as np
 
-from symattn.numeric import attention_numeric
+from symattn.core.numeric import attention_numeric
 
 SIZES = (256, 1024, 4096)
 

@@ -12,7 +12,7 @@ import random
 import _common  # first: it limits BLAS to one thread before NumPy loads
 import numpy as np
 
-from symattn.exact import attention, symbolic_attention
+from symattn.core.exact import attention, symbolic_attention
 
 
 def _matrix(rng: random.Random, rows: int, cols: int) -> list[list[str]]:

@@ -2,7 +2,7 @@
 
 Each module defines ``NAME``, ``TITLE`` and ``derivation()``, which builds the
 :class:`~symattn.proof.Derivation`; :func:`load` builds one by name. Derivations from outside
-(a course author's, see :mod:`symattn.plugins`) are registered in ``REGISTERED``.
+(a course author's, see :mod:`symattn.grading.plugins`) are registered in ``REGISTERED``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ NAMES = (
 
 
 #: Derivations registered from outside, after the built-in ones: name -> a
-#: :class:`symattn.plugins.DerivationPlugin` (``title``, ``derivation()``, ``mutations``).
+#: :class:`symattn.grading.plugins.DerivationPlugin` (``title``, ``derivation()``, ``mutations``).
 REGISTERED: dict[str, Any] = {}
 
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from symattn.exact import attention
-from symattn.masks import Mask
-from symattn.numeric import attention_numeric
+from symattn.core.exact import attention
+from symattn.core.masks import Mask
+from symattn.core.numeric import attention_numeric
 from symattn.proof import Derivation
 
 NAME = "attention_by_hand"

@@ -21,9 +21,9 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from symattn.exact import symbol_matrix
-from symattn.flops import N, cost_terms, crossover, d_model, h, total_cost
-from symattn.multihead import multihead_exact, multihead_numeric
+from symattn.core.exact import symbol_matrix
+from symattn.core.flops import N, cost_terms, crossover, d_model, h, total_cost
+from symattn.core.multihead import multihead_exact, multihead_numeric
 from symattn.proof import Derivation, StepFailed
 
 NAME = "multihead_flops"

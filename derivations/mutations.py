@@ -2,9 +2,10 @@
 
 A checker that cannot fail is worse than none. Each :class:`Mutation` takes a fresh copy of a
 derivation and plants one error: a wrong right-hand side, a false lemma body, a misrounded
-figure, a theorem claiming more than its proof, a constant off by 10^-20. ``tests/test_mutations.py``
-runs every one and asserts that verification fails at the step (or claim, or lemma) planted;
-``symattn build`` runs them too and prints the count on the docs' index page.
+figure, a theorem claiming more than its proof, a constant off by 10^-20.
+``tests/derivations/test_mutations.py`` runs every one and asserts that verification fails at
+the step (or claim, or lemma) planted; ``symattn build`` runs them too and prints the count on
+the docs' index page.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from dataclasses import dataclass
 import sympy as sp
 
 from symattn.errors import SymattnError
-from symattn.operators import Ex, Var
 from symattn.proof import Derivation, Lemma, LemmaFailed, StepFailed
+from symattn.proof.operators import Ex, Var
 
 from . import load
 
@@ -362,7 +363,7 @@ def _pe_unmasked_reversed() -> sp.Matrix:
 
 def catalogue(names: Iterable[str] | None = None) -> list[Mutation]:
     """The planted errors of ``names`` (default: every derivation), with those that registered
-    derivations bring (their modules' ``MUTATIONS``, see :mod:`symattn.plugins`)."""
+    derivations bring (their modules' ``MUTATIONS``, see :mod:`symattn.grading.plugins`)."""
     from . import REGISTERED
 
     every = MUTATIONS + [m for plugin in REGISTERED.values() for m in plugin.mutations]

@@ -20,12 +20,12 @@ from itertools import permutations
 import numpy as np
 import sympy as sp
 
-from symattn.exact import _evaluate, symbol_matrix
-from symattn.masks import Mask
-from symattn.nodes import carry_out
-from symattn.numeric import attention_numeric
+from symattn.core.exact import _evaluate, symbol_matrix
+from symattn.core.masks import Mask
+from symattn.core.nodes import carry_out
+from symattn.core.numeric import attention_numeric
+from symattn.core.softmax import RowSoftmax, softmax_rows
 from symattn.proof import Derivation, Lemma
-from symattn.softmax import RowSoftmax, softmax_rows
 
 NAME = "permutation_equivariance"
 TITLE = "Attention cannot see word order"

@@ -24,8 +24,8 @@ import sympy as sp
 from sympy.matrices.expressions.diagonal import DiagMatrix
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from symattn.equivalence import prove_equal
 from symattn.proof import Derivation, Lemma, StepFailed
+from symattn.proof.equivalence import prove_equal
 
 NAME = "softmax_jacobian"
 TITLE = "The softmax Jacobian"

@@ -1,17 +1,18 @@
 """symattn: the mathematics of attention, exact and machine-checked.
 
-One definition of Softmax(Q K^T / sqrt(d_k) + M) V (:mod:`symattn.definition`) gives exact
+One definition of Softmax(Q K^T / sqrt(d_k) + M) V (:mod:`symattn.core.definition`) gives exact
 closed forms, symbolic entries, correctly rounded decimals and fast NumPy code.
 """
 
 from __future__ import annotations
 
-from .digits import decimal_string
+from .core.digits import decimal_string
+from .core.exact import AttentionSteps, attention, symbolic_attention
+from .core.masks import Mask
+from .core.numeric import attention_numeric
+from .core.softmax import RowSoftmax
 from .errors import SymattnError
-from .exact import AttentionSteps, attention, symbolic_attention
-from .masks import Mask
-from .numeric import attention_numeric
-from .softmax import RowSoftmax
+from .present import jupyter as _jupyter  # noqa: F401  (how Jupyter shows results)
 
 __all__ = [
     "AttentionSteps",

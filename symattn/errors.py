@@ -64,7 +64,7 @@ class PluginError(SymattnError):
 
     Examples: a plugin file that does not exist or does not import, a name taken by a built-in
     or by another plugin, ``derivation()`` returning something that is not a Derivation
-    (see :mod:`symattn.plugins`).
+    (see :mod:`symattn.grading.plugins`).
     """
 
 

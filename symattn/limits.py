@@ -3,9 +3,9 @@
 #: Most significant digits a caller may ask for.
 MAX_DIGITS = 1000
 
-# -- the labs (symattn/labs.py); the command line states these in its help and errors --------
+# -- the labs (symattn/labs/simulation.py); the command line states these in its help and errors --------
 #: Fewest draws per width of the variance lab: its 95 % interval is calibrated from here on
-#: (coverage 93-97 % at every width, checked in tests/test_intervals.py).
+#: (coverage 93-97 % at every width, checked in tests/labs/test_intervals.py).
 MIN_DRAWS = 1000
 #: Most draws (variance lab) or trials (saturation lab) in one run.
 MAX_COUNT = 10**9

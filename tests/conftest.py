@@ -43,7 +43,7 @@ def verify():
 @pytest.fixture(scope="session")
 def generated():
     """Everything `symattn build` writes, generated once per test session."""
-    from symattn.site import generate
+    from symattn.present.site import generate
 
     return generate()
 

@@ -470,7 +470,7 @@ for answer, how in invalid64:
 
 # -- seeded variants: inputs from symattn, answers by hand ----------------------------------------
 def variant_inputs() -> dict[str, dict[int, dict]]:
-    from symattn.exercises import variant
+    from symattn.grading.exercises import variant
 
     return {ex: {s: variant(ex, s).params for s in SEEDS} for ex in ("ex6.2", "ex6.4", "ex6.5")}
 

@@ -10,9 +10,9 @@ import random
 
 import sympy as sp
 
-from symattn.digits import decimal_string
-from symattn.exercises import Exercise
-from symattn.judge import Expected, Mistake
+from symattn.core.digits import decimal_string
+from symattn.grading.exercises import Exercise
+from symattn.grading.judge import Expected, Mistake
 from symattn.proof import Derivation
 
 ID = "ln.1"

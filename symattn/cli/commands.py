@@ -1,0 +1,390 @@
+"""What each ``symattn`` subcommand does: read its parsed arguments, call the library, print.
+
+Each function takes the argparse namespace and returns the exit code (see :mod:`symattn.errors`).
+Heavy modules are imported inside the functions, so ``symattn --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def build(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..errors import EXIT_CHECK_FAILED
+    from ..present.site import compare, generate, write
+
+    out = Path(args.out)
+    if not args.check:
+        out.mkdir(parents=True, exist_ok=True)  # an unwritable --out fails now, not after the work
+    result = generate(progress=progress)
+    sys.stdout.write(result.summary)
+    if args.check:
+        stale = compare(result.files, out)
+        if stale:
+            print(f"symattn: {out}/ is out of date; run `symattn build --out {out}`:", file=sys.stderr)
+            for rel in stale:
+                print(f"  {rel}", file=sys.stderr)
+            return EXIT_CHECK_FAILED
+        print(f"{out}/ is up to date ({len(result.files)} files).")
+    else:
+        write(result.files, out)
+        print(f"wrote {len(result.files)} files to {out}/")
+    return 0 if result.ok else EXIT_CHECK_FAILED
+
+
+def lab_variance(args: argparse.Namespace) -> int:
+    from ..labs.simulation import variance_lab, variance_numbers
+    from ..present import lab_render
+
+    plot = _plot_target(args.plot, variance_numbers(list(_figures().WIDTHS), 50_000, "direct"))
+    rows = variance_lab(args.widths, args.draws, args.seed, args.method)
+    if args.json:
+        _emit(lab_render.variance_json(rows, args.seed, args.method))
+    else:
+        _emit(lab_render.variance_text(rows, args.seed, args.method))
+    if plot is not None:
+        _figures().score_histograms(plot, seed=args.seed)
+    return 0
+
+
+def lab_saturation(args: argparse.Namespace) -> int:
+    from ..labs.simulation import saturation_lab, saturation_numbers
+    from ..present import lab_render
+
+    figure_work = sum(saturation_numbers(20_000, w, args.keys, "reduced") for w in _figures().WIDTHS)
+    plot = _plot_target(args.plot, figure_work)
+    r = saturation_lab(args.trials, args.width, args.keys, args.threshold, args.seed, args.method)
+    _emit(lab_render.saturation_json(r) if args.json else lab_render.saturation_text(r))
+    if plot is not None:
+        _figures().saturation_curve(plot, keys=args.keys, threshold=args.threshold, seed=args.seed)
+    return 0
+
+
+def _figures():
+    from ..labs import figures
+
+    return figures
+
+
+def _plot_target(path: str | None, numbers: int):
+    """Check a --plot path (and that matplotlib is there) before a lab runs, not after."""
+    if path is None:
+        return None
+    from ..errors import InputError
+    from ..limits import MAX_NUMBERS, MAX_NUMBERS_TEXT
+
+    if numbers > MAX_NUMBERS:
+        raise InputError(
+            f"the figure would draw {numbers:.3g} random numbers, more than the limit of {MAX_NUMBERS_TEXT}"
+        )
+    return _figures().check_target(path)
+
+
+def _emit(text: str) -> None:
+    """Write to stdout; a full disk or a closed pipe is one line on stderr, exit 2."""
+    from ..errors import InputError
+
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as exc:
+        _silence_stdout()
+        raise InputError(f"cannot write the output: {exc.strerror or exc}") from None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so Python's final flush of the unwritten text stays quiet."""
+    import os
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def exercises(args: argparse.Namespace) -> int:
+    from ..errors import InputError
+    from ..grading.exercises import EXERCISES, get
+    from ..present.exercise_render import exercise_list, exercise_text
+
+    if args.action == "list":
+        sys.stdout.write(exercise_list(list(EXERCISES.values())))
+        return 0
+    if not args.id:
+        raise InputError(f"name an exercise: symattn exercises {args.action} ID")
+    if args.action == "variant" and args.seed is None:
+        raise InputError("a variant needs --seed S")
+    exercise = get(args.id, args.seed)
+    sys.stdout.write(exercise_text(exercise, args.solution))
+    return 0
+
+
+def check(args: argparse.Namespace) -> int:
+    from ..errors import InputError
+    from ..grading.answers import MAX_LENGTH
+    from ..grading.exercises import get
+    from ..grading.judge import judge
+    from ..present.exercise_render import verdict_json, verdict_text
+
+    if args.steps is not None:
+        return check_steps(args)
+    if args.stdin and args.answer is not None:
+        raise InputError("give the answer as an argument or with --stdin, not both")
+    if args.stdin:
+        answer = sys.stdin.read(4 * MAX_LENGTH + 1).strip()
+    elif args.answer is None:
+        raise InputError(
+            "give an ANSWER: symattn check ID ANSWER (or --stdin), or a derivation with --steps FILE"
+        )
+    else:
+        answer = args.answer
+    exercise = get(args.id, args.seed)
+    if exercise.checker == "formula":
+        from ..grading.learner_formula import EXPECTED_LATEX, judge_formula
+
+        verdict = judge_formula(answer)
+        out = (
+            verdict_json(exercise.id, EXPECTED_LATEX, verdict)
+            if args.json
+            else verdict_text(exercise.id, verdict)
+        )
+        sys.stdout.write(out)
+        return verdict.exit_code
+    if exercise.checker == "steps":
+        raise InputError(
+            f"{exercise.id} is checked as a derivation: symattn check {exercise.id} --steps FILE"
+        )
+    if not exercise.checkable:
+        raise InputError(
+            f"{exercise.id} has no machine-checkable answer: see "
+            f"symattn exercises show {exercise.id} --solution"
+        )
+    verdict = judge(answer, exercise.expected, exercise.mistakes)
+    if args.json:
+        sys.stdout.write(verdict_json(exercise.id, exercise.expected.latex(), verdict))
+    else:
+        sys.stdout.write(verdict_text(exercise.id, verdict))
+    return verdict.exit_code
+
+
+def check_steps(args: argparse.Namespace) -> int:
+    """``symattn check ID --steps FILE``: a learner's derivation judged line by line."""
+    from ..errors import InputError
+    from ..grading.exercises import get
+    from ..grading.learner_proof import STEP_EXERCISES, check_derivation, read_steps
+    from ..present.learner_render import proof_json, proof_text
+
+    if args.answer is not None or args.stdin:
+        raise InputError("give an ANSWER or --steps FILE, not both (--steps - reads standard input)")
+    exercise = get(args.id)
+    if args.seed is not None:
+        raise InputError("--seed does not apply to --steps")
+    if exercise.id not in STEP_EXERCISES:
+        raise InputError(
+            f"{exercise.id} is not checked step by step; --steps works for {', '.join(STEP_EXERCISES)}"
+        )
+    verdict = check_derivation(exercise.id, read_steps(args.steps))
+    sys.stdout.write(proof_json(verdict) if args.json else proof_text(verdict))
+    return verdict.exit_code
+
+
+def audit(args: argparse.Namespace) -> int:
+    from ..errors import EXIT_CHECK_FAILED, InputError
+    from ..grading.audit import audit_module
+    from ..present.audit_render import audit_json, audit_text_report
+
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            text = fh.read(2_000_000)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
+    result = audit_module(text)
+    if not result.keys and not result.claims:
+        raise InputError(f"{args.file}: no exercises and no numeric claims found")
+    sys.stdout.write(audit_json(result) if args.json else audit_text_report(result))
+    for c in result.claims:
+        if c.verdict == "wrong":
+            print(
+                f"symattn: wrong: line {c.line}: {' '.join(c.text.split())[:80]}: true value {c.value}",
+                file=sys.stderr,
+            )
+    for r in result.keys:
+        if r.wrong:
+            name = r.exercise.id if r.exercise else f"exercise {r.found.position}"
+            print(f"symattn: {r.status}: {name} (line {r.found.line}): {r.detail}", file=sys.stderr)
+    return EXIT_CHECK_FAILED if result.wrong else 0
+
+
+def derive(args: argparse.Namespace) -> int:
+    import derivations
+
+    from ..errors import InputError
+    from ..present.proof_render import FORMATS
+    from ..proof.engine import default_jobs
+
+    if args.list:
+        for name in derivations.names():
+            print(f"{name}\t{derivations.title(name)}")
+        return 0
+    if not args.name:
+        raise InputError("name a derivation (symattn derive --list shows them)")
+    d = derivations.load(args.name)
+    progress(f"checking {args.name} ...")
+    report = d.verify(jobs=default_jobs())
+    sys.stdout.write(FORMATS[args.format](d, report))
+    return 0
+
+
+def verify(args: argparse.Namespace) -> int:
+    import derivations
+
+    from ..errors import EXIT_CHECK_FAILED
+    from ..present.verify_table import verify_all
+    from ..proof.engine import default_jobs
+
+    names = args.names or list(derivations.names())
+    for name in names:
+        if name not in derivations.names():
+            derivations.load(name)  # raises the one-line error
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    _, ok = verify_all(names, progress=progress, write=write, jobs=args.jobs or default_jobs())
+    if getattr(args, "mutations", False):
+        ok &= _planted_errors(names, write)
+    return 0 if ok else EXIT_CHECK_FAILED
+
+
+def _planted_errors(names: list[str], write) -> bool:
+    """``verify --mutations``: plant each error of these derivations; each must fail where planted."""
+    from derivations.mutations import catalogue, outcome
+
+    planted = catalogue(names)
+    write(f"\nplanted errors: {len(planted)}\n")
+    caught = 0
+    for m in planted:
+        progress(f"planting {m.derivation}: {m.description} ...")
+        ok, line = outcome(m)
+        caught += ok
+        write(f"  {line}\n")
+    write(f"caught where planted: {caught} of {len(planted)}\n")
+    return caught == len(planted)
+
+
+def grade(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from ..errors import InputError
+    from ..grading.grade import grade_file
+    from ..present.grade_report import (
+        ChartUnavailable,
+        bar_chart,
+        report_markdown,
+        summarise,
+        summary_json,
+        summary_text,
+    )
+
+    try:
+        graded = grade_file(args.file, args.out, args.format, args.jobs, progress=sys.stderr.isatty())
+    except KeyboardInterrupt:
+        if args.out:
+            print(f"symattn: interrupted; run the same command to resume from {args.out}", file=sys.stderr)
+        raise
+    except OSError as exc:  # --out cannot be written
+        raise InputError(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}") from None
+    summaries = summarise(graded.records)
+    # With the rows on stdout, the summary goes to stderr so that stdout stays one table.
+    shown = sys.stdout if args.out else sys.stderr
+    rows = len(graded.records)
+    head = f"{rows} rows from {args.file}: {graded.judged} judged in {graded.seconds:.1f} s"
+    if graded.resumed:
+        head += f", {graded.resumed} already graded in {args.out}"
+    print(head + "\n", file=shown)
+    shown.write(summary_text(summaries))
+    shown.flush()
+    try:
+        if args.summary_json:
+            doc = summary_json(summaries) | {"file": args.file, "rows": rows}
+            Path(args.summary_json).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        if args.report:
+            report = Path(args.report)
+            try:
+                chart: str | None = bar_chart(summaries, report.with_suffix(".svg")).name
+            except ChartUnavailable as exc:  # the report without its chart, rather than no report
+                print(f"symattn: warning: {exc}", file=sys.stderr)
+                chart = None
+            report.write_text(report_markdown(summaries, f"Class report: {args.file}", chart))
+    except OSError as exc:
+        raise InputError(f"cannot write {exc.filename}: {exc.strerror}") from None
+    return 0
+
+
+def flops(args: argparse.Namespace) -> int:
+    import json
+
+    from ..core.flops import breakdown
+    from ..errors import InputError
+
+    try:
+        b = breakdown(args.n, args.d_model, args.heads)
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    if args.json:
+        print(json.dumps(b, indent=2))
+        return 0
+    width = max(len(f"{v:,}") for v in b.values())
+    print(
+        f"Multi-head attention, N = {args.n:,}, d_model = {args.d_model:,}, h = {args.heads} "
+        f"(d_k = {args.d_model // args.heads}); multiply-adds:"
+    )
+    labels = {
+        "projections": "projections      3 N d^2",
+        "scores": "scores           N^2 d",
+        "weighted_sum": "weighted sum     N^2 d",
+        "output_projection": "output proj.     N d^2",
+        "total": "total  4 N d^2 + 2 N^2 d",
+    }
+    for key, label in labels.items():
+        print(f"  {label:<26} {b[key]:>{width},}")
+    quadratic = b["scores"] + b["weighted_sum"]
+    linear = b["projections"] + b["output_projection"]
+    side = "larger than" if quadratic > linear else ("equal to" if quadratic == linear else "smaller than")
+    print(
+        f"The N^2 terms ({quadratic:,}) are {side} the N d^2 terms ({linear:,}); "
+        f"they dominate for N > 2 d_model = {b['crossover_n']:,}."
+    )
+    print(f"Counting multiplies and adds separately doubles every figure: {2 * b['total']:,} FLOPs.")
+    return 0
+
+
+def progress(message: str) -> None:
+    """Progress on stderr, only when a person is watching."""
+    if sys.stderr.isatty():
+        print(message, file=sys.stderr, flush=True)
+
+
+def attention(args: argparse.Namespace) -> int:
+    from ..core.exact import attention
+    from ..core.inputs import EXAMPLE, parse_matrix
+    from ..errors import InputError
+    from ..present.render import FORMATS
+
+    texts = {}
+    for name in ("q", "k", "v"):
+        given = getattr(args, name)
+        if given is None and not args.example:
+            raise InputError(f"--{name} is required (or pass --example)")
+        texts[name] = given if given is not None else EXAMPLE[name]
+    q, k, v = (parse_matrix(texts[n], n.upper()) for n in ("q", "k", "v"))
+    steps = attention(q, k, v, mask=args.mask, scale=not args.no_scale)
+    sys.stdout.write(FORMATS[args.format](steps, args.digits))
+    return 0

@@ -1,0 +1,79 @@
+"""The row-wise softmax as a SymPy matrix expression.
+
+``RowSoftmax(Z)`` is the N x M matrix whose row i is softmax(Z[i, :]). It is a node of a
+``MatrixExpr`` tree, so attention can be written as one expression; it knows how to
+
+- evaluate exactly on an explicit matrix (``doit``): entry (i, j) is
+  exp(z_ij - c_i) / sum_k exp(z_ik - c_i), where c_i is the smallest allowed entry of the row
+  when SymPy can order the row exactly, and 0 otherwise. Softmax is unchanged by subtracting a
+  constant from a row, so the shift is exact; it makes the closed forms read as the module
+  writes them (1/(1 + e^sqrt(2)) rather than e^-sqrt(2)/(1 + e^-sqrt(2))). A ``-oo`` entry gets
+  weight exactly 0; a row of only ``-oo`` raises :class:`~symattn.errors.EmptyRowError`
+  (it would be 0/0);
+- print itself as NumPy code (``_numpycode``) in the safe form that subtracts the row maximum
+  before exponentiating, so scores of size 1e6 do not overflow;
+- print itself as LaTeX.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..errors import EmptyRowError
+from .nodes import UnaryMatrixNode
+
+
+class RowSoftmax(UnaryMatrixNode):
+    """Softmax applied to each row of a matrix expression."""
+
+    def on_explicit(self, m: sp.MatrixBase) -> sp.MatrixBase:
+        return softmax_rows(m)
+
+    def _entry(self, i: int, j: int, **kwargs: object) -> sp.Expr:
+        row = [self.arg[i, k] for k in range(self.shape[1])]
+        return softmax_row(row, i)[j]
+
+    def _numpycode(self, printer: sp.printing.numpy.NumPyPrinter) -> str:
+        np_ = printer._module  # "numpy" (or an alias the printer was given)
+        z = printer._print(self.arg)
+        # exp(z - rowmax) / rowsum: one pass of vectorised NumPy, safe for huge scores.
+        return (
+            f"(lambda _z: (lambda _e: _e / _e.sum(axis=-1, keepdims=True))"
+            f"({np_}.exp(_z - _z.max(axis=-1, keepdims=True))))({z})"
+        )
+
+    def _latex(self, printer: sp.printing.latex.LatexPrinter) -> str:
+        return r"\operatorname{softmax}\left(" + printer._print(self.arg) + r"\right)"
+
+    def _sympystr(self, printer: sp.printing.str.StrPrinter) -> str:
+        return f"RowSoftmax({printer._print(self.arg)})"
+
+
+def softmax_rows(z: sp.MatrixBase) -> sp.ImmutableMatrix:
+    """Exact row softmax of an explicit matrix (see the module docstring)."""
+    n, m = z.shape
+    rows = [softmax_row([z[i, j] for j in range(m)], i) for i in range(n)]
+    return sp.ImmutableMatrix(rows)
+
+
+def softmax_row(row: list[sp.Expr], index: int = 0) -> list[sp.Expr]:
+    """Exact softmax of one row; ``index`` names the row if it has no allowed entry."""
+    allowed = [x for x in row if x != sp.S.NegativeInfinity]
+    if not allowed:
+        raise EmptyRowError([index])
+    shift = _exact_minimum(allowed)
+    terms = [sp.exp(x - shift) for x in row]  # exp(-oo) is exactly 0
+    total = sp.Add(*terms)
+    return [t / total for t in terms]
+
+
+def _exact_minimum(values: list[sp.Expr]) -> sp.Expr:
+    """The smallest value if SymPy can order all of them exactly, else 0 (no shift)."""
+    best = values[0]
+    for x in values[1:]:
+        below = (x - best).is_extended_negative
+        if below is None:
+            return sp.S.Zero
+        if below:
+            best = x
+    return best

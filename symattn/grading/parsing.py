@@ -1,0 +1,257 @@
+"""Reading LaTeX with latex2sympy2, with its quirks hidden.
+
+latex2sympy2 1.9.1 keeps global state (``x = 3`` assigns, and a later ``x + 1`` reads 4) and
+silently ignores trailing junk (``8192 )`` parses as 8192). :func:`read_latex` clears the state
+before every parse and refuses input the grammar did not consume to the end; it is meant to
+run inside an :func:`isolated` worker, which is the only place the parser is patched, so the
+calling process keeps latex2sympy2 exactly as imported. Its errors are short sentences that
+quote the text near the problem, never a Python message. Nothing here calls ``eval``,
+``exec`` or ``sympify`` on the text.
+
+:func:`isolated` runs a function in a forked worker with a wall-clock deadline, CPU and
+memory limits, no core file and no file writes, its output and warnings discarded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import re
+import resource
+import select
+import signal
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import sympy as sp
+
+from ..errors import SymattnError
+
+
+class LatexError(SymattnError, ValueError):
+    """Raised when LaTeX cannot be read (a syntax error, trailing junk, an unsupported form)."""
+
+
+class WorkerError(SymattnError):
+    """Raised when isolated work runs out of time or memory, or its worker dies."""
+
+
+def _library() -> Any:
+    import latex2sympy2  # heavy (antlr): imported on first use
+
+    return latex2sympy2
+
+
+def _install_eof_check() -> None:
+    """Make the grammar's top rule fail unless it consumed the whole input."""
+    lib = _library()
+    parser_cls = lib.PSParser
+    if getattr(parser_cls, "_symattn_eof_check", False):
+        return
+    original = parser_cls.math
+
+    def math_to_eof(self: Any) -> Any:
+        tree = original(self)
+        token = self._input.LT(1)
+        if token is not None and token.type != -1:  # -1 is antlr's EOF
+            raise LatexError(
+                f"unexpected {token.text!r} at position {token.start + 1}: "
+                "the answer must end where the expression ends"
+            )
+        return tree
+
+    parser_cls.math = math_to_eof
+    parser_cls._symattn_eof_check = True
+
+
+def read_latex(text: str) -> Any:
+    """Parse LaTeX to SymPy with latex2sympy2, without leaked state or ignored junk.
+
+    This patches latex2sympy2's parser (see :func:`_install_eof_check`): call it in a worker.
+    """
+    lib = _library()
+    _install_eof_check()
+    lib.set_variances({})  # forget any assignment an earlier parse made
+    try:
+        return lib.latex2sympy(text)
+    except LatexError:
+        raise
+    except RecursionError:
+        raise LatexError("nested too deeply to read") from None
+    except Exception as exc:  # antlr's syntax errors, and latex2sympy2's own failures
+        raise LatexError(_sentence(text, str(exc))) from None
+
+
+def _sentence(text: str, message: str) -> str:
+    """A learner's sentence for a parse failure: where it happened, never Python's words."""
+    lines = message.splitlines()
+    if len(lines) >= 3 and lines[-1].strip().endswith("^"):
+        col = len(lines[-1]) - 1
+        source = lines[-2]
+        near = source[max(0, col - 6) : col + 8].strip()
+        return (
+            f"cannot read this as mathematics near '{near}'"
+            if near
+            else ("cannot read this as mathematics: it ends too early")
+        )
+    return f"cannot read '{_short(text)}' as a value here"
+
+
+def _short(text: str) -> str:
+    text = re.sub(r"\s+", " ", text.strip())
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+@contextlib.contextmanager
+def library_state_kept() -> Any:
+    """Run a block that parses without leaving any trace in latex2sympy2's module state."""
+    lib = _library()
+    names = ("variances", "var", "frac_type", "is_real", "VARIABLE_VALUES")
+    saved = {n: getattr(lib, n) for n in names if hasattr(lib, n)}
+    saved = {n: (dict(v) if isinstance(v, dict) else v) for n, v in saved.items()}
+    math = lib.PSParser.math
+    try:
+        yield lib
+    finally:
+        for n, v in saved.items():
+            setattr(lib, n, v)
+        lib.PSParser.math = math
+
+
+def isolated(
+    func: Callable[..., Any],
+    *args: Any,
+    timeout: float = 5.0,
+    memory_mb: int = 1024,
+    max_bytes: int = 1 << 20,
+    cpu_seconds: int | None = None,
+) -> Any:
+    """Run ``func(*args)`` in a forked worker; return its (picklable) result.
+
+    The worker gets ``timeout`` seconds of wall clock (then SIGKILL), ``cpu_seconds`` of CPU
+    (default: the timeout), and ``memory_mb`` of address space beyond what it inherits. A busy
+    machine slows the wall clock, not the CPU count: give the wall clock some slack.
+    A :class:`SymattnError` raised in the worker is raised again here with its message;
+    anything else becomes :class:`WorkerError`.
+    """
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker
+        os.close(read_fd)
+        code = 0
+        try:
+            # The address-space limit counts what the worker inherited (a parent that loaded
+            # torch maps gigabytes), so allow memory_mb beyond the current size.
+            limit = _address_space() + memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            cpu = cpu_seconds or max(1, int(timeout + 0.999))
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a killed worker leaves no core file
+            resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))  # and writes no file
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write fails instead of killing
+            _silence()
+            try:
+                payload = ("ok", func(*args))
+            except SymattnError as exc:
+                payload = ("error", type(exc).__name__, str(exc))
+            except MemoryError:
+                payload = ("fail", "too costly to check: out of memory")
+            except RecursionError:
+                payload = ("fail", "too costly to check: nested too deeply")
+            except Exception:  # an internal failure: a sentence, never Python's message
+                payload = ("fail", "this answer could not be read or compared: write it more simply")
+            data = pickle.dumps(payload)
+            if len(data) > max_bytes:
+                data = pickle.dumps(("fail", "too costly to check: result too large"))
+            with os.fdopen(write_fd, "wb") as pipe:
+                pipe.write(data)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    return _collect(pid, read_fd, timeout, max_bytes)
+
+
+def _silence() -> None:
+    """Discard the worker's stdout, stderr and warnings (SymPy's deprecation notes, antlr's)."""
+    import warnings
+
+    warnings.simplefilter("ignore")
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.close(null)
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the worker's lifetime
+
+
+def _address_space() -> int:
+    """This process's virtual memory size in bytes (0 where /proc is not available)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _collect(pid: int, fd: int, timeout: float, max_bytes: int) -> Any:
+    deadline = time.monotonic() + timeout
+    chunks: list[bytes] = []
+    size = 0
+    timed_out = False
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > max_bytes:
+                break
+    finally:
+        os.close(fd)
+        if timed_out or size > max_bytes:
+            _kill(pid)
+        _, status = os.waitpid(pid, 0)
+    if timed_out:
+        raise WorkerError(f"too costly to check: no result within {timeout:g} s")
+    if size > max_bytes:
+        raise WorkerError("too costly to check: result too large")
+    if not chunks:
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+            raise WorkerError("too costly to check: CPU time limit reached")
+        raise WorkerError("too costly to check: the worker stopped without a result")
+    payload = pickle.loads(b"".join(chunks))
+    if payload[0] == "ok":
+        return payload[1]
+    if payload[0] == "error":
+        raise LatexError(payload[2]) if payload[1] == "LatexError" else WorkerError(payload[2])
+    raise WorkerError(payload[1])
+
+
+def _kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def same_by_name(parsed: Any, source: Any) -> Any:
+    """``parsed`` with its symbols renamed to ``source``'s symbols of the same name.
+
+    latex2sympy2 returns plain symbols; the source's carry assumptions (positive, integer).
+    """
+    if not hasattr(parsed, "free_symbols"):
+        return parsed
+    names = {str(s): s for s in getattr(source, "free_symbols", set())}
+    for s in getattr(source, "free_symbols", set()):
+        names.setdefault(sp.latex(s), s)
+    return parsed.xreplace({s: names[str(s)] for s in parsed.free_symbols if str(s) in names})

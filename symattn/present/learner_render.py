@@ -1,0 +1,76 @@
+"""A judged derivation as text and JSON (presentation only)."""
+
+from __future__ import annotations
+
+import json
+
+from ..grading.learner_proof import ProofVerdict
+
+MARKS = {"ok": "✓", "wrong": "✗", "unjustified": "?", "invalid": "!"}
+
+
+def proof_text(v: ProofVerdict) -> str:
+    """Each step with its mark and rule; the first step that is not ok with its feedback."""
+    out = [f"{v.id}, checked step by step:"]
+    told = False
+    for s in v.steps:
+        out.append(f"{MARKS[s.status]} line {s.line}: {s.latex}")
+        if s.status == "ok":
+            out.append(f"    {s.rule}")
+        elif not told:
+            out.append(f"    {s.status}" + (f" ({s.rule})" if s.rule else "") + f": {s.feedback}")
+            told = True
+        else:
+            out.append(f"    {s.status}" + (f" ({s.rule})" if s.rule else ""))
+    head = {"correct": "Correct", "incorrect": "Incorrect", "invalid": "Invalid"}[v.verdict]
+    feedback = v.feedback.removeprefix("correct: ").removeprefix("incorrect: ")
+    out.append(f"{head}: {feedback}")
+    return "\n".join(out) + "\n"
+
+
+def proof_json(v: ProofVerdict) -> str:
+    return json.dumps(v.as_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+def proof_markdown(v: ProofVerdict) -> str:
+    """A table for the docs: line, mark, step, rule or feedback."""
+    rows = ["| line | | step | rule or feedback |", "|---|---|---|---|"]
+    for s in v.steps:
+        note = s.rule if s.status == "ok" else f"**{s.status}**" + (f" ({s.rule})" if s.rule else "")
+        if s.status != "ok" and s.feedback:
+            note += f": {s.feedback}"
+        rows.append(f"| {s.line} | {MARKS[s.status]} | ${s.latex}$ | {_cell(note)} |")
+    feedback = v.feedback.removeprefix("correct: ").removeprefix("incorrect: ")
+    return "\n".join(rows) + f"\n\n**{v.verdict}**: {_cell(feedback)}\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def worked_checks(exercise_id: str) -> str:
+    """The exercises page's worked checks: a correct and a wrong derivation, as judged."""
+    from ..grading.learner_examples import EXAMPLES
+    from ..grading.learner_proof import check_derivation
+
+    out = [
+        f"**Checked step by step.** Write a derivation in LaTeX, one step per line ('A = B' starts "
+        f"a chain, '= C' continues it, '%' starts a comment), and run "
+        f"`symattn check {exercise_id} --steps proof.tex`.",
+        "",
+    ]
+    for kind, title in (("correct", "A correct derivation"), ("wrong", "A derivation with a slip")):
+        text = EXAMPLES[exercise_id][kind]
+        verdict = check_derivation(exercise_id, text, isolate=False)  # our own text: no worker
+        out += [
+            f"<details><summary>{title}: {verdict.verdict}</summary>",
+            "",
+            "```tex",
+            text.rstrip(),
+            "```",
+            "",
+            proof_markdown(verdict),
+            "</details>",
+            "",
+        ]
+    return "\n".join(out)

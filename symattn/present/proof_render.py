@@ -1,0 +1,328 @@
+"""Derivations as LaTeX, Markdown and plain text.
+
+Presentation only: these functions read a :class:`~symattn.proof.Derivation` and its
+:class:`~symattn.proof.DerivationReport` and never check anything themselves. Each step is
+shown with its justification and how it was checked.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import sympy as sp
+from sympy.printing.pretty.pretty import PrettyPrinter
+
+from ..proof.engine import Derivation, DerivationReport, Step, StepReport
+from ..proof.latex import latex
+from . import plain_math
+from .text_math import to_unicode, words
+
+RELATIONS_LATEX = {"=": "=", "<=": r"\le", "<": "<", "≈": r"\approx", "≠": r"\neq", "⟺": r"\iff"}
+RELATIONS_TEXT = {"=": "=", "<=": "<=", "<": "<", "≈": "≈", "≠": "!=", "⟺": "<=>"}
+
+_TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "_": r"\_",
+    "^": r"\^{}",
+    "{": r"\{",
+    "}": r"\}",
+    "#": r"\#",
+    "%": r"\%",
+    "&": r"\&",
+    "$": r"\$",
+    "~": r"\~{}",
+}
+
+
+def escape_text(s: str) -> str:
+    """Make words safe inside ``\\text{...}``; ``$...$`` stretches stay inline math."""
+    parts = s.split("$")
+    return "$".join(
+        part if k % 2 else "".join(_TEXT_ESCAPES.get(c, c) for c in part) for k, part in enumerate(parts)
+    )
+
+
+def plain(s: str) -> str:
+    """A rule for plain text: its inline math in Unicode, no LaTeX left."""
+    return words(s)
+
+
+def check_label(r: StepReport) -> str:
+    """How a step was checked, in a few words: the method, and the sizes where it is at sizes."""
+    if r.method == "symbolic":
+        return "symbolic"
+    if r.method == "at sizes":
+        return "at sizes " + r.detail
+    if r.method == "certified":
+        return "certified digits" if r.step.relation == "≈" else "certified counterexample"
+    if r.method == "definition":
+        return "definition"
+    return "numeric only (" + r.detail + ")"
+
+
+def _side_latex(value: Any, relation: str, digits_text: bool = False) -> str:
+    if isinstance(value, str):
+        if "E" in value:
+            mant, exp = value.split("E")
+            return rf"{mant} \times 10^{{{int(exp)}}}"
+        return value
+    return latex(value)
+
+
+def step_latex(step: Step, lhs_shown: bool, lhs: Any) -> tuple[str, str]:
+    """(left, right) LaTeX of a step; the left is empty for a continued chain."""
+    left = ""
+    if lhs_shown:
+        left = _side_latex(step.shown_lhs if step.shown_lhs is not None else lhs, step.relation)
+    right_value = step.shown_rhs if step.shown_rhs is not None else step.rhs
+    right = RELATIONS_LATEX[step.relation] + " " + _side_latex(right_value, step.relation)
+    return left, right
+
+
+def _sections(d: Derivation, report: DerivationReport) -> list[tuple[str, list[StepReport]]]:
+    out: list[tuple[str, list[StepReport]]] = []
+    for r in report.steps:
+        if not out or out[-1][0] != r.step.section:
+            out.append((r.step.section, []))
+        out[-1][1].append(r)
+    return out
+
+
+def _aligned_rows(rows: list[StepReport], labels: bool = True) -> list[str]:
+    """One ``lhs &= rhs && \\text{rule}`` line per step; ``labels`` adds how it was checked."""
+    lines = []
+    for r in rows:
+        left, right = step_latex(r.step, r.step.lhs is not None, r.lhs)
+        why = escape_text(f"{r.step.rule} [{check_label(r)}]" if labels else r.step.rule)
+        lines.append(f"{left} &{right} && \\text{{{why}}}")
+    return lines
+
+
+def to_latex(d: Derivation, report: DerivationReport) -> str:
+    """LaTeX for a document: a title, the theorem, then one ``align*`` per part of the proof."""
+    out = [
+        f"% symattn derivation {d.name}: generated, do not edit",
+        f"\\subsection*{{{escape_text(d.title)}}}",
+        f"\\noindent\\textbf{{Theorem.}} {escape_text(d.theorem)}",
+        "",
+    ]
+    for title, rows in _sections(d, report):
+        if title:
+            out.append(f"\\paragraph{{{escape_text(title)}}}")
+        out.append("\\begin{align*}")
+        out.append(" \\\\\n".join(_aligned_rows(rows)))
+        out.append("\\end{align*}")
+        out.append("")
+    return "\n".join(out)
+
+
+def to_latex_block(d: Derivation, report: DerivationReport) -> str:
+    """The whole proof as one display-math block (for notebooks)."""
+    rows = [r for _, rs in _sections(d, report) for r in rs]
+    return "$$\\begin{aligned}\n" + " \\\\\n".join(_aligned_rows(rows)) + "\n\\end{aligned}$$"
+
+
+#: Visible characters one displayed row may hold: the site's text column is about 690 px wide
+#: at a 1280-pixel window, some 50 characters of KaTeX at its display size.
+ROW_BUDGET = 44
+#: The same for a rule, set smaller under its step.
+RULE_BUDGET = 56
+
+
+def visible_width(tex: str) -> int:
+    """A rough count of the characters KaTeX shows for ``tex`` (a command is about one glyph;
+    a fraction counts both its parts, so the estimate errs on the wide side)."""
+    words = "operatorname|mathrm|text|mathbb|mathbf|left|right|frac|tfrac|sqrt|quad|qquad"
+    s = re.sub(rf"\\({words})\b", "", tex)
+    s = re.sub(r"\\[A-Za-z]+", "x", s)
+    return len(re.sub(r"[{}&^_\s]", "", s))
+
+
+def _narrow_rows(rows: list[StepReport]) -> list[str]:
+    """Rows for a web page: each step's rule on its own row under the step, and a step too
+    wide for the text column split: the left side alone, then the right side, and a long sum
+    continued over several rows, so nothing is hidden behind a scroll bar."""
+    lines = []
+    sides = [step_latex(r.step, r.step.lhs is not None, r.lhs) for r in rows]
+    # Rules sit in the right-hand column, after the widest left side kept in the left one.
+    kept = [visible_width(a) for a, b in sides if visible_width(a) + visible_width(b) <= ROW_BUDGET]
+    rule_budget = max(20, RULE_BUDGET - (4 * max(kept, default=0)) // 3)
+    for r, (left, right) in zip(rows, sides, strict=True):
+        if visible_width(left) + visible_width(right) <= ROW_BUDGET:
+            lines.append(f"{left} &{right}")
+        else:
+            # The left side goes in the right-hand column too: kept in the left one, it would
+            # push every continuation row out by its own width.
+            if left:
+                value = r.lhs if r.step.shown_lhs is None else None
+                lines += [f"&{part}" for part in _split_terms(value, left, "")]
+            lines += [f"&\\quad {part}" for part in _split_sum(r.step, right)]
+        for piece in _wrap_words(r.step.rule, rule_budget):
+            lines.append(f"&\\qquad{{\\small\\text{{{escape_text(piece)}}}}}")
+    return lines
+
+
+def _wrap_words(text: str, budget: int) -> list[str]:
+    """``text`` in lines of at most ``budget`` visible characters, broken only at spaces
+    outside ``$...$`` math."""
+    words, current, inside = [], "", False
+    for ch in text:
+        if ch == "$":
+            inside = not inside
+        if ch == " " and not inside:
+            words.append(current)
+            current = ""
+        else:
+            current += ch
+    words.append(current)
+    lines, line = [], ""
+    for w in words:
+        candidate = f"{line} {w}" if line else w
+        if line and visible_width(candidate.replace("$", "")) + candidate.count(" ") > budget:
+            lines.append(line)
+            line = w
+        else:
+            line = candidate
+    return [*lines, line]
+
+
+def _split_terms(value: Any, tex: str, relation: str) -> list[str]:
+    """``tex`` (the LaTeX of ``value``) over several rows when ``value`` is a long sum."""
+    if visible_width(tex) <= ROW_BUDGET or not isinstance(value, sp.Add):
+        return [tex]
+    parts, current = [], f"{relation} " if relation else ""
+    for k, term in enumerate(value.as_ordered_terms()):
+        t = latex(term)
+        piece = t if k == 0 else (f"- {t[1:].lstrip()}" if t.startswith("-") else f"+ {t}")
+        if k and visible_width(current + piece) > ROW_BUDGET:
+            parts.append(current)
+            current = r"\quad " + piece
+        else:
+            current += (" " if k else "") + piece
+    return [*parts, current]
+
+
+def _split_sum(step: Step, right: str) -> list[str]:
+    """``right`` over several rows when it is a long sum (terms kept whole), else one row."""
+    value = step.shown_rhs if step.shown_rhs is not None else step.rhs
+    return _split_terms(value, right, RELATIONS_LATEX[step.relation])
+
+
+def to_markdown(d: Derivation, report: DerivationReport, stable: bool = False) -> str:
+    """Markdown with ``$$`` blocks: the theorem, each part of the proof, then the checks.
+
+    ``stable`` leaves out timings and raw error values, so generated docs are the same on
+    every run.
+    """
+    out = [f"# {d.title}", "", f"> **Theorem.** {plain_math.markdown(d.theorem)}", ""]
+    if d.assumptions:
+        out += ["Assumptions:", ""] + [f"- {plain_math.markdown(a)}" for a in d.assumptions] + [""]
+    for title, rows in _sections(d, report):
+        if title:
+            out += [f"## {title}", ""]
+        out += [
+            "$$",
+            "\\begin{aligned}",
+            " \\\\\n".join(_narrow_rows(rows)),
+            "\\end{aligned}",
+            "$$",
+            "",
+        ]
+    if stable:
+        out += [
+            "## How each step was checked",
+            "",
+            "| step | justification | check |",
+            "|---|---|---|",
+        ]
+        for r in report.steps:
+            out.append(f"| {r.index + 1} | {_cell(r.step.rule)} | {_cell(check_label(r))} |")
+    else:
+        out += [
+            "## How each step was checked",
+            "",
+            "| step | justification | check | time |",
+            "|---|---|---|---|",
+        ]
+        for r in report.steps:
+            out.append(
+                f"| {r.index + 1} | {_cell(r.step.rule)} | {_cell(check_label(r))} | {r.seconds:.2f} s |"
+            )
+    if report.checks:
+        out += ["", "| numeric check | result | tolerance |", "|---|---|---|"]
+        for c in report.checks:
+            result = ("passed" if c.ok else "FAILED") if stable else f"{c.error:.2e}"
+            out.append(f"| {_cell(c.name)} | {result} | {c.tolerance:.0e} |")
+    return "\n".join(out) + "\n"
+
+
+def _cell(s: str) -> str:
+    """A table cell: a bar would end the cell."""
+    return s.replace("|", "\\|")
+
+
+_LATEX_HINT = re.compile(r"\\[A-Za-z]|[_^]\{")
+
+
+def _pretty(value: Any) -> tuple[list[str], int]:
+    """A side of a step as Unicode lines (SymPy's pretty printer) and the baseline's index.
+
+    A string (a figure such as ``0.804`` or a LaTeX form given by the derivation) is one line,
+    its math turned into Unicode.
+    """
+    if isinstance(value, str):
+        return [to_unicode(value) if _LATEX_HINT.search(value) else value], 0
+    printer = PrettyPrinter({"use_unicode": True, "wrap_line": False, "order": "none"})
+    try:
+        expr = value if isinstance(value, sp.Basic) else sp.sympify(value, strict=True)
+        # Symbols named in LaTeX (\tilde{Z}) are shown by their Unicode reading.
+        renamed = {
+            x: sp.Symbol(to_unicode(x.name))
+            for x in expr.atoms(sp.Symbol)
+            if _LATEX_HINT.search(x.name) or " " in x.name
+        }
+        renamed.update(
+            {
+                x: sp.MatrixSymbol(to_unicode(x.name), *x.shape)
+                for x in expr.atoms(sp.MatrixSymbol)
+                if _LATEX_HINT.search(x.name)
+            }
+        )
+        if isinstance(expr, sp.Symbol | sp.MatrixSymbol) and expr in renamed:
+            return [renamed[expr].name], 0
+        form = printer._print(expr.xreplace(renamed) if renamed else expr)
+        return form.render(wrap_line=False).split("\n"), form.baseline
+    except (sp.SympifyError, TypeError, ValueError, AttributeError):
+        return [sp.sstr(value, order="none")], 0
+
+
+def _hang(prefix: str, value: Any) -> list[str]:
+    """``prefix`` on the baseline of a pretty block; the other lines indented to match."""
+    lines, baseline = _pretty(value)
+    pad = " " * len(prefix)
+    return [(prefix if k == baseline else pad) + line.rstrip() for k, line in enumerate(lines)]
+
+
+def to_text(d: Derivation, report: DerivationReport) -> str:
+    """Plain text for a terminal: each step's sides pretty-printed (matrices drawn in Unicode,
+    indented under their step), then its rule in words and how it was checked."""
+    out = [f"{d.name}: {words(d.title)}", f"Theorem. {words(d.theorem)}"]
+    for title, rows in _sections(d, report):
+        out += ["", words(title) or "Proof"]
+        for r in rows:
+            rel = RELATIONS_TEXT[r.step.relation]
+            rhs = r.step.shown_rhs if r.step.shown_rhs is not None else r.step.rhs
+            if r.step.lhs is not None:
+                lhs = r.step.shown_lhs if r.step.shown_lhs is not None else r.lhs
+                out += _hang(f"  {r.index + 1:>2}. ", lhs)
+            out += _hang(f"      {rel} ", rhs)
+            out.append(f"        [{words(r.step.rule)}; {check_label(r)}]")
+    if report.checks:
+        out += ["", "Numeric checks"]
+        for c in report.checks:
+            out.append(f"  {words(c.name)}: largest error {c.error:.2e} (tolerance {c.tolerance:.0e})")
+    return "\n".join(out) + "\n"
+
+
+FORMATS = {"text": to_text, "markdown": to_markdown, "latex": to_latex}

@@ -1,0 +1,84 @@
+"""Running every derivation and tabulating the result (for ``symattn verify``).
+
+Rows are written as each derivation finishes, whether stdout is a terminal or a pipe, so the
+columns have fixed widths: the name column fits the longest name asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..errors import PluginError, SymattnError
+from ..proof.engine import METHODS, Derivation, DerivationReport, verify_many
+
+#: Columns after the name: steps, one per method, checks, max error, time; then the result.
+HEADER = ("steps", *METHODS, "checks", "max error", "time")
+
+
+def _line(name: str, cells: Sequence[str], result: str, width: int) -> str:
+    numbers = "  ".join(c.rjust(max(len(h), 5)) for c, h in zip(cells, HEADER, strict=True))
+    return f"{name.ljust(width)}  {numbers}  {result}".rstrip() + "\n"
+
+
+def verify_all(
+    names: Sequence[str],
+    progress: Callable[[str], None] = lambda _: None,
+    reports: dict | None = None,
+    write: Callable[[str], object] | None = None,
+    jobs: int = 1,
+) -> tuple[str, bool]:
+    """Verify each named derivation; return (table text, all passed).
+
+    ``write``, if given, receives the header and then each row as soon as it is known (rows
+    come in the order of ``names``). ``reports``, if given, receives name -> (derivation,
+    report) for each that verified. With ``jobs`` > 1 the lemmas, steps and checks of all the
+    derivations are shared among that many worker processes.
+    """
+    import derivations
+
+    width = max([len("derivation"), *map(len, names)])
+    head = _line("derivation", HEADER, "result", width)
+    rule = "-" * (len(head.rstrip()) + 2) + "\n"
+    out = [head, rule]
+    if write:
+        write(head + rule)
+    built: dict[str, Derivation | SymattnError] = {}
+    for name in names:
+        progress(f"building {name} ...")
+        try:
+            built[name] = derivations.load(name)
+        except PluginError:
+            raise  # a plugin that cannot be used is bad input, not a failed check
+        except SymattnError as exc:
+            built[name] = exc
+    ready = [d for d in built.values() if isinstance(d, Derivation)]
+    results = verify_many(ready, jobs)
+    ok = True
+    for name in names:
+        progress(f"verifying {name} ...")
+        d = built[name]
+        result = next(results) if isinstance(d, Derivation) else d
+        row, passed = _row(name, width, result)
+        if reports is not None and isinstance(result, DerivationReport):
+            reports[name] = (d, result)
+        ok &= passed
+        out.append(row)
+        if write:
+            write(row)
+    return "".join(out), ok
+
+
+def _row(name: str, width: int, result: DerivationReport | SymattnError) -> tuple[str, bool]:
+    """A derivation's table row, and whether it passed."""
+    if isinstance(result, SymattnError):
+        cells = ["-"] * len(HEADER)
+        return _line(name, cells, f"FAILED: {result}", width), False
+    failed = [c.name for c in result.checks if not c.ok]
+    cells = [
+        str(len(result.steps)),
+        *(str(result.count(m)) for m in METHODS),
+        f"{sum(c.ok for c in result.checks)}/{len(result.checks)}",
+        f"{result.max_error:.1e}",
+        f"{result.seconds:.1f} s",
+    ]
+    return _line(name, cells, "ok" if result.ok else "FAILED: " + "; ".join(failed), width), result.ok

@@ -1,0 +1,782 @@
+"""The proof engine: derivations as chains of checked steps.
+
+A :class:`Derivation` is a list of :class:`Step` s. Each step states ``lhs = rhs`` (or another
+relation), the rule that justifies it, and **declares how it is proved**. The declared method
+is the method: when it fails the step fails, naming its number, its rule and a counterexample
+where one exists. There is no fallback from one method to a weaker one.
+
+- ``symbolic``: SymPy proves the step's two sides equal for general symbols and sizes (a named
+  normal form takes their difference to 0; expectations are first reduced by the rule system
+  of :mod:`symattn.proof.expectation`; a ``check`` procedure may solve an inequality). Every
+  symbolic claim is cross-checked at random points evaluated to 60 digits.
+- ``at sizes``: for a rule whose general form SymPy cannot prove (rank n - 1, all N!
+  permutations), the step names a :class:`Lemma`; the step's *own* two sides are proved equal
+  exactly at each of at least four sizes, and the lemma is checked too. The sizes are printed.
+- ``definition``: the step introduces a name; the definition is substituted into both sides
+  and the result is proved symbolically.
+- ``certified``: a figure the module states is the correctly rounded value, or a
+  counterexample is certified to differ.
+- ``numeric``: agreement at random points only. Allowed only where the derivation says so
+  (``numeric_allowed``); otherwise such a step fails ``verify``.
+
+A step whose two sides are structurally identical is refused: a step must do something.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import sympy as sp
+
+from ..core.digits import decimal_string, round_decimal
+from ..display import Shown
+from ..errors import EXIT_CHECK_FAILED, SymattnError
+from .equivalence import describe_point, numeric_difference, prove_equal
+from .operators import Ex, Var
+
+#: Largest relative difference at random points (evaluated to 60 digits) for two sides to agree.
+TOLERANCE = 1e-45
+
+#: The methods a step can declare, in the order the ``verify`` table shows them.
+METHODS = ("symbolic", "at sizes", "definition", "certified", "numeric")
+
+#: A step proved at sizes uses at least this many sizes.
+MIN_SIZES = 4
+
+
+class StepFailed(SymattnError):
+    """Raised when a step of a derivation is false or unproved; the message says which and why."""
+
+    exit_code = EXIT_CHECK_FAILED
+
+
+class LemmaFailed(SymattnError):
+    """Raised when a lemma fails its check at a concrete size."""
+
+    exit_code = EXIT_CHECK_FAILED
+
+
+@dataclass(frozen=True)
+class Lemma:
+    """A general rule, checked at concrete sizes where SymPy cannot prove it in general.
+
+    ``verify(n)`` returns True when the rule holds exactly at size n.
+    """
+
+    name: str
+    statement: str
+    verify: Callable[[int], bool] = field(compare=False, repr=False)
+    sizes: tuple[int, ...] = (1, 2, 3)
+    largest: str = ""  # why no size of 5 or more is checked, where that is too costly
+
+    def check(self) -> tuple[int, ...]:
+        """Check the lemma at every size (once per process); return the sizes."""
+        return _check_lemma(self)
+
+
+def _check_lemma(lemma: Lemma) -> tuple[int, ...]:
+    for n in lemma.sizes:
+        _check_lemma_at(lemma, n)
+    return lemma.sizes
+
+
+def _check_lemma_at(lemma: Lemma, n: int) -> None:
+    """Check ``lemma`` at size ``n`` once per process (or find it in the cache); raise if it fails."""
+    # Keyed by the function too: two lemmas of one name but different bodies are two lemmas.
+    key = (lemma, lemma.verify, n)
+    if key in _CHECKED or _lemma_cache.holds(lemma, n):
+        return
+    try:
+        result = lemma.verify(n)
+    except Exception as exc:  # a lemma that cannot be checked is not checked
+        raise LemmaFailed(f"lemma '{lemma.name}' could not be checked at size {n}: {exc}") from None
+    if not (result is True or result is sp.true or (type(result).__name__ == "bool_" and result)):
+        raise LemmaFailed(f"lemma '{lemma.name}' is false at size {n}")
+    _CHECKED.add(key)
+    _lemma_cache.record(lemma, n)
+
+
+_CHECKED: set[tuple[Lemma, Callable[[int], bool], int]] = set()
+
+#: Errors a task may report, re-raised by name when its result is assembled.
+_FAILURES: dict[str, type[SymattnError]] = {"StepFailed": StepFailed, "LemmaFailed": LemmaFailed}
+
+
+def source_digest(package: Path) -> str:
+    """A hash of SymPy's version and of every module of ``package`` (symattn, with all its
+    subpackages) and of ``derivations`` beside it: the code a lemma's cached result depends on."""
+    digest = hashlib.sha256(sp.__version__.encode())
+    for folder in (package, package.parent / "derivations"):
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(path.relative_to(folder).as_posix().encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+class _LemmaCache:
+    """Lemma results on disk, keyed by a hash of the lemma and of all the code that checks it.
+
+    The key covers the lemma's name, statement and function (its module and qualified name),
+    the size, the source of every module of symattn and derivations, and the SymPy version:
+    any change to the code invalidates every entry. A lemma whose body is replaced by another
+    function (as the mutation tests do) has another key. Set ``SYMATTN_NO_CACHE=1`` to
+    check everything afresh; ``SYMATTN_CACHE_DIR`` moves the cache.
+    """
+
+    def __init__(self) -> None:
+        self._code: str | None = None
+        self._entries: set[str] | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return os.environ.get("SYMATTN_NO_CACHE", "") in ("", "0")
+
+    def _path(self) -> Path:
+        root = os.environ.get("SYMATTN_CACHE_DIR") or os.path.join(
+            os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "symattn"
+        )
+        return Path(root) / "lemmas.txt"
+
+    def _key(self, lemma: Lemma, n: int) -> str:
+        if self._code is None:
+            self._code = source_digest(Path(__file__).resolve().parents[1])
+        f = lemma.verify
+        who = f"{getattr(f, '__module__', '')}.{getattr(f, '__qualname__', repr(f))}"
+        text = "\x1f".join([self._code, lemma.name, lemma.statement, who, str(n)])
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    @staticmethod
+    def _cacheable(f: Callable[[int], bool]) -> bool:
+        """Only named module-level functions of symattn and derivations, whose code is hashed."""
+        module = getattr(f, "__module__", "") or ""
+        qualname = getattr(f, "__qualname__", "<lambda>")
+        return (
+            module.split(".")[0] in ("symattn", "derivations")
+            and "<" not in qualname
+            and getattr(f, "__closure__", None) is None
+        )
+
+    def holds(self, lemma: Lemma, n: int) -> bool:
+        if not self.enabled or not self._cacheable(lemma.verify):
+            return False
+        if self._entries is None:
+            try:
+                self._entries = set(self._path().read_text().split())
+            except OSError:
+                self._entries = set()
+        return self._key(lemma, n) in self._entries
+
+    def record(self, lemma: Lemma, n: int) -> None:
+        if not self.enabled or not self._cacheable(lemma.verify):
+            return
+        key = self._key(lemma, n)
+        try:
+            path = self._path()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a") as fh:
+                fh.write(key + "\n")
+        except OSError:
+            return  # a cache that cannot be written is no cache
+        if self._entries is not None:
+            self._entries.add(key)
+
+
+_lemma_cache = _LemmaCache()
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a derivation: ``lhs relation rhs``, justified by ``rule``, proved by ``method``.
+
+    ``lhs`` None continues the chain from the previous right-hand side. ``relation`` is one
+    of ``=``, ``<=``, ``<``, ``≈``, ``≠``, ``⟺``; ``<`` and ``<=`` need a ``certificate`` c with
+    rhs - lhs = c exactly and c >= 0 (c > 0 for ``<``). ``check(lhs, rhs)`` is a proof
+    procedure for steps of another kind (solving an inequality); it must test the two sides
+    it is given, returns a short description, and raises :class:`StepFailed` when they do not
+    match. ``definition`` maps a name to what it stands for (method ``definition``).
+    """
+
+    lhs: Any
+    rhs: Any
+    rule: str
+    relation: str = "="
+    method: str = "symbolic"
+    lemma: Lemma | None = None
+    certificate: Any = None
+    check: Callable[[Any, Any], str] | None = None
+    sizes: tuple[int, ...] | None = None
+    digits: int | None = None
+    definition: Mapping[Any, Any] | None = None
+    concrete: Callable[[Any, int], Any] | None = None  # overrides the derivation's, for this step
+    shown_lhs: Any = None  # how to show a side, where the checked form is long
+    shown_rhs: Any = None
+    section: str = ""
+
+
+@dataclass(frozen=True)
+class StepReport:
+    index: int
+    step: Step
+    lhs: Any
+    method: str  # one of METHODS
+    detail: str
+    error: float
+    seconds: float
+
+    @property
+    def exact(self) -> bool:
+        """Proved (symbolically, at every listed size, by a definition or by certified rounding)."""
+        return self.method != "numeric"
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """A numeric cross-check of a derivation: lambdified NumPy against exact values."""
+
+    name: str
+    error: float
+    tolerance: float
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return 0 <= self.error <= self.tolerance  # a NaN or negative error is not a pass
+
+
+@dataclass(frozen=True)
+class NumericCheck:
+    name: str
+    run: Callable[[], tuple[float, float]]  # returns (largest error, tolerance)
+
+
+@dataclass
+class DerivationReport(Shown):  # Jupyter shows it (symattn.present.jupyter)
+    name: str
+    steps: list[StepReport]
+    checks: list[CheckReport]
+    lemmas: list[tuple[Lemma, tuple[int, ...]]]
+    seconds: float
+    derivation: Derivation | None = None
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    def count(self, method: str) -> int:
+        """How many steps were proved by ``method``."""
+        return sum(r.method == method for r in self.steps)
+
+    @property
+    def exact_steps(self) -> int:
+        return sum(r.exact for r in self.steps)
+
+    @property
+    def numeric_steps(self) -> int:
+        return self.count("numeric")
+
+    @property
+    def max_error(self) -> float:
+        return max([r.error for r in self.steps] + [c.error for c in self.checks], default=0.0)
+
+
+@dataclass
+class Derivation:
+    """A theorem, the claims it makes, and the chain of steps that proves them.
+
+    ``claims`` are (lhs, rhs) pairs the theorem states: each must be what some chain of the
+    proof establishes (its first left-hand side and one of its right-hand sides), so a
+    theorem cannot claim more than the steps prove. ``expectation`` reduces E[...] and
+    Var(...) by checked rules (:mod:`symattn.proof.expectation`). ``concrete(expr, n)`` rewrites an
+    expression at size n into one SymPy can evaluate, for steps proved at sizes and for
+    cross-checks; ``sample(rng, n)`` fixes some symbols at random points (the indices i, j
+    within 1..n, say).
+    """
+
+    name: str
+    title: str
+    theorem: str
+    assumptions: list[str] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    checks: list[NumericCheck] = field(default_factory=list)
+    claims: list[tuple[Any, Any]] = field(default_factory=list)
+    expectation: Any = None
+    concrete: Callable[[Any, int], Any] | None = None
+    sizes: tuple[int, ...] = (1, 2, 3)
+    cross_sizes: tuple[int, ...] = ()
+    sample: Callable[[random.Random, int | None], Mapping[sp.Basic, Any]] | None = None
+    indices: tuple[sp.Symbol, ...] = ()
+    numeric_allowed: bool = False
+    seed: int = 0
+    points: int = 6
+    _section: str = ""
+
+    # -- building -------------------------------------------------------------------------
+    def section(self, title: str) -> Derivation:
+        """Start a new part of the proof; following steps are shown under ``title``."""
+        self._section = title
+        return self
+
+    def step(self, lhs: Any, rhs: Any, rule: str, **kw: Any) -> Derivation:
+        """Add ``lhs = rhs`` (or another relation) justified by ``rule``.
+
+        The method defaults to ``symbolic``, and to ``certified`` for a stated figure (``≈``)
+        or a counterexample (``≠``).
+        """
+        if kw.get("relation") in ("≈", "≠"):
+            kw.setdefault("method", "certified")
+        self.steps.append(Step(lhs, rhs, rule, section=self._section, **kw))
+        return self
+
+    def then(self, rhs: Any, rule: str, **kw: Any) -> Derivation:
+        """Continue the chain: previous right-hand side ``= rhs``."""
+        return self.step(None, rhs, rule, **kw)
+
+    def approx(self, expr: Any, stated: str, context: str, digits: int) -> Derivation:
+        """A figure the module states: ``expr`` is ``stated`` to ``digits`` significant digits.
+
+        Checked by correct rounding (:func:`symattn.core.digits.decimal_string`), so the figure
+        must be exactly the rounded value, not merely close to it.
+        """
+        return self.step(expr, stated, context, relation="≈", digits=digits)
+
+    def claim(self, lhs: Any, rhs: Any) -> Derivation:
+        """The theorem states ``lhs = rhs``: some chain of the proof must establish it."""
+        self.claims.append((lhs, rhs))
+        return self
+
+    def numeric_check(self, name: str, run: Callable[[], tuple[float, float]]) -> Derivation:
+        self.checks.append(NumericCheck(name, run))
+        return self
+
+    # -- checking -------------------------------------------------------------------------
+    def lhs_of(self, index: int) -> Any:
+        """The left-hand side of step ``index`` (following continuation steps back)."""
+        step = self.steps[index]
+        if step.lhs is not None:
+            return step.lhs
+        if index == 0:
+            raise ValueError("the first step needs a left-hand side")
+        return self.steps[index - 1].rhs
+
+    def verify(self, jobs: int = 1) -> DerivationReport:
+        """Check every lemma, step, claim and numeric check; raise on the first failure.
+
+        With ``jobs`` > 1 the lemmas, steps and numeric checks run in that many forked worker
+        processes (:func:`verify_many`); the report and the first failure are the same.
+        """
+        if jobs > 1:
+            result = next(verify_many([self], jobs))
+            if isinstance(result, SymattnError):
+                raise result
+            return result
+        start = time.perf_counter()
+        results = []
+        for kind, key in self.tasks():
+            results.append(self.run_task(kind, key))
+            if results[-1][0] == "failed" and kind != "check":
+                break  # the first failure is the one reported; the rest need not run
+        else:
+            return self.assemble(results, time.perf_counter() - start)
+        raise _FAILURES.get(results[-1][1], StepFailed)(results[-1][2])
+
+    # -- the work, as independent tasks ----------------------------------------------------
+    def lemmas(self) -> list[Lemma]:
+        return list(dict.fromkeys(s.lemma for s in self.steps if s.lemma))
+
+    def tasks(self) -> list[tuple[str, int]]:
+        """The independent pieces of ``verify``: every lemma at every size, every step, every check."""
+        sized = [("lemma", k) for k in range(len(self._lemma_sizes()))]
+        steps = [("step", i) for i in range(len(self.steps))]
+        return sized + steps + [("check", c) for c in range(len(self.checks))]
+
+    def _lemma_sizes(self) -> list[tuple[Lemma, int]]:
+        return [(lemma, n) for lemma in self.lemmas() for n in lemma.sizes]
+
+    def run_task(self, kind: str, key: int) -> tuple:
+        """Run one task; return its result as plain data, or ("failed", kind of error, message)."""
+        try:
+            if kind == "lemma":
+                _check_lemma_at(*self._lemma_sizes()[key])
+                return ("ok",)
+            if kind == "step":
+                # Each step draws its random points from its own seed, so that the points do
+                # not depend on which steps ran before it (or in which process).
+                r = self._verify_step(key, random.Random(self.seed * 100_003 + key))
+                return ("ok", r.method, str(r.detail), r.error, r.seconds)
+            c, t = self.checks[key], time.perf_counter()
+            try:
+                err, tol = c.run()
+                err, tol = float(err), float(tol)
+            except SymattnError:
+                raise
+            except Exception as exc:  # a check that cannot run is a failed check, not a traceback
+                why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                raise StepFailed(f"{self.name}: the numeric check '{c.name}' could not run ({why})") from None
+            return ("ok", err, tol, time.perf_counter() - t)
+        except SymattnError as exc:
+            return ("failed", type(exc).__name__, str(exc))
+
+    def assemble(self, results: list[tuple], seconds: float) -> DerivationReport:
+        """The report from the tasks' results (in the order of :meth:`tasks`); raise the first failure."""
+        tasks = self.tasks()
+        for (kind, _), result in zip(tasks, results, strict=True):
+            if result[0] == "failed" and kind != "check":
+                raise _FAILURES.get(result[1], StepFailed)(result[2])
+        for lemma, n in self._lemma_sizes():  # checked in a worker: not again in this process
+            _CHECKED.add((lemma, lemma.verify, n))
+        reports = [
+            StepReport(key, self.steps[key], self.lhs_of(key), *result[1:])
+            for (kind, key), result in zip(tasks, results, strict=True)
+            if kind == "step"
+        ]
+        self._verify_claims()
+        checks = []
+        for (kind, key), result in zip(tasks, results, strict=True):
+            if kind == "check":
+                if result[0] == "failed":
+                    raise _FAILURES.get(result[1], StepFailed)(result[2])
+                checks.append(CheckReport(self.checks[key].name, *result[1:]))
+        lemmas = [(lemma, lemma.sizes) for lemma in self.lemmas()]
+        return DerivationReport(self.name, reports, checks, lemmas, seconds, self)
+
+    def _fail(self, index: int, why: str) -> StepFailed:
+        step = self.steps[index]
+        return StepFailed(f"{self.name}, step {index + 1} ({_plain(step.rule)}): {why}")
+
+    def _verify_step(self, index: int, rng: random.Random) -> StepReport:
+        try:
+            return self._verify_step_unguarded(index, rng)
+        except SymattnError:
+            raise
+        except Exception as exc:  # any failure to evaluate a side fails the step
+            why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            raise self._fail(index, f"the sides cannot be evaluated ({why})") from None
+
+    def _verify_step_unguarded(self, index: int, rng: random.Random) -> StepReport:
+        t = time.perf_counter()
+        step = self.steps[index]
+        lhs, rhs = self.lhs_of(index), step.rhs
+        if step.method not in METHODS:
+            raise self._fail(index, f"unknown method {step.method!r}")
+        if _same(lhs, rhs):
+            raise self._fail(index, "the two sides are the same expression: the step does nothing")
+        error = 0.0
+        if step.method == "certified":
+            if step.relation == "≈":
+                detail = self._check_figure(index, lhs, rhs)
+            elif step.relation == "≠":
+                detail = self._check_different(index, lhs, rhs)
+            else:
+                raise self._fail(index, "a certified step is a stated figure (≈) or a counterexample (≠)")
+        elif step.method == "numeric":
+            if not self.numeric_allowed:
+                raise self._fail(index, "checked only numerically, and this derivation allows no such step")
+            error = self._cross_check(index, *self._reduced(index, lhs, rhs), rng)
+            detail = f"agrees at {self.points} random points to 60 digits"
+        elif step.method == "at sizes":
+            detail, error = self._check_at_sizes(index, lhs, rhs, rng)
+        elif step.method == "definition":
+            detail, error = self._check_definition(index, lhs, rhs, rng)
+        elif step.check is not None:
+            try:
+                detail = step.check(lhs, rhs)
+            except StepFailed as exc:
+                raise self._fail(index, str(exc).removeprefix(f"{self.name}: ")) from None
+            except SymattnError:
+                raise
+            except Exception as exc:
+                why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                raise self._fail(index, f"its proof procedure raised {why}") from None
+        elif step.relation == "=":
+            detail, error = self._check_symbolic(index, lhs, rhs, rng)
+        elif step.relation in ("<", "<="):
+            detail, error = self._check_inequality(index, lhs, rhs, rng)
+        else:
+            raise self._fail(index, f"no symbolic check for the relation {step.relation}")
+        return StepReport(index, step, lhs, step.method, detail, error, time.perf_counter() - t)
+
+    # -- the methods ----------------------------------------------------------------------
+    def _reduced(self, index: int, lhs: Any, rhs: Any) -> tuple[Any, Any]:
+        """Both sides with E[...] and Var(...) reduced by the expectation rules."""
+        if not _has_operators(lhs, rhs):
+            return lhs, rhs
+        if self.expectation is None:
+            raise self._fail(index, "the step has E or Var but the derivation has no expectation rules")
+        model = self.expectation
+        model.used.clear()
+        try:
+            a, b = model.reduce(lhs), model.reduce(rhs)
+        except SymattnError as exc:
+            raise self._fail(index, f"the expectation rules do not apply: {exc}") from None
+        return a, b
+
+    def _check_symbolic(self, index: int, lhs: Any, rhs: Any, rng: random.Random) -> tuple[str, float]:
+        a, b = self._reduced(index, lhs, rhs)
+        rules = sorted(self.expectation.used) if _has_operators(lhs, rhs) else []
+        method = prove_equal(a, b)
+        if method is None:
+            self._cross_check(index, a, b, rng)  # a counterexample, if the sides differ
+            raise self._fail(index, "SymPy could not prove the two sides equal for general symbols")
+        # Every claim of equality is confirmed at random points (canonical forms assume, for
+        # example, that a Kronecker delta's index lies in the summation range). Matrix
+        # expressions of symbolic shape, equal as expressions, are exempt: they hold no sums.
+        symbolic_shape = method == "identity" and _symbolic_shape(a) and _symbolic_shape(b)
+        error = 0.0 if symbolic_shape else self._cross_check(index, a, b, rng)
+        for n in self.cross_sizes if rules and self.concrete else ():
+            self._cross_check(index, self.concrete(lhs, n), self.concrete(rhs, n), rng, n)
+        detail = method if not rules else f"{method}; rules: {', '.join(rules)}"
+        return detail, error
+
+    def _check_at_sizes(self, index: int, lhs: Any, rhs: Any, rng: random.Random) -> tuple[str, float]:
+        step = self.steps[index]
+        if step.lemma is None:
+            raise self._fail(index, "a step proved at sizes must name the lemma it is an instance of")
+        concrete = step.concrete or self.concrete
+        if concrete is None:
+            raise self._fail(index, "the derivation has no concrete meaning at a size")
+        sizes = step.sizes or step.lemma.sizes
+        if len(sizes) < MIN_SIZES:
+            raise self._fail(index, f"at least {MIN_SIZES} sizes are needed, not {len(sizes)}")
+        if max(sizes) < 5 and not step.lemma.largest:
+            raise self._fail(index, "a size of at least 5 is needed, or the lemma must say why not")
+        if step.concrete is not None:
+            self._check_model_sees(index, concrete, lhs, rhs)
+        errors = []
+        for n in sizes:
+            a, b = concrete(lhs, n), concrete(rhs, n)
+            for values in self._indices(a, b, n):
+                av, bv = _subs(a, values), _subs(b, values)
+                method = prove_equal(av, bv)
+                if method is None:
+                    self._cross_check(index, av, bv, rng, n)  # a counterexample, if there is one
+                    raise self._fail(index, f"not proved equal at size {n}")
+                if method != "identity":  # a normal form said 0: confirm it numerically
+                    errors.append(self._cross_check(index, av, bv, rng, n))
+        why = f"; {step.lemma.largest}" if max(sizes) < 5 and step.lemma.largest else ""
+        return f"{', '.join(map(str, sizes))} ({step.lemma.name}{why})", max(errors, default=0.0)
+
+    def _check_model_sees(self, index: int, model: Callable[[Any, int], Any], lhs: Any, rhs: Any) -> None:
+        """A step's own model of its sides must tell lhs = rhs from the false 2 lhs = rhs.
+
+        A model that loses what the sides say (maps everything to 0, say) would prove anything
+        at sizes; this plants the slip at size 2 and requires the model to show a difference
+        at a random point.
+        """
+        twice = sp.MatMul(2, lhs) if getattr(lhs, "is_Matrix", False) else 2 * sp.sympify(lhs)
+        a, b = model(twice, 2), model(rhs, 2)
+        err, *_ = numeric_difference(a, b, random.Random(index), points=1)
+        if _same(a, b) or err <= TOLERANCE:
+            raise self._fail(index, "the step's own model at size 2 cannot tell 2 x (left) from the right")
+
+    def _check_definition(self, index: int, lhs: Any, rhs: Any, rng: random.Random) -> tuple[str, float]:
+        step = self.steps[index]
+        if not step.definition:
+            raise self._fail(index, "a definition step must say what it defines")
+        meaning = {k: sp.sympify(v) for k, v in step.definition.items()}
+        for earlier in range(index):
+            seen = [self.lhs_of(earlier), self.steps[earlier].rhs]
+            if any(hasattr(x, "has") and x.has(*meaning) for x in seen):
+                raise self._fail(index, "a definition must introduce a new name, not one used earlier")
+        a, b = (sp.sympify(x).xreplace(meaning) for x in (lhs, rhs))
+        if not any(sp.sympify(x).has(*meaning) for x in (lhs, rhs)):
+            raise self._fail(index, "the defined name appears on neither side")
+        a, b = self._reduced(index, a, b)
+        if prove_equal(a, b) is None:
+            self._cross_check(index, a, b, rng)
+            raise self._fail(index, "with the definition substituted, the sides are not proved equal")
+        names = ", ".join(sp.sstr(k) for k in meaning)
+        return f"{names} substituted", self._cross_check(index, a, b, rng)
+
+    def _check_figure(self, index: int, expr: Any, stated: str) -> str:
+        digits = self.steps[index].digits or len(stated.replace("-", "").replace(".", ""))
+        value = decimal_string(sp.sympify(expr), digits)
+        if value != stated:
+            raise self._fail(index, f"the figure {stated} is wrong: correctly rounded, {value}")
+        return f"correctly rounded to {digits} digits"
+
+    def _check_different(self, index: int, lhs: Any, rhs: Any) -> str:
+        """A counterexample: some entry of lhs - rhs is certified nonzero."""
+        a, b = sp.Matrix(sp.sympify(lhs)), sp.Matrix(sp.sympify(rhs))
+        if a.shape != b.shape:
+            raise self._fail(index, f"the shapes differ ({a.shape} and {b.shape}): no entry to compare")
+        for pos, diff in enumerate(a - b):
+            if diff == 0:
+                continue
+            try:
+                value = round_decimal(diff, 5)
+            except SymattnError:
+                continue
+            if value != 0:
+                row, col = divmod(pos, a.cols)
+                return f"entry ({row + 1}, {col + 1}) differs by {value}"
+        raise self._fail(index, "no entry is certified to differ: the sides may be equal")
+
+    def _check_inequality(self, index: int, lhs: Any, rhs: Any, rng: random.Random) -> tuple[str, float]:
+        step = self.steps[index]
+        if step.certificate is None:
+            raise self._fail(index, "an inequality step needs a certificate")
+        gap = sp.sympify(rhs) - sp.sympify(lhs)
+        if prove_equal(gap, step.certificate) is None:
+            self._cross_check(index, gap, step.certificate, rng)
+            raise self._fail(index, "right - left is not provably the certificate")
+        sign = step.certificate.is_positive if step.relation == "<" else step.certificate.is_nonnegative
+        if not sign:
+            raise self._fail(index, f"cannot show {sp.sstr(step.certificate)} has the right sign")
+        err = self._cross_check(index, gap, step.certificate, rng)
+        return "certificate " + sp.sstr(step.certificate), err
+
+    def _verify_claims(self) -> None:
+        """Every claim of the theorem is the start and a later point of some chain."""
+        chains: list[tuple[Any, list[Any]]] = []
+        open_chain = False
+        for index, step in enumerate(self.steps):
+            if step.relation != "=":
+                open_chain = False  # an inequality or a figure ends a chain of equalities
+                continue
+            if step.lhs is not None or not open_chain:
+                chains.append((self.lhs_of(index), []))
+                open_chain = True
+            chains[-1][1].append(step.rhs)
+        for lhs, rhs in self.claims:
+            # A claim written exactly as the proof has it needs no normal forms.
+            if any(_same(lhs, a) and any(_same(rhs, b) for b in ends) for a, ends in chains):
+                continue
+            if not any(_matches(lhs, a) and any(_matches(rhs, b) for b in ends) for a, ends in chains):
+                raise StepFailed(
+                    f"{self.name}: the theorem claims {sp.sstr(lhs)} = {sp.sstr(rhs)}, "
+                    "which no chain of the proof establishes"
+                )
+
+    # -- helpers --------------------------------------------------------------------------
+    def _cross_check(self, index: int, a: Any, b: Any, rng: random.Random, size: int | None = None) -> float:
+        """Compare the two sides at random points to 60 digits; ``a``, ``b`` already at ``size``."""
+        sample = self.sample
+        fixed = (lambda r: sample(r, size)) if sample else None
+        err, point, va, vb = numeric_difference(a, b, rng, points=self.points, fixed=fixed)
+        if err > TOLERANCE:
+            at = f" at size {size}" if size else ""
+            raise self._fail(
+                index,
+                f"the two sides differ{at}: at {describe_point(point)}, "
+                f"left = {_short(va)}, right = {_short(vb)}",
+            )
+        return err
+
+    def _indices(self, a: Any, b: Any, n: int) -> list[dict[sp.Symbol, int]]:
+        """Every assignment of the free index symbols (``indices``) to 1..n."""
+        free = [s for s in self.indices if s in _free_of(a) | _free_of(b)]
+        return [dict(zip(free, values, strict=True)) for values in product(range(1, n + 1), repeat=len(free))]
+
+
+# -- verifying in parallel -------------------------------------------------------------------
+def default_jobs() -> int:
+    """Worker processes for verifying: the CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+#: The derivations being verified by forked workers; a worker finds its task's derivation here
+#: (it inherits the dict when it is forked), so no derivation is ever pickled.
+_WORK: list[Derivation] = []
+
+
+def _run(index: int, kind: str, key: int) -> tuple[float, tuple]:
+    start = time.perf_counter()
+    result = _WORK[index].run_task(kind, key)
+    return time.perf_counter() - start, result
+
+
+def verify_many(derivations: list[Derivation], jobs: int) -> Iterator[DerivationReport | SymattnError]:
+    """Verify the derivations, in order, sharing ``jobs`` forked processes among all their tasks.
+
+    Yields each derivation's report, or the error that failed it, as soon as its tasks are
+    done. Where processes cannot be forked, or ``jobs`` is 1, the work is done here in turn.
+    """
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for d in derivations:
+            try:
+                yield d.verify()
+            except SymattnError as exc:
+                yield exc
+        return
+    _WORK[:] = derivations
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            futures = [[pool.submit(_run, i, *task) for task in d.tasks()] for i, d in enumerate(derivations)]
+            for d, pending in zip(derivations, futures, strict=True):
+                done = [_outcome(d, f) for f in pending]
+                seconds = sum(t for t, _ in done)  # time spent on this derivation, over all workers
+                try:
+                    yield d.assemble([r for _, r in done], seconds)
+                except SymattnError as exc:
+                    yield exc
+    finally:
+        _WORK.clear()
+
+
+def _outcome(d: Derivation, future: Future) -> tuple[float, tuple]:
+    """A task's (seconds, result); a worker that died or a result that could not be sent back
+    is that task's failure (reported only if no earlier task of the derivation failed)."""
+    try:
+        return future.result()
+    except Exception as exc:
+        return 0.0, ("failed", "StepFailed", f"{d.name}: a worker process could not finish a task ({exc!r})")
+
+
+def _subs(e: Any, values: Mapping[sp.Symbol, int]) -> Any:
+    return e.subs(values) if values and hasattr(e, "subs") else e
+
+
+def _same(lhs: Any, rhs: Any) -> bool:
+    if isinstance(lhs, str) or isinstance(rhs, str):
+        return False
+    try:
+        return bool(sp.sympify(lhs) == sp.sympify(rhs))
+    except (sp.SympifyError, TypeError):
+        return False
+
+
+def _matches(claimed: Any, proved: Any) -> bool:
+    """A claimed side is a proved side, up to SymPy's normal forms, confirmed at random points."""
+    if _same(claimed, proved):
+        return True
+    try:
+        if prove_equal(claimed, proved) is None:
+            return False
+        err, *_ = numeric_difference(claimed, proved, random.Random(0))
+        return err <= TOLERANCE
+    except Exception:
+        return False
+
+
+def _symbolic_shape(e: Any) -> bool:
+    return isinstance(e, sp.MatrixExpr) and any(not sp.sympify(s).is_Integer for s in e.shape)
+
+
+def _has_operators(*exprs: Any) -> bool:
+    return any(hasattr(e, "has") and e.has(Ex, Var) for e in exprs)
+
+
+def _free_of(e: Any) -> set[sp.Basic]:
+    return set(e.free_symbols) if hasattr(e, "free_symbols") else set()
+
+
+def _plain(rule: str) -> str:
+    return rule.replace("$", "")
+
+
+def _short(v: Any) -> str:
+    text = sp.sstr(sp.N(v, 12)) if not isinstance(v, sp.MatrixBase) else sp.sstr(v.evalf(8))
+    return text if len(text) < 120 else text[:117] + "..."

@@ -1,0 +1,532 @@
+"""Deciding whether two expressions are equal: exactly when SymPy can, numerically otherwise.
+
+``prove_zero`` tries a ladder of SymPy normal forms on a difference and names the one that
+reached 0. A claim of zero is never trusted alone (SymPy has returned wrong simplifications;
+see the project notes): callers cross-check every exact claim at random points with
+``numeric_difference``.
+
+Random points are exact rationals, so that numeric evaluation is itself high precision.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import mpmath
+import sympy as sp
+from sympy.concrete.delta import deltasummation
+
+from ..core.nodes import carry_out
+
+Point = dict[sp.Basic, sp.Expr]
+
+
+def canonical(e: Any) -> Any:
+    """Normalise ``e``: carry out derivatives and limits, remove Kronecker deltas from sums.
+
+    Sums over a symbolic bound are kept (their ``doit`` can bring in Piecewise forms);
+    ``deltasummation(..., no_piecewise=True)`` assumes the delta's index lies inside the
+    summation range (every index here runs over 1..n).
+    """
+    if isinstance(e, sp.MatrixBase):
+        return e.applyfunc(canonical)
+    e = sp.sympify(e)
+    # A product of exponentials is the exponential of the sum: prod_i e^{f_i} = e^{sum_i f_i}.
+    e = e.replace(
+        lambda x: isinstance(x, sp.Product) and isinstance(x.function, sp.exp),
+        lambda x: sp.exp(sp.Sum(x.function.args[0], *x.limits)),
+    )
+    if not e.has(sp.Sum):
+        return e.doit()
+    e = e.replace(lambda x: isinstance(x, (sp.Derivative, sp.Limit)), lambda x: x.doit())
+    e = e.replace(lambda x: isinstance(x, sp.Sum), _sum_without_deltas)
+    return rename_dummies(e)
+
+
+def _sum_without_deltas(s: sp.Sum) -> sp.Expr:
+    """Carry out a (possibly multiple) sum limit by limit, innermost first.
+
+    A limit whose variable meets a Kronecker delta is summed by ``deltasummation``. Any other
+    is split over the terms of its body, with the factors free of the index taken out
+    (sum_j p_i p_j becomes p_i sum_j p_j, and a double sum of a product a product of sums);
+    what is left goes to ``Sum.doit``, which does constant sums and leaves sums it cannot do
+    (of exp(z_k), say) as they are.
+    """
+    body = s.function
+    for limit in s.limits:
+        var = limit[0]
+        body = sp.expand(_delta_powers(body))
+        total = sp.S.Zero
+        for term in sp.Add.make_args(body):
+            if any(var in dl.free_symbols for dl in term.atoms(sp.KroneckerDelta)):
+                total += deltasummation(term, limit, no_piecewise=True)
+                continue
+            constant, varying = term.as_independent(var, as_Add=False)
+            total += constant * sp.Sum(varying, limit).doit()
+        body = total
+    return body
+
+
+def _delta_powers(e: sp.Expr) -> sp.Expr:
+    """delta_ij^k = delta_ij for k >= 1."""
+    return e.replace(
+        lambda x: isinstance(x, sp.Pow) and isinstance(x.base, sp.KroneckerDelta) and x.exp.is_positive,
+        lambda x: x.base,
+    )
+
+
+def rename_dummies(e: sp.Basic) -> sp.Basic:
+    """Give every bound summation index a canonical name, so Sum(f(j), j) == Sum(f(k), k)."""
+
+    def fix(x: sp.Basic, depth: int = 0) -> sp.Basic:
+        if isinstance(x, sp.Sum) and len(x.limits) == 1:
+            var, lo, hi = x.limits[0]
+            new = sp.Symbol(f"_s{depth}", integer=True)
+            body = fix(x.function.xreplace({var: new}), depth + 1)
+            return sp.Sum(body, (new, lo, hi))
+        if not x.args or isinstance(x, (sp.Symbol, sp.Indexed)):
+            return x
+        return x.func(*[fix(a, depth) for a in x.args])
+
+    return fix(e)
+
+
+#: The ladder of normal forms tried, cheapest first.
+LADDER: list[tuple[str, Callable[[sp.Expr], sp.Expr]]] = [
+    ("identity", lambda x: x),
+    ("expand", sp.expand),
+    ("cancel", lambda x: sp.cancel(sp.expand(x))),
+    ("together", lambda x: sp.together(sp.expand(x))),
+    ("simplify", sp.simplify),
+]
+
+
+def prove_zero(e: Any) -> str | None:
+    """Name the normal form that takes ``e`` to exactly 0, or None if none does."""
+    if isinstance(e, sp.MatrixBase):
+        methods = [prove_zero(x) for x in e]
+        if any(m is None for m in methods):
+            return None
+        order = [name for name, _ in LADDER]
+        return max(methods, key=order.index, default="identity")
+    e = sp.sympify(e)
+    for name, f in LADDER:
+        try:
+            if f(e) == 0:
+                return name
+        except Exception:
+            continue
+    return None
+
+
+def prove_equal(lhs: Any, rhs: Any) -> str | None:
+    """Name the method that proves lhs == rhs exactly, or None."""
+    if _identical(lhs, rhs):
+        return "identity"  # the same tree denotes the same value; no normal form needed
+    lhs, rhs = _explicit(lhs), _explicit(rhs)
+    if isinstance(lhs, sp.MatrixBase) or isinstance(rhs, sp.MatrixBase):
+        lhs, rhs = sp.Matrix(lhs), sp.Matrix(rhs)
+        if lhs.shape != rhs.shape:
+            return None
+    a, b = canonical(lhs), canonical(rhs)
+    if _new_piecewise(lhs, a) or _new_piecewise(rhs, b):
+        return None  # a case split SymPy made up on its own is not trusted as a proof
+    if a == b:
+        return "identity"
+    return prove_zero(a - b)
+
+
+def _identical(lhs: Any, rhs: Any) -> bool:
+    """Both sides are the same SymPy tree (explicit matrices compared entry by entry)."""
+    if isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase):
+        return lhs.shape == rhs.shape and all(a == b for a, b in zip(lhs, rhs, strict=True))
+    return isinstance(lhs, sp.Basic) and isinstance(rhs, sp.Basic) and lhs == rhs
+
+
+def _new_piecewise(before: Any, after: Any) -> bool:
+    return bool(_atoms(after, sp.Piecewise)) and not _atoms(before, sp.Piecewise)
+
+
+def random_point(
+    exprs: list[Any], rng: random.Random, fixed: Mapping[sp.Basic, Any] | None = None, smallest: int = 0
+) -> Point:
+    """Exact rational values for the free symbols of ``exprs``, by their assumptions.
+
+    Positive integers (sizes) are drawn from 1..7, except that ``smallest`` > 0 sets them
+    all to ``smallest``: the first points of a cross-check try sizes 1, 2 and 3, where sums
+    run empty or have a single term.
+    """
+    point: Point = {s: sp.sympify(v) for s, v in (fixed or {}).items()}
+    labels = {x.base.label for e in exprs for x in _atoms(e, sp.Indexed)}
+    symbols = sorted({s for e in exprs for s in _free(e)} - labels - set(point), key=lambda s: s.name)
+    for s in symbols:
+        point[s] = sp.Integer(smallest) if smallest and s.is_integer and s.is_positive else _sample(s, rng)
+    return point
+
+
+def evaluate(e: Any, point: Point, rng: random.Random, digits: int = 60) -> Any:
+    """Evaluate ``e`` at ``point``; Indexed entries left over get random values (kept in point)."""
+    e = _explicit(e)
+    if isinstance(e, sp.MatrixBase):
+        return e.applyfunc(lambda x: evaluate(x, point, rng, digits))
+    scalar = {s: v for s, v in point.items() if not isinstance(s, sp.Indexed)}
+    x = _empty_when_reversed(sp.sympify(e)).subs(scalar)
+    if x.atoms(sp.MatrixSymbol):
+        return evaluate(_fill_matrices(x, point, rng), point, rng, digits)
+    x = x.doit()
+    for atom in sorted(_atoms(x, sp.Indexed), key=sp.default_sort_key):
+        if atom not in point:
+            low = 1 if atom.is_positive else -30
+            point[atom] = sp.Rational(rng.randint(low, 30), 10)
+    x = x.subs({k: v for k, v in point.items() if isinstance(k, sp.Indexed)}).doit()
+    return sp.N(x, digits)
+
+
+def _empty_when_reversed(e: sp.Basic) -> sp.Basic:
+    """Each sum (product) guarded to be 0 (1) when its upper bound is below its lower bound.
+
+    That is the usual convention for an empty range; SymPy's ``doit`` instead reads
+    sum_{k=a}^{b} with b < a - 1 as -sum_{k=b+1}^{a-1}. Both evaluators of the cross-check
+    use the usual one, so the verdict does not depend on which of them ran.
+    """
+
+    def guard(x: sp.Sum | sp.Product) -> sp.Basic:
+        empty = sp.S.Zero if isinstance(x, sp.Sum) else sp.S.One
+        body = x.function
+        for var, lo, hi in x.limits:  # innermost first: each limit wraps the ones inside it
+            body = sp.Piecewise((x.func(body, (var, lo, hi)), sp.Ge(hi, lo)), (empty, True))
+        return body
+
+    if not e.has(sp.Sum, sp.Product):
+        return e
+    return e.replace(lambda x: isinstance(x, (sp.Sum, sp.Product)), guard)
+
+
+class _NoEnclosure(Exception):
+    """The interval evaluator does not handle this expression (or cannot decide a branch)."""
+
+
+#: Most terms a sum may have for the interval evaluator; longer ones go to SymPy.
+MAX_TERMS = 10_000
+#: Working precision of the interval cross-check, in bits (about 77 decimal digits).
+INTERVAL_BITS = 256
+#: An interval wider than this (relative to the value's size) is not used: the slower adaptive
+#: evaluation decides instead.
+_WIDEST = 1e-55
+
+_IV_FUNCTIONS: dict[type, str] = {sp.exp: "exp", sp.log: "log", sp.sin: "sin", sp.cos: "cos"}
+
+
+def _iv_context() -> Any:
+    from mpmath.ctx_iv import MPIntervalContext
+
+    ctx = MPIntervalContext()
+    ctx.prec = INTERVAL_BITS
+    return ctx
+
+
+_IV = _iv_context()
+
+
+class _Enclosure:
+    """Certified intervals for an expression at a point: sums carried out term by term.
+
+    Summation indices are bound as Python integers; an Indexed entry not yet in the point gets
+    a random rational, kept in the point so both sides of a step see the same value. A sum
+    whose upper bound is below its lower bound is empty (0), the usual convention, not SymPy's
+    (which gives sum_{k=a}^{b} = -sum_{k=b+1}^{a-1}): the cross-check does not share SymPy's
+    convention, so a proof that leans on it is caught.
+    """
+
+    def __init__(self, point: Point, rng: random.Random) -> None:
+        self.point, self.rng = point, rng
+        self.scalars = {s: v for s, v in point.items() if isinstance(s, sp.Symbol)}
+
+    def value(self, e: sp.Basic, env: dict[sp.Symbol, int]) -> Any:
+        ctx = _IV
+        if isinstance(e, sp.Integer):
+            return ctx.mpf(int(e))
+        if isinstance(e, sp.Rational):
+            return ctx.mpf(int(e.p)) / int(e.q)
+        if isinstance(e, sp.Symbol):
+            if e in env:
+                return ctx.mpf(env[e])
+            if e in self.scalars:
+                return self.value(sp.sympify(self.scalars[e]), {})
+            raise _NoEnclosure(f"no value for {e}")
+        if e is sp.pi:
+            return ctx.pi
+        if e is sp.E:
+            return ctx.e
+        if isinstance(e, sp.Indexed):
+            return self.value(self.entry(e, env), {})
+        if isinstance(e, sp.Add):
+            total = ctx.mpf(0)
+            for a in e.args:
+                total += self.value(a, env)
+            return total
+        if isinstance(e, sp.Mul):
+            prod = ctx.mpf(1)
+            for a in e.args:
+                prod *= self.value(a, env)
+            return prod
+        if isinstance(e, sp.Pow):
+            return self.power(e, env)
+        if isinstance(e, sp.KroneckerDelta):
+            return ctx.mpf(1 if self.integer(e.args[0], env) == self.integer(e.args[1], env) else 0)
+        if isinstance(e, (sp.Sum, sp.Product)):
+            return self.iterate(e, env)
+        if type(e) in _IV_FUNCTIONS and len(e.args) == 1:
+            return getattr(ctx, _IV_FUNCTIONS[type(e)])(self.value(e.args[0], env))
+        if isinstance(e, sp.Abs):
+            return abs(self.value(e.args[0], env))
+        if isinstance(e, sp.Piecewise):
+            for expr, cond in e.args:
+                if self.truth(cond, env):
+                    return self.value(expr, env)
+            raise _NoEnclosure("no branch of a Piecewise holds")
+        raise _NoEnclosure(type(e).__name__)
+
+    def power(self, e: sp.Pow, env: dict[sp.Symbol, int]) -> Any:
+        base, exponent = e.args
+        if exponent.is_Integer or (exponent.free_symbols and self.is_integer_valued(exponent, env)):
+            n = self.integer(exponent, env)
+            b = self.value(base, env)
+            if n < 0 and 0 in b:
+                raise _NoEnclosure("division by an interval holding 0")
+            return b**n
+        b = self.value(base, env)
+        if not b.a > 0:
+            raise _NoEnclosure("a fractional power of a base not known to be positive")
+        if exponent == sp.S.Half:
+            return _IV.sqrt(b)
+        return _IV.exp(self.value(exponent, env) * _IV.log(b))
+
+    def is_integer_valued(self, e: sp.Basic, env: dict[sp.Symbol, int]) -> bool:
+        return all(s in env or (s in self.scalars and sp.sympify(self.scalars[s]).is_Integer)
+                   for s in e.free_symbols)
+
+    def integer(self, e: sp.Basic, env: dict[sp.Symbol, int]) -> int:
+        """An index or bound, exactly: an integer expression of bound and sampled integers."""
+        if isinstance(e, sp.Integer):
+            return int(e)
+        if isinstance(e, sp.Symbol):
+            v = env.get(e, self.scalars.get(e))
+            if v is None or not sp.sympify(v).is_Integer:
+                raise _NoEnclosure(f"{e} is not an integer here")
+            return int(v)
+        if isinstance(e, sp.Add):
+            return sum(self.integer(a, env) for a in e.args)
+        if isinstance(e, sp.Mul):
+            out = 1
+            for a in e.args:
+                out *= self.integer(a, env)
+            return out
+        if isinstance(e, sp.Pow) and e.exp.is_Integer and 0 <= e.exp <= 64:
+            return self.integer(e.base, env) ** int(e.exp)
+        raise _NoEnclosure(f"cannot take {e} as an integer")
+
+    def entry(self, e: sp.Indexed, env: dict[sp.Symbol, int]) -> sp.Expr:
+        key = sp.Indexed(e.base, *[self.integer(i, env) for i in e.indices])
+        if key not in self.point:
+            low = 1 if key.is_positive else -30
+            self.point[key] = sp.Rational(self.rng.randint(low, 30), 10)
+        return sp.sympify(self.point[key])
+
+    def iterate(self, e: sp.Sum | sp.Product, env: dict[sp.Symbol, int]) -> Any:
+        total = _IV.mpf(0 if isinstance(e, sp.Sum) else 1)
+        envs = [dict(env)]
+        # SymPy lists the innermost limit first, and an inner limit's bounds may name an outer
+        # variable: bind the outermost first. An outer bound naming an inner variable refers
+        # to the free symbol of that name, as in SymPy.
+        for var, lo, hi in reversed(e.limits):
+            envs = [
+                {**x, var: k}
+                for x in envs
+                for k in range(self.integer(lo, x), self.integer(hi, x) + 1)
+            ]
+            if len(envs) > MAX_TERMS:
+                raise _NoEnclosure(f"more than {MAX_TERMS} terms")
+        for x in envs:
+            v = self.value(e.function, x)
+            total = total + v if isinstance(e, sp.Sum) else total * v
+        return total
+
+    def truth(self, cond: sp.Basic, env: dict[sp.Symbol, int]) -> bool:
+        if cond is sp.true:
+            return True
+        if cond is sp.false:
+            return False
+        if isinstance(cond, sp.And):
+            return all(self.truth(c, env) for c in cond.args)
+        if isinstance(cond, sp.Or):
+            return any(self.truth(c, env) for c in cond.args)
+        if isinstance(cond, sp.Not):
+            return not self.truth(cond.args[0], env)
+        if isinstance(cond, sp.core.relational.Relational):
+            diff = self.value(cond.lhs, env) - self.value(cond.rhs, env)
+            ops = {"<": (diff.b < 0, diff.a >= 0), "<=": (diff.b <= 0, diff.a > 0),
+                   ">": (diff.a > 0, diff.b <= 0), ">=": (diff.a >= 0, diff.b < 0),
+                   "==": (diff.a == 0 and diff.b == 0, diff.a > 0 or diff.b < 0),
+                   "!=": (diff.a > 0 or diff.b < 0, diff.a == 0 and diff.b == 0)}
+            yes, no = ops.get(cond.rel_op, (False, False))
+            if yes or no:
+                return bool(yes)
+        raise _NoEnclosure(f"cannot decide {cond}")
+
+
+def _enclosed_error(lhs: Any, rhs: Any, point: Point, rng: random.Random) -> tuple[float, Any, Any] | None:
+    """Certified |lhs - rhs| / max(1, |lhs|, |rhs|) at ``point`` by interval arithmetic.
+
+    Returns an upper bound of the relative difference with the two values, or None when
+    either side is outside what the interval evaluator handles or its interval is too wide
+    to decide (then the adaptive SymPy evaluation is used).
+    """
+    if isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase):
+        if lhs.shape != rhs.shape:
+            return None
+        worst: tuple[float, Any, Any] = (0.0, sp.S.Zero, sp.S.Zero)
+        for x, y in zip(lhs, rhs, strict=True):
+            entry = _enclosed_error(x, y, point, rng)
+            if entry is None:
+                return None
+            worst = max(worst, entry, key=lambda e: e[0])
+        return worst
+    a_expr, b_expr = sp.sympify(lhs), sp.sympify(rhs)
+    if any(isinstance(x, (sp.MatrixExpr, sp.MatrixBase)) for x in (a_expr, b_expr)):
+        return None
+    walker = _Enclosure(point, rng)
+    try:
+        a, b = walker.value(a_expr, {}), walker.value(b_expr, {})
+    except Exception:  # _NoEnclosure, or mpmath's own errors (no convergence, say): let SymPy try
+        return None
+    (a_lo, a_hi), (b_lo, b_hi) = _ends(a), _ends(b)
+    if any(mpmath.isnan(x) or mpmath.isinf(x) for x in (a_lo, a_hi, b_lo, b_hi)):
+        return None
+    # A lower bound of the size, so that the error below is an upper bound.
+    scale = max(mpmath.mpf(1), _ends(abs(a))[0], _ends(abs(b))[0])
+    if (a_hi - a_lo) / scale > _WIDEST or (b_hi - b_lo) / scale > _WIDEST:
+        return None  # too wide to decide
+    diff_hi = _ends(abs(a - b))[1]
+    # Either end is within the interval's width (< 1e-55 relative) of the value.
+    return float(diff_hi / scale), sp.Float(a_lo, 60), sp.Float(b_lo, 60)
+
+
+def _ends(x: Any) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """The two ends of an interval as mpmath floats, exactly."""
+    lo, hi = x._mpi_
+    with mpmath.workprec(INTERVAL_BITS):  # made at full precision (they keep it afterwards)
+        return mpmath.mpf(lo), mpmath.mpf(hi)
+
+
+def numeric_difference(
+    lhs: Any,
+    rhs: Any,
+    rng: random.Random,
+    points: int = 6,
+    fixed: Callable[[random.Random], Mapping[sp.Basic, Any]] | None = None,
+) -> tuple[float, Point | None, Any, Any]:
+    """The largest |lhs - rhs| (relative to size) over random points, with the worst point.
+
+    Returns (error, point, lhs value, rhs value) at the worst point; error is inf where the
+    two sides could not both be evaluated to numbers.
+    """
+    worst: tuple[float, Point | None, Any, Any] = (0.0, None, None, None)
+    for p in range(points):
+        point = random_point([lhs, rhs], rng, fixed(rng) if fixed else None, smallest=p + 1 if p < 3 else 0)
+        enclosed = _enclosed_error(lhs, rhs, point, rng)
+        if enclosed is not None:
+            err, a, b = enclosed
+        else:
+            a, b = evaluate(lhs, point, rng), evaluate(rhs, point, rng)
+            err = _relative_error(a, b)
+        if err >= worst[0]:
+            worst = (err, dict(point), a, b)
+    return worst
+
+
+def _relative_error(a: Any, b: Any) -> float:
+    if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
+        a, b = sp.Matrix(a), sp.Matrix(b)
+        if a.shape != b.shape:
+            return float("inf")
+        return max((_relative_error(x, y) for x, y in zip(a, b, strict=True)), default=0.0)
+    if isinstance(a, sp.logic.boolalg.Boolean) or isinstance(b, sp.logic.boolalg.Boolean):
+        return 0.0 if bool(a) == bool(b) else float("inf")
+    # Compare at the precision the sides were evaluated to (60 digits), never through a
+    # Python float or complex, which would keep only 16.
+    a, b = sp.sympify(a), sp.sympify(b)
+    if not (a.is_number and b.is_number) or a.has(sp.nan, sp.zoo) or b.has(sp.nan, sp.zoo):
+        return 0.0 if a == b else float("inf")
+    if a == b:
+        return 0.0
+    if not (a.is_finite and b.is_finite):
+        return float("inf")
+    scale = sp.Max(1, sp.Abs(a), sp.Abs(b))
+    err = sp.N(sp.Abs(a - b) / scale, 15)
+    return float(err) if err.is_real else float("inf")
+
+
+def _fill_matrices(x: sp.Basic, point: Point, rng: random.Random) -> sp.Basic:
+    """Put random rational matrices (the same in both sides, kept in point) for MatrixSymbols."""
+    reps = {}
+    for m in x.atoms(sp.MatrixSymbol):
+        key = sp.Symbol(f"matrix {m.name}")
+        if key not in point:
+            rows, cols = (int(s) for s in m.shape)
+            point[key] = sp.ImmutableMatrix(rows, cols, lambda *_: sp.Rational(rng.randint(-20, 20), 10))
+        reps[m] = point[key]
+    return x.xreplace(reps)
+
+
+def _explicit(e: Any) -> Any:
+    """A matrix expression of explicit matrices, carried out; anything else unchanged."""
+    if isinstance(e, sp.MatrixExpr) and not e.atoms(sp.MatrixSymbol):
+        try:
+            if isinstance(e, sp.MatrixBase):
+                return sp.Matrix(e.doit().as_explicit())
+            return sp.Matrix(carry_out(e))
+        except (ValueError, TypeError, AttributeError):
+            return e
+    return e
+
+
+#: Denominators of random rational points: small ones, and primes that keep points away from
+#: small integers and simple fractions.
+_DENOMINATORS = (1, 2, 10, 7, 13, 97, 1009)
+
+
+def _sample(s: sp.Symbol, rng: random.Random) -> sp.Expr:
+    if s.is_integer:
+        return sp.Integer(rng.randint(1, 7) if s.is_positive else rng.randint(-5, 5))
+    value = sp.Rational(rng.randint(-400, 400), rng.choice(_DENOMINATORS))
+    if value == 0:
+        value = sp.Rational(1, 3)
+    if s.is_positive or s.is_nonnegative:
+        value = abs(value)
+    return value
+
+
+def _free(e: Any) -> set[sp.Symbol]:
+    if isinstance(e, sp.MatrixBase):
+        return set().union(*(_free(x) for x in e)) if e else set()
+    e = sp.sympify(e)
+    shapes = {s for m in e.atoms(sp.MatrixSymbol) for dim in m.shape for s in sp.sympify(dim).free_symbols}
+    return {s for s in e.free_symbols | shapes if isinstance(s, sp.Symbol)}
+
+
+def _atoms(e: Any, kind: type) -> set[sp.Basic]:
+    if isinstance(e, sp.MatrixBase):
+        return set().union(*(_atoms(x, kind) for x in e)) if e else set()
+    return set(sp.sympify(e).atoms(kind))
+
+
+def describe_point(point: Point | None, limit: int = 6) -> str:
+    """A short readable form of a point, for counterexample messages."""
+    if not point:
+        return "(no free symbols)"
+    items = sorted(point.items(), key=lambda kv: sp.default_sort_key(kv[0]))
+    shown = ", ".join(f"{sp.sstr(k)}={sp.sstr(v)}" for k, v in items[:limit])
+    return shown + (", ..." if len(items) > limit else "")

@@ -1,0 +1,447 @@
+"""The proof engine (symattn/proof/engine.py): true steps pass, honestly labelled; false ones fail.
+
+Each test of a failure is a door the issue found open: a check that ignores its sides, a
+fallback to a weaker method, double-precision comparison, steps that do nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+import symattn.proof.equivalence as equivalence
+from symattn.proof import METHODS, Derivation, Lemma, LemmaFailed, StepFailed
+from symattn.proof.expectation import Expectation, Family
+from symattn.proof.operators import Ex, Var
+
+x, y = sp.symbols("x y", real=True)
+n = sp.Symbol("n", integer=True, positive=True)
+i = sp.Symbol("i", integer=True, positive=True)
+q, k = sp.IndexedBase("q"), sp.IndexedBase("k")
+
+
+def test_true_chain_is_symbolic():
+    """An algebraic chain is proved for general symbols, each step naming the normal form used."""
+    d = Derivation("demo", "demo", "(x + y)^2 expands")
+    d.step((x + y) ** 2, x**2 + 2 * x * y + y**2, "expand the square")
+    d.then(sp.Mul(x + y, x + y, evaluate=False), "factor again")
+    report = d.verify()
+    assert [r.method for r in report.steps] == ["symbolic", "symbolic"]
+    assert report.steps[0].detail == "expand"
+    assert report.numeric_steps == 0 and report.count("symbolic") == 2
+
+
+def test_wrong_step_is_caught_with_a_counterexample():
+    """A deliberately wrong step raises StepFailed naming the step and a point where it fails."""
+    d = Derivation("demo", "demo", "a wrong claim")
+    d.step((x + y) ** 2, x**2 + y**2, "expand the square")
+    with pytest.raises(StepFailed) as info:
+        d.verify()
+    message = str(info.value)
+    assert message.startswith("demo, step 1 (expand the square): the two sides differ")
+    assert "x=" in message and "y=" in message
+    assert "left = " in message and "right = " in message
+
+
+def test_wrong_step_later_in_a_chain_is_named():
+    """The failing step is the one named, not its neighbours."""
+    d = Derivation("demo", "demo", "chain")
+    d.step(x * (x + 1), x**2 + x, "distribute")
+    d.then(x**2 + 2 * x, "a slip")
+    with pytest.raises(StepFailed, match=r"step 2 \(a slip\)"):
+        d.verify()
+
+
+def test_a_wrong_simplification_is_not_trusted(monkeypatch):
+    """If a normal form wrongly returns 0 (as SymPy has), the numeric cross-check catches it."""
+    monkeypatch.setattr(equivalence, "LADDER", [("broken", lambda e: sp.S.Zero)])
+    d = Derivation("demo", "demo", "false")
+    d.step(sp.sin(x), sp.cos(x), "a broken simplifier says equal")
+    with pytest.raises(StepFailed, match="differ"):
+        d.verify()
+
+
+def test_a_difference_of_1e_minus_20_is_caught():
+    """Cross-checks run at 60 digits: a right-hand side off by 10^-20 fails (double precision would pass)."""
+    d = Derivation("demo", "demo", "tiny slip")
+    d.step(sp.exp(x) * sp.exp(y), sp.exp(x + y) + sp.Rational(1, 10**20), "add the exponents")
+    with pytest.raises(StepFailed, match="differ"):
+        d.verify()
+
+
+def test_no_fallback_from_symbolic_to_numeric(monkeypatch):
+    """A true step no normal form proves is not relabelled numeric: it fails, as declared."""
+    monkeypatch.setattr(equivalence, "LADDER", [])
+    d = Derivation("demo", "demo", "true")
+    d.step(sp.sin(x) ** 2 + sp.cos(x) ** 2, sp.S.One, "Pythagoras")
+    with pytest.raises(StepFailed, match="could not prove"):
+        d.verify()
+
+
+def test_numeric_steps_fail_unless_the_derivation_allows_them():
+    d = Derivation("demo", "demo", "numeric")
+    d.step(sp.sin(x) ** 2 + sp.cos(x) ** 2, sp.S.One, "Pythagoras", method="numeric")
+    with pytest.raises(StepFailed, match="allows no such step"):
+        d.verify()
+    d.numeric_allowed = True
+    report = d.verify()
+    assert report.steps[0].method == "numeric" and report.steps[0].exact is False
+    assert report.numeric_steps == 1 and report.exact_steps == 0
+
+
+def test_a_step_whose_sides_are_identical_is_refused():
+    d = Derivation("demo", "demo", "nothing")
+    d.step(x + y, y + x, "commute")  # SymPy makes these one expression at construction
+    with pytest.raises(StepFailed, match="does nothing"):
+        d.verify()
+
+
+def test_a_custom_check_sees_the_steps_own_sides():
+    """A check procedure is given this step's sides; a wrong right-hand side fails through it."""
+    seen = []
+
+    def check(lhs, rhs):
+        seen.append((lhs, rhs))
+        if sp.expand(lhs - rhs) != 0:
+            raise StepFailed("sides differ")
+        return "expand"
+
+    d = Derivation("demo", "demo", "custom")
+    d.step((x + 1) ** 2, x**2 + 2 * x + 1, "square", check=check)
+    assert d.verify().steps[0].detail == "expand"
+    assert seen == [((x + 1) ** 2, x**2 + 2 * x + 1)]
+    d.steps[0] = d.steps[0].__class__((x + 1) ** 2, x**2 + 1, "square", check=check)
+    with pytest.raises(StepFailed):
+        d.verify()
+
+
+def _concrete(e, size):
+    return sp.sympify(e).subs(n, size).doit()
+
+
+def test_at_sizes_proves_the_steps_own_sides_and_checks_the_lemma():
+    f = sp.IndexedBase("f")
+    calls = []
+    lemma = Lemma("linearity", "sum 2 f_i = 2 sum f_i", lambda s: calls.append(s) or True, sizes=(1, 2, 3, 5))
+    d = Derivation("demo", "demo", "linearity", concrete=_concrete)
+    d.step(
+        sp.Sum(2 * f[i], (i, 1, n)),
+        sp.Sum(f[i], (i, 1, n)) * 3,
+        "pull out the 2",
+        method="at sizes",
+        lemma=lemma,
+    )
+    with pytest.raises(StepFailed, match="size 1"):  # the lemma holds, but this step is false
+        d.verify()
+    d.steps[0] = d.steps[0].__class__(
+        sp.Sum(2 * f[i], (i, 1, n)),
+        sp.Sum(f[i], (i, 1, n)) * 2,
+        "pull out the 2",
+        method="at sizes",
+        lemma=lemma,
+    )
+    report = d.verify()
+    assert report.steps[0].method == "at sizes" and report.steps[0].detail.startswith("1, 2, 3, 5")
+    assert calls == [1, 2, 3, 5]
+
+
+def test_at_sizes_needs_a_lemma_and_four_sizes():
+    lemma = Lemma("few", "few sizes", lambda s: True, sizes=(1, 2, 3))
+    d = Derivation("demo", "demo", "sizes", concrete=_concrete)
+    d.step(sp.Sum(1, (i, 1, n)), n, "count", method="at sizes", lemma=lemma)
+    with pytest.raises(StepFailed, match="at least 4 sizes"):
+        d.verify()
+    d.steps[0] = d.steps[0].__class__(sp.Sum(1, (i, 1, n)), n, "count", method="at sizes")
+    with pytest.raises(StepFailed, match="must name the lemma"):
+        d.verify()
+
+
+def test_a_polynomial_error_vanishing_at_small_sizes_is_caught():
+    """Var(z) = d + (d-1)(d-2)(d-3) is true at d = 1, 2, 3 and false: the symbolic proof refuses it."""
+    model = Expectation([Family(q), Family(k)])
+    z = sp.Sum(q[i] * k[i], (i, 1, n))
+    d = Derivation("demo", "demo", "variance", expectation=model)
+    d.step(Var(z), n + (n - 1) * (n - 2) * (n - 3), "variances add")
+    with pytest.raises(StepFailed, match="step 1"):
+        d.verify()
+    d.steps[0] = d.steps[0].__class__(Var(z), n, "variances add")
+    assert d.verify().steps[0].detail.endswith("rules: independence, linearity, moments, variance")
+
+
+def test_expectations_need_rules():
+    d = Derivation("demo", "demo", "no rules")
+    d.step(Ex(q[i]), 0, "mean 0")
+    with pytest.raises(StepFailed, match="no expectation rules"):
+        d.verify()
+
+
+def test_definition_steps_substitute_the_definition():
+    g = sp.Symbol("g", real=True)
+    d = Derivation("demo", "demo", "definition")
+    d.step(sp.exp(x - y), sp.exp(g), "write g = x - y", method="definition", definition={g: x - y})
+    assert d.verify().steps[0].method == "definition"
+    d.steps[0] = d.steps[0].__class__(
+        sp.exp(x - y), sp.exp(g), "write g = y - x", method="definition", definition={g: y - x}
+    )
+    with pytest.raises(StepFailed, match="step 1"):
+        d.verify()
+
+
+def test_claims_must_be_established_by_a_chain():
+    d = Derivation("demo", "demo", "theorem")
+    d.step((x + y) ** 2, x**2 + 2 * x * y + y**2, "expand")
+    d.claim((x + y) ** 2, x**2 + 2 * x * y + y**2)
+    d.verify()
+    d.claim((x + y) ** 2, x**2 + y**2)
+    with pytest.raises(StepFailed, match="no chain of the proof establishes"):
+        d.verify()
+
+
+def test_failing_lemma_is_reported():
+    """A lemma false at some size raises LemmaFailed naming it and the size."""
+    bad = Lemma("bad lemma", "false at 2", lambda s: s != 2, sizes=(1, 2))
+    d = Derivation("demo", "demo", "uses a bad lemma")
+    d.step(x, sp.Mul(1, x, evaluate=False), "trivial", lemma=bad)
+    with pytest.raises(LemmaFailed, match="'bad lemma' is false at size 2"):
+        d.verify()
+
+
+def test_inequality_needs_a_true_certificate():
+    """x(1 - x) <= 1/4 passes with certificate (x - 1/2)^2 and fails with a wrong one."""
+    good = Derivation("demo", "demo", "bound")
+    good.step(
+        x * (1 - x),
+        sp.Rational(1, 4),
+        "complete the square",
+        relation="<=",
+        certificate=(x - sp.Rational(1, 2)) ** 2,
+    )
+    assert good.verify().steps[0].method == "symbolic"
+    bad = Derivation("demo", "demo", "bound")
+    bad.step(x * (1 - x), sp.Rational(1, 4), "wrong square", relation="<=", certificate=(x - 1) ** 2)
+    with pytest.raises(StepFailed, match="differ"):
+        bad.verify()
+    unsigned = Derivation("demo", "demo", "bound")
+    unsigned.step(x, x + y, "y is not known to be >= 0", relation="<=", certificate=y)
+    with pytest.raises(StepFailed, match="right sign"):
+        unsigned.verify()
+
+
+def test_figures_must_be_correctly_rounded():
+    """A stated figure passes only if it is the correctly rounded value."""
+    d = Derivation("demo", "demo", "figures")
+    d.approx(sp.exp(20), "4.85E+8", "e^20", digits=3)
+    assert d.verify().steps[0].method == "certified"
+    wrong = Derivation("demo", "demo", "figures")
+    wrong.approx(sp.exp(20), "4.86E+8", "e^20", digits=3)
+    with pytest.raises(StepFailed, match=r"correctly rounded, 4\.85E"):
+        wrong.verify()
+
+
+def test_counterexample_step_needs_a_certified_difference():
+    """A ≠ step passes when an entry certifiably differs and fails when the sides are equal."""
+    d = Derivation("demo", "demo", "differs")
+    d.step(
+        sp.Matrix([[sp.sqrt(2)]]),
+        sp.Matrix([[sp.Rational(141421, 100000)]]),
+        "close but not equal",
+        relation="≠",
+    )
+    assert d.verify().steps[0].method == "certified"
+    same = Derivation("demo", "demo", "equal")
+    same.step(sp.Matrix([[(1 + sp.sqrt(2)) ** 2]]), sp.Matrix([[3 + 2 * sp.sqrt(2)]]), "equal", relation="≠")
+    with pytest.raises(StepFailed, match="may be equal"):
+        same.verify()
+
+
+def test_numeric_check_failure_is_reported():
+    """A numeric check over its tolerance makes the report not ok."""
+    d = Derivation("demo", "demo", "checks")
+    d.step(x, sp.Mul(1, x, evaluate=False), "trivial")
+    d.numeric_check("too large", lambda: (1e-3, 1e-6))
+    report = d.verify()
+    assert report.ok is False
+    assert report.max_error == 1e-3
+
+
+def test_methods_are_the_table_columns():
+    assert METHODS == ("symbolic", "at sizes", "definition", "certified", "numeric")
+
+
+# -- found by a hostile review: each of these false steps once passed ---------------------------
+j = sp.Symbol("j", integer=True, positive=True)
+X = sp.IndexedBase("x")
+
+
+def test_a_delta_sum_whose_index_may_lie_outside_the_range_is_not_trusted():
+    d = Derivation("demo", "demo", "delta out of range")
+    d.step(sp.Sum(X[j] * sp.KroneckerDelta(i, j), (j, 2, n)), X[i], "pick j = i")
+    with pytest.raises(StepFailed, match="differ"):
+        d.verify()
+
+
+def test_the_expectation_of_a_two_index_entry_is_refused():
+    Qm = sp.IndexedBase("Q")
+    d = Derivation("demo", "demo", "two indices", expectation=Expectation([Family(Qm)]))
+    d.step(Ex(Qm[1, 1] * Qm[1, 2]), 1, "moments")
+    with pytest.raises(StepFailed, match="one index"):
+        d.verify()
+
+
+def test_a_bound_index_does_not_capture_a_free_one():
+    model = Expectation([Family(q)])
+    assert model.expect(q[i] * sp.Sum(q[i], (i, 1, n))) == 1  # E[q_i sum_j q_j] = 1, not n
+
+
+def test_an_inequality_ends_a_chain_for_the_claims():
+    d = Derivation("demo", "demo", "chain")
+    d.step(x**2 - 1, sp.Mul(x - 1, x + 1, evaluate=False), "factor")
+    d.then((x - 1) * (x + 1) + 1, "add one", relation="<", certificate=sp.S.One)
+    d.then(x**2, "expand")
+    d.claim(x**2 - 1, x**2)
+    with pytest.raises(StepFailed, match="no chain"):
+        d.verify()
+
+
+def test_a_definition_must_introduce_a_new_name():
+    w = sp.Symbol("w")
+    d = Derivation("demo", "demo", "redefine")
+    d.step(x + 1, w, "name it", method="definition", definition={w: x + 1})
+    d.then(2 * x, "rename it", method="definition", definition={w: 2 * x})
+    with pytest.raises(StepFailed, match="new name"):
+        d.verify()
+
+
+def test_at_sizes_needs_a_size_of_five_or_a_reason():
+    lemma = Lemma("small", "small sizes", lambda s: True, sizes=(1, 2, 3, 4))
+    d = Derivation("demo", "demo", "sizes", concrete=_concrete)
+    d.step(sp.Sum(i, (i, 1, n)), n * (n + 1) / 2, "Gauss", method="at sizes", lemma=lemma)
+    with pytest.raises(StepFailed, match="at least 5"):
+        d.verify()
+
+
+@pytest.mark.parametrize("body", [lambda s: 2 * s, lambda s: 1 // (s - 2), lambda s: sp.Eq(x**2, x)])
+def test_a_lemma_passes_only_by_returning_true(body):
+    d = Derivation("demo", "demo", "lemma")
+    d.step(x, sp.Mul(1, x, evaluate=False), "trivial", lemma=Lemma("odd", "odd", body, sizes=(1, 2)))
+    with pytest.raises(LemmaFailed):
+        d.verify()
+
+
+def test_a_counterexample_needs_sides_of_one_shape():
+    m = sp.Matrix([[1, 2], [3, 4]])
+    d = Derivation("demo", "demo", "shapes")
+    d.step(m, m.reshape(4, 1), "differs", relation="≠")
+    with pytest.raises(StepFailed, match="shapes differ"):
+        d.verify()
+
+
+def test_a_step_that_leans_on_sympys_reversed_sum_convention_fails():
+    """sum_{k=1}^{n-3} 1 = n - 3 holds by SymPy's convention for bounds in reverse order, not for
+    n = 1, 2, where the sum is empty: review hole, now closed."""
+    kk = sp.Symbol("k", integer=True)
+    d = Derivation("demo", "demo", "count")
+    d.step(sp.Sum(1, (kk, 1, n - 3)), n - 3, "count the terms")
+    with pytest.raises(StepFailed, match=r"step 1 \(count the terms\): the two sides differ"):
+        d.verify()
+
+
+def _demo_with_lemma(false_step: bool) -> Derivation:
+    lemma = Lemma("squares", "(a+1)^2 = a^2 + 2a + 1 at a = n", lambda m: (m + 1) ** 2 == m * m + 2 * m + 1,
+                  sizes=(1, 2, 3, 5))
+    d = Derivation("demo", "demo", "a chain")
+    d.step((x + y) ** 2, x**2 + 2 * x * y + y**2, "expand")
+    d.step(sp.Sum(q[i], (i, 1, n)) * 2, sp.Sum(2 * q[i], (i, 1, n)), "linearity", lemma=lemma)
+    d.step(x * (x + 1), x**2 + x + (1 if false_step else 0), "distribute")
+    d.numeric_check("a check", lambda: (0.0, 1e-12))
+    return d
+
+
+def test_verifying_in_worker_processes_gives_the_sequential_report():
+    """jobs=2 forks workers for the lemma sizes, steps and checks; the report is the same."""
+    one, two = _demo_with_lemma(False).verify(), _demo_with_lemma(False).verify(jobs=2)
+    assert [(r.index, r.method, r.detail, r.error) for r in one.steps] == [
+        (r.index, r.method, r.detail, r.error) for r in two.steps
+    ]
+    assert [(c.name, c.error) for c in one.checks] == [(c.name, c.error) for c in two.checks]
+    assert [(lemma.name, sizes) for lemma, sizes in two.lemmas] == [("squares", (1, 2, 3, 5))]
+
+
+def test_a_failure_in_a_worker_is_the_same_failure():
+    with pytest.raises(StepFailed) as sequential:
+        _demo_with_lemma(True).verify()
+    with pytest.raises(StepFailed) as parallel:
+        _demo_with_lemma(True).verify(jobs=2)
+    assert str(sequential.value) == str(parallel.value)
+    assert str(parallel.value).startswith("demo, step 3 (distribute): the two sides differ")
+
+
+def test_a_steps_own_model_that_loses_the_sides_is_refused():
+    """A step's own concrete= model is not trusted blindly: one that maps every expression to 0
+    would prove a false step at every size, so the engine plants 2 x (left side) and requires
+    the model to see the difference (review hole, now closed)."""
+    f = sp.IndexedBase("f")
+    lemma = Lemma("anything", "a false rule", lambda s: True, sizes=(1, 2, 3, 5))
+    false_step = (sp.Sum(f[i], (i, 1, n)), 3 * sp.Sum(f[i], (i, 1, n)))
+    d = Derivation("demo", "demo", "a model that sees nothing")
+    d.step(*false_step, "triple it", method="at sizes", lemma=lemma, concrete=lambda e, size: sp.S.Zero)
+    with pytest.raises(StepFailed, match="own model at size 2 cannot tell"):
+        d.verify()
+    # A faithful model of the same step finds the slip at size 1 instead.
+    d = Derivation("demo", "demo", "a faithful model")
+    d.step(*false_step, "triple it", method="at sizes", lemma=lemma, concrete=_concrete)
+    with pytest.raises(StepFailed, match="size 1"):
+        d.verify()
+
+
+# -- regressions from the review of the interval cross-check and the workers ----------------------
+def test_a_reversed_sum_fails_whichever_evaluator_runs():
+    """Bounds the interval evaluator cannot read (n**2 - 3n), or a function it does not handle,
+    send the cross-check to SymPy's evalf: that path must not bring SymPy's convention back."""
+    kk = sp.Symbol("k", integer=True)
+    for extra in (sp.S.Zero, sp.floor(x), sp.gamma(x + 10)):
+        d = Derivation("demo", "demo", "count")
+        d.step(sp.Sum(1, (kk, 1, n**2 - 3 * n)) + extra, n**2 - 3 * n + extra, "count the terms")
+        with pytest.raises(StepFailed, match="the two sides differ"):
+            d.verify()
+
+
+def test_a_double_sum_binds_its_outer_variable_before_the_inner_bound():
+    """sum_{j=1}^{n} sum_{i=1}^{j} 1 = n(n+1)/2 (the inner bound names the outer variable)."""
+    j = sp.Symbol("j", integer=True, positive=True)
+    true = Derivation("demo", "demo", "triangle")
+    true.step(sp.Sum(1, (i, 1, j), (j, 1, n)) + j, n * (n + 1) / 2 + j, "count")
+    assert true.verify().steps[0].method == "symbolic"
+    false = Derivation("demo", "demo", "triangle", numeric_allowed=True)
+    false.step(sp.Sum(1, (i, 1, j), (j, 1, n)) + j, n * j + j, "count", method="numeric")
+    with pytest.raises(StepFailed, match="differ"):
+        false.verify()
+
+
+def test_a_numeric_check_that_raises_fails_the_same_way_in_both_modes():
+    def boom():
+        raise ValueError("boom")
+
+    messages = []
+    for jobs in (1, 2):
+        d = Derivation("demo", "demo", "checks")
+        d.step(x * (x + 1), x**2 + x, "distribute")
+        d.numeric_check("exploding", boom)
+        with pytest.raises(StepFailed) as info:
+            d.verify(jobs=jobs)
+        messages.append(str(info.value))
+    expected = "demo: the numeric check 'exploding' could not run (ValueError: boom)"
+    assert messages[0] == messages[1] == expected
+    # ... and a false step before it is still the failure reported.
+    d = Derivation("demo", "demo", "checks")
+    d.step(x * (x + 1), x**2 + x + 1, "slip")
+    d.numeric_check("exploding", boom)
+    with pytest.raises(StepFailed, match=r"step 1 \(slip\)"):
+        d.verify(jobs=2)
+
+
+def test_a_check_procedure_that_crashes_is_blamed_not_the_sides():
+    d = Derivation("demo", "demo", "custom")
+    d.step((x + 1) ** 2, x**2 + 2 * x + 1, "expand", check=lambda lhs, rhs: 1 / 0)
+    with pytest.raises(StepFailed, match="its proof procedure raised ZeroDivisionError"):
+        d.verify()
