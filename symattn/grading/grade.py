@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..errors import InputError, SymattnError
+from ..proof.engine import default_jobs
 from .grade_io import ClassFile, ResultFile, Row, output_format, read_class
 
 #: Wall-clock seconds after which the pool kills a task. Only reached if the judge's own
@@ -137,14 +138,6 @@ def warm_up() -> None:
 
 
 # -- the pool --------------------------------------------------------------------------------------
-def default_jobs() -> int:
-    """One worker per core this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover (not Linux)
-        return max(1, os.cpu_count() or 1)
-
-
 def judge_rows(
     rows: Iterable[Row],
     jobs: int,
