@@ -419,7 +419,7 @@ class Derivation:
             except SymattnError:
                 raise
             except Exception as exc:  # a check that cannot run is a failed check, not a traceback
-                why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                why = _why(exc)
                 raise StepFailed(f"{self.name}: the numeric check '{c.name}' could not run ({why})") from None
             return ("ok", err, tol, time.perf_counter() - t)
         except SymattnError as exc:
@@ -458,8 +458,7 @@ class Derivation:
         except SymattnError:
             raise
         except Exception as exc:  # any failure to evaluate a side fails the step
-            why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-            raise self._fail(index, f"the sides cannot be evaluated ({why})") from None
+            raise self._fail(index, f"the sides cannot be evaluated ({_why(exc)})") from None
 
     def _verify_step_unguarded(self, index: int, rng: random.Random) -> StepReport:
         t = time.perf_counter()
@@ -494,8 +493,7 @@ class Derivation:
             except SymattnError:
                 raise
             except Exception as exc:
-                why = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-                raise self._fail(index, f"its proof procedure raised {why}") from None
+                raise self._fail(index, f"its proof procedure raised {_why(exc)}") from None
         elif step.relation == "=":
             detail, error = self._check_symbolic(index, lhs, rhs, rng)
         elif step.relation in ("<", "<="):
@@ -724,6 +722,11 @@ def verify_many(derivations: list[Derivation], jobs: int) -> Iterator[Derivation
                     yield exc
     finally:
         _WORK.clear()
+
+
+def _why(exc: Exception) -> str:
+    """An exception as one line: its kind, and its message where it has one."""
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _outcome(d: Derivation, future: Future) -> tuple[float, tuple]:
