@@ -69,7 +69,9 @@ def _independent_factors(n: int) -> bool:
 
 
 # At d = 1 the product has one factor and the check compares a thing with itself: it starts at 2.
-INDEPENDENCE = Lemma("independence", "E[prod f_i(X_i)] = prod E[f_i(X_i)]", _independent_factors, sizes=(2,))
+INDEPENDENCE = Lemma(
+    "independence", "E[prod f_i(X_i)] = prod E[f_i(X_i)]", _independent_factors, sizes=(2,), cost=1.5
+)
 
 
 def _stats_equal(lhs: sp.Expr, rhs: sp.Expr) -> str:
@@ -180,6 +182,7 @@ def derivation() -> Derivation:
     D.numeric_check(
         "direct vs reduced saturation share, 60,000 trials each (4 standard errors)",
         _check_methods,
+        cost=1.3,
     )
     return D
 

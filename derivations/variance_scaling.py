@@ -126,13 +126,16 @@ RULES_AGREE = Lemma(
     "E and Var of q . k by the rules = sympy.stats on d normal variables",
     rule_matches_stats,
     sizes=(1,),  # d = 2 takes 8 s of sympy.stats integrals: tests/proof/test_expectation.py checks it
+    cost=2.0,
 )
 # At n = 1 linearity and additivity compare a one-term sum with itself: a check that cannot
 # fail, so they start at n = 2.
 LINEARITY = Lemma("linearity of expectation", "E[sum X_i] = sum E[X_i]", _linearity, sizes=(2, 3))
-INDEPENDENCE = Lemma("independence", "E[X Y] = E[X] E[Y] for independent X, Y", _independence, sizes=(1, 2))
+INDEPENDENCE = Lemma(
+    "independence", "E[X Y] = E[X] E[Y] for independent X, Y", _independence, sizes=(1, 2), cost=0.7
+)
 VARIANCES_ADD = Lemma(
-    "variances of independent terms add", "Var(sum X_i) = sum Var(X_i)", _variances_add, sizes=(2,)
+    "variances of independent terms add", "Var(sum X_i) = sum Var(X_i)", _variances_add, sizes=(2,), cost=0.9
 )
 SCALING = Lemma("scaling rule", "Var(a X) = a^2 Var(X)", _scaling, sizes=(1, 2))
 MOMENTS = Lemma(

@@ -107,24 +107,30 @@ def load(specs: Sequence[str] = (), *, entry_points: bool = True, environment: b
 def loaded(
     specs: Sequence[str] = (), *, entry_points: bool = True, environment: bool = True
 ) -> Iterator[list[str]]:
-    """Register plugins for the duration of a ``with`` block, then restore the registries."""
+    """Register plugins for the duration of a ``with`` block, then restore the registries.
+
+    The exercises are not imported for this (building them takes most of a second, which
+    ``verify`` and ``derive`` do not need): every exercise a plugin registers is recorded in
+    ``_EXERCISE_SOURCES``, and those are the ones removed on exit.
+    """
     import derivations
 
-    from . import exercises
-
-    registries: tuple[dict, ...] = (
-        derivations.REGISTERED,
-        exercises.EXERCISES,
-        exercises.VARIANTS,
-        _EXERCISE_SOURCES,
-    )
-    saved = [dict(r) for r in registries]
+    saved = dict(derivations.REGISTERED)
+    sources = dict(_EXERCISE_SOURCES)
     try:
         yield load(specs, entry_points=entry_points, environment=environment)
     finally:
-        for registry, before in zip(registries, saved, strict=True):
-            registry.clear()
-            registry.update(before)
+        derivations.REGISTERED.clear()
+        derivations.REGISTERED.update(saved)
+        added = set(_EXERCISE_SOURCES) - set(sources)
+        if added:
+            from . import exercises
+
+            for key in added:
+                exercises.EXERCISES.pop(key, None)
+                exercises.VARIANTS.pop(key, None)
+        _EXERCISE_SOURCES.clear()
+        _EXERCISE_SOURCES.update(sources)
 
 
 # -- finding plugins ---------------------------------------------------------------------------

@@ -78,6 +78,9 @@ class Lemma:
     verify: Callable[[int], bool] = field(compare=False, repr=False)
     sizes: tuple[int, ...] = (1, 2, 3)
     largest: str = ""  # why no size of 5 or more is checked, where that is too costly
+    #: Rough seconds to check one size, for scheduling only: with several worker processes
+    #: the costliest work starts first, so that no long task is left to run alone at the end.
+    cost: float = 0.5
 
     def check(self) -> tuple[int, ...]:
         """Check the lemma at every size (once per process); return the sizes."""
@@ -256,6 +259,7 @@ class CheckReport:
 class NumericCheck:
     name: str
     run: Callable[[], tuple[float, float]]  # returns (largest error, tolerance)
+    cost: float = 0.5  # rough seconds, for scheduling only (see Lemma.cost)
 
 
 @dataclass
@@ -353,8 +357,12 @@ class Derivation:
         self.claims.append((lhs, rhs))
         return self
 
-    def numeric_check(self, name: str, run: Callable[[], tuple[float, float]]) -> Derivation:
-        self.checks.append(NumericCheck(name, run))
+    def numeric_check(
+        self, name: str, run: Callable[[], tuple[float, float]], cost: float = 0.5
+    ) -> Derivation:
+        """A numeric cross-check: ``run()`` returns (largest error, tolerance); ``cost`` is a
+        rough time in seconds, used only to start the costliest work first."""
+        self.checks.append(NumericCheck(name, run, cost))
         return self
 
     # -- checking -------------------------------------------------------------------------
@@ -397,6 +405,12 @@ class Derivation:
         sized = [("lemma", k) for k in range(len(self._lemma_sizes()))]
         steps = [("step", i) for i in range(len(self.steps))]
         return sized + steps + [("check", c) for c in range(len(self.checks))]
+
+    def cost(self, kind: str, key: int) -> float:
+        """A task's rough cost in seconds (a lemma's or check's own estimate; a step's is small)."""
+        if kind == "lemma":
+            return self._lemma_sizes()[key][0].cost
+        return self.checks[key].cost if kind == "check" else 0.05
 
     def _lemma_sizes(self) -> list[tuple[Lemma, int]]:
         return [(lemma, n) for lemma in self.lemmas() for n in lemma.sizes]
@@ -447,6 +461,15 @@ class Derivation:
                 checks.append(CheckReport(self.checks[key].name, *result[1:]))
         lemmas = [(lemma, lemma.sizes) for lemma in self.lemmas()]
         return DerivationReport(self.name, reports, checks, lemmas, seconds, self)
+
+    def failure_of(self, kind: str, key: int, why: str) -> str:
+        """The message for task (kind, key) failing for the reason ``why``."""
+        if kind == "step":
+            return str(self._fail(key, why))
+        if kind == "lemma":
+            lemma, n = self._lemma_sizes()[key]
+            return f"{self.name}: lemma '{lemma.name}' at size {n}: {why}"
+        return f"{self.name}: the numeric check '{self.checks[key].name}': {why}"
 
     def _fail(self, index: int, why: str) -> StepFailed:
         step = self.steps[index]
@@ -712,9 +735,15 @@ def verify_many(derivations: list[Derivation], jobs: int) -> Iterator[Derivation
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            futures = [[pool.submit(_run, i, *task) for task in d.tasks()] for i, d in enumerate(derivations)]
-            for d, pending in zip(derivations, futures, strict=True):
-                done = [_outcome(d, f) for f in pending]
+            # Derivation by derivation, the costliest tasks are submitted first (a stable sort:
+            # equal costs keep their order); the results are read back in the order of tasks().
+            submitted = {
+                (i, task): pool.submit(_run, i, *task)
+                for i, d in enumerate(derivations)
+                for task in sorted(d.tasks(), key=lambda task, d=d: -d.cost(*task))
+            }
+            for i, d in enumerate(derivations):
+                done = [_outcome(i, task, submitted[i, task]) for task in d.tasks()]
                 seconds = sum(t for t, _ in done)  # time spent on this derivation, over all workers
                 try:
                     yield d.assemble([r for _, r in done], seconds)
@@ -729,13 +758,43 @@ def _why(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _outcome(d: Derivation, future: Future) -> tuple[float, tuple]:
-    """A task's (seconds, result); a worker that died or a result that could not be sent back
-    is that task's failure (reported only if no earlier task of the derivation failed)."""
+def _outcome(index: int, task: tuple[str, int], future: Future) -> tuple[float, tuple]:
+    """A task's (seconds, result). If its worker died (a check that ends its process, say, which
+    breaks the pool and every task still waiting in it), the task runs again in a process of its
+    own, so the one that ends its process is the one named."""
     try:
         return future.result()
-    except Exception as exc:
-        return 0.0, ("failed", "StepFailed", f"{d.name}: a worker process could not finish a task ({exc!r})")
+    except Exception:
+        return _isolated(index, *task)
+
+
+def _isolated(index: int, kind: str, key: int) -> tuple[float, tuple]:
+    """Run one task in a forked process of its own; a process that ends without a result is
+    that task's failure, named like any other failure of the task."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_send_result, args=(send, index, kind, key), daemon=True)
+    child.start()
+    send.close()
+    try:
+        return receive.recv()
+    except EOFError:  # the process ended before it sent anything
+        child.join()
+        why = f"the process checking it ended without a result (exit code {child.exitcode})"
+        return 0.0, ("failed", "StepFailed", _WORK[index].failure_of(kind, key, why))
+    finally:
+        receive.close()
+        child.join()
+
+
+def _send_result(send: Any, index: int, kind: str, key: int) -> None:
+    try:
+        send.send(_run(index, kind, key))
+    except Exception as exc:  # a result that cannot be sent back (it cannot be pickled, say)
+        why = f"its result cannot be sent back ({_why(exc)})"
+        send.send((0.0, ("failed", "StepFailed", _WORK[index].failure_of(kind, key, why))))
+    finally:
+        send.close()
 
 
 def _subs(e: Any, values: Mapping[sp.Symbol, int]) -> Any:

@@ -74,6 +74,21 @@ def test_registries_are_restored_after_a_command(cli):
     assert code == 2 and "no exercise 'ln.1'" in err
 
 
+def test_derive_does_not_build_the_exercises():
+    """Registering plugins around a command does not import the exercises (building them takes
+    most of a second, which verify and derive do not need), yet an exercise a plugin registers is
+    still removed afterwards (the test above)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from symattn.cli import main; code = main(['derive', 'attention_by_hand']); "
+        "sys.exit(10 + code if 'symattn.grading.exercises' in sys.modules else code)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+
+
 def test_verify_without_names_includes_registered_derivations():
     """verify's default list is the built-in derivations, then the registered ones."""
     with plugins.loaded([DERIVATION], entry_points=False) as names:

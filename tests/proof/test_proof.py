@@ -445,3 +445,50 @@ def test_a_check_procedure_that_crashes_is_blamed_not_the_sides():
     d.step((x + 1) ** 2, x**2 + 2 * x + 1, "expand", check=lambda lhs, rhs: 1 / 0)
     with pytest.raises(StepFailed, match="its proof procedure raised ZeroDivisionError"):
         d.verify()
+
+
+def test_a_check_that_ends_its_worker_is_named_not_the_pool():
+    """A check that ends the process it runs in breaks the worker pool, and every task still
+    waiting in it; each of those runs again in a process of its own, so the failure names the
+    step that ended its process, and the steps after it still pass (review hole, now closed)."""
+    import os
+
+    def ends_the_process(lhs, rhs):
+        os._exit(3)
+
+    d = Derivation("demo", "demo", "custom")
+    d.step((x + 1) ** 2, x**2 + 2 * x + 1, "expand")
+    d.step(x * (x + 1), x**2 + x, "distribute", check=ends_the_process)
+    d.step(x * (x + 2), x**2 + 2 * x, "again")
+    d.numeric_check("a check", lambda: (0.0, 1e-12))
+    with pytest.raises(StepFailed) as info:
+        d.verify(jobs=2)
+    assert str(info.value) == (
+        "demo, step 2 (distribute): the process checking it ended without a result (exit code 3)"
+    )
+
+
+def test_the_costliest_tasks_start_first(tmp_path):
+    """With two workers, a lemma declared costly starts among the first two tasks even when it
+    is the last one listed, so that it does not run alone at the end."""
+    import time
+
+    log = tmp_path / "started"
+
+    def records(label):
+        def verify(size):
+            with open(log, "a") as f:
+                f.write(f"{label}\n")
+            time.sleep(0.3)
+            return True
+
+        return verify
+
+    cheap = [Lemma(f"cheap {c}", "cheap", records(f"cheap {c}"), sizes=(2,), cost=0.1) for c in "ab"]
+    costly = Lemma("costly", "costly", records("costly"), sizes=(2,), cost=5.0)
+    d = Derivation("demo", "demo", "scheduling")
+    for lemma in (*cheap, costly):
+        d.step(sp.Sum(q[i], (i, 1, n)) * 2, sp.Sum(2 * q[i], (i, 1, n)), lemma.name, lemma=lemma)
+    d.verify(jobs=2)
+    started = log.read_text().split("\n")
+    assert "costly" in started[:2], started
