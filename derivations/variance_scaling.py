@@ -139,7 +139,7 @@ VARIANCES_ADD = Lemma(
 )
 SCALING = Lemma("scaling rule", "Var(a X) = a^2 Var(X)", _scaling, sizes=(1, 2))
 MOMENTS = Lemma(
-    "second moments", "E[q_i q_j] = m^2 + s^2 delta_ij for independent entries", _moments, sizes=(1, 2)
+    "second moments", "E[q_i q_j] = m^2 + s^2 delta_ij for independent entries", _moments, sizes=(2,)
 )
 
 

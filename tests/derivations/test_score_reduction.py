@@ -27,3 +27,35 @@ def test_independence_lemma_at_width_three():
 
     assert INDEPENDENCE.sizes == (2,)
     assert _independent_factors(3) is True
+
+
+def _wrong_reduction(scale):
+    """scores_for_saturation with the reduced method replaced by ``scale(rng, t, d) * g``."""
+    from symattn.labs import simulation
+
+    right = simulation.scores_for_saturation
+
+    def scores(t, d, keys, rng, method):
+        if method == "direct":
+            return right(t, d, keys, rng, method)
+        return scale(rng, t, d) * rng.standard_normal((t, keys))
+
+    return scores
+
+
+def test_the_methods_check_catches_wrong_reductions(monkeypatch):
+    """Planted in the lab's reduced method: chi-square with one degree of freedom too many, and
+    no chi-square at all (every query of norm sqrt(d)). The check must fail on both."""
+    from derivations.score_reduction import _check_methods
+    from symattn.labs import simulation
+
+    err, bar = _check_methods()
+    assert err < bar
+    wrong = {
+        "d + 1 degrees of freedom": lambda rng, t, d: np.sqrt(rng.chisquare(d + 1, (t, 1))),
+        "the norm fixed at sqrt(d)": lambda rng, t, d: np.sqrt(d),
+    }
+    for what, scale in wrong.items():
+        monkeypatch.setattr(simulation, "scores_for_saturation", _wrong_reduction(scale))
+        err, bar = _check_methods()
+        assert err > 2 * bar, what
