@@ -47,6 +47,17 @@ def _find(d: Derivation, text: str) -> int:
     return found[0]
 
 
+def _shown(text: str, new: Callable[[Derivation, sp.Basic], sp.Basic]) -> Callable[[Derivation], int]:
+    """Change the right-hand side shown (not the one checked) of the step whose rule contains ``text``."""
+
+    def plant(d: Derivation) -> int:
+        k = _find(d, text)
+        d.steps[k] = dataclasses.replace(d.steps[k], shown_rhs=new(d, d.steps[k].shown_rhs))
+        return k + 1
+
+    return plant
+
+
 def _rhs(text: str, new: Callable[[Derivation, sp.Basic], sp.Basic]) -> Callable[[Derivation], int]:
     """Replace the right-hand side of the step whose rule contains ``text``."""
 
@@ -231,6 +242,11 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation("softmax_jacobian", "p(1-p) at 0.99 ≈ 0.0098", _figure("at $p = 0.99$", "0.0098")),
     Mutation("softmax_jacobian", "a false rank lemma", _false_lemma("nonzero $(n-1)$-minor")),
+    Mutation(
+        "softmax_jacobian",
+        "shown as p_i delta_ij + p_i p_j where p_i delta_ij - p_i p_j is checked",
+        _shown("split the fraction", lambda d, old: old.args[0] - old.args[1]),
+    ),
     Mutation(
         "softmax_jacobian",
         "J 1 = 1 (ones, not zeros)",

@@ -145,7 +145,7 @@ def derivation() -> Derivation:
         sp.exp(a**2 * t**2 / 2),
         "the normal MGF (the step above, one coordinate)",
         check=_stats_equal,
-        shown_lhs=Ex(sp.exp(t * a * sp.Symbol("k"))),
+        shown_lhs=sp.Symbol(r"\mathbb{E}\left[e^{t a k}\right],\ k \sim N(0, 1)"),
     )
     Z = stats.Normal("Z", 0, r)
     D.step(

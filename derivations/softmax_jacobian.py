@@ -206,6 +206,14 @@ def derivation() -> Derivation:
     )
     S = total()
     delta = sp.KroneckerDelta(i, j)
+    xbar = sp.Symbol(r"\bar{x}", real=True)
+    J_ij, J_ji = sp.Symbol("J_{ij}"), sp.Symbol("J_{ji}")
+    D.abbreviations = {
+        P: p,  # p_i for e^{z_i} / sum_k e^{z_k}
+        xbar: sp.Sum(p(j) * x[j], (j, 1, n)),
+        J_ij: p(i) * (delta - p(j)),
+        J_ji: p(j) * (sp.KroneckerDelta(j, i) - p(i)),
+    }
     D.claim(sp.Derivative(p(i), z[j]), p(i) * (delta - p(j)))
     D.claim(sp.Sum(p(i) * (delta - p(j)), (j, 1, n)), 0)
 
@@ -248,7 +256,7 @@ def derivation() -> Derivation:
         p(i) * (delta - p(j)) - p(j) * (sp.KroneckerDelta(j, i) - p(i)),
         delta * (p(i) - p(j)),
         r"expand; $\delta_{ij} = \delta_{ji}$",
-        shown_lhs=sp.Symbol("J_{ij}") - sp.Symbol("J_{ji}"),
+        shown_lhs=J_ij - J_ji,
         shown_rhs=delta * (P[i] - P[j]),
     )
     D.then(sp.S.Zero, r"$\delta_{ij} = 0$ unless $i = j$", check=_by_cases)
@@ -256,7 +264,6 @@ def derivation() -> Derivation:
     D.section("Positive semidefinite, rank n - 1")
     quad = sp.Sum(sp.Sum(x[i] * p(i) * (delta - p(j)) * x[j], (j, 1, n)), (i, 1, n))
     mean = sp.Sum(p(j) * x[j], (j, 1, n))
-    xbar = sp.Symbol(r"\bar{x}", real=True)
     D.step(
         quad,
         sp.Sum(p(i) * x[i] ** 2, (i, 1, n)) - mean**2,

@@ -177,8 +177,9 @@ def _index(reports: dict, mutations: tuple[int, int]) -> str:
             "",
             f"To show the checks can fail, {mutations[0]} mathematical errors are planted one at a time "
             f"in copies of the derivations (`derivations/mutations.py`): wrong right-hand sides, false "
-            f"lemma bodies, misrounded figures, theorems claiming more than their proofs, constants off "
-            f"by $10^{{-20}}$. Caught at the step where they were planted: "
+            f"lemma bodies, misrounded figures, theorems claiming more than their proofs, a side "
+            f"shown that is not the side checked, constants off by $10^{{-20}}$. Caught at the step "
+            f"where they were planted: "
             f"**{mutations[1]} of {mutations[0]}**.",
             "",
         ]

@@ -220,7 +220,10 @@ class Step:
     digits: int | None = None
     definition: Mapping[Any, Any] | None = None
     concrete: Callable[[Any, int], Any] | None = None  # overrides the derivation's, for this step
-    shown_lhs: Any = None  # how to show a side, where the checked form is long
+    #: How to show a side where the checked form is long: a bare Symbol is a label (a name for
+    #: the checked value, "O_causal", say); any other expression is the checked side written
+    #: with the derivation's ``abbreviations``, and verify proves it is that side.
+    shown_lhs: Any = None
     shown_rhs: Any = None
     section: str = ""
 
@@ -319,6 +322,9 @@ class Derivation:
     sample: Callable[[random.Random, int | None], Mapping[sp.Basic, Any]] | None = None
     indices: tuple[sp.Symbol, ...] = ()
     numeric_allowed: bool = False
+    #: Short names a step may show in place of what they stand for: a Symbol -> its expression,
+    #: or an IndexedBase -> a function of the index (``p_i`` for e^{z_i} / sum_k e^{z_k}, say).
+    abbreviations: Mapping[Any, Any] = field(default_factory=dict)
     seed: int = 0
     points: int = 6
     _section: str = ""
@@ -491,6 +497,7 @@ class Derivation:
             raise self._fail(index, f"unknown method {step.method!r}")
         if _same(lhs, rhs):
             raise self._fail(index, "the two sides are the same expression: the step does nothing")
+        self._check_shown(index, lhs, rhs)
         error = 0.0
         if step.method == "certified":
             if step.relation == "≈":
@@ -584,6 +591,29 @@ class Derivation:
                     errors.append(self._cross_check(index, av, bv, rng, n))
         why = f"; {step.lemma.largest}" if max(sizes) < 5 and step.lemma.largest else ""
         return f"{', '.join(map(str, sizes))} ({step.lemma.name}{why})", max(errors, default=0.0)
+
+    def _check_shown(self, index: int, lhs: Any, rhs: Any) -> None:
+        """A side shown in place of the checked one is a label (a bare Symbol), or is the checked
+        side written with the abbreviations: expanded, it must be proved equal to that side."""
+        step = self.steps[index]
+        for which, shown, side in (("left", step.shown_lhs, lhs), ("right", step.shown_rhs, rhs)):
+            if shown is None or isinstance(shown, sp.Symbol):
+                continue
+            if not _matches(self.expand_abbreviations(shown), side):
+                raise self._fail(index, f"the {which} side shown is not the one checked")
+
+    def expand_abbreviations(self, expr: Any) -> Any:
+        """``expr`` with every abbreviation replaced by what it stands for."""
+        e = sp.sympify(expr)
+        for short, meaning in self.abbreviations.items():
+            if isinstance(short, sp.IndexedBase):
+                e = e.replace(
+                    lambda x, short=short: isinstance(x, sp.Indexed) and x.base == short,
+                    lambda x, meaning=meaning: meaning(*x.indices),
+                )
+            else:
+                e = e.xreplace({short: meaning})
+        return e
 
     def _check_model_sees(self, index: int, model: Callable[[Any, int], Any], lhs: Any, rhs: Any) -> None:
         """A step's own model of its sides must tell lhs = rhs from the false 2 lhs = rhs.

@@ -492,3 +492,26 @@ def test_the_costliest_tasks_start_first(tmp_path):
     d.verify(jobs=2)
     started = log.read_text().split("\n")
     assert "costly" in started[:2], started
+
+
+def test_a_side_shown_in_place_of_the_checked_one_must_be_that_side():
+    """A shown side is a label (a bare Symbol), or the checked side in the derivation's
+    abbreviations, proved equal to it: a step cannot show one thing and check another."""
+    p = sp.IndexedBase("p", positive=True)
+    z = sp.IndexedBase("z", real=True)
+    j = sp.Symbol("j", integer=True, positive=True)
+
+    def softmax(index):
+        return sp.exp(z[index]) / sp.Sum(sp.exp(z[j]), (j, 1, n))
+
+    def derivation(shown):
+        d = Derivation("demo", "demo", "shown sides", abbreviations={p: softmax})
+        d.step(2 * softmax(i), sp.Add(softmax(i), softmax(i), evaluate=False), "double", shown_lhs=shown)
+        return d
+
+    assert derivation(2 * p[i]).verify().steps[0].method == "symbolic"
+    assert derivation(sp.Symbol("twice p_i")).verify().ok  # a label names the checked value
+    expected = r"step 1 \(double\): the left side shown is not the one checked"
+    for wrong in (3 * p[i], 2 * p[i] + 1, sp.Symbol("A") + 1):
+        with pytest.raises(StepFailed, match=expected):
+            derivation(wrong).verify()
