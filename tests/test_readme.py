@@ -99,3 +99,25 @@ def test_readme_and_ci_install_with_the_constraints_and_ci_runs_the_newest_versi
     newest = re.search(r"\n\s*(\S*pip install[^\n]*)\n", ci)
     assert newest and "-c" not in newest.group(1).split() and "-e '.[test]'" in newest.group(1)
     assert re.search(r"\n\s*\.venv-newest/bin/python -m pytest [^\n]*-m \"not pinned\"", ci)
+
+
+@pytest.mark.pinned  # the max error column is a 60-digit evaluation printed by SymPy and mpmath
+def test_readme_verify_table_is_what_verify_prints(verify):
+    """Every row of the README's verify table is what `symattn verify` prints for it now, but
+    for the time column (seconds differ from run to run)."""
+    import derivations
+    from symattn.present.verify_table import _row
+
+    block = re.search(r"<!-- verify:start -->\n```text\n(.*?)```\n<!-- verify:end -->", README, re.S)
+    assert block, "README verify markers missing"
+    rows = block.group(1).splitlines()[2:]
+    width = max(len("derivation"), *map(len, derivations.NAMES))
+
+    def untimed(row: str) -> list[str]:
+        cells = row.split()
+        return cells[:-3] + cells[-1:]  # drop "0.3", "s"
+
+    assert [r.split()[0] for r in rows] == list(derivations.NAMES)
+    for row in rows:
+        expected = _row(row.split()[0], width, verify(row.split()[0])[1])[0]
+        assert untimed(row) == untimed(expected), f"README verify row is stale: {expected}"

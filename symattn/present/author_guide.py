@@ -123,7 +123,9 @@ def derivation_page() -> str:
             "- **Hypotheses at random points.** `sample` fixes symbols where the theorem's "
             "hypotheses hold: here at least two entries, since a single entry has $\\sigma = 0$.",
             "- **Display.** `shown_lhs` and `shown_rhs` print $\\mu$ and $\\sigma$ in place of the "
-            "long sums; the long forms are what is checked.",
+            "long sums, which are what is checked. `D.abbreviations` says what each short name stands "
+            "for, and `verify` fails a step whose shown side, written out, is not the side checked. A "
+            "shown side that is a single symbol is a label, a name for the checked value.",
             "",
             "## Checking it",
             "",

@@ -22,8 +22,9 @@ n = sp.Symbol("n", integer=True, positive=True)
 i, j, k = sp.symbols("i j k", integer=True, positive=True)
 c = sp.Symbol("c", real=True)
 x = sp.IndexedBase("x", real=True)
-# Shown in place of the long forms below (display only; the checked sides are the long forms).
-mu_, sigma_ = sp.symbols(r"\mu \sigma", positive=True)
+# Short names shown in place of the long forms below: the derivation's abbreviations say what
+# they stand for, and verify proves that a side shown with them is the side checked.
+mu_, sigma_ = sp.symbols(r"\mu \sigma", real=True)
 
 mean = sp.Sum(x[j], (j, 1, n)) / n
 variance = sp.Sum((x[k] - mean) ** 2, (k, 1, n)) / n
@@ -52,6 +53,7 @@ def derivation() -> Derivation:
         assumptions=["the entries are real", "they are not all equal, so the standard deviation is positive"],
         sample=_at_least_two_entries,
     )
+    D.abbreviations = {mu_: mean, sigma_: sigma}
 
     D.section("The centred entries sum to zero")
     total = sp.Sum(x[i], (i, 1, n))
