@@ -11,9 +11,9 @@ Every step is proved for a symbolic width. E and Var are reduced by the rule sys
 table E[x_a x_b] = m^2 + s^2 delta_ab, Var X = E[X^2] - E[X]^2), whose rules are lemmas
 checked against ``sympy.stats`` on actual normal random variables. As an extra cross-check,
 the tests evaluate each step with E or Var by ``sympy.stats`` at d = 1 and 2 through
-``concrete`` (18 s of integrals, so not in ``verify``). (``sympy.stats`` alone cannot state these facts for a symbolic d: asked for the
-variance of ``Sum(q*k, (i, 1, d))`` with un-indexed q, k it answers d**2, correctly, because that
-sum is d*q*k.)
+``concrete`` (18 s of integrals, so not in ``verify``). (``sympy.stats`` alone cannot state
+these facts for a symbolic d: asked for the variance of ``Sum(q*k, (i, 1, d))`` with un-indexed
+q, k it answers d**2, correctly, because that sum is d*q*k.)
 """
 
 from __future__ import annotations

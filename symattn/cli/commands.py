@@ -236,7 +236,7 @@ def derive(args: argparse.Namespace) -> int:
         raise InputError("name a derivation (symattn derive --list shows them)")
     d = derivations.load(args.name)
     progress(f"checking {args.name} ...")
-    report = d.verify(jobs=default_jobs())
+    report = d.verify(jobs=default_jobs(), isolate=True)
     sys.stdout.write(FORMATS[args.format](d, report))
     return 0
 

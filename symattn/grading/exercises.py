@@ -423,6 +423,12 @@ VARIANTS: dict[str, Callable[[random.Random], Exercise]] = {
     "ex6.4": lambda rng: mask_exercise(rng.randint(2, 6)),
     "ex6.5": lambda rng: crossover_exercise(rng.choice([64, 128, 256, 512, 768, 1024, 2048, 8192])),
 }
+#: The registries as this module builds them, before any plugin or other module adds to them:
+#: :func:`symattn.grading.plugins.loaded` restores them from here when it did not see them before.
+BUILT_IN: tuple[dict[str, Exercise], dict[str, Callable[[random.Random], Exercise]]] = (
+    dict(EXERCISES),
+    dict(VARIANTS),
+)
 #: Seeds tried after the requested one before giving up (never reached in practice).
 MAX_SKIP = 100
 

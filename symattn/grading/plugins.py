@@ -65,7 +65,9 @@ class DerivationPlugin:
 
         try:
             built = self.build()
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit() in the author's code too: one line, exit 2
             raise PluginError(f"{self.source}: derivation() failed: {_why(exc)}") from None
         if not isinstance(built, Derivation):
             raise PluginError(
@@ -110,27 +112,31 @@ def loaded(
     """Register plugins for the duration of a ``with`` block, then restore the registries.
 
     The exercises are not imported for this (building them takes most of a second, which
-    ``verify`` and ``derive`` do not need): every exercise a plugin registers is recorded in
-    ``_EXERCISE_SOURCES``, and those are the ones removed on exit.
+    ``verify`` and ``derive`` do not need): if they were imported inside the block, their
+    registries go back to what the module built (``exercises.BUILT_IN``); if before, to what
+    they held when the block began. Either way a plugin that wrote to them directly is undone.
     """
     import derivations
 
     saved = dict(derivations.REGISTERED)
     sources = dict(_EXERCISE_SOURCES)
+    known = sys.modules.get(f"{__package__}.exercises")
+    before = (dict(known.EXERCISES), dict(known.VARIANTS)) if known is not None else None
     try:
         yield load(specs, entry_points=entry_points, environment=environment)
     finally:
         derivations.REGISTERED.clear()
         derivations.REGISTERED.update(saved)
-        added = set(_EXERCISE_SOURCES) - set(sources)
-        if added:
-            from . import exercises
-
-            for key in added:
-                exercises.EXERCISES.pop(key, None)
-                exercises.VARIANTS.pop(key, None)
         _EXERCISE_SOURCES.clear()
         _EXERCISE_SOURCES.update(sources)
+        ex = sys.modules.get(f"{__package__}.exercises")
+        if ex is not None:
+            for registry, old in zip((ex.EXERCISES, ex.VARIANTS), before or ex.BUILT_IN, strict=True):
+                registry.clear()
+                registry.update(old)
+        grade = sys.modules.get(f"{__package__}.grade")
+        if grade is not None:
+            grade._exercise.cache_clear()  # it may hold a plugin's exercise
 
 
 # -- finding plugins ---------------------------------------------------------------------------
@@ -275,7 +281,9 @@ def _built(source: str, call: str, build: Callable[[], Any], same_id: str | None
 
     try:
         ex = build()
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sys.exit() in the author's code too
         raise PluginError(f"{source}: {call} failed: {_why(exc)}") from None
     if not isinstance(ex, Exercise):
         raise PluginError(
@@ -296,7 +304,9 @@ def _guarded_solution(source: str, solution: Callable[[], Any]) -> Callable[[], 
 
         try:
             d = solution()
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit() in the author's code too
             raise PluginError(f"{source}: the exercise's solution() failed: {_why(exc)}") from None
         if not isinstance(d, Derivation):
             raise PluginError(

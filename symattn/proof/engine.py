@@ -31,6 +31,7 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
@@ -80,7 +81,10 @@ class Lemma:
     largest: str = ""  # why no size of 5 or more is checked, where that is too costly
     #: Rough seconds to check one size, for scheduling only: with several worker processes
     #: the costliest work starts first, so that no long task is left to run alone at the end.
-    cost: float = 0.5
+    cost: float = field(default=0.5, compare=False)
+
+    def __post_init__(self) -> None:
+        _check_cost(f"lemma {self.name!r}", self.cost)
 
     def check(self) -> tuple[int, ...]:
         """Check the lemma at every size (once per process); return the sizes."""
@@ -264,6 +268,14 @@ class NumericCheck:
     run: Callable[[], tuple[float, float]]  # returns (largest error, tolerance)
     cost: float = 0.5  # rough seconds, for scheduling only (see Lemma.cost)
 
+    def __post_init__(self) -> None:
+        _check_cost(f"numeric check {self.name!r}", self.cost)
+
+
+def _check_cost(what: str, cost: Any) -> None:
+    if isinstance(cost, bool) or not isinstance(cost, (int, float)) or not 0 <= cost < float("inf"):
+        raise ValueError(f"{what}: cost must be a number of seconds, 0 or more, not {cost!r}")
+
 
 @dataclass
 class DerivationReport(Shown):  # Jupyter shows it (symattn.present.jupyter)
@@ -381,13 +393,14 @@ class Derivation:
             raise ValueError("the first step needs a left-hand side")
         return self.steps[index - 1].rhs
 
-    def verify(self, jobs: int = 1) -> DerivationReport:
+    def verify(self, jobs: int = 1, isolate: bool = False) -> DerivationReport:
         """Check every lemma, step, claim and numeric check; raise on the first failure.
 
-        With ``jobs`` > 1 the lemmas, steps and numeric checks run in that many forked worker
-        processes (:func:`verify_many`); the report and the first failure are the same.
+        With ``jobs`` > 1 (or ``isolate``) the lemmas, steps and numeric checks run in that many
+        forked worker processes (:func:`verify_many`), so that a check that ends its process is
+        a failure like any other; the report and the first failure are the same.
         """
-        if jobs > 1:
+        if jobs > 1 or isolate:
             result = next(verify_many([self], jobs))
             if isinstance(result, SymattnError):
                 raise result
@@ -431,7 +444,7 @@ class Derivation:
                 # Each step draws its random points from its own seed, so that the points do
                 # not depend on which steps ran before it (or in which process).
                 r = self._verify_step(key, random.Random(self.seed * 100_003 + key))
-                return ("ok", r.method, str(r.detail), r.error, r.seconds)
+                return ("ok", r.method, str.__str__(str(r.detail)), float(r.error), float(r.seconds))
             c, t = self.checks[key], time.perf_counter()
             try:
                 err, tol = c.run()
@@ -444,6 +457,10 @@ class Derivation:
             return ("ok", err, tol, time.perf_counter() - t)
         except SymattnError as exc:
             return ("failed", type(exc).__name__, str(exc))
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit() in a check, say: a failure, never a pass
+            return ("failed", "StepFailed", self.failure_of(kind, key, f"it raised {_why(exc)}"))
 
     def assemble(self, results: list[tuple], seconds: float) -> DerivationReport:
         """The report from the tasks' results (in the order of :meth:`tasks`); raise the first failure."""
@@ -748,13 +765,17 @@ def _run(index: int, kind: str, key: int) -> tuple[float, tuple]:
     return time.perf_counter() - start, result
 
 
-def verify_many(derivations: list[Derivation], jobs: int) -> Iterator[DerivationReport | SymattnError]:
+def verify_many(
+    derivations: list[Derivation], jobs: int, isolate: bool = True
+) -> Iterator[DerivationReport | SymattnError]:
     """Verify the derivations, in order, sharing ``jobs`` forked processes among all their tasks.
 
     Yields each derivation's report, or the error that failed it, as soon as its tasks are
-    done. Where processes cannot be forked, or ``jobs`` is 1, the work is done here in turn.
+    done. With ``jobs`` 1 the work runs in one forked process, so that a check that ends its
+    process fails like any other (``isolate=False`` does it here, in turn); where processes
+    cannot be forked, it is done here.
     """
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if (jobs <= 1 and not isolate) or "fork" not in multiprocessing.get_all_start_methods():
         for d in derivations:
             try:
                 yield d.verify()
@@ -762,24 +783,27 @@ def verify_many(derivations: list[Derivation], jobs: int) -> Iterator[Derivation
                 yield exc
         return
     _WORK[:] = derivations
+    pool = ProcessPoolExecutor(max(1, jobs), mp_context=multiprocessing.get_context("fork"))
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            # Derivation by derivation, the costliest tasks are submitted first (a stable sort:
-            # equal costs keep their order); the results are read back in the order of tasks().
-            submitted = {
-                (i, task): pool.submit(_run, i, *task)
-                for i, d in enumerate(derivations)
-                for task in sorted(d.tasks(), key=lambda task, d=d: -d.cost(*task))
-            }
-            for i, d in enumerate(derivations):
-                done = [_outcome(i, task, submitted[i, task]) for task in d.tasks()]
-                seconds = sum(t for t, _ in done)  # time spent on this derivation, over all workers
+        # Derivation by derivation, the costliest tasks are submitted first (a stable sort:
+        # equal costs keep their order); the results are read back in the order of tasks().
+        submitted: dict[tuple[int, tuple[str, int]], Future | None] = {}
+        for i, d in enumerate(derivations):
+            for task in sorted(d.tasks(), key=lambda task, d=d: -d.cost(*task)):
                 try:
-                    yield d.assemble([r for _, r in done], seconds)
-                except SymattnError as exc:
-                    yield exc
+                    submitted[i, task] = pool.submit(_run, i, *task)
+                except BrokenProcessPool:  # a worker died already: the task runs on its own
+                    submitted[i, task] = None
+        for i, d in enumerate(derivations):
+            done = [_outcome(i, task, submitted[i, task]) for task in d.tasks()]
+            seconds = sum(t for t, _ in done)  # time spent on this derivation, over all workers
+            try:
+                yield d.assemble([r for _, r in done], seconds)
+            except SymattnError as exc:
+                yield exc
     finally:
+        # On an interrupt (or an error), the work still queued is dropped, not waited for.
+        pool.shutdown(wait=True, cancel_futures=True)
         _WORK.clear()
 
 
@@ -788,14 +812,16 @@ def _why(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _outcome(index: int, task: tuple[str, int], future: Future) -> tuple[float, tuple]:
+def _outcome(index: int, task: tuple[str, int], future: Future | None) -> tuple[float, tuple]:
     """A task's (seconds, result). If its worker died (a check that ends its process, say, which
     breaks the pool and every task still waiting in it), the task runs again in a process of its
     own, so the one that ends its process is the one named."""
-    try:
-        return future.result()
-    except Exception:
-        return _isolated(index, *task)
+    if future is not None:
+        try:
+            return future.result()
+        except Exception:
+            pass
+    return _isolated(index, *task)
 
 
 def _isolated(index: int, kind: str, key: int) -> tuple[float, tuple]:
@@ -803,7 +829,7 @@ def _isolated(index: int, kind: str, key: int) -> tuple[float, tuple]:
     that task's failure, named like any other failure of the task."""
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_send_result, args=(send, index, kind, key), daemon=True)
+    child = context.Process(target=_send_result, args=(send, index, kind, key))
     child.start()
     send.close()
     try:
@@ -820,6 +846,8 @@ def _isolated(index: int, kind: str, key: int) -> tuple[float, tuple]:
 def _send_result(send: Any, index: int, kind: str, key: int) -> None:
     try:
         send.send(_run(index, kind, key))
+    except KeyboardInterrupt:  # the parent is interrupted too, and says so
+        pass
     except Exception as exc:  # a result that cannot be sent back (it cannot be pickled, say)
         why = f"its result cannot be sent back ({_why(exc)})"
         send.send((0.0, ("failed", "StepFailed", _WORK[index].failure_of(kind, key, why))))

@@ -44,8 +44,9 @@ def _wrong_reduction(scale):
 
 
 def test_the_methods_check_catches_wrong_reductions(monkeypatch):
-    """Planted in the lab's reduced method: chi-square with one degree of freedom too many, and
-    no chi-square at all (every query of norm sqrt(d)). The check must fail on both."""
+    """Planted in the lab's reduced method: chi-square with one degree of freedom too many, no
+    chi-square at all (every query of norm sqrt(d)), and 4 degrees of freedom whatever d is
+    (right at the first width only). The check must fail on each."""
     from derivations.score_reduction import _check_methods
     from symattn.labs import simulation
 
@@ -54,6 +55,7 @@ def test_the_methods_check_catches_wrong_reductions(monkeypatch):
     wrong = {
         "d + 1 degrees of freedom": lambda rng, t, d: np.sqrt(rng.chisquare(d + 1, (t, 1))),
         "the norm fixed at sqrt(d)": lambda rng, t, d: np.sqrt(d),
+        "4 degrees of freedom, right at d = 4 alone": lambda rng, t, d: np.sqrt(rng.chisquare(4, (t, 1))),
     }
     for what, scale in wrong.items():
         monkeypatch.setattr(simulation, "scores_for_saturation", _wrong_reduction(scale))

@@ -74,6 +74,23 @@ def test_registries_are_restored_after_a_command(cli):
     assert code == 2 and "no exercise 'ln.1'" in err
 
 
+def test_a_plugin_that_writes_to_the_registries_directly_is_undone(cli, tmp_path):
+    """A plugin may write to VARIANTS itself (its comment invites other modules to); after the
+    command, that entry is gone too, and grade's cache no longer holds the plugin's exercise."""
+    plugin = tmp_path / "writes_directly.py"
+    plugin.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(EXAMPLE)!r})\n"
+        "from layer_norm_exercise import exercise\n"
+        "from symattn.grading import exercises\n"
+        "exercises.VARIANTS['ex6.1'] = lambda rng: exercises.get('ex6.1')\n"
+    )
+    assert cli("exercises", "--plugin", str(plugin))[0] == 0
+    assert "ex6.1" not in exercises.VARIANTS and "ln.1" not in exercises.EXERCISES
+    code, _, err = cli("check", "ex6.1", "1", "--seed", "1")
+    assert code == 2 and "no numeric variants" in err, err
+
+
 def test_derive_does_not_build_the_exercises():
     """Registering plugins around a command does not import the exercises (building them takes
     most of a second, which verify and derive do not need), yet an exercise a plugin registers is
