@@ -190,8 +190,12 @@ def sentence(words: str, positions: bool) -> sp.Matrix:
 
 
 def output_of(word: str, words: str, positions: bool = False) -> sp.Matrix:
-    out = self_attention(sentence(words, positions), WQ, WK, WV)
-    return out.row(words.split().index(word))
+    """The output at ``word`` (its first occurrence): without a mask, the attention of that one
+    query against every key and value of the sentence."""
+    x = sentence(words, positions)
+    query = x.row(words.split().index(word))
+    q, k, v = (sp.ImmutableMatrix(m * w) for m, w in ((query, WQ), (x, WK), (x, WV)))
+    return _evaluate(q, k, v, Mask.parse("none"), True, 8).output
 
 
 def derivation() -> Derivation:

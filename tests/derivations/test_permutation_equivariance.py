@@ -60,3 +60,17 @@ def test_reference_implementation_agrees():
     order = rng.permutation(6)
     base = attention_reference(x, x, x)
     np.testing.assert_allclose(attention_reference(x[order], x[order], x[order]), base[order], atol=1e-14)
+
+
+def test_one_output_row_is_the_attention_of_that_query_alone():
+    """output_of attends from one query only; its row is the full attention's row for that word."""
+    import sympy as sp
+
+    import derivations.permutation_equivariance as pe
+
+    for words in ("the dog bit the man", "the man bit the dog"):
+        for positions in (False, True):
+            full = pe.self_attention(pe.sentence(words, positions), pe.WQ, pe.WK, pe.WV)
+            for word in ("dog", "man", "bit"):
+                row = full.row(words.split().index(word))
+                assert sp.simplify(row - pe.output_of(word, words, positions)) == sp.zeros(1, 2)
