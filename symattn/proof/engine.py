@@ -425,11 +425,44 @@ class Derivation:
         steps = [("step", i) for i in range(len(self.steps))]
         return sized + steps + [("check", c) for c in range(len(self.checks))]
 
+    def groups(self) -> list[list[tuple[str, int]]]:
+        """The tasks, in groups that each run in turn in one worker, costliest group first.
+
+        Tasks that evaluate the same model run together, so the second finds what the first
+        computed in the model's caches and SymPy's: a step at sizes that continues a step at
+        sizes (the side between them is evaluated by both), and a step at sizes with its own
+        model, after the largest size of its lemma (which evaluates that model too). Every
+        other task is a group of its own.
+        """
+        tasks = self.tasks()
+        group: dict[tuple[str, int], int] = {task: g for g, task in enumerate(tasks)}
+        sized = self._lemma_sizes()
+        for k, step in enumerate(self.steps):
+            if step.method != "at sizes":
+                continue
+            if step.lhs is None and k > 0 and self.steps[k - 1].method == "at sizes":
+                group[("step", k)] = group[("step", k - 1)]
+            elif step.concrete is not None and step.lemma is not None:
+                largest = max(
+                    (key for key, (lemma, _) in enumerate(sized) if lemma is step.lemma),
+                    key=lambda key: sized[key][1],
+                    default=None,
+                )
+                if largest is not None:
+                    group[("step", k)] = group[("lemma", largest)]
+        together: dict[int, list[tuple[str, int]]] = {}
+        for task in tasks:
+            together.setdefault(group[task], []).append(task)
+        return sorted(together.values(), key=lambda g: -sum(self.cost(*task) for task in g))
+
     def cost(self, kind: str, key: int) -> float:
-        """A task's rough cost in seconds (a lemma's or check's own estimate; a step's is small)."""
+        """A task's rough cost in seconds: a lemma's or check's own estimate; a step proved at
+        sizes evaluates a model at every size, like a lemma; other steps are quick."""
         if kind == "lemma":
             return self._lemma_sizes()[key][0].cost
-        return self.checks[key].cost if kind == "check" else 0.05
+        if kind == "check":
+            return self.checks[key].cost
+        return 0.5 if self.steps[key].method == "at sizes" else 0.05
 
     def _lemma_sizes(self) -> list[tuple[Lemma, int]]:
         return [(lemma, n) for lemma in self.lemmas() for n in lemma.sizes]
@@ -765,6 +798,10 @@ def _run(index: int, kind: str, key: int) -> tuple[float, tuple]:
     return time.perf_counter() - start, result
 
 
+def _run_group(index: int, group: list[tuple[str, int]]) -> list[tuple[float, tuple]]:
+    return [_run(index, *task) for task in group]
+
+
 def verify_many(
     derivations: list[Derivation], jobs: int, isolate: bool = True
 ) -> Iterator[DerivationReport | SymattnError]:
@@ -785,17 +822,18 @@ def verify_many(
     _WORK[:] = derivations
     pool = ProcessPoolExecutor(max(1, jobs), mp_context=multiprocessing.get_context("fork"))
     try:
-        # Derivation by derivation, the costliest tasks are submitted first (a stable sort:
-        # equal costs keep their order); the results are read back in the order of tasks().
-        submitted: dict[tuple[int, tuple[str, int]], Future | None] = {}
+        # Derivation by derivation, the costliest groups of tasks (Derivation.groups) are
+        # submitted first; the results are read back in the order of tasks().
+        submitted: dict[tuple[int, tuple[str, int]], tuple[Future | None, int]] = {}
         for i, d in enumerate(derivations):
-            for task in sorted(d.tasks(), key=lambda task, d=d: -d.cost(*task)):
+            for group in d.groups():
                 try:
-                    submitted[i, task] = pool.submit(_run, i, *task)
-                except BrokenProcessPool:  # a worker died already: the task runs on its own
-                    submitted[i, task] = None
+                    future: Future | None = pool.submit(_run_group, i, group)
+                except BrokenProcessPool:  # a worker died already: the tasks run on their own
+                    future = None
+                submitted.update({(i, task): (future, at) for at, task in enumerate(group)})
         for i, d in enumerate(derivations):
-            done = [_outcome(i, task, submitted[i, task]) for task in d.tasks()]
+            done = [_outcome(i, task, *submitted[i, task]) for task in d.tasks()]
             seconds = sum(t for t, _ in done)  # time spent on this derivation, over all workers
             try:
                 yield d.assemble([r for _, r in done], seconds)
@@ -812,13 +850,13 @@ def _why(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _outcome(index: int, task: tuple[str, int], future: Future | None) -> tuple[float, tuple]:
-    """A task's (seconds, result). If its worker died (a check that ends its process, say, which
-    breaks the pool and every task still waiting in it), the task runs again in a process of its
-    own, so the one that ends its process is the one named."""
+def _outcome(index: int, task: tuple[str, int], future: Future | None, at: int) -> tuple[float, tuple]:
+    """The (seconds, result) of the task at place ``at`` of its group. If its worker died (a
+    check that ends its process, say, which breaks the pool and every task still waiting in it),
+    the task runs again in a process of its own, so the one that ends its process is named."""
     if future is not None:
         try:
-            return future.result()
+            return future.result()[at]
         except Exception:
             pass
     return _isolated(index, *task)

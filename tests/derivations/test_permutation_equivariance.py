@@ -74,3 +74,16 @@ def test_one_output_row_is_the_attention_of_that_query_alone():
             for word in ("dog", "man", "bit"):
                 row = full.row(words.split().index(word))
                 assert sp.simplify(row - pe.output_of(word, words, positions)) == sp.zeros(1, 2)
+
+
+def test_steps_run_beside_the_work_they_share():
+    """The end-to-end step runs after the largest size of its lemma (which evaluates the same
+    model), and the two general steps at sizes run together (they share the side between them)."""
+    import derivations
+
+    d = derivations.load("permutation_equivariance")
+    shared = sorted(sorted(g) for g in d.groups() if len(g) > 1)
+    sized = d._lemma_sizes()
+    largest = max((k for k, (lemma, _) in enumerate(sized) if lemma.name.startswith("equivariance")),
+                  key=lambda k: sized[k][1])
+    assert shared == sorted([[("lemma", largest), ("step", 3)], [("step", 1), ("step", 2)]])

@@ -610,3 +610,35 @@ def test_a_pool_broken_while_tasks_are_submitted_is_no_traceback(monkeypatch):
     assert _demo_with_lemma(False).verify(jobs=2).ok
     with pytest.raises(StepFailed, match=r"step 3 \(distribute\): the two sides differ"):
         _demo_with_lemma(True).verify(jobs=2)
+
+
+_MODEL_LOG: list = []
+
+
+def _logged_model(expr, size):
+    """A model of a step's sides at a size that notes, in a file, every side it evaluates."""
+    return _logged_model_cached(sp.sympify(expr), size)
+
+
+@__import__("functools").cache
+def _logged_model_cached(expr, size):
+    with open(_MODEL_LOG[0], "a") as f:
+        f.write(f"{sp.srepr(expr)}|{size}\n")
+    return expr.subs(x, size)
+
+
+def test_steps_at_sizes_in_a_chain_share_one_worker(tmp_path):
+    """Two steps at sizes in a chain evaluate the side between them: they run in one worker,
+    which evaluates it once per size (with a worker each, it would be evaluated twice)."""
+    _MODEL_LOG[:] = [tmp_path / "evaluated"]
+    lemma = Lemma("rule", "a rule", lambda m: True, sizes=(1, 2, 3, 5))
+    middle = sp.Add(x**2, 2 * x, 1, evaluate=False)
+    d = Derivation("demo", "demo", "a chain at sizes", concrete=_logged_model)
+    d.step((x + 1) ** 2, middle, "expand", method="at sizes", lemma=lemma)
+    d.then(x * (x + 2) + 1, "factor", method="at sizes", lemma=lemma)
+    assert [len(g) for g in d.groups() if any(kind == "step" for kind, _ in g)] == [2]
+    d.verify(jobs=2)
+    evaluated = _MODEL_LOG[0].read_text().splitlines()
+    assert sorted(line for line in evaluated if line.startswith(sp.srepr(middle))) == sorted(
+        f"{sp.srepr(middle)}|{n}" for n in (1, 2, 3, 5)
+    )
