@@ -389,7 +389,13 @@ def catalogue(names: Iterable[str] | None = None) -> list[Mutation]:
 
 def outcome(mutation: Mutation) -> tuple[bool, str]:
     """Plant ``mutation`` and verify: (caught where planted, one line saying so)."""
-    want, (got, message) = str(expected(mutation)), run(mutation)
+    try:
+        want = str(expected(mutation))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # an author's plant that fails (or calls sys.exit) plants nothing
+        return False, f"{mutation.derivation}: {mutation.description}: NOT planted ({_why(exc)})"
+    got, message = run(mutation)
     where = f"step {want}" if want.isdigit() else f"the {want}"
     said = f"caught at {where}" if got == want else f"NOT caught at {where} ({got}: {message})"
     return got == want, f"{mutation.derivation}: {mutation.description}: {said}"
@@ -401,14 +407,19 @@ def run(mutation: Mutation) -> tuple[str, str]:
     Steps after the planted one, and the numeric checks, are not run (they cannot hide the
     error, and the catalogue stays fast); a planted claim keeps every step.
     """
-    d = load(mutation.derivation)
-    target = mutation.plant(d)
+    try:
+        d = load(mutation.derivation)
+        target = mutation.plant(d)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # an author's plant that fails (or calls sys.exit) plants nothing
+        return "error", f"the error could not be planted ({_why(exc)})"
     d.checks = []
     if isinstance(target, int):
         d.steps = d.steps[:target]
         d.claims = []
     try:
-        d.verify()
+        d.verify(isolate=True)  # in a forked worker: a planted check may end its process
     except (StepFailed, LemmaFailed) as exc:
         return _what_failed(str(exc), exc), str(exc)
     except SymattnError as exc:
@@ -419,6 +430,10 @@ def run(mutation: Mutation) -> tuple[str, str]:
 def expected(mutation: Mutation) -> int | str:
     """What the mutation must make fail (planting it again on a fresh copy)."""
     return mutation.plant(load(mutation.derivation))
+
+
+def _why(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _what_failed(message: str, exc: Exception) -> str:

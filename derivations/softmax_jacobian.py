@@ -210,9 +210,9 @@ def derivation() -> Derivation:
     J_ij, J_ji = sp.Symbol("J_{ij}"), sp.Symbol("J_{ji}")
     D.abbreviations = {
         P: p,  # p_i for e^{z_i} / sum_k e^{z_k}
-        xbar: sp.Sum(p(j) * x[j], (j, 1, n)),
-        J_ij: p(i) * (delta - p(j)),
-        J_ji: p(j) * (sp.KroneckerDelta(j, i) - p(i)),
+        xbar: sp.Sum(P[j] * x[j], (j, 1, n)),
+        J_ij: P[i] * (delta - P[j]),
+        J_ji: P[j] * (sp.KroneckerDelta(j, i) - P[i]),
     }
     D.claim(sp.Derivative(p(i), z[j]), p(i) * (delta - p(j)))
     D.claim(sp.Sum(p(i) * (delta - p(j)), (j, 1, n)), 0)

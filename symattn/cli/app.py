@@ -418,9 +418,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     does not exist) is an error like any other; a reader that closes the pipe early (``| head``)
     ends the command quietly with exit code 2.
     """
+    parsing = True
     try:
         words = list(sys.argv[1:] if argv is None else argv)
         args = build_parser().parse_args(_check_argv(words))
+        parsing = False
         if hasattr(args, "plugin"):  # commands that know derivations or exercises
             from ..grading.plugins import loaded
 
@@ -430,8 +432,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = args.run(args)
         sys.stdout.flush()  # surface a write error here, not at interpreter exit
         return code
-    except SystemExit as exc:  # --help, --version and argument errors
-        _flush_quietly()
+    except SystemExit as exc:
+        if not parsing:  # a plugin's code called sys.exit: it must not decide the exit code
+            return _error(f"code run by the command called sys.exit({exc.code!r})")
+        _flush_quietly()  # --help, --version and argument errors
         return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
     except SymattnError as exc:
         return _error(str(exc), exc.exit_code)

@@ -49,16 +49,35 @@ def plain(s: str) -> str:
 
 
 def check_label(r: StepReport) -> str:
-    """How a step was checked, in a few words: the method, and the sizes where it is at sizes."""
+    """How a step was checked, in a few words: the method, the sizes where it is at sizes, and
+    which side, if any, is shown by a name in place of its value."""
+    detail, named, by_name = r.detail.partition("; the ")
+    note = f"; the {by_name}" if named and by_name.endswith("shown by name") else ""
+    if not note:
+        detail = r.detail
+    return _method_label(r, detail) + note
+
+
+def _method_label(r: StepReport, detail: str) -> str:
     if r.method == "symbolic":
         return "symbolic"
     if r.method == "at sizes":
-        return "at sizes " + r.detail
+        return "at sizes " + detail
     if r.method == "certified":
         return "certified digits" if r.step.relation == "≈" else "certified counterexample"
     if r.method == "definition":
         return "definition"
-    return "numeric only (" + r.detail + ")"
+    return "numeric only (" + detail + ")"
+
+
+def notation(d: Derivation) -> list[tuple[Any, Any]]:
+    """The derivation's abbreviations as (short form, what it stands for), an indexed one
+    written at the index i."""
+    i = sp.Symbol("i", integer=True, positive=True)
+    return [
+        (short[i], meaning(i)) if isinstance(short, sp.IndexedBase) else (short, meaning)
+        for short, meaning in d.abbreviations.items()
+    ]
 
 
 def _side_latex(value: Any, relation: str, digits_text: bool = False) -> str:
@@ -107,6 +126,9 @@ def to_latex(d: Derivation, report: DerivationReport) -> str:
         f"\\noindent\\textbf{{Theorem.}} {escape_text(d.theorem)}",
         "",
     ]
+    if d.abbreviations:
+        where = ", ".join(f"${latex(a)} = {latex(b)}$" for a, b in notation(d))
+        out += [f"\\noindent Notation: {where}.", ""]
     for title, rows in _sections(d, report):
         if title:
             out.append(f"\\paragraph{{{escape_text(title)}}}")
@@ -218,6 +240,8 @@ def to_markdown(d: Derivation, report: DerivationReport, stable: bool = False) -
     out = [f"# {d.title}", "", f"> **Theorem.** {plain_math.markdown(d.theorem)}", ""]
     if d.assumptions:
         out += ["Assumptions:", ""] + [f"- {plain_math.markdown(a)}" for a in d.assumptions] + [""]
+    if d.abbreviations:
+        out += ["Notation:", ""] + [f"- ${latex(a)} = {latex(b)}$" for a, b in notation(d)] + [""]
     for title, rows in _sections(d, report):
         if title:
             out += [f"## {title}", ""]
@@ -308,6 +332,10 @@ def to_text(d: Derivation, report: DerivationReport) -> str:
     """Plain text for a terminal: each step's sides pretty-printed (matrices drawn in Unicode,
     indented under their step), then its rule in words and how it was checked."""
     out = [f"{d.name}: {words(d.title)}", f"Theorem. {words(d.theorem)}"]
+    if d.abbreviations:
+        out += ["", "Notation"]
+        for short, meaning in notation(d):
+            out += _hang(f"  {to_unicode(sp.sstr(short))} = ", meaning)
     for title, rows in _sections(d, report):
         out += ["", words(title) or "Proof"]
         for r in rows:

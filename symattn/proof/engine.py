@@ -85,6 +85,11 @@ class Lemma:
 
     def __post_init__(self) -> None:
         _check_cost(f"lemma {self.name!r}", self.cost)
+        sizes = self.sizes
+        if not isinstance(sizes, tuple) or not sizes or not all(
+            type(n) is int and n >= 1 for n in sizes
+        ):
+            raise ValueError(f"lemma {self.name!r}: sizes must be a non-empty tuple of whole numbers >= 1")
 
     def check(self) -> tuple[int, ...]:
         """Check the lemma at every size (once per process); return the sizes."""
@@ -417,7 +422,9 @@ class Derivation:
 
     # -- the work, as independent tasks ----------------------------------------------------
     def lemmas(self) -> list[Lemma]:
-        return list(dict.fromkeys(s.lemma for s in self.steps if s.lemma))
+        # By identity: two lemmas alike in name, statement and sizes but with different bodies
+        # are two lemmas, each checked.
+        return list({id(s.lemma): s.lemma for s in self.steps if s.lemma}.values())
 
     def tasks(self) -> list[tuple[str, int]]:
         """The independent pieces of ``verify``: every lemma at every size, every step, every check."""
@@ -508,7 +515,14 @@ class Derivation:
             for (kind, key), result in zip(tasks, results, strict=True)
             if kind == "step"
         ]
-        self._verify_claims()
+        try:
+            self._verify_claims()
+        except SymattnError:
+            raise
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # a claim side that cannot even be compared fails the claim
+            raise StepFailed(f"{self.name}: a claim of the theorem cannot be checked ({_why(exc)})") from None
         checks = []
         for (kind, key), result in zip(tasks, results, strict=True):
             if kind == "check":
@@ -547,7 +561,7 @@ class Derivation:
             raise self._fail(index, f"unknown method {step.method!r}")
         if _same(lhs, rhs):
             raise self._fail(index, "the two sides are the same expression: the step does nothing")
-        self._check_shown(index, lhs, rhs)
+        shown = self._check_shown(index, lhs, rhs)
         error = 0.0
         if step.method == "certified":
             if step.relation == "≈":
@@ -580,7 +594,7 @@ class Derivation:
             detail, error = self._check_inequality(index, lhs, rhs, rng)
         else:
             raise self._fail(index, f"no symbolic check for the relation {step.relation}")
-        return StepReport(index, step, lhs, step.method, detail, error, time.perf_counter() - t)
+        return StepReport(index, step, lhs, step.method, f"{detail}{shown}", error, time.perf_counter() - t)
 
     # -- the methods ----------------------------------------------------------------------
     def _reduced(self, index: int, lhs: Any, rhs: Any) -> tuple[Any, Any]:
@@ -642,27 +656,67 @@ class Derivation:
         why = f"; {step.lemma.largest}" if max(sizes) < 5 and step.lemma.largest else ""
         return f"{', '.join(map(str, sizes))} ({step.lemma.name}{why})", max(errors, default=0.0)
 
-    def _check_shown(self, index: int, lhs: Any, rhs: Any) -> None:
-        """A side shown in place of the checked one is a label (a bare Symbol), or is the checked
-        side written with the abbreviations: expanded, it must be proved equal to that side."""
+    def _check_shown(self, index: int, lhs: Any, rhs: Any) -> str:
+        """A side shown in place of the checked one is a label (a Symbol: a name for the checked
+        value, and the step's detail says so), or is the checked side written with the
+        abbreviations, which expanded must be proved equal to that side. Returns what to add to
+        the step's detail."""
         step = self.steps[index]
+        named = []
         for which, shown, side in (("left", step.shown_lhs, lhs), ("right", step.shown_rhs, rhs)):
-            if shown is None or isinstance(shown, sp.Symbol):
+            if shown is None:
                 continue
+            plain = not isinstance(shown, sp.Symbol) or type(shown) is sp.Symbol  # no printer of its own
+            if not isinstance(shown, (sp.Basic, sp.MatrixBase)) or not plain:
+                why = f"the {which} side shown must be a SymPy expression or a plain Symbol"
+                raise self._fail(index, why)
+            if type(shown) is sp.Symbol and shown not in self.abbreviations:
+                named.append(which)
+                continue
+            self._check_abbreviations(index, lhs, rhs)
             if not _matches(self.expand_abbreviations(shown), side):
                 raise self._fail(index, f"the {which} side shown is not the one checked")
+        if not named:
+            return ""
+        return f"; the {' and '.join(named)} side{'s' if len(named) > 1 else ''} shown by name"
+
+    def _check_abbreviations(self, index: int, lhs: Any, rhs: Any) -> None:
+        """Each short name is a new Symbol or IndexedBase: not a number, not a symbol of the
+        checked sides, and not printed like one."""
+        checked = _free_of(lhs) | _free_of(rhs)
+        checked |= {x.base for e in (lhs, rhs) if hasattr(e, "atoms") for x in e.atoms(sp.Indexed)}
+        names = {str(x) for x in checked}
+        seen: set[str] = set()
+        for short in self.abbreviations:
+            if type(short) not in (sp.Symbol, sp.IndexedBase):
+                raise self._fail(index, f"the abbreviation {short!r} is not a Symbol or an IndexedBase")
+            name = str(short)
+            if short in checked or name in names or name in seen:
+                why = f"the abbreviation {name} is not a new name (it is printed like another)"
+                raise self._fail(index, why)
+            seen.add(name)
 
     def expand_abbreviations(self, expr: Any) -> Any:
-        """``expr`` with every abbreviation replaced by what it stands for."""
+        """``expr`` with every abbreviation replaced by what it stands for, repeatedly (an
+        abbreviation may use another); circular abbreviations are refused."""
         e = sp.sympify(expr)
-        for short, meaning in self.abbreviations.items():
-            if isinstance(short, sp.IndexedBase):
-                e = e.replace(
-                    lambda x, short=short: isinstance(x, sp.Indexed) and x.base == short,
-                    lambda x, meaning=meaning: meaning(*x.indices),
-                )
-            else:
-                e = e.xreplace({short: meaning})
+        for _ in range(len(self.abbreviations) + 1):
+            before = e
+            for short, meaning in self.abbreviations.items():
+                if isinstance(short, sp.IndexedBase):
+                    e = e.replace(
+                        lambda x, short=short: isinstance(x, sp.Indexed) and x.base == short,
+                        lambda x, meaning=meaning: meaning(*x.indices),
+                    )
+                else:
+                    e = e.xreplace({short: meaning})
+            if e == before:
+                break
+        left = {x.base if isinstance(x, sp.Indexed) else x for x in _free_of(e)} | {
+            x.base for x in e.atoms(sp.Indexed)
+        }
+        if e != before or left & set(self.abbreviations):
+            raise StepFailed(f"{self.name}: the abbreviations are circular")
         return e
 
     def _check_model_sees(self, index: int, model: Callable[[Any, int], Any], lhs: Any, rhs: Any) -> None:

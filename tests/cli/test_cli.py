@@ -165,3 +165,15 @@ def test_full_device_and_closed_pipe_end_in_one_line_not_a_traceback():
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 2
     assert "Traceback" not in err and err == ""
+
+
+def test_sys_exit_in_a_commands_code_is_an_error_not_its_exit_code(cli, monkeypatch):
+    """Only the argument parser decides an exit code by SystemExit; code a command runs (a
+    plugin's) that calls sys.exit(0) is an error, exit 2 (review finding: it was exit 0)."""
+    import sys
+
+    from symattn.cli import commands
+
+    monkeypatch.setattr(commands, "verify", lambda args: sys.exit(0))
+    code, _, err = cli("verify")
+    assert code == 2 and "called sys.exit(0)" in err

@@ -22,3 +22,14 @@ def test_planted_error_is_caught_where_it_was_planted(mutation):
     want = expected(mutation)
     got, message = run(mutation)
     assert got == str(want), f"planted at {want}, but verify reported {got!r}: {message}"
+
+
+def test_a_plant_that_calls_sys_exit_plants_nothing():
+    """An author's plant function that calls sys.exit (or raises) is reported as not planted,
+    never as a pass of `verify --mutations` (review finding: the command exited 0)."""
+    import sys
+
+    from derivations.mutations import Mutation, outcome
+
+    ok, line = outcome(Mutation("attention_by_hand", "exits", lambda d: sys.exit(0)))
+    assert not ok and line == "attention_by_hand: exits: NOT planted (SystemExit: 0)"

@@ -642,3 +642,97 @@ def test_steps_at_sizes_in_a_chain_share_one_worker(tmp_path):
     assert sorted(line for line in evaluated if line.startswith(sp.srepr(middle))) == sorted(
         f"{sp.srepr(middle)}|{n}" for n in (1, 2, 3, 5)
     )
+
+
+# -- review of the shown sides: a derivation must not display one thing and check another ------
+def _shown_demo(abbreviations, shown_rhs):
+    x_ = sp.Symbol("x", real=True)
+    d = Derivation("demo", "demo", "shown", abbreviations=abbreviations)
+    d.step(sp.Add(x_, x_, evaluate=False), 2 * x_, "collect", shown_rhs=shown_rhs)
+    return d
+
+
+@pytest.mark.parametrize(
+    "abbreviations, shown, why",
+    [
+        ({sp.Symbol("x"): 0}, sp.Symbol("x") * 3, "is not a new name"),  # a twin of the checked x
+        ({sp.Symbol("x", real=True): 0}, sp.Integer(0), "is not a new name"),  # the checked x itself
+        ({sp.Integer(3): 2}, 3 * sp.Symbol("x", real=True), "is not a Symbol or an IndexedBase"),
+        ({sp.Symbol("a"): sp.Symbol("b"), sp.Symbol("b"): sp.Symbol("a")}, sp.Symbol("a") + 1, "circular"),
+    ],
+)
+def test_abbreviations_must_be_new_names(abbreviations, shown, why):
+    with pytest.raises(StepFailed, match=why):
+        _shown_demo(abbreviations, shown).verify()
+
+
+def test_abbreviations_may_use_each_other_in_any_order():
+    x_ = sp.Symbol("x", real=True)
+    a, b = sp.symbols("a b")
+    d = _shown_demo({b: 2 * a, a: x_}, b)  # b -> 2a -> 2x: expanded until nothing changes
+    assert d.verify().ok
+
+
+def test_a_label_is_a_plain_symbol_and_is_said_to_be_one():
+    """A label is a name for the checked value, and the check says the side is shown by name;
+    a Symbol subclass (which may print anything) or a string is refused."""
+    from symattn.present.proof_render import check_label
+
+    report = _shown_demo({}, sp.Symbol("twice x")).verify()
+    assert check_label(report.steps[0]) == "symbolic; the right side shown by name"
+
+    class Printed(sp.Symbol):
+        def _latex(self, printer):
+            return "3x"
+
+    for wrong in (Printed("y"), "3*x - x"):
+        with pytest.raises(StepFailed, match="must be a SymPy expression or a plain Symbol"):
+            _shown_demo({}, wrong).verify()
+
+
+def test_the_notation_is_printed_with_the_derivation():
+    from symattn.present.proof_render import FORMATS
+
+    p = sp.IndexedBase("p")
+    z = sp.IndexedBase("z", real=True)
+    d = Derivation("demo", "demo", "notation", abbreviations={p: lambda k: sp.exp(z[k])})
+    square = sp.Mul(sp.exp(z[i]), sp.exp(z[i]), evaluate=False)
+    d.step(square, sp.exp(2 * z[i]), "square", shown_lhs=p[i] ** 2)
+    report = d.verify()
+    assert "- $p_{i} = e^{z_{i}}$" in FORMATS["markdown"](d, report)
+    assert "Notation: $p_{i} = e^{z_{i}}$." in FORMATS["latex"](d, report)
+    assert "Notation" in FORMATS["text"](d, report)
+
+
+class _Exits(sp.Symbol):
+    def __eq__(self, other):
+        import sys
+
+        sys.exit(0)
+
+    __hash__ = sp.Symbol.__hash__
+
+
+def test_a_claim_that_cannot_be_compared_fails():
+    d = Derivation("demo", "demo", "claims")
+    d.step(x * (x + 1), x**2 + x, "distribute")
+    d.claim(_Exits("c"), x**2 + x)
+    for jobs in (1, 2):
+        with pytest.raises(StepFailed, match="a claim of the theorem cannot be checked"):
+            d.verify(jobs=jobs)
+
+
+def test_lemma_sizes_are_whole_numbers():
+    for sizes in ((1, 2, "5"), (), (0, 1), [1, 2]):
+        with pytest.raises(ValueError, match="sizes must be"):
+            Lemma("l", "a rule", lambda m: True, sizes=sizes)
+
+
+def test_two_lemmas_alike_but_for_their_bodies_are_both_checked():
+    honest = Lemma("rule", "a rule", lambda m: True, sizes=(2,))
+    false = Lemma("rule", "a rule", lambda m: False, sizes=(2,))
+    d = Derivation("demo", "demo", "twins")
+    d.step(sp.Sum(q[i], (i, 1, n)) * 2, sp.Sum(2 * q[i], (i, 1, n)), "one", lemma=honest)
+    d.step(sp.Sum(q[i], (i, 1, n)) * 3, sp.Sum(3 * q[i], (i, 1, n)), "two", lemma=false)
+    with pytest.raises(LemmaFailed, match="false at size 2"):
+        d.verify()
