@@ -478,7 +478,10 @@ class Derivation:
         """Run one task; return its result as plain data, or ("failed", kind of error, message)."""
         try:
             if kind == "lemma":
-                _check_lemma_at(*self._lemma_sizes()[key])
+                try:
+                    _check_lemma_at(*self._lemma_sizes()[key])
+                except LemmaFailed as exc:  # named with its derivation, like every other failure
+                    raise LemmaFailed(f"{self.name}: {exc}") from None
                 return ("ok",)
             if kind == "step":
                 # Each step draws its random points from its own seed, so that the points do
