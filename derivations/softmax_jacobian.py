@@ -276,12 +276,14 @@ def derivation() -> Derivation:
         r"the weights sum to 1: a weighted variance, with $\bar{x} = \sum_j p_j x_j$",
         shown_rhs=sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
     )
+    weighted = sp.Sum(p(i) * (x[i] - mean) ** 2, (i, 1, n))
     D.step(
         sp.S.Zero,
-        sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
+        weighted,
         "a sum of weights times squares",
         relation="<=",
-        certificate=sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
+        certificate=weighted,
+        shown_rhs=sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
     )
     D.step(
         rank(Jsym),

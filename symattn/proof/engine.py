@@ -564,6 +564,8 @@ class Derivation:
             raise self._fail(index, f"unknown method {step.method!r}")
         if _same(lhs, rhs):
             raise self._fail(index, "the two sides are the same expression: the step does nothing")
+        if self.abbreviations:  # printed as the derivation's notation: new names, every step
+            self._check_abbreviations(index, lhs, rhs)
         shown = self._check_shown(index, lhs, rhs)
         error = 0.0
         if step.method == "certified":
@@ -676,7 +678,6 @@ class Derivation:
             if type(shown) is sp.Symbol and shown not in self.abbreviations:
                 named.append(which)
                 continue
-            self._check_abbreviations(index, lhs, rhs)
             if not _matches(self.expand_abbreviations(shown), side):
                 raise self._fail(index, f"the {which} side shown is not the one checked")
         if not named:
@@ -684,17 +685,17 @@ class Derivation:
         return f"; the {' and '.join(named)} side{'s' if len(named) > 1 else ''} shown by name"
 
     def _check_abbreviations(self, index: int, lhs: Any, rhs: Any) -> None:
-        """Each short name is a new Symbol or IndexedBase: not a number, not a symbol of the
-        checked sides, and not printed like one."""
-        checked = _free_of(lhs) | _free_of(rhs)
-        checked |= {x.base for e in (lhs, rhs) if hasattr(e, "atoms") for x in e.atoms(sp.Indexed)}
-        names = {str(x) for x in checked}
+        """Each short name is a new Symbol or IndexedBase: not a number, and not printed like a
+        symbol (or an indexed family) of the checked sides, which it would then seem to define."""
+        sides = [e for e in (lhs, rhs) if hasattr(e, "atoms")]
+        symbols = {str(a) for e in sides for a in e.atoms(sp.Symbol)}
+        families = {str(x.base) for e in sides for x in e.atoms(sp.Indexed)}
         seen: set[str] = set()
         for short in self.abbreviations:
             if type(short) not in (sp.Symbol, sp.IndexedBase):
                 raise self._fail(index, f"the abbreviation {short!r} is not a Symbol or an IndexedBase")
             name = str(short)
-            if short in checked or name in names or name in seen:
+            if name in (families if isinstance(short, sp.IndexedBase) else symbols) or name in seen:
                 why = f"the abbreviation {name} is not a new name (it is printed like another)"
                 raise self._fail(index, why)
             seen.add(name)

@@ -736,3 +736,13 @@ def test_two_lemmas_alike_but_for_their_bodies_are_both_checked():
     d.step(sp.Sum(q[i], (i, 1, n)) * 3, sp.Sum(3 * q[i], (i, 1, n)), "two", lemma=false)
     with pytest.raises(LemmaFailed, match="false at size 2"):
         d.verify()
+
+
+def test_the_notation_may_not_rename_a_checked_symbol_even_unused():
+    """The notation is printed with the derivation, so an abbreviation is checked against every
+    step's sides, shown or not: "x = 0" may not be printed beside steps about x."""
+    x_ = sp.Symbol("x", real=True)
+    d = Derivation("demo", "demo", "notation", abbreviations={x_: 0})
+    d.step(sp.Add(x_, x_, evaluate=False), 2 * x_, "collect")
+    with pytest.raises(StepFailed, match="the abbreviation x is not a new name"):
+        d.verify()
