@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from symattn._text import exception_line as _why
 from symattn.errors import SymattnError
 from symattn.proof import Derivation, Lemma, LemmaFailed, StepFailed
 from symattn.proof.operators import Ex, Var
@@ -47,26 +48,28 @@ def _find(d: Derivation, text: str) -> int:
     return found[0]
 
 
-def _shown(text: str, new: Callable[[Derivation, sp.Basic], sp.Basic]) -> Callable[[Derivation], int]:
-    """Change the right-hand side shown (not the one checked) of the step whose rule contains ``text``."""
+Change = Callable[[Derivation, sp.Basic], sp.Basic]
+
+
+def _side(text: str, side: str, new: Change) -> Callable[[Derivation], int]:
+    """Replace the field ``side`` (``rhs``, ``shown_rhs``) of the step whose rule contains ``text``."""
 
     def plant(d: Derivation) -> int:
         k = _find(d, text)
-        d.steps[k] = dataclasses.replace(d.steps[k], shown_rhs=new(d, d.steps[k].shown_rhs))
+        d.steps[k] = dataclasses.replace(d.steps[k], **{side: new(d, getattr(d.steps[k], side))})
         return k + 1
 
     return plant
+
+
+def _shown(text: str, new: Callable[[Derivation, sp.Basic], sp.Basic]) -> Callable[[Derivation], int]:
+    """Change the right-hand side shown (not the one checked) of the step whose rule contains ``text``."""
+    return _side(text, "shown_rhs", new)
 
 
 def _rhs(text: str, new: Callable[[Derivation, sp.Basic], sp.Basic]) -> Callable[[Derivation], int]:
     """Replace the right-hand side of the step whose rule contains ``text``."""
-
-    def plant(d: Derivation) -> int:
-        k = _find(d, text)
-        d.steps[k] = dataclasses.replace(d.steps[k], rhs=new(d, d.steps[k].rhs))
-        return k + 1
-
-    return plant
+    return _side(text, "rhs", new)
 
 
 def _figure(text: str, stated: str) -> Callable[[Derivation], int]:
@@ -430,10 +433,6 @@ def run(mutation: Mutation) -> tuple[str, str]:
 def expected(mutation: Mutation) -> int | str:
     """What the mutation must make fail (planting it again on a fresh copy)."""
     return mutation.plant(load(mutation.derivation))
-
-
-def _why(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _what_failed(message: str, exc: Exception) -> str:

@@ -187,6 +187,10 @@ def derivation() -> Derivation:
     return D
 
 
+#: The widths of the methods check.
+WIDTHS = (4, 12)
+
+
 def _check_methods() -> tuple[float, float]:
     """The gap between the direct and reduced saturation shares, and its bar, at the width where
     the gap is the larger multiple of its bar."""
@@ -206,6 +210,3 @@ def _check_methods() -> tuple[float, float]:
         gaps.append((abs(p1 - p2), 4 * float(np.sqrt(2 * pooled * (1 - pooled) / n))))
     return max(gaps, key=lambda gap: gap[0] / gap[1])
 
-
-#: The widths of the methods check.
-WIDTHS = (4, 12)

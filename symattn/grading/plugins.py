@@ -63,12 +63,7 @@ class DerivationPlugin:
     def derivation(self) -> Any:
         from ..proof.engine import Derivation
 
-        try:
-            built = self.build()
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # sys.exit() in the author's code too: one line, exit 2
-            raise PluginError(f"{self.source}: derivation() failed: {_why(exc)}") from None
+        built = _authors(self.source, "derivation()", self.build)
         if not isinstance(built, Derivation):
             raise PluginError(
                 f"{self.source}: derivation() returned {type(built).__name__}, not a symattn.proof.Derivation"
@@ -279,12 +274,7 @@ def _register_exercise(source: str, obj: Any) -> str:
 def _built(source: str, call: str, build: Callable[[], Any], same_id: str | None = None) -> Any:
     from .exercises import Exercise
 
-    try:
-        ex = build()
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # sys.exit() in the author's code too
-        raise PluginError(f"{source}: {call} failed: {_why(exc)}") from None
+    ex = _authors(source, call, build)
     if not isinstance(ex, Exercise):
         raise PluginError(
             f"{source}: {call} returned {type(ex).__name__}, not a symattn.grading.exercises.Exercise"
@@ -302,12 +292,7 @@ def _guarded_solution(source: str, solution: Callable[[], Any]) -> Callable[[], 
     def build() -> Any:
         from ..proof.engine import Derivation
 
-        try:
-            d = solution()
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # sys.exit() in the author's code too
-            raise PluginError(f"{source}: the exercise's solution() failed: {_why(exc)}") from None
+        d = _authors(source, "the exercise's solution()", solution)
         if not isinstance(d, Derivation):
             raise PluginError(
                 f"{source}: the exercise's solution() returned {type(d).__name__}, not a Derivation"
@@ -315,6 +300,16 @@ def _guarded_solution(source: str, solution: Callable[[], Any]) -> Callable[[], 
         return d
 
     return build
+
+
+def _authors(source: str, call: str, run: Callable[[], Any]) -> Any:
+    """``run()``, the author's code: anything it raises, sys.exit() too, is one PluginError line."""
+    try:
+        return run()
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise PluginError(f"{source}: {call} failed: {_why(exc)}") from None
 
 
 def _why(exc: BaseException) -> str:

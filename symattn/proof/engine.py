@@ -39,6 +39,7 @@ from typing import Any
 
 import sympy as sp
 
+from .._text import exception_line as _why
 from ..core.digits import decimal_string, round_decimal
 from ..display import Shown
 from ..errors import EXIT_CHECK_FAILED, SymattnError
@@ -716,9 +717,7 @@ class Derivation:
                     e = e.xreplace({short: meaning})
             if e == before:
                 break
-        left = {x.base if isinstance(x, sp.Indexed) else x for x in _free_of(e)} | {
-            x.base for x in e.atoms(sp.Indexed)
-        }
+        left = _free_of(e) | {x.base for x in e.atoms(sp.Indexed)}
         if e != before or left & set(self.abbreviations):
             raise StepFailed(f"{self.name}: the abbreviations are circular")
         return e
@@ -901,11 +900,6 @@ def verify_many(
         # On an interrupt (or an error), the work still queued is dropped, not waited for.
         pool.shutdown(wait=True, cancel_futures=True)
         _WORK.clear()
-
-
-def _why(exc: Exception) -> str:
-    """An exception as one line: its kind, and its message where it has one."""
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _outcome(index: int, task: tuple[str, int], future: Future | None, at: int) -> tuple[float, tuple]:
