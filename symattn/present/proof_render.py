@@ -51,10 +51,10 @@ def plain(s: str) -> str:
 def check_label(r: StepReport) -> str:
     """How a step was checked, in a few words: the method, the sizes where it is at sizes, and
     which side, if any, is shown by a name in place of its value."""
-    detail, named, by_name = r.detail.partition("; the ")
-    note = f"; the {by_name}" if named and by_name.endswith("shown by name") else ""
-    if not note:
-        detail = r.detail
+    detail, note = r.detail, ""
+    if detail.endswith("shown by name"):  # the engine's last words on the step
+        detail, _, by_name = detail.rpartition("; the ")
+        note = f"; the {by_name}"
     return _method_label(r, detail) + note
 
 
