@@ -332,6 +332,11 @@ MUTATIONS: list[Mutation] = [
         "scores of two keys correlated: E[z z'] = 1",
         _rhs("uncorrelated", lambda d, o: sp.S.One),
     ),
+    Mutation(
+        "score_reduction",
+        "the MGF of N(0, r^2) as e^(r t^2 / 2): r for r^2",
+        _rhs("the MGF of $N(0, r^2)$", lambda d, old: sp.exp(_sr().r * _sr().t ** 2 / 2)),
+    ),
 ]
 
 

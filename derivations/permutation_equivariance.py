@@ -125,7 +125,7 @@ def concrete(expr: sp.Basic, n: int) -> sp.Matrix:
         carry_out(e.xreplace({sp.MatrixSymbol("P", n, n): sp.ImmutableMatrix(permutation_matrix(order))}))
         for order in permutations(range(n))
     ]
-    return sp.Matrix.vstack(*blocks)
+    return _stacked(blocks)
 
 
 @cache
@@ -140,7 +140,12 @@ def end_to_end(expr: sp.Basic, n: int) -> sp.Matrix:
         carry_out(e.xreplace({sp.MatrixSymbol("P", n, n): sp.ImmutableMatrix(permutation_matrix(order))}))
         for order in permutations(range(n))
     ]
-    return sp.Matrix.vstack(*blocks)
+    return _stacked(blocks)
+
+
+def _stacked(blocks: list[sp.Matrix]) -> sp.ImmutableMatrix:
+    """The blocks one under the other (Matrix.vstack copies the growing matrix once per block)."""
+    return sp.ImmutableMatrix([row for block in blocks for row in block.tolist()])
 
 
 def _reindexing(n: int) -> bool:

@@ -230,7 +230,7 @@ def derivation() -> Derivation:
     D.section("The matrix")
     D.step(
         Jsym,
-        DiagMatrix(pvec) - pvec * pvec.T,
+        sp.MatAdd(DiagMatrix(pvec), -pvec * pvec.T),  # as written: no doit(), which asks SymPy's assumptions
         "the entries, as a matrix",
         check=_entrywise,
     )

@@ -17,6 +17,8 @@ matrix costs a b c multiply-adds.
 
 from __future__ import annotations
 
+from functools import cache
+
 import sympy as sp
 
 N = sp.Symbol("N", positive=True, integer=True)
@@ -47,8 +49,10 @@ def total_cost() -> sp.Expr:
     return sp.expand(sum(cost_terms().values()))
 
 
+@cache
 def crossover() -> sp.Rel:
-    """Where the quadratic terms overtake the linear ones, solved for N: N > 2 d_model."""
+    """Where the quadratic terms overtake the linear ones, solved for N: N > 2 d_model (solved
+    once per process: SymPy's inequality solver takes a few tenths of a second)."""
     terms = cost_terms()
     quadratic = sp.expand(terms["scores"] + terms["weighted_sum"])
     linear = sp.expand(terms["projections"] + terms["output_projection"])

@@ -3,7 +3,8 @@
 The engine (:mod:`.engine`: :class:`Derivation`, :class:`Step`, :class:`Lemma`) is exported
 here, so a derivation reads ``from symattn.proof import Derivation, Lemma``. Beside it: deciding
 equality (:mod:`.equivalence`), expectation and variance as rules (:mod:`.expectation`,
-:mod:`.operators`), certified enclosures of answers (:mod:`.certify`) and the LaTeX printer
+:mod:`.operators`, and :mod:`.gaussian`, which evaluates sympy.stats's expectations of
+normal variables exactly and fast), certified enclosures of answers (:mod:`.certify`) and the LaTeX printer
 that keeps the module's notation (:mod:`.latex`). This layer imports only :mod:`symattn.core`
 and the shared base; rendering a derivation is :mod:`symattn.present.proof_render`.
 """

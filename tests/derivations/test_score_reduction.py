@@ -21,12 +21,15 @@ def test_reduced_scores_have_the_right_moments():
     assert abs(kurt - (3 + 6 / d)) < 0.1
 
 
-def test_independence_lemma_at_width_three():
-    """verify checks the independence lemma at d = 2; d = 3 (4 s of integrals) is checked here."""
+def test_independence_lemma_with_sympy_stats_itself():
+    """verify checks the independence lemma at d = 2 and 3 on sympy.stats's integrals, evaluated
+    by symattn.proof.gaussian; here d = 2 is evaluated by sympy.stats.E itself (1 s of integrals)."""
+    from sympy import stats
+
     from derivations.score_reduction import INDEPENDENCE, _independent_factors
 
-    assert INDEPENDENCE.sizes == (2,)
-    assert _independent_factors(3) is True
+    assert INDEPENDENCE.sizes == (2, 3)
+    assert _independent_factors(2, oracle=stats) is True
 
 
 def _wrong_reduction(scale):

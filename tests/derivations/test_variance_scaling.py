@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import pytest
 import sympy as sp
@@ -24,11 +25,27 @@ def test_every_step_proved_for_symbolic_width(verify):
 
 
 def test_sizes_cross_check_agrees_with_sympy_stats(verify):
-    """The extra cross-check: every step with E or Var, evaluated by sympy.stats at d = 1, 2."""
+    """The extra cross-check: every step with E or Var, evaluated by sympy.stats itself at d = 1, 2."""
     d = vs.derivation()
+    d.concrete = functools.partial(vs.concrete, oracle=stats)
     d.cross_sizes = (1, 2)
     report = d.verify()
     assert report.ok and report.count("symbolic") >= 20
+
+
+@pytest.mark.parametrize(
+    "lemma, n",
+    [
+        (lemma, n)
+        for lemma in (vs.LINEARITY, vs.INDEPENDENCE, vs.VARIANCES_ADD, vs.SCALING, vs.MOMENTS)
+        for n in lemma.sizes
+    ],
+    ids=lambda x: x.name if isinstance(x, vs.Lemma) else str(x),
+)
+def test_lemmas_hold_with_sympy_stats_itself(lemma, n):
+    """verify checks each rule on sympy.stats's integrals evaluated by symattn.proof.gaussian; here
+    each is run at each of its sizes with sympy.stats.E and sympy.stats.variance instead."""
+    assert lemma.verify(n, oracle=stats) is True
 
 
 def test_the_delta_sum_is_proved_for_symbolic_d(verify):
