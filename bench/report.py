@@ -16,6 +16,7 @@ import attention_speed
 import cli_latency
 import exact_growth
 import huge_entries
+import verify_speed
 
 
 def main() -> None:
@@ -45,6 +46,10 @@ def main() -> None:
         "## Command latency",
         "",
         cli_latency.table(cli_latency.rows()),
+        "",
+        "## verify and derive, nothing cached (issue 10: verify within 10 s, derive within 3 s)",
+        "",
+        verify_speed.table(verify_speed.measure(1)),
         "",
     ]
     Path(args.out).write_text("\n".join(sections))

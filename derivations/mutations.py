@@ -334,10 +334,23 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         "score_reduction",
+        "the MGF of N(0, r^2) taken given Z > 0 (a half-normal)",
+        _side("the MGF of $N(0, r^2)$", "lhs", lambda d, old: _conditioned(old)),
+    ),
+    Mutation(
+        "score_reduction",
         "the MGF of N(0, r^2) as e^(r t^2 / 2): r for r^2",
         _rhs("the MGF of $N(0, r^2)$", lambda d, old: sp.exp(_sr().r * _sr().t ** 2 / 2)),
     ),
 ]
+
+
+def _conditioned(e: sp.Basic) -> sp.Basic:
+    """The unevaluated expectation ``e`` of sympy.stats, given that its variable is positive."""
+    from sympy import stats
+
+    (variable,) = stats.random_symbols(e.args[0])
+    return stats.E(e.args[0], variable > 0, evaluate=False)
 
 
 def _ah_inputs() -> tuple[list, list, list]:

@@ -61,6 +61,8 @@ def _equal(lhs: sp.Expr, value: sp.Expr, rhs: sp.Expr) -> None:
 
 def _gaussian_equal(lhs: sp.Expr, rhs: sp.Expr) -> str:
     """The step's sympy.stats expectation of normal variables, evaluated exactly, is the right side."""
+    if not isinstance(lhs, stats.Expectation) or len(lhs.args) != 1:  # a condition is refused
+        raise StepFailed(f"{NAME}: {lhs} is not an unconditioned sympy.stats expectation")
     _equal(lhs, gaussian.E(lhs.args[0]), rhs)  # lhs is stats.E(..., evaluate=False)
     return "the sympy.stats integral, Gaussian, symbolic"
 

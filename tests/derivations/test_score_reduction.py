@@ -24,12 +24,11 @@ def test_reduced_scores_have_the_right_moments():
 def test_independence_lemma_with_sympy_stats_itself():
     """verify checks the independence lemma at d = 2 and 3 on sympy.stats's integrals, evaluated
     by symattn.proof.gaussian; here d = 2 is evaluated by sympy.stats.E itself (1 s of integrals)."""
-    from sympy import stats
-
     from derivations.score_reduction import INDEPENDENCE, _independent_factors
+    from symattn.proof.gaussian import SYMPY_STATS
 
     assert INDEPENDENCE.sizes == (2, 3)
-    assert _independent_factors(2, oracle=stats) is True
+    assert _independent_factors(2, oracle=SYMPY_STATS) is True
 
 
 def _wrong_reduction(scale):

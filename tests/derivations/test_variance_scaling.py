@@ -11,6 +11,7 @@ from sympy import stats
 
 from derivations import variance_scaling as vs
 from symattn.proof import StepFailed
+from symattn.proof.gaussian import SYMPY_STATS
 
 NAME = "variance_scaling"
 
@@ -27,7 +28,7 @@ def test_every_step_proved_for_symbolic_width(verify):
 def test_sizes_cross_check_agrees_with_sympy_stats(verify):
     """The extra cross-check: every step with E or Var, evaluated by sympy.stats itself at d = 1, 2."""
     d = vs.derivation()
-    d.concrete = functools.partial(vs.concrete, oracle=stats)
+    d.concrete = functools.partial(vs.concrete, oracle=SYMPY_STATS)
     d.cross_sizes = (1, 2)
     report = d.verify()
     assert report.ok and report.count("symbolic") >= 20
@@ -45,7 +46,7 @@ def test_sizes_cross_check_agrees_with_sympy_stats(verify):
 def test_lemmas_hold_with_sympy_stats_itself(lemma, n):
     """verify checks each rule on sympy.stats's integrals evaluated by symattn.proof.gaussian; here
     each is run at each of its sizes with sympy.stats.E and sympy.stats.variance instead."""
-    assert lemma.verify(n, oracle=stats) is True
+    assert lemma.verify(n, oracle=SYMPY_STATS) is True
 
 
 def test_the_delta_sum_is_proved_for_symbolic_d(verify):

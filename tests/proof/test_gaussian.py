@@ -1,8 +1,9 @@
 """symattn/proof/gaussian.py: sympy.stats's integrals over normal variables, evaluated exactly.
 
 The evaluator stands in for ``sympy.stats.E`` in the lemmas, so it is checked against three
-references that share no code with it: ``sympy.stats.E`` itself, the closed-form moments of a
-normal variable written out here, and mpmath quadrature at 30 digits.
+references: ``sympy.stats.E`` (the same integrals, set up by sympy.stats, but its own
+evaluation), and two that share no code with either: the closed-form moments of a normal variable
+written out here, and mpmath quadrature at 30 digits. What it must refuse, it is shown refusing.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sympy as sp
 from sympy import stats
 
 from symattn.proof import gaussian
-from symattn.proof.gaussian import NotGaussian, check_square, complete_square
+from symattn.proof.gaussian import NotGaussian, check_square, complete_square, evaluate, joint
 
 m_q, m_k = sp.symbols("m_q m_k", real=True)
 s_q, s_k, r, s = sp.symbols("s_q s_k r s", positive=True)
@@ -107,7 +108,44 @@ def test_exponential_case_against_quadrature():
 def test_variance_is_the_central_second_moment():
     X = stats.Normal("X", m_q, s_q)
     assert gaussian.variance(3 * X + 1) == 9 * s_q**2
-    assert gaussian.E(sp.Integer(3)) == 3  # no random variable: the expression itself
+    second, fourth = _normal_moment(2, m_q, s_q), _normal_moment(4, m_q, s_q)
+    assert gaussian.variance(X**2) == sp.expand(fourth - second**2)
+
+
+def test_deviations_given_as_expressions():
+    """A standard deviation 2s, s^2 or sqrt(s) (known positive) is integrated like any other."""
+    for sd in (2 * s_q, s_q**2, sp.sqrt(s_q)):
+        X = stats.Normal("X", m_q, sd)
+        assert sp.expand(gaussian.E(X**2) - (m_q**2 + sd**2)) == 0
+
+
+@pytest.mark.parametrize(
+    "name", ["E[q k]", "Var(q k)", "E[e^(t a K)]", "E[e^(t (a x0 + a x1))]", "E[e^(t K) + K^2]"]
+)
+def test_the_joint_integral_gives_the_same_values(name):
+    """joint(): the whole expression against the joint density of all its variables, one integral."""
+    kind, expr = _cases()[name]
+    if kind == "variance":
+        expr = (expr - gaussian.E(expr)) ** 2
+    integral = joint(expr)
+    assert len(integral.limits) == len(stats.random_symbols(expr))
+    assert sp.simplify(evaluate(integral) - gaussian.E(expr)) == 0
+
+
+def test_joint_refuses_two_variables_of_one_name():
+    """joint() would integrate both over one symbol: E[X1 X2] = 1 + 4 for X1, X2 both named X."""
+    with pytest.raises(NotGaussian, match="share a name"):
+        joint(stats.Normal("X", 1, 1) * stats.Normal("X", 2, 1))
+
+
+def test_joint_integrates_every_term_over_every_variable():
+    """E[X + Y] by joint() integrates X over Y's line too: a density that did not integrate to 1
+    would show. Planted: Y's density doubled."""
+    X, Y = stats.Normal("X", 1, 1), stats.Normal("Y", 2, 1)
+    integral = joint(X + Y)
+    assert evaluate(integral) == 3
+    doubled = integral.function * 2
+    assert evaluate(sp.Integral(doubled, *integral.limits)) == 6  # 2 (1 + 2): both terms
 
 
 @pytest.mark.parametrize(
@@ -115,17 +153,36 @@ def test_variance_is_the_central_second_moment():
     [
         (lambda X: stats.Exponential("L", 1) * X, "not a normal random variable"),
         (lambda X: sp.exp(X**2), "does not converge"),
+        (lambda X: sp.exp(sp.Symbol("c", real=True) * X**2), "does not converge"),  # sign unknown
         (lambda X: sp.exp(X**3), "not the exponential of a quadratic"),
         (lambda X: sp.Abs(X), "not a polynomial"),
         (lambda X: 1 / (1 + X**2), "not a polynomial"),
+        (lambda X: X > 0, "not covered"),
+        (lambda X: sp.Matrix([X, X**2]), "not covered"),
+        (lambda X: "X**2", "not an expression"),
+        (lambda X: X * stats.Normal("X", 2, 1), "share a name"),
+        (lambda X: X * sp.Symbol("X"), "named like a random variable"),
+        (lambda X: X * stats.Normal("B", sp.Symbol("X"), 1), "named like a random variable"),
+        (lambda X: stats.Normal("B", X, 1), "B is not a normal random variable"),  # its mean is random
+        (lambda X: stats.Normal("B", 0, sp.Symbol("r", real=True, nonzero=True)), "not known positive"),
     ],
 )
 def test_refuses_what_it_cannot_integrate(build, why):
-    """Anything but P(x) e^{quadratic} over normal variables is refused, never guessed."""
+    """Anything but P(x) e^{quadratic} over independent normal variables is refused, never
+    guessed. sympy.stats integrates over a plain symbol named like each variable, so a symbol of
+    that name in the expression or a parameter would be captured: sympy.stats.E says
+    E[X x] = 1 for X ~ N(0, 1) named "x" (the truth is x E[X] = 0)."""
     X = stats.Normal("X", 0, 1)
     with pytest.raises(NotGaussian, match=why) as caught:
         gaussian.E(build(X))
     assert "\n" not in str(caught.value)
+
+
+def test_only_integrals_over_the_real_line():
+    u = sp.Symbol("u", real=True)
+    with pytest.raises(NotGaussian, match="not over the real line"):
+        evaluate(sp.Integral(sp.exp(-(u**2)), (u, 0, sp.oo)))
+    assert evaluate(sp.Integral(sp.exp(-(u**2)), (u, -sp.oo, sp.oo))) == sp.sqrt(sp.pi)
 
 
 def test_completing_the_square_is_checked():
