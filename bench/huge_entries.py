@@ -18,13 +18,20 @@ BUDGET_SECONDS = 5.0
 BUDGET_MB = 500
 SIZES = ["1e6", "1e20", "1e100", "1e300", "1e400"]
 
+# The peak is this process's own (VmHWM): ru_maxrss survives exec on Linux, so it would report
+# the parent's peak when the parent (bench/report.py, after the attention benchmark) is larger.
 _CHILD = """
 import resource, sys, time
 from symattn.cli import main
 start = time.perf_counter()
 code = main(sys.argv[1:])
 took = time.perf_counter() - start
-print("RSS", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, code, took, file=sys.stderr)
+try:
+    with open("/proc/self/status") as status:
+        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) / 1024
+except (OSError, StopIteration):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print("RSS", peak, code, took, file=sys.stderr)
 """
 
 
