@@ -11,7 +11,7 @@ Every step is proved for a symbolic width. E and Var are reduced by the rule sys
 table E[x_a x_b] = m^2 + s^2 delta_ab, Var X = E[X^2] - E[X]^2), whose rules are lemmas
 checked against ``sympy.stats`` on actual normal random variables: the expectation integrals
 ``sympy.stats`` states, evaluated exactly by :mod:`symattn.proof.gaussian` (the tests run each
-lemma with ``sympy.stats.E`` itself too, which takes ten times longer). As an extra cross-check,
+lemma with ``sympy.stats``' own evaluation too: about six times slower). As an extra cross-check,
 the tests evaluate each step with E or Var by ``sympy.stats`` at d = 1 and 2 through
 ``concrete`` (18 s of integrals, so not in ``verify``). (``sympy.stats`` alone cannot state
 these facts for a symbolic d: asked for the variance of ``Sum(q*k, (i, 1, d))`` with un-indexed
