@@ -24,7 +24,7 @@ import sympy as sp
 from sympy import stats
 
 from symattn.proof import Derivation, Lemma, StepFailed, gaussian
-from symattn.proof.expectation import Expectation, Family
+from symattn.proof.expectation import Expectation, Family, normals
 from symattn.proof.operators import Ex
 
 NAME = "score_reduction"
@@ -42,7 +42,7 @@ k2 = sp.IndexedBase("k'", real=True)
 
 
 def _independent_factors(n: int, oracle: Any = gaussian) -> bool:
-    xs = [stats.Normal(f"x{j}", 0, 1) for j in range(n)]
+    xs = normals("x", n)
     whole = oracle.E(sp.exp(t * sum(a * x for x in xs)))
     parts = sp.prod([oracle.E(sp.exp(t * a * x)) for x in xs])
     return sp.simplify(whole - parts) == 0

@@ -27,7 +27,7 @@ import sympy as sp
 from sympy import stats
 
 from symattn.proof import Derivation, Lemma, gaussian
-from symattn.proof.expectation import Expectation, Family, rule_matches_stats
+from symattn.proof.expectation import Expectation, Family, normals, rule_matches_stats
 from symattn.proof.operators import Ex, Var
 
 NAME = "variance_scaling"
@@ -86,19 +86,11 @@ def concrete(expr: Any, n: int, oracle: Any = gaussian) -> Any:
 
 
 # -- lemmas -------------------------------------------------------------------------------
-def _std(n: int) -> tuple[list[sp.Basic], list[sp.Basic]]:
-    return (
-        [stats.Normal(f"x{t}", 0, 1) for t in range(n)],
-        [stats.Normal(f"y{t}", 0, 1) for t in range(n)],
-    )
-
-
 def _linearity(n: int, oracle: Any = gaussian) -> bool:
     """E of the sum, one integral over all 2n variables against their joint density, against
     the sum of the terms' expectations, each over its own two variables (sympy.stats would split
     the sum itself, and so compare the same integrals)."""
-    x = [stats.Normal(f"x{t}", m_q, s_q) for t in range(n)]  # nonzero means: no term's E is 0
-    y = [stats.Normal(f"y{t}", m_k, s_k) for t in range(n)]
+    x, y = normals("x", n, m_q, s_q), normals("y", n, m_k, s_k)  # nonzero means: no term's E is 0
     terms = [x[t] * y[t] + x[t] for t in range(n)]
     whole = oracle.evaluate(gaussian.joint(sum(terms)))
     return sp.expand(whole - sum(oracle.E(t) for t in terms)) == 0
@@ -111,7 +103,7 @@ def _independence(n: int, oracle: Any = gaussian) -> bool:
 
 
 def _variances_add(n: int, oracle: Any = gaussian) -> bool:
-    x, y = _std(n)
+    x, y = normals("x", n), normals("y", n)
     terms = [x[t] * y[t] for t in range(n)]
     return sp.expand(oracle.variance(sum(terms)) - sum(oracle.variance(t) for t in terms)) == 0
 
@@ -122,7 +114,7 @@ def _scaling(n: int, oracle: Any = gaussian) -> bool:
 
 
 def _moments(n: int, oracle: Any = gaussian) -> bool:
-    xs = [stats.Normal(f"x{t}", m_q, s_q) for t in range(n)]
+    xs = normals("x", n, m_q, s_q)
     return all(
         sp.expand(oracle.E(xs[u] * xs[v]) - (m_q**2 + s_q**2 * sp.KroneckerDelta(u, v))) == 0
         for u in range(n)

@@ -209,7 +209,8 @@ def _merge_equal(entries: Iterable[tuple[sp.Expr, int]]) -> list[tuple[sp.Expr, 
 
 
 # -- the rules, checked against sympy.stats at concrete sizes ------------------------------
-def _normals(prefix: str, n: int, mean: Any = 0, sd: Any = 1) -> list[sp.Basic]:
+def normals(prefix: str, n: int, mean: Any = 0, sd: Any = 1) -> list[sp.Basic]:
+    """n independent sympy.stats normal variables prefix1, ..., prefix<n>, each N(mean, sd^2)."""
     return [stats.Normal(f"{prefix}{t}", mean, sd) for t in range(1, n + 1)]
 
 
@@ -227,7 +228,7 @@ def rule_matches_stats(n: int, oracle: Any = gaussian) -> bool:
     q, k = sp.IndexedBase("q"), sp.IndexedBase("k")
     i = sp.Symbol("i", integer=True, positive=True)
     model = Expectation([Family(q, m_q, s_q**2), Family(k, m_k, s_k**2)])
-    qs, ks = _normals("q", n, m_q, s_q), _normals("k", n, m_k, s_k)
+    qs, ks = normals("q", n, m_q, s_q), normals("k", n, m_k, s_k)
     score = sp.Sum(q[i] * k[i], (i, 1, n))
     concrete = sum(a * b for a, b in zip(qs, ks, strict=True))
     pairs = [
