@@ -113,10 +113,11 @@ def concrete(expr: sp.Basic, n: int) -> sp.Matrix:
     """expr at N = n for every permutation P, one block of rows per permutation.
 
     The scores of X become an n x n matrix of symbols, so the statement is shown for every
-    score matrix. The values X W^V stand on the right of both sides; they become the identity:
-    M_1 I = M_2 I gives M_1 = M_2, hence M_1 V = M_2 V for every V of any width d_v.
+    score matrix. The values X W^V stand on the right of both sides; they become the identity
+    (SymPy's Identity, which a product drops): M_1 I = M_2 I gives M_1 = M_2, hence
+    M_1 V = M_2 V for every V of any width d_v.
     """
-    s, v = sp.ImmutableMatrix(symbol_matrix("s", n, n)), sp.ImmutableMatrix(sp.eye(n))
+    s, v = sp.ImmutableMatrix(symbol_matrix("s", n, n)), sp.Identity(N)
     e = sp.sympify(expr).xreplace({S_X: s, scores_of(Xm): s, V_X: v, _mul(Xm, Wv): v})
     if e.has(Xm):
         raise ValueError("the scores and values of X must appear as written in the proof")

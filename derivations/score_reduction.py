@@ -169,6 +169,7 @@ def derivation() -> Derivation:
         "the Laplace transform of $\\chi^2_d$: the same, so $\\lVert q \\rVert^2 \\sim \\chi^2_d$",
         check=_stats_equal,
         shown_lhs=sp.Symbol(r"\mathbb{E}\left[e^{-sX}\right],\ X \sim \chi^2_d"),
+        cost=0.7,  # sympy.stats integrates with Meijer G-functions: start it first
     )
 
     D.numeric_check(

@@ -1,7 +1,5 @@
 """``python -m symattn``: the same as the ``symattn`` command."""
 
-import sys
+from .cli import run
 
-from .cli import main
-
-sys.exit(main())
+run()

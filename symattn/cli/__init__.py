@@ -4,6 +4,6 @@ subcommand (:mod:`.commands`). The top layer: nothing else in symattn imports it
 
 from __future__ import annotations
 
-from .app import main
+from .app import main, run
 
-__all__ = ["main"]
+__all__ = ["main", "run"]

@@ -22,7 +22,7 @@ from ..errors import ShapeError
 from .definition import Group, Shape, define
 from .masks import Mask
 from .nodes import carry_out
-from .numeric import MatrixNumPyPrinter, _additive_mask
+from .numeric import NUMPY, MatrixNumPyPrinter, _additive_mask
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def define_multihead(shape: HeadsShape, *, masked: bool, bias: bool = False) -> 
 def compiled_multihead(shape: HeadsShape, masked: bool, bias: bool) -> Callable[..., np.ndarray]:
     d = define_multihead(shape, masked=masked, bias=bias)
     return sp.lambdify(
-        list(d.inputs), d.expression, modules="numpy", printer=MatrixNumPyPrinter, docstring_limit=0
+        list(d.inputs), d.expression, modules=NUMPY, printer=MatrixNumPyPrinter, docstring_limit=0
     )
 
 

@@ -27,24 +27,44 @@ def carry_out(e: sp.Basic) -> sp.Basic:
     """
     if isinstance(e, sp.MatrixBase) or not isinstance(e, MatrixExpr) or e.atoms(sp.MatrixSymbol):
         return e
+    return _carried(e)
+
+
+def _carried(e: sp.Basic) -> sp.Basic:
+    """carry_out below the top, where no MatrixSymbol is left (it was looked for once: a search
+    at every level would walk every entry of the explicit matrices again and again)."""
+    if isinstance(e, sp.MatrixBase) or not isinstance(e, MatrixExpr):
+        return e
     if isinstance(e, UnaryMatrixNode):
-        return e.on_explicit(sp.ImmutableMatrix(carry_out(e.arg)))
+        return e.on_explicit(_immutable(_carried(e.arg)))
     if isinstance(e, sp.BlockMatrix):
-        rows = [sp.Matrix.hstack(*[carry_out(b) for b in row]) for row in e.blocks.tolist()]
+        rows = [sp.Matrix.hstack(*[_carried(b) for b in row]) for row in e.blocks.tolist()]
         return sp.ImmutableMatrix(sp.Matrix.vstack(*rows))
-    args = [carry_out(a) if isinstance(a, MatrixExpr) else a for a in e.args]
+    args = list(e.args)
+    others = [a for a in args if not isinstance(a, sp.Identity)]
+    if isinstance(e, sp.MatMul) and any(isinstance(a, MatrixExpr) for a in others):
+        args = others  # A I = A: an identity factor is no product to carry out
+    args = [_carried(a) if isinstance(a, MatrixExpr) else a for a in args]
     if not all(isinstance(a, sp.MatrixBase) or not isinstance(a, MatrixExpr) for a in args):
         return sp.ImmutableMatrix(e.doit().as_explicit())
     if isinstance(e, sp.MatMul):
         out = args[0]
         for a in args[1:]:
             out = out * a
-        return sp.ImmutableMatrix(out)
+        return _immutable(out)
     if isinstance(e, sp.MatAdd):
-        return sp.ImmutableMatrix(sum(args[1:], args[0]))
+        return _immutable(sum(args[1:], args[0]))
     if isinstance(e, sp.Transpose):
-        return sp.ImmutableMatrix(args[0].T)
+        return _immutable(args[0].T)
     return sp.ImmutableMatrix(e.doit().as_explicit())
+
+
+def _immutable(m: sp.Basic) -> sp.Basic:
+    """m as an ImmutableMatrix, without rebuilding one that is already (``ImmutableMatrix(m)``
+    sympifies every entry again)."""
+    if isinstance(m, sp.ImmutableMatrix) or not isinstance(m, sp.MatrixBase):
+        return m
+    return m.as_immutable()
 
 
 class UnaryMatrixNode(MatrixExpr):

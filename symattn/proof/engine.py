@@ -236,6 +236,13 @@ class Step:
     shown_lhs: Any = None
     shown_rhs: Any = None
     section: str = ""
+    #: Rough seconds its check takes, used only to start the costliest work first (see
+    #: Lemma.cost); None: 0.5 for a step at sizes, 0.05 for any other.
+    cost: float | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.cost is not None:
+            _check_cost(f"step {self.rule!r}", self.cost)
 
 
 @dataclass(frozen=True)
@@ -464,13 +471,16 @@ class Derivation:
         return sorted(together.values(), key=lambda g: -sum(self.cost(*task) for task in g))
 
     def cost(self, kind: str, key: int) -> float:
-        """A task's rough cost in seconds: a lemma's or check's own estimate; a step proved at
-        sizes evaluates a model at every size, like a lemma; other steps are quick."""
+        """A task's rough cost in seconds: a lemma's, check's or step's own estimate; else a
+        step proved at sizes evaluates a model at every size, like a lemma; other steps are quick."""
         if kind == "lemma":
             return self._lemma_sizes()[key][0].cost
         if kind == "check":
             return self.checks[key].cost
-        return 0.5 if self.steps[key].method == "at sizes" else 0.05
+        step = self.steps[key]
+        if step.cost is not None:
+            return step.cost
+        return 0.5 if step.method == "at sizes" else 0.05
 
     def _lemma_sizes(self) -> list[tuple[Lemma, int]]:
         return [(lemma, n) for lemma in self.lemmas() for n in lemma.sizes]

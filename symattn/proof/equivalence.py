@@ -243,6 +243,7 @@ class _Enclosure:
     def __init__(self, point: Point, rng: random.Random) -> None:
         self.point, self.rng = point, rng
         self.scalars = {s: v for s, v in point.items() if isinstance(s, sp.Symbol)}
+        self.entries: dict[tuple[sp.IndexedBase, tuple[int, ...]], Any] = {}
 
     def value(self, e: sp.Basic, env: dict[sp.Symbol, int]) -> Any:
         ctx = _IV
@@ -261,7 +262,7 @@ class _Enclosure:
         if e is sp.E:
             return ctx.e
         if isinstance(e, sp.Indexed):
-            return self.value(self.entry(e, env), {})
+            return self.entry_value(e, env)
         if isinstance(e, sp.Add):
             total = ctx.mpf(0)
             for a in e.args:
@@ -328,12 +329,18 @@ class _Enclosure:
             return self.integer(e.base, env) ** int(e.exp)
         raise _NoEnclosure(f"cannot take {e} as an integer")
 
-    def entry(self, e: sp.Indexed, env: dict[sp.Symbol, int]) -> sp.Expr:
-        key = sp.Indexed(e.base, *[self.integer(i, env) for i in e.indices])
-        if key not in self.point:
-            low = 1 if key.is_positive else -30
-            self.point[key] = sp.Rational(self.rng.randint(low, 30), 10)
-        return sp.sympify(self.point[key])
+    def entry_value(self, e: sp.Indexed, env: dict[sp.Symbol, int]) -> Any:
+        """The interval of an entry at integer indices, worked out once per entry (a sum
+        over i and j meets the same entry many times; building its Indexed costs more than
+        the arithmetic)."""
+        at = (e.base, tuple(self.integer(i, env) for i in e.indices))
+        if at not in self.entries:
+            key = sp.Indexed(e.base, *at[1])
+            if key not in self.point:
+                low = 1 if key.is_positive else -30
+                self.point[key] = sp.Rational(self.rng.randint(low, 30), 10)
+            self.entries[at] = self.value(sp.sympify(self.point[key]), {})
+        return self.entries[at]
 
     def iterate(self, e: sp.Sum | sp.Product, env: dict[sp.Symbol, int]) -> Any:
         total = _IV.mpf(0 if isinstance(e, sp.Sum) else 1)

@@ -13,7 +13,8 @@ variable x of integration and A < 0. Each such term is integrated exactly:
   identity is checked by expansion each time, not assumed), so the integral is
   sigma e^{C - B^2/(4A)} times the integral of P(mu + sigma u) e^{-u^2/2};
 - **moments**: P(mu + sigma u) is expanded in powers of u, and each integral of
-  u^j e^{-u^2/2} over the real line is computed by SymPy's ``integrate``.
+  u^j e^{-u^2/2} over the real line is 0 for odd j and sqrt(2 pi) (j - 1)!! for even j
+  (:func:`_moment`, compared with SymPy's ``integrate`` in the tests).
 
 The integrals are the ones ``sympy.stats`` sets up, from its own densities (or, by
 :func:`joint`, one integral of the whole expression against the joint density); only their
@@ -235,5 +236,10 @@ def check_square(a: sp.Expr, b: sp.Expr, mu: sp.Expr, sigma: sp.Expr, shift: sp.
 
 @cache
 def _moment(j: int) -> sp.Expr:
-    """The integral of u^j e^{-u^2/2} over the real line, by SymPy."""
-    return sp.integrate(_u**j * sp.exp(-(_u**2) / 2), (_u, -sp.oo, sp.oo))
+    """The integral of u^j e^{-u^2/2} over the real line: 0 for odd j (the integrand is odd),
+    sqrt(2 pi) (j - 1)!! for even j (integrating by parts, the integral for j is j - 1 times
+    the one for j - 2). The tests compare it with SymPy's ``integrate`` for j up to 12; this
+    closed form spares each process SymPy's first Meijer G integral (0.3 s)."""
+    if j < 0:
+        raise ValueError(f"no moment of order {j}")
+    return sp.S.Zero if j % 2 else sp.sqrt(2 * sp.pi) * sp.factorial2(j - 1)

@@ -92,6 +92,25 @@ def test_installed_entry_points(launcher):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
 
 
+def test_the_program_ends_at_once_with_mains_code_and_all_its_output():
+    """The console entry (``run``: the ``symattn`` script and ``python -m symattn``) flushes the
+    output and ends the process with main's exit code without Python's teardown (os._exit), which
+    frees SymPy's caches object by object: an exit handler does not run, and the output is whole."""
+    from importlib.metadata import entry_points
+
+    assert entry_points(group="console_scripts")["symattn"].value == "symattn.cli:run"
+    code = (
+        "import atexit, sys; atexit.register(lambda: print('teardown', file=sys.stderr)); "
+        "from symattn.cli import run; sys.argv = ['symattn', *sys.argv[1:]]; run()"
+    )
+    ok = subprocess.run([sys.executable, "-c", code, "derive", "--list"], capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stderr == ""
+    assert ok.stdout.splitlines()[-1].startswith("multihead_flops\t")  # the last line, flushed
+    bad = subprocess.run([sys.executable, "-c", code, "derive", "nosuch"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("symattn: error: no derivation named 'nosuch'")
+    assert "teardown" not in bad.stderr and bad.stderr.count("\n") == 1
+
+
 def test_version(capsys):
     """symattn --version prints the installed version and exits 0."""
     from importlib.metadata import version

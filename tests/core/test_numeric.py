@@ -123,3 +123,33 @@ def test_stage_by_stage_equals_the_composed_expression():
     for a, b in zip(whole, staged, strict=True):
         assert sp.cancel(sp.expand(a - b)) == 0
         assert abs(sp.N(a - b, 50)) < 1e-45
+
+
+def test_the_numpy_namespace_gives_lambdifys_own_code_without_numpys_star_import():
+    """``NUMPY`` makes the code ``modules="numpy"`` makes (the NumPy printer, NumPy's names), but
+    a new process that lambdifies attention does not import numpy.f2py, numpy.testing or
+    numpy.ma (``from numpy import *`` does, 0.15 s)."""
+    import inspect
+    import re
+    import subprocess
+    import sys
+
+    from symattn.core.numeric import NUMPY
+
+    z = sp.symbols("z1:4", real=True)
+    p = sp.Matrix([sp.exp(t) / sum(sp.exp(u) for u in z) for t in z])
+    expr = sp.diag(*p) - p * p.T + sp.I * sp.Heaviside(z[0]) * sp.eye(3)
+
+    def code(modules):
+        return re.sub(r"_Dummy_\d+", "_D", inspect.getsource(sp.lambdify([z], expr, modules, cse=True)))
+
+    assert code(NUMPY) == code("numpy")
+    point = [0.3, -1.2, 2.0]
+    assert np.array_equal(sp.lambdify([z], expr, NUMPY)(point), sp.lambdify([z], expr, "numpy")(point))
+    probe = (
+        "import sys, numpy as np; from symattn.core.numeric import attention_numeric; "
+        "x = np.eye(2); attention_numeric(x, x, x); "
+        "print(sorted(m for m in ('numpy.f2py', 'numpy.testing', 'numpy.ma') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

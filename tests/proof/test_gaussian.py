@@ -40,6 +40,21 @@ def test_standard_moments_are_the_known_ones(j):
     assert sp.simplify(gaussian._moment(j) - expected) == 0
 
 
+@pytest.mark.parametrize("j", range(13))
+def test_standard_moments_are_sympys_integrals(j):
+    """The closed form the evaluator uses, against SymPy's own integral and mpmath quadrature."""
+    u = sp.Symbol("u", real=True)
+    integral = sp.integrate(u**j * sp.exp(-(u**2) / 2), (u, -sp.oo, sp.oo))
+    assert sp.expand(gaussian._moment(j) - integral) == 0
+    quad = mpmath.quad(lambda x: x**j * mpmath.exp(-(x**2) / 2), [-mpmath.inf, 0, mpmath.inf])
+    assert abs(sp.N(gaussian._moment(j), 30) - sp.Float(quad, 30)) <= 1e-12 * max(1, abs(quad))
+
+
+def test_no_moment_of_negative_order():
+    with pytest.raises(ValueError):
+        gaussian._moment(-2)
+
+
 def _cases():
     q = stats.Normal("q", m_q, s_q)
     k = stats.Normal("k", m_k, s_k)

@@ -494,6 +494,18 @@ def test_the_costliest_tasks_start_first(tmp_path):
     assert "costly" in started[:2], started
 
 
+def test_a_step_declared_costly_starts_first():
+    """A step's own cost orders it among the groups of tasks like a lemma's: the step declared
+    costly is first, the others keep the default (0.05 s for a step not at sizes)."""
+    d = Derivation("demo", "demo", "scheduling")
+    for k in range(3):
+        d.step(sp.Sum(q[i], (i, 1, n)) * (k + 2), sp.Sum((k + 2) * q[i], (i, 1, n)), f"step {k}",
+               cost=4.0 if k == 2 else None)
+    assert d.groups()[0] == [("step", 2)]
+    assert [d.cost("step", k) for k in range(3)] == [0.05, 0.05, 4.0]
+    d.verify(jobs=2)
+
+
 def test_a_side_shown_in_place_of_the_checked_one_must_be_that_side():
     """A shown side is a label (a bare Symbol), or the checked side in the derivation's
     abbreviations, proved equal to it: a step cannot show one thing and check another."""
@@ -587,6 +599,9 @@ def test_a_cost_must_be_a_number_of_seconds(cost):
         Lemma("l", "a rule", lambda m: True, cost=cost)
     with pytest.raises(ValueError, match="cost must be a number of seconds"):
         Derivation("demo", "demo", "x").numeric_check("c", lambda: (0.0, 1.0), cost=cost)
+    if cost is not None:  # None is a step's default: the engine's own estimate
+        with pytest.raises(ValueError, match="cost must be a number of seconds"):
+            Derivation("demo", "demo", "x").step(n, n + 0, "a rule", cost=cost)
 
 
 def test_a_pool_broken_while_tasks_are_submitted_is_no_traceback(monkeypatch):
