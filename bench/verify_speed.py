@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import _common  # first: it limits BLAS to one thread before NumPy loads
@@ -22,22 +24,27 @@ EXE = str(Path(sys.executable).with_name("symattn"))
 
 
 def measure(repeat: int) -> list[tuple[str, float]]:
+    """The median time of each command over ``repeat`` rounds. A round runs every command once,
+    so a machine that slows down for a while slows all of them alike, the baseline too."""
     import derivations
 
     fresh = {**os.environ, "SYMATTN_NO_CACHE": "1"}
-
-    def cold(args: list[str], env: dict | None = None) -> float:
-        run = lambda: subprocess.run(args, capture_output=True, check=True, env=env)  # noqa: E731
-        return _common.median_of(run, repeat)
-
-    subprocess.run([EXE, "verify"], capture_output=True, check=True)  # fill the lemma cache
-    rows = [("python -c 'import sympy'", cold([sys.executable, "-c", "import sympy"]))]
-    rows.append(("symattn verify (nothing cached)", cold([EXE, "verify"], fresh)))
-    rows.append(("symattn verify (lemmas cached)", cold([EXE, "verify"])))
-    rows.append(("symattn verify --jobs 1 (nothing cached)", cold([EXE, "verify", "--jobs", "1"], fresh)))
+    commands: list[tuple[str, list[str], dict | None]] = [
+        ("python -c 'import sympy'", [sys.executable, "-c", "import sympy"], None),
+        ("symattn verify (nothing cached)", [EXE, "verify"], fresh),
+        ("symattn verify (lemmas cached)", [EXE, "verify"], None),
+        ("symattn verify --jobs 1 (nothing cached)", [EXE, "verify", "--jobs", "1"], fresh),
+    ]
     for name in derivations.NAMES:
-        rows.append((f"symattn derive {name} (nothing cached)", cold([EXE, "derive", name], fresh)))
-    return rows
+        commands.append((f"symattn derive {name} (nothing cached)", [EXE, "derive", name], fresh))
+    subprocess.run([EXE, "verify"], capture_output=True, check=True)  # fill the lemma cache
+    times: dict[str, list[float]] = {label: [] for label, _, _ in commands}
+    for _ in range(repeat):
+        for label, args, env in commands:
+            start = time.perf_counter()
+            subprocess.run(args, capture_output=True, check=True, env=env)
+            times[label].append(time.perf_counter() - start)
+    return [(label, statistics.median(times[label])) for label, _, _ in commands]
 
 
 def table(rows: list[tuple[str, float]]) -> str:

@@ -273,6 +273,11 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         "permutation_equivariance",
+        "the values multiplied entrywise by themselves: P softmax(S) P^T P (V o V)",
+        _rhs("commutes with reordering", lambda d, old: _pe_squared_values()),
+    ),
+    Mutation(
+        "permutation_equivariance",
         "the theorem claims Attention(PX) = Attention(X)",
         _claim(0, lambda r: _pe().attention_of(_pe().Xm)),
     ),
@@ -380,6 +385,11 @@ def _sj_plus_entry() -> sp.Expr:
 def _pe_swapped() -> sp.MatrixExpr:
     m = _pe()
     return m._mul(m.Pm.T, m.RowSoftmax(m.S_X), m.Pm, m.Pm, m.V_X)
+
+
+def _pe_squared_values() -> sp.MatrixExpr:
+    m = _pe()
+    return m._mul(m.Pm, m.RowSoftmax(m.S_X), m.Pm.T, m.Pm, sp.HadamardProduct(m.V_X, m.V_X))
 
 
 def _pe_unreversed() -> sp.MatrixExpr:

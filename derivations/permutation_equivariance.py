@@ -117,8 +117,11 @@ def concrete(expr: sp.Basic, n: int) -> sp.Matrix:
     (SymPy's Identity, which a product drops): M_1 I = M_2 I gives M_1 = M_2, hence
     M_1 V = M_2 V for every V of any width d_v.
     """
+    expr = sp.sympify(expr)
+    if not _values_last(expr):
+        raise ValueError("the values X W^V must stand once, as the last factor of the side")
     s, v = sp.ImmutableMatrix(symbol_matrix("s", n, n)), sp.Identity(N)
-    e = sp.sympify(expr).xreplace({S_X: s, scores_of(Xm): s, V_X: v, _mul(Xm, Wv): v})
+    e = expr.xreplace({S_X: s, scores_of(Xm): s, V_X: v, _mul(Xm, Wv): v})
     if e.has(Xm):
         raise ValueError("the scores and values of X must appear as written in the proof")
     e = e.subs(N, n)
@@ -127,6 +130,18 @@ def concrete(expr: sp.Basic, n: int) -> sp.Matrix:
         for order in permutations(range(n))
     ]
     return _stacked(blocks)
+
+
+def _values_last(expr: sp.Basic) -> bool:
+    """X W^V is the last factor of the whole side, M (X W^V), and W^V appears nowhere else: only
+    then does M_1 I = M_2 I show M_1 V = M_2 V (review finding: V o V, a Hadamard product,
+    became I o I = I, and a false step passed)."""
+    last = expr
+    while last not in (V_X, _mul(Xm, Wv)):
+        if not isinstance(last, sp.MatMul):
+            return False
+        last = last.args[-1]
+    return sum(1 for x in sp.preorder_traversal(expr) if x == Wv) == 1
 
 
 @cache

@@ -24,7 +24,7 @@ import sympy as sp
 from sympy.matrices.expressions.diagonal import DiagMatrix
 from sympy.matrices.expressions.matexpr import MatrixElement
 
-from symattn.core.numeric import NUMPY
+from symattn.core.numeric import lambdify_numpy
 from symattn.proof import Derivation, Lemma, StepFailed
 from symattn.proof.equivalence import prove_equal
 
@@ -329,7 +329,7 @@ def derivation() -> Derivation:
 
 def _numeric_jacobian(size: int) -> Any:
     pv, jac, zs = explicit(size)
-    return sp.lambdify([zs], jac, NUMPY), sp.lambdify([zs], pv, NUMPY)
+    return lambdify_numpy([zs], jac), lambdify_numpy([zs], pv)
 
 
 def _check_fd() -> tuple[float, float]:
@@ -339,8 +339,8 @@ def _check_fd() -> tuple[float, float]:
         zs = sp.symbols(f"z1:{size + 1}", real=True)
         den = sum(sp.exp(t) for t in zs)
         pv = sp.Matrix([sp.exp(t) / den for t in zs])
-        jac = sp.lambdify([zs], sp.diag(*pv) - pv * pv.T, NUMPY, cse=True)
-        soft = sp.lambdify([zs], pv, NUMPY, cse=True)
+        jac = lambdify_numpy([zs], sp.diag(*pv) - pv * pv.T, cse=True)
+        soft = lambdify_numpy([zs], pv, cse=True)
         for _ in range(5):
             z0 = rng.normal(size=size) * 2
             h = 1e-6

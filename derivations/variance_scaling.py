@@ -26,7 +26,7 @@ from typing import Any
 import sympy as sp
 from sympy import stats
 
-from symattn.core.numeric import NUMPY
+from symattn.core.numeric import lambdify_numpy
 from symattn.proof import Derivation, Lemma, gaussian
 from symattn.proof.expectation import Expectation, Family, normals, rule_matches_stats
 from symattn.proof.operators import Ex, Var
@@ -317,7 +317,7 @@ def derivation() -> Derivation:
 
 def _check_formula() -> tuple[float, float]:
     """The lambdified general formula against the rules' exact values at d = 1..8."""
-    f = sp.lambdify((d, m_q, m_k, s_q, s_k), general_formula(), NUMPY)
+    f = lambdify_numpy((d, m_q, m_k, s_q, s_k), general_formula())
     point = {m_q: sp.Rational(1, 2), m_k: sp.Rational(-3, 2), s_q: sp.Rational(3, 2), s_k: 2}
     args = [float(point[s]) for s in (m_q, m_k, s_q, s_k)]
     value = GENERAL.variance(zg)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
@@ -415,9 +416,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code (0, 1 or 2; 130 when interrupted).
 
     Errors are one line on stderr. Output that cannot be written (a full device, a path that
-    does not exist) is an error like any other; a reader that closes the pipe early (``| head``)
-    ends the command quietly with exit code 2.
+    does not exist, a standard output closed when the program started) is an error like any
+    other; a reader that closes the pipe early (``| head``) ends the command quietly with exit
+    code 2. With stderr closed at the start, errors are lost but the exit codes are the same.
     """
+    if sys.stderr is None:  # started with 2>&-: Python has no stderr to write to
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (it lasts as long as the process)
+    if sys.stdout is None:  # started with >&-: nothing the command prints could be written
+        return _error("cannot write: standard output is closed")
     parsing = True
     try:
         words = list(sys.argv[1:] if argv is None else argv)
@@ -473,8 +479,6 @@ def _flush_quietly() -> None:
 
 def _silence_stdout() -> None:
     """Point stdout at /dev/null so that Python's final flush cannot fail with a traceback."""
-    import os
-
     try:
         fd = sys.stdout.fileno()
     except (AttributeError, OSError, ValueError):
@@ -490,16 +494,21 @@ def run() -> NoReturn:
     at once with its exit code.
 
     By then the output is flushed (or silenced) and everything the command started is over:
-    worker pools are joined, files closed. What Python would still do on a normal exit is free
-    every object one by one, SymPy's caches included: 0.2 to 0.5 s after a derivation, longer
-    than some whole commands take. ``os._exit`` skips it. Tests call :func:`main` in-process.
+    worker pools are joined (a worker left by an interrupted clean-up is killed), files closed.
+    What Python would still do on a normal exit is free every object one by one, SymPy's
+    caches included: 0.2 to 0.5 s after a derivation, longer than some whole commands take.
+    ``os._exit`` skips it. Tests call :func:`main` in-process.
     """
-    import os
+    import multiprocessing
 
     code = main()
-    _flush_quietly()
-    with contextlib.suppress(OSError, ValueError):
-        sys.stderr.flush()
+    # A worker still running can only be left by a second Ctrl-C that cut short a pool's
+    # clean-up; a normal exit would wait for it, os._exit would leave it behind: stop it.
+    for child in multiprocessing.active_children():
+        child.kill()
+    for stream in (sys.stdout, sys.stderr):  # None when the program was started with it closed
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
     os._exit(code)
 
 

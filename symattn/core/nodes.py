@@ -40,23 +40,47 @@ def _carried(e: sp.Basic) -> sp.Basic:
     if isinstance(e, sp.BlockMatrix):
         rows = [sp.Matrix.hstack(*[_carried(b) for b in row]) for row in e.blocks.tolist()]
         return sp.ImmutableMatrix(sp.Matrix.vstack(*rows))
-    args = list(e.args)
-    others = [a for a in args if not isinstance(a, sp.Identity)]
-    if isinstance(e, sp.MatMul) and any(isinstance(a, MatrixExpr) for a in others):
-        args = others  # A I = A: an identity factor is no product to carry out
-    args = [_carried(a) if isinstance(a, MatrixExpr) else a for a in args]
+    if isinstance(e, sp.MatMul):
+        return _product(e)
+    args = [_carried(a) if isinstance(a, MatrixExpr) else a for a in e.args]
     if not all(isinstance(a, sp.MatrixBase) or not isinstance(a, MatrixExpr) for a in args):
         return sp.ImmutableMatrix(e.doit().as_explicit())
-    if isinstance(e, sp.MatMul):
-        out = args[0]
-        for a in args[1:]:
-            out = out * a
-        return _immutable(out)
     if isinstance(e, sp.MatAdd):
         return _immutable(sum(args[1:], args[0]))
     if isinstance(e, sp.Transpose):
         return _immutable(args[0].T)
     return sp.ImmutableMatrix(e.doit().as_explicit())
+
+
+def _product(e: sp.MatMul) -> sp.Basic:
+    """A product carried out factor by factor. An identity of a whole-number size is not
+    multiplied by (A I = A), once its size is checked against the factor beside it."""
+    factors = [a if _sized_identity(a) else _carried(a) for a in e.args]
+    if any(isinstance(a, MatrixExpr) and not isinstance(a, sp.MatrixBase) and not _sized_identity(a)
+           for a in factors):
+        return sp.ImmutableMatrix(e.doit().as_explicit())
+    out = factors[0]
+    for a in factors[1:]:
+        out = _times(out, a)
+    return _immutable(sp.ImmutableMatrix(sp.eye(out.rows)) if _sized_identity(out) else out)
+
+
+def _sized_identity(a: sp.Basic) -> bool:
+    return isinstance(a, sp.Identity) and a.rows.is_Integer
+
+
+def _times(a: sp.Basic, b: sp.Basic) -> sp.Basic:
+    """a b, for scalars, explicit matrices and identities of whole-number sizes."""
+    if _sized_identity(b) and getattr(a, "is_Matrix", False):
+        if a.cols != b.rows:
+            raise sp.ShapeError(f"a {a.rows} x {a.cols} matrix times the {b.rows} x {b.rows} identity")
+        return a
+    if _sized_identity(a) and isinstance(b, sp.MatrixBase):
+        if a.cols != b.rows:
+            raise sp.ShapeError(f"the {a.rows} x {a.rows} identity times a {b.rows} x {b.cols} matrix")
+        return b
+    a, b = (sp.ImmutableMatrix(sp.eye(x.rows)) if _sized_identity(x) else x for x in (a, b))
+    return a * b
 
 
 def _immutable(m: sp.Basic) -> sp.Basic:

@@ -23,15 +23,30 @@ from ..errors import ShapeError
 from .definition import Shape, define
 from .masks import Mask, require_keys
 
+
+def _public(module: object) -> dict[str, object]:
+    return {k: v for k, v in vars(module).items() if not k.startswith("_")}
+
+
 #: ``modules`` for ``lambdify`` to NumPy: the names ``modules="numpy"`` gives (NumPy's and
-#: numpy.linalg's, and I for 1j), and the NumPy printer, which the numpy module in the list
-#: selects; but not its ``from numpy import *``, which on first use imports numpy.f2py,
-#: numpy.testing and numpy.ma (0.15 s in every new process).
-NUMPY: list[object] = [
-    {"numpy": np, "I": 1j},
-    {k: v for k, v in vars(np.linalg).items() if not k.startswith("_")},
-    np,
-]
+#: numpy.linalg's public names, and I for 1j), without its ``from numpy import *``, which on
+#: first use imports numpy.f2py, numpy.testing and numpy.ma (0.15 s in every new process).
+#: Plain dicts, so no module's ``__name__`` becomes the generated function's module (warnings
+#: raised in it are not NumPy's own). Use :func:`lambdify_numpy`, which adds the printer.
+NUMPY: list[dict[str, object]] = [{"numpy": np, "I": 1j}, _public(np.linalg), _public(np)]
+
+
+def numpy_printer() -> NumPyPrinter:
+    """The printer ``lambdify`` makes for ``modules="numpy"``, with the same settings."""
+    settings = {"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True}
+    return NumPyPrinter({**settings, "user_functions": {}})
+
+
+def lambdify_numpy(args: object, expr: object, **kwargs: object) -> Callable[..., np.ndarray]:
+    """``sp.lambdify(args, expr, "numpy", **kwargs)``: the same code (tests/core/test_numeric.py
+    compares it), with the :data:`NUMPY` names."""
+    kwargs.setdefault("printer", numpy_printer())
+    return sp.lambdify(args, expr, modules=NUMPY, **kwargs)
 
 
 class MatrixNumPyPrinter(NumPyPrinter):

@@ -286,8 +286,13 @@ class NumericCheck:
 
 
 def _check_cost(what: str, cost: Any) -> None:
-    if isinstance(cost, bool) or not isinstance(cost, (int, float)) or not 0 <= cost < float("inf"):
-        raise ValueError(f"{what}: cost must be a number of seconds, 0 or more, not {cost!r}")
+    try:  # a whole number too large for a float (10**400) is no number of seconds either
+        ok = not isinstance(cost, bool) and isinstance(cost, (int, float)) and 0 <= float(cost) < float("inf")
+    except OverflowError:
+        ok = False
+    if not ok:
+        shown = repr(cost) if len(repr(cost)) < 40 else repr(cost)[:37] + "..."
+        raise ValueError(f"{what}: cost must be a number of seconds, 0 or more, not {shown}")
 
 
 @dataclass
@@ -908,8 +913,14 @@ def verify_many(
                 yield exc
     finally:
         # On an interrupt (or an error), the work still queued is dropped, not waited for.
-        pool.shutdown(wait=True, cancel_futures=True)
-        _WORK.clear()
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        except BaseException:  # a second Ctrl-C while waiting for the workers: stop them instead
+            for worker in list((getattr(pool, "_processes", None) or {}).values()):
+                worker.kill()
+            raise
+        finally:
+            _WORK.clear()
 
 
 def _outcome(index: int, task: tuple[str, int], future: Future | None, at: int) -> tuple[float, tuple]:

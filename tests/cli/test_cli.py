@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,40 @@ def test_the_program_ends_at_once_with_mains_code_and_all_its_output():
     bad = subprocess.run([sys.executable, "-c", code, "derive", "nosuch"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("symattn: error: no derivation named 'nosuch'")
     assert "teardown" not in bad.stderr and bad.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"), [(("--version",), 0), (("derive", "--list"), 0), (("derive", "nosuch"), 2)]
+)
+def test_a_stream_closed_at_the_start_keeps_the_documented_exit_codes(argv, code):
+    """Started with stderr closed (2>&-, so Python's sys.stderr is None), the exit codes are
+    the documented ones (review finding: flushing None made every command exit 1); with stdout
+    closed (>&-), nothing can be written: a one-line error and exit 2, not a traceback."""
+    script = _console_script()
+    closing = ["bash", "-c", '"$@" 2>&-', "_", script, *argv]
+    no_err = subprocess.run(closing, stdout=subprocess.PIPE, text=True)
+    assert no_err.returncode == code
+    closing[2] = '"$@" >&-'
+    no_out = subprocess.run(closing, stderr=subprocess.PIPE, text=True)
+    assert no_out.returncode == 2
+    assert no_out.stderr == "symattn: error: cannot write: standard output is closed\n"
+
+
+def test_the_program_leaves_no_worker_behind():
+    """run() ends the process with os._exit, which would leave behind a child still running (a
+    pool worker whose clean-up a second Ctrl-C cut short: review finding). It kills any such child."""
+    code = (
+        "import multiprocessing, sys, time; from symattn.cli import run; "
+        "child = multiprocessing.get_context('fork').Process(target=time.sleep, args=(600,)); "
+        "child.start(); print(child.pid, flush=True); sys.argv = ['symattn', '--version']; run()"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    pid = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(f"/proc/{pid}").exists(), "the child outlived the program"
 
 
 def test_version(capsys):
