@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
 
 from ..errors import EmptyRowError
@@ -27,7 +29,7 @@ class RowSoftmax(UnaryMatrixNode):
     """Softmax applied to each row of a matrix expression."""
 
     def on_explicit(self, m: sp.MatrixBase) -> sp.MatrixBase:
-        return softmax_rows(m)
+        return _softmax_rows_of(m.as_immutable())
 
     def _entry(self, i: int, j: int, **kwargs: object) -> sp.Expr:
         row = [self.arg[i, k] for k in range(self.shape[1])]
@@ -54,6 +56,13 @@ def softmax_rows(z: sp.MatrixBase) -> sp.ImmutableMatrix:
     n, m = z.shape
     rows = [softmax_row([z[i, j] for j in range(m)], i) for i in range(n)]
     return sp.ImmutableMatrix(rows)
+
+
+@lru_cache(maxsize=64)
+def _softmax_rows_of(z: sp.ImmutableMatrix) -> sp.ImmutableMatrix:
+    """softmax_rows, remembered: an expression evaluated at many permutations (or sizes) meets
+    the same argument again and again (P softmax(S) P^T for every P)."""
+    return softmax_rows(z)
 
 
 def softmax_row(row: list[sp.Expr], index: int = 0) -> list[sp.Expr]:
