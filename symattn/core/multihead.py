@@ -22,7 +22,7 @@ from ..errors import ShapeError
 from .definition import Group, Shape, define
 from .masks import Mask
 from .nodes import carry_out
-from .numeric import NUMPY, MatrixNumPyPrinter, _additive_mask
+from .numeric import MatrixNumPyPrinter, _additive_mask, lambdify_numpy
 
 
 @dataclass(frozen=True)
@@ -84,9 +84,7 @@ def define_multihead(shape: HeadsShape, *, masked: bool, bias: bool = False) -> 
 @lru_cache(maxsize=32)
 def compiled_multihead(shape: HeadsShape, masked: bool, bias: bool) -> Callable[..., np.ndarray]:
     d = define_multihead(shape, masked=masked, bias=bias)
-    return sp.lambdify(
-        list(d.inputs), d.expression, modules=NUMPY, printer=MatrixNumPyPrinter, docstring_limit=0
-    )
+    return lambdify_numpy(list(d.inputs), d.expression, printer=MatrixNumPyPrinter, docstring_limit=0)
 
 
 def multihead_numeric(

@@ -76,12 +76,8 @@ def compiled(
 ) -> Callable[..., np.ndarray]:
     """The lambdified attention function for one shape: f(Q, K, V[, M]) -> stage ``upto``."""
     definition = define(shape, masked=masked, scale=_exact_scale(scale))
-    return sp.lambdify(
-        list(definition.inputs),
-        definition.composed(upto),
-        modules=NUMPY,
-        printer=MatrixNumPyPrinter,
-        docstring_limit=0,
+    return lambdify_numpy(
+        list(definition.inputs), definition.composed(upto), printer=MatrixNumPyPrinter, docstring_limit=0
     )
 
 
