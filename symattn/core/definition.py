@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from .._text import count
+from ..errors import ShapeError
 from .nodes import Group
 from .softmax import RowSoftmax
 
@@ -112,3 +114,17 @@ def define(shape: Shape, *, masked: bool, scale: bool | sp.Expr = True) -> Defin
     stages["output"] = A * V
     inputs = (Q, K, V, M) if masked else (Q, K, V)
     return Definition(shape, inputs, stages, placeholders)
+
+
+def check_shapes(q: tuple[int, ...], k: tuple[int, ...], v: tuple[int, ...]) -> Shape:
+    """Check that Q (N x d_k), K (M x d_k), V (M x d_v) fit; return the shape."""
+    for name, s in (("Q", q), ("K", k), ("V", v)):
+        if len(s) < 2:
+            raise ShapeError(f"{name} must be a matrix, got shape {s}")
+    if q[-1] != k[-1]:
+        raise ShapeError(
+            f"Q has {count(q[-1], 'column')} but K has {k[-1]}: queries and keys need one width d_k"
+        )
+    if k[-2] != v[-2]:
+        raise ShapeError(f"K has {count(k[-2], 'row')} but V has {v[-2]}: each key needs one value row")
+    return Shape(n=q[-2], m=k[-2], d_k=q[-1], d_v=v[-1])

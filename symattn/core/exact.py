@@ -15,11 +15,10 @@ import sympy as sp
 
 from ..display import Shown
 from ..errors import InputError
-from .definition import STAGES, Shape, define, scale_factor
+from .definition import STAGES, Shape, check_shapes, define, scale_factor
 from .digits import decimal_string
 from .inputs import matrix_from_rows
 from .masks import Mask
-from .numeric import check_shapes
 
 #: Largest N, M, d_k or d_v evaluated exactly (the cost grows like N^2 M d).
 MAX_EXACT_SIZE = 64
@@ -120,7 +119,7 @@ def _evaluate(
     if max(shape.n, shape.m, shape.d_k, shape.d_v) > limit:
         raise InputError(f"too large to evaluate exactly: sizes above {limit} are not accepted")
     mask = mask if isinstance(mask, Mask) else Mask.parse(mask)
-    mask.check(shape.n, shape.m)
+    mask.check_table(shape.n, shape.m)
     definition = define(shape, masked=not mask.is_none, scale=scale)
 
     values: dict[sp.MatrixSymbol, sp.ImmutableMatrix] = dict(

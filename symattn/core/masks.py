@@ -23,14 +23,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import sympy as sp
 
 from .._text import count
 from ..errors import EmptyRowError, MaskError
 
+if TYPE_CHECKING:  # NumPy is imported where an array is asked for: the exact path runs without it
+    import numpy as np
+
 ALIGNMENTS = ("top-left", "bottom-right")
+#: A mask as plain Python: rows of booleans, True where query i may see key j.
+Table = tuple[tuple[bool, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -39,8 +44,8 @@ class Causal:
 
     align: str = "top-left"
 
-    def allowed(self, n: int, m: int) -> np.ndarray:
-        i, j = _grid(n, m)
+    def sees(self, i: Any, j: Any, n: int, m: int) -> Any:
+        """Whether query i may see key j (integers, or NumPy index grids)."""
         return j <= i + _offset(self.align, n, m)
 
     def spec(self) -> str:
@@ -53,11 +58,11 @@ class Padding:
 
     length: int
 
-    def allowed(self, n: int, m: int) -> np.ndarray:
+    def sees(self, i: Any, j: Any, n: int, m: int) -> Any:
+        """Whether query i may see key j (integers, or NumPy index grids)."""
         if self.length > m:
             raise MaskError(f"padding:{self.length} asks for more real keys than the {count(m, 'key')} given")
-        _, j = _grid(n, m)
-        return np.broadcast_to(j < self.length, (n, m))
+        return j < self.length
 
     def spec(self) -> str:
         return f"padding:{self.length}"
@@ -70,9 +75,9 @@ class Window:
     width: int
     align: str = "top-left"
 
-    def allowed(self, n: int, m: int) -> np.ndarray:
-        i, j = _grid(n, m)
-        return np.abs(j - (i + _offset(self.align, n, m))) < self.width
+    def sees(self, i: Any, j: Any, n: int, m: int) -> Any:
+        """Whether query i may see key j (integers, or NumPy index grids)."""
+        return abs(j - (i + _offset(self.align, n, m))) < self.width
 
     def spec(self) -> str:
         base = f"window:{self.width}"
@@ -118,10 +123,21 @@ class Mask:
 
     def allowed(self, n: int, m: int) -> np.ndarray:
         """Boolean N x M array: True where query i may attend to key j."""
+        import numpy as np
+
+        i, j = np.arange(n)[:, None], np.arange(m)[None, :]
         ok = np.ones((n, m), dtype=bool)
         for part in self.parts:
-            ok &= part.allowed(n, m)
+            ok &= part.sees(i, j, n, m)
         return ok
+
+    def table(self, n: int, m: int) -> Table:
+        """The allowed pairs as rows of Python booleans (the exact path, without NumPy)."""
+        for part in self.parts:
+            part.sees(0, 0, n, m)  # a part that cannot apply at this size says so first
+        return tuple(
+            tuple(all(part.sees(i, j, n, m) for part in self.parts) for j in range(m)) for i in range(n)
+        )
 
     def empty_rows(self, n: int, m: int) -> list[int]:
         """0-based indices of the query rows that the mask leaves with no allowed key."""
@@ -133,20 +149,31 @@ class Mask:
         require_keys(ok)
         return ok
 
+    def check_table(self, n: int, m: int) -> Table:
+        """:meth:`check` for the exact path: the allowed pairs as a :data:`Table`."""
+        table = self.table(n, m)
+        if empty := [i for i, row in enumerate(table) if not any(row)]:
+            raise EmptyRowError(empty)
+        return table
+
     def exact(self, n: int, m: int) -> sp.ImmutableMatrix:
         """The additive mask as an exact matrix: the sum of each part's 0 / -oo matrix."""
         total = sp.zeros(n, m)
         for part in self.parts:
-            total += _additive(part.allowed(n, m))
+            total += _additive(Mask((part,)).table(n, m))
         return sp.ImmutableMatrix(total)
 
-    def numeric(self, n: int, m: int, dtype: type = np.float64) -> np.ndarray:
-        """The additive mask as a float array of 0 and -inf."""
-        return np.where(self.allowed(n, m), 0.0, -np.inf).astype(dtype)
+    def numeric(self, n: int, m: int, dtype: Any = None) -> np.ndarray:
+        """The additive mask as a float array of 0 and -inf (float64 unless ``dtype``)."""
+        import numpy as np
+
+        return np.where(self.allowed(n, m), 0.0, -np.inf).astype(dtype or np.float64)
 
 
 def rows_without_keys(allowed: np.ndarray) -> list[int]:
     """0-based query rows (last-but-one axis, over any batch axes) with no allowed key."""
+    import numpy as np
+
     return sorted({int(r) for r in np.nonzero(~allowed.any(axis=-1))[-1]})
 
 
@@ -156,13 +183,9 @@ def require_keys(allowed: np.ndarray) -> None:
         raise EmptyRowError(empty)
 
 
-def _additive(allowed: np.ndarray) -> sp.ImmutableMatrix:
-    n, m = allowed.shape
-    return sp.ImmutableMatrix(n, m, lambda i, j: 0 if allowed[i, j] else sp.S.NegativeInfinity)
-
-
-def _grid(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.arange(n)[:, None], np.arange(m)[None, :]
+def _additive(allowed: Table) -> sp.ImmutableMatrix:
+    n, m = len(allowed), len(allowed[0]) if allowed else 0
+    return sp.ImmutableMatrix(n, m, lambda i, j: 0 if allowed[i][j] else sp.S.NegativeInfinity)
 
 
 def _offset(align: str, n: int, m: int) -> int:

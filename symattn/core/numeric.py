@@ -18,9 +18,8 @@ import sympy as sp
 from sympy.printing.numpy import NumPyPrinter
 from sympy.printing.precedence import PRECEDENCE
 
-from .._text import count
 from ..errors import ShapeError
-from .definition import Shape, define
+from .definition import Shape, check_shapes, define
 from .masks import Mask, require_keys
 
 
@@ -126,20 +125,6 @@ def attention_weights_numeric(
     if additive is None:
         return compiled(shape, False, scale, "weights")(q, k, v)
     return compiled(shape, True, scale, "weights")(q, k, v, additive)
-
-
-def check_shapes(q: tuple[int, ...], k: tuple[int, ...], v: tuple[int, ...]) -> Shape:
-    """Check that Q (N x d_k), K (M x d_k), V (M x d_v) fit; return the shape."""
-    for name, s in (("Q", q), ("K", k), ("V", v)):
-        if len(s) < 2:
-            raise ShapeError(f"{name} must be a matrix, got shape {s}")
-    if q[-1] != k[-1]:
-        raise ShapeError(
-            f"Q has {count(q[-1], 'column')} but K has {k[-1]}: queries and keys need one width d_k"
-        )
-    if k[-2] != v[-2]:
-        raise ShapeError(f"K has {count(k[-2], 'row')} but V has {v[-2]}: each key needs one value row")
-    return Shape(n=q[-2], m=k[-2], d_k=q[-1], d_v=v[-1])
 
 
 def _additive_mask(mask: Mask | str | np.ndarray | None, shape: Shape, dtype: np.dtype) -> np.ndarray | None:

@@ -21,8 +21,6 @@ from __future__ import annotations
 import math
 import re
 
-import numpy as np
-
 from .claim_match import CERTIFIED, WRONG, Claim
 from .claims import Line
 from .stated import Stated
@@ -34,6 +32,15 @@ SATURATION_TRIALS = 20_000  # reduced method: 1 + keys normals a trial
 
 
 def lab_claims(line: Line, block: str) -> list:
+    """The lab figures stated on ``line``, each rerun by the lab; none where NumPy is absent.
+
+    The labs draw with NumPy. Where it cannot be imported (a browser's Python), their figures
+    are not claimed here, so the audit reports them unchecked rather than guessing.
+    """
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return []
     out: list = []
     text = line.text
 
@@ -147,6 +154,8 @@ def _variance_rows(widths: tuple[int, ...]):
 
 def _saturation(width: int, keys: int, threshold: float) -> dict:
     """Per-trial results of the saturation lab's own functions (reduced method, seeded)."""
+    import numpy as np  # the labs' own code: audit imports it only to check a lab's figures
+
     from ..labs.simulation import p_max, scores_for_saturation
 
     key = ("saturation", width, keys, threshold)

@@ -14,13 +14,12 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
 import sympy as sp
 
 from ..core.digits import decimal_string
 from ..core.exact import attention
 from ..core.flops import N, cost_terms, d_model
-from ..core.masks import Mask
+from ..core.masks import Mask, Table
 from ..errors import SymattnError
 from ..proof.engine import Derivation
 from .judge import Expected, Mistake
@@ -104,7 +103,7 @@ def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...]
             "largest-score-only",
             "That is the value of the largest score alone: softmax gives every key some "
             "weight, so the other values pull the output away from it.",
-            v[int(np.argmax(s))],
+            v[max(range(len(s)), key=lambda i: s[i])],  # the first largest score
         ),
         Mistake(
             "unnormalised",
@@ -168,14 +167,14 @@ def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...]
 @functools.lru_cache(maxsize=64)
 def mask_exercise(n: int = 3) -> Exercise:
     causal = Mask.parse("causal")
-    allowed = causal.allowed(n, n)
+    allowed = causal.table(n, n)
     expected = causal.exact(n, n)
     oo = sp.S.NegativeInfinity
 
-    def from_allowed(ok: np.ndarray, yes: sp.Expr, no: sp.Expr) -> sp.Matrix:
-        return sp.Matrix(n, n, lambda i, j: yes if ok[i, j] else no)
+    def from_allowed(ok: Table, yes: sp.Expr, no: sp.Expr) -> sp.Matrix:
+        return sp.Matrix(n, n, lambda i, j: yes if ok[i][j] else no)
 
-    strict = np.tril(np.ones((n, n), bool), k=-1)
+    strict = tuple(tuple(i > j for j in range(n)) for i in range(n))
     mistakes = (
         Mistake(
             "transposed-mask",

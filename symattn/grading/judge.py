@@ -108,22 +108,19 @@ def warm_up(parses: bool = True) -> None:
     if parses in _WARM:
         return
     from ..proof import certify
-    from .parsing import _library, library_state_kept
+    from .parsing import _library, warm_parses
 
     _library()
     certify.context()
     if parses:
-        with library_state_kept() as lib:
-            for text in (
+        warm_parses(
+            (
                 r"\frac{e^{2}+11}{e^{2}+2}",
                 "N > 8192",
                 r"\begin{bmatrix} 0 & -\infty \end{bmatrix}",
                 "1.96",
-            ):
-                try:
-                    lib.latex2sympy(text)
-                except Exception:  # only a cache warm-up: a failure costs nothing
-                    continue
+            )
+        )
         _WARM.add(False)
     _WARM.add(parses)
 

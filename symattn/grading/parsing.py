@@ -1,12 +1,13 @@
-"""Reading LaTeX with latex2sympy2, with its quirks hidden.
+"""Reading LaTeX with the chosen reader (:mod:`.readers`), with its quirks hidden.
 
-latex2sympy2 1.9.1 keeps global state (``x = 3`` assigns, and a later ``x + 1`` reads 4) and
-silently ignores trailing junk (``8192 )`` parses as 8192). :func:`read_latex` clears the state
-before every parse and refuses input the grammar did not consume to the end; it is meant to
-run inside an :func:`isolated` worker, which is the only place the parser is patched, so the
-calling process keeps latex2sympy2 exactly as imported. Its errors are short sentences that
-quote the text near the problem, never a Python message. Nothing here calls ``eval``,
-``exec`` or ``sympify`` on the text.
+The reader is latex2sympy2 1.9.1 (:mod:`.readers` says why). It keeps global state
+(``x = 3`` assigns, and a later ``x + 1`` reads 4) and silently ignores trailing junk
+(``8192 )`` parses as 8192). :func:`read_latex` clears the state before every parse and
+refuses input the grammar did not consume to the end; it is meant to run inside an
+:func:`isolated` worker, which is the only place the parser is patched, so the calling process
+keeps latex2sympy2 exactly as imported. Its errors are short sentences that quote the text near
+the problem, never a Python message. Nothing here calls ``eval``, ``exec`` or ``sympify`` on
+the text.
 
 :func:`isolated` runs a function in a forked worker with a wall-clock deadline, CPU and
 memory limits, no core file and no file writes, its output and warnings discarded.
@@ -29,6 +30,7 @@ from typing import Any
 import sympy as sp
 
 from ..errors import SymattnError
+from . import readers
 
 
 class LatexError(SymattnError, ValueError):
@@ -40,48 +42,28 @@ class WorkerError(SymattnError):
 
 
 def _library() -> Any:
-    import latex2sympy2  # heavy (antlr): imported on first use
-
-    return latex2sympy2
-
-
-def _install_eof_check() -> None:
-    """Make the grammar's top rule fail unless it consumed the whole input."""
-    lib = _library()
-    parser_cls = lib.PSParser
-    if getattr(parser_cls, "_symattn_eof_check", False):
-        return
-    original = parser_cls.math
-
-    def math_to_eof(self: Any) -> Any:
-        tree = original(self)
-        token = self._input.LT(1)
-        if token is not None and token.type != -1:  # -1 is antlr's EOF
-            raise LatexError(
-                f"unexpected {token.text!r} at position {token.start + 1}: "
-                "the answer must end where the expression ends"
-            )
-        return tree
-
-    parser_cls.math = math_to_eof
-    parser_cls._symattn_eof_check = True
+    """The reader's library, imported (heavy: antlr), in this process."""
+    return readers.current().load()
 
 
 def read_latex(text: str) -> Any:
-    """Parse LaTeX to SymPy with latex2sympy2, without leaked state or ignored junk.
+    """Parse LaTeX to SymPy with the reader in use, without leaked state or ignored junk.
 
-    This patches latex2sympy2's parser (see :func:`_install_eof_check`): call it in a worker.
+    This may patch the reader's library (see :meth:`readers.Reader.prepare`): call it in a
+    worker.
     """
-    lib = _library()
-    _install_eof_check()
-    lib.set_variances({})  # forget any assignment an earlier parse made
+    reader = readers.current()
+    reader.prepare()
     try:
-        return lib.latex2sympy(text)
+        return reader.parse(text)
     except LatexError:
         raise
+    except readers.TrailingInput as exc:
+        where = f"unexpected {exc.text!r} at position {exc.position}"
+        raise LatexError(f"{where}: the answer must end where the expression ends") from None
     except RecursionError:
         raise LatexError("nested too deeply to read") from None
-    except Exception as exc:  # antlr's syntax errors, and latex2sympy2's own failures
+    except Exception as exc:  # antlr's syntax errors, and the library's own failures
         raise LatexError(_sentence(text, str(exc))) from None
 
 
@@ -107,18 +89,35 @@ def _short(text: str) -> str:
 
 @contextlib.contextmanager
 def library_state_kept() -> Any:
-    """Run a block that parses without leaving any trace in latex2sympy2's module state."""
+    """Run a block that parses without leaving any trace in the reader's module state.
+
+    Only latex2sympy2 1.9.1 keeps module state (its assignments); the other readers build a
+    fresh converter for every parse.
+    """
     lib = _library()
     names = ("variances", "var", "frac_type", "is_real", "VARIABLE_VALUES")
     saved = {n: getattr(lib, n) for n in names if hasattr(lib, n)}
     saved = {n: (dict(v) if isinstance(v, dict) else v) for n, v in saved.items()}
-    math = lib.PSParser.math
+    parser_cls = getattr(lib, "PSParser", None)
+    math = getattr(parser_cls, "math", None)
     try:
         yield lib
     finally:
         for n, v in saved.items():
             setattr(lib, n, v)
-        lib.PSParser.math = math
+        if parser_cls is not None:
+            parser_cls.math = math
+
+
+def warm_parses(texts: tuple[str, ...]) -> None:
+    """Parse ``texts`` here, unpatched and leaving no state, to fill antlr's caches."""
+    reader = readers.current()
+    with library_state_kept():
+        for text in texts:
+            try:
+                reader.parse(text)
+            except Exception:  # only a cache warm-up: a failure costs nothing
+                continue
 
 
 def isolated(
