@@ -141,7 +141,14 @@ def trusted_value(text: str) -> Any:
 
 
 def raw_read(latex: str, variables: dict[str, str]) -> Any:
-    """latex2sympy2 as shipped, each pair as in a fresh process (earlier assignments cleared)."""
+    """latex2sympy2 as shipped, each pair as in a fresh process (earlier assignments cleared).
+
+    On Python 3.13+ antlr 4.7.2 needs ``typing.io`` to import: the shim adds that module and
+    leaves the parser itself untouched.
+    """
+    from symattn.grading.readers import typing_io_shim
+
+    typing_io_shim()
     import latex2sympy2
 
     latex2sympy2.set_variances({})

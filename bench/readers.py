@@ -288,9 +288,9 @@ def page(results: dict[str, dict[str, Any]], chosen: str) -> str:
         "`tests/grading/test_answer_bank.py` asserts each on every supported Python), "
         "so no reading changes.",
         "",
-        "Kinds of difference seen: an `e` after a digit lexed as e-notation by latex2sympy2_extended "
-        "(`6 e^{0}` read as 6e0 = 6, where the answer means 6 times e^0), a number followed by "
-        "`\\%`, `\\left( \\right)` around a whole answer and a bracketed list refused; SymPy's Lark "
+        "Kinds of difference seen: latex2sympy2_extended adds a number to the power of e after it "
+        "(`6 e^{0}` is read as 6 + 1 = 7, where the answer means 6 times e^0), and refuses a number "
+        "followed by `\\%`, `\\left( \\right)` around a whole answer and a bracketed list; SymPy's Lark "
         "grammar reads `8.192e3` as 8.192 times 3e, `1.9586E0` as 0, and refuses a sum whose "
         "terms begin with `+ -`.",
     ]
@@ -301,6 +301,7 @@ def main(argv: Iterable[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "readers.md"))
     parser.add_argument("--python", default=sys.executable, help="the Python the environments are made with")
+    parser.add_argument("--reuse", action="store_true", help="take the results the last run saved")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(list(argv) if argv is not None else None)
     if args.worker:
@@ -310,8 +311,13 @@ def main(argv: Iterable[str] | None = None) -> None:
 
     results = {}
     for name in readers.READERS:
+        saved = ENVS / f"{name}.json"
+        if args.reuse and saved.exists():
+            results[name] = json.loads(saved.read_text())
+            continue
         print(f"measuring {name} ...", file=sys.stderr)
         results[name] = measure(name, args.python)
+        saved.write_text(json.dumps(results[name]))
     Path(args.out).write_text(page(results, readers.DEFAULT))
     print(Path(args.out).read_text())
 

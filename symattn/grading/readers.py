@@ -61,7 +61,7 @@ def typing_io_shim() -> None:
     Lexer and Parser import ``TextIO`` from it and use it only in type hints. The module made
     here holds the same three names ``typing.io`` held, taken from ``typing`` itself.
     """
-    if "typing.io" in sys.modules:
+    if sys.modules.get("typing.io") is not None:
         return
     try:
         importlib.import_module("typing.io")

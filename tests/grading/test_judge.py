@@ -252,6 +252,9 @@ def test_threshold_forms_of_the_same_set_are_correct(raw):
 
 def test_importing_and_judging_leave_latex2sympy_and_sympy_untouched():
     """The parser is patched and its state cleared only in the worker, never in this process."""
+    from symattn.grading.readers import typing_io_shim
+
+    typing_io_shim()  # Python 3.13+: antlr 4.7.2 imports typing.io
     import latex2sympy2
     from sympy.core.parameters import global_parameters
 
