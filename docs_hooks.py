@@ -1,17 +1,43 @@
-"""MkDocs hooks: serve KaTeX from the npm package when it is installed, from a CDN otherwise.
+"""MkDocs hooks: KaTeX, and the exercise pages' in-browser checker, served from the built site.
 
-The tests and CI install KaTeX with npm (see package.json), so the built site renders math with
-no network access; the files are copied into the built site, not into docs/.
+- KaTeX from the npm package when it is installed (package.json), from a CDN otherwise.
+- The checker: Pyodide's runtime from the npm package ``pyodide`` (pinned in package-lock.json)
+  into ``site/pyodide/``, and into ``site/wheels/`` the pure-Python wheels it loads: SymPy,
+  mpmath and latex2sympy2 at the versions installed here (those of constraints.txt), antlr
+  4.7.2 built from its source (PyPI has no wheel of it; it is pure Python), and symattn itself,
+  built from this checkout. ``site/wheels/manifest.json`` lists them for the worker.
+
+Wheels are kept in ``build/site-wheels/`` (symattn's is rebuilt every time), so a second build
+downloads nothing. Without ``node_modules/pyodide`` (``npm ci`` not run) the hook runs ``npm ci``
+when npm is on PATH; where it cannot, the site is built without the checker and its pages say so
+in one sentence, with the command-line check to use instead. Nothing is written into docs/.
 """
 
 from __future__ import annotations
 
+import importlib.metadata as md
+import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
-KATEX = Path(__file__).parent / "node_modules" / "katex" / "dist"
+ROOT = Path(__file__).parent
+KATEX = ROOT / "node_modules" / "katex" / "dist"
+PYODIDE = ROOT / "node_modules" / "pyodide"
 CDN = "https://cdn.jsdelivr.net/npm/katex@0.16.22/dist"
 ASSETS = ("katex.min.js", "contrib/auto-render.min.js")
+#: Pyodide's files a page needs (the npm package's others are for Node and for its console).
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+#: Distributions the checker loads, besides symattn (taken at the versions installed here).
+WHEELS = ("mpmath", "sympy", "antlr4-python3-runtime", "latex2sympy2")
+CACHE = ROOT / "build" / "site-wheels"
 
 
 def on_config(config, **kwargs):
@@ -23,6 +49,54 @@ def on_config(config, **kwargs):
 
 
 def on_post_build(config, **kwargs):
+    site = Path(config["site_dir"])
     if KATEX.is_dir():
-        target = Path(config["site_dir"]) / "assets" / "katex"
-        shutil.copytree(KATEX, target, dirs_exist_ok=True)
+        shutil.copytree(KATEX, site / "assets" / "katex", dirs_exist_ok=True)
+    if not PYODIDE.is_dir() and shutil.which("npm"):
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ROOT, check=False)
+    if not PYODIDE.is_dir():
+        missing = "node_modules/pyodide is missing (run `npm ci`): the site has no checker"
+        print(f"docs_hooks: {missing}", file=sys.stderr)
+        return
+    (site / "pyodide").mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_FILES:
+        shutil.copy2(PYODIDE / name, site / "pyodide" / name)
+    wheels = site / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    names = [_dependency(name, wheels) for name in WHEELS] + [_symattn(wheels)]
+    (wheels / "manifest.json").write_text(json.dumps({"wheels": names}, indent=2) + "\n")
+
+
+def _pip(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "pip", "-q", *args], check=True, cwd=ROOT)
+
+
+def _dependency(name: str, target: Path) -> str:
+    """The wheel of ``name`` at its installed version, from the cache or PyPI (built if need be)."""
+    version = md.version(name)
+    stem = name.replace("-", "_")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    found = sorted(CACHE.glob(f"{stem}-{version}-py3-none-any.whl"))
+    if not found:
+        spec = f"{name}=={version}"
+        try:
+            _pip("download", "--no-deps", "--only-binary=:all:", "-d", str(CACHE), spec)
+        except subprocess.CalledProcessError:  # no wheel on PyPI (antlr 4.7.2): build it, pure Python
+            _pip("wheel", "--no-deps", "-w", str(CACHE), spec)
+        found = sorted(CACHE.glob(f"{stem}-{version}-py3-none-any.whl"))
+    if not found:
+        raise RuntimeError(f"no pure-Python wheel of {name} {version} for the site's checker")
+    shutil.copy2(found[0], target / found[0].name)
+    return found[0].name
+
+
+def _symattn(target: Path) -> str:
+    """A wheel of this checkout's symattn (its code, as the site was built)."""
+    out = CACHE / "symattn"
+    shutil.rmtree(out, ignore_errors=True)
+    # setuptools builds in build/lib: a module deleted from the checkout must not linger there
+    shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)
+    _pip("wheel", "--no-deps", "-w", str(out), str(ROOT))
+    wheel = next(out.glob("symattn-*.whl"))
+    shutil.copy2(wheel, target / wheel.name)
+    return wheel.name

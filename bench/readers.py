@@ -213,9 +213,9 @@ def page(results: dict[str, dict[str, Any]], chosen: str) -> str:
         "`py3-none-any` wheel of it from its source, which is what a site for Pyodide serves.",
         "",
         "| reader | Python | latex2sympy pairs, reader alone | pairs through symattn "
-        "| refused through symattn | Math-Verify cases (agree with a course) "
+        "| another value through symattn | refused through symattn | Math-Verify cases (agree with a course) "
         "| answer bank: same verdict | import | check, median | pure wheels on PyPI |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name, r in results.items():
         same = _same(r, bank)
@@ -226,6 +226,7 @@ def page(results: dict[str, dict[str, Any]], chosen: str) -> str:
         lines.append(
             f"| {name} | {r['python']} | {_count(r['pairs'], 'alone', 'equal')}/{good} "
             f"| {_count(r['pairs'], 'symattn', 'equal')}/{good} "
+            f"| {_count(r['pairs'], 'symattn', 'another')} "
             f"| {_count(r['pairs'], 'symattn', 'refused')} "
             f"| {agree}/{len(answers)} | {same}/{len(bank)} | {r['import_seconds']:.2f} s "
             f"| {r['median_check'] * 1000:.0f} ms | {wheels} |"
@@ -234,7 +235,8 @@ def page(results: dict[str, dict[str, Any]], chosen: str) -> str:
     lines += [
         "",
         "Pairs: latex2sympy's own tests (vendored in `tests/data/peers/`), parse-equal to upstream's "
-        "expected value. Math-Verify cases: those whose prediction is an answer, not a sentence, judged "
+        "expected value; another value: read, but not to the expected one. Math-Verify cases: "
+        "those whose prediction is an answer, not a sentence, judged "
         "by symattn with each reader against a course's standard (`bench/peers_answers.py`). Import: "
         "the reader's library in a fresh interpreter, median of 5. Check: one bank answer judged in "
         "a forked worker, the parser warm, median over the bank.",

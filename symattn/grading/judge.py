@@ -29,7 +29,7 @@ from .answers import InvalidAnswer, precheck, split_chain
 from .judge_threshold import MAX_DEGREE, judge_threshold
 from .judge_values import judge_matrix, judge_number
 from .parsing import LatexError, WorkerError, isolated
-from .sides import given_text, read_side
+from .sides import given_latex, given_text, read_side
 from .verdicts import Expected, Mistake, Refusal, Verdict, expected_decimal
 
 __all__ = [
@@ -91,6 +91,7 @@ def judge(raw: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> V
         verdict.mistake,
         verdict.extra,
         tuple(notes) + verdict.notes,
+        verdict.given_latex,
     )
 
 
@@ -135,6 +136,7 @@ def judge_text(text: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()
     except NotFinite as exc:
         return Verdict("incorrect", text[:200], str(exc), "not-finite")
     given = given_text(chain, sides)
+    shown = given_latex(chain, sides)
     try:
         if expected.kind == "threshold":
             verdict = judge_threshold(chain, sides, expected, mistakes)
@@ -144,9 +146,12 @@ def judge_text(text: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()
             verdict = judge_number(chain, sides, expected, mistakes)
     except Refusal as r:
         code = (r.code or None) if r.verdict == "incorrect" else None
-        return Verdict(r.verdict, given, r.reason, code, notes=tuple(notes))
+        return Verdict(r.verdict, given, r.reason, code, notes=tuple(notes), given_latex=shown)
     except NotFinite as exc:
-        return Verdict("incorrect", given, str(exc), "not-finite", notes=tuple(notes))
+        return Verdict("incorrect", given, str(exc), "not-finite", notes=tuple(notes), given_latex=shown)
     except Uncertain:
-        return Verdict("invalid", given, "this is not a value that can be checked", notes=tuple(notes))
-    return Verdict(verdict.verdict, given, verdict.feedback, verdict.mistake, verdict.extra, tuple(notes))
+        why = "this is not a value that can be checked"
+        return Verdict("invalid", given, why, notes=tuple(notes), given_latex=shown)
+    return Verdict(
+        verdict.verdict, given, verdict.feedback, verdict.mistake, verdict.extra, tuple(notes), shown
+    )

@@ -19,9 +19,6 @@ import contextlib
 import os
 import pickle
 import re
-import resource
-import select
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -31,6 +28,12 @@ import sympy as sp
 
 from ..errors import SymattnError
 from . import readers
+
+#: Whether work can run in a forked worker with limits here. A browser's Python (Pyodide,
+#: ``sys.platform == "emscripten"``) cannot fork: there :func:`isolated` runs the work in its own
+#: process, and the page, which runs that Python in a Web Worker, terminates the Web Worker at
+#: the deadline (the site's checker does).
+CAN_FORK = hasattr(os, "fork") and sys.platform != "emscripten"
 
 
 class LatexError(SymattnError, ValueError):
@@ -136,6 +139,11 @@ def isolated(
     A :class:`SymattnError` raised in the worker is raised again here with its message;
     anything else becomes :class:`WorkerError`.
     """
+    if not CAN_FORK:
+        return _in_process(func, args)
+    import resource
+    import signal
+
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the worker
@@ -175,6 +183,22 @@ def isolated(
     return _collect(pid, read_fd, timeout, max_bytes)
 
 
+def _in_process(func: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """``func(*args)`` here, its failures turned into the errors a forked worker's become."""
+    try:
+        return func(*args)
+    except LatexError:
+        raise
+    except SymattnError as exc:
+        raise WorkerError(str(exc)) from None
+    except MemoryError:
+        raise WorkerError("too costly to check: out of memory") from None
+    except RecursionError:
+        raise WorkerError("too costly to check: nested too deeply") from None
+    except Exception:  # an internal failure: a sentence, never Python's message
+        raise WorkerError("this answer could not be read or compared: write it more simply") from None
+
+
 def _silence() -> None:
     """Discard the worker's stdout, stderr and warnings (SymPy's deprecation notes, antlr's)."""
     import warnings
@@ -189,6 +213,8 @@ def _silence() -> None:
 
 def _address_space() -> int:
     """This process's virtual memory size in bytes (0 where /proc is not available)."""
+    import resource
+
     try:
         with open("/proc/self/statm") as fh:
             return int(fh.read().split()[0]) * resource.getpagesize()
@@ -197,6 +223,9 @@ def _address_space() -> int:
 
 
 def _collect(pid: int, fd: int, timeout: float, max_bytes: int) -> Any:
+    import select
+    import signal
+
     deadline = time.monotonic() + timeout
     chunks: list[bytes] = []
     size = 0
@@ -239,6 +268,8 @@ def _collect(pid: int, fd: int, timeout: float, max_bytes: int) -> Any:
 
 
 def _kill(pid: int) -> None:
+    import signal
+
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
 

@@ -115,6 +115,24 @@ def given_text(chain: Chain, sides: list[Any]) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
+#: Relations as LaTeX, for :func:`given_latex`.
+_RELATIONS_TEX = {"<=": r"\le", ">=": r"\ge", "!=": r"\ne", "~": r"\approx", "equiv": r"\equiv"}
+
+
+def given_latex(chain: Chain, sides: list[Any]) -> str:
+    """What was read, as LaTeX for a page to typeset ("" when it is too long to show)."""
+    from ..proof.latex import latex
+
+    parts = []
+    for i, s in enumerate(sides):
+        if i:
+            parts.append(_RELATIONS_TEX.get(chain.relations[i - 1], chain.relations[i - 1]))
+        if s is not None:
+            parts.append(latex(sp.Matrix(s) if isinstance(s, list) else s))
+    text = " ".join(parts)
+    return text if len(text) <= 400 else ""
+
+
 def _show(value: Any) -> str:
     if isinstance(value, sp.MatrixBase):
         return sp.sstr(value.tolist())

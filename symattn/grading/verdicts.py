@@ -69,6 +69,7 @@ class Verdict:
     mistake: str | None = None
     extra: dict = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    given_latex: str = ""  #: what was read, as LaTeX (for a page to typeset)
 
     def _repr_markdown_(self) -> str:  # Jupyter
         code = f" (`{self.mistake}`)" if self.mistake else ""

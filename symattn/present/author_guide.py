@@ -25,10 +25,12 @@ ENTRY_POINTS = {
 
 
 def example_folder() -> Path:
-    """``tests/example_plugin`` of the source checkout this module runs from."""
+    """``tests/example_plugin`` of the source checkout this module runs from, or of the one the
+    command runs in (symattn installed with ``pip install .``, not in editable mode)."""
     from ..errors import SymattnError
 
-    for parent in Path(__file__).resolve().parents:
+    here = Path.cwd().resolve()
+    for parent in (*Path(__file__).resolve().parents, here, *here.parents):
         folder = parent / EXAMPLE_DIR
         if (folder / DERIVATION_FILE).is_file():
             return folder

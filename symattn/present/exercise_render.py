@@ -66,6 +66,7 @@ def verdict_json(exercise_id: str, expected: str, v: Verdict) -> str:
                 "verdict": v.verdict,
                 "expected": expected,
                 "given": v.given,
+                "given_latex": v.given_latex,
                 "feedback": v.feedback,
                 "mistake": v.mistake,
                 "notes": list(v.notes),

@@ -63,13 +63,14 @@ def worked_checks(exercise_id: str) -> str:
         text = EXAMPLES[exercise_id][kind]
         verdict = check_derivation(exercise_id, text, isolate=False)  # our own text: no worker
         out += [
-            f"<details><summary>{title}: {verdict.verdict}</summary>",
+            f'<details markdown="1"><summary>{title}: {verdict.verdict}</summary>',
             "",
             "```tex",
             text.rstrip(),
             "```",
             "",
             proof_markdown(verdict),
+            "",
             "</details>",
             "",
         ]

@@ -75,6 +75,7 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     files["worked-example.md"] = _worked_example()
     progress("exercises")
     files["exercises.md"] = _exercises_page(reports)
+    files.update(_exercise_pages(reports))
     progress("labs")
     lab_page, figures = _labs_page()
     files["labs.md"] = lab_page
@@ -89,6 +90,10 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     progress("planting errors in the derivations")
     files["index.md"] = _index(reports, _mutation_counts())
     files["javascripts/katex-init.js"] = KATEX_INIT
+    from .exercise_pages import embed_page, web_files
+
+    files["embed-the-checker.md"] = embed_page()
+    files.update(web_files())
     encoded = {k: v.encode() if isinstance(v, str) else v for k, v in sorted(files.items())}
     return BuildResult(encoded, summary, ok)
 
@@ -219,11 +224,13 @@ def _exercises_page(reports: dict) -> str:
     out = [
         "# Exercises",
         "",
-        "Check an answer with `symattn check ID ANSWER` (LaTeX or a plain number).",
+        "Each exercise has a page of its own that checks your answer in your browser; on the "
+        "command line, `symattn check ID ANSWER` (LaTeX or a plain number).",
         "",
     ]
     for e in EXERCISES.values():
         out += [f"## {e.id} ({e.kind}): {e.title}", "", e.prompt, ""]
+        out += [f"[Try it on its page, checked in your browser](exercises/{e.id}.md)", ""]
         if e.checkable:
             shown = e.expected.tolerance_text()
             within = "exactly" if shown == "0" else f"within {shown}"
@@ -250,13 +257,32 @@ def _exercises_page(reports: dict) -> str:
             body = to_markdown(d, report, stable=True)
             body = "\n".join(("##" + line) if line.startswith("#") else line for line in body.splitlines())
             out += [
-                "<details><summary>The checked derivation</summary>",
+                '<details markdown="1"><summary>The checked derivation</summary>',
                 "",
                 body,
+                "",
                 "</details>",
                 "",
             ]
     return "\n".join(out)
+
+
+def _exercise_pages(reports: dict) -> dict[str, str]:
+    """docs/exercises/ID.md for every exercise, each with its checked derivation."""
+    from ..grading.exercises import EXERCISES
+    from .exercise_pages import exercise_page
+    from .proof_render import to_markdown
+
+    pages = {}
+    for e in EXERCISES.values():
+        if isinstance(e.solution, str) and e.solution in reports:
+            d, report = reports[e.solution]
+        else:
+            d = e.derivation()
+            report = d.verify() if d is not None else None
+        body = to_markdown(d, report, stable=True) if d is not None else None
+        pages[f"exercises/{e.id}.md"] = exercise_page(e, body)
+    return pages
 
 
 def _formula_note(exercise_id: str) -> str:

@@ -33,12 +33,27 @@ def test_show_unsolvable(cli):
     [("1.959", 0, "correct"), ("4", 1, "incorrect"), ("8192 )", 2, "invalid"), ("", 2, "invalid")],
 )
 def test_check_json_and_exit_codes(cli, answer, code, verdict):
-    """check --json prints id, verdict, expected, given, feedback, mistake; exit 0/1/2."""
+    """check --json prints id, verdict, expected, given (also as LaTeX), feedback, mistake,
+    notes; exit 0/1/2."""
     got, out, _ = cli("check", "ex6.2", answer, "--json")
     doc = json.loads(out)
     assert got == code
-    assert set(doc) == {"id", "verdict", "expected", "given", "feedback", "mistake", "notes"}
+    assert set(doc) == {"id", "verdict", "expected", "given", "given_latex", "feedback", "mistake", "notes"}
     assert doc["id"] == "ex6.2" and doc["verdict"] == verdict
+
+
+@pytest.mark.parametrize(
+    ("answer", "latex"),
+    [
+        (r"\frac{e^2+11}{e^2+2}", r"\frac{e^{2} + 11}{e^{2} + 2}"),
+        ("1.959", r"\frac{1959}{1000}"),
+        ("8192 )", ""),
+    ],
+)
+def test_check_json_gives_the_reading_as_latex(cli, answer, latex):
+    """`given_latex` is what was read, in LaTeX a page can typeset (empty when nothing was read)."""
+    _, out, _ = cli("check", "ex6.2", answer, "--json")
+    assert json.loads(out)["given_latex"] == latex
 
 
 def test_check_variant_with_seed(cli):

@@ -76,7 +76,7 @@ def _table(page: str) -> dict[str, list[str]]:
     rows = {}
     for line in page.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if cells and cells[0] in readers.READERS and len(cells) == 10:
+        if cells and cells[0] in readers.READERS and len(cells) == 11:
             rows[cells[0]] = cells
     return rows
 
@@ -87,13 +87,13 @@ def test_the_page_measures_every_candidate_and_names_the_default_as_chosen():
     assert set(rows) == set(readers.READERS)
     assert f"symattn reads with **{readers.DEFAULT}**" in page
     bank_size = len((ROOT / "tests" / "data" / "answer_bank.csv").read_text().strip().splitlines()) - 1
-    same, total = rows[readers.DEFAULT][6].split("/")
+    same, total = rows[readers.DEFAULT][7].split("/")
     assert int(same) == int(total) == bank_size  # the chosen reader makes no verdict worse
     for name, cells in rows.items():
         if name == readers.DEFAULT:
             continue
         # every other candidate's changed verdicts are listed, one row each, in its own section
-        changed = bank_size - int(cells[6].split("/")[0])
+        changed = bank_size - int(cells[7].split("/")[0])
         section = page.split(f"### {name}\n", 1)[1].split("\n### ", 1)[0]
         listed = [ln for ln in section.splitlines() if ln.startswith("| `")]
         assert len(listed) == changed > 0

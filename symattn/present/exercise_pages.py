@@ -1,0 +1,169 @@
+"""One page per exercise for the course site, each with a checker that runs in the learner's browser.
+
+``docs/exercises/ID.md`` (served at ``exercises/ID/``) holds the prompt, an answer field (a
+multi-line field for a derivation checked step by step) with a typeset preview, a Check button,
+a "new numbers" button where the exercise has seeded variants, and the answer, the model
+solution and the checked derivation in collapsible boxes. The checker itself is
+``symattn/present/web/`` (copied to ``docs/javascripts/`` and ``docs/stylesheets/``): Pyodide
+runs symattn's own judge (:mod:`symattn.cli.browser`) in a Web Worker. :func:`embed_page` is the
+authors' page on its API and links.
+"""
+
+from __future__ import annotations
+
+import html
+from importlib import resources
+from typing import Any
+
+#: The checker's files, as ``symattn build`` writes them into docs/.
+WEB_FILES = {
+    "javascripts/checker.js": "checker.js",
+    "javascripts/checker-worker.mjs": "checker-worker.mjs",
+    "stylesheets/checker.css": "checker.css",
+}
+
+
+def web_files() -> dict[str, str]:
+    """docs/ path -> text, for the checker's script, worker and style."""
+    web = resources.files("symattn.present") / "web"
+    return {target: (web / name).read_text(encoding="utf-8") for target, name in WEB_FILES.items()}
+
+
+def _has_variants(exercise_id: str) -> bool:
+    from ..errors import SymattnError
+    from ..grading.exercises import get
+
+    try:
+        get(exercise_id, 1)
+    except SymattnError:
+        return False
+    return True
+
+
+def checker_html(e: Any) -> str:
+    """The checker's markup for exercise ``e`` ("" for an exercise with nothing to check)."""
+    if e.checker == "steps":
+        mode, cli = "steps", f"symattn check {e.id} --steps proof.tex"
+        label = "Your derivation, one step per line (LaTeX; 'A = B' starts a chain, '= C' continues it)"
+        field = f'<textarea id="answer-{e.id}" class="symattn-answer" spellcheck="false" rows="8"></textarea>'
+    elif e.checkable or e.checker == "formula":
+        mode, cli = "answer", f"symattn check {e.id} ANSWER"
+        label = "Your answer (LaTeX or a plain number; Enter checks it)"
+        field = (
+            f'<input id="answer-{e.id}" class="symattn-answer" type="text" autocomplete="off" '
+            'spellcheck="false" autocapitalize="off">'
+        )
+    else:
+        return ""
+    expected = e.expected.latex() if e.expected is not None else ""
+    variant = (
+        '<button type="button" class="symattn-variant">New numbers</button>' if _has_variants(e.id) else ""
+    )
+    attrs = (
+        f'data-exercise="{e.id}" data-mode="{mode}" data-cli="{html.escape(cli)}" '
+        f'data-expected="{html.escape(expected)}"'
+    )
+    return "\n".join(
+        [
+            f'<div class="symattn-checker" {attrs}>',
+            '<p class="symattn-status" role="status">The checker loads when this page opens '
+            f"(it needs JavaScript); on the command line: <code>{html.escape(cli)}</code></p>",
+            '<div class="symattn-variant-prompt"></div>',
+            f'<label for="answer-{e.id}">{html.escape(label)}</label>',
+            field,
+            '<div class="symattn-preview" aria-hidden="true"></div>',
+            f'<button type="button" class="symattn-check">Check</button>{variant}',
+            '<div class="symattn-result" aria-live="polite" aria-atomic="true"></div>',
+            "</div>",
+        ]
+    )
+
+
+def _box(summary: str, body: str) -> list[str]:
+    """A collapsible box whose content is Markdown (md_in_html): math and tables render."""
+    return [f'<details markdown="1"><summary>{summary}</summary>', "", body.strip("\n"), "", "</details>", ""]
+
+
+def exercise_page(e: Any, derivation_markdown: str | None) -> str:
+    """``docs/exercises/ID.md``: the prompt, the checker, and the boxes."""
+    out = [f"# {e.id}: {e.title}", "", f"*An exercise of the attention module ({e.kind}).*", "", e.prompt, ""]
+    widget = checker_html(e)
+    if widget:
+        out += [widget, ""]
+    else:
+        out += ["*No machine-checkable answer: compare yours with the model solution below.*", ""]
+    if e.checkable:
+        shown = e.expected.tolerance_text()
+        within = "exactly" if shown == "0" else f"within {shown}"
+        answer = [f"Checked {within}: ${e.expected.latex()}$"]
+        if e.mistakes:
+            answer += ["", "Recognised mistakes:", ""]
+            answer += [f"- `{m.code}`: {m.feedback}" for m in e.mistakes]
+        out += _box("The answer", "\n".join(answer))
+    if e.checker == "steps":
+        from .learner_render import worked_checks
+
+        out += _box("Two derivations, checked step by step", worked_checks(e.id))
+    out += _box("Model solution", e.solution_text)
+    if derivation_markdown is not None:
+        body = "\n".join(("##" + ln) if ln.startswith("#") else ln for ln in derivation_markdown.splitlines())
+        out += _box("The checked derivation", body)
+    return "\n".join(out)
+
+
+def embed_page() -> str:
+    """The authors' page: the checker's API and links, for pages of their own."""
+    return "\n".join(
+        [
+            "# Embed the checker",
+            "",
+            "Every exercise page (`exercises/ID/`) checks answers in the reader's own browser: "
+            "Pyodide (CPython compiled to WebAssembly, from npm, pinned in `package-lock.json`) "
+            "runs symattn's own judge in a Web Worker, with SymPy, mpmath and the LaTeX reader "
+            "loaded from wheels that the site build puts into the site (`wheels/`). The site is "
+            "static files: it works served by `python -m http.server` or any static host, and "
+            "offline once loaded. Nothing the reader types leaves the browser.",
+            "",
+            "## Links that check",
+            "",
+            "- `exercises/ID/#answer=LATEX` fills the answer field with the percent-encoded LaTeX "
+            "and checks it when the page has loaded: "
+            "[`exercises/ex6.5/#answer=N%20%3E%208192`](exercises/ex6.5.md#answer=N%20%3E%208192).",
+            "- `&seed=S` after it checks against the variant of seed S, the variant "
+            "`symattn exercises variant ID --seed S` prints.",
+            "- `exercises/ID/#steps=TEXT` does the same for a derivation checked step by step "
+            "(ex6.3, ex6.7): the lines percent-encoded, `%0A` between them.",
+            "",
+            'Once judged, the result element (`.symattn-result`) carries `data-verdict="correct"`, '
+            '`"incorrect"` or `"invalid"`, and it is an `aria-live` region, so a screen reader '
+            "announces the verdict.",
+            "",
+            "## The API",
+            "",
+            "On every exercise page, `window.symattn` offers:",
+            "",
+            "| call | resolves to |",
+            "| --- | --- |",
+            "| `await symattn.check(id, answer, {seed})` | the object `symattn check ID ANSWER "
+            "[--seed S] --json` prints |",
+            "| `await symattn.checkSteps(id, text)` | the object `symattn check ID --steps FILE "
+            "--json` prints |",
+            "| `await symattn.variant(id, seed)` | the variant's text (as `symattn exercises variant` "
+            "prints it), prompt and expected answer |",
+            "| `await symattn.ready()` | resolves once the checker has loaded (rejects if it cannot) |",
+            "",
+            "An input the command line refuses before judging it (an unknown exercise, a seed for an "
+            "exercise without variants) resolves to `{error, exit_code}`: the command's one-line "
+            "message and its exit code. A check still running after `symattn.timeoutSeconds` "
+            "(10 s) is stopped: the worker is terminated, a fresh one started, and the call "
+            'resolves to verdict `"invalid"` with the feedback "too costly to check". Calls run '
+            "one at a time, in order.",
+            "",
+            "```js",
+            "const r = await symattn.check(\"ex6.2\", String.raw`\\frac{e^2+11}{e^2+2}`);",
+            "r.verdict   // \"correct\"",
+            "r.given_latex   // what was read, as LaTeX",
+            "```",
+            "",
+        ]
+    )

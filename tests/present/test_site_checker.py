@@ -1,0 +1,351 @@
+"""The exercise pages' checker, in headless Chromium: the same verdicts as the command line.
+
+The site is built once (``mkdocs build``: the hook puts Pyodide and the wheels into it), served
+from 127.0.0.1, and driven by Playwright through the system's Chromium (no browser download).
+One browser serves every test here (they share an xdist group). The reference for every
+verdict is the command line itself: ``symattn.cli.main(["check", ..., "--json"])`` in this
+process, which judges in its forked, limited worker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import functools
+import http.server
+import io
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
+
+pytestmark = pytest.mark.xdist_group("browser")
+
+ROOT = Path(__file__).resolve().parents[2]
+BANK = ROOT / "tests" / "data" / "answer_bank.csv"
+PROOFS = ROOT / "tests" / "data" / "learner_proofs"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: The first check waits for Pyodide, SymPy and the reader to load: generous on a busy machine.
+LOAD_MS = 120_000
+
+
+def cli_json(argv: list[str], stdin: str = "") -> dict:
+    """What `symattn ARGV --json` prints, from the command line's own main, in this process."""
+    from symattn.cli import main
+
+    out = io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            main(argv)
+    finally:
+        sys.stdin = saved
+    return json.loads(out.getvalue())
+
+
+def cli_check(exercise: str, answer: str, seed: str | None = None) -> dict:
+    return cli_json(["check", exercise, answer, "--json", *(["--seed", seed] if seed else [])])
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+def _serve(folder: Path):
+    handler = functools.partial(_Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "site"
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def base(site):
+    server = _serve(site)
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not shutil.which("chromium"):
+        pytest.fail("chromium is needed (scripts/test.sh installs Debian's chromium)")
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def api_page(browser, base):
+    """One exercise page whose API judges everything the verdict tests send."""
+    page = browser.new_page()
+    page.goto(base + "exercises/ex6.2/")
+    page.evaluate("() => symattn.ready()")
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def page(browser):
+    p = browser.new_page()
+    yield p
+    p.close()
+
+
+def _bank_sample() -> list[dict[str, str]]:
+    with BANK.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    seeded = [r for r in rows if r["seed"]]
+    plain = [r for r in rows if not r["seed"]]
+    return seeded + random.Random(2024).sample(plain, 320 - len(seeded))
+
+
+SAME = ("verdict", "mistake", "feedback", "given", "given_latex", "notes", "expected")
+
+
+def test_three_hundred_bank_answers_get_the_command_lines_verdicts(api_page):
+    """At least 300 answers of the bank, seeded variants among them, through the page's API:
+    verdict, slip, feedback, reading and notes are the command line's, field for field."""
+    rows = _bank_sample()
+    assert len(rows) >= 300 and sum(bool(r["seed"]) for r in rows) >= 12
+    got = api_page.evaluate(
+        "async (rows) => { const out = []; for (const r of rows) out.push(await symattn.check("
+        "r.exercise, r.answer, {seed: r.seed ? Number(r.seed) : null})); return out; }",
+        rows,
+    )
+    differ = []
+    for row, browser_result in zip(rows, got, strict=True):
+        cli = cli_check(row["exercise"], row["answer"], row["seed"] or None)
+        if cli["feedback"].startswith("too costly") or browser_result["feedback"].startswith("too costly"):
+            # bounded differently (a forked worker's 4 s against the page's 10 s): both refuse
+            assert (cli["verdict"], browser_result["verdict"]) == ("invalid", "invalid"), row
+            continue
+        if {k: cli[k] for k in SAME} != {k: browser_result[k] for k in SAME}:
+            differ.append((row["answer"], cli, browser_result))
+        assert browser_result["verdict"] == row["verdict"], row
+    assert differ == []
+
+
+def _proofs() -> list[Path]:
+    return sorted(PROOFS.glob("ex6.*/*.tex"))
+
+
+def test_learner_proofs_get_the_command_lines_marks(api_page):
+    """Every learner-proof fixture through checkSteps: the CLI's verdict and every line's mark."""
+    paths = _proofs()
+    assert len(paths) >= 30
+    items = [{"id": p.parent.name, "text": p.read_text(encoding="utf-8")} for p in paths]
+    got = api_page.evaluate(
+        "async (items) => { const out = []; for (const it of items) "
+        "out.push(await symattn.checkSteps(it.id, it.text)); return out; }",
+        items,
+    )
+    for item, path, browser_result in zip(items, paths, got, strict=True):
+        cli = cli_json(["check", item["id"], "--steps", "-", "--json"], item["text"])
+        if "too costly" in cli.get("feedback", "") or "too costly" in browser_result.get("feedback", ""):
+            assert cli["verdict"] == browser_result["verdict"] == "invalid", path.name
+            continue
+        assert browser_result == cli, path.name
+
+
+def test_variants_are_the_command_lines(api_page):
+    """symattn.variant(id, seed) gives the text `symattn exercises variant ID --seed S` prints."""
+    from symattn.cli import main
+
+    for exercise, seed in (("ex6.2", 7), ("ex6.4", 3), ("ex6.5", 11), ("ex6.2", 33)):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["exercises", "variant", exercise, "--seed", str(seed)]) == 0
+        got = api_page.evaluate("([e, s]) => symattn.variant(e, s)", [exercise, seed])
+        assert got["text"] == out.getvalue()
+
+
+def test_refused_input_resolves_to_the_command_lines_message(api_page):
+    got = api_page.evaluate("() => symattn.check('ex6.9', '1')")
+    assert got["exit_code"] == 2 and "ex6.9" in got["error"]
+    got = api_page.evaluate("() => symattn.check('ex6.3', '1')")
+    assert got["exit_code"] == 2 and "--steps" in got["error"]
+
+
+def _result(page) -> dict:
+    page.wait_for_selector(".symattn-result[data-verdict]", timeout=LOAD_MS)
+    return {"verdict": page.get_attribute(".symattn-result", "data-verdict"), "text": page.inner_text(".symattn-result")}
+
+
+def test_typing_an_answer_and_pressing_check_shows_correct(page, base):
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(base + "exercises/ex6.2/")
+    page.click(".symattn-answer")
+    page.keyboard.type(r"\frac{e^2+11}{e^2+2}")
+    assert page.locator(".symattn-preview .katex").count() == 1  # the live typeset preview
+    page.click(".symattn-check")
+    shown = _result(page)
+    assert shown["verdict"] == "correct" and shown["text"].startswith("Correct")
+    assert page.locator(".symattn-result .katex").count() == 1  # "read as", typeset
+    assert page.get_attribute(".symattn-result", "aria-live") == "polite"
+    # nothing left the machine: every request went to the page's own server
+    assert requests and all(u.startswith(base) or u.startswith(("data:", "blob:")) for u in requests)
+
+
+def test_a_wrong_answer_names_its_slip_in_words_and_typeset_math(page, base):
+    page.goto(base + "exercises/ex6.5/")
+    page.fill(".symattn-answer", "N > 4096")
+    page.click(".symattn-check")
+    shown = _result(page)
+    assert shown["verdict"] == "incorrect"
+    assert "crossover-at-d-model" in shown["text"] and "2 d_model" in shown["text"]
+    for sympy_syntax in ("**", "oo", "Sum(", "exp("):
+        assert sympy_syntax not in shown["text"]
+
+
+def test_keyboard_alone_checks_and_the_verdict_is_announced(page, base):
+    page.goto(base + "exercises/ex6.4/")
+    for _ in range(60):  # Tab from the top of the page to the answer field
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.classList.contains('symattn-answer')"):
+            break
+    else:
+        pytest.fail("the answer field cannot be reached with Tab")
+    page.keyboard.type(r"\begin{bmatrix}0&-\infty&-\infty\\0&0&-\infty\\0&0&0\end{bmatrix}")
+    page.keyboard.press("Enter")
+    assert _result(page)["verdict"] == "correct"
+    page.keyboard.press("Tab")  # on to the Check button, which Space presses
+    assert page.evaluate("() => document.activeElement.classList.contains('symattn-check')")
+    page.evaluate("() => document.querySelector('.symattn-result').removeAttribute('data-verdict')")
+    page.keyboard.press("Space")
+    assert _result(page)["verdict"] == "correct"
+    region = page.locator(".symattn-result")
+    assert region.get_attribute("aria-live") == "polite" and region.get_attribute("aria-atomic") == "true"
+
+
+def test_a_wrong_proof_is_marked_at_its_first_wrong_line(page, base):
+    text = (PROOFS / "ex6.3" / "w01_scaling_rule.tex").read_text(encoding="utf-8")
+    cli = cli_json(["check", "ex6.3", "--steps", "-", "--json"], text)
+    first_wrong = next(s for s in cli["steps"] if s["status"] != "ok")
+    page.goto(base + "exercises/ex6.3/")
+    page.fill(".symattn-answer", text)
+    page.click(".symattn-check")
+    assert _result(page)["verdict"] == "incorrect"
+    rows = page.locator(".symattn-step")
+    assert rows.count() == len(cli["steps"])
+    marks = [(rows.nth(i).get_attribute("data-line"), rows.nth(i).get_attribute("data-status")) for i in range(rows.count())]
+    assert marks == [(str(s["line"]), s["status"]) for s in cli["steps"]]
+    bad = page.locator(f'.symattn-step[data-line="{first_wrong["line"]}"]')
+    assert "wrong" in bad.inner_text() and first_wrong["feedback"][:40] in bad.inner_text()
+
+
+def test_a_link_with_an_answer_checks_it_on_load(page, base):
+    page.goto(base + "exercises/ex6.5/#answer=N%20%3E%208192")
+    assert _result(page)["verdict"] == "correct"
+    assert page.input_value(".symattn-answer") == "N > 8192"
+
+
+def test_a_link_with_a_seed_checks_against_that_variant(page, base):
+    from symattn.grading.exercises import get
+
+    answer = get("ex6.2", 7).expected.latex()
+    page.goto(base + f"exercises/ex6.2/#answer={quote(answer)}&seed=7")
+    assert _result(page)["verdict"] == "correct"
+    assert "seed 7" in page.inner_text(".symattn-variant-prompt")
+    page.goto(base + "exercises/ex6.2/#answer=" + quote(r"\frac{e^2+11}{e^2+2}") + "&seed=7")
+    page.reload()
+    assert _result(page)["verdict"] == cli_check("ex6.2", r"\frac{e^2+11}{e^2+2}", "7")["verdict"]
+
+
+def test_a_link_with_steps_checks_the_derivation(page, base):
+    text = (PROOFS / "ex6.3" / "c01_module_solution.tex").read_text(encoding="utf-8")
+    page.goto(base + "exercises/ex6.3/#steps=" + quote(text))
+    assert _result(page)["verdict"] == "correct"
+
+
+def test_new_numbers_makes_a_variant_and_checks_against_it(page, base):
+    from symattn.grading.exercises import get
+
+    page.goto(base + "exercises/ex6.2/")
+    page.click(".symattn-variant")
+    page.wait_for_selector(".symattn-variant-title", timeout=LOAD_MS)
+    seed = int(re.search(r"seed (\d+)", page.inner_text(".symattn-variant-prompt")).group(1))
+    variant = get("ex6.2", seed)
+    assert variant.prompt in page.inner_text(".symattn-variant-prompt")
+    page.fill(".symattn-answer", variant.expected.latex())
+    page.click(".symattn-check")
+    assert _result(page)["verdict"] == "correct"
+
+
+def test_a_check_past_the_time_limit_is_stopped_and_the_next_one_works(page, base):
+    page.goto(base + "exercises/ex6.2/")
+    page.evaluate("() => symattn.ready()")
+    page.evaluate("() => { symattn.timeoutSeconds = 0.001; }")
+    slow = page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")
+    assert slow["verdict"] == "invalid" and slow["feedback"].startswith("too costly to check")
+    page.evaluate("() => { symattn.timeoutSeconds = 10; }")
+    again = page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")
+    assert again["verdict"] == "correct"  # a fresh worker took over
+
+
+def test_a_failed_load_says_so_with_the_command_to_use(browser, site, tmp_path):
+    broken = tmp_path / "site"
+    shutil.copytree(site, broken, ignore=shutil.ignore_patterns("*.whl"))
+    server = _serve(broken)
+    try:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/exercises/ex6.2/")
+        page.wait_for_function(
+            "() => document.querySelector('.symattn-checker').dataset.state === 'failed'", timeout=LOAD_MS
+        )
+        status = page.inner_text(".symattn-status")
+        assert "could not load" in status and "symattn check ex6.2 ANSWER" in status
+        assert "\n" not in status.strip()
+        page.close()
+    finally:
+        server.shutdown()
+
+
+@pytest.mark.parametrize("exercise", ["ex6.1", "ex6.2", "ex6.3", "ex6.4", "ex6.5", "ex6.6", "ex6.7"])
+def test_every_box_renders_its_markdown_and_math(page, base, exercise):
+    """Opened, every collapsible box shows typeset math and real tables, never raw Markdown."""
+    page.goto(base + f"exercises/{exercise}/")
+    page.wait_for_load_state("networkidle")
+    page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    boxes = page.locator("details")
+    assert boxes.count() >= 1
+    for i in range(boxes.count()):
+        text = boxes.nth(i).inner_text()
+        for raw in ("$$", "\\begin{", "**", "<details", "| ---"):
+            assert raw not in text, (exercise, i, raw)
+    summaries = page.locator("details > summary").all_inner_texts()
+    if "The checked derivation" in summaries:
+        box = page.locator("details", has=page.locator("summary", has_text="The checked derivation"))
+        assert box.locator(".katex").count() > 0 and box.locator("table").count() > 0
