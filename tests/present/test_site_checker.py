@@ -200,7 +200,8 @@ def test_refused_input_resolves_to_the_command_lines_message(api_page):
 
 def _result(page) -> dict:
     page.wait_for_selector(".symattn-result[data-verdict]", timeout=LOAD_MS)
-    return {"verdict": page.get_attribute(".symattn-result", "data-verdict"), "text": page.inner_text(".symattn-result")}
+    verdict = page.get_attribute(".symattn-result", "data-verdict")
+    return {"verdict": verdict, "text": page.inner_text(".symattn-result")}
 
 
 def test_typing_an_answer_and_pressing_check_shows_correct(page, base):
@@ -260,7 +261,10 @@ def test_a_wrong_proof_is_marked_at_its_first_wrong_line(page, base):
     assert _result(page)["verdict"] == "incorrect"
     rows = page.locator(".symattn-step")
     assert rows.count() == len(cli["steps"])
-    marks = [(rows.nth(i).get_attribute("data-line"), rows.nth(i).get_attribute("data-status")) for i in range(rows.count())]
+    marks = [
+        (rows.nth(i).get_attribute("data-line"), rows.nth(i).get_attribute("data-status"))
+        for i in range(rows.count())
+    ]
     assert marks == [(str(s["line"]), s["status"]) for s in cli["steps"]]
     bad = page.locator(f'.symattn-step[data-line="{first_wrong["line"]}"]')
     assert "wrong" in bad.inner_text() and first_wrong["feedback"][:40] in bad.inner_text()
