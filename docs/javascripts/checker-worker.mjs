@@ -11,22 +11,35 @@ function say(message) {
 }
 
 async function boot() {
-  const started = performance.now();
+  const phases = {};
+  let mark = performance.now();
+  const done = (name) => {
+    const now = performance.now();
+    phases[name] = (now - mark) / 1000;
+    mark = now;
+  };
   say("Loading Python (1 of 3)");
   python = await loadPyodide({ indexURL: new URL("pyodide/", site).href });
+  done("python");
   say("Loading SymPy and the LaTeX reader (2 of 3)");
   const manifest = await (await fetch(new URL("wheels/manifest.json", site))).json();
   await python.loadPackage(
     manifest.wheels.map((name) => new URL("wheels/" + name, site).href),
     { messageCallback: () => {}, errorCallback: () => {} },
   );
+  done("wheels");
   say("Preparing the checker (3 of 3)");
-  python.runPython("from symattn.cli import browser as symattn_browser\nsymattn_browser.warm_up()");
-  return (performance.now() - started) / 1000;
+  python.runPython("import sympy");
+  done("sympy");
+  python.runPython("from symattn.cli import browser as symattn_browser\nimport symattn.grading.exercises, symattn.grading.judge");
+  done("symattn");
+  python.runPython("symattn_browser.warm_up()");
+  done("warm-up check");
+  return phases;
 }
 
 const ready = boot().then(
-  (seconds) => postMessage({ kind: "ready", seconds }),
+  (phases) => postMessage({ kind: "ready", phases }),
   (error) => postMessage({ kind: "failed", message: String(error && error.message ? error.message : error) }),
 );
 

@@ -28,7 +28,7 @@
           const m = event.data;
           if (m.kind === "progress") this.onStatus("loading", m.message);
           else if (m.kind === "ready") {
-            this.loadSeconds = m.seconds;
+            this.loadPhases = m.phases;
             this.onStatus("ready", "");
             resolve();
           } else if (m.kind === "failed") {
@@ -196,7 +196,7 @@
     api.checkSteps = (exercise, text) => checker.call("checkSteps", [String(exercise), String(text)], tooCostlySteps);
     api.variant = (exercise, s) => checker.call("variant", [String(exercise), Number(s)], () => ({ error: "too costly" }));
     api.ready = () => checker.ready;
-    api.loadSeconds = () => checker.loadSeconds;
+    api.loadPhases = () => checker.loadPhases; // seconds spent in each phase of loading
 
     function updatePreview() {
       preview.replaceChildren();

@@ -106,8 +106,9 @@ def write(files: dict[str, bytes], out: Path) -> None:
 
 
 #: Files in docs/ that another command writes (timings differ from run to run, so they are
-#: not part of the build and not compared): bench/report.py, bench/peers_answers.py, bench/readers.py.
-WRITTEN_ELSEWHERE = {"benchmarks.md", "answer-peers.md", "readers.md"}
+#: not part of the build and not compared): bench/report.py, bench/peers_answers.py, bench/readers.py,
+#: bench/browser_checker.py.
+WRITTEN_ELSEWHERE = {"benchmarks.md", "answer-peers.md", "readers.md", "browser-checker.md"}
 
 
 def compare(files: dict[str, bytes], out: Path) -> list[str]:
