@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 
-from .claim_match import CERTIFIED, WRONG, Claim
+from .claim_match import CERTIFIED, UNCHECKED, WRONG, Claim
 from .claims import Line
 from .stated import Stated
 
@@ -29,18 +29,22 @@ Z99 = 2.5758293035489004  # the 99.5 % point of the standard normal
 SEED = 0
 VARIANCE_DRAWS = 200_000  # per width, reduced method: two normals a draw
 SATURATION_TRIALS = 20_000  # reduced method: 1 + keys normals a trial
+#: Why a lab figure is unchecked where NumPy cannot be imported.
+NO_NUMPY = "a lab's measured figure: the labs draw with NumPy, which this Python lacks"
 
 
 def lab_claims(line: Line, block: str) -> list:
-    """The lab figures stated on ``line``, each rerun by the lab; none where NumPy is absent.
+    """The lab figures stated on ``line``, each rerun by the lab.
 
-    The labs draw with NumPy. Where it cannot be imported (a browser's Python), their figures
-    are not claimed here, so the audit reports them unchecked rather than guessing.
+    The labs draw with NumPy. Where it cannot be imported (a browser's Python), each figure is
+    reported unchecked, saying so, rather than guessed.
     """
     try:
         import numpy  # noqa: F401
     except ImportError:
-        return []
+        labs = False
+    else:
+        labs = True
     out: list = []
     text = line.text
 
@@ -48,6 +52,9 @@ def lab_claims(line: Line, block: str) -> list:
         out.append(
             Claim(line.number, text[span[0] : span[1]], CERTIFIED if ok else WRONG, value, rule, [span])
         )
+
+    def unchecked(span: tuple[int, int]) -> None:
+        out.append(Claim(line.number, text[span[0] : span[1]], UNCHECKED, "–", NO_NUMPY, [span]))
 
     draws = re.search(r"[Oo]ver ([\d,]+) random draws", block)
     ratios = re.search(
@@ -60,7 +67,13 @@ def lab_claims(line: Line, block: str) -> list:
             for m in re.finditer(r"⟨\s*([\d.]+)\s*⟩", ratios.group(1))
         ]
         widths = [int(w) for w in re.findall(r"\d+", ratios.group(2))]
-        if len(widths) == len(figures):
+        scaled = re.search(r"scaled variance is ⟨\s*([\d.]+)\s*⟩", text)
+        if not labs:
+            for _, a, b in figures:
+                unchecked((a, b))
+            if scaled:
+                unchecked(scaled.span(1))
+        elif len(widths) == len(figures):
             rows = _variance_rows(tuple(widths))
             for (fig, a, b), row in zip(figures, rows, strict=True):
                 lo, hi = _prediction(row.ratio, row.ratio_ci, n)
@@ -71,7 +84,6 @@ def lab_claims(line: Line, block: str) -> list:
                     f"{row.ratio:.4f}, 99 % interval for {n:,} draws [{lo:.4f}, {hi:.4f}]",
                     f"lab variance at d_k = {row.d_k}: Var(q.k)/d_k (symattn.labs.variance_lab)",
                 )
-            scaled = re.search(r"scaled variance is ⟨\s*([\d.]+)\s*⟩", text)
             if scaled:
                 # Var(q.k / sqrt(d_k)) is Var(q.k)/d_k: the same estimate (the lab has one column).
                 bounds = [_prediction(r.ratio, r.ratio_ci, n) for r in rows]
@@ -88,7 +100,15 @@ def lab_claims(line: Line, block: str) -> list:
         r"[Oo]ver ([\d,]+) random trials at ⟨\s*d_k\s*=\s*(\d+)\s*⟩ with ⟨?\s*(\d+)\s*⟩? keys", block
     )
     threshold = re.search(r"p_max⟩? above ⟨\s*([\d.]+)\s*⟩", block)
-    if trials and threshold:
+    if trials and threshold and not labs:
+        for pattern in (
+            r"⟨\s*([\d.]+)\s*%\s*⟩ of the unscaled",
+            r"[Ww]ith scaling, ⟨\s*([\d.]+)\s*%\s*⟩",
+            r"p_max\s*\(\s*1\s*-\s*p_max\s*\)⟩ is ⟨\s*([\d.]+)\s*⟩",
+        ):
+            if m := re.search(pattern, text):
+                unchecked(m.span(1))
+    elif trials and threshold:
         n, width, keys = (int(trials.group(i).replace(",", "")) for i in (1, 2, 3))
         t = float(threshold.group(1))
         result = _saturation(width, keys, t)

@@ -12,18 +12,20 @@ Every reader here
 - refuses input that its grammar does not consume to the end (``8192 )``),
 - leaves no state behind in its library between two parses.
 
-A reader's :meth:`Reader.prepare` may patch its library: it runs only inside the forked
-worker (:func:`symattn.grading.parsing.isolated`), so the calling process keeps the library as
+A reader's ``prepare`` may patch its library: it runs only inside the forked worker
+(:func:`symattn.grading.parsing.isolated`), so the calling process keeps the library as
 imported. Nothing here calls ``eval``, ``exec`` or ``sympify`` on a learner's text.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import os
 import sys
 import types
 import typing
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -60,20 +62,28 @@ def typing_io_shim() -> None:
     ``typing.io`` was deprecated in 3.8 and removed in 3.13; antlr4-python3-runtime 4.7.2's
     Lexer and Parser import ``TextIO`` from it and use it only in type hints. The module made
     here holds the same three names ``typing.io`` held, taken from ``typing`` itself.
+    It runs where the library is imported (the calling process too): after it, ``typing.io``
+    is importable there as it was up to Python 3.12, with a module spec like any module's.
+    Where ``typing.io`` exists (3.11, 3.12) nothing changes.
     """
     if sys.modules.get("typing.io") is not None:
         return
     try:
-        importlib.import_module("typing.io")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            importlib.import_module("typing.io")
     except ImportError:
         shim = types.ModuleType("typing.io", "typing.io as Python 3.12 had it (for antlr 4.7.2)")
+        shim.__spec__ = importlib.machinery.ModuleSpec("typing.io", None)
         shim.IO, shim.TextIO, shim.BinaryIO = typing.IO, typing.TextIO, typing.BinaryIO  # type: ignore[attr-defined]
         sys.modules["typing.io"] = shim
 
 
 def _l2s2_load() -> Any:
     typing_io_shim()
-    import latex2sympy2  # heavy (antlr): imported on first use
+    with warnings.catch_warnings():  # antlr 4.7.2 names typing.io, deprecated on 3.11 and 3.12
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import latex2sympy2  # heavy (antlr): imported on first use
 
     return latex2sympy2
 

@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("numpy", "matplotlib", "pebble", "tqdm")
 PROOF = ROOT / "tests" / "data" / "learner_proofs" / "ex6.3" / "c01_module_solution.tex"
 MODULE = ROOT / "tests" / "fixtures" / "module_ok.md"
+#: The course module beside the checkout (CI has it): its lab figures need NumPy.
+COURSE = ROOT.parent / "shared" / "seed" / "06-attention.md"
 
 
 def _python(code: str) -> str:
@@ -58,6 +60,7 @@ def test_the_checking_commands_run_where_the_heavy_packages_cannot_be_imported()
         "run('variant', ['exercises', 'variant', 'ex6.2', '--seed', '7'])\n"
         "run('seeded', ['check', 'ex6.5', 'N > 8192', '--seed', '7', '--json'])\n"
         f"run('audit', ['audit', {str(MODULE)!r}])\n"
+        f"run('course', ['audit', {str(COURSE)!r}, '--json'])\n"
         "print(json.dumps(runs))\n"
     )
     runs = json.loads(_python(code))
@@ -69,3 +72,7 @@ def test_the_checking_commands_run_where_the_heavy_packages_cannot_be_imported()
     seeded = json.loads(runs["seeded"][1])["verdict"]
     assert runs["seeded"][0] == {"correct": 0, "incorrect": 1}[seeded]
     assert runs["audit"][0] == 0 and "claims:" in runs["audit"][1]
+    if COURSE.is_file():  # the labs' figures are unchecked, and say why
+        claims = json.loads(runs["course"][1])["claims"]
+        labs = [c for c in claims if "NumPy" in c["rule"]]
+        assert len(labs) >= 6 and {c["verdict"] for c in labs} == {"unchecked"}

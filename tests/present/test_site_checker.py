@@ -353,3 +353,20 @@ def test_every_box_renders_its_markdown_and_math(page, base, exercise):
     if "The checked derivation" in summaries:
         box = page.locator("details", has=page.locator("summary", has_text="The checked derivation"))
         assert box.locator(".katex").count() > 0 and box.locator("table").count() > 0
+
+
+def test_once_loaded_the_checker_works_offline(browser, base):
+    """After the page has loaded the checker, no network is needed to check answers or proofs."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(base + "exercises/ex6.3/")
+        page.evaluate("() => symattn.ready()")
+        context.set_offline(True)
+        assert page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")["verdict"] == "correct"
+        text = (PROOFS / "ex6.3" / "c01_module_solution.tex").read_text(encoding="utf-8")
+        page.fill(".symattn-answer", text)
+        page.click(".symattn-check")
+        assert _result(page)["verdict"] == "correct"
+    finally:
+        context.close()
