@@ -120,15 +120,19 @@ _RELATIONS_TEX = {"<=": r"\le", ">=": r"\ge", "!=": r"\ne", "~": r"\approx", "eq
 
 
 def given_latex(chain: Chain, sides: list[Any]) -> str:
-    """What was read, as LaTeX for a page to typeset ("" when it is too long to show)."""
+    """What was read, as LaTeX for a page to typeset ("" when it is too long to show, or when
+    SymPy's printer cannot print it: a reading to show never changes a verdict)."""
     from ..proof.latex import latex
 
     parts = []
-    for i, s in enumerate(sides):
-        if i:
-            parts.append(_RELATIONS_TEX.get(chain.relations[i - 1], chain.relations[i - 1]))
-        if s is not None:
-            parts.append(latex(sp.Matrix(s) if isinstance(s, list) else s))
+    try:
+        for i, s in enumerate(sides):
+            if i:
+                parts.append(_RELATIONS_TEX.get(chain.relations[i - 1], chain.relations[i - 1]))
+            if s is not None:
+                parts.append(latex(sp.Matrix(s) if isinstance(s, list) else s))
+    except Exception:  # RecursionError and the like: SymPy's printer on a learner's odd expression
+        return ""
     text = " ".join(parts)
     return text if len(text) <= 400 else ""
 

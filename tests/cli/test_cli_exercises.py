@@ -120,3 +120,12 @@ def test_read_as_notes_are_printed(cli):
     assert code == 0 and r"8\,192 read as 8192" in out
     doc = json.loads(cli("check", "ex6.2", "1.9586e0", "--json")[1])
     assert doc["notes"] == ["1.9586e0 read as 1.9586 × 10^0"]
+
+
+def test_a_reading_the_printer_cannot_show_changes_no_verdict(cli):
+    """SymPy's LaTeX printer recurses without end on this reading: the verdict is the judge's, and
+    there is simply no typeset reading (the fuzz test found it)."""
+    code, out, _ = cli("check", "ex6.2", "1^{3}^{-3}", "--json")
+    doc = json.loads(out)
+    got = (code, doc["verdict"], doc["mistake"], doc["given_latex"])
+    assert got == (1, "incorrect", "largest-score-only", "")
