@@ -83,6 +83,10 @@ def _compile(folder: Path, names: list[str]) -> None:
         return
     done = CACHE / "compiled"
     done.mkdir(parents=True, exist_ok=True)
+    keys = {hashlib.sha256((folder / n).read_bytes()).hexdigest()[:16] for n in names}
+    for old in done.glob("*/symattn-*.whl"):  # earlier builds of symattn: not needed again
+        if old.parent.name not in keys:
+            shutil.rmtree(old.parent, ignore_errors=True)
     todo = []
     for name in names:
         key = hashlib.sha256((folder / name).read_bytes()).hexdigest()[:16]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import sys
 
 from .app import main
@@ -36,14 +37,15 @@ def _json(argv: list[str], stdin: str = "") -> str:
     if out.lstrip().startswith("{"):
         return out
     lines = [ln for ln in err.strip().splitlines() if ln.strip()]
-    message = lines[-1].removeprefix("symattn: error: ") if lines else "no result"
+    message = re.sub(r"^symattn( \w+)?: error: ", "", lines[-1]) if lines else "no result"
     return json.dumps({"error": message, "exit_code": code})
 
 
-def check(exercise: str, answer: str, seed: int | None = None) -> str:
-    """``symattn check EXERCISE ANSWER [--seed S] --json``."""
-    argv = ["check", exercise, answer, "--json"]
-    return _json(argv + (["--seed", str(seed)] if seed is not None else []))
+def check(exercise: str, answer: str, seed: str | int | None = None) -> str:
+    """``symattn check EXERCISE [--seed S] --json -- ANSWER``: after ``--``, an answer is never
+    read as an option (``--plugin=...`` would import a module), whatever it starts with."""
+    argv = ["check", exercise, "--json", *(["--seed", str(seed)] if seed is not None else [])]
+    return _json([*argv, "--", answer])
 
 
 def check_steps(exercise: str, text: str) -> str:
@@ -51,7 +53,7 @@ def check_steps(exercise: str, text: str) -> str:
     return _json(["check", exercise, "--steps", "-", "--json"], text)
 
 
-def variant(exercise: str, seed: int) -> str:
+def variant(exercise: str, seed: str | int) -> str:
     """The variant ``symattn exercises variant EXERCISE --seed S`` prints: its text, and its
     prompt and expected answer for the page (the seed it uses may be a later one: see its note)."""
     from ..grading.exercises import get
@@ -59,8 +61,9 @@ def variant(exercise: str, seed: int) -> str:
     code, out, err = _run(["exercises", "variant", exercise, "--seed", str(seed)])
     if code != 0:
         lines = [ln for ln in err.strip().splitlines() if ln.strip()]
-        return json.dumps({"error": lines[-1] if lines else "no variant", "exit_code": code})
-    e = get(exercise, seed)
+        message = re.sub(r"^symattn( \w+)?: error: ", "", lines[-1]) if lines else "no variant"
+        return json.dumps({"error": message, "exit_code": code})
+    e = get(exercise, int(seed))
     return json.dumps(
         {
             "id": e.id,

@@ -48,7 +48,11 @@ def checker_html(e: Any) -> str:
         field = f'<textarea id="answer-{e.id}" class="symattn-answer" spellcheck="false" rows="8"></textarea>'
     elif e.checkable or e.checker == "formula":
         mode, cli = "answer", f"symattn check {e.id} ANSWER"
-        label = "Your answer (LaTeX or a plain number; Enter checks it)"
+        label = (
+            "Your formula for the output (LaTeX, in N and the values v_j; Enter checks it)"
+            if e.checker == "formula"
+            else "Your answer (LaTeX or a plain number; Enter checks it)"
+        )
         field = (
             f'<input id="answer-{e.id}" class="symattn-answer" type="text" autocomplete="off" '
             'spellcheck="false" autocapitalize="off">'
@@ -68,7 +72,7 @@ def checker_html(e: Any) -> str:
             f'<div class="symattn-checker" {attrs}>',
             '<p class="symattn-status" role="status">The checker loads when this page opens '
             f"(it needs JavaScript); on the command line: <code>{html.escape(cli)}</code></p>",
-            '<div class="symattn-variant-prompt"></div>',
+            '<div class="symattn-variant-prompt" aria-live="polite"></div>',
             f'<label for="answer-{e.id}">{html.escape(label)}</label>',
             field,
             '<div class="symattn-preview" aria-hidden="true"></div>',

@@ -231,7 +231,10 @@ def _exercises_page(reports: dict) -> str:
     ]
     for e in EXERCISES.values():
         out += [f"## {e.id} ({e.kind}): {e.title}", "", e.prompt, ""]
-        out += [f"[Try it on its page, checked in your browser](exercises/{e.id}.md)", ""]
+        if e.checkable or e.checker:
+            out += [f"[Try it on its page, checked in your browser](exercises/{e.id}.md)", ""]
+        else:
+            out += [f"[Its page](exercises/{e.id}.md)", ""]
         if e.checkable:
             shown = e.expected.tolerance_text()
             within = "exactly" if shown == "0" else f"within {shown}"

@@ -28,7 +28,7 @@ import pytest
 
 playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
 
-pytestmark = pytest.mark.xdist_group("browser")
+pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[2]
 BANK = ROOT / "tests" / "data" / "answer_bank.csv"
@@ -210,7 +210,8 @@ def test_typing_an_answer_and_pressing_check_shows_correct(page, base):
     page.goto(base + "exercises/ex6.2/")
     page.click(".symattn-answer")
     page.keyboard.type(r"\frac{e^2+11}{e^2+2}")
-    assert page.locator(".symattn-preview .katex").count() == 1  # the live typeset preview
+    page.wait_for_selector(".symattn-preview .katex")  # the live typeset preview, next frame
+    assert page.locator(".symattn-preview .katex").count() == 1
     page.click(".symattn-check")
     shown = _result(page)
     assert shown["verdict"] == "correct" and shown["text"].startswith("Correct")
@@ -247,6 +248,8 @@ def test_keyboard_alone_checks_and_the_verdict_is_announced(page, base):
     page.evaluate("() => document.querySelector('.symattn-result').removeAttribute('data-verdict')")
     page.keyboard.press("Space")
     assert _result(page)["verdict"] == "correct"
+    # the button kept the focus while it worked: the next Tab goes on from it, not from the top
+    assert page.evaluate("() => document.activeElement.classList.contains('symattn-check')")
     region = page.locator(".symattn-result")
     assert region.get_attribute("aria-live") == "polite" and region.get_attribute("aria-atomic") == "true"
 
@@ -288,6 +291,35 @@ def test_a_link_with_a_seed_checks_against_that_variant(page, base):
     assert _result(page)["verdict"] == cli_check("ex6.2", r"\frac{e^2+11}{e^2+2}", "7")["verdict"]
 
 
+def test_a_link_without_a_seed_after_one_with_a_seed_uses_the_exercises_own_numbers(page, base):
+    page.goto(base + "exercises/ex6.2/#answer=1.95&seed=7")
+    assert _result(page)["verdict"] == cli_check("ex6.2", "1.95", "7")["verdict"] == "incorrect"
+    page.evaluate("() => document.querySelector('.symattn-result').removeAttribute('data-verdict')")
+    page.evaluate("() => { location.hash = 'answer=' + encodeURIComponent('1.95'); }")
+    assert _result(page)["verdict"] == "correct"
+    assert page.inner_text(".symattn-variant-prompt").strip() == ""
+
+
+@pytest.mark.parametrize("seed", ["-3", "abc", "99999999999999999999"])
+def test_a_link_with_a_bad_seed_says_what_the_command_line_says(page, base, seed):
+    from symattn.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        assert main(["check", "ex6.2", "1.95", "--seed", seed]) == 2
+    message = err.getvalue().strip().split("error: ", 1)[1]
+    page.goto(base + f"exercises/ex6.2/#answer=1.95&seed={seed}")
+    shown = _result(page)
+    assert shown["verdict"] == "invalid" and message in shown["text"]
+
+
+def test_an_answer_is_never_read_as_an_option(api_page):
+    """`--plugin=...` as an answer is an (invalid) answer, not an option that imports a module."""
+    got = api_page.evaluate("() => symattn.check('ex6.2', '--plugin=antigravity')")
+    assert got["verdict"] == "invalid" and got["id"] == "ex6.2"
+    assert api_page.evaluate("() => symattn.check('ex6.2', '-1')")["verdict"] == "incorrect"
+
+
 def test_a_link_with_steps_checks_the_derivation(page, base):
     text = (PROOFS / "ex6.3" / "c01_module_solution.tex").read_text(encoding="utf-8")
     page.goto(base + "exercises/ex6.3/#steps=" + quote(text))
@@ -314,17 +346,23 @@ def test_a_check_past_the_time_limit_is_stopped_and_the_next_one_works(page, bas
     page.evaluate("() => { symattn.timeoutSeconds = 0.001; }")
     slow = page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")
     assert slow["verdict"] == "invalid" and slow["feedback"].startswith("too costly to check")
+    other = page.evaluate("() => symattn.checkSteps('ex6.7', 'A = B')")
+    assert other["id"] == "ex6.7" and other["feedback"].startswith("too costly to check")
     page.evaluate("() => { symattn.timeoutSeconds = 10; }")
     again = page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")
     assert again["verdict"] == "correct"  # a fresh worker took over
 
 
-def test_a_failed_load_says_so_with_the_command_to_use(browser, site, tmp_path):
+@pytest.mark.parametrize("missing", ["*.whl", "pyodide.asm.wasm"])
+def test_a_failed_load_says_so_with_the_command_to_use(browser, site, tmp_path, missing):
+    """Wheels missing (loading rejects) or Pyodide's WebAssembly missing (loading never ends):
+    either way the page says so in one sentence, with the command to use instead."""
     broken = tmp_path / "site"
-    shutil.copytree(site, broken, ignore=shutil.ignore_patterns("*.whl"))
+    shutil.copytree(site, broken, ignore=shutil.ignore_patterns(missing))
     server = _serve(broken)
     try:
         page = browser.new_page()
+        page.add_init_script("window.symattn = {loadTimeoutSeconds: 20};")
         page.goto(f"http://127.0.0.1:{server.server_address[1]}/exercises/ex6.2/")
         page.wait_for_function(
             "() => document.querySelector('.symattn-checker').dataset.state === 'failed'", timeout=LOAD_MS

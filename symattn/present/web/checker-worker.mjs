@@ -46,15 +46,18 @@ const ready = boot().then(
 onmessage = async (event) => {
   await ready;
   const { id, op, args } = event.data;
+  let api = null;
+  let fn = null;
   try {
-    const api = python.globals.get("symattn_browser");
-    const fn = api[op === "checkSteps" ? "check_steps" : op];
+    api = python.globals.get("symattn_browser");
+    fn = api[op === "checkSteps" ? "check_steps" : op];
     // JavaScript's null would reach Python as pyodide's jsnull: an absent seed is None
     const text = fn(...args.map((a) => (a === null ? undefined : a)));
-    fn.destroy();
-    api.destroy();
     postMessage({ kind: "result", id, value: JSON.parse(text) });
   } catch (error) {
     postMessage({ kind: "result", id, error: String(error && error.message ? error.message : error) });
+  } finally {
+    if (fn) fn.destroy();
+    if (api) api.destroy();
   }
 };

@@ -24,6 +24,18 @@
       this.failed = null;
       this.worker = new Worker(WORKER_URL, { type: "module" });
       this.ready = new Promise((resolve, reject) => {
+        // Pyodide does not always reject when its WebAssembly cannot load: give loading a limit.
+        const fail = (message) => {
+          clearTimeout(this.bootTimer);
+          this.failed = message;
+          this.worker.terminate();
+          this.onStatus("failed", message);
+          reject(new Error(message));
+        };
+        this.bootTimer = setTimeout(
+          () => fail("it did not finish loading within " + window.symattn.loadTimeoutSeconds + " s"),
+          Number(window.symattn.loadTimeoutSeconds) * 1000,
+        );
         this.worker.onmessage = (event) => {
           const m = event.data;
           if (m.kind === "progress") this.onStatus("loading", m.message);
@@ -32,43 +44,36 @@
             this.onStatus("ready", "");
             resolve();
           } else if (m.kind === "failed") {
-            this.failed = m.message;
-            this.onStatus("failed", m.message);
-            reject(new Error(m.message));
+            fail(m.message);
           } else if (m.kind === "result") {
             const p = this.pending.get(m.id);
             if (p) {
               this.pending.delete(m.id);
               clearTimeout(p.timer);
-              if (m.error !== undefined) p.reject(new Error(m.error));
+              // a failure inside Python: one sentence, never its traceback
+              if (m.error !== undefined) p.reject(new Error("the checker failed on this input"));
               else p.resolve(m.value);
             }
           }
         };
-        this.worker.onerror = (event) => {
-          const message = event.message || "the checker's worker could not start";
-          this.failed = message;
-          this.onStatus("failed", message);
-          reject(new Error(message));
-        };
+        this.worker.onerror = (event) => fail(event.message || "the checker's worker could not start");
       });
       this.ready.catch(() => {});
     }
 
-    // One call at a time: its time limit starts when the worker takes it up.
-    call(op, args, tooCostly) {
+    // One call at a time: its time limit (seconds) starts when the worker takes it up.
+    call(op, args, seconds, tooCostly) {
       const run = async () => {
         await this.ready;
         return new Promise((resolve, reject) => {
           const id = this.next++;
-          const limit = Number(window.symattn.timeoutSeconds) * 1000;
           const timer = setTimeout(() => {
             this.pending.delete(id);
             this.worker.terminate();
             this.onStatus("restarting", "");
             this.start();
-            resolve(tooCostly(window.symattn.timeoutSeconds));
-          }, limit);
+            resolve(tooCostly(seconds));
+          }, seconds * 1000);
           this.pending.set(id, { resolve, reject, timer });
           this.worker.postMessage({ id, op, args });
         });
@@ -172,7 +177,8 @@
     const result = root.querySelector(".symattn-result");
     const newNumbers = root.querySelector(".symattn-variant");
     const variantBox = root.querySelector(".symattn-variant-prompt");
-    let seed = null;
+    let seed = null; // the variant's seed, as text, or null for the exercise's own numbers
+    root.dataset.original = root.dataset.expected || "";
 
     const checker = new Checker((state, message) => {
       root.dataset.state = state;
@@ -184,24 +190,50 @@
       }
     });
 
-    const expected = root.dataset.expected || "";
-    const tooCostlyAnswer = (s) => ({ id, verdict: "invalid", expected, given: "", given_latex: "", feedback: "too costly to check: no result within " + s + " s", mistake: null, notes: [] });
-    const tooCostlySteps = (s) => ({ id, verdict: "invalid", steps: [], feedback: "too costly to check: no result within " + s + " s" });
-
+    const late = (s) => "too costly to check: no result within " + s + " s";
     const api = window.symattn;
+    // The seed goes to the command line as written, which accepts or refuses it in its own words.
+    const seedText = (s) => (s === undefined || s === null ? null : String(s));
     api.check = (exercise, answer, options) => {
-      const s = options && options.seed !== undefined && options.seed !== null ? Number(options.seed) : null;
-      return checker.call("check", [String(exercise), String(answer), s], tooCostlyAnswer);
+      const s = seedText(options && options.seed);
+      // the expected answer is known here only for this page's exercise, as last shown
+      const expected = String(exercise) === id && s === seed ? root.dataset.expected || "" : "";
+      const seconds = Number(api.timeoutSeconds);
+      return checker.call("check", [String(exercise), String(answer), s], seconds, (t) => ({
+        id: String(exercise), verdict: "invalid", expected, given: "", given_latex: "",
+        feedback: late(t), mistake: null, notes: [],
+      }));
     };
-    api.checkSteps = (exercise, text) => checker.call("checkSteps", [String(exercise), String(text)], tooCostlySteps);
-    api.variant = (exercise, s) => checker.call("variant", [String(exercise), Number(s)], () => ({ error: "too costly" }));
+    // A derivation gets the limit for each of its lines, up to the command line's 60 s in all.
+    api.checkSteps = (exercise, text) => {
+      const lines = String(text).split(/\r?\n/).filter((l) => l.trim() && !l.trim().startsWith("%")).length;
+      const seconds = Math.min(60, Number(api.timeoutSeconds) * Math.max(1, lines));
+      return checker.call("checkSteps", [String(exercise), String(text)], seconds, (t) => ({
+        id: String(exercise), verdict: "invalid", steps: [], feedback: late(t),
+      }));
+    };
+    api.variant = (exercise, s) =>
+      checker.call("variant", [String(exercise), String(s)], Number(api.timeoutSeconds), (t) => ({ error: late(t), exit_code: 2 }));
     api.ready = () => checker.ready;
     api.loadPhases = () => checker.loadPhases; // seconds spent in each phase of loading
 
+    let previewQueued = false;
     function updatePreview() {
+      if (previewQueued) return;
+      previewQueued = true;
+      requestAnimationFrame(() => {
+        previewQueued = false;
+        renderPreview();
+      });
+    }
+    function renderPreview() {
       preview.replaceChildren();
       const text = field.value;
       if (!text.trim()) return;
+      if (text.length > 4000) {  // far past what the judge reads: typesetting it would stall the page
+        preview.appendChild(el("p", { text: "(too long to preview)" }));
+        return;
+      }
       if (mode === "steps") {
         for (const line of text.split(/\r?\n/)) {
           if (line.trim() && !line.trim().startsWith("%")) preview.appendChild(el("div", {}, [math(stripDelimiters(line), false)]));
@@ -211,14 +243,18 @@
       }
     }
 
+    // Buttons stay enabled while busy (a disabled button drops keyboard focus): a press is ignored.
+    let busy = false;
     async function run() {
       const text = field.value;
+      if (busy) return;
       if (!text.trim()) {
         result.dataset.verdict = "invalid";
         result.replaceChildren(el("p", { text: "Type an answer first." }));
         return;
       }
-      button.disabled = true;
+      busy = true;
+      root.setAttribute("aria-busy", "true");
       result.removeAttribute("data-verdict");
       result.replaceChildren(el("p", { text: "Checking…" }));
       try {
@@ -228,12 +264,21 @@
         result.dataset.verdict = "invalid";
         result.replaceChildren(el("p", { text: "The checker is not available (" + error.message + "); on the command line: " + cli }));
       } finally {
-        button.disabled = false;
+        busy = false;
+        root.removeAttribute("aria-busy");
       }
     }
 
+    function originalNumbers() {
+      seed = null;
+      root.dataset.expected = root.dataset.original || "";
+      variantBox.replaceChildren();
+    }
+
     async function useSeed(s) {
-      seed = s;
+      seed = String(s);
+      result.removeAttribute("data-verdict");
+      result.replaceChildren();
       const v = await api.variant(id, s);
       variantBox.replaceChildren();
       if (v.error) {
@@ -258,12 +303,14 @@
       });
     }
     if (newNumbers) {
+      let drawing = false;
       newNumbers.addEventListener("click", async () => {
-        newNumbers.disabled = true;
+        if (drawing) return;
+        drawing = true;
         try {
           await useSeed(1 + Math.floor(Math.random() * 100000));
         } finally {
-          newNumbers.disabled = false;
+          drawing = false;
         }
       });
     }
@@ -285,9 +332,15 @@
       if (!params.has(key)) return;
       field.value = params.get(key);
       updatePreview();
-      if (params.has("seed") && newNumbers) {
-        const s = Number(params.get("seed"));
-        if (Number.isInteger(s) && s >= 0) await useSeed(s);
+      if (params.has("seed")) {
+        await useSeed(params.get("seed"));  // the command line's own checks and messages
+        if (variantBox.querySelector(".symattn-variant-title") === null) {
+          result.dataset.verdict = "invalid";
+          result.replaceChildren(el("p", { text: variantBox.innerText }));
+          return;
+        }
+      } else if (seed !== null) {
+        originalNumbers();  // a link without a seed means the exercise's own numbers
       }
       await run();
     }
@@ -295,7 +348,8 @@
     fromHash();
   }
 
-  window.symattn = { timeoutSeconds: 10 };
+  // A page (or a test) may set these before this script runs.
+  window.symattn = Object.assign({ timeoutSeconds: 10, loadTimeoutSeconds: 120 }, window.symattn || {});
   function init() {
     const root = document.querySelector(".symattn-checker");
     if (root) setUp(root);
