@@ -158,10 +158,12 @@ def embed_page() -> str:
             "",
             "An input the command line refuses before judging it (an unknown exercise, a seed for an "
             "exercise without variants) resolves to `{error, exit_code}`: the command's one-line "
-            "message and its exit code. A check still running after `symattn.timeoutSeconds` "
-            "(10 s) is stopped: the worker is terminated, a fresh one started, and the call "
-            'resolves to verdict `"invalid"` with the feedback "too costly to check". Calls run '
-            "one at a time, in order.",
+            "message and its exit code. An answer still being checked after "
+            "`symattn.timeoutSeconds` (10 s; a derivation gets that for each line, at most 60 s) "
+            "is stopped: the worker is terminated, a fresh one started, and the call resolves to "
+            'verdict `"invalid"` with the feedback "too costly to check". Calls run one at a '
+            "time, in order. `symattn.loadTimeoutSeconds` (120 s) bounds the loading; both may be "
+            "set on `window.symattn` before the page's scripts run.",
             "",
             "```js",
             "const r = await symattn.check(\"ex6.2\", String.raw`\\frac{e^2+11}{e^2+2}`);",
