@@ -114,8 +114,9 @@ def _compile(folder: Path, names: list[str]) -> None:
         shutil.copy2(done / key / name, folder / name)
 
 
-def _pip(*args: str) -> None:
-    subprocess.run([sys.executable, "-m", "pip", "-q", *args], check=True, cwd=ROOT)
+def _pip(*args: str, quiet: bool = False) -> None:
+    err = subprocess.DEVNULL if quiet else None
+    subprocess.run([sys.executable, "-m", "pip", "-q", *args], check=True, cwd=ROOT, stderr=err)
 
 
 def _dependency(name: str, target: Path) -> str:
@@ -127,7 +128,7 @@ def _dependency(name: str, target: Path) -> str:
     if not found:
         spec = f"{name}=={version}"
         try:
-            _pip("download", "--no-deps", "--only-binary=:all:", "-d", str(CACHE), spec)
+            _pip("download", "--no-deps", "--only-binary=:all:", "-d", str(CACHE), spec, quiet=True)
         except subprocess.CalledProcessError:  # no wheel on PyPI (antlr 4.7.2): build it, pure Python
             _pip("wheel", "--no-deps", "-w", str(CACHE), spec)
         found = sorted(CACHE.glob(f"{stem}-{version}-py3-none-any.whl"))

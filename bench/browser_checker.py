@@ -24,7 +24,6 @@ import csv
 import functools
 import http.server
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -33,17 +32,12 @@ import threading
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _chromium import FLAGS, executable
+
 ROOT = Path(__file__).resolve().parent.parent
 BANK = ROOT / "tests" / "data" / "answer_bank.csv"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 FIRST = r"\frac{e^2+11}{e^2+2}"
 
 
@@ -82,7 +76,7 @@ def measure(site: Path, n: int) -> dict:
     }
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
+            browser = p.chromium.launch(executable_path=executable(), args=FLAGS)
             cold, cached = [], []
             for _ in range(3):
                 context = browser.new_context()

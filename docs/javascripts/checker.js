@@ -121,16 +121,20 @@
     return t;
   }
 
-  function showAnswer(box, r) {
+  // The verdict at the head of a result; false when the command line refused the input
+  // ({error}), which is then shown as an invalid answer with its message.
+  function showVerdict(box, r) {
     box.replaceChildren();
-    if (r.error !== undefined) {
-      box.dataset.verdict = "invalid";
-      box.appendChild(el("p", { class: "symattn-verdict", text: "Invalid answer" }));
-      box.appendChild(el("p", { text: r.error }));
-      return;
-    }
-    box.dataset.verdict = r.verdict;
-    box.appendChild(el("p", { class: "symattn-verdict symattn-" + r.verdict, text: WORDS[r.verdict] }));
+    const verdict = r.error !== undefined ? "invalid" : r.verdict;
+    box.dataset.verdict = verdict;
+    box.appendChild(el("p", { class: "symattn-verdict symattn-" + verdict, text: WORDS[verdict] }));
+    if (r.error === undefined) return true;
+    box.appendChild(el("p", { text: r.error }));
+    return false;
+  }
+
+  function showAnswer(box, r) {
+    if (!showVerdict(box, r)) return;
     if (r.feedback && r.feedback !== "correct") box.appendChild(el("p", { class: "symattn-feedback", text: r.feedback }));
     if (r.mistake) {
       box.appendChild(el("p", { class: "symattn-slip" }, [
@@ -146,15 +150,7 @@
   }
 
   function showSteps(box, r) {
-    box.replaceChildren();
-    if (r.error !== undefined) {
-      box.dataset.verdict = "invalid";
-      box.appendChild(el("p", { class: "symattn-verdict", text: "Invalid answer" }));
-      box.appendChild(el("p", { text: r.error }));
-      return;
-    }
-    box.dataset.verdict = r.verdict;
-    box.appendChild(el("p", { class: "symattn-verdict symattn-" + r.verdict, text: WORDS[r.verdict] }));
+    if (!showVerdict(box, r)) return;
     const rows = (r.steps || []).map((s) => el("tr", { class: "symattn-step symattn-" + s.status, "data-line": String(s.line), "data-status": s.status }, [
       el("td", { text: "line " + s.line }),
       el("td", {}, [math(s.latex)]),

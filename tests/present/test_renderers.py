@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,10 @@ from symattn.grading.exercises import EXERCISES
 from symattn.present.render import to_latex as attention_latex
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from _chromium import FLAGS  # noqa: E402
+
 KATEX_SCRIPT = Path(__file__).parents[1] / "katex_check.js"
 
 
@@ -107,13 +112,7 @@ def test_site_renders_math_in_chromium(page, tmp_path):
     flags = [
         chromium,
         "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
+        *FLAGS,
         f"--user-data-dir={tmp_path / 'profile'}",
         "--virtual-time-budget=8000",
         "--window-size=1200,1400",
@@ -178,8 +177,7 @@ def test_no_math_hides_behind_a_scroll_bar_at_1280_pixels(tmp_path):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     assert chromium, "chromium is needed (scripts/test.sh installs Debian's chromium)"
     flags = [
-        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        chromium, "--headless", *FLAGS,
         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000", "--window-size=1280,900",
     ]
     problems = []

@@ -24,24 +24,18 @@ import threading
 from pathlib import Path
 from urllib.parse import quote
 
+import playwright.sync_api as playwright  # the test extra installs it (never its browsers)
 import pytest
-
-playwright = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
 
 pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from _chromium import FLAGS, executable  # noqa: E402
+
 BANK = ROOT / "tests" / "data" / "answer_bank.csv"
 PROOFS = ROOT / "tests" / "data" / "learner_proofs"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 #: The first check waits for Pyodide, SymPy and the reader to load: generous on a busy machine.
 LOAD_MS = 120_000
 
@@ -98,10 +92,10 @@ def base(site):
 
 @pytest.fixture(scope="module")
 def browser():
-    if not shutil.which("chromium"):
-        pytest.fail("chromium is needed (scripts/test.sh installs Debian's chromium)")
+    chromium = executable()
+    assert chromium, "chromium is needed (scripts/test.sh installs Debian's chromium)"
     with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=chromium, args=FLAGS)
         yield b
         b.close()
 
