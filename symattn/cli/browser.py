@@ -32,13 +32,16 @@ def _run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def _refusal(code: int, err: str, default: str) -> str:
+    """The command's one-line refusal as ``{"error", "exit_code"}``, without its program name."""
+    lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+    message = re.sub(r"^symattn( \w+)?: error: ", "", lines[-1]) if lines else default
+    return json.dumps({"error": message, "exit_code": code})
+
+
 def _json(argv: list[str], stdin: str = "") -> str:
     code, out, err = _run(argv, stdin)
-    if out.lstrip().startswith("{"):
-        return out
-    lines = [ln for ln in err.strip().splitlines() if ln.strip()]
-    message = re.sub(r"^symattn( \w+)?: error: ", "", lines[-1]) if lines else "no result"
-    return json.dumps({"error": message, "exit_code": code})
+    return out if out.lstrip().startswith("{") else _refusal(code, err, "no result")
 
 
 def check(exercise: str, answer: str, seed: str | int | None = None) -> str:
@@ -60,9 +63,7 @@ def variant(exercise: str, seed: str | int) -> str:
 
     code, out, err = _run(["exercises", "variant", exercise, "--seed", str(seed)])
     if code != 0:
-        lines = [ln for ln in err.strip().splitlines() if ln.strip()]
-        message = re.sub(r"^symattn( \w+)?: error: ", "", lines[-1]) if lines else "no variant"
-        return json.dumps({"error": message, "exit_code": code})
+        return _refusal(code, err, "no variant")
     e = get(exercise, int(seed))
     return json.dumps(
         {

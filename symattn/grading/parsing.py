@@ -160,17 +160,7 @@ def isolated(
             resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))  # and writes no file
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write fails instead of killing
             _silence()
-            try:
-                payload = ("ok", func(*args))
-            except SymattnError as exc:
-                payload = ("error", type(exc).__name__, str(exc))
-            except MemoryError:
-                payload = ("fail", "too costly to check: out of memory")
-            except RecursionError:
-                payload = ("fail", "too costly to check: nested too deeply")
-            except Exception:  # an internal failure: a sentence, never Python's message
-                payload = ("fail", "this answer could not be read or compared: write it more simply")
-            data = pickle.dumps(payload)
+            data = pickle.dumps(_outcome(func, args))
             if len(data) > max_bytes:
                 data = pickle.dumps(("fail", "too costly to check: result too large"))
             with os.fdopen(write_fd, "wb") as pipe:
@@ -183,20 +173,33 @@ def isolated(
     return _collect(pid, read_fd, timeout, max_bytes)
 
 
+def _outcome(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``func(*args)`` as a payload: ("ok", result), ("error", error class, message) for a
+    SymattnError, or ("fail", a learner's sentence) for anything else, never Python's words."""
+    try:
+        return ("ok", func(*args))
+    except SymattnError as exc:
+        return ("error", type(exc).__name__, str(exc))
+    except MemoryError:
+        return ("fail", "too costly to check: out of memory")
+    except RecursionError:
+        return ("fail", "too costly to check: nested too deeply")
+    except Exception:  # an internal failure: a sentence, never Python's message
+        return ("fail", "this answer could not be read or compared: write it more simply")
+
+
+def _result(payload: tuple[Any, ...]) -> Any:
+    """The payload's result, or the error it stands for (LatexError or WorkerError)."""
+    if payload[0] == "ok":
+        return payload[1]
+    if payload[0] == "error":
+        raise LatexError(payload[2]) if payload[1] == "LatexError" else WorkerError(payload[2])
+    raise WorkerError(payload[1])
+
+
 def _in_process(func: Callable[..., Any], args: tuple[Any, ...]) -> Any:
     """``func(*args)`` here, its failures turned into the errors a forked worker's become."""
-    try:
-        return func(*args)
-    except LatexError:
-        raise
-    except SymattnError as exc:
-        raise WorkerError(str(exc)) from None
-    except MemoryError:
-        raise WorkerError("too costly to check: out of memory") from None
-    except RecursionError:
-        raise WorkerError("too costly to check: nested too deeply") from None
-    except Exception:  # an internal failure: a sentence, never Python's message
-        raise WorkerError("this answer could not be read or compared: write it more simply") from None
+    return _result(_outcome(func, args))
 
 
 def _silence() -> None:
@@ -259,12 +262,7 @@ def _collect(pid: int, fd: int, timeout: float, max_bytes: int) -> Any:
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
             raise WorkerError("too costly to check: CPU time limit reached")
         raise WorkerError("too costly to check: the worker stopped without a result")
-    payload = pickle.loads(b"".join(chunks))
-    if payload[0] == "ok":
-        return payload[1]
-    if payload[0] == "error":
-        raise LatexError(payload[2]) if payload[1] == "LatexError" else WorkerError(payload[2])
-    raise WorkerError(payload[1])
+    return _result(pickle.loads(b"".join(chunks)))
 
 
 def _kill(pid: int) -> None:

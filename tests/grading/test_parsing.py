@@ -126,3 +126,26 @@ def test_read_latex_errors_quote_the_text_not_python():
     with pytest.raises(LatexError) as info:
         isolated(read_latex, r"\cdots")
     assert "cdots" in str(info.value) and "Exception" not in str(info.value)
+
+
+def _divide():
+    return 1 / 0
+
+
+def _deep(n=0):
+    return _deep(n + 1)
+
+
+def test_where_python_cannot_fork_the_work_runs_here_with_the_same_errors(monkeypatch):
+    """A browser's Python has no fork: isolated() runs the work in-process, and a result or a
+    failure comes back exactly as from a forked worker."""
+    from symattn.grading import parsing
+
+    monkeypatch.setattr(parsing, "CAN_FORK", False)
+    assert isolated(read_latex, r"\frac{1}{2} + x") == sp.Rational(1, 2) + sp.Symbol("x")
+    with pytest.raises(LatexError, match="at position 6"):
+        isolated(read_latex, "8192 )")
+    with pytest.raises(WorkerError, match="could not be read or compared"):
+        isolated(_divide)
+    with pytest.raises(WorkerError, match="nested too deeply"):
+        isolated(_deep)
