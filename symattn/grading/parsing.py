@@ -198,8 +198,9 @@ def _result(payload: tuple[Any, ...]) -> Any:
 
 
 def _in_process(func: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    """``func(*args)`` here, its failures turned into the errors a forked worker's become."""
-    return _result(_outcome(func, args))
+    """``func(*args)`` here, the result and failures exactly as a forked worker's become: through
+    pickle too, which rebuilds a SymPy expression the way the parent receives it."""
+    return _result(pickle.loads(pickle.dumps(_outcome(func, args))))
 
 
 def _silence() -> None:
