@@ -22,6 +22,7 @@ a chain's sides), :mod:`.judge_values` (numbers and matrices), :mod:`.judge_thre
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 from ..proof.certify import NotFinite, Uncertain
@@ -69,7 +70,7 @@ def judge(raw: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> V
     warm_up(parses=False)
     try:
         verdict = isolated(
-            judge_text,
+            _judge_plain,
             text,
             expected,
             mistakes,
@@ -127,6 +128,11 @@ def warm_up(parses: bool = True) -> None:
 
 
 # -- inside the worker ------------------------------------------------------------------------
+def _judge_plain(text: str, expected: Expected, mistakes: tuple[Mistake, ...]) -> Verdict:
+    """:func:`judge_text` without ``extra``, whose SymPy values must not leave the worker."""
+    return dataclasses.replace(judge_text(text, expected, mistakes), extra={})
+
+
 def judge_text(text: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> Verdict:
     """Judge prechecked text, in this process (:func:`judge` calls it in a worker)."""
     chain = split_chain(text)

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..errors import SymattnError
 from .learner_steps import StepSyntaxError, parse_expression, read_lines
+from .parsing import plain_result
 
 #: Most rules one step may combine.
 PROOF_DEPTH = 2
@@ -32,14 +33,17 @@ PROOF_DEPTH = 2
 NAMING_DEPTH = 4
 #: States explored per side of a search, at most.
 BUDGET = 150
-#: Limits for one step in its worker: CPU seconds, wall-clock seconds, memory.
-CPU_SECONDS = 6
-TIMEOUT = 12.0
-MEMORY_MB = 768
-#: Wall-clock limit for a whole derivation (at most MAX_LINES steps).
-TOTAL_SECONDS = 60
+#: Limits for one step in its worker: CPU seconds, wall-clock seconds, memory (MB beyond
+#: what the worker inherits).
+CPU_SECONDS = 3
+TIMEOUT = 3.0
+MEMORY_MB = 450
+#: Wall-clock limit for a whole derivation (at most MAX_LINES steps): with the command's own
+#: start, every derivation is answered within 5 s.
+TOTAL_SECONDS = 3.8
 
 
+@plain_result
 @dataclass(frozen=True)
 class StepResult:
     line: int
@@ -340,6 +344,49 @@ class _Links:
         self.parent[self.find(a)] = self.find(b)
 
 
+@dataclass
+class _State:
+    """What the steps so far have proved: lines as facts, definitions, linked normal forms.
+
+    It holds SymPy objects built from the learner's text, so it crosses between workers only
+    as pickled bytes that the parent never unpickles (:func:`_judge_line`)."""
+
+    facts: list = field(default_factory=list)
+    defs: dict = field(default_factory=dict)
+    links: _Links = field(default_factory=_Links)
+    chain_start: Any = None
+
+
+def _judge_line(exercise_id: str, lhs_text: str, rhs_text: str, number: int, starts: bool, blob: bytes):
+    """One step, in its worker: the state from ``blob``, the step judged, the state updated.
+
+    Returns plain data: (status, rule, feedback) and the new state as bytes."""
+    import pickle
+
+    state: _State = pickle.loads(blob)
+    got = judge_step(exercise_id, lhs_text, rhs_text, state.facts, state.defs)
+    if got["status"] != "invalid":
+        if "define" in got:
+            state.defs[got["define"][0]] = got["define"][1]
+        else:
+            if starts:
+                state.chain_start = got["lhs"]
+            if got["status"] == "ok":
+                state.facts.append((number, got["lhs"], got["rhs"]))
+                state.links.join(got["lhs"], got["rhs"])
+                if state.chain_start is not None and state.chain_start != got["lhs"]:
+                    state.facts.append((number, state.chain_start, got["rhs"]))
+    return (got["status"], got["rule"], got["feedback"]), pickle.dumps(state)
+
+
+def _reaches_goal(exercise_id: str, blob: bytes) -> bool:
+    """Whether the proved equalities in ``blob`` connect the exercise's goal (in a worker)."""
+    import pickle
+
+    links = pickle.loads(blob).links
+    return any(links.find(a) == links.find(b) for a, b in world(exercise_id).goals())
+
+
 def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> ProofVerdict:
     """Judge a learner's derivation for ``exercise_id`` (ex6.3 or ex6.7).
 
@@ -348,6 +395,7 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
     derivations symattn itself ships (the docs' worked checks), so that a busy machine cannot
     change generated files.
     """
+    import pickle
     import time
 
     from .parsing import WorkerError, isolated
@@ -364,61 +412,45 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
         return ProofVerdict(exercise_id, "invalid", [], str(exc))
     w = world(exercise_id)
     _warm_up(w)
-    facts: list[tuple[int, Any, Any]] = []
-    defs: dict[str, Any] = {}
-    links = _Links()
+
+    def run(func: Any, *args: Any) -> Any:
+        if not isolate:
+            return func(*args)
+        left = deadline - time.monotonic()
+        if left < 0.2:
+            raise WorkerError(f"too costly to check: the derivation took more than {TOTAL_SECONDS:g} s")
+        return isolated(
+            func, *args, timeout=min(TIMEOUT, left), memory_mb=MEMORY_MB, cpu_seconds=CPU_SECONDS
+        )
+
+    blob = pickle.dumps(_State())
     results: list[StepResult] = []
     previous_rhs = ""
-    chain_start: Any = None
     for line in lines:
         if line.error:
             results.append(StepResult(line.number, line.latex, "invalid", "", line.error))
             continue
         lhs_text = line.lhs if line.lhs is not None else previous_rhs
         previous_rhs = line.rhs
-        left = deadline - time.monotonic()
-        if isolate and left < 1:
-            message = f"too costly to check: the derivation took more than {TOTAL_SECONDS} s"
-            results.append(StepResult(line.number, line.latex, "invalid", "", message))
-            continue
         try:
-            if not isolate:
-                got = judge_step(exercise_id, lhs_text, line.rhs, facts, defs)
-            else:
-                got = isolated(
-                    judge_step,
-                    exercise_id,
-                    lhs_text,
-                    line.rhs,
-                    facts,
-                    defs,
-                    timeout=min(TIMEOUT, left),
-                    memory_mb=MEMORY_MB,
-                    cpu_seconds=CPU_SECONDS,
-                )
+            (status, rule, feedback), blob = run(
+                _judge_line, exercise_id, lhs_text, line.rhs, line.number, line.lhs is not None, blob
+            )
         except (WorkerError, SymattnError) as exc:
             message = str(exc)
             if not message.startswith("too costly"):
                 message = f"cannot be checked: {message}"
             results.append(StepResult(line.number, line.latex, "invalid", "", message))
             continue
-        results.append(StepResult(line.number, line.latex, got["status"], got["rule"], got["feedback"]))
-        if got["status"] == "invalid":
-            continue
-        if "define" in got:
-            defs[got["define"][0]] = got["define"][1]
-            continue
-        if line.lhs is not None:
-            chain_start = got["lhs"]
-        if got["status"] == "ok":
-            facts.append((line.number, got["lhs"], got["rhs"]))
-            links.join(got["lhs"], got["rhs"])
-            if chain_start is not None and chain_start != got["lhs"]:
-                facts.append((line.number, chain_start, got["rhs"]))
-    return _verdict(w, results, links)
+        results.append(StepResult(line.number, line.latex, status, rule, feedback))
+    try:
+        reached = run(_reaches_goal, exercise_id, blob)
+    except (WorkerError, SymattnError):
+        reached = False
+    return _verdict(w, results, reached)
 
 
-def _verdict(w: World, results: list[StepResult], links: _Links) -> ProofVerdict:
+def _verdict(w: World, results: list[StepResult], reached: bool) -> ProofVerdict:
     bad = [r for r in results if r.status == "invalid"]
     if bad:
         return ProofVerdict(w.id, "invalid", results, f"line {bad[0].line} cannot be read: {bad[0].feedback}")
@@ -426,7 +458,7 @@ def _verdict(w: World, results: list[StepResult], links: _Links) -> ProofVerdict
     if wrong:
         r = wrong[0]
         return ProofVerdict(w.id, "incorrect", results, f"line {r.line} is {r.status}: {r.feedback}")
-    if not any(links.find(a) == links.find(b) for a, b in w.goals()):
+    if not reached:
         return ProofVerdict(w.id, "incorrect", results, f"incorrect: does not reach {w.goal_text}")
     return ProofVerdict(w.id, "correct", results, f"correct: the steps establish {w.goal_text}")
 

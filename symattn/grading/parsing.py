@@ -130,8 +130,15 @@ def isolated(
     memory_mb: int = 1024,
     max_bytes: int = 1 << 20,
     cpu_seconds: int | None = None,
+    plain: bool = True,
 ) -> Any:
     """Run ``func(*args)`` in a forked worker; return its (picklable) result.
+
+    With ``plain`` (the default) the result must be plain data: numbers, strings, bytes, None,
+    tuples, lists, dicts and the dataclasses registered with :func:`plain_result`. The parent
+    rebuilds nothing else, so no SymPy expression built from a learner's text is ever evaluated
+    here, outside the limits (rebuilding ``10^{-10^{10}}`` from a pickle computes it). Only work
+    on trusted input (tests) passes ``plain=False``.
 
     The worker gets ``timeout`` seconds of wall clock (then SIGKILL), ``cpu_seconds`` of CPU
     (default: the timeout), and ``memory_mb`` of address space beyond what it inherits. A busy
@@ -140,7 +147,7 @@ def isolated(
     anything else becomes :class:`WorkerError`.
     """
     if not CAN_FORK:
-        return _in_process(func, args)
+        return _in_process(func, args, plain)
     import resource
     import signal
 
@@ -170,7 +177,37 @@ def isolated(
         finally:
             os._exit(code)
     os.close(write_fd)
-    return _collect(pid, read_fd, timeout, max_bytes)
+    return _collect(pid, read_fd, timeout, max_bytes, plain)
+
+
+#: The classes a plain result may hold, by (module, name): see :func:`plain_result`.
+_PLAIN: set[tuple[str, str]] = set()
+
+
+def plain_result(cls: type) -> type:
+    """Register a dataclass of plain fields as something a worker may return (a decorator)."""
+    _PLAIN.add((cls.__module__, cls.__qualname__))
+    return cls
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Rebuilds plain data only; any other class (a SymPy expression) is refused unbuilt."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _PLAIN:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
+
+
+def _loads(data: bytes, plain: bool) -> Any:
+    if not plain:
+        return pickle.loads(data)
+    import io
+
+    try:
+        return _PlainUnpickler(io.BytesIO(data)).load()
+    except pickle.UnpicklingError as exc:  # symattn's own bug, never a learner's
+        raise WorkerError(f"internal error: a worker returned something that is not plain data ({exc})") from None
 
 
 def _outcome(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -197,10 +234,10 @@ def _result(payload: tuple[Any, ...]) -> Any:
     raise WorkerError(payload[1])
 
 
-def _in_process(func: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+def _in_process(func: Callable[..., Any], args: tuple[Any, ...], plain: bool = True) -> Any:
     """``func(*args)`` here, the result and failures exactly as a forked worker's become: through
-    pickle too, which rebuilds a SymPy expression the way the parent receives it."""
-    return _result(pickle.loads(pickle.dumps(_outcome(func, args))))
+    pickle too, with the same refusal of anything but plain data."""
+    return _result(_loads(pickle.dumps(_outcome(func, args)), plain))
 
 
 def _silence() -> None:
@@ -226,7 +263,7 @@ def _address_space() -> int:
         return 0
 
 
-def _collect(pid: int, fd: int, timeout: float, max_bytes: int) -> Any:
+def _collect(pid: int, fd: int, timeout: float, max_bytes: int, plain: bool) -> Any:
     import select
     import signal
 
@@ -263,7 +300,7 @@ def _collect(pid: int, fd: int, timeout: float, max_bytes: int) -> Any:
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
             raise WorkerError("too costly to check: CPU time limit reached")
         raise WorkerError("too costly to check: the worker stopped without a result")
-    return _result(pickle.loads(b"".join(chunks)))
+    return _result(_loads(b"".join(chunks), plain))
 
 
 def _kill(pid: int) -> None:

@@ -14,6 +14,7 @@ import sympy as sp
 
 from ..core.digits import decimal_string
 from ..proof.latex import latex
+from .parsing import plain_result
 
 INF = sp.S.Infinity
 INFINITIES = (sp.S.Infinity, sp.S.NegativeInfinity, sp.S.ComplexInfinity, sp.S.NaN)
@@ -55,12 +56,15 @@ class Mistake:
     value: Any
 
 
+@plain_result
 @dataclass(frozen=True)
 class Verdict:
     """``verdict`` is correct, incorrect or invalid; ``notes`` say how the text was read.
 
     A correct answer's ``extra`` holds what was read, for an independent audit: ``value`` (a
-    number or a matrix), or ``relations`` (``(lhs, rel, rhs)`` triples) and ``variable``.
+    number or a matrix), or ``relations`` (``(lhs, rel, rhs)`` triples) and ``variable``. Only
+    :func:`~symattn.grading.judge.judge_text` fills it, in the judge's worker; what leaves a
+    worker is plain data, so :func:`~symattn.grading.judge.judge` returns it empty.
     """
 
     verdict: str

@@ -214,7 +214,7 @@ def fuzzed():
     results = []
     for start in range(0, len(cases), 500):  # a fresh worker per 500 strings
         results += isolated(
-            _judge_all, cases[start : start + 500], timeout=900, memory_mb=1000, cpu_seconds=900
+            _judge_all, cases[start : start + 500], timeout=900, memory_mb=1000, cpu_seconds=900, plain=False
         )
     return cases, results
 

@@ -40,10 +40,29 @@ def test_syntax_error_is_one_line():
 
 
 def test_isolated_returns_results_and_errors():
-    """The worker returns a parsed expression; a LatexError in it is raised here."""
-    assert isolated(read_latex, r"\frac{1}{2} + x") == sp.Rational(1, 2) + sp.Symbol("x")
+    """The worker returns a parsed expression (trusted input: plain=False); a LatexError in it is
+    raised here."""
+    assert isolated(read_latex, r"\frac{1}{2} + x", plain=False) == sp.Rational(1, 2) + sp.Symbol("x")
     with pytest.raises(LatexError, match="position"):
         isolated(read_latex, "8192 )")
+
+
+def _tower():
+    """What a learner's 1.95 + 10^{-10^{10}} reads as, unevaluated; rebuilt, it computes 10^(10^10)."""
+    return sp.Add(sp.Rational(39, 20), sp.Pow(10, sp.Pow(-10, 10, evaluate=False), evaluate=False), evaluate=False)
+
+
+def test_a_worker_result_is_plain_data_and_nothing_is_rebuilt_outside_the_limits():
+    """An expression is refused by name before it is rebuilt: the parent never computes it (it
+    would take minutes and gigabytes), and plain data and registered verdicts come back."""
+    from symattn.grading.verdicts import Verdict
+
+    start = time.monotonic()
+    with pytest.raises(WorkerError, match="sympy.core.add.Add is not plain data"):
+        isolated(_tower)
+    assert time.monotonic() - start < 3
+    assert isolated(lambda: {"a": (1, "b", b"c", None, 2.5)}) == {"a": (1, "b", b"c", None, 2.5)}
+    assert isolated(lambda: Verdict("correct", "1")).verdict == "correct"
 
 
 def _spin():
@@ -142,7 +161,9 @@ def test_where_python_cannot_fork_the_work_runs_here_with_the_same_errors(monkey
     from symattn.grading import parsing
 
     monkeypatch.setattr(parsing, "CAN_FORK", False)
-    assert isolated(read_latex, r"\frac{1}{2} + x") == sp.Rational(1, 2) + sp.Symbol("x")
+    assert isolated(read_latex, r"\frac{1}{2} + x", plain=False) == sp.Rational(1, 2) + sp.Symbol("x")
+    with pytest.raises(WorkerError, match="not plain data"):
+        isolated(_tower)
     with pytest.raises(LatexError, match="at position 6"):
         isolated(read_latex, "8192 )")
     with pytest.raises(WorkerError, match="could not be read or compared"):
