@@ -477,28 +477,32 @@ def fact_rule(lhs: Term, rhs: Term) -> LevelRule | None:
 class Instance:
     order: tuple[int, ...]
     values: dict[str, sp.Matrix]
+    width: int = 2  #: the width of X and of the projections; d_k takes the same value
 
     @property
     def n(self) -> int:
         return len(self.order)
 
 
-#: The width of X and of the projections at concrete sizes; d_k takes the same value.
-WIDTH = 2
+#: The widths (d_k) of the instances a step is tried at: a step true at one width only, such as
+#: sqrt(d_k)/2 for 1/sqrt(d_k) at d_k = 2, is false at another.
+WIDTHS = (2, 3, 5)
 
 
-def instance(order: tuple[int, ...], seed: int) -> Instance:
-    """P for ``order`` (row r of PX is row order[r] of X) and seeded integer matrices."""
+def instance(order: tuple[int, ...], seed: int, width: int = 2, rational: bool = False) -> Instance:
+    """P for ``order`` (row r of PX is row order[r] of X) and seeded matrices of that width:
+    small integers, or (``rational``) small fractions with denominators up to 3."""
     n = len(order)
+    entries = _fractions if rational else _ints
     values = {
         "P": sp.Matrix(n, n, lambda r, c: 1 if order[r] == c else 0),
-        "X": _ints(n, WIDTH, seed),
-        "S": _ints(n, n, seed + 10),
-        "W^Q": _ints(WIDTH, WIDTH, seed + 20),
-        "W^K": _ints(WIDTH, WIDTH, seed + 30),
-        "W^V": _ints(WIDTH, WIDTH, seed + 40),
+        "X": entries(n, width, seed),
+        "S": entries(n, n, seed + 10),
+        "W^Q": entries(width, width, seed + 20),
+        "W^K": entries(width, width, seed + 30),
+        "W^V": entries(width, width, seed + 40),
     }
-    return Instance(order, values)
+    return Instance(order, values, width)
 
 
 def _ints(rows: int, cols: int, seed: int) -> sp.Matrix:
@@ -508,10 +512,23 @@ def _ints(rows: int, cols: int, seed: int) -> sp.Matrix:
     return sp.Matrix(rows, cols, lambda i, j: rng.randint(-2, 2))
 
 
+def _fractions(rows: int, cols: int, seed: int) -> sp.Matrix:
+    import random
+
+    rng = random.Random(seed)
+    return sp.Matrix(rows, cols, lambda i, j: sp.Rational(rng.randint(-5, 5), rng.randint(1, 3)))
+
+
 @cache
 def instances() -> tuple[Instance, ...]:
-    """A 3-cycle and a 4-cycle (P^T differs from P), with small integer matrices."""
-    return (instance((1, 2, 0), 1), instance((2, 3, 1, 0), 2))
+    """A 3-cycle at d_k = 2 with integers, a 3-cycle at d_k = 5 and a 4-cycle at d_k = 3 with
+    fractions (P^T differs from P in each): smallest first, so a counterexample is the smallest
+    instance that tells the sides apart."""
+    return (
+        instance((1, 2, 0), 1, WIDTHS[0]),
+        instance((2, 0, 1), 3, WIDTHS[2], rational=True),
+        instance((2, 3, 1, 0), 2, WIDTHS[1], rational=True),
+    )
 
 
 def evaluate(t: Term, at: Instance, reference: bool = False) -> sp.Matrix:
@@ -522,7 +539,7 @@ def evaluate(t: Term, at: Instance, reference: bool = False) -> sp.Matrix:
     for f in fs:
         m = _evaluate_factor(f, at, reference)
         out = m if out is None else out * m
-    return c.subs(D_K, WIDTH) * out
+    return c.subs(D_K, at.width) * out
 
 
 def _evaluate_factor(f: Factor, at: Instance, reference: bool) -> sp.Matrix:
@@ -583,7 +600,7 @@ def _describe(at: Instance, lhs: Term, rhs: Term, r: int, c: int, x: Any, y: Any
     used = sorted(_names(lhs) | _names(rhs) | {"P"})
     shown = [f"{name} = {sp.sstr(at.values[name].tolist())}" for name in used]
     return (
-        f"at N = {at.n}, d_k = {WIDTH}, with {', '.join(shown)}: entry ({r + 1}, {c + 1}) is "
+        f"at N = {at.n}, d_k = {at.width}, with {', '.join(shown)}: entry ({r + 1}, {c + 1}) is "
         f"{decimal_string(x, 6)} on the left and {decimal_string(y, 6)} on the right"
     )
 

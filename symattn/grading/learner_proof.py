@@ -197,7 +197,7 @@ class Move:
     name: str
     rewrite: Any
     feedback: str = ""
-    kind: str = "rule"  # rule, extra, mistake, fact
+    kind: str = "rule"  # rule, substitution, extra, mistake, fact
 
 
 def _grow(w: World, seen: dict[Any, list[Move]], frontier: list[Any], moves: list[Move]) -> list[Any]:
@@ -217,29 +217,32 @@ def _grow(w: World, seen: dict[Any, list[Move]], frontier: list[Any], moves: lis
     return out
 
 
-def search(w: World, lhs: Any, rhs: Any, moves: list[Move], depth: int) -> list[Move] | None:
+def search(
+    w: World, lhs: Any, rhs: Any, moves: list[Move], depth: int, right: list[Move] | None = None
+) -> list[Move] | None:
     """A shortest list of moves that takes both sides to one normal form, within ``depth``.
 
-    Iterative deepening from both sides: total depth t = 1, 2, ... is tried before t + 1, and
-    each side's levels are computed only when a split of t needs them.
+    ``right`` are the moves allowed on the right side (default: ``moves``). Iterative
+    deepening from both sides: total depth t = 1, 2, ... is tried before t + 1, and each side's
+    levels are computed only when a split of t needs them.
     """
     if lhs == rhs:
         return []
-    sides = [({lhs: []}, [[lhs]]), ({rhs: []}, [[rhs]])]
+    sides = [({lhs: []}, [[lhs]], moves), ({rhs: []}, [[rhs]], moves if right is None else right)]
 
     def upto(side: int, level: int) -> dict[Any, list[Move]]:
-        seen, levels = sides[side]
+        seen, levels, allowed = sides[side]
         while len(levels) <= level and levels[-1]:
-            levels.append(_grow(w, seen, levels[-1], moves))
+            levels.append(_grow(w, seen, levels[-1], allowed))
         return seen
 
     for t in range(1, depth + 1):
         best: list[Move] | None = None
         for a in range(t + 1):
-            left, right = upto(0, a), upto(1, t - a)
+            left, right_seen = upto(0, a), upto(1, t - a)
             for key, path in left.items():
-                if key in right and len(path) <= a and len(right[key]) <= t - a:
-                    total = path + right[key]
+                if key in right_seen and len(path) <= a and len(right_seen[key]) <= t - a:
+                    total = path + right_seen[key]
                     if best is None or len(total) < len(best):
                         best = total
         if best is not None:
@@ -247,12 +250,21 @@ def search(w: World, lhs: Any, rhs: Any, moves: list[Move], depth: int) -> list[
     return None
 
 
+def one_sided(w: World, lhs: Any, rhs: Any, moves: list[Move], depth: int) -> list[Move] | None:
+    """:func:`search` with substitutions (hypotheses' values) put into one side only, either
+    side: the shorter of the two paths."""
+    plain = [m for m in moves if m.kind != "substitution"]
+    paths = [search(w, lhs, rhs, moves, depth, plain), search(w, lhs, rhs, plain, depth, moves)]
+    found = [p for p in paths if p is not None]
+    return min(found, key=len) if found else None
+
+
 def _names(path: list[Move]) -> str:
     return "; ".join(dict.fromkeys(m.name for m in path)) or "algebra"
 
 
 def _moves(rules: tuple, kind: str) -> list[Move]:
-    return [Move(r.name, r.rewrite, r.feedback, kind) for r in rules]
+    return [Move(r.name, r.rewrite, r.feedback, "substitution" if r.substitution else kind) for r in rules]
 
 
 def judge_step(exercise_id: str, lhs_text: str, rhs_text: str, facts: list, defs: dict) -> dict:
@@ -292,10 +304,10 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
         return out | {"status": "wrong", "rule": "", "feedback": "; ".join(parts)}
     if verdict == "true":
         # A rule used on both sides counts once: at most PROOF_DEPTH different rules.
-        path = search(w, lhs, rhs, allowed, PROOF_DEPTH + 1)
+        path = one_sided(w, lhs, rhs, allowed, PROOF_DEPTH + 1)
         if path is not None and len({m.name for m in path}) <= PROOF_DEPTH:
             return out | {"status": "ok", "rule": _names(path), "feedback": ""}
-    path = search(w, lhs, rhs, allowed + _moves(w.extra, "extra"), PROOF_DEPTH + 1)
+    path = one_sided(w, lhs, rhs, allowed + _moves(w.extra, "extra"), PROOF_DEPTH + 1)
     extra = [m for m in (path or []) if m.kind == "extra"]
     if extra:
         return out | {
@@ -310,7 +322,7 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
             "feedback": "true only for normal entries; the exercise assumes only mean 0, variance 1 "
             "and independence",
         }
-    longer = search(w, lhs, rhs, allowed, NAMING_DEPTH)
+    longer = one_sided(w, lhs, rhs, allowed, NAMING_DEPTH)
     if longer is not None:
         return out | {
             "status": "unjustified",
@@ -318,6 +330,14 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
             "feedback": f"true, but it takes {len({m.name for m in longer})} rules in one step "
             f"({_names(longer)}); "
             f"a step may combine at most {PROOF_DEPTH}: write the steps between",
+        }
+    if search(w, lhs, rhs, allowed, NAMING_DEPTH) is not None:
+        return out | {
+            "status": "unjustified",
+            "rule": "hypotheses on both sides",
+            "feedback": "the two sides only take the same value once the hypotheses' values are put "
+            "into each of them; neither side is the other with those values put in, so this step "
+            "does not follow: derive one side from the other",
         }
     return out | {
         "status": "unjustified",

@@ -429,7 +429,7 @@ RULES = (
     NamedRule("Var(aX) = a^2 Var(X)", _scaling),
     NamedRule("Var(X) = E[X^2] - E[X]^2", _variance_definition),
     NamedRule("E[X^2] = Var(X) + E[X]^2", _second_moment),
-    NamedRule("hypothesis: mean 0, variance 1", _hypotheses),
+    NamedRule("hypothesis: mean 0, variance 1", _hypotheses, substitution=True),
 )
 EXTRA = (
     NamedRule(

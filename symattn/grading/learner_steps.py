@@ -591,6 +591,10 @@ class NamedRule:
     name: str
     rewrite: Callable[[Any], Any]
     feedback: str = ""
+    #: A hypothesis that puts values in (Var(q_i) = 1): a step may use it on one of its sides
+    #: only, as a substitution into that side; used on both, it would "prove" any two sides
+    #: that merely take the same value (Var(z) = sum_i Var(q_i)).
+    substitution: bool = False
 
 
 def rule_lemmas(
