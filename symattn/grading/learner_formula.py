@@ -16,6 +16,7 @@ import sympy as sp
 
 from .judge import Verdict
 from .learner_steps import Node, StepSyntaxError, parse_expression
+from .plain_math import plain_math
 
 N = sp.Symbol("N", integer=True, positive=True)
 V = sp.IndexedBase("v")
@@ -176,7 +177,7 @@ def _at_sizes(a: sp.Expr, b: sp.Expr) -> bool:
 
 def _judge(text: str) -> Verdict:
     answer = read_answer(text)
-    given = sp.sstr(answer)
+    given = plain_math(answer)
     if _equal(answer, MEAN):
         return Verdict("correct", given, "correct: the mean of the value rows, the same for every token")
     for value, code, feedback in SLIPS:

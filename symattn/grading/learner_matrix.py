@@ -28,6 +28,7 @@ from sympy.matrices.expressions.matexpr import MatrixExpr
 from ..core.softmax import RowSoftmax, softmax_rows
 from .learner_steps import NamedRule, Node, StepSyntaxError, identifier_name
 from .learner_steps import rule_lemmas as shared_rule_lemmas
+from .plain_math import plain_math
 
 N = sp.Symbol("N", integer=True, positive=True)
 D = sp.Symbol("d", integer=True, positive=True)
@@ -58,6 +59,9 @@ DEFINABLE = {
     "O'": (N, D),
 }
 ABBREVIATIONS = {"Q": "W^Q", "K": "W^K", "V": "W^V"}
+#: Letters that stand for any N x N matrices where they are not defined, so that a rule can be
+#: written in general: (AB)^T = B^T A^T.
+GENERIC = ("A", "B", "C", "M")
 
 Term = tuple  # ("mul", coeff, factors)
 Factor = tuple  # ("sym", name) | ("T", factor-or-term) | ("softmax", term) | ("attn", terms)
@@ -78,10 +82,12 @@ class Attention(MatrixExpr):
 
 def symbol(name: str, defined: dict | None = None) -> sp.MatrixSymbol:
     shape = _SHAPES.get(name) or (DEFINABLE.get(name) if defined is not None and name in defined else None)
+    if shape is None and name in GENERIC:
+        shape = (N, N)
     if shape is None:
         raise StepSyntaxError(
             f"unknown symbol {name}: ex6.7 knows P, X, W^Q, W^K, W^V, Q, K, V, S, I, d_k, "
-            "softmax and Attention"
+            "softmax and Attention, and A, B, C, M as any N x N matrices"
         )
     return sp.MatrixSymbol(name, *shape)
 
@@ -501,6 +507,7 @@ def instance(order: tuple[int, ...], seed: int, width: int = 2, rational: bool =
         "W^Q": entries(width, width, seed + 20),
         "W^K": entries(width, width, seed + 30),
         "W^V": entries(width, width, seed + 40),
+        **{name: entries(n, n, seed + 50 + 10 * k) for k, name in enumerate(GENERIC)},
     }
     return Instance(order, values, width)
 
@@ -598,7 +605,7 @@ def _describe(at: Instance, lhs: Term, rhs: Term, r: int, c: int, x: Any, y: Any
     from ..core.digits import decimal_string
 
     used = sorted(_names(lhs) | _names(rhs) | {"P"})
-    shown = [f"{name} = {sp.sstr(at.values[name].tolist())}" for name in used]
+    shown = [f"{name} = {plain_math(at.values[name])}" for name in used]
     return (
         f"at N = {at.n}, d_k = {at.width}, with {', '.join(shown)}: entry ({r + 1}, {c + 1}) is "
         f"{decimal_string(x, 6)} on the left and {decimal_string(y, 6)} on the right"
@@ -623,14 +630,17 @@ def _names(t: Term) -> set[str]:
 
 
 def goals() -> list[tuple[Term, Term]]:
-    """Attention(PX) = P Attention(X), and the same with Q, K, V written as arguments."""
+    """Attention(PX) = P Attention(X), the same with Q, K, V written as arguments, and section
+    6.5's Attention(PX, PX, PX) = P Attention(X, X, X)."""
     px = ("mul", sp.S.One, (P_, ("sym", "X")))
     x = ("mul", sp.S.One, (("sym", "X"),))
     one = (("mul", sp.S.One, (("attn", (px,)),)), ("mul", sp.S.One, (P_, ("attn", (x,)))))
     args = tuple(mul(1, (px, ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
     plain = tuple(mul(1, (x, ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
     three = (("mul", sp.S.One, (("attn", args),)), ("mul", sp.S.One, (P_, ("attn", plain))))
-    return [one, three]
+    # Section 6.5's own statement: Attention(PX, PX, PX) = P Attention(X, X, X).
+    module = (("mul", sp.S.One, (("attn", (px, px, px)),)), ("mul", sp.S.One, (P_, ("attn", (x, x, x)))))
+    return [one, three, module]
 
 
 # -- each rule a checked lemma ----------------------------------------------------------------

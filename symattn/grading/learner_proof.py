@@ -275,9 +275,18 @@ def judge_step(exercise_id: str, lhs_text: str, rhs_text: str, facts: list, defs
         return {"status": "invalid", "rule": "", "feedback": str(exc)}
 
 
+_SHAPES = "the shapes do not fit"
+
+
 def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict) -> dict:
     name = w.definition(lhs_text, defs)
-    rhs = w.normal(w.read(rhs_text, defs), defs)
+    try:
+        rhs = w.normal(w.read(rhs_text, defs), defs)
+    except StepSyntaxError as exc:
+        if name is not None or not str(exc).startswith(_SHAPES):
+            raise
+        w.normal(w.read(lhs_text, defs), defs)  # the left side must read
+        return {"status": "wrong", "rule": "", "feedback": _shape_slip(lhs_text, str(exc))}
     if name is not None:
         return {"status": "ok", "rule": f"definition of {name}", "feedback": "", "define": (name, rhs)}
     lhs = w.normal(w.read(lhs_text, defs), defs)
@@ -346,6 +355,16 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
     }
 
 
+def _shape_slip(lhs_text: str, message: str) -> str:
+    """Why a right side whose shapes do not fit is wrong, naming the slip that usually makes one."""
+    import re
+
+    why = f"the left side is a matrix, but on the right {message}"
+    if re.search(r"\)\s*\^\s*(\\top|\\intercal|T\b|\{\s*(\\top|T)\s*\})", lhs_text):
+        return f"the transpose of a product reverses the order: (AB)^T = B^T A^T [(AB)^T = A^T B^T]; {why}"
+    return why
+
+
 # -- the whole derivation -------------------------------------------------------------------
 class _Links:
     """Which normal forms the proved steps have shown equal (union-find)."""
@@ -385,7 +404,7 @@ def _judge_line(exercise_id: str, lhs_text: str, rhs_text: str, number: int, sta
 
     state: _State = pickle.loads(blob)
     got = judge_step(exercise_id, lhs_text, rhs_text, state.facts, state.defs)
-    if got["status"] != "invalid":
+    if got["status"] != "invalid" and ("define" in got or "lhs" in got):
         if "define" in got:
             state.defs[got["define"][0]] = got["define"][1]
         else:

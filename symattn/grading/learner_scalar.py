@@ -26,6 +26,7 @@ import sympy as sp
 from ..proof.operators import Ex, Var
 from .learner_steps import NamedRule, Node, StepSyntaxError, identifier_name, subscript_text
 from .learner_steps import rule_lemmas as shared_rule_lemmas
+from .plain_math import plain_math
 
 D_K = sp.Symbol("d_k", integer=True, positive=True)
 Q, K = sp.IndexedBase("q"), sp.IndexedBase("k")
@@ -69,7 +70,9 @@ def build(node: Node) -> sp.Expr:
     if kind == "neg":
         return -build(node[1])
     if kind == "mul":
-        return sp.Mul(*[build(t) for t in node[1:]])
+        return sp.Mul(*[build(t) for t in _dot_products(node[1:])])
+    if kind == "dot":
+        return score()
     if kind == "inv":
         den = build(node[1])
         if den == 0:
@@ -101,6 +104,29 @@ def build(node: Node) -> sp.Expr:
     if kind == "T":
         raise StepSyntaxError("transposes are not part of this exercise")
     raise StepSyntaxError("'\\dots' cannot be checked here: write the sum with \\sum")
+
+
+def _vector(node: Node, name: str) -> bool:
+    """``node`` is the whole vector q or k (no index), as in the module's q^T k."""
+    return node[0] == "id" and node[1] == name and node[2] is None and node[3] is None
+
+
+def _dot_products(factors: tuple) -> list:
+    """Factors with q^T k (or q k^T, or q . k) read as the score z = sum_i q_i k_i."""
+    out, i = [], 0
+    while i < len(factors):
+        a, b = factors[i], factors[i + 1] if i + 1 < len(factors) else None
+        if b is not None and (
+            (a[0] == "T" and _vector(a[1], "q") and _vector(b, "k"))
+            or (_vector(a, "q") and b[0] == "T" and _vector(b[1], "k"))
+            or (_vector(a, "q") and _vector(b, "k"))
+        ):
+            out.append(("dot",))
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out
 
 
 def _identifier(node: Node) -> sp.Expr:
@@ -571,11 +597,11 @@ def counterexample(lhs: sp.Basic, rhs: sp.Basic) -> str | None:
         b = _at(rhs, n, point if random_eq else {}, law)
         if sp.simplify(a - b) != 0:
             if random_eq:
-                values = ", ".join(f"{sp.sstr(k)} = {v}" for k, v in point.items())
-                return f"at d_k = {n} with {values}: left = {sp.sstr(a)}, right = {sp.sstr(b)}"
+                values = ", ".join(f"{plain_math(k)} = {v}" for k, v in point.items())
+                return f"at d_k = {n} with {values}: left = {plain_math(a)}, right = {plain_math(b)}"
             return (
                 f"at d_k = {n}, with q_i, k_i independent and {_LAWS[law]} (mean 0, variance 1; "
-                f"computed with sympy.stats): left = {sp.sstr(a)}, right = {sp.sstr(b)}"
+                f"computed with sympy.stats): left = {plain_math(a)}, right = {plain_math(b)}"
             )
     return None
 

@@ -49,40 +49,127 @@ class Line:
     error: str = ""  # why the line cannot be read as a step, if it cannot
 
 
+#: Environments a derivation may be pasted in; their \begin and \end are dropped.
+_ENVIRONMENTS = re.compile(
+    r"\\(?:begin|end)\{(?:align|aligned|alignat|alignedat|equation|gather|gathered|eqnarray|split|"
+    r"multline|flalign)\*?\}(?:\{\d+\})?"
+)
+#: Labels and numbers beside a step: \tag{1}, \label{...}, \nonumber.
+_TAGS = re.compile(r"\\(?:tag\*?|label|eqref|ref)\{[^{}]*\}|\\(?:nonumber|notag)\b")
+#: A note at the end of a step: "\quad \text{(rule 4)}", "\qquad (\text{independence})".
+_NOTE = re.compile(
+    r"(?:\\q?quad\b|\\[,;: ]|\\hspace\{[^{}]*\}|\s)+\(?\s*"
+    r"\\(?:text|textrm|textit|textbf|mbox|mathrm)\{[^{}]*\}\s*\)?\s*$"
+)
+#: Unicode a learner's editor may produce, and the LaTeX it stands for.
+UNICODE = {
+    "\ufeff": "",  # a byte-order mark anywhere
+    "\u2212": "-",  # minus sign
+    "\u2013": "-",  # en dash
+    "\u00d7": r"\cdot ",
+    "\u22c5": r"\cdot ",
+    "\u00b7": r"\cdot ",
+    "\u221a": r"\sqrt",
+    "\u2211": r"\sum",
+    "\u03c3": r"\sigma ",
+    "\u1d40": r"^\top ",
+    "\u22a4": r"\top ",
+    "\u00a0": " ",
+    "\u2009": " ",
+    "\u202f": " ",
+    "\u2026": r"\ldots ",
+    "\u22ef": r"\cdots ",
+    "\u00b2": "^2",
+}
+
+
+def plain_unicode(text: str) -> str:
+    """``text`` with the Unicode of :data:`UNICODE` written as LaTeX."""
+    for ch, tex in UNICODE.items():
+        text = text.replace(ch, tex)
+    return text
+
+
 def read_lines(text: str) -> list[Line]:
-    """Split a derivation into step lines; a bad layout raises :class:`StepSyntaxError`."""
+    """Split a derivation into steps; a bad layout raises :class:`StepSyntaxError`.
+
+    Accepted layouts: one step per line (``A = B``, then ``= C``); a chain on one line
+    (``A = B = C``, each ``=`` a step); a pasted ``align*`` or ``aligned`` block, with ``&``,
+    row breaks ``\\`` (several rows on one line too), ``\tag``, ``\\label`` and
+    ``\nonumber``; a note after a step (``\\quad \text{(rule 4)}``); ``$``, ``$$``, ``\\[``
+    and ``\\]``; a byte-order mark and Windows line ends. The steps of one line share its number.
+    """
     if len(text) > MAX_LINES * MAX_LINE * 2:
         raise StepSyntaxError(f"the derivation is too long ({len(text)} characters)")
     out: list[Line] = []
     started = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = _strip_comment(raw).strip()
-        line = re.sub(r"^\$+|\$+$", "", line.rstrip(".,;").strip()).strip()
-        line = re.sub(r"(\\\\|\\\]|\\\[)\s*$", "", line).strip().rstrip(".,;").strip()
-        line = line.replace("&", "")
-        if not line:
-            continue
-        if len(line) > MAX_LINE:
-            raise StepSyntaxError(f"line {number} is too long ({len(line)} characters, at most {MAX_LINE})")
-        if len(out) >= MAX_LINES:
-            raise StepSyntaxError(f"too many steps (at most {MAX_LINES})")
-        try:
-            _check_brackets(line)
-            parts = _split_equals(line)
-            if parts[0] == "" and not started:
-                raise StepSyntaxError("'= ...' continues a chain, but no chain has started")
-            if len(parts) != 2:
-                raise StepSyntaxError(f"write one '=' per line ('A = B' or '= B'), not {len(parts) - 1}")
-            if not parts[1]:
-                raise StepSyntaxError("nothing after '='")
-        except StepSyntaxError as exc:
-            out.append(Line(number, line, None, "", str(exc)))
-            continue
-        out.append(Line(number, line, parts[0] or None, parts[1]))
-        started = True
+    for number, raw in enumerate(plain_unicode(text).splitlines(), start=1):
+        for row in _rows(_strip_comment(raw)):
+            line = _clean(row)
+            if not line:
+                continue
+            if len(line) > MAX_LINE:
+                raise StepSyntaxError(
+                    f"line {number} is too long ({len(line)} characters, at most {MAX_LINE})"
+                )
+            try:
+                _check_brackets(line)
+                parts = _split_equals(line)
+                if parts[0] == "" and not started:
+                    raise StepSyntaxError("'= ...' continues a chain, but no chain has started")
+                if len(parts) < 2:
+                    raise StepSyntaxError("a step needs '=' ('A = B', or '= B' to continue a chain)")
+                if any(not p for p in parts[1:]):
+                    raise StepSyntaxError("nothing between two '=' or after the last one")
+            except StepSyntaxError as exc:
+                out.append(Line(number, line, None, "", str(exc)))
+                continue
+            for k, rhs in enumerate(parts[1:]):
+                if len(out) >= MAX_LINES:
+                    raise StepSyntaxError(f"too many steps (at most {MAX_LINES})")
+                lhs = (parts[0] or None) if k == 0 else None
+                shown = line if len(parts) == 2 else (f"{parts[0]} = {rhs}" if k == 0 else f"= {rhs}")
+                out.append(Line(number, shown, lhs, rhs))
+            started = True
     if not out:
         raise StepSyntaxError("the derivation has no steps")
     return out
+
+
+def _rows(line: str) -> list[str]:
+    """A physical line cut at its row breaks ``\\`` (outside braces), environments dropped."""
+    line = _ENVIRONMENTS.sub(" ", line)
+    line = _TAGS.sub(" ", line)
+    rows, depth, start, i = [], 0, 0, 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\" and line.startswith("\\\\", i):
+            if depth == 0:
+                rows.append(line[start:i])
+                i += 2
+                i += len(m.group()) if (m := re.match(r"\s*\[[^\]]*\]", line[i:])) else 0  # \\[2pt]
+                start = i
+                continue
+            i += 2
+            continue
+        if ch == "\\":
+            i += 2
+            continue
+        depth += ch == "{"
+        depth -= ch == "}"
+        i += 1
+    rows.append(line[start:])
+    return rows
+
+
+def _clean(row: str) -> str:
+    """A row without delimiters, alignment marks, a note at its end and final punctuation."""
+    line = row.strip()
+    for _ in range(3):
+        line = re.sub(r"^(\$\$?|\\\[)|(\$\$?|\\\])$", "", line.strip()).strip()
+        line = _NOTE.sub("", line).strip()
+        line = re.sub(r"(\\[,;!: ]|\\q?quad\b|\s)+$", "", line).rstrip(".,;").strip()
+    return line.replace("&", "").strip()
 
 
 def _strip_comment(raw: str) -> str:
@@ -140,6 +227,9 @@ _SPACES = (
     "Big",
     "biggl",
     "biggr",
+    "limits",
+    "nolimits",
+    "textstyle",
 )
 _WORDS = ("softmax", "Softmax", "Attention", "Var", "Cov")
 _COMMANDS = {
@@ -163,6 +253,7 @@ _COMMANDS = {
     "ldots",
     "cdots",
     "dots",
+    "sigma",
 }
 
 
@@ -458,7 +549,7 @@ class Parser:
         if t.kind == "word":
             return self._operator(_OPERATORS[t.text.lower()], t)
         if t.kind == "letter":
-            if t.text == "E" and self.at("op", "["):
+            if t.text == "E" and (self.at("op", "[") or self.at("op", "(")):
                 return self._operator("E", t)
             return ("id", t.text, None, None)
         if t.kind == "cmd":
@@ -488,6 +579,8 @@ class Parser:
                 raise StepSyntaxError(f"unknown name {word!r} at position {t.pos}")
             if name in ("ldots", "cdots", "dots"):
                 return ("dots",)
+            if name == "sigma":
+                return self._sigma(t)
             raise StepSyntaxError(f"unexpected \\{name} at position {t.pos}")
         raise StepSyntaxError(f"unexpected {t.text!r} at position {t.pos}")
 
@@ -504,6 +597,28 @@ class Parser:
         if op != "Attention" and len(args) != 1:
             raise StepSyntaxError(f"{op} at position {t.pos} takes one argument")
         return ("op", op, *args)
+
+    def _sigma(self, t: Token) -> Node:
+        """sigma_X^2 is Var(X), sigma_X its square root (the standard deviation)."""
+        if not self.at("op", "_"):
+            raise StepSyntaxError(
+                f"\\sigma at position {t.pos} needs what it is the deviation of: \\sigma_z^2 is Var(z)"
+            )
+        self.next()
+        of = self._subscript()
+        if self.at("op", "^"):
+            after = self.peek(1)
+            if after is not None and after.kind == "num" and after.text == "2":
+                self.i += 2
+                return ("op", "Var", of)
+            if after is not None and after.kind == "op" and after.text == "{":
+                save = self.i
+                self.next()
+                inner = self._group_tokens()
+                if len(inner) == 1 and inner[0].kind == "num" and inner[0].text == "2":
+                    return ("op", "Var", of)
+                self.i = save
+        return ("sqrt", ("op", "Var", of))
 
     def _sum(self, t: Token) -> Node:
         if not self.at("op", "_"):
@@ -556,7 +671,7 @@ def parse_expression(text: str) -> Node:
     if len(text) > MAX_LINE:
         raise StepSyntaxError(f"too long ({len(text)} characters, at most {MAX_LINE})")
     try:
-        return Parser(text).parse()
+        return Parser(plain_unicode(text)).parse()
     except RecursionError:
         raise StepSyntaxError("nested too deeply to read") from None
 

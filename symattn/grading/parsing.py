@@ -207,7 +207,9 @@ def _loads(data: bytes, plain: bool) -> Any:
     try:
         return _PlainUnpickler(io.BytesIO(data)).load()
     except pickle.UnpicklingError as exc:  # symattn's own bug, never a learner's
-        raise WorkerError(f"internal error: a worker returned something that is not plain data ({exc})") from None
+        raise WorkerError(
+            f"internal error: a worker returned something that is not plain data ({exc})"
+        ) from None
 
 
 def _outcome(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -16,6 +16,7 @@ import sympy as sp
 from ..proof.certify import NotFinite
 from .answers import Chain
 from .parsing import LatexError, read_latex
+from .plain_math import plain_math
 from .verdicts import INF, INFINITIES
 
 _MATRIX = re.compile(
@@ -139,5 +140,5 @@ def given_latex(chain: Chain, sides: list[Any]) -> str:
 
 def _show(value: Any) -> str:
     if isinstance(value, sp.MatrixBase):
-        return sp.sstr(value.tolist())
-    return sp.sstr(value)
+        return plain_math(value)
+    return plain_math(value)

@@ -10,18 +10,15 @@ MARKS = {"ok": "✓", "wrong": "✗", "unjustified": "?", "invalid": "!"}
 
 
 def proof_text(v: ProofVerdict) -> str:
-    """Each step with its mark and rule; the first step that is not ok with its feedback."""
+    """Each step with its mark: the rule of a step that is ok, the reason of every other one."""
     out = [f"{v.id}, checked step by step:"]
-    told = False
     for s in v.steps:
         out.append(f"{MARKS[s.status]} line {s.line}: {s.latex}")
         if s.status == "ok":
             out.append(f"    {s.rule}")
-        elif not told:
-            out.append(f"    {s.status}" + (f" ({s.rule})" if s.rule else "") + f": {s.feedback}")
-            told = True
         else:
-            out.append(f"    {s.status}" + (f" ({s.rule})" if s.rule else ""))
+            reason = f": {s.feedback}" if s.feedback else ""
+            out.append(f"    {s.status}" + (f" ({s.rule})" if s.rule else "") + reason)
     head = {"correct": "Correct", "incorrect": "Incorrect", "invalid": "Invalid"}[v.verdict]
     feedback = v.feedback.removeprefix("correct: ").removeprefix("incorrect: ")
     out.append(f"{head}: {feedback}")

@@ -88,6 +88,26 @@ def test_cli_text_marks_each_line(cli, tmp_path):
     assert lines[-1].startswith("Incorrect: line 6 is wrong: ")
 
 
+def test_cli_text_gives_every_line_that_is_not_ok_its_own_reason(cli, tmp_path):
+    """Two wrong lines and an unjustified one: each is told why, in text and in JSON."""
+    proof = tmp_path / "p.tex"
+    proof.write_text(
+        "(PX)^\\top = X^\\top P\n(AB)^\\top = A^\\top B^\\top\nP P^\\top S = S\n", encoding="utf-8"
+    )
+    code, out, _ = cli("check", "ex6.7", "--steps", str(proof))
+    assert code == 1
+    lines = out.splitlines()
+    for n, reason in ((1, "    wrong: the two sides differ at N = 3"), (2, "    wrong: the transpose of a product")):
+        head = lines.index(next(x for x in lines if x.startswith(f"✗ line {n}: ")))
+        assert lines[head + 1].startswith(reason), lines[head + 1]
+    head = lines.index(next(x for x in lines if x.startswith("? line 3: ")))
+    assert lines[head + 1].startswith("    unjustified") and ": " in lines[head + 1]
+    code, out, _ = cli("check", "ex6.7", "--steps", str(proof), "--json")
+    steps = json.loads(out)["steps"]
+    assert [s["status"] for s in steps] == ["wrong", "wrong", "unjustified"]
+    assert all(s["feedback"] for s in steps)
+
+
 def test_cli_json(cli):
     """--json gives id, verdict, steps (line, latex, status, rule, feedback) and feedback; exit 0."""
     code, out, _ = cli("check", "ex6.7", "--steps", str(BANK / "ex6.7" / "c01_projections.tex"), "--json")

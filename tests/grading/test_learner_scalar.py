@@ -94,7 +94,7 @@ def test_counterexample_is_concrete():
     text = ls.counterexample(
         read(r"\operatorname{Var}(z/\sqrt{d_k})"), read(r"\operatorname{Var}(z)/\sqrt{d_k}")
     )
-    assert "d_k = 2" in text and "left = 1" in text and "right = sqrt(2)" in text
+    assert "d_k = 2" in text and "left = 1" in text and "right = √2" in text
 
 
 def test_sum_indices_compare_equal_by_name_of_nothing():
@@ -116,3 +116,9 @@ def test_sum_indices_compare_equal_by_name_of_nothing():
 def test_outside_the_exercise_is_refused(latex, message):
     with pytest.raises(Exception, match=message):
         ls.build(parse_expression(latex))
+
+
+@pytest.mark.parametrize("latex", [r"\mathbf{q}^\top\mathbf{k}", r"q^T k", r"\mathbf{q} \cdot \mathbf{k}", "q k^\\top"])
+def test_the_modules_dot_product_is_the_score(latex):
+    """The module writes z as q^T k: read as sum_i q_i k_i, the score of the exercise."""
+    assert read(latex) == ls.canon(ls.score())

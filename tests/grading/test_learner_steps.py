@@ -24,9 +24,9 @@ def test_equals_inside_braces_does_not_split():
     ("text", "message"),
     [
         ("= C", "no chain has started"),
-        ("A = B = C", "one '='"),
-        ("A", "one '='"),
-        ("A = ", "nothing after"),
+        ("A", "needs '='"),
+        ("A = ", "after the last one"),
+        ("A = = C", "nothing between two '='"),
         (r"\operatorname{Var}(z = 1", "unmatched '('"),
     ],
 )
@@ -34,6 +34,37 @@ def test_bad_layout_is_reported_on_its_line(text, message):
     """A line that is not a step carries a one-line reason."""
     (line,) = read_lines(text)
     assert message in line.error
+
+
+def test_a_chain_on_one_line_is_one_step_per_equals():
+    """'A = B = C' is A = B, then = C, both on its line."""
+    lines = read_lines("A = B = C\n= D")
+    assert [(ln.number, ln.lhs, ln.rhs) for ln in lines] == [(1, "A", "B"), (1, None, "C"), (2, None, "D")]
+
+
+_ALIGN = r"""\begin{align*}
+\operatorname{Var}(z) &= \sum\limits_{i=1}^{d_k} \operatorname{Var}(q_i k_i) \quad \text{(rule 4)} \\
+&= d_k \cdot 1 \tag{1} \\[2pt]
+&= d_k \nonumber \\ \operatorname{Var}(z/\sqrt{d_k}) &= \frac{1}{d_k} \operatorname{Var}(z) \qquad (\text{scaling})
+\end{align*}"""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [_ALIGN, "\ufeff" + _ALIGN.replace("\n", "\r\n"), "$$" + _ALIGN.replace("align*", "aligned") + "$$"],
+    ids=["align", "bom-crlf", "aligned"],
+)
+def test_pasted_align_blocks(text):
+    """align*/aligned with &, row breaks (two on one line, one with [2pt]), \\tag, \\nonumber and a
+    note after a step are read as the steps they hold, on the lines they are on."""
+    lines = read_lines(text)
+    assert [(ln.number, ln.lhs, ln.rhs) for ln in lines] == [
+        (2, r"\operatorname{Var}(z)", r"\sum\limits_{i=1}^{d_k} \operatorname{Var}(q_i k_i)"),
+        (3, None, r"d_k \cdot 1"),
+        (4, None, "d_k"),
+        (4, r"\operatorname{Var}(z/\sqrt{d_k})", r"\frac{1}{d_k} \operatorname{Var}(z)"),
+    ]
+    assert not any(ln.error for ln in lines)
 
 
 def test_empty_derivation_is_refused():
@@ -63,6 +94,29 @@ def test_empty_derivation_is_refused():
 def test_readings(latex, tree):
     """Each notation of the issue's list is read as the written mathematics."""
     assert parse_expression(latex) == tree
+
+
+@pytest.mark.parametrize(
+    ("latex", "same_as"),
+    [
+        (r"\sigma_z^2", r"\operatorname{Var}(z)"),
+        (r"\sigma_{q_i}^{2}", r"\operatorname{Var}(q_i)"),
+        (r"\sigma_z", r"\sqrt{\operatorname{Var}(z)}"),
+        (r"E(q_i)", r"\mathbb{E}[q_i]"),
+        (r"\sum\limits_{i=1}^{d_k} q_i", r"\sum_{i=1}^{d_k} q_i"),
+        ("\u221a{d_k} \u00d7 2 \u2212 1", r"\sqrt{d_k} \cdot 2 - 1"),
+        ("\u03c3_z\u00b2", r"\operatorname{Var}(z)"),
+    ],
+)
+def test_notations_read_as_their_plain_form(latex, same_as):
+    """Notation learners write (sigma for a deviation, E(...), \\limits, Unicode) is read as the
+    plain form it stands for."""
+    assert parse_expression(latex) == parse_expression(same_as)
+
+
+def test_bare_sigma_asks_what_it_is_the_deviation_of():
+    with pytest.raises(StepSyntaxError, match="deviation of"):
+        parse_expression(r"\sigma^2")
 
 
 def test_sum_body_is_one_product():

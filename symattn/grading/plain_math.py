@@ -1,0 +1,112 @@
+"""Expressions written as plain math for a learner to read, never in SymPy's own syntax.
+
+What a learner is told ("read as ...", a counterexample's values) is written as a person writes
+mathematics in plain text: ``10^(-10^10) + 39/20``, ``-∞``, ``e^2``, ``√(d_k)``,
+``sum_{j=1}^{N} v_j``, ``v_j``, and matrices as rows ``[[0, -∞], [0, 0]]``. Never ``**``,
+``oo``, ``exp(2)``, ``Sum(v[j], (j, 1, N))`` or ``v[j]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+from sympy.printing.precedence import PRECEDENCE
+from sympy.printing.str import StrPrinter
+
+#: Longest text shown; a longer one is cut with "...".
+MAX_SHOWN = 200
+
+
+class _PlainPrinter(StrPrinter):
+    printmethod = "_plain_math"  # not "_sympystr": objects' own SymPy forms (v[j]) are not used
+
+    def _print_Pow(self, expr: sp.Pow, rational: bool = False) -> str:
+        base, exp = expr.args
+        if exp is sp.S.Half:
+            return f"√{self._print(base)}" if base.is_Atom else f"√({self._print(base)})"
+        if exp == -1 and not base.is_Atom:
+            return f"1/({self._print(base)})"
+        if exp == -1:
+            return f"1/{self._print(base)}"
+        b = self.parenthesize(base, PRECEDENCE["Pow"], strict=True)
+        e = self._print(exp)
+        if not (exp.is_Symbol or (exp.is_Integer and exp >= 0)):
+            e = f"({e})"
+        return f"{b}^{e}"
+
+    def _print_exp(self, expr: Any) -> str:
+        arg = expr.args[0]
+        shown = self._print(arg)
+        return f"e^{shown}" if arg.is_Atom and not arg.is_negative else f"e^({shown})"
+
+    def _print_Exp1(self, expr: Any) -> str:
+        return "e"
+
+    def _print_Infinity(self, expr: Any) -> str:
+        return "∞"
+
+    def _print_NegativeInfinity(self, expr: Any) -> str:
+        return "-∞"
+
+    def _print_ComplexInfinity(self, expr: Any) -> str:
+        return "∞ (complex)"
+
+    def _print_NaN(self, expr: Any) -> str:
+        return "undefined"
+
+    def _print_Indexed(self, expr: sp.Indexed) -> str:
+        index = ",".join(self._print(i) for i in expr.indices)
+        return (
+            f"{self._print(expr.base)}_{index}"
+            if len(index) == 1
+            else f"{self._print(expr.base)}_{{{index}}}"
+        )
+
+    def _print_Sum(self, expr: sp.Sum) -> str:
+        body = self.parenthesize(expr.function, PRECEDENCE["Mul"])
+        out = body
+        for var, low, high in reversed(expr.limits):
+            out = f"sum_{{{self._print(var)}={self._print(low)}}}^{{{self._print(high)}}} {out}"
+        return out
+
+    def _print_Product(self, expr: sp.Product) -> str:
+        body = self.parenthesize(expr.function, PRECEDENCE["Mul"])
+        out = body
+        for var, low, high in reversed(expr.limits):
+            out = f"prod_{{{self._print(var)}={self._print(low)}}}^{{{self._print(high)}}} {out}"
+        return out
+
+    def _print_IndexedBase(self, expr: Any) -> str:
+        return self._print(expr.label)
+
+    def _print_Transpose(self, expr: Any) -> str:
+        return f"{self.parenthesize(expr.arg, PRECEDENCE['Pow'], strict=True)}^T"
+
+    def _print_Abs(self, expr: Any) -> str:
+        return f"|{self._print(expr.args[0])}|"
+
+    def _print_MatrixBase(self, expr: sp.MatrixBase) -> str:
+        return (
+            "[" + ", ".join("[" + ", ".join(self._print(x) for x in row) + "]" for row in expr.tolist()) + "]"
+        )
+
+    _print_ImmutableDenseMatrix = _print_MatrixBase
+    _print_MutableDenseMatrix = _print_MatrixBase
+
+    def _print_Relational(self, expr: Any) -> str:
+        ops = {"==": "=", "!=": "≠", "<=": "≤", ">=": "≥", "<": "<", ">": ">"}
+        return f"{self._print(expr.lhs)} {ops.get(expr.rel_op, expr.rel_op)} {self._print(expr.rhs)}"
+
+    def _print_list(self, expr: list) -> str:
+        return "[" + ", ".join(self._print(x) for x in expr) + "]"
+
+
+def plain_math(value: Any) -> str:
+    """``value`` (an expression, a matrix or nested lists) as plain math; "..." past
+    :data:`MAX_SHOWN` characters, and a placeholder where the printer cannot print it."""
+    try:
+        text = _PlainPrinter({"order": "none"}).doprint(value)
+    except Exception:  # RecursionError and the like, on a learner's odd expression: a note only
+        return "(an expression too large to show)"
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
