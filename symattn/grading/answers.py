@@ -166,6 +166,8 @@ def precheck(raw: str, notes: list[str] | None = None) -> str:
     if re.search(r"\)\s*_|\\right\s*\)\s*_|\)\s*\}\s*_|\\right\s*\)\s*\}\s*_", text):
         raise InvalidAnswer("Pochhammer symbols such as (4)_{1} are not accepted here: write the value")
     text = text.replace("\\\\", _ROW)  # a matrix row break, kept apart from "\\ " (a space)
+    # A row break's spacing (\\[2pt]) is layout, not an entry.
+    text = re.sub(_ROW + r"\s*\[\s*-?[\d.]*\s*(?:pt|em|ex|mm|cm|in|mu|bp|sp|pc)\s*\]", _ROW, text)
     text = _unwrap(text, notes)
     text = _bare_percent(text)
     text = re.sub(r"(?<!\\)!=", r"\\neq ", text)
@@ -270,11 +272,14 @@ def _units_and_text(text: str, notes: list[str]) -> str:
 
     text = re.sub(r"_\{?\s*" + _TEXT + r"\{\s*([A-Za-z]+)\s*\}\s*\}?", sub_word, text)
     unit = re.compile(
-        r"([\d}).]\s*)" + _TEXT + r"\{\s*(?:\\[ ,;:]\s*)*((?![edi]\s*\})[A-Za-z][A-Za-z ]*\.?)\s*\}"
+        r"([\d}).]\s*)(?:(?:\\[ ,;:!]|\\q?quad\b|~)\s*)*"
+        + _TEXT
+        + r"\{\s*(?:\\[ ,;:]\s*)*((?![edi]\s*\})[A-Za-z][A-Za-z ]*\.?)\s*\}"
     )
 
     def drop_unit(m: re.Match) -> str:
-        notes.append(f"the unit '{m.group(2).strip()}' is ignored")
+        if m.group(2).strip() != "and":  # "M \text{ and } [1, 0, 0]": a word between two parts
+            notes.append(f"the unit '{m.group(2).strip()}' is ignored")
         return m.group(1)
 
     text = unit.sub(drop_unit, text)
@@ -306,6 +311,13 @@ def _separators(text: str, notes: list[str]) -> str:
 
 
 def _e_notation(text: str, notes: list[str]) -> str:
+    """``1.1e+1`` is 1.1 x 10^1, unless the answer uses e as Euler's number elsewhere
+    (``\\frac{6e+7}{e+1}``, ``e^{2}+1.1e+1``): then every e is Euler's number, and a note says so."""
+    rest = _E_NOTATION.sub(" ", text)
+    if _E_NOTATION.search(text) and re.search(r"(?<![A-Za-z\\])e(?![A-Za-z])", rest):
+        notes.append("e read as Euler's number throughout, as the answer uses it so")
+        return text
+
     def sub(m: re.Match) -> str:
         mantissa, exponent = m.group(1), int(m.group(2))
         notes.append(f"{m.group(0)} read as {mantissa} × 10^{exponent}")

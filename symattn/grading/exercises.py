@@ -254,7 +254,9 @@ def mask_exercise(n: int = 3) -> Exercise:
         "is not), and say what the first row of softmax weights is whatever the scores.",
         "Token i may look at tokens 1 to i only; the first token sees only itself, so its "
         "weights are 1 then 0s.",
-        Expected("matrix", expected),
+        Expected(
+            "matrix", expected, companion=("the first row of weights", sp.Matrix([[1] + [0] * (n - 1)]))
+        ),
         mistakes,
         solution,
         keywords=("causal mask", "three tokens") if n == 3 else ("causal mask",),

@@ -28,7 +28,7 @@ import time
 from ..proof.certify import NotFinite, Uncertain
 from .answers import InvalidAnswer, precheck, split_chain
 from .judge_threshold import MAX_DEGREE, judge_threshold
-from .judge_values import judge_matrix, judge_number
+from .judge_values import judge_companion, judge_matrix, judge_number, split_companion
 from .parsing import LatexError, WorkerError, isolated
 from .sides import given_latex, given_text, read_side
 from .verdicts import Expected, Mistake, Refusal, Verdict, expected_decimal
@@ -135,6 +135,11 @@ def _judge_plain(text: str, expected: Expected, mistakes: tuple[Mistake, ...]) -
 
 def judge_text(text: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> Verdict:
     """Judge prechecked text, in this process (:func:`judge` calls it in a worker)."""
+    if expected.companion is not None:
+        text, rest = split_companion(text)
+        if rest:
+            main = judge_text(text, dataclasses.replace(expected, companion=None), mistakes)
+            return judge_companion(main, rest, expected.companion)
     chain = split_chain(text)
     notes: list[str] = []
     try:

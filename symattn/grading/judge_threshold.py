@@ -320,6 +320,20 @@ def _against_infinity(left: Any, rel: str, right: Any, var: sp.Symbol) -> _Set:
     return _ALL if always else _Set(())
 
 
+def _rational_sign(left: Any, right: Any) -> int | None:
+    """The sign of left - right computed exactly where both are rational numbers, else None."""
+    if any(not isinstance(x, sp.Expr) or x.has(*INFINITIES) for x in (left, right)):
+        return None
+    if any(
+        a.is_Pow and a.exp.is_Integer and abs(a.exp) > 64
+        for x in (left, right)
+        for a in sp.preorder_traversal(x)
+    ):
+        return None
+    gap = (left - right).doit()
+    return None if not gap.is_Rational else int(gap.p > 0) - int(gap.p < 0)
+
+
 def _confirm(relations: list[tuple[Any, str, Any]], var: sp.Symbol, target: _Set) -> None:
     """Confirm an exact 'same set' with certified 60-digit evaluation at witness points."""
     start = target.ranges[0][0]
@@ -336,6 +350,8 @@ def _confirm(relations: list[tuple[Any, str, Any]], var: sp.Symbol, target: _Set
                 every = False  # undefined at k
                 continue
             s = sign(gap)
+            if s is None:  # an interval about 0: exact when both sides are rational (8.192 \cdot 10^{3})
+                s = _rational_sign(left.xreplace(at), right.xreplace(at))
             if s is None:
                 raise unconfirmed
             every = every and {"<": s < 0, ">": s > 0, "<=": s <= 0, ">=": s >= 0}[rel]

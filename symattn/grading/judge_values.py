@@ -8,6 +8,7 @@ same sign.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sympy as sp
@@ -158,3 +159,60 @@ def _infinity_of(x: sp.Expr) -> Any:
             return None
         return core if s > 0 else -core
     return None
+
+
+# -- a second value after a matrix (ex6.4: the mask, then the first row of weights) ---------------
+_MATRIX_END = re.compile(
+    r"(?:\\end\{[A-Za-z]*matrix\}(?:\s*\\right\s*[\])])?|\]\s*\])"
+    r"(?:\s*(?:\^\{T\^\{?T\}?\}|\^\{T\}|\^T|'))*"  # transposes belong to the matrix
+)
+
+
+def split_companion(text: str) -> tuple[str, str]:
+    """``text`` cut after its first matrix: (the matrix part, what follows it without a leading
+    comma or "and"); ("text", "") when nothing follows."""
+    m = _MATRIX_END.search(text)
+    if not m:
+        return text, ""
+    rest = re.sub(r"^\s*(?:,|and\b)?\s*", "", text[m.end() :])
+    return text[: m.end()], rest.strip()
+
+
+def judge_companion(main: Verdict, rest: str, companion: tuple[str, Any]) -> Verdict:
+    """The matrix's verdict with the second value judged too: both must be right."""
+    what, want = companion
+    got = _read_vector(rest, want.cols)
+    if main.verdict != "correct":
+        return main
+    if got is None:
+        return Verdict("invalid", main.given, f"cannot read {what} after the matrix: write it as [1, 0, 0]")
+    if got != want:
+        shown = "[" + ", ".join(str(x) for x in want) + "]"
+        return Verdict(
+            "incorrect",
+            main.given,
+            f"the mask is right, but {what} is {shown}: token 1 may see only itself, so all its weight "
+            "is on itself",
+            "first-row-weights",
+        )
+    return Verdict("correct", main.given, f"correct: the mask, and {what}", notes=main.notes)
+
+
+def _read_vector(text: str, size: int) -> sp.Matrix | None:
+    """A row of ``size`` exact numbers: [1, 0, 0], (1, 0, 0) or a one-row matrix; "w = " may lead."""
+    text = re.sub(r"^[^=]*=\s*", "", text) if "=" in text else text
+    m = re.fullmatch(r"\s*(?:\\left\s*)?[(\[]\s*(.*?)\s*(?:\\right\s*)?[)\]]\s*", text)
+    if m:
+        cells = [c.strip() for c in m.group(1).split(",")]
+    else:
+        m = re.fullmatch(r"\s*\\begin\{[a-z]*matrix\}(.*)\\end\{[a-z]*matrix\}\s*", text)
+        if not m:
+            return None
+        cells = [c.strip() for c in m.group(1).split("&")]
+    if len(cells) != size or not all(re.fullmatch(r"-?\d+(?:\.\d+)?|\\frac\{\d+\}\{\d+\}", c) for c in cells):
+        return None
+    out = []
+    for c in cells:
+        f = re.fullmatch(r"\\frac\{(\d+)\}\{(\d+)\}", c)
+        out.append(sp.Rational(int(f.group(1)), int(f.group(2))) if f else sp.Rational(c))
+    return sp.Matrix([out])

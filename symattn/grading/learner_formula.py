@@ -50,7 +50,9 @@ def _build(node: Node) -> sp.Expr:
     if kind == "neg":
         return -_build(node[1])
     if kind == "mul":
-        return sp.Mul(*[_build(t) for t in node[1:]])
+        return sp.Mul(*[_build(t) for t in _row_sums(node[1:])])
+    if kind == "rowsum":
+        return sp.Sum(V[J], (J, 1, N))
     if kind == "inv":
         den = _build(node[1])
         if den == 0:
@@ -70,15 +72,42 @@ def _build(node: Node) -> sp.Expr:
         i = sp.Symbol(name, integer=True, positive=True)
         lo = _build(low) if low is not None else sp.S.One
         hi = _build(high) if high is not None else N
-        return sp.Sum(_build(body), (i, lo, hi))
+        total = sp.Sum(_build(body), (i, lo, hi))
+        # A sum free of the values has a closed form: sum_j 1 is N, whatever its index is called.
+        return total if total.function.has(V) else _closed_form(total)
     if kind == "id":
         _, base, sub, sup = node
         if sup is None and base == "N" and sub is None:
             return N
-        if sup is None and base == "v" and sub is not None:
-            return V[_index(sub)]
+        if sup is None and base in ("v", "V") and sub is not None:
+            return V[_index(sub)]  # V_j: row j of V
         raise StepSyntaxError("unknown symbol: write the answer with N, the values v_j and \\sum")
     raise StepSyntaxError("write the answer with N, the values v_j and \\sum")
+
+
+def _closed_form(total: sp.Sum) -> sp.Expr:
+    """A sum without values in closed form (polynomial bodies only: a learner's odd sum is refused)."""
+    var = total.limits[0][0]
+    if not total.function.is_polynomial(var) or sp.degree(total.function, var) > 4:
+        raise StepSyntaxError("a sum without values must be a simple count, such as \\sum_j 1")
+    return sp.factor(total.doit())
+
+
+def _row_sums(factors: tuple) -> list:
+    """1^T V (and V^T 1), the sum of the value rows, as one factor."""
+    out, i = [], 0
+    while i < len(factors):
+        a, b = factors[i], factors[i + 1] if i + 1 < len(factors) else None
+        if b is not None and (
+            (a == ("T", ("ones",)) and b == ("id", "V", None, None))
+            or (a == ("T", ("id", "V", None, None)) and b == ("ones",))
+        ):
+            out.append(("rowsum",))
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out
 
 
 def _index(node: Node) -> sp.Expr:

@@ -686,8 +686,7 @@ def rule_lemmas() -> list:
     """Every rule of :data:`RULES` and :data:`EXTRA` as a :class:`~symattn.proof.Lemma`."""
     return shared_rule_lemmas(
         RULES + EXTRA,
-        "{name}, as rewritten by symattn, holds exactly for every permutation matrix P "
-        "and integer matrices",
+        "{name}, as rewritten by symattn, holds exactly for every permutation matrix P and integer matrices",
         _rule_holds,
         lambda r: (2, 3),
     )

@@ -458,9 +458,7 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
         left = deadline - time.monotonic()
         if left < 0.2:
             raise WorkerError(f"too costly to check: the derivation took more than {TOTAL_SECONDS:g} s")
-        return isolated(
-            func, *args, timeout=min(TIMEOUT, left), memory_mb=MEMORY_MB, cpu_seconds=CPU_SECONDS
-        )
+        return isolated(func, *args, timeout=min(TIMEOUT, left), memory_mb=MEMORY_MB, cpu_seconds=CPU_SECONDS)
 
     blob = pickle.dumps(_State())
     results: list[StepResult] = []

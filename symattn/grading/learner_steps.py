@@ -576,6 +576,8 @@ class Parser:
                 word = self._name_arg()
                 if len(word) == 1 and word.isalpha():
                     return ("id", word, None, None)
+                if word == "1":
+                    return ("ones",)  # the all-ones vector
                 raise StepSyntaxError(f"unknown name {word!r} at position {t.pos}")
             if name in ("ldots", "cdots", "dots"):
                 return ("dots",)

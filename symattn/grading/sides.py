@@ -38,6 +38,8 @@ def read_side(text: str, notes: list[str]) -> Any:
         return -INF
     if r"\begin{" in text:
         return _read_matrix(text, notes)
+    if re.fullmatch(r"\[\s*\[.*\]\s*\]", text, re.S):
+        return _read_rows(text)
     value = read_latex(text)
     if isinstance(value, list):
         value = sp.Matrix([value])
@@ -53,6 +55,20 @@ def read_side(text: str, notes: list[str]) -> Any:
         # SymPy evaluated the infinity away (1/\infty is 0): still not a finite number
         raise NotFinite("the answer is not a finite number: it involves infinity")
     return value
+
+
+def _read_rows(text: str) -> sp.Matrix:
+    """A matrix written as nested lists, row by row: [[0, -\\infty], [0, 0]]."""
+    inner = text.strip()[1:-1].strip()
+    rows = re.findall(r"\[([^\[\]]*)\]", inner)
+    if re.sub(r"\[[^\[\]]*\]|[\s,]", "", inner) or not rows:
+        raise LatexError("write a matrix as rows in brackets, [[0, -\\infty], [0, 0]]")
+    cells = [[c.strip() for c in r.split(",")] for r in rows]
+    if any(len(r) != len(cells[0]) for r in cells):
+        raise LatexError("the rows of the matrix have different lengths")
+    if any(not c for r in cells for c in r):
+        raise LatexError("the matrix has an empty entry")
+    return sp.Matrix([[_read_entry(c) for c in r] for r in cells])
 
 
 def _read_matrix(text: str, notes: list[str]) -> sp.Matrix:

@@ -34,6 +34,9 @@ class Expected:
     tolerance: sp.Rational = sp.S.Zero
     variable: str = "N"
     constants: tuple[tuple[str, int], ...] = ()
+    #: A second value an answer may give after its matrix, with what it is (ex6.4: the first
+    #: row of weights, [1, 0, 0]): judged exactly when given, never required.
+    companion: tuple[str, Any] | None = None
 
     def tolerance_text(self) -> str:
         """The tolerance as a short decimal ("0.01"); "0" for exact answers."""
