@@ -272,7 +272,7 @@ def _units_and_text(text: str, notes: list[str]) -> str:
 
     text = re.sub(r"_\{?\s*" + _TEXT + r"\{\s*([A-Za-z]+)\s*\}\s*\}?", sub_word, text)
     unit = re.compile(
-        r"([\d}).]\s*)(?:(?:\\[ ,;:!]|\\q?quad\b|~)\s*)*"
+        r"([\d}).\]]\s*)(?:(?:\\[ ,;:!]|\\q?quad\b|~)\s*)*"
         + _TEXT
         + r"\{\s*(?:\\[ ,;:]\s*)*((?![edi]\s*\})[A-Za-z][A-Za-z ]*\.?)\s*\}"
     )

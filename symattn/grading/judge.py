@@ -53,7 +53,7 @@ __all__ = [
 CPU_SECONDS = 3
 TIMEOUT = 4.0
 DEADLINE = 4.5
-MEMORY_MB = 768
+MEMORY_MB = 400
 
 
 def judge(raw: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> Verdict:

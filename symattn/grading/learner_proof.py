@@ -37,7 +37,7 @@ BUDGET = 150
 #: what the worker inherits).
 CPU_SECONDS = 3
 TIMEOUT = 3.0
-MEMORY_MB = 450
+MEMORY_MB = 400
 #: Wall-clock limit for a whole derivation (at most MAX_LINES steps): with the command's own
 #: start, every derivation is answered within 5 s.
 TOTAL_SECONDS = 3.8

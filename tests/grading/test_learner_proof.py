@@ -97,7 +97,10 @@ def test_cli_text_gives_every_line_that_is_not_ok_its_own_reason(cli, tmp_path):
     code, out, _ = cli("check", "ex6.7", "--steps", str(proof))
     assert code == 1
     lines = out.splitlines()
-    for n, reason in ((1, "    wrong: the two sides differ at N = 3"), (2, "    wrong: the transpose of a product")):
+    for n, reason in (
+        (1, "    wrong: the two sides differ at N = 3"),
+        (2, "    wrong: the transpose of a product"),
+    ):
         head = lines.index(next(x for x in lines if x.startswith(f"✗ line {n}: ")))
         assert lines[head + 1].startswith(reason), lines[head + 1]
     head = lines.index(next(x for x in lines if x.startswith("? line 3: ")))

@@ -118,7 +118,9 @@ def test_outside_the_exercise_is_refused(latex, message):
         ls.build(parse_expression(latex))
 
 
-@pytest.mark.parametrize("latex", [r"\mathbf{q}^\top\mathbf{k}", r"q^T k", r"\mathbf{q} \cdot \mathbf{k}", "q k^\\top"])
+@pytest.mark.parametrize(
+    "latex", [r"\mathbf{q}^\top\mathbf{k}", r"q^T k", r"\mathbf{q} \cdot \mathbf{k}", "q k^\\top"]
+)
 def test_the_modules_dot_product_is_the_score(latex):
     """The module writes z as q^T k: read as sum_i q_i k_i, the score of the exercise."""
     assert read(latex) == ls.canon(ls.score())

@@ -45,7 +45,7 @@ def test_a_chain_on_one_line_is_one_step_per_equals():
 _ALIGN = r"""\begin{align*}
 \operatorname{Var}(z) &= \sum\limits_{i=1}^{d_k} \operatorname{Var}(q_i k_i) \quad \text{(rule 4)} \\
 &= d_k \cdot 1 \tag{1} \\[2pt]
-&= d_k \nonumber \\ \operatorname{Var}(z/\sqrt{d_k}) &= \frac{1}{d_k} \operatorname{Var}(z) \qquad (\text{scaling})
+&= d_k \nonumber \\ \operatorname{Var}(z/\sqrt{d_k}) &= \frac{1}{d_k} \operatorname{Var}(z) \qquad (\text{s})
 \end{align*}"""
 
 
