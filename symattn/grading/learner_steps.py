@@ -91,13 +91,13 @@ def plain_unicode(text: str) -> str:
 
 
 def read_lines(text: str) -> list[Line]:
-    """Split a derivation into steps; a bad layout raises :class:`StepSyntaxError`.
+    r"""Split a derivation into steps; a bad layout raises :class:`StepSyntaxError`.
 
     Accepted layouts: one step per line (``A = B``, then ``= C``); a chain on one line
     (``A = B = C``, each ``=`` a step); a pasted ``align*`` or ``aligned`` block, with ``&``,
-    row breaks ``\\`` (several rows on one line too), ``\tag``, ``\\label`` and
-    ``\nonumber``; a note after a step (``\\quad \text{(rule 4)}``); ``$``, ``$$``, ``\\[``
-    and ``\\]``; a byte-order mark and Windows line ends. The steps of one line share its number.
+    row breaks ``\\`` (several rows on one line too), ``\tag``, ``\label`` and
+    ``\nonumber``; a note after a step (``\quad \text{(rule 4)}``); ``$``, ``$$``, ``\[``
+    and ``\]``; a byte-order mark and Windows line ends. The steps of one line share its number.
     """
     if len(text) > MAX_LINES * MAX_LINE * 2:
         raise StepSyntaxError(f"the derivation is too long ({len(text)} characters)")
