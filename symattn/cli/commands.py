@@ -217,7 +217,7 @@ def audit(args: argparse.Namespace) -> int:
     for r in result.keys:
         if r.wrong:
             name = r.exercise.id if r.exercise else f"exercise {r.found.position}"
-            print(f"symattn: {r.status}: {name} (line {r.found.line}): {r.detail}", file=sys.stderr)
+            print(f"symattn: {r.status}: {name} (line {r.found.where}): {r.detail}", file=sys.stderr)
     return EXIT_CHECK_FAILED if result.wrong else 0
 
 

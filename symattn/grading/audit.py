@@ -34,6 +34,12 @@ class FoundExercise:
     tolerance: str | None
     has_solution: bool
     line: int = 0  # 1-based line of the exercise's first line
+    key_line: int = 0  # 1-based line of its *Answer:* key (0 without one)
+
+    @property
+    def where(self) -> int:
+        """The line a key's problem is reported at: the key's own, else the exercise's."""
+        return self.key_line or self.line
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,7 @@ def find_exercises(text: str) -> list[FoundExercise]:
             FoundExercise(
                 position=k + 1,
                 line=text.count("\n", 0, m.start()) + 1,
+                key_line=text.count("\n", 0, m.end() + answer.start()) + 1 if answer else 0,
                 kind=m.group("kind"),
                 prompt=body[:cut].strip(),
                 key=answer.group("value").strip() if answer else None,

@@ -312,6 +312,12 @@ def literal(node: Node) -> str | None:
         return "-" + node[1][1]
     if node[0] == "pm" and node[1][0] == "num":
         return node[1][1]
+    if node[0] == "mul" and len(node) == 3 and node[1][0] == "num" and node[2][0] == "pow":
+        # 3.3 x 10^5: a figure in scientific notation, its digits those of the mantissa
+        base, power = node[2][1], node[2][2]
+        exponent = power[1] if power[0] == "num" else ("-" + power[1][1] if power[0] == "neg" else None)
+        if base == ("num", "10") and exponent is not None and re.fullmatch(r"-?\d+", exponent):
+            return f"{node[1][1]}e{exponent}"
     return None
 
 

@@ -36,6 +36,7 @@ from . import claim_words as words
 from .claim_facts import Facts
 from .claim_match import (
     CERTIFIED,
+    KNOWN_SYMBOLS,
     UNCHECKED,
     WRONG,
     Claim,
@@ -94,6 +95,9 @@ class Auditor:
         self.doc = doc
         self.facts = Facts(doc)
         self.env = self.facts.env()
+        #: Quantities the text defines by a stated identity (sigma_z = sqrt(Var(z))), as values
+        #: in the symbols they are written in; later claims about them are checked.
+        self.defined: dict[str, sp.Basic] = {}
         self.claims: list[Claim] = []
 
     def run(self) -> list[Claim]:
@@ -168,16 +172,46 @@ class Auditor:
 
     def _chains(self, line: Line):
         for tex, plain, start, end in line.formulas:
-            if "bmatrix" in tex or not re.search(r"\d", re.sub(r"sum_\(\w=1\)", "", plain)):
+            if "bmatrix" in tex:
                 continue
             try:
                 members, relations = calc.parse_chain(plain)
             except Unreadable:
                 continue
-            if relations == ["="] and members[0][0] == "sym" and calc.literal(members[1]) is not None:
+            defines = self._definition(members, relations)
+            digits = bool(re.search(r"\d", re.sub(r"sum_\(\w=1\)", "", plain)))
+            if not defines and not digits:
+                continue
+            if (
+                relations == ["="]
+                and members[0][0] == "sym"
+                and members[0][1] not in self.defined
+                and calc.literal(members[1]) is not None
+            ):
                 continue  # "d_k = 64": a premise or a definition, read by the rules that use it
-            if relations:
+            if relations and not (defines and len(members) == 2 and not digits):
                 yield start, end, members, relations
+
+    def _definition(self, members: list, relations: list[str]) -> bool:
+        """A stated identity that names a quantity (sigma_z = sqrt(Var(z))): remembered, so that
+        later claims about it are checked; True when the chain starts with one."""
+        if not relations or relations[0] != "=" or members[0][0] != "sym":
+            return False
+        name = members[0][1]
+        if name in KNOWN_SYMBOLS or name in self.env or calc.literal(members[1]) is not None:
+            return False
+        value = evaluate(members[1], self.env)
+        if value is None or isinstance(value, sp.MatrixBase) or not value.free_symbols:
+            return False
+        self.defined[name] = value
+        return True
+
+    def _defined_env(self, premises: dict) -> dict:
+        """The defined quantities, with the line's premises (d_k = 64) put in."""
+        return {
+            name: value.xreplace({s: premises[s.name] for s in value.free_symbols if s.name in premises})
+            for name, value in self.defined.items()
+        }
 
     def _chain(self, line, start, end, members, relations, add) -> None:
         text = line.text[start:end]
@@ -185,8 +219,15 @@ class Auditor:
         if ">" in relations or "<" in relations:
             add(cost.inequality(self, line, text, spans, members, relations))
             return
-        env = {**self.env, **self.premises(line)}
-        values = [evaluate(m, env) for m in members]
+        premises = self.premises(line)
+        env = {**self.env, **self._defined_env(premises), **premises}
+
+        def given(v: sp.Basic | None) -> sp.Basic | None:  # the premises in a model's value too
+            if v is None or isinstance(v, sp.MatrixBase) or not v.free_symbols:
+                return v
+            return v.xreplace({s: premises[s.name] for s in v.free_symbols if s.name in premises})
+
+        values = [given(evaluate(m, env)) for m in members]
         names = set().union(*(calc.symbols_of(m) for m in members))
 
         def heads(v: sp.Basic) -> sp.Basic:  # d_k = d_model / h only where heads are in play
@@ -226,6 +267,24 @@ class Auditor:
                 checks.append("SymPy")
             else:
                 problems.append(f"{sp.sstr(b)} is not {sp.sstr(a)}")
+        # Every member is a claim about its neighbour, not only the figure at the end: two
+        # neighbours that both name quantities must be equal as expressions (the slip
+        # Var(z/sqrt(d_k)) = (1/sqrt(d_k)) Var(z) = d_k/d_k = 1 fails at its middle term). A
+        # member written only in numbers beside a symbolic one is a substitution (sqrt(d_k) =
+        # sqrt(2) at d_k = 2), read as a premise.
+        for i, rel in enumerate(relations):
+            a, b = values[i], values[i + 1]
+            if rel != "=" or a is None or b is None:
+                continue
+            if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
+                continue
+            if not (calc.symbols_of(members[i]) and calc.symbols_of(members[i + 1])):
+                continue
+            a, b = heads(a), heads(b)
+            if not (a.free_symbols or b.free_symbols) or (a.free_symbols and b.free_symbols):
+                continue  # numbers are compared with the stated figure; expressions just above
+            if not same(a, b):
+                problems.append(f"the middle term {show(b)} is not {show(a)}")
         role = (
             cost.cost_role(line.text[:start], text)
             if symbolic and "N" in calc.symbols_of(members[-1])

@@ -250,7 +250,7 @@ def about(au: Auditor, line: Line, add: Callable, covered: list) -> None:
     pattern = (
         r"⟨([^⟨⟩=≈]*)⟩ (?:is|are|comes out at|is roughly|is nearly) "
         r"(about|roughly|nearly|around|approximately)?\s*"
-        r"([\d.,]+)( thousand| million| billion| trillion)?"
+        r"([\d.,]+)( thousand| million| billion| trillion| percent| per cent|\s?%)?"
     )
     for m in re.finditer(pattern, line.text):
         if inside(covered, *m.span(1)):
@@ -263,7 +263,8 @@ def about(au: Auditor, line: Line, add: Callable, covered: list) -> None:
         if value is None or isinstance(value, sp.MatrixBase) or value.free_symbols:
             continue
         scale = (m.group(4) or "").strip() or None
-        stated = Stated.read(m.group(3).rstrip(".,"), scale)
+        percent = scale in ("percent", "per cent", "%")
+        stated = Stated.read(m.group(3).rstrip(".,"), None if percent else scale, percent=percent)
         ok = rounds_to(value, stated, exact_whole=m.group(2) is None)
         unit = f"{stated.digits} significant digit{'s' if stated.digits > 1 else ''}"
         add(

@@ -51,6 +51,7 @@ def audit_text_report(audit: ModuleAudit) -> str:
 def key_dict(r: AuditRow) -> dict:
     return {
         "line": r.found.line,
+        "key_line": r.found.key_line or None,
         "position": r.found.position,
         "kind": r.found.kind,
         "exercise": r.exercise.id if r.exercise else None,
@@ -82,7 +83,7 @@ def audit_markdown(audit: ModuleAudit, name: str) -> str:
         key = (r.found.key or "") + (f" (within {r.found.tolerance})" if r.found.tolerance else "")
         status = r.status + (f": {r.detail}" if r.detail else "")
         keys.append(
-            f"| {r.found.line} | {r.exercise.id if r.exercise else '?'} | {cell(key)} | "
+            f"| {r.found.where} | {r.exercise.id if r.exercise else '?'} | {cell(key)} | "
             f"{cell('$' + r.computed + '$' if r.computed else '')} | {cell(status)} |"
         )
     return "\n".join(

@@ -326,8 +326,8 @@ def test_json_report(cli):
     assert {c["verdict"] for c in doc["claims"]} <= {"certified", "wrong", "unchecked"}
     assert sum(c["verdict"] == "certified" for c in doc["claims"]) >= 25
     lines = SEED.read_text().splitlines()
-    for c in doc["claims"]:  # each line is 1-based and holds a figure or a mask entry
-        assert re.search(r"\d|\\infty", lines[c["line"] - 1])
+    for c in doc["claims"]:  # each line is 1-based and holds a figure, a mask entry or an identity
+        assert re.search(r"\d|\\infty|\\sigma", lines[c["line"] - 1])
     assert [k["exercise"] for k in doc["keys"]] == [f"ex6.{k}" for k in range(1, 8)]
 
 
@@ -411,3 +411,74 @@ def test_rules_on_our_own_text(text, verdict, value):
         assert claims[0].value is None and claims[0].rule
     else:
         assert value in claims[0].value
+
+
+#: Wrong claims planted in a copy of the module: (text as the module has it, the planted text).
+#: Each is flagged at its own line and nothing else is; the copy is made here, from the module.
+PLANTS = [
+    (r"\mathbf{q}_1 \cdot \mathbf{k}_1 = -9 - 9 = -18", r"\mathbf{q}_1 \cdot \mathbf{k}_1 = -9 - 9 = -16"),
+    (r"$e^{12.7} \approx 330{,}000$", r"$e^{12.7} \approx 3.6 \times 10^{5}$"),
+    (
+        r"= \mathbb{E}[q_i^2] \mathbb{E}[k_i^2] - 0 = (1)(1) = 1",
+        r"= \mathbb{E}[q_i^2] \mathbb{E}[k_i^2] - 0 = (1)(2) = 1",
+    ),
+    (r"= \sum_{i=1}^{d_k} 1 = d_k", r"= \sum_{i=1}^{d_k} 2 = d_k"),
+    (r"\sigma_z = \sqrt{\operatorname{Var}(z)} = \sqrt{d_k}", r"\sigma_z = \sqrt{\operatorname{Var}(z)} = d_k"),
+    (r"a typical score is about $\pm 8$", r"a typical score is about $\pm 9$"),
+    (  # the middle term: 1/sqrt(d_k) where 1/d_k belongs, the stated end still 1
+        r"\right) = \frac{1}{d_k} \operatorname{Var}(z) = \frac{d_k}{d_k} = 1",
+        r"\right) = \frac{1}{\sqrt{d_k}} \operatorname{Var}(z) = \frac{d_k}{d_k} = 1",
+    ),
+    (r"$e^{20}$ is about 500 million", r"$e^{20}$ is about 400 million"),
+    (r"$7.389 + 1 + 1 = 9.389$", r"$7.389 + 1 + 1 = 9.489$"),
+    (r"$\operatorname{Var}(z) = d_k \cdot 1 = d_k$", r"$\operatorname{Var}(z) = d_k \cdot 1 = 2 d_k$"),
+    (r"$h \cdot N^2 \cdot d_k = N^2 \cdot d_{\text{model}}$", r"$h \cdot N^2 \cdot d_k = N \cdot d_{\text{model}}$"),
+    (r"$e^2 = 7.389$", r"$e^2 = 7.398$"),
+]
+
+
+@needs_seed
+def test_a_planted_module_is_flagged_at_every_planted_line_and_nowhere_else(module_text):
+    """Twelve wrong claims planted in a copy of the module, one of them a chain's middle term
+    beside a right final figure: each is reported wrong at its line, and no other line is."""
+    text, planted = module_text, set()
+    for before, after in PLANTS:
+        assert text.count(before) == 1, before
+        planted.add(text[: text.index(before)].count("\n") + 1)
+        text = text.replace(before, after)
+    assert len(planted) >= 10
+    wrong = {c.line for c in audit_claims(text) if c.verdict == "wrong"}
+    assert wrong == planted
+
+
+def test_a_stated_identity_is_read_and_used(tmp_path):
+    """sigma_z = sqrt(Var(z)) is checked, then defines sigma_z for later claims at d_k = 64."""
+    doc = (
+        "# T\n\nLet the entries of $q$ and $k$ be independent with mean 0 and variance 1.\n\n"
+        r"The spread is $\sigma_z = \sqrt{\operatorname{Var}(z)} = \sqrt{d_k}$." "\n\n"
+        r"With $d_k = 64$ it is $\sigma_z = 8$." "\n\n"
+        r"With $d_k = 64$ it is $\sigma_z = 9$." "\n"
+    )
+    verdicts = {(c.line, c.verdict) for c in audit_claims(doc)}
+    assert {(5, "certified"), (7, "certified"), (9, "wrong")} <= verdicts
+
+
+@pytest.mark.parametrize(
+    ("formula", "verdict"),
+    [
+        (r"$e^{12.7} \approx 3.3\times10^5$", "certified"),
+        (r"$2^{-10} \approx 9.8 \times 10^{-4}$", "certified"),
+        (r"$e^{20} \approx 4.85 \cdot 10^{8}$", "certified"),
+        (r"$e^{20} \approx 4.95 \cdot 10^{8}$", "wrong"),
+        (r"$\frac{7}{20}$ is 35 percent", "certified"),
+        (r"$\frac{1}{4}$ is 25 per cent", "certified"),
+        (r"$\frac{1}{4}$ is 20 percent", "wrong"),
+        (r"$e^{20}$ is about 485 million", "certified"),
+        (r"$e^{21}$ is about 1.3 billion", "certified"),
+    ],
+)
+def test_approximations_and_number_words(formula, verdict):
+    """\\approx in scientific notation is a figure to its stated digits; million, billion,
+    percent and per cent are read as the numbers they name."""
+    claims = audit_claims(f"# T\n\nHere {formula}.\n")
+    assert [c.verdict for c in claims] == [verdict], claims
