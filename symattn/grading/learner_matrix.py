@@ -424,7 +424,7 @@ EXTRA = (
     NamedRule(
         "permutation equivariance",
         _each_factor(_equivariance),
-        "that is the statement to prove, not a rule",
+        "circular: that is the statement to prove, not a rule",
     ),
 )
 MISTAKES = (

@@ -101,6 +101,10 @@ class World:
     def definition(self, lhs_text: str, defs: dict) -> str | None:
         return None
 
+    def slip(self, lhs: Any, rhs: Any) -> str | None:
+        """A named slip found by looking at the whole step (not a rewrite), or None."""
+        return None
+
     rules: tuple = ()
     extra: tuple = ()
     mistakes: tuple = ()
@@ -135,8 +139,11 @@ class VarianceWorld(World):
         except s.Unsupported as exc:
             raise StepSyntaxError(f"symattn cannot evaluate this step: {exc}") from None
         if verdict == "false":
-            return "false", s.counterexample(lhs, rhs)
+            return "false", s.counterexample(lhs, rhs) or s.difference_text(lhs, rhs)
         return verdict, None
+
+    def slip(self, lhs: Any, rhs: Any) -> str | None:
+        return self.s.shifted_range(lhs, rhs)
 
     def goals(self) -> list[tuple[Any, Any]]:
         lhs, rhs = self.s.GOAL
@@ -309,7 +316,12 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
         parts = []
         if mistakes:
             parts.append(f"{mistakes[0].feedback} [{mistakes[0].name}]")
-        parts.append(f"the two sides differ {counter}" if counter else "the two sides differ")
+        elif named := w.slip(lhs, rhs):
+            parts.append(named)
+        if counter and counter.startswith("the two sides"):
+            parts.append(counter)
+        else:
+            parts.append(f"the two sides differ {counter}" if counter else "the two sides differ")
         return out | {"status": "wrong", "rule": "", "feedback": "; ".join(parts)}
     if verdict == "true":
         # A rule used on both sides counts once: at most PROOF_DEPTH different rules.
@@ -330,6 +342,20 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
             "rule": "normal entries",
             "feedback": "true only for normal entries; the exercise assumes only mean 0, variance 1 "
             "and independence",
+        }
+    goal_moves = [
+        Move("the statement to prove", rule, "", "fact")
+        for a, b in w.goals()
+        for x, y in ((a, b), (b, a))
+        if (rule := w.fact(x, y)) is not None
+    ]
+    circle = one_sided(w, lhs, rhs, allowed + goal_moves, PROOF_DEPTH + 1)
+    if circle is not None and any(m in goal_moves for m in circle):
+        return out | {
+            "status": "unjustified",
+            "rule": "circular",
+            "feedback": f"circular: this step follows only from {w.goal_text}, which is what the "
+            "derivation is to prove; derive it from the exercise's rules instead",
         }
     longer = one_sided(w, lhs, rhs, allowed, NAMING_DEPTH)
     if longer is not None:

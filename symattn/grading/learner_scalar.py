@@ -549,6 +549,42 @@ def truth(lhs: sp.Basic, rhs: sp.Basic) -> str:
         return "normal" if diff == 0 else "false"
 
 
+def shifted_range(lhs: sp.Basic, rhs: sp.Basic) -> str | None:
+    """The named slip of a sum whose index range is shifted (i = 0..d_k, i = 1..d_k - 1): the
+    step becomes true once every sum runs over i = 1..d_k again."""
+
+    def restore(e: sp.Basic) -> sp.Basic:
+        return e.replace(
+            lambda x: isinstance(x, sp.Sum) and len(x.limits) == 1 and x.limits[0][1:] != (1, D_K),
+            lambda x: sp.Sum(x.function, (x.limits[0][0], 1, D_K)),
+        )
+
+    fixed_l, fixed_r = restore(lhs), restore(rhs)
+    if (fixed_l, fixed_r) == (lhs, rhs):
+        return None
+    try:
+        if truth(fixed_l, fixed_r) != "true":
+            return None
+    except Unsupported:
+        return None
+    return (
+        "the index range is shifted: z sums q_i k_i over i = 1, ..., d_k, so each sum has d_k terms "
+        "[index range shifted]"
+    )
+
+
+def difference_text(lhs: sp.Basic, rhs: sp.Basic) -> str:
+    """Why two sides differ when no small counterexample is found: their exact values."""
+    try:
+        a, b = value(lhs), value(rhs)
+    except Unsupported:
+        return "the two sides differ as exact expressions; no small counterexample was found to show"
+    return (
+        f"the two sides differ for a symbolic d_k: left = {plain_math(a)}, right = {plain_math(b)} "
+        "(no counterexample is shown: the widths tried, d_k = 1, 2, 3, cannot hold the sum as written)"
+    )
+
+
 # -- counterexamples ------------------------------------------------------------------------
 def _at(e: sp.Basic, n: int, point: dict, law: str = "rademacher") -> sp.Basic:
     from sympy import stats
