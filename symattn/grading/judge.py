@@ -29,9 +29,10 @@ from ..proof.certify import NotFinite, Uncertain
 from .answers import InvalidAnswer, precheck, split_chain
 from .judge_threshold import MAX_DEGREE, judge_threshold
 from .judge_values import judge_companion, judge_matrix, judge_number, split_companion
-from .parsing import LatexError, WorkerError, isolated
+from .parsing import LatexError
 from .sides import given_latex, given_text, read_side
 from .verdicts import Expected, Mistake, Refusal, Verdict, expected_decimal
+from .worker import WorkerError, isolated
 
 __all__ = [
     "CPU_SECONDS",

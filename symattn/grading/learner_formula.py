@@ -224,7 +224,7 @@ def _judge(text: str) -> Verdict:
 def judge_formula(raw: str) -> Verdict:
     """Judge an answer to ex6.6's formula part, in a limited worker; never raises for bad input."""
     from .judge import CPU_SECONDS, MEMORY_MB, TIMEOUT
-    from .parsing import WorkerError, isolated
+    from .worker import WorkerError, isolated
 
     text = (raw or "").strip().strip("$").strip()
     if not text:

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..errors import SymattnError
 from .learner_steps import StepSyntaxError, parse_expression, read_lines
-from .parsing import plain_result
+from .worker import plain_result
 
 #: Most rules one step may combine.
 PROOF_DEPTH = 2
@@ -463,7 +463,7 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
     import pickle
     import time
 
-    from .parsing import WorkerError, isolated
+    from .worker import WorkerError, isolated
 
     deadline = time.monotonic() + TOTAL_SECONDS
 

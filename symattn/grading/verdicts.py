@@ -14,7 +14,7 @@ import sympy as sp
 
 from ..core.digits import decimal_string
 from ..proof.latex import latex
-from .parsing import plain_result
+from .worker import plain_result
 
 INF = sp.S.Infinity
 INFINITIES = (sp.S.Infinity, sp.S.NegativeInfinity, sp.S.ComplexInfinity, sp.S.NaN)

@@ -423,7 +423,10 @@ PLANTS = [
         r"= \mathbb{E}[q_i^2] \mathbb{E}[k_i^2] - 0 = (1)(2) = 1",
     ),
     (r"= \sum_{i=1}^{d_k} 1 = d_k", r"= \sum_{i=1}^{d_k} 2 = d_k"),
-    (r"\sigma_z = \sqrt{\operatorname{Var}(z)} = \sqrt{d_k}", r"\sigma_z = \sqrt{\operatorname{Var}(z)} = d_k"),
+    (
+        r"\sigma_z = \sqrt{\operatorname{Var}(z)} = \sqrt{d_k}",
+        r"\sigma_z = \sqrt{\operatorname{Var}(z)} = d_k",
+    ),
     (r"a typical score is about $\pm 8$", r"a typical score is about $\pm 9$"),
     (  # the middle term: 1/sqrt(d_k) where 1/d_k belongs, the stated end still 1
         r"\right) = \frac{1}{d_k} \operatorname{Var}(z) = \frac{d_k}{d_k} = 1",
@@ -432,7 +435,10 @@ PLANTS = [
     (r"$e^{20}$ is about 500 million", r"$e^{20}$ is about 400 million"),
     (r"$7.389 + 1 + 1 = 9.389$", r"$7.389 + 1 + 1 = 9.489$"),
     (r"$\operatorname{Var}(z) = d_k \cdot 1 = d_k$", r"$\operatorname{Var}(z) = d_k \cdot 1 = 2 d_k$"),
-    (r"$h \cdot N^2 \cdot d_k = N^2 \cdot d_{\text{model}}$", r"$h \cdot N^2 \cdot d_k = N \cdot d_{\text{model}}$"),
+    (
+        r"$h \cdot N^2 \cdot d_k = N^2 \cdot d_{\text{model}}$",
+        r"$h \cdot N^2 \cdot d_k = N \cdot d_{\text{model}}$",
+    ),
     (r"$e^2 = 7.389$", r"$e^2 = 7.398$"),
 ]
 
@@ -455,9 +461,12 @@ def test_a_stated_identity_is_read_and_used(tmp_path):
     """sigma_z = sqrt(Var(z)) is checked, then defines sigma_z for later claims at d_k = 64."""
     doc = (
         "# T\n\nLet the entries of $q$ and $k$ be independent with mean 0 and variance 1.\n\n"
-        r"The spread is $\sigma_z = \sqrt{\operatorname{Var}(z)} = \sqrt{d_k}$." "\n\n"
-        r"With $d_k = 64$ it is $\sigma_z = 8$." "\n\n"
-        r"With $d_k = 64$ it is $\sigma_z = 9$." "\n"
+        r"The spread is $\sigma_z = \sqrt{\operatorname{Var}(z)} = \sqrt{d_k}$."
+        "\n\n"
+        r"With $d_k = 64$ it is $\sigma_z = 8$."
+        "\n\n"
+        r"With $d_k = 64$ it is $\sigma_z = 9$."
+        "\n"
     )
     verdicts = {(c.line, c.verdict) for c in audit_claims(doc)}
     assert {(5, "certified"), (7, "certified"), (9, "wrong")} <= verdicts

@@ -94,7 +94,7 @@ def _run(argvs: list[list[str]]) -> tuple[list[tuple[str, float, int]], float, f
 
 @pytest.fixture(scope="module")
 def measured(tmp_path_factory) -> tuple[list[tuple[str, float, int]], float, float]:
-    from symattn.grading.parsing import isolated
+    from symattn.grading.worker import isolated
 
     folder = tmp_path_factory.mktemp("proofs")
     argvs = [["check", ex, "--", text] for ex, text in _answers()]

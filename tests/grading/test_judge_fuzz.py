@@ -22,7 +22,7 @@ import sympy as sp
 from symattn.grading.answers import InvalidAnswer, precheck
 from symattn.grading.exercises import get
 from symattn.grading.judge import TIMEOUT, judge, judge_text
-from symattn.grading.parsing import isolated
+from symattn.grading.worker import isolated
 
 SEED = 20261130
 COUNT = 5000

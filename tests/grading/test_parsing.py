@@ -7,7 +7,8 @@ import time
 import pytest
 import sympy as sp
 
-from symattn.grading.parsing import LatexError, WorkerError, isolated, read_latex
+from symattn.grading.parsing import LatexError, read_latex
+from symattn.grading.worker import WorkerError, isolated
 
 
 def test_no_state_leaks_between_parses():
@@ -160,9 +161,9 @@ def _deep(n=0):
 def test_where_python_cannot_fork_the_work_runs_here_with_the_same_errors(monkeypatch):
     """A browser's Python has no fork: isolated() runs the work in-process, and a result or a
     failure comes back exactly as from a forked worker."""
-    from symattn.grading import parsing
+    from symattn.grading import worker
 
-    monkeypatch.setattr(parsing, "CAN_FORK", False)
+    monkeypatch.setattr(worker, "CAN_FORK", False)
     assert isolated(read_latex, r"\frac{1}{2} + x", plain=False) == sp.Rational(1, 2) + sp.Symbol("x")
     with pytest.raises(WorkerError, match="not plain data"):
         isolated(_tower)
