@@ -12,7 +12,7 @@ drives the system's Chromium with Playwright. It measures, in one run:
 - warm checks: N answers of tests/data/answer_bank.csv through ``symattn.check`` on a loaded
   page, timed inside the page: median and 95th percentile;
 - the command line's judge on the same answers in this process
-  (:func:`symattn.grading.judge.judge`, its forked worker included): median and 95th percentile.
+  (:func:`symattn.grading.answers.judge.judge`, its forked worker included): median and 95th percentile.
 
 Writes docs/browser-checker.md (not by `symattn build`: timings differ from run to run).
 """
@@ -104,8 +104,8 @@ def measure(site: Path, n: int) -> dict:
             browser.close()
     finally:
         server.shutdown()
+    from symattn.grading.answers.judge import judge, warm_up
     from symattn.grading.exercises import get
-    from symattn.grading.judge import judge, warm_up
 
     warm_up()
     cli = []

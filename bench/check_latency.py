@@ -33,8 +33,8 @@ ANSWERS = [
 
 
 def warm(repeat: int) -> dict[str, float]:
+    from symattn.grading.answers.judge import judge, warm_up
     from symattn.grading.exercises import get
-    from symattn.grading.judge import judge, warm_up
 
     warm_up()  # a grading service imports the parser and fills its caches once
     out = {}

@@ -16,8 +16,8 @@ EXE = str(Path(sys.executable).with_name("symattn"))
 
 def rows() -> list[tuple[str, float, float]]:
     import derivations
+    from symattn.grading.answers.judge import judge
     from symattn.grading.exercises import get
-    from symattn.grading.judge import judge
 
     def cold(args: list[str], repeat: int = 3) -> float:
         return _common.median_of(lambda: subprocess.run([EXE, *args], capture_output=True), repeat)

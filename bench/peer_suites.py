@@ -6,8 +6,9 @@ made the file). Each pair is read twice in this process:
 
 - raw: ``latex2sympy2.latex2sympy(latex, variable_values)`` with its global assignments cleared
   first, as in a fresh process;
-- adapter: :func:`symattn.grading.answers.precheck`, :func:`symattn.grading.answers.split_chain` and
-  :func:`symattn.grading.parsing.read_latex` for each side, the path a learner's answer takes (without
+- adapter: :func:`symattn.grading.answers.notation.precheck`,
+  :func:`symattn.grading.answers.notation.split_chain` and
+  :func:`symattn.grading.answers.parsing.read_latex` for each side, the path a learner's answer takes (without
   the worker, which only adds limits); a relation is rebuilt from its sides.
 
 A reading is *parse-equal* when it has the expected value (:func:`same_value`). The adapter may
@@ -146,7 +147,7 @@ def raw_read(latex: str, variables: dict[str, str]) -> Any:
     On Python 3.13+ antlr 4.7.2 needs ``typing.io`` to import: the shim adds that module and
     leaves the parser itself untouched.
     """
-    from symattn.grading.readers import typing_io_shim
+    from symattn.grading.answers.readers import typing_io_shim
 
     typing_io_shim()
     import latex2sympy2
@@ -155,15 +156,15 @@ def raw_read(latex: str, variables: dict[str, str]) -> Any:
     return latex2sympy2.latex2sympy(latex, {k: trusted_value(v) for k, v in variables.items()})
 
 
-#: symattn's relation names (:class:`symattn.grading.answers.Chain`) as SymPy relations.
+#: symattn's relation names (:class:`symattn.grading.answers.notation.Chain`) as SymPy relations.
 _RELATION_CLASSES = {"=": "Eq", "!=": "Ne", "<": "Lt", ">": "Gt", "<=": "Le", ">=": "Ge"}
 
 
 def adapter_read(latex: str) -> Any:
     """The path of a learner's answer through symattn's public reader: precheck, the chain of
     sides, each side read; a relation is put back together to compare it with upstream's."""
-    from symattn.grading.answers import InvalidAnswer, precheck, split_chain
-    from symattn.grading.parsing import read_latex
+    from symattn.grading.answers.notation import InvalidAnswer, precheck, split_chain
+    from symattn.grading.answers.parsing import read_latex
 
     chain = split_chain(precheck(latex))
     if any(not side for side in chain.sides):

@@ -107,7 +107,7 @@ class MathVerify:
 def symattn_verdict(
     answer: str, kind: str, value: Any, tolerance: Any = 0, variable: str = "N", mistakes: tuple = ()
 ) -> Any:
-    from symattn.grading.judge import Expected, judge
+    from symattn.grading.answers.judge import Expected, judge
 
     return judge(answer, Expected(kind, value, tolerance, variable), mistakes)
 
@@ -195,7 +195,7 @@ def load_bank() -> tuple[Path, list[dict[str, str]]]:
 
 def run_bank(bank: list[dict[str, str]], mv: MathVerify | None) -> list[Row]:
     from symattn.grading import exercises
-    from symattn.grading.judge import judge
+    from symattn.grading.answers.judge import judge
 
     rows = []
     for entry in bank:
@@ -262,8 +262,9 @@ def latex2sympy_section(results: list[peer_suites.PairResult]) -> list[str]:
         "",
         f"{s['pairs']} LaTeX-to-SymPy pairs and {s['bad']} strings that must be refused, from "
         f"{peer_suites.L2S_SOURCE}, vendored in `tests/data/peers/`. Each is read by raw "
-        "latex2sympy2 1.9.1 and by symattn's answer reader (`symattn.grading.answers.precheck`, "
-        "`symattn.grading.answers.split_chain`, then `symattn.grading.parsing.read_latex` for each side). "
+        "latex2sympy2 1.9.1 and by symattn's answer reader (`symattn.grading.answers.notation.precheck`, "
+        "`symattn.grading.answers.notation.split_chain`, then "
+        "`symattn.grading.answers.parsing.read_latex` for each side). "
         "Parse-equal means the expected value, exactly (a float in "
         "upstream's expectation is the decimal its author typed; symbolic differences must "
         "simplify to 0).",
@@ -281,7 +282,7 @@ def latex2sympy_section(results: list[peer_suites.PairResult]) -> list[str]:
         "### Refused on purpose",
         "",
         "Every pair symattn refuses falls in one of these categories "
-        "(`tests/grading/test_peer_suites.py` checks it):",
+        "(`tests/grading/answers/test_peer_suites.py` checks it):",
         "",
         "| category | pairs | why |",
         "| --- | --- | --- |",
@@ -298,7 +299,7 @@ def _changed_sentence(s: dict[str, Any]) -> str:
         "Where raw latex2sympy2 reads the expected value and symattn gives a value, it is the same "
         if not changed
         else f"symattn changes the value of {len(changed)} pairs that raw latex2sympy2 reads right "
-        f"(a known bug of its reader, a failing case in `tests/grading/test_peer_suites.py`): "
+        f"(a known bug of its reader, a failing case in `tests/grading/answers/test_peer_suites.py`): "
         + ", ".join(_cell(r.latex, 40) for r in changed)
         + "; elsewhere, where raw latex2sympy2 reads the expected value and symattn gives a value, "
         "it is the same"

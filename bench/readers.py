@@ -2,7 +2,7 @@
 
 Run: python bench/readers.py [--out docs/readers.md] [--python PYTHON]
 
-Each candidate of :data:`symattn.grading.readers.READERS` is measured in an environment of its
+Each candidate of :data:`symattn.grading.answers.readers.READERS` is measured in an environment of its
 own (their antlr runtimes cannot share one), made on first use under ``.venv-readers/NAME``
 with ``PYTHON -m venv`` (default: the running interpreter) and the versions of
 constraints.txt, the candidate's own distribution replacing latex2sympy2 and antlr 4.7.2. In
@@ -68,7 +68,7 @@ def _import_seconds(repeat: int = 5) -> float:
 def _pairs() -> dict[str, Any]:
     import peer_suites
 
-    from symattn.grading.parsing import read_latex
+    from symattn.grading.answers.parsing import read_latex
 
     out = []
     for pair in peer_suites.load_pairs():
@@ -98,8 +98,8 @@ def _math_verify() -> list[str]:
 
 
 def _bank() -> dict[str, Any]:
+    from symattn.grading.answers.judge import judge, warm_up
     from symattn.grading.exercises import get
-    from symattn.grading.judge import judge, warm_up
 
     warm_up()
     rows = _bank_rows()
@@ -115,7 +115,7 @@ def _bank() -> dict[str, Any]:
 
 
 def worker() -> dict[str, Any]:
-    from symattn.grading import readers
+    from symattn.grading.answers import readers
 
     reader = readers.current()
     return {
@@ -202,13 +202,13 @@ def page(results: dict[str, dict[str, Any]], chosen: str) -> str:
         "",
         "Written by `python bench/readers.py` (not by `symattn build`: each candidate needs an "
         "environment of its own, since their antlr runtimes clash). Every candidate reads on the same "
-        "path a learner's answer takes (`SYMATTN_READER=name`, `symattn/grading/readers.py`): strict "
+        "path a learner's answer takes (`SYMATTN_READER=name`, `symattn/grading/answers/readers.py`): strict "
         "to the end of the text, decimals exact, symbols as written, no assignments.",
         "",
         f"symattn reads with **{chosen}**: it is the only candidate that gives every answer-bank "
         "verdict, and the only one whose readings of latex2sympy's pairs through symattn are not "
         "fewer. On Python 3.13 and later it imports through a shim that gives antlr 4.7.2 the "
-        "`typing.io` module it names in its type hints (`symattn.grading.readers.typing_io_shim`). "
+        "`typing.io` module it names in its type hints (`symattn.grading.answers.readers.typing_io_shim`). "
         "antlr 4.7.2 has no wheel on PyPI, but it is pure Python: `pip wheel` builds a "
         "`py3-none-any` wheel of it from its source, which is what a site for Pyodide serves.",
         "",
@@ -293,7 +293,7 @@ def page(results: dict[str, dict[str, Any]], chosen: str) -> str:
         f"### {chosen}",
         "",
         f"The reader in use: its verdicts are the bank's ({_same(base, bank)}/{len(bank)}; "
-        "`tests/grading/test_answer_bank.py` asserts each on every supported Python), "
+        "`tests/grading/answers/test_answer_bank.py` asserts each on every supported Python), "
         "so no reading changes.",
         "",
         "Kinds of difference seen: latex2sympy2_extended adds a number to the power of e after it "
@@ -315,7 +315,7 @@ def main(argv: Iterable[str] | None = None) -> None:
     if args.worker:
         print(json.dumps(worker()))
         return
-    from symattn.grading import readers
+    from symattn.grading.answers import readers
 
     results = {}
     for name in readers.READERS:

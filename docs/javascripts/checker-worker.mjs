@@ -31,7 +31,7 @@ async function boot() {
   say("Preparing the checker (3 of 3)");
   python.runPython("import sympy");
   done("sympy");
-  python.runPython("from symattn.cli import browser as symattn_browser\nimport symattn.grading.exercises, symattn.grading.judge");
+  python.runPython("from symattn.cli import browser as symattn_browser\nimport symattn.grading.exercises, symattn.grading.answers.judge");
   done("symattn");
   python.runPython("symattn_browser.warm_up()");
   done("warm-up check");

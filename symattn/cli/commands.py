@@ -127,9 +127,9 @@ def exercises(args: argparse.Namespace) -> int:
 
 def check(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..grading.answers import MAX_LENGTH
+    from ..grading.answers.judge import judge
+    from ..grading.answers.notation import MAX_LENGTH
     from ..grading.exercises import get
-    from ..grading.judge import judge
     from ..present.exercise_render import verdict_json, verdict_text
 
     if args.steps is not None:
@@ -146,7 +146,7 @@ def check(args: argparse.Namespace) -> int:
         answer = args.answer
     exercise = get(args.id, args.seed)
     if exercise.checker == "formula":
-        from ..grading.learner_formula import EXPECTED_LATEX, judge_formula
+        from ..grading.answers.formula import EXPECTED_LATEX, judge_formula
 
         verdict = judge_formula(answer)
         out = (
@@ -177,7 +177,7 @@ def check_steps(args: argparse.Namespace) -> int:
     """``symattn check ID --steps FILE``: a learner's derivation judged line by line."""
     from ..errors import InputError
     from ..grading.exercises import get
-    from ..grading.learner_proof import STEP_EXERCISES, check_derivation, read_steps
+    from ..grading.proofs.derivation import STEP_EXERCISES, check_derivation, read_steps
     from ..present.learner_render import proof_json, proof_text
 
     if args.answer is not None or args.stdin:
@@ -196,7 +196,7 @@ def check_steps(args: argparse.Namespace) -> int:
 
 def audit(args: argparse.Namespace) -> int:
     from ..errors import EXIT_CHECK_FAILED, InputError
-    from ..grading.audit import audit_module
+    from ..grading.audit.keys import audit_module
     from ..present.audit_render import audit_json, audit_text_report
 
     try:
@@ -283,7 +283,7 @@ def grade(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..errors import InputError
-    from ..grading.grade import grade_file
+    from ..grading.batch.grade import grade_file
     from ..present.grade_report import (
         ChartUnavailable,
         bar_chart,

@@ -1,12 +1,13 @@
-"""Grading: reading and judging a learner's answers, exercises, class grading and the module audit.
+"""Grading: everything that judges text written by someone else, in four parts.
 
-- answers: :mod:`.answers` (checks on the raw text), :mod:`.parsing` (latex2sympy2 behind an
-  adapter), :mod:`.judge` (a verdict against an expected value, with named slips);
-- exercises: :mod:`.exercises` (answers computed by the library);
-- learners' derivations: :mod:`.learner_steps`, :mod:`.learner_proof`, :mod:`.learner_scalar`,
-  :mod:`.learner_matrix`, :mod:`.learner_formula`, :mod:`.learner_examples`;
-- a class: :mod:`.grade`, :mod:`.grade_io`;
-- the module audit: :mod:`.audit`, :mod:`.claims`, :mod:`.calc`, :mod:`.stated`, ``claim_*``.
+- :mod:`.answers`: a learner's answer, read as a careful grader reads it and judged exactly;
+- :mod:`.proofs`: a learner's derivation, judged step by step;
+- :mod:`.audit`: a module's numeric claims and answer keys;
+- :mod:`.batch`: a class's answers graded in one run, as ``check`` judges each.
+
+Shared by the parts: :mod:`.exercises` (the registry, answers computed by the library),
+:mod:`.plugins` (exercises from other packages), :mod:`.worker` (limited workers that return
+plain data) and :mod:`.plain_math` (what a learner is told, as plain math).
 
 This layer imports the layers below it (labs, proof, core) and the shared base, never the
 presentation or the command line.

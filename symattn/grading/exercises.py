@@ -22,7 +22,7 @@ from ..core.flops import N, cost_terms, d_model
 from ..core.masks import Mask, Table
 from ..errors import SymattnError
 from ..proof.engine import Derivation
-from .judge import Expected, Mistake
+from .answers.judge import Expected, Mistake
 
 
 class UnknownExercise(SymattnError):
@@ -353,8 +353,8 @@ def _plain(
 
 
 def _checked(e: Exercise, checker: str) -> Exercise:
-    """``e`` judged by :mod:`symattn.grading.learner_proof` ("steps") or
-    :mod:`symattn.grading.learner_formula`."""
+    """``e`` judged by :mod:`symattn.grading.proofs.derivation` ("steps") or
+    :mod:`symattn.grading.answers.formula`."""
     import dataclasses
 
     return dataclasses.replace(e, checker=checker)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from ..grading.audit import AuditRow, ModuleAudit
+from ..grading.audit.keys import AuditRow, ModuleAudit
 from ._table import text_table
 
 _WIDTH = 60

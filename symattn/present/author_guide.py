@@ -183,8 +183,8 @@ def derivation_page() -> str:
 
 def exercise_page() -> str:
     """Markdown of "Add an exercise": the example module and what the commands print for it."""
+    from ..grading.answers.judge import judge
     from ..grading.exercises import get
-    from ..grading.judge import judge
     from ..grading.plugins import loaded
     from .exercise_render import exercise_text, verdict_text
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from ..grading.audit import AuditRow
+from ..grading.answers.judge import Verdict, expected_decimal
+from ..grading.audit.keys import AuditRow
 from ..grading.exercises import Exercise
-from ..grading.judge import Verdict, expected_decimal
 from ._table import text_table
 from .proof_render import to_text
 
@@ -19,7 +19,7 @@ def exercise_list(exercises: list[Exercise]) -> str:
     return "\n".join(lines) + "\n"
 
 
-#: How exercises judged by learner_proof / learner_formula are listed and checked.
+#: How exercises judged by proofs.derivation / answers.formula are listed and checked.
 CHECKER_LABELS = {
     "steps": "derivation checked step by step",
     "formula": "formula checked; the rest model solution",

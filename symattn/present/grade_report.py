@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SymattnError
-from ..grading.grade_io import VERDICTS
+from ..grading.batch.files import VERDICTS
 from ._table import text_table
 
 #: Unrecognised wrong answers listed per exercise.

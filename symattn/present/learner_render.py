@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ..grading.learner_proof import ProofVerdict
+from ..grading.proofs.derivation import ProofVerdict
 
 MARKS = {"ok": "✓", "wrong": "✗", "unjustified": "?", "invalid": "!"}
 
@@ -47,8 +47,8 @@ def _cell(text: str) -> str:
 
 def worked_checks(exercise_id: str) -> str:
     """The exercises page's worked checks: a correct and a wrong derivation, as judged."""
-    from ..grading.learner_examples import EXAMPLES
-    from ..grading.learner_proof import check_derivation
+    from ..grading.proofs.derivation import check_derivation
+    from ..grading.proofs.examples import EXAMPLES
 
     out = [
         f"**Checked step by step.** Write a derivation in LaTeX, one step per line ('A = B' starts "

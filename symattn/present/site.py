@@ -291,7 +291,7 @@ def _exercise_pages(reports: dict) -> dict[str, str]:
 
 def _formula_note(exercise_id: str) -> str:
     """How ex6.6's formula part is checked (the 'why' part stays a model solution)."""
-    from ..grading.learner_formula import EXPECTED_LATEX
+    from ..grading.answers.formula import EXPECTED_LATEX
 
     return (
         f"**Formula checked.** `symattn check {exercise_id} ANSWER` proves an answer equal to "
@@ -388,7 +388,7 @@ def find_module(start: Path | None = None) -> Path | None:
 
 
 def _audit_page() -> str:
-    from ..grading.audit import audit_module
+    from ..grading.audit.keys import audit_module
     from .audit_render import audit_markdown
 
     path = find_module()

@@ -1,8 +1,10 @@
-"""Write the class files tests/grading/test_grade.py and bench/grade_speed.py use (run from the repo root).
+"""Write the class files tests/grading/batch/test_grade.py and bench/grade_speed.py use (run from the
+repo root).
 
     python tests/data/make_grade_classes.py
 
-grade_bank.csv: answers taken from tests/grading/test_judge.py and tests/cli/test_cli_exercises.py, plus
+grade_bank.csv: answers taken from tests/grading/answers/test_judge.py and
+tests/cli/test_cli_exercises.py, plus
 seeded variants and unreadable answers, one per row (exercise, seed, answer): the bank on which
 `symattn grade` must give `symattn check`'s verdicts while the judge's own answer bank is not
 there. class_1000.csv: a class of 250 learners answering ex6.2, ex6.4, ex6.5 and ex6.2 seed 7,

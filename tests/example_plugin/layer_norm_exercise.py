@@ -11,8 +11,8 @@ import random
 import sympy as sp
 
 from symattn.core.digits import decimal_string
+from symattn.grading.answers.judge import Expected, Mistake
 from symattn.grading.exercises import Exercise
-from symattn.grading.judge import Expected, Mistake
 from symattn.proof import Derivation
 
 ID = "ln.1"

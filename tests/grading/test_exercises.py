@@ -6,8 +6,8 @@ import pytest
 import sympy as sp
 
 from symattn.errors import SymattnError
+from symattn.grading.answers.judge import judge
 from symattn.grading.exercises import EXERCISES, get, variant
-from symattn.grading.judge import judge
 
 
 def test_seven_exercises_in_module_order_with_kinds():
@@ -103,9 +103,9 @@ def test_no_variant_lets_a_slip_pass_over_a_thousand_seeds(ex_id):
     """
     import mpmath
 
-    from symattn.grading.answers import Chain
-    from symattn.grading.judge_threshold import judge_threshold
-    from symattn.grading.judge_values import judge_number
+    from symattn.grading.answers.notation import Chain
+    from symattn.grading.answers.threshold import judge_threshold
+    from symattn.grading.answers.values import judge_number
 
     skipped = 0
     for seed in SEEDS:

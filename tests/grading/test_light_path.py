@@ -34,8 +34,9 @@ def test_importing_the_checking_path_imports_none_of_the_heavy_packages():
     out = _python(
         "import sys\n"
         "import symattn, symattn.cli, symattn.cli.app, symattn.cli.commands\n"
-        "import symattn.grading.judge, symattn.grading.exercises, symattn.grading.learner_proof\n"
-        "import symattn.grading.audit, symattn.grading.parsing, symattn.grading.readers\n"
+        "import symattn.grading.answers.judge, symattn.grading.exercises, symattn.grading.proofs.derivation\n"
+        "import symattn.grading.audit.keys, symattn.grading.answers.parsing\n"
+        "import symattn.grading.answers.readers\n"
         f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
     )
     assert out.strip() == "[]"

@@ -6,8 +6,8 @@ from IPython.core.formatters import DisplayFormatter
 
 import derivations
 from symattn import attention
+from symattn.grading.answers.judge import judge
 from symattn.grading.exercises import get
-from symattn.grading.judge import judge
 
 
 def bundle(obj):

@@ -14,7 +14,7 @@ import pytest
 import sympy as sp
 
 import derivations
-from symattn.grading.parsing import LatexError, read_latex
+from symattn.grading.answers.parsing import LatexError, read_latex
 from symattn.proof.equivalence import prove_zero
 from symattn.proof.latex import latex
 

@@ -1,0 +1,238 @@
+r"""ex6.6's formula part: what a head computes when its weights are exactly uniform.
+
+With weights 1/N on every one of N tokens, each output is the mean of the value rows,
+\frac{1}{N}\sum_{j=1}^{N} v_j. :func:`judge_formula` reads an answer with the step parser of
+:mod:`symattn.grading.proofs.steps` (sums, fractions, ``v_1 + v_2 + \dots + v_N``; an optional
+``o_i =`` in front) and proves it equal to the mean for every N: both sides are put in a normal
+form (constants taken out of sums, summation indices renamed, expanded) whose difference must
+be 0. An answer that only agrees at the sizes tried is not called correct. Known slips (the
+sum without 1/N, one weight, one value) get their own feedback. The work runs in the same
+limited worker as other answers.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from ..plain_math import plain_math
+from ..proofs.steps import Node, StepSyntaxError, parse_expression
+from .judge import Verdict
+
+N = sp.Symbol("N", integer=True, positive=True)
+V = sp.IndexedBase("v")
+J = sp.Symbol("j", integer=True, positive=True)
+MEAN = sp.Sum(V[J], (J, 1, N)) / N
+EXPECTED_LATEX = r"\frac{1}{N}\sum_{j=1}^{N} v_j"
+_OUTPUT_NAMES = ("o", "y", "h")  # o_i = ..., the output of token i
+
+SLIPS = (
+    (
+        sp.Sum(V[J], (J, 1, N)),
+        "sum-not-mean",
+        "That is the sum of the values: each of the N weights is 1/N, so the output is their mean",
+    ),
+    (1 / N, "weight-not-output", "That is each weight: the output is the weighted sum of the values"),
+    (V[J], "one-value", "With uniform weights no value is singled out: every value counts equally"),
+)
+
+
+def _build(node: Node) -> sp.Expr:
+    kind = node[0]
+    if kind == "num":
+        return sp.Rational(node[1])
+    if kind == "group":
+        return _build(node[1])
+    if kind == "add":
+        terms = list(node[1:])
+        if any(t == ("dots",) for t in terms):
+            return _dotted_sum(terms)
+        return sp.Add(*[_build(t) for t in terms])
+    if kind == "neg":
+        return -_build(node[1])
+    if kind == "mul":
+        return sp.Mul(*[_build(t) for t in _row_sums(node[1:])])
+    if kind == "rowsum":
+        return sp.Sum(V[J], (J, 1, N))
+    if kind == "inv":
+        den = _build(node[1])
+        if den == 0:
+            raise StepSyntaxError("division by zero")
+        return 1 / den
+    if kind == "pow":
+        exp = _build(node[2])
+        if not (exp.is_Rational and abs(exp) <= 4):
+            raise StepSyntaxError("powers must be small numbers here")
+        return _build(node[1]) ** exp
+    if kind == "sqrt":
+        return sp.sqrt(_build(node[1]))
+    if kind == "sum":
+        _, name, low, high, body = node
+        if name in ("v", "N"):
+            raise StepSyntaxError(f"{name} cannot be a summation index")
+        i = sp.Symbol(name, integer=True, positive=True)
+        lo = _build(low) if low is not None else sp.S.One
+        hi = _build(high) if high is not None else N
+        total = sp.Sum(_build(body), (i, lo, hi))
+        # A sum free of the values has a closed form: sum_j 1 is N, whatever its index is called.
+        return total if total.function.has(V) else _closed_form(total)
+    if kind == "id":
+        _, base, sub, sup = node
+        if sup is None and base == "N" and sub is None:
+            return N
+        if sup is None and base in ("v", "V") and sub is not None:
+            return V[_index(sub)]  # V_j: row j of V
+        raise StepSyntaxError("unknown symbol: write the answer with N, the values v_j and \\sum")
+    raise StepSyntaxError("write the answer with N, the values v_j and \\sum")
+
+
+def _closed_form(total: sp.Sum) -> sp.Expr:
+    """A sum without values in closed form (polynomial bodies only: a learner's odd sum is refused)."""
+    var = total.limits[0][0]
+    if not total.function.is_polynomial(var) or sp.degree(total.function, var) > 4:
+        raise StepSyntaxError("a sum without values must be a simple count, such as \\sum_j 1")
+    return sp.factor(total.doit())
+
+
+def _row_sums(factors: tuple) -> list:
+    """1^T V (and V^T 1), the sum of the value rows, as one factor."""
+    out, i = [], 0
+    while i < len(factors):
+        a, b = factors[i], factors[i + 1] if i + 1 < len(factors) else None
+        if b is not None and (
+            (a == ("T", ("ones",)) and b == ("id", "V", None, None))
+            or (a == ("T", ("id", "V", None, None)) and b == ("ones",))
+        ):
+            out.append(("rowsum",))
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out
+
+
+def _index(node: Node) -> sp.Expr:
+    """An index: numbers, N, one-letter indices, + and -."""
+    kind = node[0]
+    if kind == "num" and node[1].isdigit():
+        return sp.Integer(node[1])
+    if kind == "id" and node[2] is None and node[3] is None and len(node[1]) == 1:
+        return N if node[1] == "N" else sp.Symbol(node[1], integer=True, positive=True)
+    if kind == "add":
+        return sp.Add(*[_index(t) for t in node[1:]])
+    if kind == "neg":
+        return -_index(node[1])
+    if kind == "group":
+        return _index(node[1])
+    raise StepSyntaxError("an index of v must be a letter, a number, N, or a sum of those (v_{j+1})")
+
+
+def _dotted_sum(terms: list[Node]) -> sp.Expr:
+    """v_1 + v_2 + \\dots + v_N as the sum over j = 1..N."""
+    parts = [t for t in terms if t != ("dots",)]
+    built = [_build(t) for t in parts]
+    if (
+        len(built) >= 2
+        and built[0] == V[1]
+        and built[-1] == V[N]
+        and all(b == V[k] for k, b in enumerate(built[:-1], start=1))
+    ):
+        return sp.Sum(V[J], (J, 1, N))
+    raise StepSyntaxError("write a sum with dots as v_1 + v_2 + \\dots + v_N")
+
+
+def read_answer(text: str) -> sp.Expr:
+    """The answer's expression; ``o_i = ...`` (the output of token i) may stand in front."""
+    parts = _top_level_split(text)
+    if len(parts) > 2:
+        raise StepSyntaxError("write one expression (or o_i = expression)")
+    if len(parts) == 2:
+        head = parse_expression(parts[0])
+        if not (head[0] == "id" and head[1] in _OUTPUT_NAMES and head[3] is None):
+            raise StepSyntaxError("the left-hand side must name the output, as in o_i = ...")
+    return _build(parse_expression(parts[-1]))
+
+
+def _top_level_split(text: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for pos, ch in enumerate(text):
+        if ch in "{([":
+            depth += 1
+        elif ch in "})]":
+            depth -= 1
+        elif ch == "=" and depth == 0:
+            parts.append(text[start:pos])
+            start = pos + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts]
+
+
+def normal(e: sp.Expr) -> sp.Expr:
+    """Constants out of sums, sums over Add split, summation indices renamed, expanded."""
+    e = sp.expand(e)
+    if e.is_Add:
+        return sp.Add(*[normal(t) for t in e.args])
+    if e.is_Mul:
+        return sp.Mul(*[normal(f) for f in e.args])
+    if isinstance(e, sp.Sum):
+        var, lo, hi = e.limits[0]
+        body = e.function.xreplace({var: var + lo - 1})  # every sum starts at 1
+        hi = hi - lo + 1
+        lo = sp.S.One
+        out = []
+        for term in sp.Add.make_args(sp.expand(body)):
+            inside = [f for f in sp.Mul.make_args(term) if f.has(var)]
+            outside = [f for f in sp.Mul.make_args(term) if not f.has(var)]
+            k = sp.Symbol("κ", integer=True, positive=True)
+            summand = sp.Mul(*inside).xreplace({var: k})
+            out.append(sp.Mul(*outside) * sp.Sum(summand, (k, lo, hi)))
+        return sp.expand(sp.Add(*out))
+    return e
+
+
+def _equal(a: sp.Expr, b: sp.Expr) -> bool:
+    return sp.expand(normal(a) - normal(b)) == 0
+
+
+def _at_sizes(a: sp.Expr, b: sp.Expr) -> bool:
+    """Equal at N = 1..8 once sums are written out (evidence only)."""
+    for n in range(1, 9):
+        x = a.subs(N, n).doit()
+        y = b.subs(N, n).doit()
+        free = {s for s in (x.free_symbols | y.free_symbols) if s.is_Symbol and s != N}
+        if free or sp.expand(x - y) != 0:
+            return False
+    return True
+
+
+def _judge(text: str) -> Verdict:
+    answer = read_answer(text)
+    given = plain_math(answer)
+    if _equal(answer, MEAN):
+        return Verdict("correct", given, "correct: the mean of the value rows, the same for every token")
+    for value, code, feedback in SLIPS:
+        if _equal(answer, value):
+            return Verdict("incorrect", given, feedback, code)
+    if _at_sizes(answer, MEAN):
+        return Verdict(
+            "invalid",
+            given,
+            "equal to the mean at N = 1, ..., 8, but not proved for every N: write it as " + EXPECTED_LATEX,
+        )
+    return Verdict("incorrect", given, "Not the output of uniform weights (the mean of the values v_j)")
+
+
+def judge_formula(raw: str) -> Verdict:
+    """Judge an answer to ex6.6's formula part, in a limited worker; never raises for bad input."""
+    from ..worker import WorkerError, isolated
+    from .judge import CPU_SECONDS, MEMORY_MB, TIMEOUT
+
+    text = (raw or "").strip().strip("$").strip()
+    if not text:
+        return Verdict("invalid", feedback="the answer is empty")
+    try:
+        parse_expression(_top_level_split(text)[-1])  # cheap refusals before forking
+        return isolated(_judge, text, timeout=TIMEOUT, memory_mb=MEMORY_MB, cpu_seconds=CPU_SECONDS)
+    except StepSyntaxError as exc:
+        return Verdict("invalid", feedback=str(exc))
+    except WorkerError as exc:  # a refusal inside the worker, or its limits
+        return Verdict("invalid", feedback=str(exc))

@@ -1,0 +1,160 @@
+"""Reading the sides of an answer's chain as SymPy values: numbers, expressions and matrices.
+
+Runs inside the judge's worker (:func:`symattn.grading.answers.judge.judge_text`). A side is empty
+(``\\approx 1.96`` has an empty first side), an infinity, a matrix written with a
+``bmatrix``-like environment (a factor in front and transposes after are allowed), or an
+expression read by :func:`symattn.grading.answers.parsing.read_latex`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import sympy as sp
+
+from ...proof.certify import NotFinite
+from ..plain_math import plain_math
+from .notation import Chain
+from .parsing import LatexError, read_latex
+from .verdicts import INF, INFINITIES
+
+_MATRIX = re.compile(
+    r"^(?P<pre>.*?)(?:\\left\s*[\[(]\s*)?\\begin\{(?P<env>[A-Za-z]+)\}(?:\{[^{}]*\})?"
+    r"(?P<body>.*?)\\end\{(?P=env)\}(?:\s*\\right\s*[\])])?(?P<post>.*)$",
+    re.S,
+)
+_TRANSPOSE = re.compile(r"\^\{T\^\{?T\}?\}|\^\{T\}|\^T|'")
+
+
+def read_side(text: str, notes: list[str]) -> Any:
+    """One side of a chain as SymPy: None if empty, a Matrix, or an expression."""
+    text = text.strip()
+    if not text:
+        return None
+    if text in (r"\infty", r"+\infty"):
+        return INF
+    if text == r"-\infty":
+        return -INF
+    if r"\begin{" in text:
+        return _read_matrix(text, notes)
+    if re.fullmatch(r"\[\s*\[.*\]\s*\]", text, re.S):
+        return _read_rows(text)
+    value = read_latex(text)
+    if isinstance(value, list):
+        value = sp.Matrix([value])
+    if isinstance(value, sp.MatrixBase):
+        return sp.Matrix(value)
+    if isinstance(value, (sp.Rel, sp.logic.boolalg.Boolean)) and not isinstance(value, sp.Expr):
+        raise LatexError("cannot read this relation: write it as, say, N > 8192")
+    if not isinstance(value, sp.Expr):
+        raise LatexError(f"cannot read '{text[:40]}' as a value here")
+    if value.has(sp.Sum, sp.Product):
+        value = value.doit()  # concrete bounds, at most a hundred terms (answers.py)
+    if r"\infty" in text and not value.has(*INFINITIES):
+        # SymPy evaluated the infinity away (1/\infty is 0): still not a finite number
+        raise NotFinite("the answer is not a finite number: it involves infinity")
+    return value
+
+
+def _read_rows(text: str) -> sp.Matrix:
+    """A matrix written as nested lists, row by row: [[0, -\\infty], [0, 0]]."""
+    inner = text.strip()[1:-1].strip()
+    rows = re.findall(r"\[([^\[\]]*)\]", inner)
+    if re.sub(r"\[[^\[\]]*\]|[\s,]", "", inner) or not rows:
+        raise LatexError("write a matrix as rows in brackets, [[0, -\\infty], [0, 0]]")
+    cells = [[c.strip() for c in r.split(",")] for r in rows]
+    if any(len(r) != len(cells[0]) for r in cells):
+        raise LatexError("the rows of the matrix have different lengths")
+    if any(not c for r in cells for c in r):
+        raise LatexError("the matrix has an empty entry")
+    return sp.Matrix([[_read_entry(c) for c in r] for r in cells])
+
+
+def _read_matrix(text: str, notes: list[str]) -> sp.Matrix:
+    m = _MATRIX.match(text)
+    if not m or r"\begin{" in m.group("body") or r"\begin{" in m.group("post"):
+        raise LatexError("write one matrix, as \\begin{bmatrix} ... \\end{bmatrix}")
+    rows = [r for r in re.split(r"\\\\", m.group("body").replace(r"\hline", ""))]
+    if rows and not rows[-1].strip():
+        rows.pop()
+    cells = [[c.strip() for c in r.split("&")] for r in rows]
+    if not cells or any(len(r) != len(cells[0]) for r in cells):
+        raise LatexError("the rows of the matrix have different lengths")
+    if any(not c for r in cells for c in r):
+        raise LatexError("the matrix has an empty entry")
+    matrix = sp.Matrix([[_read_entry(c) for c in r] for r in cells])
+    pre = m.group("pre").strip()
+    pre = re.sub(r"\\(?:cdot|times)\s*$", "", pre).strip()
+    if pre in ("", "+"):
+        scale = None
+    elif pre == "-":
+        scale = sp.S.NegativeOne
+    else:
+        scale = read_latex(pre)
+        if not isinstance(scale, sp.Expr):
+            raise LatexError("cannot read the factor in front of the matrix")
+    post = re.sub(r"\s+", "", m.group("post"))
+    flips = 0
+    while post:
+        t = _TRANSPOSE.match(post)
+        if not t:
+            raise LatexError(f"cannot read '{post[:20]}' after the matrix")
+        flips += t.group().count("T") or 1
+        post = post[t.end() :]
+    if flips % 2:
+        matrix = matrix.T
+    if scale is not None:
+        matrix = matrix.applyfunc(lambda x: scale * x)
+    return matrix
+
+
+def _read_entry(text: str) -> Any:
+    if text in (r"\infty", r"+\infty"):
+        return INF
+    if text == r"-\infty":
+        return -INF
+    value = read_latex(text)
+    if not isinstance(value, sp.Expr):
+        raise LatexError(f"cannot read the matrix entry '{text[:30]}'")
+    return value
+
+
+def given_text(chain: Chain, sides: list[Any]) -> str:
+    shown = {"<=": "<=", ">=": ">=", "!=": "!=", "~": "≈", "equiv": "≡"}
+    parts = []
+    for i, s in enumerate(sides):
+        if i:
+            parts.append(shown.get(chain.relations[i - 1], chain.relations[i - 1]))
+        if s is not None:
+            parts.append(_show(s))
+    text = " ".join(parts)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+#: Relations as LaTeX, for :func:`given_latex`.
+_RELATIONS_TEX = {"<=": r"\le", ">=": r"\ge", "!=": r"\ne", "~": r"\approx", "equiv": r"\equiv"}
+
+
+def given_latex(chain: Chain, sides: list[Any]) -> str:
+    """What was read, as LaTeX for a page to typeset ("" when it is too long to show, or when
+    SymPy's printer cannot print it: a reading to show never changes a verdict)."""
+    from ...proof.latex import latex
+
+    parts = []
+    try:
+        for i, s in enumerate(sides):
+            if i:
+                parts.append(_RELATIONS_TEX.get(chain.relations[i - 1], chain.relations[i - 1]))
+            if s is not None:
+                parts.append(latex(sp.Matrix(s) if isinstance(s, list) else s))
+    except Exception:  # RecursionError and the like: SymPy's printer on a learner's odd expression
+        return ""
+    text = " ".join(parts)
+    return text if len(text) <= 400 else ""
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, sp.MatrixBase):
+        return plain_math(value)
+    return plain_math(value)

@@ -1,0 +1,218 @@
+"""Judging a number or a matrix: every value of the chain against the expected one.
+
+A value is correct when a certified interval evaluation (:mod:`symattn.proof.certify`) puts it
+within the tolerance of the expected value; one that matches a :class:`Mistake` instead is
+incorrect with the mistake's feedback. ``-oo`` entries of a matrix must be infinite with the
+same sign.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import sympy as sp
+
+from ...proof.certify import NotFinite, Uncertain, enclose, sign, within
+from .notation import Chain
+from .verdicts import INF, INFINITIES, Expected, Mistake, Refusal, Verdict
+
+
+def judge_number(
+    chain: Chain, sides: list[Any], expected: Expected, mistakes: tuple[Mistake, ...]
+) -> Verdict:
+    bad = [r for r in chain.relations if r not in ("=", "~")]
+    if bad:
+        raise Refusal("form", "expected a number, not a relation")
+    values = values_of(chain, sides)
+    for value in values:
+        check_number(value, expected, mistakes)
+    return Verdict("correct", feedback="correct", extra={"value": values[0]})
+
+
+def values_of(chain: Chain, sides: list[Any]) -> list[Any]:
+    """The sides that are values: not an empty end (\\approx 1.96), not a leading label (y = ...)."""
+    values = []
+    last = len(sides) - 1
+    for i, s in enumerate(sides):
+        if s is None:
+            if last and i in (0, last):
+                continue
+            raise Refusal("form", "a relation needs a value on each side", "invalid")
+        if i == 0 and last and isinstance(s, sp.Symbol):
+            continue  # a name for the answer: O = 1.96
+        values.append(s)
+    if not values:
+        raise Refusal("form", "no value is given", "invalid")
+    return values
+
+
+def check_number(value: Any, expected: Expected, mistakes: tuple[Mistake, ...]) -> None:
+    """Return if ``value`` is within tolerance of the expected number; else raise Refusal."""
+    if isinstance(value, sp.MatrixBase):
+        if value.shape != (1, 1):
+            raise Refusal("shape", f"expected a single number, not a {value.rows}x{value.cols} matrix")
+        value = value[0, 0]  # a 1x1 matrix is read as its entry
+        if value in (INF, -INF):
+            raise NotFinite("the answer is not a finite number: it involves infinity")
+    if value.has(*INFINITIES):
+        raise NotFinite("the answer is not a finite number: it involves infinity")
+    if value.free_symbols:
+        names = ", ".join(sorted(str(s) for s in value.free_symbols))
+        raise Refusal("symbolic", f"the answer should be a number, but it contains {names}")
+    ok = close(value, expected.value, expected.tolerance)
+    if ok is True:
+        return
+    for m in mistakes:
+        if not isinstance(m.value, sp.MatrixBase) and close(value, m.value, expected.tolerance) is True:
+            raise Refusal(m.code, m.feedback)
+    if ok is None:
+        raise Refusal(
+            "undecided", "this value could not be compared with certainty: write it more simply", "invalid"
+        )
+    raise Refusal("", "not the expected answer")
+
+
+def close(value: Any, target: Any, tol: sp.Rational) -> bool | None:
+    try:
+        return within(value, target, tol)
+    except Uncertain as exc:
+        raise Refusal(
+            "form",
+            str(exc) if "function" in str(exc) else "this is not a number that can be checked",
+            "invalid",
+        ) from None
+
+
+def judge_matrix(
+    chain: Chain, sides: list[Any], expected: Expected, mistakes: tuple[Mistake, ...]
+) -> Verdict:
+    if any(r != "=" for r in chain.relations):
+        raise Refusal("form", "expected a matrix, not a relation")
+    values = values_of(chain, sides)
+    for value in values:
+        reason = _matrix_reason(value, sp.Matrix(expected.value), expected.tolerance)
+        if reason is None:
+            continue
+        for m in mistakes:
+            target = m.value if isinstance(m.value, sp.MatrixBase) else sp.Matrix([[m.value]])
+            if _matrix_reason(value, sp.Matrix(target), expected.tolerance) is None:
+                raise Refusal(m.code, m.feedback)
+        raise Refusal(*reason)
+    return Verdict("correct", feedback="correct", extra={"value": values[0]})
+
+
+def _matrix_reason(value: Any, e: sp.Matrix, tol: sp.Rational) -> tuple[str, str] | None:
+    """None if ``value`` equals ``e`` entry by entry; else (code, reason)."""
+    if not isinstance(value, sp.MatrixBase):
+        return ("shape", f"expected a {e.rows}x{e.cols} matrix")
+    if value.shape != e.shape:
+        return ("shape", f"expected a {e.rows}x{e.cols} matrix, got {value.rows}x{value.cols}")
+    for x, y in zip(value, e, strict=True):
+        if y in (INF, -INF):
+            if _infinite_entry(x) != y:
+                return ("", "not the expected matrix")
+            continue
+        if x.has(*INFINITIES):
+            return ("", "not the expected matrix")
+        if x.free_symbols:
+            return ("symbolic", "the entries should be numbers")
+        try:
+            ok = within(x, y, tol)
+        except (NotFinite, Uncertain):
+            return ("", "not the expected matrix: an entry is not a finite number")
+        if ok is not True:
+            return ("", "not the expected matrix")
+    return None
+
+
+def _infinite_entry(x: Any) -> Any:
+    """+oo or -oo for an entry that is +-infinity plus (or times a positive) finite number."""
+    try:
+        return _infinity_of(sp.sympify(x))
+    except (NotFinite, Uncertain):
+        return None
+
+
+def _infinity_of(x: sp.Expr) -> Any:
+    if x in (INF, -INF):
+        return x
+    inf = [a for a in sp.preorder_traversal(x) if a in INFINITIES]
+    if not inf or any(a in (sp.S.ComplexInfinity, sp.S.NaN) for a in inf):
+        return None
+    finite_part = x.xreplace({INF: sp.S.Zero, -INF: sp.S.Zero})
+    try:
+        enclose(finite_part)
+    except (NotFinite, Uncertain):
+        return None
+    if isinstance(x, sp.Add) and sum(1 for a in x.args if a.has(INF, -INF)) == 1:
+        term = next(a for a in x.args if a.has(INF, -INF))
+        return _infinity_of(term)
+    if isinstance(x, sp.Mul):
+        factors = [a for a in x.args if not a.has(INF, -INF)]
+        inf_factors = [a for a in x.args if a.has(INF, -INF)]
+        if len(inf_factors) != 1:
+            return None
+        s = sign(enclose(sp.Mul(*factors))) if factors else 1
+        core = _infinity_of(inf_factors[0])
+        if core is None or not s:
+            return None
+        return core if s > 0 else -core
+    return None
+
+
+# -- a second value after a matrix (ex6.4: the mask, then the first row of weights) ---------------
+_MATRIX_END = re.compile(
+    r"(?:\\end\{[A-Za-z]*matrix\}(?:\s*\\right\s*[\])])?|\]\s*\])"
+    r"(?:\s*(?:\^\{T\^\{?T\}?\}|\^\{T\}|\^T|'))*"  # transposes belong to the matrix
+)
+
+
+def split_companion(text: str) -> tuple[str, str]:
+    """``text`` cut after its first matrix: (the matrix part, what follows it without a leading
+    comma or "and"); ("text", "") when nothing follows."""
+    m = _MATRIX_END.search(text)
+    if not m:
+        return text, ""
+    rest = re.sub(r"^\s*(?:,|and\b)?\s*", "", text[m.end() :])
+    return text[: m.end()], rest.strip()
+
+
+def judge_companion(main: Verdict, rest: str, companion: tuple[str, Any]) -> Verdict:
+    """The matrix's verdict with the second value judged too: both must be right."""
+    what, want = companion
+    got = _read_vector(rest, want.cols)
+    if main.verdict != "correct":
+        return main
+    if got is None:
+        return Verdict("invalid", main.given, f"cannot read {what} after the matrix: write it as [1, 0, 0]")
+    if got != want:
+        shown = "[" + ", ".join(str(x) for x in want) + "]"
+        return Verdict(
+            "incorrect",
+            main.given,
+            f"the mask is right, but {what} is {shown}: token 1 may see only itself, so all its weight "
+            "is on itself",
+            "first-row-weights",
+        )
+    return Verdict("correct", main.given, f"correct: the mask, and {what}", notes=main.notes)
+
+
+def _read_vector(text: str, size: int) -> sp.Matrix | None:
+    """A row of ``size`` exact numbers: [1, 0, 0], (1, 0, 0) or a one-row matrix; "w = " may lead."""
+    text = re.sub(r"^[^=]*=\s*", "", text) if "=" in text else text
+    m = re.fullmatch(r"\s*(?:\\left\s*)?[(\[]\s*(.*?)\s*(?:\\right\s*)?[)\]]\s*", text)
+    if m:
+        cells = [c.strip() for c in m.group(1).split(",")]
+    else:
+        m = re.fullmatch(r"\s*\\begin\{[a-z]*matrix\}(.*)\\end\{[a-z]*matrix\}\s*", text)
+        if not m:
+            return None
+        cells = [c.strip() for c in m.group(1).split("&")]
+    if len(cells) != size or not all(re.fullmatch(r"-?\d+(?:\.\d+)?|\\frac\{\d+\}\{\d+\}", c) for c in cells):
+        return None
+    out = []
+    for c in cells:
+        f = re.fullmatch(r"\\frac\{(\d+)\}\{(\d+)\}", c)
+        out.append(sp.Rational(int(f.group(1)), int(f.group(2))) if f else sp.Rational(c))
+    return sp.Matrix([out])

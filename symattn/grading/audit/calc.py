@@ -1,0 +1,474 @@
+"""Reading the arithmetic a module writes, and the precision of the figures it states.
+
+A module's math is author text, not code: nothing here calls ``eval``, ``sympify`` or a LaTeX
+parser with global state. :func:`latex_to_plain` rewrites the LaTeX of one formula into a small
+plain syntax (``\\sqrt{2} \\approx 1.414`` -> ``sqrt(2) ≈ 1.414``), and :func:`parse_chain`
+reads that syntax with a recursive-descent parser into a tuple tree, which :func:`exact` turns
+into SymPy (decimals read exactly) and :func:`interval` into mpmath intervals (a decimal with a
+fractional part stands for every number that rounds to it).
+
+How a stated figure is compared with a computed value is :mod:`symattn.grading.audit.stated`.
+"""
+
+from __future__ import annotations
+
+import re
+
+import mpmath
+import sympy as sp
+
+from .stated import Stated, Unreadable
+
+MAX_LENGTH = 400  # characters of one formula read
+MAX_POWER = 64  # largest literal exponent evaluated
+MAX_DECADES = 1000  # values beyond 10^±1000 are not evaluated (the module's are below 10^9)
+
+
+# -- LaTeX to the plain syntax ----------------------------------------------------------------
+_DROP = {"left", "right", "quad", "qquad", "displaystyle", "big", "Big", "bigl", "bigr", "limits"}
+_WORDS = {
+    "approx": " ≈ ",
+    "pm": " ± ",
+    "infty": "oo",
+    "cdot": " * ",
+    "times": " × ",
+    "top": "T",
+    "neq": " ≠ ",
+    "ne": " ≠ ",
+    "le": " ≤ ",
+    "leq": " ≤ ",
+    "ge": " ≥ ",
+    "geq": " ≥ ",
+    "dots": "...",
+    "ldots": "...",
+    "cdots": "...",
+    "sim": " ~ ",
+    "in": " ∈ ",
+    "%": "%",
+    ",": " ",
+    ";": " ",
+    "!": "",
+    " ": " ",
+}
+_STYLE = {"mathbf", "boldsymbol", "text", "mathrm", "operatorname", "mathit", "textbf", "mathcal", "mathbb"}
+
+
+def latex_to_plain(tex: str) -> str:
+    """One formula's LaTeX in the plain syntax :func:`parse_chain` reads."""
+    if len(tex) > 20 * MAX_LENGTH:
+        raise Unreadable("formula too long")
+    try:
+        out, _ = _convert(tex.replace("{,}", ","), 0, stop=None)
+    except RecursionError:
+        raise Unreadable("formula nested too deeply") from None
+    return re.sub(r"\s+", " ", out).strip()
+
+
+def _group(tex: str, i: int) -> tuple[str, int]:
+    """The argument at ``i``: a braced group (converted) or one character."""
+    while i < len(tex) and tex[i] == " ":
+        i += 1
+    if i < len(tex) and tex[i] == "{":
+        inner, j = _convert(tex, i + 1, stop="}")
+        return inner, j + 1
+    if i < len(tex) and tex[i] == "\\":
+        m = re.compile(r"\\([A-Za-z]+)").match(tex, i)
+        if m:
+            return _WORDS.get(m.group(1), m.group(1)).strip(), m.end()
+    return (tex[i], i + 1) if i < len(tex) else ("", i)
+
+
+def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
+    out: list[str] = []
+    while i < len(tex):
+        c = tex[i]
+        if stop is not None and c == stop:
+            return "".join(out), i
+        if c == "\\":
+            m = re.compile(r"\\([A-Za-z]+|.)", re.S).match(tex, i)
+            if m is None:  # a backslash that ends the formula
+                break
+            name = m.group(1)
+            i = m.end()
+            if name in _DROP:
+                continue
+            if name == "sqrt":
+                arg, i = _group(tex, i)
+                out.append(f"sqrt({arg})")
+            elif name == "frac":
+                a, i = _group(tex, i)
+                b, i = _group(tex, i)
+                out.append(f"(({a})/({b}))")
+            elif name in _STYLE:
+                arg, i = _group(tex, i)
+                out.append(arg.replace(" ", "_") if name in ("text", "mathrm") else arg)
+            elif name == "sum":
+                out.append(" sum")
+            elif name in _WORDS:
+                out.append(_WORDS[name])
+            else:
+                out.append(name)  # \sigma -> sigma, \mu -> mu
+            continue
+        if c == "{":
+            inner, j = _convert(tex, i + 1, stop="}")
+            out.append(f"({inner})")
+            i = j + 1
+            continue
+        if c == "}":  # unbalanced: keep reading
+            i += 1
+            continue
+        if c in "^_":
+            arg, i = _group(tex, i + 1)
+            arg = arg.strip()
+            if c == "_":
+                bare = arg.strip("()")
+                out.append("_" + (bare if re.fullmatch(r"[\w]+", bare) else f"({arg})"))
+            elif out and out[-1] == "e" and (not out[:-1] or not out[-2][-1:].isalnum()):
+                out[-1] = f"exp({arg})"
+            else:
+                out.append(f"^({arg})")
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out), i
+
+
+# -- parsing ------------------------------------------------------------------------------------
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"|(?P<id>[A-Za-z][A-Za-z0-9]*(?:_(?:\([^()]*\)|[A-Za-z0-9]+))*)"
+    r"|(?P<op>\*\*|[-+*/^()\[\],=≈<>≤≥≠±×−·]))"
+)
+RELATIONS = ("=", "≈", ">", "<", "≤", "≥")
+Node = tuple
+
+
+def tokens(text: str) -> list[tuple[str, str]]:
+    if len(text) > MAX_LENGTH:
+        raise Unreadable("formula too long")
+    out, i = [], 0
+    text = text.rstrip(" .,;:")
+    while i < len(text):
+        m = _TOKEN.match(text, i)
+        if not m or m.end() == i:
+            if text[i:].strip() == "":
+                break
+            raise Unreadable(f"cannot read {text[i : i + 12]!r}")
+        kind = m.lastgroup
+        value = m.group(kind)
+        if kind == "op":
+            value = {"−": "-", "·": "*", "×": "*", "**": "^"}.get(value, value)
+        out.append((kind, value))
+        i = m.end()
+    return out
+
+
+class _Parser:
+    def __init__(self, toks: list[tuple[str, str]]):
+        self.toks = toks
+        self.i = 0
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def take(self, value: str | None = None) -> tuple[str, str]:
+        t = self.peek()
+        if t is None or (value is not None and t[1] != value):
+            raise Unreadable(f"expected {value or 'more'}")
+        self.i += 1
+        return t
+
+    def chain(self) -> tuple[list[Node], list[str]]:
+        members, relations = [self.expr()], []
+        while (t := self.peek()) is not None and t[1] in RELATIONS:
+            relations.append(self.take()[1])
+            members.append(self.expr())
+        if self.peek() is not None:
+            raise Unreadable(f"unexpected {self.peek()[1]!r}")
+        return members, relations
+
+    def expr(self) -> Node:
+        node = self.term()
+        while (t := self.peek()) is not None and t[1] in "+-":
+            op = self.take()[1]
+            node = ("add" if op == "+" else "sub", node, self.term())
+        return node
+
+    def term(self) -> Node:
+        node = self.unary()
+        while True:
+            t = self.peek()
+            if t is not None and t[1] in ("*", "/"):
+                op = self.take()[1]
+                node = ("mul" if op == "*" else "div", node, self.unary())
+            elif t is not None and (t[0] in ("num", "id") or t[1] in ("(", "[")):
+                node = ("mul", node, self.unary())  # juxtaposition: 2 N^2 d
+            else:
+                return node
+
+    def unary(self) -> Node:
+        t = self.peek()
+        if t is not None and t[1] == "-":
+            self.take()
+            return ("neg", self.unary())
+        if t is not None and t[1] == "±":
+            self.take()
+            return ("pm", self.unary())
+        if t is not None and t[1] == "+":
+            self.take()
+            return self.unary()
+        return self.power()
+
+    def power(self) -> Node:
+        base = self.atom()
+        if (t := self.peek()) is not None and t[1] == "^":
+            self.take()
+            if (u := self.peek()) is not None and u[1] == "T":
+                self.take()
+                return base
+            return ("pow", base, self.unary_atom())
+        return base
+
+    def unary_atom(self) -> Node:
+        t = self.peek()
+        if t is not None and t[1] == "-":
+            self.take()
+            return ("neg", self.unary_atom())
+        return self.atom()
+
+    def atom(self) -> Node:
+        kind, value = self.take()
+        if kind == "num":
+            return ("num", value)
+        if kind == "id":
+            nxt = self.peek()
+            if value in ("sqrt", "exp", "Var", "sigma") and nxt is not None and nxt[1] == "(":
+                self.take("(")
+                arg = self.expr()
+                self.take(")")
+                return ("call", value, arg)
+            if value == "E" and nxt is not None and nxt[1] == "[":
+                self.take("[")
+                arg = self.expr()
+                self.take("]")
+                return ("call", "E", arg)
+            return ("sym", value)
+        if value == "(":
+            node = self.expr()
+            self.take(")")
+            return node
+        if value == "[":
+            items = [self.expr()]
+            while self.peek() is not None and self.peek()[1] == ",":
+                self.take(",")
+                items.append(self.expr())
+            self.take("]")
+            return ("vec", tuple(items))
+        raise Unreadable(f"unexpected {value!r}")
+
+
+_SUM = re.compile(r"sum_\((?P<var>[a-z])\s*=\s*(?P<lo>\w+)\)\s*\^\s*\((?P<hi>[\w()]+?)\)")
+
+
+def parse_chain(text: str) -> tuple[list[Node], list[str]]:
+    """Members and relations of ``a = b ≈ c`` (or one member with no relation)."""
+    sums: list[tuple[str, str, str]] = []
+
+    def mark(m: re.Match) -> str:
+        sums.append((m.group("var"), m.group("lo"), m.group("hi")))
+        return f" SUM{len(sums) - 1} "
+
+    text = _SUM.sub(mark, text)
+    p = _Parser(tokens(text))
+    try:
+        members, relations = p.chain()
+    except RecursionError:
+        raise Unreadable("formula nested too deeply") from None
+    if sums:
+        members = [_attach_sums(m, sums) for m in members]
+    return members, relations
+
+
+def _attach_sums(node: Node, sums: list[tuple[str, str, str]]) -> Node:
+    """``SUMk * body`` (juxtaposition) becomes ("sum", var, lo, hi, body)."""
+    if not isinstance(node, tuple):
+        return node
+    if node[0] == "mul" and node[1][0] == "sym" and node[1][1].startswith("SUM"):
+        var, lo, hi = sums[int(node[1][1][3:])]
+        return ("sum", var, lo, hi, _attach_sums(node[2], sums))
+    if node[0] == "mul" and node[1][0] == "mul":
+        inner = _attach_sums(node[1], sums)
+        if inner[0] == "sum":  # SUM a * b: the summand is a * b
+            return ("sum", *inner[1:4], ("mul", inner[4], _attach_sums(node[2], sums)))
+        return ("mul", inner, _attach_sums(node[2], sums))
+    return tuple(_attach_sums(x, sums) if isinstance(x, tuple) else x for x in node)
+
+
+def literal(node: Node) -> str | None:
+    """The text of a node that is a plain number (or a negated one), else None."""
+    if node[0] == "num":
+        return node[1]
+    if node[0] == "neg" and node[1][0] == "num":
+        return "-" + node[1][1]
+    if node[0] == "pm" and node[1][0] == "num":
+        return node[1][1]
+    if node[0] == "mul" and len(node) == 3 and node[1][0] == "num" and node[2][0] == "pow":
+        # 3.3 x 10^5: a figure in scientific notation, its digits those of the mantissa
+        base, power = node[2][1], node[2][2]
+        exponent = power[1] if power[0] == "num" else ("-" + power[1][1] if power[0] == "neg" else None)
+        if base == ("num", "10") and exponent is not None and re.fullmatch(r"-?\d+", exponent):
+            return f"{node[1][1]}e{exponent}"
+    return None
+
+
+def has_decimal(node: Node) -> bool:
+    return any(n[0] == "num" and "." in n[1] for n in walk(node))
+
+
+def walk(node: Node):
+    yield node
+    for x in node[1:]:
+        if isinstance(x, tuple) and x and isinstance(x[0], str):
+            yield from walk(x)
+        elif isinstance(x, tuple):
+            for y in x:
+                if isinstance(y, tuple):
+                    yield from walk(y)
+
+
+def symbols_of(node: Node) -> set[str]:
+    return {n[1] for n in walk(node) if n[0] == "sym" and n[1] not in ("e", "oo", "pi")}
+
+
+# -- evaluation ---------------------------------------------------------------------------------
+def _number(text: str) -> sp.Rational:
+    return sp.Rational(text.replace(",", ""))
+
+
+def exact(node: Node, env: dict) -> sp.Basic:
+    """The node as SymPy, decimals read exactly; symbols from ``env`` or positive symbols."""
+    op = node[0]
+    if op == "num":
+        return _number(node[1])
+    if op == "sym":
+        name = node[1]
+        if name in env:
+            return env[name]
+        if name == "e":
+            return sp.E
+        if name == "oo":
+            return sp.oo
+        return sp.Symbol(name, positive=True)
+    if op == "vec":
+        return sp.Matrix([[exact(x, env) for x in node[1]]])
+    if op in ("neg", "pm"):
+        return -exact(node[1], env) if op == "neg" else exact(node[1], env)
+    if op == "call":
+        name, arg = node[1], exact(node[2], env)
+        if name == "sqrt":
+            return sp.sqrt(arg)
+        if name == "exp":
+            _bounded_exponent(arg, sp.E)
+            return _elementwise(sp.exp, arg)
+        fn = env.get(name)
+        if fn is None:
+            raise Unreadable(f"{name} is not bound")
+        return fn(node[2], env)
+    if op == "sum":
+        _, var, lo, hi, body = node
+        i = sp.Symbol(var, integer=True, positive=True)
+        inner = exact(body, {**env, var: i})
+        return sp.Sum(inner, (i, exact(_leaf(lo), env), exact(_leaf(hi), env))).doit()
+    a, b = exact(node[1], env), exact(node[2], env)
+    if op == "add":
+        return a + b
+    if op == "sub":
+        return a - b
+    if op == "mul":
+        if isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase):
+            return (a * b.T)[0, 0]  # q_1 · k_1
+        return a * b
+    if op == "div":
+        return a / b
+    if op == "pow":
+        if b.is_number and b.is_Integer and abs(b) > MAX_POWER:
+            raise Unreadable("exponent too large")
+        _bounded_exponent(b, a)
+        return a**b
+    raise Unreadable(op)
+
+
+def _bounded_exponent(exponent: sp.Basic, base: sp.Basic) -> None:
+    """Refuse base^exponent beyond 10^±MAX_DECADES before computing it (e^{10^{10}})."""
+    if isinstance(exponent, sp.MatrixBase):
+        for x in exponent:
+            _bounded_exponent(x, base)
+        return
+    if not (getattr(exponent, "is_number", False) and getattr(base, "is_number", False)):
+        return
+    e = sp.N(exponent, 15)
+    b = sp.N(sp.Abs(base), 15)
+    if not (e.is_real and b.is_real) or b == 0 or b == 1 or not e.is_finite:
+        return
+    if abs(e) * abs(sp.log(b, 10).evalf(15)) > MAX_DECADES:
+        raise Unreadable("a number too large to evaluate")
+
+
+def _leaf(text: str) -> Node:
+    return ("num", text) if text.isdigit() else ("sym", text)
+
+
+def _elementwise(fn, arg):
+    if isinstance(arg, sp.MatrixBase):
+        return arg.applyfunc(fn)
+    return fn(arg)
+
+
+def interval(node: Node, env: dict):
+    """The node in mpmath interval arithmetic: a decimal with a fraction part stands for
+    every number that rounds to it; a list for a vector."""
+    iv = mpmath.iv
+    op = node[0]
+    if op == "num":
+        s = Stated.read(node[1])
+        return iv.mpf([str(s.low), str(s.high)]) if "." in node[1] else iv.mpf(str(s.value))
+    if op == "sym":
+        if node[1] == "e":
+            return iv.e
+        value = env.get(node[1])
+        if value is None or not getattr(value, "is_number", False) or not value.is_finite:
+            raise Unreadable(f"{node[1]} has no value")
+        return iv.mpf(str(sp.N(value, 30)))
+    if op == "vec":
+        return [interval(x, env) for x in node[1]]
+    if op in ("neg", "pm"):
+        v = interval(node[1], env)
+        return v if op == "pm" else _map(lambda x: -x, v)
+    if op == "call" and node[1] in ("sqrt", "exp"):
+        fn = iv.sqrt if node[1] == "sqrt" else iv.exp
+        return _map(fn, interval(node[2], env))
+    if op in ("add", "sub", "mul", "div", "pow"):
+        a, b = interval(node[1], env), interval(node[2], env)
+        if isinstance(a, list) and isinstance(b, list):
+            if op == "mul":
+                return sum((x * y for x, y in zip(a, b, strict=True)), iv.mpf(0))
+            if op in ("add", "sub"):
+                return [x + y if op == "add" else x - y for x, y in zip(a, b, strict=True)]
+            raise Unreadable("vector operation")
+        f = {
+            "add": lambda x, y: x + y,
+            "sub": lambda x, y: x - y,
+            "mul": lambda x, y: x * y,
+            "div": lambda x, y: x / y,
+            "pow": lambda x, y: x**y,
+        }[op]
+        if isinstance(a, list):
+            return [f(x, b) for x in a]
+        if isinstance(b, list):
+            return [f(a, y) for y in b]
+        return f(a, b)
+    raise Unreadable(op)
+
+
+def _map(fn, v):
+    return [fn(x) for x in v] if isinstance(v, list) else fn(v)

@@ -1,0 +1,27 @@
+"""What a claim rule may ask of the audit that runs it (:class:`AuditContext`).
+
+The rules of :mod:`.words` and :mod:`.cost` are called by :class:`.rules.Auditor` with itself as
+``au``; they depend on this description of it, not on the auditor's module, so that the rules
+and the auditor do not import each other.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from .document import Document, Line
+from .facts import Facts
+
+
+class AuditContext(Protocol):
+    """The document being audited, its facts and values, and the line-level helpers."""
+
+    doc: Document
+    facts: Facts
+    env: dict
+
+    def premises(self, line: Line) -> dict: ...
+
+    def previous_block(self, line: Line) -> str: ...
+
+    def example_context(self, line: Line) -> bool: ...

@@ -1,0 +1,124 @@
+"""What a module defines, found by content: the worked example and the statistics it assumes.
+
+- The two-token example: a table whose header names query, key and value, with rows
+  ``token 1``, ``token 2``, ... gives the vectors q_1, k_1, v_1, ...; the exact stages of
+  :func:`symattn.core.exact.attention` on them, with the causal mask and with none.
+- The statistics of q . k: when the module assumes entries independent with mean 0 and
+  variance 1, ``E[...]`` and ``Var(...)`` of polynomials in q_i, k_i (and z, the sum of d_k
+  products q_j k_j) are computed by :class:`symattn.proof.expectation.Expectation` (linearity,
+  independence, the moments of normal entries, Var(X) = E[X^2] - E[X]^2) for a symbolic d_k.
+- The multi-head sizes h and d_model the module states ("h = 8 and d_model = 512").
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy as sp
+
+from ...errors import SymattnError
+from . import calc
+from .document import Document
+from .stated import Unreadable
+
+
+class Facts:
+    """What the module defines, found by content: the example's table, its assumptions."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.vectors = example_table(doc)
+        try:
+            self.examples = example_steps(self.vectors)
+        except SymattnError:  # a table whose vectors do not fit together: no worked example
+            self.examples = {}
+        text = doc.text()
+        self.standard_normal = bool(re.search(r"mean ⟨?0⟩? and variance ⟨?1⟩?|~ N\(0, 1\)", text))
+        heads = re.search(r"⟨\s*h\s*=\s*(\d+)\s*⟩ and ⟨\s*d_model\s*=\s*(\d+)\s*⟩", text)
+        self.heads = (int(heads.group(1)), int(heads.group(2))) if heads else None
+
+    def env(self) -> dict:
+        env: dict = dict(self.vectors)
+        if self.standard_normal:
+            env["E"] = _expectation
+            env["Var"] = _variance
+        return env
+
+
+def example_table(doc: Document) -> dict[str, sp.Matrix]:
+    """q_t, k_t, v_t from a table whose header names query, key and value."""
+    out: dict[str, sp.Matrix] = {}
+    header: list[str] | None = None
+    for line in doc.lines:
+        if line.kind != "table":
+            header = None
+            continue
+        cells = [c.strip() for c in line.text.strip().strip("|").split("|")]
+        if header is None:
+            header = [c.lower() for c in cells]
+            continue
+        m = re.fullmatch(r"token (\d+)", cells[0].lower())
+        if not m:
+            continue
+        for name, letter in (("query", "q"), ("key", "k"), ("value", "v")):
+            if name in header and header.index(name) < len(cells):
+                try:
+                    members, _ = calc.parse_chain(cells[header.index(name)].strip("⟨⟩ "))
+                    vec = calc.exact(members[0], {})
+                except (Unreadable, TypeError, ValueError):
+                    continue
+                if isinstance(vec, sp.MatrixBase):
+                    out[f"{letter}_{m.group(1)}"] = vec
+    return out
+
+
+def example_steps(vectors: dict) -> dict:
+    from ...core.exact import attention
+
+    n = 1
+    rows: dict[str, list] = {"q": [], "k": [], "v": []}
+    while all(f"{c}_{n}" in vectors for c in "qkv"):
+        for c in "qkv":
+            rows[c].append(list(vectors[f"{c}_{n}"]))
+        n += 1
+    if n < 2:
+        return {}
+    return {mask: attention(rows["q"], rows["k"], rows["v"], mask) for mask in ("causal", "none")}
+
+
+# -- statistics of q_i k_i ---
+_Q, _K = sp.IndexedBase("q"), sp.IndexedBase("k")
+_I = sp.Symbol("i", integer=True, positive=True)
+_J = sp.Symbol("j", integer=True, positive=True)
+_DK = sp.Symbol("d_k", positive=True)  # the symbol the formula reader makes of d_k
+
+
+def _randoms(node: calc.Node, env: dict) -> sp.Expr:
+    """The argument of E or Var with q_i, k_i entries of two families and z = sum_j q_j k_j."""
+    inner = {k: v for k, v in env.items() if k not in ("E", "Var")}
+    inner.update({"q_i": _Q[_I], "k_i": _K[_I], "z": sp.Sum(_Q[_J] * _K[_J], (_J, 1, _DK))})
+    return calc.exact(node, inner)
+
+
+def _model():
+    from ...proof.expectation import Expectation, Family
+
+    return Expectation([Family(_Q, normal=True), Family(_K, normal=True)])
+
+
+def _expectation(node: calc.Node, env: dict) -> sp.Expr:
+    from ...proof.expectation import ExpectationError
+
+    try:
+        return _model().expect(_randoms(node, env))
+    except ExpectationError as exc:
+        raise Unreadable(str(exc)) from None
+
+
+def _variance(node: calc.Node, env: dict) -> sp.Expr:
+    from ...proof.expectation import ExpectationError
+
+    try:
+        return _model().variance(_randoms(node, env))
+    except ExpectationError as exc:
+        raise Unreadable(str(exc)) from None

@@ -1,0 +1,191 @@
+"""Auditing a module file: its numeric claims and its answer keys.
+
+:func:`audit_module` reads a module in the seed's Markdown format and returns both parts:
+
+- the claims of its prose and math, each ``certified``, ``wrong`` or ``unchecked``
+  (:mod:`symattn.grading.audit.document` reads the file, :mod:`symattn.grading.audit.rules` binds each claim);
+- its answer keys: each exercise (``**Exercise (kind).**``, a key ``*Answer:* VALUE (within T)``,
+  a ``*Solution:*``) is matched to the registry by its content (the registry's keywords and
+  the words of its prompt), never by its position, and each stated key is judged against
+  the computed answer with the stated tolerance.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+import sympy as sp
+
+from ...core.inputs import parse_number
+from ..answers.judge import judge
+from ..exercises import EXERCISES, Exercise
+from .document import EXERCISE as _BLOCK
+
+_ANSWER = re.compile(r"\*Answer:\*\s*(?P<value>.+?)\s*(?:\(within\s+(?P<tol>[^)]+)\))?\s*$", re.M)
+
+
+@dataclass(frozen=True)
+class FoundExercise:
+    position: int  # 1-based, in file order (shown, never used to match)
+    kind: str
+    prompt: str
+    key: str | None
+    tolerance: str | None
+    has_solution: bool
+    line: int = 0  # 1-based line of the exercise's first line
+    key_line: int = 0  # 1-based line of its *Answer:* key (0 without one)
+
+    @property
+    def where(self) -> int:
+        """The line a key's problem is reported at: the key's own, else the exercise's."""
+        return self.key_line or self.line
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    found: FoundExercise
+    exercise: Exercise | None
+    status: str  # ok, wrong key, no key, not checkable, unmatched, kind differs
+    computed: str
+    detail: str = ""
+
+    @property
+    def wrong(self) -> bool:
+        return self.status in ("wrong key", "unmatched", "kind differs", "bad key")
+
+
+def find_exercises(text: str) -> list[FoundExercise]:
+    """Every exercise block of a module file, in order."""
+    marks = list(_BLOCK.finditer(text))
+    found = []
+    for k, m in enumerate(marks):
+        end = marks[k + 1].start() if k + 1 < len(marks) else len(text)
+        end = min(end, _next_heading(text, m.end()))
+        body = text[m.end() : end]
+        answer = _ANSWER.search(body)
+        cut = min(
+            [i for i in (body.find("*Answer:*"), body.find("*Solution:*")) if i >= 0],
+            default=len(body),
+        )
+        found.append(
+            FoundExercise(
+                position=k + 1,
+                line=text.count("\n", 0, m.start()) + 1,
+                key_line=text.count("\n", 0, m.end() + answer.start()) + 1 if answer else 0,
+                kind=m.group("kind"),
+                prompt=body[:cut].strip(),
+                key=answer.group("value").strip() if answer else None,
+                tolerance=answer.group("tol").strip() if answer and answer.group("tol") else None,
+                has_solution="*Solution:*" in body,
+            )
+        )
+    return found
+
+
+def _next_heading(text: str, start: int) -> int:
+    m = re.compile(r"^#{1,6} ", re.M).search(text, start)
+    return m.start() if m else len(text)
+
+
+def _normal(s: str) -> str:
+    return re.sub(r"[\s$]", "", s).lower()
+
+
+def _words(s: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]{4,}", s.lower())}
+
+
+def _fit(found: FoundExercise, e: Exercise) -> float | None:
+    """How well a registry exercise fits a block's prompt: None unless every keyword occurs;
+    then the share of the registry prompt's words that the block uses, plus the keywords'
+    length (a longer matched keyword is stronger evidence)."""
+    prompt = _normal(found.prompt)
+    if not e.keywords or not all(_normal(k) in prompt for k in e.keywords):
+        return None
+    mine, theirs = _words(found.prompt), _words(e.prompt + " " + e.title)
+    overlap = len(mine & theirs) / max(1, len(theirs))
+    return overlap + sum(len(_normal(k)) for k in e.keywords) / 100
+
+
+def match_all(found: list[FoundExercise]) -> list[Exercise | None]:
+    """The registry exercise each block is, by content: the best-fitting pairs are taken
+    first, each exercise at most once."""
+    pairs = sorted(
+        (
+            (score, i, e.id)
+            for i, f in enumerate(found)
+            for e in EXERCISES.values()
+            if (score := _fit(f, e)) is not None
+        ),
+        key=lambda p: (-p[0], p[1], p[2]),
+    )
+    chosen: dict[int, Exercise] = {}
+    taken: set[str] = set()
+    for _, i, eid in pairs:
+        if i in chosen or eid in taken:
+            continue
+        chosen[i] = EXERCISES[eid]
+        taken.add(eid)
+    return [chosen.get(i) for i in range(len(found))]
+
+
+def audit_text(text: str) -> list[AuditRow]:
+    """The answer-key rows of a module file."""
+    rows: list[AuditRow] = []
+    found = find_exercises(text)
+    for f, ex in zip(found, match_all(found), strict=True):
+        if ex is None:
+            rows.append(AuditRow(f, None, "unmatched", "", "no exercise of the registry fits"))
+            continue
+        if ex.kind != f.kind:
+            rows.append(AuditRow(f, ex, "kind differs", "", f"the registry says {ex.kind}"))
+            continue
+        rows.append(_check_key(f, ex))
+    return rows
+
+
+@dataclass(frozen=True)
+class ModuleAudit:
+    claims: list  # of symattn.grading.audit.rules.Claim
+    keys: list[AuditRow]
+
+    @property
+    def wrong(self) -> bool:
+        return any(c.verdict == "wrong" for c in self.claims) or any(r.wrong for r in self.keys)
+
+
+def audit_claims(text: str) -> list:
+    """Every numeric claim of the module's prose and math, with its verdict."""
+    from .document import read
+    from .rules import Auditor
+
+    return Auditor(read(text)).run()
+
+
+def audit_module(text: str) -> ModuleAudit:
+    return ModuleAudit(audit_claims(text), audit_text(text))
+
+
+def _check_key(f: FoundExercise, ex: Exercise) -> AuditRow:
+    computed = ex.expected.latex() if ex.expected else ""
+    if ex.expected is None:
+        status = "not checkable" if f.key is None else "not checkable (key ignored)"
+        return AuditRow(f, ex, status, computed)
+    if f.key is None:
+        return AuditRow(f, ex, "no key", computed)
+    try:
+        tol = parse_number(f.tolerance) if f.tolerance else sp.S.Zero
+    except ValueError:
+        return AuditRow(f, ex, "bad key", computed, f"tolerance {f.tolerance!r} is not a number")
+    expected = replace(ex.expected, tolerance=tol)
+    verdict = judge(f.key, expected, ex.mistakes)
+    if verdict.verdict == "correct":
+        note = ""
+        if tol != ex.expected.tolerance:
+            note = f"stated tolerance {tol} differs from the registry's {ex.expected.tolerance}"
+        return AuditRow(f, ex, "ok", computed, note)
+    if verdict.verdict == "invalid":
+        return AuditRow(f, ex, "bad key", computed, verdict.feedback)
+    detail = verdict.feedback if verdict.mistake else "the stated key is not the computed answer"
+    return AuditRow(f, ex, "wrong key", computed, detail)

@@ -1,0 +1,139 @@
+"""Claims, their verdicts, and comparing a computed value with a figure as stated."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from ...core.flops import N, d_model, h
+from . import calc
+from .document import Line
+from .stated import Stated, Unreadable, rounds_to, show
+
+CERTIFIED, WRONG, UNCHECKED = "certified", "wrong", "unchecked"
+
+
+@dataclass
+class Claim:
+    line: int
+    text: str
+    verdict: str
+    value: str | None
+    rule: str
+    spans: list[tuple[int, int]] = field(default_factory=list, repr=False)
+
+    def as_dict(self) -> dict:
+        return {
+            "line": self.line,
+            "text": self.text,
+            "verdict": self.verdict,
+            "value": self.value,
+            "rule": self.rule,
+        }
+
+
+KNOWN_SYMBOLS = {"N", "h", "d_model", "d_k", "d_v", "g", "d"}
+
+
+def evaluate(node: calc.Node, env: dict) -> sp.Basic | None:
+    """The member's exact value, or None when it uses something undefined."""
+    unknown = calc.symbols_of(node) - KNOWN_SYMBOLS - set(env) - {"z", "q_i", "k_i", "i"}
+    if unknown:
+        return None
+    try:
+        value = calc.exact(node, env)
+    except (Unreadable, TypeError, ValueError, AttributeError, ZeroDivisionError):
+        return None
+    if isinstance(value, sp.MatrixBase):
+        return value
+    value = sp.sympify(value)
+    names = {s.name for s in value.free_symbols}
+    if names - KNOWN_SYMBOLS:
+        return None
+    return value
+
+
+def stated_vector(node: calc.Node) -> list[tuple[str, bool]] | None:
+    """The entries of a vector of literals (``-oo`` allowed), else None."""
+    if node[0] != "vec":
+        return None
+    out = []
+    for item in node[1]:
+        lit = calc.literal(item)
+        if lit is not None:
+            out.append((lit, False))
+        elif item in (("neg", ("sym", "oo")),):
+            out.append(("-oo", True))
+        else:
+            return None
+    return out
+
+
+def entry_ok(true: sp.Basic, text: str, exact_whole: bool) -> bool:
+    if text == "-oo":
+        return true == -sp.oo
+    return rounds_to(true, Stated.read(text), exact_whole)
+
+
+def vector_ok(true: sp.Matrix, stated: list[tuple[str, bool]], exact_whole: bool = True) -> bool:
+    values = list(true)
+    return len(values) == len(stated) and all(
+        entry_ok(t, s, exact_whole) for t, (s, _) in zip(values, stated, strict=True)
+    )
+
+
+def distance(true: sp.Matrix, stated: list[tuple[str, bool]]) -> float:
+    values = list(true)
+    if len(values) != len(stated):
+        return float("inf")
+    d = 0.0
+    for t, (s, inf) in zip(values, stated, strict=True):
+        if inf or t == -sp.oo:
+            d += 0 if (inf and t == -sp.oo) else 1e9
+        else:
+            d += abs(float(sp.N(t, 20)) - float(Stated.read(s).value))
+    return d
+
+
+def substitute_heads(value: sp.Basic) -> sp.Basic:
+    """Multi-head widths in terms of d_model: d_k = d_v = d_model / h (the library's d_head)."""
+    from ...core.flops import d_head
+
+    names = {s.name: s for s in getattr(value, "free_symbols", set())}
+    subs = {names[n]: d_head for n in ("d_k", "d_v") if n in names}
+    if "d_model" in names:
+        subs[names["d_model"]] = d_model
+    if "N" in names:
+        subs[names["N"]] = N
+    if "h" in names:
+        subs[names["h"]] = h
+    return value.subs(subs) if subs else value
+
+
+def same(a: sp.Basic, b: sp.Basic) -> bool:
+    if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
+        return (
+            isinstance(a, sp.MatrixBase)
+            and isinstance(b, sp.MatrixBase)
+            and a.shape == b.shape
+            and all(same(x, y) for x, y in zip(a, b, strict=True))
+        )
+    diff = sp.simplify(sp.expand(a - b))
+    return diff == 0
+
+
+def inside(covered: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(a <= start and end <= b for a, b in covered)
+
+
+def formula_span(line: Line, start: int, end: int) -> tuple[int, int]:
+    for _, _, a, b in line.formulas:
+        if a <= start and end <= b:
+            return a, b
+    return start, end
+
+
+def value_text(values: list, stated_i: int | None) -> str | None:
+    shown = [show(v) for i, v in enumerate(values) if v is not None and i != stated_i]
+    return shown[-1] if shown else None

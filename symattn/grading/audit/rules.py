@@ -1,0 +1,448 @@
+"""Binding a module's numeric claims to computations, by what they say.
+
+Each rule recognises a kind of claim from its text and context (never from its place in the
+file) and computes the true value with the library:
+
+- ``arithmetic``: a formula ``a = b ≈ c`` is evaluated member by member (decimals read
+  exactly; the two-token example's vectors q_1, k_1, ... come from the module's own table);
+  a stated figure must be the correctly rounded value, or, when the formula uses rounded
+  figures (``e^{1.414}``), be consistent with their rounding (interval arithmetic);
+- ``statistics``: E[...] and Var(...) of products of independent N(0, 1) entries, by the
+  rules the module states (linearity, independence, variances of independent terms add);
+- ``worked example``: vectors and figures of the two-token example against the exact stages of
+  :func:`symattn.core.exact.attention` (scores, scaled, masked, weights, output);
+- ``cost``: cost terms against :func:`symattn.core.flops.cost_terms` and the crossover against
+  :func:`symattn.core.flops.crossover`;
+- ``mask``: a written causal mask against :meth:`symattn.core.masks.Mask.exact`;
+- ``typical score``: sqrt(d_k), the standard deviation of q.k;
+- ``lab``: measured figures against the labs (:mod:`symattn.grading.audit.labs`).
+
+A number no rule binds is a reference (section 6.3, lab 2b, a year in a citation), a given
+(the premise of a claim: "at d_k = 64", "over 500 trials", an exercise's own data) or an
+``unchecked`` claim with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from itertools import pairwise
+
+import sympy as sp
+
+from . import calc, cost, words
+from .document import EXERCISE, Document, Line, number_spans
+from .facts import Facts
+from .match import (
+    CERTIFIED,
+    KNOWN_SYMBOLS,
+    UNCHECKED,
+    WRONG,
+    Claim,
+    evaluate,
+    formula_span,
+    same,
+    stated_vector,
+    substitute_heads,
+    value_text,
+    vector_ok,
+)
+from .stated import Stated, Unreadable, consistent, rounds_to, show
+
+__all__ = ["CERTIFIED", "UNCHECKED", "WRONG", "Auditor", "Claim"]
+
+
+#: The rules that read a line after its formulas, each ``rule(auditor, line, add, covered)``.
+RULES = (
+    words.masks,
+    words.stage_vectors,
+    words.typical_score,
+    words.about,
+    words.listed_weights,
+    words.their_sum,
+    words.example_scalars,
+    cost.head_width,
+    words.statistics_words,
+    cost.heads_words,
+    cost.growth,
+    words.conventions,
+    cost.cost_expressions,
+)
+_RULE_ERRORS = (
+    Unreadable,
+    ValueError,
+    TypeError,
+    ArithmeticError,
+    AttributeError,
+    IndexError,
+    KeyError,
+    RecursionError,
+    NotImplementedError,
+    sp.SympifyError,
+    sp.PolynomialError,
+)
+
+
+ROUNDED = "consistent with the rounding of its inputs"
+
+
+class Auditor:
+    """Runs every rule over a document and accounts for every number in it."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.facts = Facts(doc)
+        self.env = self.facts.env()
+        #: Quantities the text defines by a stated identity (sigma_z = sqrt(Var(z))), as values
+        #: in the symbols they are written in; later claims about them are checked.
+        self.defined: dict[str, sp.Basic] = {}
+        self.claims: list[Claim] = []
+
+    def run(self) -> list[Claim]:
+        for line in self.doc.lines:
+            if line.kind in ("prose", "math", "table") and line.text:
+                self._line(line)
+        return sorted(self.claims, key=lambda c: (c.line, c.spans[0] if c.spans else (0, 0)))
+
+    def _line(self, line: Line) -> None:
+        covered: list[tuple[int, int]] = []
+        found: list[Claim] = []
+
+        def add(claim: Claim) -> None:
+            found.append(claim)
+            covered.extend(claim.spans)
+
+        failed: list[str] = []
+
+        def attempt(fn: Callable, *args) -> object:
+            # A module is author text: a rule that cannot make sense of a line leaves its
+            # numbers to be reported as unchecked, and names why, instead of stopping the audit.
+            try:
+                return fn(*args)
+            except _RULE_ERRORS as exc:
+                failed.append(type(exc).__name__)
+                return None
+
+        for rule in (self._keys, self._exercise_prompt, self._table, self._lab):
+            if attempt(rule, line, add, covered):
+                break
+        else:
+            for start, end, members, relations in self._chains(line):
+                attempt(self._chain, line, start, end, members, relations, add)
+            for rule in RULES:
+                attempt(rule, self, line, add, covered)
+        covered.extend(_references(line.text))
+        for start, end in number_spans(line.text):
+            if not any(a <= start and end <= b for a, b in covered):
+                add(_leftover(line, start, end, failed))
+                covered.append((start, end))
+        self.claims.extend(c for c in found if c.verdict is not None)
+
+    def _keys(self, line: Line, add: Callable, covered: list) -> bool:
+        if re.search(r"\*Answer:\*", line.raw):
+            covered.append((0, len(line.text)))  # judged by the answer-key audit
+            return True
+        return False
+
+    def _exercise_prompt(self, line: Line, add: Callable, covered: list) -> bool:
+        if EXERCISE.search(line.raw):
+            covered.append((0, len(line.text)))  # an exercise's data are givens
+            return True
+        return False
+
+    def _table(self, line: Line, add: Callable, covered: list) -> bool:
+        if line.kind != "table":
+            return False
+        if self.facts.vectors and re.match(r"\|?\s*token \d+", line.text.strip().lower()):
+            covered.append((0, len(line.text)))  # the example's inputs
+            return True
+        return False
+
+    def _lab(self, line: Line, add: Callable, covered: list) -> bool:
+        block = self.doc.block_text(line)
+        if not re.search(r"\bMeasured\b", block):
+            return False
+        from .labs import lab_claims
+
+        for claim in lab_claims(line, block):
+            add(claim)
+        return False  # the rest of the line is read by the other rules
+
+    def _chains(self, line: Line):
+        for tex, plain, start, end in line.formulas:
+            if "bmatrix" in tex:
+                continue
+            try:
+                members, relations = calc.parse_chain(plain)
+            except Unreadable:
+                continue
+            defines = self._definition(members, relations)
+            digits = bool(re.search(r"\d", re.sub(r"sum_\(\w=1\)", "", plain)))
+            if not defines and not digits:
+                continue
+            if (
+                relations == ["="]
+                and members[0][0] == "sym"
+                and members[0][1] not in self.defined
+                and calc.literal(members[1]) is not None
+            ):
+                continue  # "d_k = 64": a premise or a definition, read by the rules that use it
+            if relations and not (defines and len(members) == 2 and not digits):
+                yield start, end, members, relations
+
+    def _definition(self, members: list, relations: list[str]) -> bool:
+        """A stated identity that names a quantity (sigma_z = sqrt(Var(z))): remembered, so that
+        later claims about it are checked; True when the chain starts with one."""
+        if not relations or relations[0] != "=" or members[0][0] != "sym":
+            return False
+        name = members[0][1]
+        if name in KNOWN_SYMBOLS or name in self.env or calc.literal(members[1]) is not None:
+            return False
+        value = evaluate(members[1], self.env)
+        if value is None or isinstance(value, sp.MatrixBase) or not value.free_symbols:
+            return False
+        self.defined[name] = value
+        return True
+
+    def _defined_env(self, premises: dict) -> dict:
+        """The defined quantities, with the line's premises (d_k = 64) put in."""
+        return {
+            name: value.xreplace({s: premises[s.name] for s in value.free_symbols if s.name in premises})
+            for name, value in self.defined.items()
+        }
+
+    def _chain(self, line, start, end, members, relations, add) -> None:
+        text = line.text[start:end]
+        spans = [(start, end)]
+        if ">" in relations or "<" in relations:
+            add(cost.inequality(self, line, text, spans, members, relations))
+            return
+        premises = self.premises(line)
+        env = {**self.env, **self._defined_env(premises), **premises}
+
+        def given(v: sp.Basic | None) -> sp.Basic | None:  # the premises in a model's value too
+            if v is None or isinstance(v, sp.MatrixBase) or not v.free_symbols:
+                return v
+            return v.xreplace({s: premises[s.name] for s in v.free_symbols if s.name in premises})
+
+        values = [given(evaluate(m, env)) for m in members]
+        names = set().union(*(calc.symbols_of(m) for m in members))
+
+        def heads(v: sp.Basic) -> sp.Basic:  # d_k = d_model / h only where heads are in play
+            return substitute_heads(v) if names & {"h", "d_model", "N"} else v
+
+        stated_i = max(
+            (i for i, m in enumerate(members) if calc.literal(m) or stated_vector(m)), default=None
+        )
+        problems: list[str] = []
+        checks: list[str] = []
+        exact_whole = stated_i is not None and stated_i > 0 and relations[stated_i - 1] == "="
+        if stated_i is not None:
+            stated_node = members[stated_i]
+            for i, (m, v) in enumerate(zip(members, values, strict=True)):
+                if i == stated_i or v is None:
+                    continue
+                v = heads(v) if not isinstance(v, sp.MatrixBase) else v
+                if not isinstance(v, sp.MatrixBase) and v.free_symbols:
+                    continue  # sqrt(d_k) beside sqrt(2): a premise, not a value
+                ok, how = self._matches(m, v, stated_node, exact_whole)
+                (checks if ok else problems).append(how if ok else show(v))
+        if stated_i is None:
+            numeric = [
+                v for v in values if v is not None and not isinstance(v, sp.MatrixBase) and not v.free_symbols
+            ]
+            for a, b in pairwise(numeric):
+                (checks if same(a, b) else problems).append(
+                    "exact" if same(a, b) else f"{show(b)} is not {show(a)}"
+                )
+        symbolic = [
+            (i, heads(v))
+            for i, v in enumerate(values)
+            if v is not None and not isinstance(v, sp.MatrixBase) and v.free_symbols
+        ]
+        for (_, a), (_, b) in pairwise(symbolic):
+            if same(a, b):
+                checks.append("SymPy")
+            else:
+                problems.append(f"{sp.sstr(b)} is not {sp.sstr(a)}")
+        # Every member is a claim about its neighbour, not only the figure at the end: two
+        # neighbours that both name quantities must be equal as expressions (the slip
+        # Var(z/sqrt(d_k)) = (1/sqrt(d_k)) Var(z) = d_k/d_k = 1 fails at its middle term). A
+        # member written only in numbers beside a symbolic one is a substitution (sqrt(d_k) =
+        # sqrt(2) at d_k = 2), read as a premise.
+        for i, rel in enumerate(relations):
+            a, b = values[i], values[i + 1]
+            if rel != "=" or a is None or b is None:
+                continue
+            if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
+                continue
+            if not (calc.symbols_of(members[i]) and calc.symbols_of(members[i + 1])):
+                continue
+            a, b = heads(a), heads(b)
+            if not (a.free_symbols or b.free_symbols) or (a.free_symbols and b.free_symbols):
+                continue  # numbers are compared with the stated figure; expressions just above
+            if not same(a, b):
+                problems.append(f"the middle term {show(b)} is not {show(a)}")
+        role = (
+            cost.cost_role(line.text[:start], text)
+            if symbolic and "N" in calc.symbols_of(members[-1])
+            else None
+        )
+        if role:
+            want = cost.cost_value(role)
+            got = symbolic[-1][1]
+            if same(got, want):
+                checks.append(f"the {role.replace('_', ' ')} term of symattn.core.flops.cost_terms")
+            else:
+                problems.append(f"the {role.replace('_', ' ')} term is {sp.sstr(want)}")
+        bound = words.bind_output(self, line, start, members, stated_i)
+        if bound is not None:
+            ok, value, how = bound
+            (checks if ok else problems).append(how if ok else value)
+        kind = (
+            "statistics of independent N(0, 1) entries (symattn.proof.expectation)"
+            if any(n[0] == "call" and n[1] in ("E", "Var") for m in members for n in calc.walk(m))
+            else "arithmetic"
+        )
+        if problems:
+            add(
+                Claim(
+                    line.number,
+                    text,
+                    WRONG,
+                    "; ".join(problems),
+                    f"{kind}: " + (checks[0] if checks else "evaluated"),
+                    spans,
+                )
+            )
+        elif checks:
+            value = value_text(values, stated_i)
+            if value and ROUNDED in checks:
+                value += " with its rounded inputs read exactly"
+            add(
+                Claim(
+                    line.number,
+                    text,
+                    CERTIFIED,
+                    value,
+                    f"{kind}: " + ", ".join(dict.fromkeys(checks)),
+                    spans,
+                )
+            )
+        else:
+            add(
+                Claim(
+                    line.number, text, UNCHECKED, None, "no member of the formula could be evaluated", spans
+                )
+            )
+
+    def _matches(self, node, value, stated_node, exact_whole) -> tuple[bool, str]:
+        """Whether an evaluated member equals the stated figure (or vector)."""
+        vec = stated_vector(stated_node)
+        if vec is not None:
+            if not isinstance(value, sp.MatrixBase):
+                return False, show(value)
+            if vector_ok(value, vec, exact_whole):
+                return True, "rounds to the stated figures" if calc.has_decimal(stated_node) else "exact"
+            if calc.has_decimal(node):
+                try:
+                    iv = calc.interval(node, self.env)
+                    if isinstance(iv, list) and all(
+                        s == "-oo" or consistent(x, Stated.read(s)) for x, (s, _) in zip(iv, vec, strict=True)
+                    ):
+                        return True, ROUNDED
+                except (Unreadable, ValueError, TypeError, ZeroDivisionError):
+                    pass
+            return False, show(value)
+        stated = Stated.read(calc.literal(stated_node))
+        if isinstance(value, sp.MatrixBase):
+            return False, show(value)
+        if rounds_to(value, stated, exact_whole):
+            return True, "exact" if stated.whole and exact_whole else "correctly rounded"
+        if calc.has_decimal(node):
+            try:
+                if consistent(calc.interval(node, self.env), stated):
+                    return True, ROUNDED
+            except (Unreadable, ValueError, TypeError, ZeroDivisionError):
+                pass
+        return False, show(value)
+
+    def premises(self, line: Line) -> dict:
+        """``d_model = 4096`` and the like, stated as a premise in the line's unit."""
+        out = {}
+        for m in re.finditer(
+            r"(?:[Ff]or|[Aa]t|[Ww]ith|[Ww]hen)\s+⟨\s*(d_model|d_k|d_v|h|N)\s*=\s*([\d,]+)\s*⟩",
+            self.doc.unit_text(line),
+        ):
+            out[m.group(1)] = sp.Integer(m.group(2).replace(",", ""))
+        return out
+
+    def previous_block(self, line: Line) -> str:
+        """The paragraph that introduces a display (it ends just before it)."""
+        return "\n".join(x.text for x in self.doc.block_number(line.block - 1) if x.kind != "heading")
+
+    def example_context(self, line: Line) -> bool:
+        return bool(self.facts.examples) and bool(
+            re.search(r"\btoken [12]\b|q_1|k_1", self.doc.block_text(line), re.I)
+        )
+
+
+_REFERENCE_PATTERNS = [
+    r"\b[Ss]ections? \d+(?:\.\d+)?",
+    r"\bModule \d+",
+    r"\blab \d+\w?",
+    r"\brules? \d+(?: and \d+)?",
+    r"\b(?:[Tt]okens?|[Rr]ows?|[Kk]eys?|[Qq]uer(?:y|ies)|[Hh]eads?|[Ss]teps?|[Ee]xercises?|[Ff]igures?|entry)"
+    r" \d+(?: to \w+)?(?:'s)?",
+    r"\(\d{4}\)",
+    r"\b(?:NeurIPS|ICLR|ICML|ACL|NIPS) \d{4}",
+    r"arXiv:\d+\.\d+",
+    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4}",
+    r"\b\d+ hours?\b",
+    r"_\(?\w*=?\d+\)?",
+]
+_GIVEN_PATTERNS = [
+    r"(?:[Aa]t|[Ff]or|[Ww]ith|[Ww]hen)\s+⟨[^⟩=]*=\s*[\d,]+\s*⟩",  # at d_k = 64
+    r"\bfrom \d+ to \d+",
+    r"\bover \d+ keys",
+    r"\bwith ⟨?\d+⟩? keys",
+    r"(?:exceeds|above|more than|below|clears)\s+⟨?\d+(?:\.\d+)?\s*%?⟩?",
+    r"[Oo]ver [\d,]+ random (?:draws|trials)",
+    r"mean ⟨?0⟩? and variance ⟨?1⟩?",
+    r"⟨[^⟩]*~ N\(0, 1\)⟩",
+    r"for ⟨\s*d_k\s*=\s*[\d, and]+⟩",
+    r"⟨p_max\s*\(1 - p_max\)⟩",
+    r"⟨\s*[ij]\s*[+-]\s*1\s*⟩",
+    r"[Tt]okens? ⟨\s*\d+\s*⟩(?: to ⟨\s*\w+\s*⟩)?",
+    r"with rows ⟨[^⟩]*⟩(?:, ⟨[^⟩]*⟩)*(?:,? and ⟨[^⟩]*⟩)?",
+    r"[Ss]oftmax of ⟨\[[-\d, ]+\]⟩",
+    r"with ⟨[^⟩]*⟩ for ⟨0⟩",
+    r"sum_\(i=1\)",
+    r"(?:mean|variance) (?:0|1)\b",
+    r"the paper uses",
+]
+
+
+def _references(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for p in _REFERENCE_PATTERNS + _GIVEN_PATTERNS:
+        spans.extend(m.span() for m in re.finditer(p, text))
+    return spans
+
+
+def _leftover(line: Line, start: int, end: int, failed: list[str] = ()) -> Claim:
+    span = formula_span(line, start, end)
+    a, b = line.sentence_at(start)
+    shown = (
+        line.text[span[0] : span[1]]
+        if span != (start, end)
+        else line.text[max(a, start - 30) : min(b, end + 30)].strip()
+    )
+    sentence = line.text[a:b].lower()
+    if failed:
+        reason = f"a rule could not read this line ({', '.join(sorted(set(failed)))}): not checked"
+    elif re.search(r"\b(?:usually|common|often|typically|rarely)\b", sentence):
+        reason = "a statement about practice or frequency, in words: no computation bound"
+    else:
+        reason = "no computation bound to this number"
+    return Claim(line.number, shown, UNCHECKED, None, reason, [span])

@@ -1,0 +1,136 @@
+"""Figures as a module states them, and whether a computed value is the figure stated.
+
+:class:`Stated` is a figure as written: ``4.113`` has 4 significant digits and stands for
+[4.1125, 4.1135]; ``330,000`` and ``500 million`` have 2 and 1 (trailing zeros of a whole
+number are not significant); ``0.0020`` has 2; ``35 %`` is 0.35 to 2 digits. A whole number
+stated with "=" is meant exactly.
+
+:func:`rounds_to` decides with certified digits (:func:`symattn.core.digits.round_decimal`), or
+exactly for rationals; :func:`consistent` compares an interval (a value computed from rounded
+figures) with a stated figure's rounding interval.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+
+from ...core.digits import round_decimal
+
+
+class Unreadable(ValueError):
+    """Raised for a formula or figure the audit does not read (the claim is left unchecked)."""
+
+
+# -- stated figures -----------------------------------------------------------------------------
+_SCALE = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A figure as the module writes it: its value, significant digits and rounding unit."""
+
+    text: str
+    value: Fraction
+    digits: int
+    unit: Fraction  # one unit in the last significant place
+    whole: bool  # written without a fraction part (an integer, possibly rounded)
+
+    @classmethod
+    def read(cls, text: str, scale: str | None = None, percent: bool = False) -> Stated:
+        t = text.strip().replace(",", "").replace("−", "-").lstrip("±")
+        if m := re.fullmatch(r"(.+?)e([+-]?\d+)", t):  # scientific notation: 3.3e5, digits of 3.3
+            inner = cls.read(m.group(1), scale, percent)
+            power = Fraction(10) ** int(m.group(2))
+            return cls(
+                text, inner.value * power, inner.digits, inner.unit * power, inner.whole and power >= 1
+            )
+        neg = t.startswith("-")
+        body = t.lstrip("+-")
+        if not re.fullmatch(r"\d+(\.\d+)?|\.\d+", body):
+            raise Unreadable(f"not a figure: {text!r}")
+        if "." in body:
+            digits = len(body.replace(".", "").lstrip("0")) or 1
+            unit = Fraction(1, 10 ** len(body.split(".")[1]))
+        else:
+            digits = len(body.strip("0")) or 1
+            zeros = len(body) - len(body.rstrip("0")) if body.strip("0") else 0
+            unit = Fraction(10**zeros)
+        value = Fraction(body)
+        factor = Fraction(_SCALE[scale]) if scale else Fraction(1)
+        if percent:
+            factor /= 100
+        return cls(text, (-value if neg else value) * factor, digits, unit * factor, "." not in body)
+
+    @property
+    def low(self) -> Fraction:
+        return self.value - self.unit / 2
+
+    @property
+    def high(self) -> Fraction:
+        return self.value + self.unit / 2
+
+
+def _floor_log10(a: Fraction) -> int:
+    e = len(str(a.numerator)) - len(str(a.denominator))
+    while Fraction(10) ** e > a:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= a:
+        e += 1
+    return e
+
+
+def rounds_to(true: sp.Basic, stated: Stated, exact_whole: bool = True) -> bool:
+    """Whether ``true`` is ``stated``: a whole number stated with "=" (``exact_whole``) must be
+    equal; otherwise ``true`` must round to it at its precision (a rational tie either way)."""
+    true = sp.sympify(true)
+    if not true.is_number or not true.is_finite or not true.is_real:
+        return False
+    if stated.whole and exact_whole:
+        return sp.Rational(stated.value.numerator, stated.value.denominator) - true == 0
+    if true.is_Rational:
+        x = Fraction(int(true.p), int(true.q))
+        return stated.low <= x <= stated.high
+    if stated.value == 0:
+        return bool(abs(sp.N(true, 30)) <= sp.Rational(stated.unit.numerator, 2 * stated.unit.denominator))
+    if stated.whole:  # "330,000": its significant digits, trailing zeros not counted
+        return Fraction(round_decimal(true, stated.digits)) == stated.value
+    return Fraction(round_decimal(true, stated.digits)) == stated.value
+
+
+def consistent(iv_value, stated: Stated) -> bool:
+    """Whether an interval (the value over the rounding of its inputs) meets the stated one."""
+    lo, hi = float(stated.low), float(stated.high)
+    try:
+        a, b = float(iv_value.a), float(iv_value.b)
+    except (AttributeError, TypeError):
+        return False
+    return a <= hi and lo <= b
+
+
+def show(value: sp.Basic, digits: int = 7) -> str:
+    """A value for the report: exact when short, with correctly rounded digits when not."""
+    from ...core.digits import decimal_string
+
+    if isinstance(value, sp.MatrixBase):
+        return "[" + ", ".join(show(x, digits) for x in value) + "]"
+    value = sp.sympify(value)
+    text = sp.sstr(value)
+    if value.is_Integer or not value.is_number or value.is_infinite or value is sp.nan:
+        return text
+    dec = decimal_string(value, digits)
+    if value.is_Rational:
+        q = int(value.q)
+        while q % 2 == 0:
+            q //= 2
+        while q % 5 == 0:
+            q //= 5
+        if q == 1:  # a terminating decimal: exactly
+            from decimal import Decimal
+
+            return str(Decimal(int(value.p)) / Decimal(int(value.q)))
+        return text if len(text) <= 12 else dec
+    return f"{text} ≈ {dec}" if len(text) <= 30 else dec

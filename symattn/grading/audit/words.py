@@ -1,0 +1,451 @@
+"""Rules for claims about the worked example, masks, statistics and figures in words.
+
+Each rule is a function ``rule(au, line, add, covered)``: it reads ``line`` (with the
+:class:`~symattn.grading.audit.rules.Auditor` ``au`` for the document's facts), passes each claim it
+recognises to ``add`` and may mark spans of the line as read (``covered``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import sympy as sp
+
+from . import calc
+from .context import AuditContext
+from .document import Line, number_spans
+from .match import (
+    CERTIFIED,
+    UNCHECKED,
+    WRONG,
+    Claim,
+    distance,
+    evaluate,
+    formula_span,
+    inside,
+    stated_vector,
+    vector_ok,
+)
+from .stated import Stated, Unreadable, consistent, rounds_to, show
+
+
+def stage_match(au: AuditContext, line: Line, pos: int, stage: str, vec) -> tuple[bool, str, str]:
+    """(ok, true value, rule) for a vector said to be a row of a stage of the worked example:
+    the row the sentence names ("row 1", "token 2"), else the row it is closest to."""
+    a, _ = line.sentence_at(pos)
+    sentence = line.text[a:pos].lower()
+    rows = re.findall(r"\b(?:row|token) (\d+)", sentence)
+    row = int(rows[-1]) - 1 if rows else None
+    masks = masks_meant(au, line, pos)
+    candidates = []
+    for mask in masks:
+        steps = au.facts.examples[mask]
+        name = stage if stage in steps.stages else "scaled"
+        m = steps.stages[name]
+        for r in range(m.rows) if row is None else [row]:
+            if r < m.rows:
+                candidates.append((mask, name, r, m.row(r)))
+    if not candidates:
+        return False, "", "no such row"
+    for mask, name, r, values in candidates:
+        if vector_ok(values, vec):
+            return (
+                True,
+                show(values),
+                f"worked example: {name} row {r + 1} ({mask} mask), symattn.core.exact.attention",
+            )
+    mask, name, r, values = min(candidates, key=lambda c: distance(c[3], vec))
+    return False, f"{show(values)} ({name} row {r + 1})", f"worked example: {name} row {r + 1} ({mask} mask)"
+
+
+def masks_meant(au: AuditContext, line: Line, pos: int) -> list[str]:
+    """The masks a sentence speaks of: none when it says so, causal when its paragraph does."""
+    a, b = line.sentence_at(pos)
+    sentence = line.text[a:b].lower()
+    if re.search(r"without (it|the mask|a mask)|switched off|no mask", sentence):
+        return ["none"]
+    if "causal" in au.doc.block_text(line).lower():
+        return ["causal"]
+    return ["causal", "none"]
+
+
+def bind_output(au: AuditContext, line, start, members, stated_i):
+    """A chain ending in a vector that the sentence calls a token's output."""
+    if stated_i is None or not au.facts.examples:
+        return None
+    vec = stated_vector(members[stated_i])
+    if vec is None:
+        return None
+    a, _ = line.sentence_at(start)
+    before = line.text[a:start].lower()
+    if not re.search(r"output\b[^⟨]*$", before):
+        return None
+    return stage_match(au, line, start, "output", vec)
+
+
+def stage_vectors(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "the rows become [-12.73, 0] and [0, 1.414]": a vector of the example's stage named last."""
+    if not au.example_context(line):
+        return
+    for _tex, plain, start, end in line.formulas:
+        if inside(covered, start, end):
+            continue
+        try:
+            members, relations = calc.parse_chain(plain)
+        except Unreadable:
+            continue
+        vec = stated_vector(members[0]) if not relations else None
+        if vec is None:
+            continue
+        stage = stage_word(line.text[:start])
+        if stage is None:
+            continue
+        ok, value, rule = stage_match(au, line, start, stage, vec)
+        add(Claim(line.number, line.text[start:end], CERTIFIED if ok else WRONG, value, rule, [(start, end)]))
+
+
+def example_scalars(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """A decimal said of the example ("the very negative score -12.73", "a gap of 12.7")."""
+    if not au.example_context(line):
+        return
+    quantities = example_quantities(au)
+    for start, end in number_spans(line.text):
+        if inside(covered, start, end):
+            continue
+        text = line.text[start:end]
+        if "." not in text and not text.startswith(("-", "−")):
+            continue
+        before = line.text[max(0, start - 40) : start].lower()
+        kind = "gap" if "gap" in before else "score" if "score" in before else None
+        if kind is None:
+            continue
+        stated = Stated.read(text.strip("⟨⟩"))
+        pool = [(n, v) for n, v in quantities if (kind == "gap") == n.startswith("gap")]
+        span = formula_span(line, start, end)
+        hit = next(((n, v) for n, v in pool if rounds_to(v, stated, False)), None)
+        if hit:
+            add(
+                Claim(
+                    line.number,
+                    text,
+                    CERTIFIED,
+                    f"{hit[0]} = {show(hit[1])}",
+                    f"worked example: {hit[0]}",
+                    [span],
+                )
+            )
+        else:
+            n, v = min(pool, key=lambda q: abs(float(sp.N(q[1])) - float(stated.value)))
+            add(Claim(line.number, text, WRONG, f"{n} = {show(v)}", f"worked example: {n}", [span]))
+
+
+def example_quantities(au: AuditContext) -> list[tuple[str, sp.Basic]]:
+    out = []
+    for mask, steps in au.facts.examples.items():
+        for name in ("scores", "scaled"):
+            m = steps.stages[name]
+            for r in range(m.rows):
+                for c in range(m.cols):
+                    out.append((f"{name}[{r + 1},{c + 1}]", m[r, c]))
+                if name == "scaled" and m.cols == 2:
+                    out.append((f"gap in scaled row {r + 1}", abs(m[r, 0] - m[r, 1])))
+        if mask == "causal":
+            break
+    return out
+
+
+def their_sum(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "... = [1, 4.113], divided by their sum 5.113": the sum of the last vector."""
+    for m in re.finditer(r"their sum ⟨?\s*([\d.,]+)\s*⟩?", line.text):
+        previous = [f for f in line.formulas if f[3] <= m.start()]
+        if not previous:
+            continue
+        try:
+            members, _ = calc.parse_chain(previous[-1][1])
+        except Unreadable:
+            continue
+        vec_nodes = [x for x in members if x[0] == "vec"]
+        if not vec_nodes:
+            continue
+        node = vec_nodes[0]
+        total = node[1][0]
+        for item in node[1][1:]:
+            total = ("add", total, item)
+        stated = Stated.read(m.group(1))
+        value = calc.exact(total, au.env)
+        ok = rounds_to(value, stated, False)
+        if not ok and calc.has_decimal(total):
+            try:
+                ok = consistent(calc.interval(total, au.env), stated)
+            except (Unreadable, ValueError):
+                ok = False
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ok else WRONG,
+                show(value),
+                "arithmetic: the sum of the entries",
+                [m.span(1)],
+            )
+        )
+
+
+def listed_weights(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "the weights are 0.787, 0.1065 and 0.1065": softmax of the scores the unit gives."""
+    m = re.search(r"weights are ((?:⟨[^⟩]*⟩(?:, | and )?)+)", line.text)
+    if not m:
+        return
+    figures = re.findall(r"⟨\s*([-\d.]+)\s*⟩", m.group(1))
+    scores = re.search(r"(?:[Ss]cores[^⟨]*|[Ss]oftmax of )⟨\[([-\d, ]+)\]⟩", au.doc.unit_text(line))
+    if not scores or len(figures) < 2:
+        return
+    from ...core.softmax import softmax_rows
+
+    z = [sp.Integer(x) for x in scores.group(1).split(",")]
+    weights = list(softmax_rows(sp.Matrix([z])))
+    if len(weights) != len(figures):
+        return
+    wrong = [(f, w) for f, w in zip(figures, weights, strict=True) if not rounds_to(w, Stated.read(f), False)]
+    verdict = WRONG if wrong else CERTIFIED
+    value = ", ".join(show(w, 6) for _, w in wrong) if wrong else show(sp.Matrix([weights]), 6)
+    add(
+        Claim(
+            line.number,
+            m.group(0),
+            verdict,
+            value,
+            f"softmax of the scores {scores.group(1)} (symattn.core.softmax)",
+            [m.span(1)],
+        )
+    )
+
+
+def typical_score(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "At d_k = 64 a typical score is about ±8": sqrt(d_k), the standard deviation of q.k."""
+    if "typical score" not in line.text:
+        return
+    for m in re.finditer(r"⟨\s*d_k\s*=\s*(\d+)\s*⟩[^⟨]*?(?:about|is|of)\s*⟨\s*±\s*([\d.]+)\s*⟩", line.text):
+        width = int(m.group(1))
+        value = sp.sqrt(width)
+        ok = rounds_to(value, Stated.read(m.group(2)), False)
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ok else WRONG,
+                f"sqrt({width}) = {show(value)}",
+                "typical score: sigma = sqrt(d_k), from Var(q.k) = d_k",
+                [m.span(2)],
+            )
+        )
+
+
+def about(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "⟨e^20⟩ is about 500 million": a formula and a figure in words."""
+    pattern = (
+        r"⟨([^⟨⟩=≈]*)⟩ (?:is|are|comes out at|is roughly|is nearly) "
+        r"(about|roughly|nearly|around|approximately)?\s*"
+        r"([\d.,]+)( thousand| million| billion| trillion| percent| per cent|\s?%)?"
+    )
+    for m in re.finditer(pattern, line.text):
+        if inside(covered, *m.span(1)):
+            continue
+        try:
+            members, relations = calc.parse_chain(m.group(1))
+        except Unreadable:
+            continue
+        value = evaluate(members[0], au.env) if not relations else None
+        if value is None or isinstance(value, sp.MatrixBase) or value.free_symbols:
+            continue
+        scale = (m.group(4) or "").strip() or None
+        percent = scale in ("percent", "per cent", "%")
+        stated = Stated.read(m.group(3).rstrip(".,"), None if percent else scale, percent=percent)
+        ok = rounds_to(value, stated, exact_whole=m.group(2) is None)
+        unit = f"{stated.digits} significant digit{'s' if stated.digits > 1 else ''}"
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ok else WRONG,
+                show(value),
+                f"arithmetic: correctly rounded to {unit}" + (f" ({scale})" if scale else ""),
+                [(m.start(), m.end())],
+            )
+        )
+
+
+def conventions(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    text = line.text
+    m = re.search(r"holds ⟨0⟩ where attention is allowed and ⟨-oo⟩ where", text)
+    if m:
+        from ...core.masks import Mask
+
+        mat = Mask.parse("causal").exact(3, 3)
+        ok = set(mat) == {0, -sp.oo} and mat[0, 0] == 0 and mat[0, 1] == -sp.oo
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ok else WRONG,
+                "0, -oo",
+                "mask: symattn.core.masks.Mask.exact",
+                [m.span()],
+            )
+        )
+    m = re.search(r"weights that sum to (\d+)", text)
+    if m:
+        z = sp.symbols("z1:4", real=True)
+        from ...core.softmax import softmax_rows
+
+        total = sp.simplify(sum(softmax_rows(sp.Matrix([z]))))
+        ok = total == int(m.group(1))
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ok else WRONG,
+                show(total),
+                "softmax: a row of weights sums to 1 (SymPy)",
+                [m.span(1)],
+            )
+        )
+    m = re.search(r"⟨0/0⟩ = NaN", text)
+    if m:
+        ok = sp.S.Zero / sp.S.Zero is sp.nan
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ok else WRONG,
+                "nan",
+                "arithmetic: SymPy gives nan for 0/0",
+                [m.span()],
+            )
+        )
+
+
+STAT_WORDS = (
+    (r"product has variance (\d+)", ("call", "Var", ("mul", ("sym", "q_i"), ("sym", "k_i"))), "Var(q_i k_i)"),
+    (r"[Ii]ts mean is (\d+)", ("call", "E", ("mul", ("sym", "q_i"), ("sym", "k_i"))), "E[q_i k_i]"),
+    (r"factor being a variance of (\d+)", ("call", "Var", ("sym", "q_i")), "Var(q_i)"),
+    (
+        r"[Ss]caled scores have variance (\d+)",
+        ("call", "Var", ("div", ("sym", "z"), ("call", "sqrt", ("sym", "d_k")))),
+        "Var(z / sqrt(d_k))",
+    ),
+)
+
+
+def statistics_words(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "Each product has variance 1", "Scaled scores have variance 1": E and Var in words."""
+    if not au.facts.standard_normal:
+        return
+    for pattern, node, name in STAT_WORDS:
+        for m in re.finditer(pattern, line.text):
+            value = evaluate(node, au.env)
+            if value is None:
+                continue
+            ok = rounds_to(value, Stated.read(m.group(1)))
+            add(
+                Claim(
+                    line.number,
+                    m.group(0),
+                    CERTIFIED if ok else WRONG,
+                    f"{name} = {show(value)}",
+                    "statistics of independent N(0, 1) entries (symattn.proof.expectation)",
+                    [m.span(1)],
+                )
+            )
+
+
+def masks(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    for tex, _plain, start, end in line.formulas:
+        if "bmatrix" not in tex:
+            continue
+        context = au.doc.unit_text(line) + au.doc.block_text(line) + au.previous_block(line)
+        claim = mask_claim(line, tex, start, end, context)
+        if claim:
+            add(claim)
+    m = re.search(r"weights are ⟨\[(\d+(?:, ?\d+)*)\]⟩", line.text)
+    if (
+        m
+        and not inside(covered, *m.span())
+        and "causal" in au.doc.unit_text(line).lower()
+        and "first row" in line.text
+    ):
+        from ...core.masks import Mask
+        from ...core.softmax import softmax_rows
+
+        n = len(m.group(1).split(","))
+        s1 = sp.Symbol("s_1", real=True)
+        row = softmax_rows(sp.Matrix([[s1] + [sp.S.NegativeInfinity] * (n - 1)]))
+        causal_row = Mask.parse("causal").table(n, n)[0]
+        ok = [int(x) for x in m.group(1).split(",")] == list(row) and sum(causal_row) == 1
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ok else WRONG,
+                show(row),
+                "mask: the first causal row keeps key 1 only (symattn.core.softmax)",
+                [m.span()],
+            )
+        )
+
+
+def stage_word(before: str) -> str | None:
+    """The stage a vector belongs to: the last stage word before it in its line."""
+    words = [
+        (r"\bscal(?:e|ed|ing)\b", "scaled"),
+        (r"\bmask(?:ed)?\b", "masked"),
+        (r"\bsoftmax\b|\bweights?\b", "weights"),
+        (r"\boutputs?\b|weighted sum", "output"),
+        (r"\bscores\b", "scores"),
+    ]
+    best, where = None, -1
+    low = before.lower()
+    for pattern, stage in words:
+        for m in re.finditer(pattern, low):
+            if m.start() > where:
+                best, where = stage, m.start()
+    return best
+
+
+def mask_claim(line: Line, tex: str, start: int, end: int, context: str) -> Claim | None:
+    from ...core.masks import Mask
+
+    body = re.search(r"\\begin\{bmatrix\}(.*?)\\end\{bmatrix\}", tex, re.S)
+    if not body:
+        return None
+    rows = [r.split("&") for r in body.group(1).split(r"\\")]
+    dot_is_zero = bool(re.search(r"with ⟨\s*\*?\s*⟩ for ⟨0⟩", context))
+
+    def entry(cell: str) -> sp.Basic | None:
+        c = cell.strip()
+        if c in ("0",) or (c == r"\cdot" and dot_is_zero):
+            return sp.S.Zero
+        if c.replace(" ", "") == r"-\infty":
+            return sp.S.NegativeInfinity
+        return None
+
+    values = [[entry(c) for c in r] for r in rows]
+    text = line.text[start:end]
+    if any(v is None for r in values for v in r) or len({len(r) for r in rows}) != 1:
+        return Claim(
+            line.number, text, UNCHECKED, None, "a matrix with entries other than 0 and -inf", [(start, end)]
+        )
+    if "causal" not in context.lower():
+        return Claim(line.number, text, UNCHECKED, None, "a mask that is not called causal", [(start, end)])
+    n, m = len(values), len(values[0])
+    want = Mask.parse("causal").exact(n, m)
+    ok = sp.Matrix(values) == want
+    return Claim(
+        line.number,
+        text,
+        CERTIFIED if ok else WRONG,
+        f"causal mask {n}x{m}: " + sp.sstr(want.tolist()),
+        "mask: symattn.core.masks.Mask.exact",
+        [(start, end)],
+    )

@@ -1,0 +1,572 @@
+r"""Judging a learner's derivation step by step (ex6.3 and ex6.7).
+
+Each step ``A = B`` is judged in a forked worker with time and memory limits
+(:func:`symattn.grading.answers.parsing.isolated`, as answers are):
+
+1. both sides are read (:mod:`symattn.grading.proofs.steps`) and put in normal form, the algebra any
+   step may use;
+2. the step's truth is decided: for ex6.3 by evaluating E and Var exactly for a symbolic d_k,
+   for ex6.7 exactly at concrete sizes with a permutation that is not its own inverse;
+3. a true step is **ok** when the exercise's rules (and lines already proved) rewrite one side
+   into the other within :data:`PROOF_DEPTH` rules; it is **unjustified** when it needs a rule
+   the exercise does not teach (named) or more rules than that in one step;
+4. a false step is **wrong**, with a counterexample (a width and a distribution, or a
+   permutation and matrices) and, where a known slip explains it, what the slip was.
+
+The derivation is **correct** when every step is ok and the proved equalities connect the
+exercise's goal; otherwise **incorrect** (the first step that is not ok, or "does not reach").
+A line that cannot be read makes it **invalid**.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ...errors import SymattnError
+from ..worker import plain_result
+from .steps import StepSyntaxError, parse_expression, read_lines
+
+#: Most rules one step may combine.
+PROOF_DEPTH = 2
+#: Deeper searches, only to name what an unjustified step needs.
+NAMING_DEPTH = 4
+#: States explored per side of a search, at most.
+BUDGET = 150
+#: Limits for one step in its worker: CPU seconds, wall-clock seconds, memory (MB beyond
+#: what the worker inherits).
+CPU_SECONDS = 3
+TIMEOUT = 3.0
+MEMORY_MB = 400
+#: CPU limit for a whole derivation (at most MAX_LINES steps), summed over its workers: with
+#: the command's own start, every derivation is answered within 5 s of CPU, which is 5 s of
+#: wall clock on a machine that is not busy.
+TOTAL_SECONDS = 3.8
+#: Wall-clock limit for a whole derivation: the backstop on a busy machine, where the wall
+#: clock runs ahead of the CPU time spent.
+WALL_SECONDS = 12.0
+
+
+@plain_result
+@dataclass(frozen=True)
+class StepResult:
+    line: int
+    latex: str
+    status: str  # ok, wrong, unjustified, invalid
+    rule: str = ""
+    feedback: str = ""
+
+
+@dataclass
+class ProofVerdict:
+    id: str
+    verdict: str  # correct, incorrect, invalid
+    steps: list[StepResult] = field(default_factory=list)
+    feedback: str = ""
+
+    @property
+    def exit_code(self) -> int:
+        return {"correct": 0, "incorrect": 1, "invalid": 2}[self.verdict]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "verdict": self.verdict,
+            "steps": [asdict(s) for s in self.steps],
+            "feedback": self.feedback,
+        }
+
+
+# -- the two exercises ----------------------------------------------------------------------
+class World:
+    """What a step of one exercise means: reading, normal form, rules, truth, goal."""
+
+    id = ""
+    goal_text = ""
+
+    def read(self, text: str, defs: dict) -> Any:
+        raise NotImplementedError
+
+    def normal(self, expr: Any, defs: dict) -> Any:
+        raise NotImplementedError
+
+    def apply(self, rule: Any, key: Any) -> Any:
+        raise NotImplementedError
+
+    def fact(self, lhs: Any, rhs: Any) -> Any:
+        raise NotImplementedError
+
+    def truth(self, lhs: Any, rhs: Any) -> tuple[str, str | None]:
+        raise NotImplementedError
+
+    def goals(self) -> list[tuple[Any, Any]]:
+        raise NotImplementedError
+
+    def definition(self, lhs_text: str, defs: dict) -> str | None:
+        return None
+
+    def slip(self, lhs: Any, rhs: Any) -> str | None:
+        """A named slip found by looking at the whole step (not a rewrite), or None."""
+        return None
+
+    rules: tuple = ()
+    extra: tuple = ()
+    mistakes: tuple = ()
+
+
+class VarianceWorld(World):
+    id = "ex6.3"
+
+    def __init__(self) -> None:
+        from . import scalar as s
+
+        self.s = s
+        self.goal_text = s.GOAL_TEXT
+        self.rules, self.extra, self.mistakes = s.RULES, s.EXTRA, s.MISTAKES
+
+    def read(self, text: str, defs: dict) -> Any:
+        return self.s.build(parse_expression(text))
+
+    def normal(self, expr: Any, defs: dict) -> Any:
+        return self.s.canon(expr)
+
+    def apply(self, rule: Any, key: Any) -> Any:
+        return self.s.renormal(self.s.rewrite_all(key, rule))
+
+    def fact(self, lhs: Any, rhs: Any) -> Any:
+        return self.s.fact_rule(lhs, rhs)
+
+    def truth(self, lhs: Any, rhs: Any) -> tuple[str, str | None]:
+        s = self.s
+        try:
+            verdict = s.truth(lhs, rhs)
+        except s.Unsupported as exc:
+            raise StepSyntaxError(f"symattn cannot evaluate this step: {exc}") from None
+        if verdict == "false":
+            return "false", s.counterexample(lhs, rhs) or s.difference_text(lhs, rhs)
+        return verdict, None
+
+    def slip(self, lhs: Any, rhs: Any) -> str | None:
+        return self.s.shifted_range(lhs, rhs)
+
+    def goals(self) -> list[tuple[Any, Any]]:
+        lhs, rhs = self.s.GOAL
+        return [(self.s.canon(lhs), self.s.canon(rhs))]
+
+
+class PermutationWorld(World):
+    id = "ex6.7"
+
+    def __init__(self) -> None:
+        from . import matrix as m
+
+        self.m = m
+        self.goal_text = m.GOALS_TEXT
+        self.rules, self.extra, self.mistakes = m.RULES, m.EXTRA, m.MISTAKES
+
+    def read(self, text: str, defs: dict) -> Any:
+        return self.m.build(parse_expression(text), defs)
+
+    def normal(self, expr: Any, defs: dict) -> Any:
+        return self.m.canon(expr, defs)
+
+    def apply(self, rule: Any, key: Any) -> Any:
+        return self.m.everywhere(key, rule)
+
+    def fact(self, lhs: Any, rhs: Any) -> Any:
+        return self.m.fact_rule(lhs, rhs)
+
+    def truth(self, lhs: Any, rhs: Any) -> tuple[str, str | None]:
+        diff = self.m.difference(lhs, rhs)
+        return ("true", None) if diff is None else ("false", diff)
+
+    def goals(self) -> list[tuple[Any, Any]]:
+        return self.m.goals()
+
+    def definition(self, lhs_text: str, defs: dict) -> str | None:
+        node = parse_expression(lhs_text)
+        if node[0] == "id" and node[2] is None and node[3] is None and node[1] in self.m.DEFINABLE:
+            return None if node[1] in defs else node[1]
+        return None
+
+
+_WORLDS: dict[str, World] = {}
+
+
+def world(exercise_id: str) -> World:
+    if exercise_id not in _WORLDS:
+        _WORLDS[exercise_id] = {"ex6.3": VarianceWorld, "ex6.7": PermutationWorld}[exercise_id]()
+    return _WORLDS[exercise_id]
+
+
+STEP_EXERCISES = ("ex6.3", "ex6.7")
+
+
+# -- searching for a proof ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Move:
+    name: str
+    rewrite: Any
+    feedback: str = ""
+    kind: str = "rule"  # rule, substitution, extra, mistake, fact
+
+
+def _grow(w: World, seen: dict[Any, list[Move]], frontier: list[Any], moves: list[Move]) -> list[Any]:
+    """One more level of rewrites from ``frontier``; new states go into ``seen``."""
+    out = []
+    for key in frontier:
+        for mv in moves:
+            if len(seen) >= BUDGET:
+                return out
+            try:
+                new = w.apply(mv.rewrite, key)
+            except (ValueError, TypeError, ZeroDivisionError, AttributeError):
+                continue
+            if new is not None and new not in seen:
+                seen[new] = [*seen[key], mv]
+                out.append(new)
+    return out
+
+
+def search(
+    w: World, lhs: Any, rhs: Any, moves: list[Move], depth: int, right: list[Move] | None = None
+) -> list[Move] | None:
+    """A shortest list of moves that takes both sides to one normal form, within ``depth``.
+
+    ``right`` are the moves allowed on the right side (default: ``moves``). Iterative
+    deepening from both sides: total depth t = 1, 2, ... is tried before t + 1, and each side's
+    levels are computed only when a split of t needs them.
+    """
+    if lhs == rhs:
+        return []
+    sides = [({lhs: []}, [[lhs]], moves), ({rhs: []}, [[rhs]], moves if right is None else right)]
+
+    def upto(side: int, level: int) -> dict[Any, list[Move]]:
+        seen, levels, allowed = sides[side]
+        while len(levels) <= level and levels[-1]:
+            levels.append(_grow(w, seen, levels[-1], allowed))
+        return seen
+
+    for t in range(1, depth + 1):
+        best: list[Move] | None = None
+        for a in range(t + 1):
+            left, right_seen = upto(0, a), upto(1, t - a)
+            for key, path in left.items():
+                if key in right_seen and len(path) <= a and len(right_seen[key]) <= t - a:
+                    total = path + right_seen[key]
+                    if best is None or len(total) < len(best):
+                        best = total
+        if best is not None:
+            return best
+    return None
+
+
+def one_sided(w: World, lhs: Any, rhs: Any, moves: list[Move], depth: int) -> list[Move] | None:
+    """:func:`search` with substitutions (hypotheses' values) put into one side only, either
+    side: the shorter of the two paths."""
+    plain = [m for m in moves if m.kind != "substitution"]
+    paths = [search(w, lhs, rhs, moves, depth, plain), search(w, lhs, rhs, plain, depth, moves)]
+    found = [p for p in paths if p is not None]
+    return min(found, key=len) if found else None
+
+
+def _names(path: list[Move]) -> str:
+    return "; ".join(dict.fromkeys(m.name for m in path)) or "algebra"
+
+
+def _moves(rules: tuple, kind: str) -> list[Move]:
+    return [Move(r.name, r.rewrite, r.feedback, "substitution" if r.substitution else kind) for r in rules]
+
+
+def judge_step(exercise_id: str, lhs_text: str, rhs_text: str, facts: list, defs: dict) -> dict:
+    """Judge one step; runs inside the worker. Returns status, rule, feedback and normal forms."""
+    try:
+        return _judge_step(world(exercise_id), lhs_text, rhs_text, facts, defs)
+    except StepSyntaxError as exc:
+        return {"status": "invalid", "rule": "", "feedback": str(exc)}
+
+
+_SHAPES = "the shapes do not fit"
+
+
+def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict) -> dict:
+    name = w.definition(lhs_text, defs)
+    try:
+        rhs = w.normal(w.read(rhs_text, defs), defs)
+    except StepSyntaxError as exc:
+        if name is not None or not str(exc).startswith(_SHAPES):
+            raise
+        w.normal(w.read(lhs_text, defs), defs)  # the left side must read
+        return {"status": "wrong", "rule": "", "feedback": _shape_slip(lhs_text, str(exc))}
+    if name is not None:
+        return {"status": "ok", "rule": f"definition of {name}", "feedback": "", "define": (name, rhs)}
+    lhs = w.normal(w.read(lhs_text, defs), defs)
+    out = {"lhs": lhs, "rhs": rhs}
+    if lhs == rhs:
+        return out | {"status": "ok", "rule": "algebra", "feedback": ""}
+    fact_moves = []
+    for line, a, b in facts:
+        for x, y in ((a, b), (b, a)):
+            rule = w.fact(x, y)
+            if rule is not None:
+                fact_moves.append(Move(f"the result of line {line}", rule, "", "fact"))
+    allowed = _moves(w.rules, "rule") + fact_moves
+    verdict, counter = w.truth(lhs, rhs)
+    if verdict == "false":
+        # A slip is named only when it alone (with lines already proved) explains the step:
+        # with the allowed rules too, some path through a slip explains almost anything.
+        slip = search(w, lhs, rhs, fact_moves + _moves(w.mistakes, "mistake"), PROOF_DEPTH)
+        mistakes = [m for m in (slip or []) if m.kind == "mistake"]
+        parts = []
+        if mistakes:
+            parts.append(f"{mistakes[0].feedback} [{mistakes[0].name}]")
+        elif named := w.slip(lhs, rhs):
+            parts.append(named)
+        if counter and counter.startswith("the two sides"):
+            parts.append(counter)
+        else:
+            parts.append(f"the two sides differ {counter}" if counter else "the two sides differ")
+        return out | {"status": "wrong", "rule": "", "feedback": "; ".join(parts)}
+    if verdict == "true":
+        # A rule used on both sides counts once: at most PROOF_DEPTH different rules.
+        path = one_sided(w, lhs, rhs, allowed, PROOF_DEPTH + 1)
+        if path is not None and len({m.name for m in path}) <= PROOF_DEPTH:
+            return out | {"status": "ok", "rule": _names(path), "feedback": ""}
+    path = one_sided(w, lhs, rhs, allowed + _moves(w.extra, "extra"), PROOF_DEPTH + 1)
+    extra = [m for m in (path or []) if m.kind == "extra"]
+    if extra:
+        return out | {
+            "status": "unjustified",
+            "rule": extra[0].name,
+            "feedback": f"true, but it uses {extra[0].name}: {extra[0].feedback}",
+        }
+    if verdict == "normal":
+        return out | {
+            "status": "unjustified",
+            "rule": "normal entries",
+            "feedback": "true only for normal entries; the exercise assumes only mean 0, variance 1 "
+            "and independence",
+        }
+    goal_moves = [
+        Move("the statement to prove", rule, "", "fact")
+        for a, b in w.goals()
+        for x, y in ((a, b), (b, a))
+        if (rule := w.fact(x, y)) is not None
+    ]
+    circle = one_sided(w, lhs, rhs, allowed + goal_moves, PROOF_DEPTH + 1)
+    if circle is not None and any(m in goal_moves for m in circle):
+        return out | {
+            "status": "unjustified",
+            "rule": "circular",
+            "feedback": f"circular: this step follows only from {w.goal_text}, which is what the "
+            "derivation is to prove; derive it from the exercise's rules instead",
+        }
+    longer = one_sided(w, lhs, rhs, allowed, NAMING_DEPTH)
+    if longer is not None:
+        return out | {
+            "status": "unjustified",
+            "rule": _names(longer),
+            "feedback": f"true, but it takes {len({m.name for m in longer})} rules in one step "
+            f"({_names(longer)}); "
+            f"a step may combine at most {PROOF_DEPTH}: write the steps between",
+        }
+    if search(w, lhs, rhs, allowed, NAMING_DEPTH) is not None:
+        return out | {
+            "status": "unjustified",
+            "rule": "hypotheses on both sides",
+            "feedback": "the two sides only take the same value once the hypotheses' values are put "
+            "into each of them; neither side is the other with those values put in, so this step "
+            "does not follow: derive one side from the other",
+        }
+    return out | {
+        "status": "unjustified",
+        "rule": "",
+        "feedback": f"true, but not reached from the exercise's rules within {NAMING_DEPTH} rules",
+    }
+
+
+def _shape_slip(lhs_text: str, message: str) -> str:
+    """Why a right side whose shapes do not fit is wrong, naming the slip that usually makes one."""
+    import re
+
+    why = f"the left side is a matrix, but on the right {message}"
+    if re.search(r"\)\s*\^\s*(\\top|\\intercal|T\b|\{\s*(\\top|T)\s*\})", lhs_text):
+        return f"the transpose of a product reverses the order: (AB)^T = B^T A^T [(AB)^T = A^T B^T]; {why}"
+    return why
+
+
+# -- the whole derivation -------------------------------------------------------------------
+class _Links:
+    """Which normal forms the proved steps have shown equal (union-find)."""
+
+    def __init__(self) -> None:
+        self.parent: dict[Any, Any] = {}
+
+    def find(self, x: Any) -> Any:
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def join(self, a: Any, b: Any) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+@dataclass
+class _State:
+    """What the steps so far have proved: lines as facts, definitions, linked normal forms.
+
+    It holds SymPy objects built from the learner's text, so it crosses between workers only
+    as pickled bytes that the parent never unpickles (:func:`_judge_line`)."""
+
+    facts: list = field(default_factory=list)
+    defs: dict = field(default_factory=dict)
+    links: _Links = field(default_factory=_Links)
+    chain_start: Any = None
+
+
+def _judge_line(exercise_id: str, lhs_text: str, rhs_text: str, number: int, starts: bool, blob: bytes):
+    """One step, in its worker: the state from ``blob``, the step judged, the state updated.
+
+    Returns plain data: (status, rule, feedback) and the new state as bytes."""
+    import pickle
+
+    state: _State = pickle.loads(blob)
+    got = judge_step(exercise_id, lhs_text, rhs_text, state.facts, state.defs)
+    if got["status"] != "invalid" and ("define" in got or "lhs" in got):
+        if "define" in got:
+            state.defs[got["define"][0]] = got["define"][1]
+        else:
+            if starts:
+                state.chain_start = got["lhs"]
+            if got["status"] == "ok":
+                state.facts.append((number, got["lhs"], got["rhs"]))
+                state.links.join(got["lhs"], got["rhs"])
+                if state.chain_start is not None and state.chain_start != got["lhs"]:
+                    state.facts.append((number, state.chain_start, got["rhs"]))
+    return (got["status"], got["rule"], got["feedback"]), pickle.dumps(state)
+
+
+def _workers_cpu() -> float:
+    """CPU seconds spent so far by this process's finished workers (0 where not measurable)."""
+    try:
+        import resource
+    except ImportError:  # a browser's Python: the page's Web Worker has its own deadline
+        return 0.0
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _reaches_goal(exercise_id: str, blob: bytes) -> bool:
+    """Whether the proved equalities in ``blob`` connect the exercise's goal (in a worker)."""
+    import pickle
+
+    links = pickle.loads(blob).links
+    return any(links.find(a) == links.find(b) for a, b in world(exercise_id).goals())
+
+
+def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> ProofVerdict:
+    """Judge a learner's derivation for ``exercise_id`` (ex6.3 or ex6.7).
+
+    Each step runs in a limited worker, and the whole derivation gets at most
+    :data:`TOTAL_SECONDS`. ``isolate=False`` judges in this process, without limits: only for
+    derivations symattn itself ships (the docs' worked checks), so that a busy machine cannot
+    change generated files.
+    """
+    import math
+    import pickle
+    import time
+
+    from ..worker import CAN_FORK, WorkerError, isolated
+
+    deadline = time.monotonic() + WALL_SECONDS
+    spent = _workers_cpu()
+
+    if exercise_id not in STEP_EXERCISES:
+        raise SymattnError(
+            f"{exercise_id} is not checked step by step (those are {', '.join(STEP_EXERCISES)})"
+        )
+    try:
+        lines = read_lines(text)
+    except StepSyntaxError as exc:
+        return ProofVerdict(exercise_id, "invalid", [], str(exc))
+    w = world(exercise_id)
+    _warm_up(w)
+
+    def run(func: Any, *args: Any) -> Any:
+        if not isolate:
+            return func(*args)
+        left = deadline - time.monotonic()
+        cpu_left = TOTAL_SECONDS - (_workers_cpu() - spent) if CAN_FORK else left
+        if left < 0.2 or cpu_left < 0.2:
+            raise WorkerError(f"too costly to check: the derivation took more than {TOTAL_SECONDS:g} s")
+        return isolated(
+            func,
+            *args,
+            timeout=min(3 * TIMEOUT, left),
+            memory_mb=MEMORY_MB,
+            cpu_seconds=max(1, math.ceil(min(CPU_SECONDS, cpu_left))),
+        )
+
+    blob = pickle.dumps(_State())
+    results: list[StepResult] = []
+    previous_rhs = ""
+    for line in lines:
+        if line.error:
+            results.append(StepResult(line.number, line.latex, "invalid", "", line.error))
+            continue
+        lhs_text = line.lhs if line.lhs is not None else previous_rhs
+        previous_rhs = line.rhs
+        try:
+            (status, rule, feedback), blob = run(
+                _judge_line, exercise_id, lhs_text, line.rhs, line.number, line.lhs is not None, blob
+            )
+        except (WorkerError, SymattnError) as exc:
+            message = str(exc)
+            if not message.startswith("too costly"):
+                message = f"cannot be checked: {message}"
+            results.append(StepResult(line.number, line.latex, "invalid", "", message))
+            continue
+        results.append(StepResult(line.number, line.latex, status, rule, feedback))
+    try:
+        reached = run(_reaches_goal, exercise_id, blob)
+    except (WorkerError, SymattnError):
+        reached = False
+    return _verdict(w, results, reached)
+
+
+def _verdict(w: World, results: list[StepResult], reached: bool) -> ProofVerdict:
+    bad = [r for r in results if r.status == "invalid"]
+    if bad:
+        return ProofVerdict(w.id, "invalid", results, f"line {bad[0].line} cannot be read: {bad[0].feedback}")
+    wrong = [r for r in results if r.status != "ok"]
+    if wrong:
+        r = wrong[0]
+        return ProofVerdict(w.id, "incorrect", results, f"line {r.line} is {r.status}: {r.feedback}")
+    if not reached:
+        return ProofVerdict(w.id, "incorrect", results, f"incorrect: does not reach {w.goal_text}")
+    return ProofVerdict(w.id, "correct", results, f"correct: the steps establish {w.goal_text}")
+
+
+def _warm_up(w: World) -> None:
+    """Load what every worker needs once, in the parent, so forks start warm."""
+    import sympy.stats  # noqa: F401
+
+    from ...core import digits  # noqa: F401
+
+    for a, b in w.goals():
+        w.truth(a, b)
+
+
+def read_steps(source: str) -> str:
+    """The text of a derivation file, or of standard input for ``-``."""
+    import sys
+
+    try:
+        if source == "-":
+            return sys.stdin.read(200_000)
+        with open(source, encoding="utf-8") as fh:
+            return fh.read(200_000)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise StepSyntaxError(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None

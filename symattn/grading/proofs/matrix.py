@@ -1,0 +1,692 @@
+r"""ex6.7's world: permutation matrices, projections, the row softmax and attention.
+
+The exercise: for a permutation matrix P, Attention(PX) = P Attention(X), where
+Attention(X) = softmax((X W^Q)(X W^K)^T / sqrt(d_k)) (X W^V) and Q = X W^Q, K = X W^K,
+V = X W^V. A learner's line is read into SymPy matrix expressions (:func:`build`):
+``MatrixSymbol`` s P, X, W^Q, W^K, W^V (Q, K, V and S too), ``Identity``, unevaluated
+``Transpose``, :class:`~symattn.core.softmax.RowSoftmax` and :class:`Attention`.
+
+:func:`canon` turns such an expression into a small normal form (a coefficient and a tuple of
+factors) that holds the algebra a step may always use: associativity, scalars collected, I
+dropped, (A^T)^T = A, Q, K, V and defined names written out. The rules (:data:`RULES`) rewrite
+that form: the transpose of a product, P^T P = I, softmax(P S P^T) = P softmax(S) P^T and the
+definition of attention. :func:`truth` evaluates both sides exactly at concrete sizes with a
+3-cycle and a 4-cycle (P^T != P) and small integer matrices; a certified difference is a
+counterexample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import sympy as sp
+from sympy.matrices.expressions.matexpr import MatrixExpr
+
+from ...core.softmax import RowSoftmax, softmax_rows
+from ..plain_math import plain_math
+from .steps import NamedRule, Node, StepSyntaxError, identifier_name
+from .steps import rule_lemmas as shared_rule_lemmas
+
+N = sp.Symbol("N", integer=True, positive=True)
+D = sp.Symbol("d", integer=True, positive=True)
+D_K = sp.Symbol("d_k", integer=True, positive=True)
+_SHAPES = {
+    "P": (N, N),
+    "X": (N, D),
+    "Q": (N, D),
+    "K": (N, D),
+    "V": (N, D),
+    "S": (N, N),
+    "W^Q": (D, D),
+    "W^K": (D, D),
+    "W^V": (D, D),
+}
+#: Names a learner may define in a chain's first line (``S = Q K^\top``).
+DEFINABLE = {
+    "S": (N, N),
+    "A": (N, N),
+    "S'": (N, N),
+    "A'": (N, N),
+    "Z": (N, N),
+    "X'": (N, D),
+    "Q'": (N, D),
+    "K'": (N, D),
+    "V'": (N, D),
+    "O": (N, D),
+    "O'": (N, D),
+}
+ABBREVIATIONS = {"Q": "W^Q", "K": "W^K", "V": "W^V"}
+#: Letters that stand for any N x N matrices where they are not defined, so that a rule can be
+#: written in general: (AB)^T = B^T A^T.
+GENERIC = ("A", "B", "C", "M")
+
+Term = tuple  # ("mul", coeff, factors)
+Factor = tuple  # ("sym", name) | ("T", factor-or-term) | ("softmax", term) | ("attn", terms)
+
+
+class Attention(MatrixExpr):
+    """Attention(A) = softmax((A W^Q)(A W^K)^T / sqrt(d_k)) A W^V, or Attention(Q, K, V)."""
+
+    @property
+    def shape(self) -> tuple:
+        return (self.args[0].shape[0], self.args[-1].shape[1])
+
+    def _latex(self, printer: Any) -> str:
+        return (
+            r"\operatorname{Attention}\left(" + ", ".join(printer._print(a) for a in self.args) + r"\right)"
+        )
+
+
+def symbol(name: str, defined: dict | None = None) -> sp.MatrixSymbol:
+    shape = _SHAPES.get(name) or (DEFINABLE.get(name) if defined is not None and name in defined else None)
+    if shape is None and name in GENERIC:
+        shape = (N, N)
+    if shape is None:
+        raise StepSyntaxError(
+            f"unknown symbol {name}: ex6.7 knows P, X, W^Q, W^K, W^V, Q, K, V, S, I, d_k, "
+            "softmax and Attention, and A, B, C, M as any N x N matrices"
+        )
+    return sp.MatrixSymbol(name, *shape)
+
+
+GOALS_TEXT = r"\operatorname{Attention}(PX) = P\,\operatorname{Attention}(X)"
+
+
+# -- reading --------------------------------------------------------------------------------
+def _is_matrix(e: Any) -> bool:
+    return getattr(e, "is_Matrix", False)
+
+
+def _times(a: Any, b: Any) -> Any:
+    if isinstance(b, sp.Identity) and _is_matrix(a):  # I is the identity of the size that fits
+        b = sp.Identity(a.shape[1])
+    if isinstance(a, sp.Identity) and _is_matrix(b):
+        a = sp.Identity(b.shape[0])
+    if _is_matrix(a) and _is_matrix(b) and a.shape[1] != b.shape[0]:
+        raise StepSyntaxError(f"the shapes do not fit: {sp.sstr(a.shape)} times {sp.sstr(b.shape)}")
+    return sp.MatMul(a, b) if _is_matrix(a) or _is_matrix(b) else a * b
+
+
+def build(node: Node, defined: dict | None = None) -> Any:
+    """The SymPy expression of a syntax tree; ``defined`` holds the names defined so far."""
+    kind = node[0]
+    if kind == "num":
+        return sp.Rational(node[1])
+    if kind == "group":
+        return build(node[1], defined)
+    if kind == "mul":
+        out = build(node[1], defined)
+        for f in node[2:]:
+            out = _times(out, build(f, defined))
+        return out
+    if kind == "inv":
+        den = build(node[1], defined)
+        if _is_matrix(den):
+            raise StepSyntaxError("matrix inverses are not part of this exercise")
+        if den == 0:
+            raise StepSyntaxError("division by zero")
+        return 1 / den
+    if kind == "neg":
+        return _times(sp.S.NegativeOne, build(node[1], defined))
+    if kind == "add":
+        parts = [build(t, defined) for t in node[1:]]
+        if any(_is_matrix(p) for p in parts):
+            raise StepSyntaxError("sums of matrices are not part of this exercise")
+        return sp.Add(*parts)
+    if kind == "pow":
+        base, exp = build(node[1], defined), build(node[2], defined)
+        if _is_matrix(base) or not (exp.is_Rational and abs(exp) <= 4):
+            raise StepSyntaxError("only small powers of numbers are accepted here (no matrix powers)")
+        return base**exp
+    if kind == "sqrt":
+        arg = build(node[1], defined)
+        if _is_matrix(arg):
+            raise StepSyntaxError("the square root of a matrix is not part of this exercise")
+        return sp.sqrt(arg)
+    if kind == "T":
+        arg = build(node[1], defined)
+        return sp.Transpose(arg) if _is_matrix(arg) else arg
+    if kind == "op":
+        args = [build(a, defined) for a in node[2:]]
+        if not all(_is_matrix(a) for a in args):
+            raise StepSyntaxError(f"{node[1]} takes matrices")
+        if node[1] == "softmax":
+            return RowSoftmax(args[0])
+        if node[1] == "Attention":
+            if len(args) not in (1, 3):
+                raise StepSyntaxError("Attention takes X, or Q, K, V")
+            return Attention(*args)
+        raise StepSyntaxError(f"{node[1]} is not part of this exercise")
+    if kind == "id":
+        return _identifier(node, defined)
+    raise StepSyntaxError("'\\dots' cannot be checked here")
+
+
+def _identifier(node: Node, defined: dict | None) -> Any:
+    _, base, sub, sup = node
+    name = identifier_name(node)
+    if base == "d" and sub is not None and sub[0] == "id" and sub[1] == "k" and sup is None:
+        return D_K
+    if sub is not None:
+        if base == "W" and sup is None and sub[0] == "id" and sub[1] in "QKV":
+            return symbol("W^" + sub[1])
+        raise StepSyntaxError(f"unknown symbol {name}")
+    if base == "I" and sup is None:
+        return sp.Identity(N)
+    if base in DEFINABLE and defined is not None and base in defined:
+        return symbol(base, defined)
+    return symbol(name)
+
+
+# -- the normal form ------------------------------------------------------------------------
+def _coeff(c: Any) -> Any:
+    return sp.powsimp(sp.cancel(sp.sympify(c)))
+
+
+def mul(c: Any, factors: tuple) -> Term:
+    """A normal term: coefficient and factors, nested products flattened."""
+    coeff, out = sp.sympify(c), []
+    for f in factors:
+        if f[0] == "mul":
+            coeff *= f[1]
+            out.extend(f[2])
+        else:
+            out.append(f)
+    return ("mul", _coeff(coeff), tuple(out))
+
+
+def transpose(t: Term) -> Term:
+    """The transpose, with (A^T)^T = A and (cA)^T = c A^T; a product stays wrapped."""
+    _, c, fs = t
+    if not fs:
+        return t
+    if len(fs) > 1:
+        return ("mul", c, (("T", ("mul", sp.S.One, fs)),))
+    f = fs[0]
+    if f[0] == "T":
+        inner = f[1]
+        return mul(c, (inner,)) if inner[0] == "mul" else ("mul", c, (inner,))
+    return ("mul", c, (("T", f),))
+
+
+def canon(e: Any, defs: dict[str, Term] | None = None) -> Term:
+    """The normal form of a SymPy expression of this exercise."""
+    defs = defs or {}
+    if not _is_matrix(e):
+        return ("mul", _coeff(e), ())
+    if isinstance(e, sp.MatrixSymbol):
+        name = e.name
+        if name in defs:
+            return defs[name]
+        if name in ABBREVIATIONS:
+            return ("mul", sp.S.One, (("sym", "X"), ("sym", ABBREVIATIONS[name])))
+        return ("mul", sp.S.One, (("sym", name),))
+    if isinstance(e, sp.Identity):
+        return ("mul", sp.S.One, ())
+    if isinstance(e, sp.MatMul):
+        return mul(1, tuple(canon(a, defs) for a in e.args))
+    if isinstance(e, sp.Transpose):
+        return transpose(canon(e.arg, defs))
+    if isinstance(e, RowSoftmax):
+        return ("mul", sp.S.One, (("softmax", canon(e.arg, defs)),))
+    if isinstance(e, Attention):
+        return ("mul", sp.S.One, (("attn", tuple(canon(a, defs) for a in e.args)),))
+    raise StepSyntaxError(f"cannot read {type(e).__name__} here")
+
+
+def show(t: Term) -> str:
+    """A short plain-text form of a normal term (for messages)."""
+    _, c, fs = t
+    parts = [] if c == 1 else [sp.sstr(c)]
+    for f in fs:
+        parts.append(_show_factor(f))
+    return " ".join(parts) or "I"
+
+
+def _show_factor(f: Factor) -> str:
+    if f[0] == "sym":
+        return f[1]
+    if f[0] == "T":
+        inner = f[1]
+        return f"({show(inner)})^T" if inner[0] == "mul" else _show_factor(inner) + "^T"
+    if f[0] == "softmax":
+        return f"softmax({show(f[1])})"
+    return "Attention(" + ", ".join(show(a) for a in f[1]) + ")"
+
+
+# -- the rules ------------------------------------------------------------------------------
+P_, PT = ("sym", "P"), ("T", ("sym", "P"))
+LevelRule = Callable[[Term], Term | None]
+
+
+def everywhere(t: Term, rule: LevelRule) -> Term:
+    """``t`` with ``rule`` applied at every product, innermost first."""
+    _, c, fs = t
+    new = []
+    for f in fs:
+        if f[0] == "T" and f[1][0] == "mul":
+            new.append(("T", everywhere(f[1], rule)))
+        elif f[0] == "softmax":
+            new.append(("softmax", everywhere(f[1], rule)))
+        elif f[0] == "attn":
+            new.append(("attn", tuple(everywhere(a, rule) for a in f[1])))
+        else:
+            new.append(f)
+    term = mul(c, tuple(new))
+    out = rule(term)
+    return out if out is not None else term
+
+
+def _splice(t: Term, i: int, width: int, repl: Term) -> Term:
+    _, c, fs = t
+    return mul(c * repl[1], fs[:i] + repl[2] + fs[i + width :])
+
+
+def _each_factor(fn: Callable[[Factor], Term | None]) -> LevelRule:
+    def rule(t: Term) -> Term | None:
+        changed = False
+        for i in range(len(t[2]) - 1, -1, -1):
+            repl = fn(t[2][i])
+            if repl is not None:
+                t, changed = _splice(t, i, 1, repl), True
+        return t if changed else None
+
+    return rule
+
+
+def _pairs(a: Factor, b: Factor) -> LevelRule:
+    def rule(t: Term) -> Term | None:
+        fs, out, i, changed = t[2], [], 0, False
+        while i < len(fs):
+            if i + 1 < len(fs) and fs[i] == a and fs[i + 1] == b:
+                i, changed = i + 2, True
+            else:
+                out.append(fs[i])
+                i += 1
+        return ("mul", t[1], tuple(out)) if changed else None
+
+    return rule
+
+
+def _transpose_product(f: Factor) -> Term | None:
+    if f[0] == "T" and f[1][0] == "mul" and len(f[1][2]) > 1:
+        return mul(1, tuple(transpose(("mul", sp.S.One, (g,))) for g in reversed(f[1][2])))
+    return None
+
+
+def _softmax_conjugate(f: Factor) -> Term | None:
+    if f[0] == "softmax":
+        _, c, fs = f[1]
+        if len(fs) >= 3 and fs[0] == P_ and fs[-1] == PT:
+            return ("mul", sp.S.One, (P_, ("softmax", ("mul", c, fs[1:-1])), PT))
+    return None
+
+
+def attention_definition(args: tuple) -> Term:
+    """Attention written out: softmax((A W^Q)(A W^K)^T / sqrt(d_k)) (A W^V), or of Q, K, V."""
+    if len(args) == 1:
+        a = args[0]
+        q = mul(1, (a, ("sym", "W^Q")))
+        k = mul(1, (a, ("sym", "W^K")))
+        v = mul(1, (a, ("sym", "W^V")))
+    else:
+        q, k, v = args
+    scores = mul(1 / sp.sqrt(D_K), (q, transpose(k)))
+    return mul(1, (("softmax", scores), v))
+
+
+def _attention(f: Factor) -> Term | None:
+    return attention_definition(f[1]) if f[0] == "attn" else None
+
+
+def _row_softmax(f: Factor) -> Term | None:
+    if f[0] == "softmax":
+        _, c, fs = f[1]
+        if len(fs) >= 2 and fs[0] == P_ and fs[-1] != PT:
+            return ("mul", sp.S.One, (P_, ("softmax", ("mul", c, fs[1:]))))
+    return None
+
+
+def _column_softmax(f: Factor) -> Term | None:
+    if f[0] == "softmax":
+        _, c, fs = f[1]
+        if len(fs) >= 2 and fs[-1] == PT and fs[0] != P_:
+            return ("mul", sp.S.One, (("softmax", ("mul", c, fs[:-1])), PT))
+    return None
+
+
+def _equivariance(f: Factor) -> Term | None:
+    if f[0] == "attn" and len(f[1]) == 1 and f[1][0][2][:1] == (P_,):
+        _, c, fs = f[1][0]
+        return ("mul", sp.S.One, (P_, ("attn", (("mul", c, fs[1:]),))))
+    return None
+
+
+def _transpose_unreversed(f: Factor) -> Term | None:
+    if f[0] == "T" and f[1][0] == "mul" and len(f[1][2]) > 1:
+        return mul(1, tuple(transpose(("mul", sp.S.One, (g,))) for g in f[1][2]))
+    return None
+
+
+def _softmax_drops_pt(f: Factor) -> Term | None:
+    if f[0] == "softmax":
+        _, c, fs = f[1]
+        if len(fs) >= 3 and fs[0] == P_ and fs[-1] == PT:
+            return ("mul", sp.S.One, (P_, ("softmax", ("mul", c, fs[1:-1]))))
+    return None
+
+
+def _softmax_transposed(f: Factor) -> Term | None:
+    if f[0] == "softmax":
+        _, c, fs = f[1]
+        if len(fs) >= 3 and fs[0] == P_ and fs[-1] == PT:
+            return ("mul", sp.S.One, (PT, ("softmax", ("mul", c, fs[1:-1])), P_))
+    return None
+
+
+def _drop_one(f: Factor) -> Term | None:
+    return ("mul", sp.S.One, ()) if f in (P_, PT) else None
+
+
+def _swap_pt(f: Factor) -> Term | None:
+    if f == P_:
+        return ("mul", sp.S.One, (PT,))
+    return ("mul", sp.S.One, (P_,)) if f == PT else None
+
+
+def _drop_scale(f: Factor) -> Term | None:
+    if f[0] == "softmax" and f[1][1] != 1:
+        return ("mul", sp.S.One, (("softmax", ("mul", sp.S.One, f[1][2])),))
+    return None
+
+
+RULES = (
+    NamedRule("transpose of a product", _each_factor(_transpose_product)),
+    NamedRule("P^T P = I", _pairs(PT, P_)),
+    NamedRule("softmax(P S P^T) = P softmax(S) P^T", _each_factor(_softmax_conjugate)),
+    NamedRule("definition of attention with projections", _each_factor(_attention)),
+)
+EXTRA = (
+    NamedRule("P P^T = I", _pairs(P_, PT), "the module's rule is P^T P = I"),
+    NamedRule(
+        "softmax(P S) = P softmax(S)",
+        _each_factor(_row_softmax),
+        "the rule taught is softmax(P S P^T) = P softmax(S) P^T",
+    ),
+    NamedRule(
+        "softmax(S P^T) = softmax(S) P^T",
+        _each_factor(_column_softmax),
+        "the rule taught is softmax(P S P^T) = P softmax(S) P^T",
+    ),
+    NamedRule(
+        "permutation equivariance",
+        _each_factor(_equivariance),
+        "circular: that is the statement to prove, not a rule",
+    ),
+)
+MISTAKES = (
+    NamedRule(
+        "(AB)^T = A^T B^T",
+        _each_factor(_transpose_unreversed),
+        "the transpose of a product reverses the order: (AB)^T = B^T A^T",
+    ),
+    NamedRule(
+        "softmax(P S P^T) = P softmax(S)",
+        _each_factor(_softmax_drops_pt),
+        "reordering the rows and the columns of S reorders both: softmax(P S P^T) = P softmax(S) P^T",
+    ),
+    NamedRule(
+        "softmax(P S P^T) = P^T softmax(S) P",
+        _each_factor(_softmax_transposed),
+        "P reorders the rows of S, so P stays on the left: softmax(P S P^T) = P softmax(S) P^T",
+    ),
+    NamedRule("P P = I", _pairs(P_, P_), "P P is not I: the pair that cancels is P^T P"),
+    NamedRule(
+        "P or P^T dropped",
+        _each_factor(_drop_one),
+        "a P or a P^T disappeared: only the pair P^T P equals I",
+    ),
+    NamedRule(
+        "P^T written for P",
+        _each_factor(_swap_pt),
+        "P and P^T are swapped: they differ unless the permutation is its own inverse",
+    ),
+    NamedRule(
+        "the scale 1/sqrt(d_k) dropped",
+        _each_factor(_drop_scale),
+        "attention divides the scores by sqrt(d_k) before the softmax",
+    ),
+)
+
+
+def fact_rule(lhs: Term, rhs: Term) -> LevelRule | None:
+    """A rule from a proved line: the factors of ``lhs`` replaced by ``rhs`` where they occur."""
+    _, lc, lf = lhs
+    if not lf:
+        return None
+
+    def rule(t: Term) -> Term | None:
+        fs, w = t[2], len(lf)
+        for i in range(len(fs) - w + 1):
+            if fs[i : i + w] == lf:
+                return mul(t[1] / lc * rhs[1], fs[:i] + rhs[2] + fs[i + w :])
+        return None
+
+    return rule
+
+
+# -- truth at concrete sizes ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Instance:
+    order: tuple[int, ...]
+    values: dict[str, sp.Matrix]
+    width: int = 2  #: the width of X and of the projections; d_k takes the same value
+
+    @property
+    def n(self) -> int:
+        return len(self.order)
+
+
+#: The widths (d_k) of the instances a step is tried at: a step true at one width only, such as
+#: sqrt(d_k)/2 for 1/sqrt(d_k) at d_k = 2, is false at another.
+WIDTHS = (2, 3, 5)
+
+
+def instance(order: tuple[int, ...], seed: int, width: int = 2, rational: bool = False) -> Instance:
+    """P for ``order`` (row r of PX is row order[r] of X) and seeded matrices of that width:
+    small integers, or (``rational``) small fractions with denominators up to 3."""
+    n = len(order)
+    entries = _fractions if rational else _ints
+    values = {
+        "P": sp.Matrix(n, n, lambda r, c: 1 if order[r] == c else 0),
+        "X": entries(n, width, seed),
+        "S": entries(n, n, seed + 10),
+        "W^Q": entries(width, width, seed + 20),
+        "W^K": entries(width, width, seed + 30),
+        "W^V": entries(width, width, seed + 40),
+        **{name: entries(n, n, seed + 50 + 10 * k) for k, name in enumerate(GENERIC)},
+    }
+    return Instance(order, values, width)
+
+
+def _ints(rows: int, cols: int, seed: int) -> sp.Matrix:
+    import random
+
+    rng = random.Random(seed)
+    return sp.Matrix(rows, cols, lambda i, j: rng.randint(-2, 2))
+
+
+def _fractions(rows: int, cols: int, seed: int) -> sp.Matrix:
+    import random
+
+    rng = random.Random(seed)
+    return sp.Matrix(rows, cols, lambda i, j: sp.Rational(rng.randint(-5, 5), rng.randint(1, 3)))
+
+
+@cache
+def instances() -> tuple[Instance, ...]:
+    """A 3-cycle at d_k = 2 with integers, a 3-cycle at d_k = 5 and a 4-cycle at d_k = 3 with
+    fractions (P^T differs from P in each): smallest first, so a counterexample is the smallest
+    instance that tells the sides apart."""
+    return (
+        instance((1, 2, 0), 1, WIDTHS[0]),
+        instance((2, 0, 1), 3, WIDTHS[2], rational=True),
+        instance((2, 3, 1, 0), 2, WIDTHS[1], rational=True),
+    )
+
+
+def evaluate(t: Term, at: Instance, reference: bool = False) -> sp.Matrix:
+    """The exact value of a term at an instance; ``reference`` computes Attention with
+    :func:`symattn.core.exact.attention` instead of :func:`attention_definition` (slower)."""
+    _, c, fs = t
+    out = sp.eye(at.n) if not fs else None
+    for f in fs:
+        m = _evaluate_factor(f, at, reference)
+        out = m if out is None else out * m
+    return c.subs(D_K, at.width) * out
+
+
+def _evaluate_factor(f: Factor, at: Instance, reference: bool) -> sp.Matrix:
+    if f[0] == "sym":
+        if f[1] not in at.values:
+            raise StepSyntaxError(f"{f[1]} is not defined")
+        return at.values[f[1]]
+    if f[0] == "T":
+        inner = f[1]
+        value = (
+            evaluate(inner, at, reference) if inner[0] == "mul" else _evaluate_factor(inner, at, reference)
+        )
+        return value.T
+    if f[0] == "softmax":
+        return softmax_rows(evaluate(f[1], at, reference))
+    if not reference:
+        return evaluate(attention_definition(f[1]), at)
+    from ...core.exact import attention
+
+    args = [evaluate(a, at, reference) for a in f[1]]
+    if len(args) == 1:
+        args = [args[0] * at.values[w] for w in ("W^Q", "W^K", "W^V")]
+    return attention(*args).output
+
+
+def difference(lhs: Term, rhs: Term) -> str | None:
+    """None when the sides agree at every instance, else a counterexample.
+
+    Sides that agree to 30 digits at every instance count as equal (evidence, not proof: the
+    proof of a step is the rules). A difference is reported only when its first digits are
+    certified (:func:`symattn.core.digits.round_decimal`), so a counterexample is never a rounding
+    artefact.
+    """
+    from ...core.digits import round_decimal
+    from ...errors import SymattnError
+
+    for at in instances():
+        a, b = evaluate(lhs, at), evaluate(rhs, at)
+        if a.shape != b.shape:
+            return f"the two sides have different shapes ({a.rows}x{a.cols} and {b.rows}x{b.cols})"
+        for pos, (x, y) in enumerate(zip(a, b, strict=True)):
+            diff = x - y
+            if diff == 0 or abs(sp.N(diff, 30)) < sp.Float("1e-25"):
+                continue
+            try:
+                gap = round_decimal(diff, 4)
+            except SymattnError:
+                continue
+            if gap != 0:
+                r, col = divmod(pos, a.cols)
+                return _describe(at, lhs, rhs, r, col, x, y)
+    return None
+
+
+def _describe(at: Instance, lhs: Term, rhs: Term, r: int, c: int, x: Any, y: Any) -> str:
+    from ...core.digits import decimal_string
+
+    used = sorted(_names(lhs) | _names(rhs) | {"P"})
+    shown = [f"{name} = {plain_math(at.values[name])}" for name in used]
+    return (
+        f"at N = {at.n}, d_k = {at.width}, with {', '.join(shown)}: entry ({r + 1}, {c + 1}) is "
+        f"{decimal_string(x, 6)} on the left and {decimal_string(y, 6)} on the right"
+    )
+
+
+def _names(t: Term) -> set[str]:
+    out: set[str] = set()
+    for f in t[2]:
+        if f[0] == "sym":
+            out.add(f[1])
+        elif f[0] == "T":
+            out |= _names(f[1]) if f[1][0] == "mul" else _names(("mul", 1, (f[1],)))
+        elif f[0] == "softmax":
+            out |= _names(f[1])
+        else:
+            for a in f[1]:
+                out |= _names(a)
+            if len(f[1]) == 1:
+                out |= {"W^Q", "W^K", "W^V"}
+    return out
+
+
+def goals() -> list[tuple[Term, Term]]:
+    """Attention(PX) = P Attention(X), the same with Q, K, V written as arguments, and section
+    6.5's Attention(PX, PX, PX) = P Attention(X, X, X)."""
+    px = ("mul", sp.S.One, (P_, ("sym", "X")))
+    x = ("mul", sp.S.One, (("sym", "X"),))
+    one = (("mul", sp.S.One, (("attn", (px,)),)), ("mul", sp.S.One, (P_, ("attn", (x,)))))
+    args = tuple(mul(1, (px, ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
+    plain = tuple(mul(1, (x, ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
+    three = (("mul", sp.S.One, (("attn", args),)), ("mul", sp.S.One, (P_, ("attn", plain))))
+    # Section 6.5's own statement: Attention(PX, PX, PX) = P Attention(X, X, X).
+    module = (("mul", sp.S.One, (("attn", (px, px, px)),)), ("mul", sp.S.One, (P_, ("attn", (x, x, x)))))
+    return [one, three, module]
+
+
+# -- each rule a checked lemma ----------------------------------------------------------------
+#: Where each rule applies; the lemma checks the rule as implemented, for every permutation.
+SAMPLES: dict[str, tuple[str, ...]] = {
+    "transpose of a product": (r"(P X W^Q)^\top", r"(P S)^\top"),
+    "P^T P = I": (r"P^\top P X",),
+    "softmax(P S P^T) = P softmax(S) P^T": (
+        r"\operatorname{softmax}(P S P^\top)",
+        r"\operatorname{softmax}\left(\frac{P Q K^\top P^\top}{\sqrt{d_k}}\right)",
+    ),
+    "definition of attention with projections": (
+        r"\operatorname{Attention}(PX)",
+        r"\operatorname{Attention}(Q, K, V)",
+    ),
+    "P P^T = I": (r"P P^\top S",),
+    "softmax(P S) = P softmax(S)": (r"\operatorname{softmax}(P S)",),
+    "softmax(S P^T) = softmax(S) P^T": (r"\operatorname{softmax}(S P^\top)",),
+    "permutation equivariance": (r"\operatorname{Attention}(P X)",),
+}
+
+
+def _rule_holds(rule: NamedRule, n: int) -> bool:
+    from itertools import permutations
+
+    from .steps import parse_expression
+
+    for text in SAMPLES[rule.name]:
+        t = canon(build(parse_expression(text)))
+        out = everywhere(t, rule.rewrite)
+        if out == t:
+            return False
+        for seed, order in enumerate(permutations(range(n))):
+            at = instance(order, seed)
+            # Attention from symattn.core.exact: the definition's lemma compares two computations.
+            diff = evaluate(t, at, reference=True) - evaluate(out, at, reference=True)
+            if any(x != 0 and sp.simplify(x) != 0 for x in diff):
+                return False
+    return True
+
+
+def rule_lemmas() -> list:
+    """Every rule of :data:`RULES` and :data:`EXTRA` as a :class:`~symattn.proof.Lemma`."""
+    return shared_rule_lemmas(
+        RULES + EXTRA,
+        "{name}, as rewritten by symattn, holds exactly for every permutation matrix P and integer matrices",
+        _rule_holds,
+        lambda r: (2, 3),
+    )

@@ -1,0 +1,731 @@
+r"""Reading a learner's derivation: lines of LaTeX into chains of SymPy steps.
+
+A derivation file holds one step per line. ``A = B`` starts a chain (and is itself a step),
+``= C`` continues it; blank lines and ``%`` comments are ignored. :func:`read_lines` splits a
+file into :class:`Line` s; :func:`parse_expression` reads one side of a step into a small
+syntax tree; :mod:`symattn.grading.proofs.scalar` and :mod:`symattn.grading.proofs.matrix`
+turn that tree into SymPy objects for their exercise.
+
+The text is untrusted. Nothing here calls ``eval``, ``exec`` or ``sympify`` on it: a
+hand-written recursive-descent parser accepts a short list of LaTeX commands
+(``\operatorname{Var}``, ``\mathbb{E}``, ``\sum``, ``\frac``, ``\sqrt``, ``^\top``,
+``\operatorname{softmax}``, ``\operatorname{Attention}``, ...) and refuses everything else
+with one sentence that names the problem and its position.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import SymattnError
+
+#: Longest line accepted, in characters.
+MAX_LINE = 400
+#: Most step lines in one derivation.
+MAX_LINES = 60
+#: Deepest nesting of brackets accepted.
+MAX_DEPTH = 30
+#: Longest run of digits accepted.
+MAX_DIGITS = 12
+
+Node = tuple  # ("num", int|str) ("id", ...) ("add", ...) ...: see Parser
+
+
+class StepSyntaxError(SymattnError, ValueError):
+    """A line of a derivation cannot be read: unknown command, bad brackets, junk, ..."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One step: ``lhs = rhs`` (``lhs`` None continues the chain) at file line ``number``."""
+
+    number: int
+    latex: str
+    lhs: str | None
+    rhs: str
+    error: str = ""  # why the line cannot be read as a step, if it cannot
+
+
+#: Environments a derivation may be pasted in; their \begin and \end are dropped.
+_ENVIRONMENTS = re.compile(
+    r"\\(?:begin|end)\{(?:align|aligned|alignat|alignedat|equation|gather|gathered|eqnarray|split|"
+    r"multline|flalign)\*?\}(?:\{\d+\})?"
+)
+#: Labels and numbers beside a step: \tag{1}, \label{...}, \nonumber.
+_TAGS = re.compile(r"\\(?:tag\*?|label|eqref|ref)\{[^{}]*\}|\\(?:nonumber|notag)\b")
+#: A note at the end of a step: "\quad \text{(rule 4)}", "\qquad (\text{independence})".
+_NOTE = re.compile(
+    r"(?:\\q?quad\b|\\[,;: ]|\\hspace\{[^{}]*\}|\s)+\(?\s*"
+    r"\\(?:text|textrm|textit|textbf|mbox|mathrm)\{[^{}]*\}\s*\)?\s*$"
+)
+#: Unicode a learner's editor may produce, and the LaTeX it stands for.
+UNICODE = {
+    "\ufeff": "",  # a byte-order mark anywhere
+    "\u2212": "-",  # minus sign
+    "\u2013": "-",  # en dash
+    "\u00d7": r"\cdot ",
+    "\u22c5": r"\cdot ",
+    "\u00b7": r"\cdot ",
+    "\u221a": r"\sqrt",
+    "\u2211": r"\sum",
+    "\u03c3": r"\sigma ",
+    "\u1d40": r"^\top ",
+    "\u22a4": r"\top ",
+    "\u00a0": " ",
+    "\u2009": " ",
+    "\u202f": " ",
+    "\u2026": r"\ldots ",
+    "\u22ef": r"\cdots ",
+    "\u00b2": "^2",
+}
+
+
+def plain_unicode(text: str) -> str:
+    """``text`` with the Unicode of :data:`UNICODE` written as LaTeX."""
+    for ch, tex in UNICODE.items():
+        text = text.replace(ch, tex)
+    return text
+
+
+def read_lines(text: str) -> list[Line]:
+    r"""Split a derivation into steps; a bad layout raises :class:`StepSyntaxError`.
+
+    Accepted layouts: one step per line (``A = B``, then ``= C``); a chain on one line
+    (``A = B = C``, each ``=`` a step); a pasted ``align*`` or ``aligned`` block, with ``&``,
+    row breaks ``\\`` (several rows on one line too), ``\tag``, ``\label`` and
+    ``\nonumber``; a note after a step (``\quad \text{(rule 4)}``); ``$``, ``$$``, ``\[``
+    and ``\]``; a byte-order mark and Windows line ends. The steps of one line share its number.
+    """
+    if len(text) > MAX_LINES * MAX_LINE * 2:
+        raise StepSyntaxError(f"the derivation is too long ({len(text)} characters)")
+    out: list[Line] = []
+    started = False
+    for number, raw in enumerate(plain_unicode(text).splitlines(), start=1):
+        for row in _rows(_strip_comment(raw)):
+            line = _clean(row)
+            if not line:
+                continue
+            if len(line) > MAX_LINE:
+                raise StepSyntaxError(
+                    f"line {number} is too long ({len(line)} characters, at most {MAX_LINE})"
+                )
+            try:
+                _check_brackets(line)
+                parts = _split_equals(line)
+                if parts[0] == "" and not started:
+                    raise StepSyntaxError("'= ...' continues a chain, but no chain has started")
+                if len(parts) < 2:
+                    raise StepSyntaxError("a step needs '=' ('A = B', or '= B' to continue a chain)")
+                if any(not p for p in parts[1:]):
+                    raise StepSyntaxError("nothing between two '=' or after the last one")
+            except StepSyntaxError as exc:
+                out.append(Line(number, line, None, "", str(exc)))
+                continue
+            for k, rhs in enumerate(parts[1:]):
+                if len(out) >= MAX_LINES:
+                    raise StepSyntaxError(f"too many steps (at most {MAX_LINES})")
+                lhs = (parts[0] or None) if k == 0 else None
+                shown = line if len(parts) == 2 else (f"{parts[0]} = {rhs}" if k == 0 else f"= {rhs}")
+                out.append(Line(number, shown, lhs, rhs))
+            started = True
+    if not out:
+        raise StepSyntaxError("the derivation has no steps")
+    return out
+
+
+def _rows(line: str) -> list[str]:
+    """A physical line cut at its row breaks ``\\`` (outside braces), environments dropped."""
+    line = _ENVIRONMENTS.sub(" ", line)
+    line = _TAGS.sub(" ", line)
+    rows, depth, start, i = [], 0, 0, 0
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\" and line.startswith("\\\\", i):
+            if depth == 0:
+                rows.append(line[start:i])
+                i += 2
+                i += len(m.group()) if (m := re.match(r"\s*\[[^\]]*\]", line[i:])) else 0  # \\[2pt]
+                start = i
+                continue
+            i += 2
+            continue
+        if ch == "\\":
+            i += 2
+            continue
+        depth += ch == "{"
+        depth -= ch == "}"
+        i += 1
+    rows.append(line[start:])
+    return rows
+
+
+def _clean(row: str) -> str:
+    """A row without delimiters, alignment marks, a note at its end and final punctuation."""
+    line = row.strip()
+    for _ in range(3):
+        line = re.sub(r"^(\$\$?|\\\[)|(\$\$?|\\\])$", "", line.strip()).strip()
+        line = _NOTE.sub("", line).strip()
+        line = re.sub(r"(\\[,;!: ]|\\q?quad\b|\s)+$", "", line).rstrip(".,;").strip()
+    return line.replace("&", "").strip()
+
+
+def _strip_comment(raw: str) -> str:
+    m = re.search(r"(?<!\\)%", raw)
+    return raw[: m.start()] if m else raw
+
+
+def _check_brackets(line: str) -> None:
+    pairs = {")": "(", "]": "[", "}": "{"}
+    stack: list[tuple[str, int]] = []
+    for pos, ch in enumerate(line, start=1):
+        if ch in "([{":
+            stack.append((ch, pos))
+        elif ch in ")]}":
+            if not stack or stack[-1][0] != pairs[ch]:
+                raise StepSyntaxError(f"unmatched {ch!r} at position {pos}")
+            stack.pop()
+    if stack:
+        raise StepSyntaxError(f"unmatched {stack[-1][0]!r} at position {stack[-1][1]}")
+
+
+def _split_equals(line: str) -> list[str]:
+    """Split at each '=' outside braces and brackets (``\\sum_{i=1}`` holds one inside)."""
+    parts, depth, start = [], 0, 0
+    for pos, ch in enumerate(line):
+        if ch in "{([":
+            depth += 1
+        elif ch in "})]":
+            depth -= 1
+        elif ch == "=" and depth == 0:
+            parts.append(line[start:pos].strip())
+            start = pos + 1
+    parts.append(line[start:].strip())
+    return parts
+
+
+# -- tokens -------------------------------------------------------------------------------------
+_ALLOWED_CHARS = re.compile(r"[0-9A-Za-z\s\\{}()\[\]^_+\-*/=.,'|]")
+_SPACES = (
+    ",",
+    ";",
+    ":",
+    "!",
+    " ",
+    "quad",
+    "qquad",
+    "displaystyle",
+    "left",
+    "right",
+    "bigl",
+    "bigr",
+    "Bigl",
+    "Bigr",
+    "big",
+    "Big",
+    "biggl",
+    "biggr",
+    "limits",
+    "nolimits",
+    "textstyle",
+)
+_WORDS = ("softmax", "Softmax", "Attention", "Var", "Cov")
+_COMMANDS = {
+    "frac",
+    "dfrac",
+    "tfrac",
+    "sqrt",
+    "sum",
+    "operatorname",
+    "mathrm",
+    "text",
+    "mathbb",
+    "mathbf",
+    "boldsymbol",
+    "mathit",
+    "mathsf",
+    "top",
+    "intercal",
+    "cdot",
+    "times",
+    "ldots",
+    "cdots",
+    "dots",
+    "sigma",
+}
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # num, letter, word, cmd, op
+    text: str
+    pos: int  # 1-based position in the line
+
+
+def precheck(text: str) -> None:
+    """Refuse characters, code and sizes that no step needs, before tokenizing."""
+    for pos, ch in enumerate(text, start=1):
+        if not _ALLOWED_CHARS.fullmatch(ch):
+            shown = ch if ch.isprintable() else f"U+{ord(ch):04X}"
+            raise StepSyntaxError(f"the character {shown!r} at position {pos} is not accepted here")
+    if re.search(r"__|\bimport\b|\blambda\b|\beval\b|\bexec\b", text):
+        raise StepSyntaxError("this looks like program code, not a step of a derivation")
+    if m := re.search(r"\d{" + str(MAX_DIGITS + 1) + ",}", text):
+        raise StepSyntaxError(f"too costly to check: a number with {len(m.group())} digits")
+
+
+def tokenize(text: str) -> list[Token]:
+    precheck(text)
+    toks: list[Token] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+        elif ch.isdigit() or (ch == "." and i + 1 < n and text[i + 1].isdigit()):
+            m = re.match(r"\d*\.?\d*", text[i:])
+            toks.append(Token("num", m.group().rstrip("."), i + 1))
+            i += len(m.group().rstrip(".")) or 1
+        elif ch.isalpha():
+            word = next(
+                (
+                    w
+                    for w in _WORDS
+                    if text.startswith(w, i) and not text[i + len(w) : i + len(w) + 1].isalpha()
+                ),
+                None,
+            )
+            if word:
+                toks.append(Token("word", word, i + 1))
+                i += len(word)
+            else:
+                toks.append(Token("letter", ch, i + 1))
+                i += 1
+        elif ch == "\\":
+            m = re.match(r"\\([A-Za-z]+|.)", text[i:])
+            if not m:
+                raise StepSyntaxError(f"a lone backslash at position {i + 1}")
+            name = m.group(1)
+            i += len(m.group())
+            if name in _SPACES:
+                continue
+            if name in ("{", "}"):
+                toks.append(Token("op", "(" if name == "{" else ")", i))
+                continue
+            if name not in _COMMANDS:
+                raise StepSyntaxError(
+                    f"the command \\{name} at position {i - len(m.group()) + 1} is not accepted here"
+                )
+            if name in ("cdot", "times"):
+                toks.append(Token("op", "*", i))
+            else:
+                toks.append(Token("cmd", name, i - len(m.group()) + 1))
+        else:
+            toks.append(Token("op", ch, i + 1))
+            i += 1
+    _check_depth(toks)
+    return toks
+
+
+def _check_depth(toks: list[Token]) -> None:
+    pairs = {")": "(", "]": "[", "}": "{"}
+    stack: list[Token] = []
+    for t in toks:
+        if t.kind != "op":
+            continue
+        if t.text in "([{":
+            stack.append(t)
+            if len(stack) > MAX_DEPTH:
+                raise StepSyntaxError(f"too costly to check: nested more than {MAX_DEPTH} deep")
+        elif t.text in ")]}":
+            if not stack or stack[-1].text != pairs[t.text]:
+                raise StepSyntaxError(f"unmatched {t.text!r} at position {t.pos}")
+            stack.pop()
+    if stack:
+        raise StepSyntaxError(f"unmatched {stack[-1].text!r} at position {stack[-1].pos}")
+
+
+# -- the grammar --------------------------------------------------------------------------------
+# expr   := ["+"|"-"] term (("+"|"-") term)*
+# term   := factor (["*"] factor | "/" factor)*          juxtaposition multiplies
+# factor := primary ("^" script | "_" script | "'")*
+# primary:= number | letter | "(" expr ")" | "[" expr "]" | "{" expr "}" | \frac{}{} | \sqrt{}
+#         | \sum_{i=1}^{n} term | Var(expr) | E[expr] | softmax(expr) | Attention(expr, ...)
+_OPERATORS = {"var": "Var", "softmax": "softmax", "attention": "Attention", "e": "E", "cov": "Cov"}
+
+
+class Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.toks = tokenize(text)
+        self.i = 0
+
+    # helpers
+    def peek(self, k: int = 0) -> Token | None:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def next(self) -> Token:
+        t = self.peek()
+        if t is None:
+            raise StepSyntaxError("the expression ends too early")
+        self.i += 1
+        return t
+
+    def at(self, kind: str, text: str | None = None) -> bool:
+        t = self.peek()
+        return t is not None and t.kind == kind and (text is None or t.text == text)
+
+    def expect(self, text: str) -> Token:
+        t = self.peek()
+        if t is None or t.kind != "op" or t.text != text:
+            where = f"at position {t.pos}" if t else "at the end"
+            raise StepSyntaxError(f"expected {text!r} {where}")
+        return self.next()
+
+    def parse(self) -> Node:
+        if not self.toks:
+            raise StepSyntaxError("an empty side")
+        node = self.expr()
+        if self.peek() is not None:
+            t = self.peek()
+            raise StepSyntaxError(f"unexpected {t.text!r} at position {t.pos}")
+        return node
+
+    # grammar
+    def expr(self) -> Node:
+        terms: list[Node] = []
+        sign = 1
+        if self.at("op", "-") or self.at("op", "+"):
+            sign = -1 if self.next().text == "-" else 1
+        t = self.term()
+        terms.append(("neg", t) if sign < 0 else t)
+        while self.at("op", "+") or self.at("op", "-"):
+            op = self.next().text
+            t = self.term()
+            terms.append(("neg", t) if op == "-" else t)
+        return terms[0] if len(terms) == 1 else ("add", *terms)
+
+    def _starts_factor(self) -> bool:
+        t = self.peek()
+        if t is None:
+            return False
+        if t.kind in ("num", "letter", "word"):
+            return True
+        if t.kind == "cmd":
+            return t.text not in ("top", "intercal")
+        return t.kind == "op" and t.text in "([{"
+
+    def term(self) -> Node:
+        factors: list[Node] = [self.factor()]
+        while True:
+            if self.at("op", "*"):
+                self.next()
+                factors.append(self.factor())
+            elif self.at("op", "/"):
+                self.next()
+                factors.append(("inv", self.factor()))
+            elif self._starts_factor():
+                factors.append(self.factor())
+            else:
+                break
+        return factors[0] if len(factors) == 1 else ("mul", *factors)
+
+    def factor(self) -> Node:
+        if self.at("op", "-"):
+            self.next()
+            return ("neg", self.factor())
+        node = self.primary()
+        while True:
+            if self.at("op", "^"):
+                self.next()
+                node = self._superscript(node)
+            elif self.at("op", "_") and node[0] == "id" and node[2] is None:
+                self.next()
+                node = ("id", node[1], self._subscript(), node[3])
+            elif self.at("op", "'") and node[0] == "id":
+                self.next()
+                node = ("id", node[1] + "'", node[2], node[3])
+            else:
+                return node
+
+    def _superscript(self, base: Node) -> Node:
+        t = self.peek()
+        if t is None:
+            raise StepSyntaxError("nothing after '^'")
+        if t.kind == "cmd" and t.text in ("top", "intercal"):
+            self.next()
+            return ("T", base)
+        if t.kind == "letter" and t.text == "T":
+            self.next()
+            return ("T", base)
+        if t.kind == "op" and t.text == "{":
+            inner = self._group_tokens()
+            if len(inner) == 1 and (
+                (inner[0].kind == "cmd" and inner[0].text in ("top", "intercal"))
+                or (inner[0].kind == "letter" and inner[0].text == "T")
+            ):
+                return ("T", base)
+            if base[0] == "id" and base[3] is None and len(inner) == 1 and inner[0].kind == "letter":
+                return ("id", base[1], base[2], inner[0].text)
+            return ("pow", base, _sub_parse(self.text, inner))
+        if base[0] == "id" and base[3] is None and t.kind == "letter" and t.text in "QKVO":
+            self.next()
+            return ("id", base[1], base[2], t.text)
+        if t.kind == "num":
+            if len(t.text) > 1:
+                raise StepSyntaxError(f"write ^{{{t.text}}} with braces (position {t.pos})")
+            self.next()
+            return ("pow", base, ("num", t.text))
+        if t.kind == "letter":
+            self.next()
+            return ("pow", base, ("id", t.text, None, None))
+        raise StepSyntaxError(f"unexpected {t.text!r} after '^' at position {t.pos}")
+
+    def _subscript(self) -> Node:
+        t = self.peek()
+        if t is None:
+            raise StepSyntaxError("nothing after '_'")
+        if t.kind == "op" and t.text == "{":
+            inner = self._group_tokens()
+            if not inner:
+                raise StepSyntaxError(f"an empty subscript at position {t.pos}")
+            return _sub_parse(self.text, inner)
+        if t.kind == "letter":
+            self.next()
+            return ("id", t.text, None, None)
+        if t.kind == "num":
+            if len(t.text) > 1:
+                raise StepSyntaxError(f"write _{{{t.text}}} with braces (position {t.pos})")
+            self.next()
+            return ("num", t.text)
+        if t.kind == "word":
+            self.next()
+            return ("id", t.text, None, None)
+        raise StepSyntaxError(f"unexpected {t.text!r} after '_' at position {t.pos}")
+
+    def _group_tokens(self, open_: str = "{", close: str = "}") -> list[Token]:
+        start = self.expect(open_)
+        depth, out = 1, []
+        while True:
+            t = self.peek()
+            if t is None:
+                raise StepSyntaxError(f"unmatched {open_!r} at position {start.pos}")
+            self.next()
+            if t.kind == "op" and t.text == open_:
+                depth += 1
+            elif t.kind == "op" and t.text == close:
+                depth -= 1
+                if depth == 0:
+                    return out
+            out.append(t)
+
+    def _group(self) -> Node:
+        if self.at("op", "{"):
+            inner = self._group_tokens()
+            if not inner:
+                raise StepSyntaxError("an empty group {}")
+            return _sub_parse(self.text, inner)
+        return self.factor()  # \frac12, \sqrt d
+
+    def _name_arg(self) -> str:
+        """The text of \\operatorname{...} / \\mathrm{...}: letters only."""
+        inner = self._group_tokens() if self.at("op", "{") else [self.next()]
+        return "".join(t.text for t in inner)
+
+    def primary(self) -> Node:
+        t = self.next()
+        if t.kind == "num":
+            return ("num", t.text)
+        if t.kind == "op" and t.text in "([{":
+            close = {"(": ")", "[": "]", "{": "}"}[t.text]
+            self.i -= 1
+            inner = self._group_tokens(t.text, close)
+            if not inner:
+                raise StepSyntaxError(f"empty brackets at position {t.pos}")
+            return ("group", _sub_parse(self.text, inner))
+        if t.kind == "word":
+            return self._operator(_OPERATORS[t.text.lower()], t)
+        if t.kind == "letter":
+            if t.text == "E" and (self.at("op", "[") or self.at("op", "(")):
+                return self._operator("E", t)
+            return ("id", t.text, None, None)
+        if t.kind == "cmd":
+            name = t.text
+            if name in ("frac", "dfrac", "tfrac"):
+                num = self._group()
+                den = self._group()
+                return ("mul", num, ("inv", den))
+            if name == "sqrt":
+                if self.at("op", "["):
+                    raise StepSyntaxError(f"only square roots are accepted (position {t.pos})")
+                return ("sqrt", self._group())
+            if name == "sum":
+                return self._sum(t)
+            if name in ("operatorname", "mathrm", "text", "mathbb", "mathit", "mathsf"):
+                word = self._name_arg()
+                key = word.lower()
+                if key in _OPERATORS and (key != "e" or self.at("op", "[") or self.at("op", "(")):
+                    return self._operator(_OPERATORS[key], t)
+                if len(word) == 1 and word.isalpha():
+                    return ("id", word, None, None)
+                raise StepSyntaxError(f"unknown name {word!r} at position {t.pos}")
+            if name in ("mathbf", "boldsymbol"):
+                word = self._name_arg()
+                if len(word) == 1 and word.isalpha():
+                    return ("id", word, None, None)
+                if word == "1":
+                    return ("ones",)  # the all-ones vector
+                raise StepSyntaxError(f"unknown name {word!r} at position {t.pos}")
+            if name in ("ldots", "cdots", "dots"):
+                return ("dots",)
+            if name == "sigma":
+                return self._sigma(t)
+            raise StepSyntaxError(f"unexpected \\{name} at position {t.pos}")
+        raise StepSyntaxError(f"unexpected {t.text!r} at position {t.pos}")
+
+    def _operator(self, op: str, t: Token) -> Node:
+        if self.at("op", "["):
+            inner = self._group_tokens("[", "]")
+        elif self.at("op", "("):
+            inner = self._group_tokens("(", ")")
+        else:
+            raise StepSyntaxError(f"{op} at position {t.pos} needs its argument in brackets")
+        if not inner:
+            raise StepSyntaxError(f"{op} at position {t.pos} has no argument")
+        args = [_sub_parse(self.text, part) for part in _split_commas(inner)]
+        if op != "Attention" and len(args) != 1:
+            raise StepSyntaxError(f"{op} at position {t.pos} takes one argument")
+        return ("op", op, *args)
+
+    def _sigma(self, t: Token) -> Node:
+        """sigma_X^2 is Var(X), sigma_X its square root (the standard deviation)."""
+        if not self.at("op", "_"):
+            raise StepSyntaxError(
+                f"\\sigma at position {t.pos} needs what it is the deviation of: \\sigma_z^2 is Var(z)"
+            )
+        self.next()
+        of = self._subscript()
+        if self.at("op", "^"):
+            after = self.peek(1)
+            if after is not None and after.kind == "num" and after.text == "2":
+                self.i += 2
+                return ("op", "Var", of)
+            if after is not None and after.kind == "op" and after.text == "{":
+                save = self.i
+                self.next()
+                inner = self._group_tokens()
+                if len(inner) == 1 and inner[0].kind == "num" and inner[0].text == "2":
+                    return ("op", "Var", of)
+                self.i = save
+        return ("sqrt", ("op", "Var", of))
+
+    def _sum(self, t: Token) -> Node:
+        if not self.at("op", "_"):
+            raise StepSyntaxError(f"\\sum at position {t.pos} needs an index: \\sum_{{i=1}}^{{d_k}}")
+        self.next()
+        inner = self._group_tokens() if self.at("op", "{") else [self.next()]
+        if not inner or inner[0].kind != "letter":
+            raise StepSyntaxError(f"\\sum at position {t.pos}: the index must be a letter")
+        index = inner[0].text
+        low: Node | None = None
+        if len(inner) > 1:
+            if not (inner[1].kind == "op" and inner[1].text == "=") or len(inner) < 3:
+                raise StepSyntaxError(f"\\sum at position {t.pos}: write the index as {{i=1}}")
+            low = _sub_parse(self.text, inner[2:])
+        high: Node | None = None
+        if self.at("op", "^"):
+            self.next()
+            high = self._group()
+        body = self.term()
+        return ("sum", index, low, high, body)
+
+
+def _split_commas(toks: list[Token]) -> list[list[Token]]:
+    parts: list[list[Token]] = [[]]
+    depth = 0
+    for t in toks:
+        if t.kind == "op" and t.text in "([{":
+            depth += 1
+        elif t.kind == "op" and t.text in ")]}":
+            depth -= 1
+        if depth == 0 and t.kind == "op" and t.text == ",":
+            parts.append([])
+        else:
+            parts[-1].append(t)
+    if any(not p for p in parts):
+        raise StepSyntaxError("an empty argument")
+    return parts
+
+
+def _sub_parse(text: str, toks: list[Token]) -> Node:
+    p = Parser.__new__(Parser)
+    p.text, p.toks, p.i = text, toks, 0
+    return p.parse()
+
+
+def parse_expression(text: str) -> Node:
+    """The syntax tree of one side of a step (see the grammar above)."""
+    if not text.strip():
+        raise StepSyntaxError("an empty side")
+    if len(text) > MAX_LINE:
+        raise StepSyntaxError(f"too long ({len(text)} characters, at most {MAX_LINE})")
+    try:
+        return Parser(plain_unicode(text)).parse()
+    except RecursionError:
+        raise StepSyntaxError("nested too deeply to read") from None
+
+
+def identifier_name(node: Node) -> str:
+    """How an identifier node is written: ``W^Q``, ``d_k``, ``q_i``."""
+    _, base, sub, sup = node
+    text = base
+    if sup:
+        text += "^" + sup
+    if sub is not None:
+        text += "_" + (sub[1] if sub[0] in ("id", "num") else "{...}")
+    return text
+
+
+def subscript_text(sub: Any) -> str | None:
+    """A subscript that is a plain name (``k`` in ``d_k``, ``model``), else None."""
+    if sub is None:
+        return None
+    if sub[0] == "id" and sub[2] is None and sub[3] is None:
+        return sub[1]
+    if sub[0] == "mul" and all(s[0] == "id" and s[2] is None and s[3] is None for s in sub[1:]):
+        return "".join(s[1] for s in sub[1:])
+    return None
+
+
+# -- the rules of a learner's world (ex6.3's learner_scalar, ex6.7's learner_matrix) ---------
+@dataclass(frozen=True)
+class NamedRule:
+    """A rewrite a learner may use (or a slip), by name; ``feedback`` is what a learner is told."""
+
+    name: str
+    rewrite: Callable[[Any], Any]
+    feedback: str = ""
+    #: A hypothesis that puts values in (Var(q_i) = 1): a step may use it on one of its sides
+    #: only, as a substitution into that side; used on both, it would "prove" any two sides
+    #: that merely take the same value (Var(z) = sum_i Var(q_i)).
+    substitution: bool = False
+
+
+def rule_lemmas(
+    rules: tuple[NamedRule, ...],
+    statement: str,
+    holds: Callable[[NamedRule, int], bool],
+    sizes: Callable[[NamedRule], tuple[int, ...]],
+) -> list:
+    """Each rule as a :class:`~symattn.proof.Lemma`: ``holds(rule, n)`` checks it at size n.
+
+    ``statement`` is formatted with the rule's name (``{name}``)."""
+    from ...proof.engine import Lemma
+
+    return [
+        Lemma(r.name, statement.format(name=r.name), lambda n, r=r: holds(r, n), sizes=sizes(r))
+        for r in rules
+    ]

@@ -1,0 +1,62 @@
+"""ex6.6's formula part: the output of a head with exactly uniform weights."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from symattn.grading.answers.formula import judge_formula
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        r"\frac{1}{N}\sum_{j=1}^{N} v_j",
+        r"\frac{\sum_{i=1}^{N} v_i}{N}",
+        r"\sum_{j=1}^{N} \frac{v_j}{N}",
+        r"o_i = \frac{1}{N} \sum_{k=1}^{N} v_k",
+        r"\frac{v_1 + v_2 + \dots + v_N}{N}",
+        r"\frac{1}{N}\sum_{j=0}^{N-1} v_{j+1}",
+        r"$\frac{1}{N} \left( \sum_{j=1}^{N} v_{j} \right)$",
+    ],
+)
+def test_equivalent_forms_are_correct(answer):
+    """Any form equal to the mean of the values for every N is correct."""
+    assert judge_formula(answer).verdict == "correct"
+
+
+@pytest.mark.parametrize(
+    ("answer", "code"),
+    [
+        (r"\sum_{j=1}^{N} v_j", "sum-not-mean"),
+        (r"\frac{1}{N}", "weight-not-output"),
+        (r"v_j", "one-value"),
+        (r"\frac{1}{N-1}\sum_{j=1}^{N} v_j", None),
+        (r"\frac{1}{N}\sum_{j=1}^{N} v_{j+1}", None),
+        (r"\frac{1}{N}\sum_{j=1}^{N-1} v_j", None),
+    ],
+)
+def test_wrong_forms_are_incorrect(answer, code):
+    v = judge_formula(answer)
+    assert v.verdict == "incorrect" and v.mistake == code
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["", r"\def\x{1}", r"\frac{1}{M}\sum_j v_j", r"v_{j", "x = 1", r"\frac{1}{N}\sum_{j=1}^{N} q_j"],
+)
+def test_unreadable_answers_are_invalid(answer):
+    v = judge_formula(answer)
+    assert v.verdict == "invalid" and v.feedback
+
+
+def test_cli_checks_ex66_and_lists_the_new_kinds(cli):
+    code, out, _ = cli("check", "ex6.6", r"\frac{1}{N}\sum_{j=1}^{N} v_j", "--json")
+    assert code == 0 and json.loads(out)["verdict"] == "correct"
+    code, out, _ = cli("check", "ex6.6", r"\sum_{j=1}^{N} v_j")
+    assert code == 1 and "[sum-not-mean]" in out
+    code, out, _ = cli("exercises")
+    rows = dict(line.split("\t")[0::3] for line in out.splitlines())
+    assert rows["ex6.3"] == rows["ex6.7"] == "(derivation checked step by step)"
+    assert rows["ex6.6"] == "(formula checked; the rest model solution)"

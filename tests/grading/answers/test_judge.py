@@ -1,0 +1,306 @@
+"""Judging answers (symattn/grading/answers/judge.py): tolerance, closed forms, matrices, thresholds,
+attacks."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import sympy as sp
+
+from symattn.grading.answers.judge import Expected, judge, warm_up
+from symattn.grading.exercises import get
+
+EX2, EX4, EX5 = get("ex6.2"), get("ex6.4"), get("ex6.5")
+
+
+def verdict(exercise, raw):
+    return judge(raw, exercise.expected, exercise.mistakes)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("1.959", "correct"),
+        ("1.96", "correct"),
+        ("1.95", "correct"),  # |1.95 - 1.95856| < 0.01
+        ("1.97", "incorrect"),  # 0.0114 away
+        (r"\frac{e^2+11}{e^2+2}", "correct"),
+        (r"\frac{11 + e^{2}}{2 + e^{2}}", "correct"),
+        (r"\frac{e^2+11}{e^2+3}", "incorrect"),
+    ],
+)
+def test_within_tolerance_is_absolute_difference(raw, expected):
+    """ex6.2 is correct within 0.01 of (e^2 + 11)/(e^2 + 2) = 1.95856..."""
+    assert verdict(EX2, raw).verdict == expected
+
+
+def test_within_zero_is_exact():
+    """With tolerance 0, 8192 is correct and 8192.001 is not."""
+    assert verdict(EX5, "8192").verdict == "correct"
+    assert verdict(EX5, "8192.001").verdict == "incorrect"
+    assert verdict(EX5, r"2 \cdot 4096").verdict == "correct"
+
+
+def test_tolerance_boundary_is_inclusive():
+    """|answer - expected| <= T: an answer exactly T away is correct, T + 1e-9 is not."""
+    e = Expected("number", sp.Rational(3, 2), sp.Rational(1, 100))
+    assert judge("1.51", e).verdict == "correct"
+    assert judge("1.510000001", e).verdict == "incorrect"
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        ("4", "uniform-weights"),
+        ("1", "largest-score-only"),
+        ("18.39", "unnormalised"),
+        ("0.787", "weight-not-output"),
+        ("2", "scores-as-weights"),
+    ],
+)
+def test_ex62_mistakes_are_named(raw, code):
+    """Plausible wrong pipelines for ex6.2 are recognised and named."""
+    v = verdict(EX2, raw)
+    assert (v.verdict, v.mistake) == ("incorrect", code)
+    assert v.feedback
+
+
+@pytest.mark.parametrize(
+    ("raw", "verdict_", "code"),
+    [
+        ("N > 8192", "correct", None),
+        ("8192 < N", "correct", None),
+        ("n > 8192", "correct", None),
+        (r"N \geq 8192", "incorrect", "non-strict"),
+        ("N < 8192", "incorrect", "direction"),
+        ("N > 4096", "incorrect", "crossover-at-d-model"),
+        ("4096", "incorrect", "crossover-at-d-model"),
+        ("N > 2", "incorrect", None),
+        ("N > 2d", "incorrect", "symbolic"),
+        ("x > 8192", "incorrect", "variable"),
+    ],
+)
+def test_thresholds(raw, verdict_, code):
+    """ex6.5 accepts N > 8192 (or 8192); a non-strict, reversed or symbolic bound is named."""
+    v = verdict(EX5, raw)
+    assert (v.verdict, v.mistake) == (verdict_, code)
+
+
+MASK = r"\begin{bmatrix} 0 & -\infty & -\infty \\ 0 & 0 & -\infty \\ 0 & 0 & 0 \end{bmatrix}"
+
+
+@pytest.mark.parametrize(
+    ("raw", "verdict_", "code"),
+    [
+        (MASK, "correct", None),
+        (
+            r"\begin{bmatrix} 0 & 0 & 0 \\ -\infty & 0 & 0 \\ -\infty & -\infty & 0 \end{bmatrix}",
+            "incorrect",
+            "transposed-mask",
+        ),
+        (
+            r"\begin{bmatrix} -\infty & -\infty & -\infty \\ 0 & -\infty & -\infty \\"
+            r" 0 & 0 & -\infty"
+            r" \end{bmatrix}",
+            "incorrect",
+            "diagonal-blocked",
+        ),
+        (
+            r"\begin{bmatrix} 0 & 1 & 1 \\ 0 & 0 & 1 \\ 0 & 0 & 0 \end{bmatrix}",
+            "incorrect",
+            "boolean-mask",
+        ),
+        (r"\begin{bmatrix} 0 & -\infty \\ 0 & 0 \end{bmatrix}", "incorrect", "shape"),
+        ("[1, 0, 0]", "incorrect", "weights-not-mask"),
+        ("5", "incorrect", "shape"),
+    ],
+)
+def test_masks(raw, verdict_, code):
+    """ex6.4 compares shape first, then entries (-infinity with ==); slips are named."""
+    v = verdict(EX4, raw)
+    assert (v.verdict, v.mistake) == (verdict_, code)
+
+
+def test_given_echoes_the_reading():
+    """'given' shows how the answer was read: 1.959 as the exact rational 1959/1000."""
+    assert verdict(EX2, "1.959").given == "1959/1000"
+
+
+def test_one_answer_does_not_affect_the_next():
+    """`x = 3` then `x + 1`: the second is read as x + 1 (incorrect, symbolic), not 4."""
+    verdict(EX2, "x = 3")
+    v = verdict(EX2, "x + 1")
+    assert v.given == "x + 1" and v.mistake == "symbolic"
+
+
+HOSTILE = [
+    (EX5, r"e^{N} > N^{1000}"),
+    (EX5, r"(N-1)^{1000000} > 0"),
+    (EX5, r"N^{N^{N}} > 10^{10^{10}}"),
+    (EX5, r"N > 10^{10^{10}}"),
+    (EX2, r"\sum_{i=1}^{100} 10^{10^{i}}"),
+    (EX2, r"\exp(\exp(\exp(\exp(10))))"),
+    (EX2, r"\sqrt[3]{-8}^{10^{10}}"),
+]
+HOSTILE += [
+    (EX2, raw)
+    for raw in [
+        r"2^{2^{2^{2^{2^{2}}}}}",
+        r"10^{10^{10}}",
+        "1000000!",
+        r"\binom{1000000}{500000}",
+        "(" * 3000 + "1" + ")" * 3000,
+        "(" * 39 + "1" + ")" * 39,
+        r"\def\x{1}\x",
+        "__import__('os').system('touch /tmp/symattn-pwned')",
+        "exec('print(1)')",
+        r"\exp(10^{10^{10}})",
+        r"\begin{bmatrix}" + " & ".join(["1"] * 60) + r"\end{bmatrix}",
+        "1" * 40,
+        r"e^{e^{e^{e^{e^{e^{10}}}}}}",
+        r"\frac{1}{0}",
+        "9^{9^{9}}",
+    ]
+]
+
+
+@pytest.mark.parametrize(("exercise", "raw"), HOSTILE)
+def test_hostile_answers_are_refused_quickly(exercise, raw, tmp_path):
+    """Each hostile answer is invalid or incorrect within 5 s of wall time and runs no code."""
+    start = time.monotonic()
+    v = verdict(exercise, raw)
+    assert v.verdict in ("invalid", "incorrect")
+    assert time.monotonic() - start < 5
+    assert not (tmp_path.parent / "symattn-pwned").exists()
+    import os
+
+    assert not os.path.exists("/tmp/symattn-pwned")
+
+
+def test_this_process_is_unharmed_after_hostile_answers():
+    """After the hostile suite, a normal answer is judged normally and quickly."""
+    start = time.monotonic()
+    assert verdict(EX2, "1.959").verdict == "correct"
+    assert time.monotonic() - start < 2
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        r"\sqrt{\infty}",
+        r"2^{\infty}",
+        r"|-\infty|",
+        r"\max(\infty, 1)",
+        r"\infty^{\infty}",
+        r"\frac{e^2+11}{e^2+2}+\sqrt{\infty}",
+        r"\frac{e^2+11}{e^2+2}+\frac{1}{\infty}",
+        r"\infty - \infty",
+        r"\frac{1}{0}",
+        r"\sqrt{-1}",
+    ],
+)
+def test_unevaluated_infinities_are_not_finite(raw):
+    """Forms SymPy leaves unevaluated are caught: incorrect, 'not a finite number' or not real."""
+    v = verdict(EX2, raw)
+    assert v.verdict == "incorrect"
+    assert "not a finite number" in v.feedback or "not a real number" in v.feedback
+
+
+@pytest.mark.parametrize(
+    ("raw", "code", "says"),
+    [
+        (r"N \neq 8192", "not-equal", "≠"),
+        (r"N \ne 8192", "not-equal", "≠"),
+        (r"8192 \neq N", "not-equal", "≠"),
+        ("N = 8192", "equality", "one length"),
+        (r"N \approx 8192", "approximate", "≈"),
+        (r"N \equiv 8192", "equivalent", "≡"),
+        (r"N \leq 8192", "direction", "long sequences"),
+        (r"N > \max(\infty, 1)", "not-finite", "not a finite number"),
+        ("N > 8193", "", "N >= 8194"),
+    ],
+)
+def test_threshold_relations_that_mean_another_set_say_why(raw, code, says):
+    """Only relations describing N > 8192 over the positive integers pass; the rest say why."""
+    v = verdict(EX5, raw)
+    assert (v.verdict, v.mistake) == ("incorrect", code or None)
+    assert says in v.feedback
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "N - 8192 > 0",
+        r"\frac{N}{2} > 4096",
+        "-N < -8192",
+        r"1 > \frac{8192}{N}",
+        "N^2 > 8192^2",
+        r"N \geq 8193",
+        r"N \gt 8192",
+        r"8192 < N < \infty",
+        r"N \in (8192, \infty)",
+        r"N > 2 d_{model} = 8192",
+        r"8\,192",
+        "8 192",
+        r"N(N - 8192) > 0",
+    ],
+)
+def test_threshold_forms_of_the_same_set_are_correct(raw):
+    """Rearranged, scaled, chained, interval and integer-equivalent forms are all correct."""
+    assert verdict(EX5, raw).verdict == "correct"
+
+
+def test_importing_and_judging_leave_latex2sympy_and_sympy_untouched():
+    """The parser is patched and its state cleared only in the worker, never in this process."""
+    from symattn.grading.answers.readers import typing_io_shim
+
+    typing_io_shim()  # Python 3.13+: antlr 4.7.2 imports typing.io
+    import latex2sympy2
+    from sympy.core.parameters import global_parameters
+
+    math = latex2sympy2.PSParser.math
+    patched = getattr(latex2sympy2.PSParser, "_symattn_eof_check", False)
+    before = (dict(latex2sympy2.variances), dict(latex2sympy2.var), latex2sympy2.frac_type)
+    flags = (global_parameters.evaluate, global_parameters.distribute)
+    warm_up()  # the service warm-up parses in this process, and restores what it touched
+    for raw in ("x = 3", r"\frac{e^2+11}{e^2+2}", "N > 8192", MASK):
+        verdict(EX2, raw)
+    assert latex2sympy2.PSParser.math is math
+    assert getattr(latex2sympy2.PSParser, "_symattn_eof_check", False) == patched
+    assert (dict(latex2sympy2.variances), dict(latex2sympy2.var), latex2sympy2.frac_type) == before
+    assert (global_parameters.evaluate, global_parameters.distribute) == flags
+
+
+def test_no_python_internals_reach_the_learner():
+    """Forms that used to leak Python messages get a sentence; no exception names or calls."""
+    import re
+
+    leaky = re.compile(r"Error|Exception|Traceback|\w+\(\)|keyword argument|sympy|NotImplemented")
+    for exercise, raw in [
+        (EX4, r"\begin{bmatrix} 1 & 2 \end{bmatrix} \begin{bmatrix} 1 \\ 2 \end{bmatrix}"),
+        (EX5, "x^x > 2"),
+        (EX2, r"\frac{}{}"),
+        (EX2, r"\hat{x}^{\vec{y}}"),
+        (EX2, r"f(2)"),
+        (EX2, r"\mathbf{1}"),
+        (EX4, r"\begin{bmatrix} 1 & 2 \\ 3 \end{bmatrix}"),
+        (EX2, r"\begin{bmatrix} 1 & 2 \end{bmatrix}^{-1}"),
+    ]:
+        v = verdict(exercise, raw)
+        assert not leaky.search(v.feedback), (raw, v.feedback)
+
+
+def test_every_correct_is_confirmed_by_certified_digits():
+    """An answer 1e-40 outside the tolerance is incorrect: the decision is not made in floats."""
+    e = Expected("number", sp.Rational(3, 2), sp.Rational(1, 100))
+    assert judge("1.51" + "0" * 30 + "1", e).verdict == "incorrect"
+    near = Expected("number", sp.exp(2), sp.Rational(1, 100))
+    assert judge(r"e^{2} + 0.01", near).verdict == "correct"
+    assert judge(r"e^{2} + 0.0100000000000000000000000000000000000001", near).verdict == "incorrect"
+
+
+def test_notes_say_how_a_form_was_read():
+    """e notation and thousands separators are read as numbers and the reading is said."""
+    assert verdict(EX2, "1.9586e0").notes == ("1.9586e0 read as 1.9586 × 10^0",)
+    assert verdict(EX5, r"8\,192").notes == (r"8\,192 read as 8192",)

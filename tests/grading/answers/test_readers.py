@@ -1,0 +1,106 @@
+"""The LaTeX readers (symattn/grading/answers/readers.py) and the page that says which one is used and why."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from symattn.grading.answers import readers
+
+ROOT = Path(__file__).resolve().parents[3]
+PAGE = ROOT / "docs" / "readers.md"
+
+
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-c", code]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_without_typing_io_antlr_fails_to_import_and_the_shim_mends_it():
+    """Python 3.13 has no typing.io; antlr 4.7.2 then fails to import unless the shim runs first.
+
+    ``sys.modules["typing.io"] = None`` makes ``import typing.io`` fail as it does on 3.13.
+    """
+    hide = "import sys; sys.modules['typing.io'] = None\n"
+    bare = _python(hide + "import antlr4\n")
+    assert bare.returncode != 0 and "typing.io" in bare.stderr
+    shimmed = _python(
+        hide + "from symattn.grading.answers.parsing import read_latex\n"
+        "print(read_latex(r'\\frac{e^2+11}{e^2+2}'), read_latex('1.959'))\n"
+    )
+    assert shimmed.returncode == 0, shimmed.stderr[-2000:]
+    assert shimmed.stdout.split() == ["(exp(2)", "+", "11)/(2", "+", "exp(2))", "1959/1000"]
+
+
+def test_the_shim_gives_typing_io_names_from_typing_and_leaves_a_real_module_alone():
+    code = (
+        "import sys, typing\n"
+        "sys.modules['typing.io'] = None\n"
+        "from symattn.grading.answers.readers import typing_io_shim\n"
+        "typing_io_shim()\n"
+        "io = sys.modules['typing.io']\n"
+        "assert (io.TextIO, io.IO, io.BinaryIO) == (typing.TextIO, typing.IO, typing.BinaryIO)\n"
+        "typing_io_shim()\n"
+        "assert sys.modules['typing.io'] is io\n"
+        "print('ok')\n"
+    )
+    done = _python(code)
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_the_reader_in_use_is_the_default_unless_the_environment_names_another(monkeypatch):
+    monkeypatch.delenv(readers.READER_ENV, raising=False)
+    assert readers.current().name == readers.DEFAULT == "latex2sympy2"
+    monkeypatch.setenv(readers.READER_ENV, "sympy-lark")
+    assert readers.current() is readers.READERS["sympy-lark"]
+    monkeypatch.setenv(readers.READER_ENV, "banana")
+    with pytest.raises(ValueError, match="names no reader"):
+        readers.current()
+
+
+def test_the_installed_reader_is_the_one_pyproject_names():
+    """pyproject.toml depends on the default reader's distribution, and on no other candidate's."""
+    text = (ROOT / "pyproject.toml").read_text()
+    deps = re.search(r"dependencies = \[(.*?)\n\]", text, re.S).group(1)
+    names = set(re.findall(r'^\s*"([A-Za-z0-9_.-]+)', deps, re.M))
+    chosen = readers.READERS[readers.DEFAULT].distribution
+    assert chosen in names
+    assert not (names & {r.distribution for r in readers.READERS.values()} - {chosen})
+
+
+def _table(page: str) -> dict[str, list[str]]:
+    rows = {}
+    for line in page.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells and cells[0] in readers.READERS and len(cells) == 11:
+            rows[cells[0]] = cells
+    return rows
+
+
+def test_the_page_measures_every_candidate_and_names_the_default_as_chosen():
+    page = PAGE.read_text()
+    rows = _table(page)
+    assert set(rows) == set(readers.READERS)
+    assert f"symattn reads with **{readers.DEFAULT}**" in page
+    bank_size = len((ROOT / "tests" / "data" / "answer_bank.csv").read_text().strip().splitlines()) - 1
+    same, total = rows[readers.DEFAULT][7].split("/")
+    assert int(same) == int(total) == bank_size  # the chosen reader makes no verdict worse
+    for name, cells in rows.items():
+        if name == readers.DEFAULT:
+            continue
+        # every other candidate's changed verdicts are listed, one row each, in its own section
+        changed = bank_size - int(cells[7].split("/")[0])
+        section = page.split(f"### {name}\n", 1)[1].split("\n### ", 1)[0]
+        listed = [ln for ln in section.splitlines() if ln.startswith("| `")]
+        assert len(listed) == changed > 0
+
+
+def test_the_readme_gives_the_choice_and_its_reason():
+    readme = (ROOT / "README.md").read_text()
+    deps = readme.split("### Dependencies", 1)[1].split("\n### ", 1)[0]
+    assert "docs/readers.md" in deps and "bench/readers.py" in deps
+    assert "typing.io" in deps and readers.DEFAULT in deps

@@ -1,0 +1,493 @@
+"""Auditing a module file (symattn/grading/audit/keys.py): answer keys on fixtures, and every numeric claim
+of the seed module, with planted errors and a shuffled copy."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import mpmath
+import pytest
+
+from symattn.grading.audit.keys import audit_claims, audit_module, audit_text, find_exercises
+
+FIXTURES = Path(__file__).parents[2] / "fixtures"
+
+
+def _seed_module() -> Path | None:
+    """The course module: ../shared/seed/06-attention.md of the checkout or of a parent."""
+    for parent in Path(__file__).resolve().parents:
+        candidate = parent / "shared" / "seed" / "06-attention.md"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+SEED = _seed_module()
+needs_seed = pytest.mark.skipif(
+    SEED is None, reason="the course module ../shared/seed/06-attention.md is absent"
+)
+
+
+@pytest.fixture(scope="module")
+def module_text() -> str:
+    return SEED.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def module_claims(module_text):
+    return audit_claims(module_text)
+
+
+# -- answer keys -----------------------------------------------------------------------------
+def test_finds_every_exercise_in_order():
+    """Seven blocks with kinds, keys and tolerances; the decoy answer outside them is ignored."""
+    found = find_exercises((FIXTURES / "module_ok.md").read_text())
+    assert [f.kind for f in found] == [
+        "check",
+        "apply",
+        "apply",
+        "apply",
+        "apply",
+        "extend",
+        "extend",
+    ]
+    assert [(f.key, f.tolerance) for f in found if f.key] == [
+        ("1.96", "0.01"),
+        (
+            r"$\begin{bmatrix} 0 & -\infty & -\infty \\ 0 & 0 & -\infty \\ 0 & 0 & 0"
+            r" \end{bmatrix}$",
+            None,
+        ),
+        ("8192", "0"),
+    ]
+    assert all(f.has_solution for f in found)
+
+
+def test_correct_keys_pass():
+    """All stated keys of the good fixture match the computed answers."""
+    rows = audit_text((FIXTURES / "module_ok.md").read_text())
+    assert [r.exercise.id for r in rows] == [f"ex6.{k}" for k in range(1, 8)]
+    assert [r.status for r in rows if r.exercise.checkable] == ["ok", "ok", "ok"]
+    assert not any(r.wrong for r in rows)
+
+
+def _exercise_units(text: str) -> tuple[str, list[str]]:
+    head, _, rest = text.partition("**Exercise")
+    units = ["**Exercise" + u for u in rest.split("**Exercise")]
+    return head, units
+
+
+def test_keys_are_matched_by_content_not_position():
+    """Reversing the exercises of the fixture changes no exercise's match or status."""
+    text = (FIXTURES / "module_ok.md").read_text()
+    head, units = _exercise_units(text)
+    units = [u if u.endswith("\n\n") else u.rstrip("\n") + "\n\n" for u in units]
+    reversed_text = head + "".join(reversed(units))
+    before = {r.found.prompt: (r.exercise.id, r.status) for r in audit_text(text)}
+    after = {r.found.prompt: (r.exercise.id, r.status) for r in audit_text(reversed_text)}
+    assert after == before
+    assert [r.exercise.id for r in audit_text(reversed_text)] == [f"ex6.{k}" for k in range(7, 0, -1)]
+
+
+def test_wrong_keys_are_named(cli):
+    """The bad fixture states 1.9 and 4096: audit exits 1 and names ex6.2 and ex6.5."""
+    code, out, err = cli("audit", str(FIXTURES / "module_wrong.md"))
+    assert code == 1
+    assert "wrong key" in out
+    assert "ex6.2" in err and "ex6.5" in err and "ex6.4" not in err
+    assert "N^2 d with N d^2" in err  # 4096 is recognised as the N > d_model slip
+
+
+def test_good_file_exits_zero(cli):
+    """A file whose keys are right exits 0 with a key row per exercise."""
+    code, out, _ = cli("audit", str(FIXTURES / "module_ok.md"))
+    assert code == 0
+    keys = out.split("Answer keys", 1)[1]
+    assert len(re.findall(r"^\d+\s+(?:check|apply|extend)\s+ex6\.\d", keys, re.M)) == 7
+
+
+def test_unreadable_file_is_exit_2(cli, tmp_path):
+    """A missing file, or one with no exercises and no figures, is a one-line error, exit 2."""
+    code, _, err = cli("audit", str(tmp_path / "nope.md"))
+    assert code == 2 and err.count("\n") == 1
+    empty = tmp_path / "empty.md"
+    empty.write_text("# nothing here\n")
+    code, _, err = cli("audit", str(empty))
+    assert code == 2 and err.count("\n") == 1
+    binary = tmp_path / "binary.md"
+    binary.write_bytes(b"\xff\xfe\x00\x81")
+    code, _, err = cli("audit", str(binary))
+    assert code == 2 and err.count("\n") == 1
+
+
+# -- the seed module ----------------------------------------------------------------------------
+@needs_seed
+def test_module_certifies_at_least_25_and_none_wrong(module_claims):
+    """The module's own claims: at least 25 certified, none wrong, every unchecked one says why."""
+    verdicts = [c.verdict for c in module_claims]
+    assert verdicts.count("certified") >= 25
+    assert verdicts.count("wrong") == 0
+    assert all(c.rule for c in module_claims if c.verdict == "unchecked")
+
+
+@needs_seed
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        (65, "-18"),  # q_1 . k_1 from the table
+        (66, "1.414"),  # sqrt(2)
+        (66, "[-12.73, 0]"),
+        (68, "4.113"),  # e^{1.414} with 1.414 a rounded sqrt(2)
+        (68, "5.113"),
+        (68, "[0.196, 0.804]"),
+        (69, "[0.804, 1.413]"),
+        (77, "330,000"),
+        (115, "± 8"),
+        (115, "± 11.3"),
+        (119, "500 million"),
+        (137, "1.0040"),
+        (139, "35"),
+        (139, "0.0020"),
+        (149, "bmatrix"),
+        (216, "3 * N * d_model"),
+        (224, "4 N d_model^(2) + 2 N^(2) d_model"),
+        (227, "N > 2d_model"),
+        (253, "8192"),
+    ],
+)
+def test_named_claims_are_found_and_certified(module_claims, line, fragment):
+    """Each claim the issue names is found on its line and certified."""
+    hits = [c for c in module_claims if c.line == line and fragment in c.text]
+    assert hits, f"no claim with {fragment!r} on line {line}"
+    assert all(c.verdict == "certified" for c in hits)
+
+
+def test_every_number_is_accounted_for(module_text):
+    """Every number written in prose or math is in a claim, a reference or a given: a new
+    figure added to a sentence no rule knows comes out as an unchecked claim."""
+    text = module_text.replace(
+        "Almost every large language model", "About 73 of every 100 large language models", 1
+    )
+    claims = audit_claims(text)
+    new = [c for c in claims if c.line == 11]
+    assert new and {c.verdict for c in new} == {"unchecked"}
+    assert any("73" in c.text or "100" in c.text for c in new)
+
+
+# -- planted errors ------------------------------------------------------------------------------
+def _e(x: str) -> mpmath.mpf:
+    mpmath.mp.dps = 30
+    return mpmath.e ** mpmath.mpf(x)
+
+
+#: (what the module says, what the copy says, the line, a fragment of the true value). True
+#: values are computed here with mpmath or by hand, not by the code under test.
+PLANTED = [
+    # a swapped digit
+    (r"\sqrt{2} \approx 1.414", r"\sqrt{2} \approx 1.441", 66, mpmath.nstr(mpmath.sqrt(2), 4)),
+    (r"[1, 4.113]", r"[1, 4.131]", 68, mpmath.nstr(_e("1.414"), 4)),
+    (r"\, 0.804]$", r"\, 0.840]$", 68, mpmath.nstr(_e(mpmath.sqrt(2)) / (1 + _e(mpmath.sqrt(2))), 4)),
+    (r"$e^2 = 7.389$", r"$e^2 = 7.398$", 239, mpmath.nstr(_e("2"), 4)),
+    (r"about $\pm 11.3$", r"about $\pm 13.1$", 115, mpmath.nstr(mpmath.sqrt(128), 4)),
+    # a wrong power of ten
+    (r"e^{12.7} \approx 330{,}000", r"e^{12.7} \approx 33{,}000", 77, str(int(_e("12.7")))),
+    ("about 500 million", "about 50 million", 119, "4.85"),
+    # wrong arithmetic and a wrong figure of the example
+    (r"= -9 - 9 = -18", r"= -9 - 9 = -81", 65, "-18"),
+    (r"score $-12.73$", r"score $-12.37$", 75, mpmath.nstr(-9 * mpmath.sqrt(2), 6)),
+    (r"(1)(1) = 1", r"(1)(1) = 2", 100, "1"),
+    (r"\sum_{i=1}^{d_k} 1 = d_k", r"\sum_{i=1}^{d_k} 1 = 2 d_k", 106, "2*d_k is not d_k"),
+    # a lab figure outside its interval
+    ("$1.0040$", "$1.0400$", 137, "99 % interval"),
+    (r"$35\%$", r"$55\%$", 139, "99 % interval"),
+    ("is $0.0020$", "is $0.0200$", 139, "99 % interval"),
+    # a wrong cost term, total and crossover
+    (r"$3 \cdot N \cdot d_{\text{model}}^2$", r"$2 \cdot N \cdot d_{\text{model}}^2$", 216, "3*N*d_model**2"),
+    (r"4 N d_{\text{model}}^2 + 2 N^2", r"4 N d_{\text{model}}^2 + 3 N^2", 224, "2*N**2*d_model"),
+    (r"that is, $N > 2d_{\text{model}}$", r"that is, $N > 4d_{\text{model}}$", 227, "2*d_model"),
+    (r"2 d_{\text{model}} = 8192$", r"2 d_{\text{model}} = 8092$", 253, "8192"),
+    # a wrong mask, a wrong head width
+    (r"0 & -\infty & -\infty \\ 0 & 0 & -\infty", r"0 & 0 & -\infty \\ 0 & 0 & -\infty", 247, "-oo"),
+    ("so $d_k = 64$", "so $d_k = 46$", 182, "64"),
+    ("its own 64 features and", "its own 32 features and", 198, "64"),
+]
+
+
+@needs_seed
+@pytest.mark.parametrize(("old", "new", "line", "true"), PLANTED, ids=[p[1] for p in PLANTED])
+def test_planted_error_is_flagged_at_its_line(module_text, old, new, line, true):
+    """One planted error: flagged wrong at its line with the true value; nothing else is."""
+    assert module_text.count(old) == 1
+    copy = module_text.replace(old, new)
+    claims = audit_claims(copy)
+    wrong = [c for c in claims if c.verdict == "wrong"]
+    assert wrong, f"{new!r} was not flagged"
+    assert {c.line for c in wrong} == {line}
+    assert any(true in (c.value or "") for c in wrong), [c.value for c in wrong]
+
+
+@needs_seed
+def test_planted_errors_all_at_once(module_text):
+    """All planted errors in one copy: each line flagged, and no other line."""
+    copy = module_text
+    for old, new, _, _ in PLANTED:
+        copy = copy.replace(old, new)
+    wrong_lines = {c.line for c in audit_claims(copy) if c.verdict == "wrong"}
+    assert wrong_lines == {p[2] for p in PLANTED}
+
+
+# -- binding by content: a shuffled copy ------------------------------------------------------------
+def _blocks(section: str) -> list[str]:
+    """Paragraphs of a section; a display or a list item after a display stays with its
+    paragraph, an exercise stays whole (its answer and solution with it)."""
+    raw = [b for b in re.split(r"\n\s*\n", section.strip("\n")) if b.strip()]
+    out: list[str] = []
+    for b in raw:
+        glue = b.lstrip().startswith("$$") or (
+            out and "**Exercise" in out[-1] and not b.lstrip().startswith(("**Exercise", "#"))
+        )
+        if glue and out:
+            out[-1] += "\n\n" + b
+        else:
+            out.append(b)
+    return out
+
+
+def shuffled(text: str, seed: int) -> str:
+    """Sections in a new order, paragraphs moved within them, exercises reordered."""
+    rng = random.Random(seed)
+    parts = re.split(r"(?m)^(?=## )", text)
+    front, sections = parts[0], parts[1:]
+    rng.shuffle(sections)
+    out = [front.rstrip("\n")]
+    for section in sections:
+        head, _, body = section.partition("\n")
+        blocks = _blocks(body)
+        tail = [b for b in blocks if b.startswith("###") and "References" in b]
+        blocks = [b for b in blocks if b not in tail]
+        rng.shuffle(blocks)
+        out.append("\n\n".join([head, *blocks, *tail]))
+    return "\n\n".join(out) + "\n"
+
+
+def _verdicts(claims) -> list[tuple[str, str, str | None, str]]:
+    return sorted((" ".join(c.text.split()), c.verdict, c.value, c.rule) for c in claims)
+
+
+@needs_seed
+@pytest.mark.parametrize("seed", [1, 2])
+def test_shuffled_module_has_the_same_verdicts(module_text, module_claims, seed):
+    """Moving paragraphs, reordering sections and exercises changes no claim's verdict or
+    value, and no exercise's match or key status."""
+    copy = shuffled(module_text, seed)
+    assert copy != module_text
+    assert sorted(copy.split()) == sorted(module_text.split())  # the same words, moved
+    result = audit_module(copy)
+    assert _verdicts(result.claims) == _verdicts(module_claims)
+    original = {r.exercise.id: r.status for r in audit_text(module_text)}
+    assert {r.exercise.id: r.status for r in result.keys} == original
+    assert [r.exercise.id for r in result.keys] != list(original)  # the exercises did move
+
+
+@needs_seed
+def test_renumbered_exercises_keep_their_matches_and_verdicts(module_text, module_claims):
+    """Numbering the exercises in reverse ("**Exercise 7 (check).**", ...) changes nothing."""
+    count = module_text.count("**Exercise (")
+    numbers = iter(range(count, 0, -1))
+    copy = re.sub(r"\*\*Exercise \(", lambda _: f"**Exercise {next(numbers)} (", module_text)
+    assert "**Exercise 7 (check).**" in copy
+    result = audit_module(copy)
+    assert _verdicts(result.claims) == _verdicts(module_claims)
+    assert [r.exercise.id for r in result.keys] == [f"ex6.{k}" for k in range(1, 8)]
+    assert [r.status for r in result.keys] == [r.status for r in audit_text(module_text)]
+
+
+@needs_seed
+def test_planted_error_in_shuffled_copy_is_flagged_at_its_new_line(module_text):
+    """In a shuffled copy, a planted error is flagged at the line it moved to."""
+    copy = shuffled(module_text, 3).replace(r"[1, 4.113]", r"[1, 4.131]")
+    line = next(i for i, t in enumerate(copy.splitlines(), start=1) if "4.131" in t)
+    wrong = [c for c in audit_claims(copy) if c.verdict == "wrong"]
+    assert [c.line for c in wrong] == [line]
+
+
+# -- the command line ------------------------------------------------------------------------------
+@needs_seed
+def test_json_report(cli):
+    """--json: claims with exactly line, text, verdict, value, rule; keys; exit 0."""
+    code, out, err = cli("audit", str(SEED), "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert set(doc) == {"claims", "keys"}
+    assert all(set(c) == {"line", "text", "verdict", "value", "rule"} for c in doc["claims"])
+    assert {c["verdict"] for c in doc["claims"]} <= {"certified", "wrong", "unchecked"}
+    assert sum(c["verdict"] == "certified" for c in doc["claims"]) >= 25
+    lines = SEED.read_text().splitlines()
+    for c in doc["claims"]:  # each line is 1-based and holds a figure, a mask entry or an identity
+        assert re.search(r"\d|\\infty|\\sigma", lines[c["line"] - 1])
+    assert [k["exercise"] for k in doc["keys"]] == [f"ex6.{k}" for k in range(1, 8)]
+
+
+@needs_seed
+def test_wrong_claim_exits_1_naming_line_and_value(cli, module_text, tmp_path):
+    """A wrong figure: exit 1, the line and the true value on stderr and in the JSON."""
+    bad = tmp_path / "bad.md"
+    bad.write_text(module_text.replace(r"e^{12.7} \approx 330{,}000", r"e^{12.7} \approx 33{,}000"))
+    code, out, err = cli("audit", str(bad), "--json")
+    assert code == 1
+    wrong = [c for c in json.loads(out)["claims"] if c["verdict"] == "wrong"]
+    assert [c["line"] for c in wrong] == [77]
+    assert "line 77" in err and "327747" in err
+
+
+# -- hostile and damaged input -------------------------------------------------------------------
+@needs_seed
+def test_damaged_copies_never_crash(module_text):
+    """Random edits (fixed seed) to the module: every copy is audited without an exception,
+    every claim has a verdict and every wrong one a true value."""
+    rng = random.Random(7)
+    pieces = [*list("$^_{}\\[]()0123456789.,-+="), r"\frac", r"\sqrt", r"e^{", r"\infty", "$$\n", "|"]
+    part = module_text[module_text.index("### The Whole") : module_text.index("## 6.4")]
+    for _ in range(8):
+        t = list(part)
+        for _ in range(rng.randint(1, 25)):
+            i = rng.randrange(len(t))
+            if rng.random() < 0.5:
+                del t[i]
+            else:
+                t.insert(i, rng.choice(pieces))
+        claims = audit_claims("".join(t))
+        assert all(c.verdict in ("certified", "wrong", "unchecked") for c in claims)
+        assert all(c.value for c in claims if c.verdict == "wrong")
+
+
+# -- the docs page -------------------------------------------------------------------------------
+@needs_seed
+def test_docs_page_has_the_module_audit_table():
+    """`symattn build` writes audit.md: a row per claim by line, none wrong, linked in the nav."""
+    from symattn.present.site import _audit_page
+
+    page = _audit_page()
+    rows = re.findall(r"^\| (\d+) \| (certified|wrong|unchecked) \|", page, re.M)
+    assert len(rows) >= 25
+    assert ("66", "certified") in rows and ("139", "certified") in rows
+    assert not any(v == "wrong" for _, v in rows)
+    assert "audit.md" in (Path(__file__).parents[3] / "mkdocs.yml").read_text()
+
+
+# -- rules on text of our own ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "verdict", "value"),
+    [
+        ("Here $e^{1} \\approx 2.718$ by definition.\n", "certified", "2.718"),
+        ("Here $e^{1} \\approx 2.781$ by definition.\n", "wrong", "2.718"),
+        ("A sum: $2 + 2 = 5$.\n", "wrong", "4"),
+        ("About $e^{10}$ is about 22 thousand.\n", "certified", "22026"),
+        ("About $e^{10}$ is about 220 thousand.\n", "wrong", "22026"),
+        (
+            "**Exercise (apply).** For $d_{\\text{model}} = 1024$, when does the quadratic cost term win?\n\n"
+            "*Solution:* When $N > 2048$.\n",
+            "certified",
+            "N > 2048",
+        ),
+        (
+            "**Exercise (apply).** For $d_{\\text{model}} = 1024$, when does the quadratic cost term win?\n\n"
+            "*Solution:* When $N > 1024$.\n",
+            "wrong",
+            "N > 2048",
+        ),
+        ("For $N > 1$ tokens a mask matters.\n", "unchecked", None),
+        ("Each layer costs $5 N d_{\\text{model}}^2$ multiply-adds.\n", "wrong", "4*N*d_model**2"),
+    ],
+)
+def test_rules_on_our_own_text(text, verdict, value):
+    """Arithmetic, figures in words and the crossover on sentences of our own."""
+    claims = audit_claims(text)
+    assert [c.verdict for c in claims] == [verdict]
+    if value is None:
+        assert claims[0].value is None and claims[0].rule
+    else:
+        assert value in claims[0].value
+
+
+#: Wrong claims planted in a copy of the module: (text as the module has it, the planted text).
+#: Each is flagged at its own line and nothing else is; the copy is made here, from the module.
+PLANTS = [
+    (r"\mathbf{q}_1 \cdot \mathbf{k}_1 = -9 - 9 = -18", r"\mathbf{q}_1 \cdot \mathbf{k}_1 = -9 - 9 = -16"),
+    (r"$e^{12.7} \approx 330{,}000$", r"$e^{12.7} \approx 3.6 \times 10^{5}$"),
+    (
+        r"= \mathbb{E}[q_i^2] \mathbb{E}[k_i^2] - 0 = (1)(1) = 1",
+        r"= \mathbb{E}[q_i^2] \mathbb{E}[k_i^2] - 0 = (1)(2) = 1",
+    ),
+    (r"= \sum_{i=1}^{d_k} 1 = d_k", r"= \sum_{i=1}^{d_k} 2 = d_k"),
+    (
+        r"\sigma_z = \sqrt{\operatorname{Var}(z)} = \sqrt{d_k}",
+        r"\sigma_z = \sqrt{\operatorname{Var}(z)} = d_k",
+    ),
+    (r"a typical score is about $\pm 8$", r"a typical score is about $\pm 9$"),
+    (  # the middle term: 1/sqrt(d_k) where 1/d_k belongs, the stated end still 1
+        r"\right) = \frac{1}{d_k} \operatorname{Var}(z) = \frac{d_k}{d_k} = 1",
+        r"\right) = \frac{1}{\sqrt{d_k}} \operatorname{Var}(z) = \frac{d_k}{d_k} = 1",
+    ),
+    (r"$e^{20}$ is about 500 million", r"$e^{20}$ is about 400 million"),
+    (r"$7.389 + 1 + 1 = 9.389$", r"$7.389 + 1 + 1 = 9.489$"),
+    (r"$\operatorname{Var}(z) = d_k \cdot 1 = d_k$", r"$\operatorname{Var}(z) = d_k \cdot 1 = 2 d_k$"),
+    (
+        r"$h \cdot N^2 \cdot d_k = N^2 \cdot d_{\text{model}}$",
+        r"$h \cdot N^2 \cdot d_k = N \cdot d_{\text{model}}$",
+    ),
+    (r"$e^2 = 7.389$", r"$e^2 = 7.398$"),
+]
+
+
+@needs_seed
+def test_a_planted_module_is_flagged_at_every_planted_line_and_nowhere_else(module_text):
+    """Twelve wrong claims planted in a copy of the module, one of them a chain's middle term
+    beside a right final figure: each is reported wrong at its line, and no other line is."""
+    text, planted = module_text, set()
+    for before, after in PLANTS:
+        assert text.count(before) == 1, before
+        planted.add(text[: text.index(before)].count("\n") + 1)
+        text = text.replace(before, after)
+    assert len(planted) >= 10
+    wrong = {c.line for c in audit_claims(text) if c.verdict == "wrong"}
+    assert wrong == planted
+
+
+def test_a_stated_identity_is_read_and_used(tmp_path):
+    """sigma_z = sqrt(Var(z)) is checked, then defines sigma_z for later claims at d_k = 64."""
+    doc = (
+        "# T\n\nLet the entries of $q$ and $k$ be independent with mean 0 and variance 1.\n\n"
+        r"The spread is $\sigma_z = \sqrt{\operatorname{Var}(z)} = \sqrt{d_k}$."
+        "\n\n"
+        r"With $d_k = 64$ it is $\sigma_z = 8$."
+        "\n\n"
+        r"With $d_k = 64$ it is $\sigma_z = 9$."
+        "\n"
+    )
+    verdicts = {(c.line, c.verdict) for c in audit_claims(doc)}
+    assert {(5, "certified"), (7, "certified"), (9, "wrong")} <= verdicts
+
+
+@pytest.mark.parametrize(
+    ("formula", "verdict"),
+    [
+        (r"$e^{12.7} \approx 3.3\times10^5$", "certified"),
+        (r"$2^{-10} \approx 9.8 \times 10^{-4}$", "certified"),
+        (r"$e^{20} \approx 4.85 \cdot 10^{8}$", "certified"),
+        (r"$e^{20} \approx 4.95 \cdot 10^{8}$", "wrong"),
+        (r"$\frac{7}{20}$ is 35 percent", "certified"),
+        (r"$\frac{1}{4}$ is 25 per cent", "certified"),
+        (r"$\frac{1}{4}$ is 20 percent", "wrong"),
+        (r"$e^{20}$ is about 485 million", "certified"),
+        (r"$e^{21}$ is about 1.3 billion", "certified"),
+    ],
+)
+def test_approximations_and_number_words(formula, verdict):
+    """\\approx in scientific notation is a figure to its stated digits; million, billion,
+    percent and per cent are read as the numbers they name."""
+    claims = audit_claims(f"# T\n\nHere {formula}.\n")
+    assert [c.verdict for c in claims] == [verdict], claims

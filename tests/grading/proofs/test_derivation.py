@@ -1,0 +1,173 @@
+"""Learners' derivations judged step by step: the bank of derivations, output and exit codes.
+
+Each file in tests/data/learner_proofs/ID/ states on its first line what a teacher expects:
+``% expect: VERDICT [STATUS LINE]``, the verdict and, for a derivation that is not correct,
+the status and file line of the first step that is not ok. Correct ones take different routes;
+wrong ones have an error planted at a known line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from symattn.grading.proofs.derivation import check_derivation
+
+BANK = Path(__file__).parents[2] / "data" / "learner_proofs"
+FILES = sorted(BANK.glob("ex6.*/*.tex"))
+
+
+def expectation(path: Path) -> list[str]:
+    head = path.read_text(encoding="utf-8").lstrip("\ufeff").splitlines()[0]
+    assert head.startswith("% expect: "), path
+    return head.removeprefix("% expect: ").split()
+
+
+def test_bank_has_thirty_derivations_per_exercise():
+    for ex in ("ex6.3", "ex6.7"):
+        files = list((BANK / ex).glob("*.tex"))
+        assert len(files) >= 30
+        kinds = {expectation(f)[0] for f in files}
+        assert {"correct", "incorrect", "invalid"} <= kinds
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_derivation_bank(path):
+    """The verdict, and the first step that is not ok, are those the file states."""
+    expected = expectation(path)
+    verdict = check_derivation(path.parent.name, path.read_text(encoding="utf-8"))
+    assert verdict.verdict == expected[0], verdict.feedback
+    bad = [s for s in verdict.steps if s.status != "ok"]
+    if len(expected) > 1:
+        assert bad, verdict.feedback
+        assert [bad[0].status, str(bad[0].line)] == expected[1:], bad[0].feedback
+    else:
+        assert not bad, bad[0].feedback
+    if expected[0] == "incorrect" and not bad:
+        assert verdict.feedback.startswith("incorrect: does not reach ")
+
+
+@pytest.mark.parametrize(
+    ("path", "slip"),
+    [
+        ("ex6.3/w01_scaling_rule.tex", "Var(aX) = a^2 Var(X)"),
+        ("ex6.3/w02_square_of_mean.tex", "Var(X) + E[X]^2"),
+        ("ex6.3/w03_dropped_independence.tex", "needs independence"),
+        ("ex6.7/w01_transposed_permutation.tex", "P stays on the left"),
+        ("ex6.7/w02_dropped_pt.tex", "reorders both"),
+        ("ex6.7/w03_transpose_not_reversed.tex", "reverses the order"),
+    ],
+)
+def test_planted_slips_are_named(path, slip):
+    """The feedback on the first wrong line names the slip and gives a counterexample."""
+    p = BANK / path
+    verdict = check_derivation(p.parent.name, p.read_text(encoding="utf-8"))
+    wrong = next(s for s in verdict.steps if s.status == "wrong")
+    assert slip in wrong.feedback
+    assert "the two sides differ at " in wrong.feedback
+
+
+def test_chain_reuses_an_earlier_result():
+    """A later chain may use what an earlier one proved, and says so."""
+    p = BANK / "ex6.3" / "c01_module_solution.tex"
+    verdict = check_derivation("ex6.3", p.read_text(encoding="utf-8"))
+    assert verdict.steps[-1].rule.startswith("the result of line ")
+
+
+def test_cli_text_marks_each_line(cli, tmp_path):
+    """Text output: a mark and the rule per line, feedback on the first wrong line, exit 1."""
+    code, out, err = cli("check", "ex6.3", "--steps", str(BANK / "ex6.3" / "w01_scaling_rule.tex"))
+    assert code == 1 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "ex6.3, checked step by step:"
+    assert lines[1].startswith("✓ line 3: ") and lines[2] == "    variances of independent terms add"
+    wrong = lines.index(next(x for x in lines if x.startswith("✗ line 6: ")))
+    assert lines[wrong + 1].startswith("    wrong: a constant comes out of a variance squared")
+    assert lines[-1].startswith("Incorrect: line 6 is wrong: ")
+
+
+def test_cli_text_gives_every_line_that_is_not_ok_its_own_reason(cli, tmp_path):
+    """Two wrong lines and an unjustified one: each is told why, in text and in JSON."""
+    proof = tmp_path / "p.tex"
+    proof.write_text(
+        "(PX)^\\top = X^\\top P\n(AB)^\\top = A^\\top B^\\top\nP P^\\top S = S\n", encoding="utf-8"
+    )
+    code, out, _ = cli("check", "ex6.7", "--steps", str(proof))
+    assert code == 1
+    lines = out.splitlines()
+    for n, reason in (
+        (1, "    wrong: the two sides differ at N = 3"),
+        (2, "    wrong: the transpose of a product"),
+    ):
+        head = lines.index(next(x for x in lines if x.startswith(f"✗ line {n}: ")))
+        assert lines[head + 1].startswith(reason), lines[head + 1]
+    head = lines.index(next(x for x in lines if x.startswith("? line 3: ")))
+    assert lines[head + 1].startswith("    unjustified") and ": " in lines[head + 1]
+    code, out, _ = cli("check", "ex6.7", "--steps", str(proof), "--json")
+    steps = json.loads(out)["steps"]
+    assert [s["status"] for s in steps] == ["wrong", "wrong", "unjustified"]
+    assert all(s["feedback"] for s in steps)
+
+
+def test_cli_json(cli):
+    """--json gives id, verdict, steps (line, latex, status, rule, feedback) and feedback; exit 0."""
+    code, out, _ = cli("check", "ex6.7", "--steps", str(BANK / "ex6.7" / "c01_projections.tex"), "--json")
+    doc = json.loads(out)
+    assert code == 0
+    assert set(doc) == {"id", "verdict", "steps", "feedback"}
+    assert doc["id"] == "ex6.7" and doc["verdict"] == "correct"
+    assert [s["line"] for s in doc["steps"]] == [3, 4, 5, 6, 7]
+    assert set(doc["steps"][0]) == {"line", "latex", "status", "rule", "feedback"}
+    assert doc["steps"][0]["rule"] == "definition of attention with projections"
+
+
+def test_cli_reads_stdin(cli, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(r"\operatorname{Var}(x) = 1"))
+    code, out, _ = cli("check", "ex6.3", "--steps", "-", "--json")
+    assert code == 2 and json.loads(out)["verdict"] == "invalid"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "ex6.2", "--steps", "x.tex"], "not checked step by step"),
+        (["check", "ex6.3", "--steps", "/nonexistent/proof.tex"], "cannot read"),
+        (["check", "ex6.3", "1", "--steps", "x.tex"], "not both"),
+        (["check", "ex6.3"], "--steps FILE"),
+    ],
+)
+def test_cli_bad_input(cli, argv, message):
+    code, out, err = cli(*argv)
+    assert code == 2 and out == "" and message in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("exercise_id", ["ex6.3", "ex6.7"])
+def test_model_solutions_pass_and_the_docs_slips_fail(exercise_id):
+    """The module's model solutions, as learner files, are correct; the docs' slips are not."""
+    from symattn.grading.proofs.examples import EXAMPLES
+
+    assert check_derivation(exercise_id, EXAMPLES[exercise_id]["correct"]).verdict == "correct"
+    wrong = check_derivation(exercise_id, EXAMPLES[exercise_id]["wrong"])
+    assert wrong.verdict == "incorrect"
+    assert next(s for s in wrong.steps if s.status != "ok").status == "wrong"
+
+
+@pytest.mark.pinned  # SymPy's printing, pasted into the README
+def test_readme_example_is_real_output(cli, tmp_path):
+    """The README's step-by-step example is what the command prints for the docs' slip."""
+    import re
+
+    from symattn.grading.proofs.examples import EXAMPLES
+
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- steps:start -->\n```text\n\$ [^\n]*\n(.*?)```\n<!-- steps:end -->", readme, re.S)
+    assert block, "README steps example markers missing"
+    proof = tmp_path / "proof.tex"
+    proof.write_text(EXAMPLES["ex6.3"]["wrong"], encoding="utf-8")
+    code, out, _ = cli("check", "ex6.3", "--steps", str(proof))
+    assert code == 1
+    assert out == block.group(1), "README steps example is stale: paste the command's output"

@@ -1,0 +1,126 @@
+"""ex6.3's world: E and Var for a symbolic width, the rules as checked lemmas, the slips."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+from sympy import stats
+
+from symattn.grading.proofs import scalar as ls
+from symattn.grading.proofs.steps import parse_expression
+
+
+def read(latex: str) -> sp.Basic:
+    return ls.canon(ls.build(parse_expression(latex)))
+
+
+def by_stats(latex: str, n: int) -> sp.Expr:
+    """The same expression at width n computed by sympy.stats on 2n Rademacher variables,
+    written out by hand here (no code shared with symattn's evaluation)."""
+    q = [stats.Rademacher(f"tq{t}") for t in range(n)]
+    k = [stats.Rademacher(f"tk{t}") for t in range(n)]
+    z = sum(a * b for a, b in zip(q, k, strict=True))
+    table = {
+        r"\operatorname{Var}(z)": lambda: stats.variance(z),
+        r"\operatorname{Var}(z/\sqrt{d_k})": lambda: stats.variance(z / sp.sqrt(n)),
+        r"\mathbb{E}[z]": lambda: stats.E(z),
+        r"\mathbb{E}[z^2]": lambda: stats.E(z**2),
+        r"\operatorname{Var}(q_1 k_1)": lambda: stats.variance(q[0] * k[0]),
+        r"\mathbb{E}[q_1^2 k_1^2]": lambda: stats.E(q[0] ** 2 * k[0] ** 2),
+        r"\operatorname{Var}(z + q_1)": lambda: stats.variance(z + q[0]),
+        r"\operatorname{Var}(2 z)": lambda: stats.variance(2 * z),
+    }
+    return sp.simplify(table[latex]())
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\operatorname{Var}(z)",
+        r"\operatorname{Var}(z/\sqrt{d_k})",
+        r"\mathbb{E}[z]",
+        r"\mathbb{E}[z^2]",
+        r"\operatorname{Var}(q_1 k_1)",
+        r"\mathbb{E}[q_1^2 k_1^2]",
+        r"\operatorname{Var}(z + q_1)",
+        r"\operatorname{Var}(2 z)",
+    ],
+)
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_value_for_symbolic_width_matches_stats(latex, n):
+    """value() for a symbolic d_k, at d_k = n, equals sympy.stats on n actual variables."""
+    symbolic = ls.value(read(latex))
+    assert sp.simplify(symbolic.subs(ls.D_K, n) - by_stats(latex, n)) == 0
+
+
+def test_goal_is_true():
+    """Var(z / sqrt(d_k)) = 1 for every d_k, and Var(z) = d_k."""
+    assert ls.truth(read(r"\operatorname{Var}(z/\sqrt{d_k})"), sp.S.One) == "true"
+    assert ls.truth(read(r"\operatorname{Var}(z)"), ls.D_K) == "true"
+
+
+def test_fourth_moment_needs_normality():
+    """E[q^4] = 3 holds for normal entries only; E[q^4] = 1 is false for them."""
+    assert ls.truth(read(r"\mathbb{E}[q_1^4]"), sp.Integer(3)) == "normal"
+    assert ls.truth(read(r"\mathbb{E}[q_1^4]"), sp.Integer(1)) == "false"
+
+
+@pytest.mark.parametrize("lemma", ls.rule_lemmas(), ids=lambda lemma: lemma.name)
+def test_each_rule_is_a_checked_lemma(lemma):
+    """Every rule, as symattn rewrites, preserves the value at concrete widths (sympy.stats)."""
+    assert lemma.check() == lemma.sizes
+
+
+@pytest.mark.parametrize(
+    ("name", "latex"),
+    [
+        ("Var(aX) = a Var(X)", r"\operatorname{Var}(z/\sqrt{d_k})"),
+        ("E[X^2] = E[X]^2", r"\mathbb{E}[q_1^2 k_1^2]"),
+        ("E[XY] = E[X]E[Y] for dependent factors", r"\mathbb{E}[q_1^2 k_1^2]"),
+        ("variances of dependent terms add", r"\operatorname{Var}(z + q_1 k_1)"),
+    ],
+)
+def test_each_slip_changes_the_value(name, latex):
+    """The slips learners make are false: applied, they change E or Var."""
+    (rule,) = [r for r in ls.MISTAKES if r.name == name]
+    e = read(latex)
+    out = ls.rewrite_all(e, rule.rewrite)
+    assert out != e
+    assert ls.truth(e, out) == "false"
+
+
+def test_counterexample_is_concrete():
+    """A false step gets a width and a distribution at which the sides differ."""
+    text = ls.counterexample(
+        read(r"\operatorname{Var}(z/\sqrt{d_k})"), read(r"\operatorname{Var}(z)/\sqrt{d_k}")
+    )
+    assert "d_k = 2" in text and "left = 1" in text and "right = √2" in text
+
+
+def test_sum_indices_compare_equal_by_name_of_nothing():
+    """sum_i and sum_j of the same thing have one normal form."""
+    assert read(r"\sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i)") == read(
+        r"\sum_{j=1}^{d_k} \operatorname{Var}(k_j q_j)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("latex", "message"),
+    [
+        (r"\operatorname{Var}(x)", "unknown symbol x"),
+        (r"\operatorname{softmax}(z)", "not part of this exercise"),
+        (r"z^{100}", "small numbers"),
+        (r"z / 0", "division by zero"),
+    ],
+)
+def test_outside_the_exercise_is_refused(latex, message):
+    with pytest.raises(Exception, match=message):
+        ls.build(parse_expression(latex))
+
+
+@pytest.mark.parametrize(
+    "latex", [r"\mathbf{q}^\top\mathbf{k}", r"q^T k", r"\mathbf{q} \cdot \mathbf{k}", "q k^\\top"]
+)
+def test_the_modules_dot_product_is_the_score(latex):
+    """The module writes z as q^T k: read as sum_i q_i k_i, the score of the exercise."""
+    assert read(latex) == ls.canon(ls.score())

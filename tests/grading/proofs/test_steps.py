@@ -1,0 +1,146 @@
+"""Reading a learner's derivation: layout into steps, LaTeX into syntax trees, refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.proofs.steps import StepSyntaxError, parse_expression, read_lines
+
+
+def test_chains_comments_and_blank_lines():
+    """'A = B' starts a chain, '= C' continues it; comments and blank lines are skipped."""
+    text = "% a comment\n\nA = B  % trailing\n= C\n\n$D = E$.\n"
+    lines = read_lines(text)
+    assert [(ln.number, ln.lhs, ln.rhs) for ln in lines] == [(3, "A", "B"), (4, None, "C"), (6, "D", "E")]
+
+
+def test_equals_inside_braces_does_not_split():
+    """The '=' of a summation index is not a step."""
+    (line,) = read_lines(r"\operatorname{Var}(z) = \sum_{i=1}^{d_k} 1")
+    assert line.rhs == r"\sum_{i=1}^{d_k} 1"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("= C", "no chain has started"),
+        ("A", "needs '='"),
+        ("A = ", "after the last one"),
+        ("A = = C", "nothing between two '='"),
+        (r"\operatorname{Var}(z = 1", "unmatched '('"),
+    ],
+)
+def test_bad_layout_is_reported_on_its_line(text, message):
+    """A line that is not a step carries a one-line reason."""
+    (line,) = read_lines(text)
+    assert message in line.error
+
+
+def test_a_chain_on_one_line_is_one_step_per_equals():
+    """'A = B = C' is A = B, then = C, both on its line."""
+    lines = read_lines("A = B = C\n= D")
+    assert [(ln.number, ln.lhs, ln.rhs) for ln in lines] == [(1, "A", "B"), (1, None, "C"), (2, None, "D")]
+
+
+_ALIGN = r"""\begin{align*}
+\operatorname{Var}(z) &= \sum\limits_{i=1}^{d_k} \operatorname{Var}(q_i k_i) \quad \text{(rule 4)} \\
+&= d_k \cdot 1 \tag{1} \\[2pt]
+&= d_k \nonumber \\ \operatorname{Var}(z/\sqrt{d_k}) &= \frac{1}{d_k} \operatorname{Var}(z) \qquad (\text{s})
+\end{align*}"""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [_ALIGN, "\ufeff" + _ALIGN.replace("\n", "\r\n"), "$$" + _ALIGN.replace("align*", "aligned") + "$$"],
+    ids=["align", "bom-crlf", "aligned"],
+)
+def test_pasted_align_blocks(text):
+    """align*/aligned with &, row breaks (two on one line, one with [2pt]), \\tag, \\nonumber and a
+    note after a step are read as the steps they hold, on the lines they are on."""
+    lines = read_lines(text)
+    assert [(ln.number, ln.lhs, ln.rhs) for ln in lines] == [
+        (2, r"\operatorname{Var}(z)", r"\sum\limits_{i=1}^{d_k} \operatorname{Var}(q_i k_i)"),
+        (3, None, r"d_k \cdot 1"),
+        (4, None, "d_k"),
+        (4, r"\operatorname{Var}(z/\sqrt{d_k})", r"\frac{1}{d_k} \operatorname{Var}(z)"),
+    ]
+    assert not any(ln.error for ln in lines)
+
+
+def test_empty_derivation_is_refused():
+    with pytest.raises(StepSyntaxError, match="no steps"):
+        read_lines("% nothing\n\n")
+
+
+@pytest.mark.parametrize(
+    ("latex", "tree"),
+    [
+        (
+            r"\mathbb{E}[q_i]^2",
+            ("pow", ("op", "E", ("id", "q", ("id", "i", None, None), None)), ("num", "2")),
+        ),
+        (r"E[q_1]", ("op", "E", ("id", "q", ("num", "1"), None))),
+        (r"\mathrm{Var}(z)", ("op", "Var", ("id", "z", None, None))),
+        (r"W^{Q}", ("id", "W", None, "Q")),
+        (r"X^\top", ("T", ("id", "X", None, None))),
+        (r"X^{T}", ("T", ("id", "X", None, None))),
+        (r"\frac{1}{d_k}", ("mul", ("num", "1"), ("inv", ("id", "d", ("id", "k", None, None), None)))),
+        (
+            r"\left(P\right) X",
+            ("mul", ("group", ("id", "P", None, None)), ("id", "X", None, None)),
+        ),
+    ],
+)
+def test_readings(latex, tree):
+    """Each notation of the issue's list is read as the written mathematics."""
+    assert parse_expression(latex) == tree
+
+
+@pytest.mark.parametrize(
+    ("latex", "same_as"),
+    [
+        (r"\sigma_z^2", r"\operatorname{Var}(z)"),
+        (r"\sigma_{q_i}^{2}", r"\operatorname{Var}(q_i)"),
+        (r"\sigma_z", r"\sqrt{\operatorname{Var}(z)}"),
+        (r"E(q_i)", r"\mathbb{E}[q_i]"),
+        (r"\sum\limits_{i=1}^{d_k} q_i", r"\sum_{i=1}^{d_k} q_i"),
+        ("\u221a{d_k} \u00d7 2 \u2212 1", r"\sqrt{d_k} \cdot 2 - 1"),
+        ("\u03c3_z\u00b2", r"\operatorname{Var}(z)"),
+    ],
+)
+def test_notations_read_as_their_plain_form(latex, same_as):
+    """Notation learners write (sigma for a deviation, E(...), \\limits, Unicode) is read as the
+    plain form it stands for."""
+    assert parse_expression(latex) == parse_expression(same_as)
+
+
+def test_bare_sigma_asks_what_it_is_the_deviation_of():
+    with pytest.raises(StepSyntaxError, match="deviation of"):
+        parse_expression(r"\sigma^2")
+
+
+def test_sum_body_is_one_product():
+    """\\sum_{i=1}^{n} a b + c sums a b only, as in print."""
+    tree = parse_expression(r"\sum_{i=1}^{d_k} q_i k_i + 1")
+    assert tree[0] == "add" and tree[1][0] == "sum" and tree[1][4][0] == "mul"
+
+
+@pytest.mark.parametrize(
+    ("latex", "message"),
+    [
+        (r"\def\x{1}", r"\\def"),
+        (r"\input{/etc/passwd}", r"\\input"),
+        ("__import__('os')", "character|program code"),
+        ("1" * 30, "digits"),
+        ("(" * 40 + "1" + ")" * 40, "nested"),
+        ("x \u2192 y", "character"),
+        (r"\sqrt[3]{x}", "square roots"),
+        ("x^12", "braces"),
+        ("z )", "unmatched"),
+        ("z +", "ends too early"),
+    ],
+)
+def test_hostile_or_malformed_input_is_refused(latex, message):
+    """Refusals are one sentence, and nothing is evaluated."""
+    with pytest.raises(StepSyntaxError, match=message):
+        parse_expression(latex)
