@@ -106,7 +106,7 @@ def plain_math(value: Any) -> str:
     """``value`` (an expression, a matrix or nested lists) as plain math; "..." past
     :data:`MAX_SHOWN` characters, and a placeholder where the printer cannot print it."""
     try:
-        text = _PlainPrinter({"order": "none"}).doprint(value)
+        text = _PlainPrinter().doprint(value)
     except Exception:  # RecursionError and the like, on a learner's odd expression: a note only
         return "(an expression too large to show)"
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."

@@ -75,9 +75,13 @@ def audit_markdown(audit: ModuleAudit, name: str) -> str:
     def cell(s: str | None) -> str:
         return " ".join((s or "").split()).replace("|", "\\|").replace("⟨", "`").replace("⟩", "`") or "–"
 
+    def math(s: str) -> str:  # LaTeX in a table cell: its bars escaped, on one line
+        return " ".join(s.split()).replace("|", "\\vert ")
+
     rows = ["| line | verdict | claim | true value | rule |", "|---|---|---|---|---|"]
     for c in audit.claims:
-        rows.append(f"| {c.line} | {c.verdict} | {cell(c.text)} | {cell(c.value)} | {cell(c.rule)} |")
+        claim = math(c.typeset) if c.typeset else cell(c.text)
+        rows.append(f"| {c.line} | {c.verdict} | {claim} | {cell(c.value)} | {cell(c.rule)} |")
     keys = ["| line | exercise | stated key | computed answer | status |", "|---|---|---|---|---|"]
     for r in audit.keys:
         key = (r.found.key or "") + (f" (within {r.found.tolerance})" if r.found.tolerance else "")
@@ -94,7 +98,8 @@ def audit_markdown(audit: ModuleAudit, name: str) -> str:
             "binds it to a computation of the library: arithmetic with certified digits, the exact "
             "worked example, the cost terms, the causal mask, the statistics of q·k, and the labs "
             "(a measured figure is right when it lies in the 99 % interval of a run of its stated "
-            "size). Formulas are shown in the plain syntax the audit reads them in.",
+            "size). Each claim is shown with its formulas as the module writes them, and each "
+            "true value in plain math.",
             "",
             summary(audit).strip(),
             "",

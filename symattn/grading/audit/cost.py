@@ -13,6 +13,7 @@ from functools import cache
 import sympy as sp
 
 from ...core.flops import N, d_model, h
+from ..plain_math import plain_math
 from . import calc
 from .context import AuditContext
 from .document import Line
@@ -63,7 +64,7 @@ def inequality(au: AuditContext, line, text, spans, members, relations) -> Claim
         if not rv.free_symbols and "d_model" in given:  # "N > 8192" for d_model = 4096
             bound = bound.subs(d_model, given["d_model"])
         if not same(rv, bound):
-            problems.append(f"N > {sp.sstr(bound)}")
+            problems.append(f"N > {plain_math(bound)}")
         at = evaluate(right, env)
         for m, r in zip(members[first + 2 :], relations[first + 1 :], strict=True):
             lit = calc.literal(m)
@@ -79,10 +80,10 @@ def inequality(au: AuditContext, line, text, spans, members, relations) -> Claim
         rule = "cost: the N^2 terms against the N d^2 terms of symattn.core.flops.cost_terms"
     else:
         rule = "cost"
-        problems.append(f"{sp.sstr(quad)} > {sp.sstr(lin)}")
+        problems.append(f"{plain_math(quad)} > {plain_math(lin)}")
     if problems:
         return Claim(line.number, text, WRONG, "; ".join(problems), rule, spans)
-    return Claim(line.number, text, CERTIFIED, f"N > {sp.sstr(bound)}", rule, spans)
+    return Claim(line.number, text, CERTIFIED, f"N > {plain_math(bound)}", rule, spans)
 
 
 def cost_expressions(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -117,7 +118,7 @@ def cost_expressions(au: AuditContext, line: Line, add: Callable, covered: list)
             role = hits[0] if hits else nearest_role(value)
             want = cost_value(role)
             rule = f"cost: the {role.replace('_', ' ')} term of symattn.core.flops.cost_terms"
-        add(Claim(line.number, text, CERTIFIED if ok else WRONG, sp.sstr(want), rule, [(start, end)]))
+        add(Claim(line.number, text, CERTIFIED if ok else WRONG, plain_math(want), rule, [(start, end)]))
 
 
 def head_width(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -176,7 +177,7 @@ def heads_words(au: AuditContext, line: Line, add: Callable, covered: list) -> N
                 line.number,
                 m.group(0),
                 CERTIFIED if ok else WRONG,
-                sp.sstr(total_cost()),
+                plain_math(total_cost()),
                 "cost: the total of symattn.core.flops does not depend on h",
                 [m.span(1)],
             )
@@ -215,7 +216,7 @@ ROLES = ("projections", "scores", "weighted_sum", "output_projection", "total", 
 
 
 def right_text(node: calc.Node) -> str:
-    return sp.sstr(evaluate(node, {}))
+    return plain_math(evaluate(node, {}))
 
 
 def cost_value(role: str) -> sp.Expr:

@@ -22,6 +22,8 @@ class Claim:
     value: str | None
     rule: str
     spans: list[tuple[int, int]] = field(default_factory=list, repr=False)
+    #: The claim's text with each formula as the module wrote it, in $...$, for a page to typeset
+    typeset: str = field(default="", repr=False)
 
     def as_dict(self) -> dict:
         return {

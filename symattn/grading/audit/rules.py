@@ -30,6 +30,7 @@ from itertools import pairwise
 
 import sympy as sp
 
+from ..plain_math import plain_math
 from . import calc, cost, words
 from .document import EXERCISE, Document, Line, number_spans
 from .facts import Facts
@@ -136,6 +137,8 @@ class Auditor:
             if not any(a <= start and end <= b for a, b in covered):
                 add(_leftover(line, start, end, failed))
                 covered.append((start, end))
+        for c in found:
+            c.typeset = _typeset(c.text, line)
         self.claims.extend(c for c in found if c.verdict is not None)
 
     def _keys(self, line: Line, add: Callable, covered: list) -> bool:
@@ -264,7 +267,7 @@ class Auditor:
             if same(a, b):
                 checks.append("SymPy")
             else:
-                problems.append(f"{sp.sstr(b)} is not {sp.sstr(a)}")
+                problems.append(f"{plain_math(b)} is not {plain_math(a)}")
         # Every member is a claim about its neighbour, not only the figure at the end: two
         # neighbours that both name quantities must be equal as expressions (the slip
         # Var(z/sqrt(d_k)) = (1/sqrt(d_k)) Var(z) = d_k/d_k = 1 fails at its middle term). A
@@ -294,7 +297,7 @@ class Auditor:
             if same(got, want):
                 checks.append(f"the {role.replace('_', ' ')} term of symattn.core.flops.cost_terms")
             else:
-                problems.append(f"the {role.replace('_', ' ')} term is {sp.sstr(want)}")
+                problems.append(f"the {role.replace('_', ' ')} term is {plain_math(want)}")
         bound = words.bind_output(self, line, start, members, stated_i)
         if bound is not None:
             ok, value, how = bound
@@ -421,6 +424,13 @@ _GIVEN_PATTERNS = [
     r"(?:mean|variance) (?:0|1)\b",
     r"the paper uses",
 ]
+
+
+def _typeset(text: str, line: Line) -> str:
+    """``text`` with every ⟨plain⟩ formula of its line put back as the module's $LaTeX$."""
+    tex_of = {f"⟨{plain}⟩": tex for tex, plain, _, _ in line.formulas}
+    out = re.sub(r"⟨[^⟨⟩]*⟩", lambda m: f"${tex_of[m.group()]}$" if m.group() in tex_of else m.group(), text)
+    return out if "⟨" not in out else ""  # a formula cut by the claim's span: the plain text is shown
 
 
 def _references(text: str) -> list[tuple[int, int]]:

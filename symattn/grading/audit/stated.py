@@ -114,11 +114,12 @@ def consistent(iv_value, stated: Stated) -> bool:
 def show(value: sp.Basic, digits: int = 7) -> str:
     """A value for the report: exact when short, with correctly rounded digits when not."""
     from ...core.digits import decimal_string
+    from ..plain_math import plain_math
 
     if isinstance(value, sp.MatrixBase):
         return "[" + ", ".join(show(x, digits) for x in value) + "]"
     value = sp.sympify(value)
-    text = sp.sstr(value)
+    text = plain_math(value)
     if value.is_Integer or not value.is_number or value.is_infinite or value is sp.nan:
         return text
     dec = decimal_string(value, digits)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import sympy as sp
 
+from ..plain_math import plain_math
 from . import calc
 from .context import AuditContext
 from .document import Line, number_spans
@@ -235,7 +236,7 @@ def typical_score(au: AuditContext, line: Line, add: Callable, covered: list) ->
                 line.number,
                 m.group(0),
                 CERTIFIED if ok else WRONG,
-                f"sqrt({width}) = {show(value)}",
+                f"√{width} = {show(value)}",
                 "typical score: sigma = sqrt(d_k), from Var(q.k) = d_k",
                 [m.span(2)],
             )
@@ -289,7 +290,7 @@ def conventions(au: AuditContext, line: Line, add: Callable, covered: list) -> N
                 line.number,
                 m.group(0),
                 CERTIFIED if ok else WRONG,
-                "0, -oo",
+                "0, -∞",
                 "mask: symattn.core.masks.Mask.exact",
                 [m.span()],
             )
@@ -445,7 +446,7 @@ def mask_claim(line: Line, tex: str, start: int, end: int, context: str) -> Clai
         line.number,
         text,
         CERTIFIED if ok else WRONG,
-        f"causal mask {n}x{m}: " + sp.sstr(want.tolist()),
+        f"causal mask {n}x{m}: " + plain_math(want.tolist()),
         "mask: symattn.core.masks.Mask.exact",
         [(start, end)],
     )

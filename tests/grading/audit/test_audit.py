@@ -205,12 +205,12 @@ PLANTED = [
     (r"$35\%$", r"$55\%$", 139, "99 % interval"),
     ("is $0.0020$", "is $0.0200$", 139, "99 % interval"),
     # a wrong cost term, total and crossover
-    (r"$3 \cdot N \cdot d_{\text{model}}^2$", r"$2 \cdot N \cdot d_{\text{model}}^2$", 216, "3*N*d_model**2"),
-    (r"4 N d_{\text{model}}^2 + 2 N^2", r"4 N d_{\text{model}}^2 + 3 N^2", 224, "2*N**2*d_model"),
+    (r"$3 \cdot N \cdot d_{\text{model}}^2$", r"$2 \cdot N \cdot d_{\text{model}}^2$", 216, "3*N*d_model^2"),
+    (r"4 N d_{\text{model}}^2 + 2 N^2", r"4 N d_{\text{model}}^2 + 3 N^2", 224, "2*N^2*d_model"),
     (r"that is, $N > 2d_{\text{model}}$", r"that is, $N > 4d_{\text{model}}$", 227, "2*d_model"),
     (r"2 d_{\text{model}} = 8192$", r"2 d_{\text{model}} = 8092$", 253, "8192"),
     # a wrong mask, a wrong head width
-    (r"0 & -\infty & -\infty \\ 0 & 0 & -\infty", r"0 & 0 & -\infty \\ 0 & 0 & -\infty", 247, "-oo"),
+    (r"0 & -\infty & -\infty \\ 0 & 0 & -\infty", r"0 & 0 & -\infty \\ 0 & 0 & -\infty", 247, "-∞"),
     ("so $d_k = 64$", "so $d_k = 46$", 182, "64"),
     ("its own 64 features and", "its own 32 features and", 198, "64"),
 ]
@@ -400,7 +400,7 @@ def test_docs_page_has_the_module_audit_table():
             "N > 2048",
         ),
         ("For $N > 1$ tokens a mask matters.\n", "unchecked", None),
-        ("Each layer costs $5 N d_{\\text{model}}^2$ multiply-adds.\n", "wrong", "4*N*d_model**2"),
+        ("Each layer costs $5 N d_{\\text{model}}^2$ multiply-adds.\n", "wrong", "4*N*d_model^2"),
     ],
 )
 def test_rules_on_our_own_text(text, verdict, value):
