@@ -196,29 +196,59 @@ def check_steps(args: argparse.Namespace) -> int:
 
 def audit(args: argparse.Namespace) -> int:
     from ..errors import EXIT_CHECK_FAILED, InputError
-    from ..grading.audit.keys import audit_module
-    from ..present.audit_render import audit_json, audit_text_report
+    from ..grading.worker import WorkerError, isolated
 
     try:
         with open(args.file, encoding="utf-8") as fh:
             text = fh.read(2_000_000)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        out, problems, wrong = isolated(
+            _audit_report,
+            text,
+            args.json,
+            timeout=AUDIT_WALL_SECONDS,
+            memory_mb=AUDIT_MEMORY_MB,
+            cpu_seconds=AUDIT_CPU_SECONDS,
+            max_bytes=8 << 20,
+        )
+    except WorkerError as exc:
+        raise InputError(f"{args.file}: {exc}") from None
+    if out is None:
+        raise InputError(f"{args.file}: no exercises and no numeric claims found")
+    sys.stdout.write(out)
+    for line in problems:
+        print(line, file=sys.stderr)
+    return EXIT_CHECK_FAILED if wrong else 0
+
+
+#: Limits for one audit, run in a worker as answers are: CPU seconds (the module's answer within
+#: 5 s on a machine that is not busy), a wall-clock backstop for a busy one, and memory.
+AUDIT_CPU_SECONDS = 4
+AUDIT_WALL_SECONDS = 15.0
+AUDIT_MEMORY_MB = 400
+
+
+def _audit_report(text: str, as_json: bool) -> tuple[str | None, list[str], bool]:
+    """In the audit's worker: the report, the lines for standard error, whether anything is wrong
+    (plain data: the parent rebuilds nothing the module's text made)."""
+    from ..grading.audit.keys import audit_module
+    from ..present.audit_render import audit_json, audit_text_report
+
     result = audit_module(text)
     if not result.keys and not result.claims:
-        raise InputError(f"{args.file}: no exercises and no numeric claims found")
-    sys.stdout.write(audit_json(result) if args.json else audit_text_report(result))
-    for c in result.claims:
-        if c.verdict == "wrong":
-            print(
-                f"symattn: wrong: line {c.line}: {' '.join(c.text.split())[:80]}: true value {c.value}",
-                file=sys.stderr,
-            )
+        return None, [], False
+    problems = [
+        f"symattn: wrong: line {c.line}: {' '.join(c.text.split())[:80]}: true value {c.value}"
+        for c in result.claims
+        if c.verdict == "wrong"
+    ]
     for r in result.keys:
         if r.wrong:
             name = r.exercise.id if r.exercise else f"exercise {r.found.position}"
-            print(f"symattn: {r.status}: {name} (line {r.found.where}): {r.detail}", file=sys.stderr)
-    return EXIT_CHECK_FAILED if result.wrong else 0
+            problems.append(f"symattn: {r.status}: {name} (line {r.found.where}): {r.detail}")
+    return (audit_json(result) if as_json else audit_text_report(result)), problems, result.wrong
 
 
 def derive(args: argparse.Namespace) -> int:

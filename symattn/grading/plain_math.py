@@ -38,7 +38,8 @@ class _PlainPrinter(StrPrinter):
     def _print_exp(self, expr: Any) -> str:
         arg = expr.args[0]
         shown = self._print(arg)
-        return f"e^{shown}" if arg.is_Atom and not arg.is_negative else f"e^({shown})"
+        plain = arg.is_Symbol or (arg.is_Integer and not arg.is_negative)
+        return f"e^{shown}" if plain else f"e^({shown})"
 
     def _print_Exp1(self, expr: Any) -> str:
         return "e"

@@ -77,9 +77,9 @@ def isolated(
             # The address-space limit counts what the worker inherited (a parent that loaded
             # torch maps gigabytes), so allow memory_mb beyond the current size.
             limit = _address_space() + memory_mb * 1024 * 1024
-            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            resource.setrlimit(resource.RLIMIT_AS, _within(resource.RLIMIT_AS, limit, limit))
             cpu = cpu_seconds or max(1, int(timeout + 0.999))
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            resource.setrlimit(resource.RLIMIT_CPU, _within(resource.RLIMIT_CPU, cpu, cpu + 1))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a killed worker leaves no core file
             resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))  # and writes no file
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write fails instead of killing
@@ -127,6 +127,17 @@ def _loads(data: bytes, plain: bool) -> Any:
         raise WorkerError(
             f"internal error: a worker returned something that is not plain data ({exc})"
         ) from None
+
+
+def _within(kind: int, soft: int, hard: int) -> tuple[int, int]:
+    """Limits no higher than the ones this process already has: a worker started inside a
+    worker (the audit judges its keys) keeps the outer, tighter limits."""
+    import resource
+
+    _, current = resource.getrlimit(kind)
+    if current == resource.RLIM_INFINITY:
+        return soft, hard
+    return min(soft, current), min(hard, current)
 
 
 def _outcome(func: Callable[..., Any], args: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -74,6 +74,24 @@ def _proofs() -> list[tuple[str, str]]:
     ]
 
 
+def _modules() -> list[str]:
+    """Module texts whose formulas are towers, huge powers and deep nesting."""
+    deep = "(" * 39 + "2" + ")" * 39
+    formulas = [
+        r"$2^{10^{8}} = 1$",
+        r"$e^{e^{e^{10}}} = 5$",
+        r"$(1+10^{-50})^{10^{60}} = 3$",
+        r"$9^{9^{9}} \approx 1.0 \times 10^{5}$",
+        f"${deep} = 2$",
+        r"$\sum_{i=1}^{10^{9}} i = 5$",
+    ]
+    one = "# M\n\nLet the entries be independent with mean 0 and variance 1.\n\n" + " ".join(formulas) + "\n"
+    many = "# M\n\n" + "\n\n".join(
+        f"Here $e^{{{k}.5}} \\approx {k}$ and ${k}^{{{k}}} = {k}$." for k in range(400)
+    )
+    return [one, many]
+
+
 def _run(argvs: list[list[str]]) -> tuple[list[tuple[str, float, float, int]], float, float]:
     """In a worker of its own, so that the memory measured is these calls' only: each call's
     time and exit code, the peak of the calls' workers, and this process's growth, in MB."""
@@ -106,6 +124,10 @@ def measured(tmp_path_factory) -> tuple[list[tuple[str, float, float, int]], flo
         path = folder / f"p{k}.tex"
         path.write_text(text, encoding="utf-8")
         argvs.append(["check", ex, "--steps", str(path)])
+    for k, text in enumerate(_modules()):
+        path = folder / f"m{k}.md"
+        path.write_text(text, encoding="utf-8")
+        argvs.append(["audit", str(path)])
     return isolated(_run, argvs, timeout=900, memory_mb=3000, cpu_seconds=900, plain=False)
 
 
@@ -113,7 +135,7 @@ def test_every_hostile_input_is_answered_within_five_seconds(measured):
     """Each call spends under 5 s of CPU (its own and its workers'), which is its wall clock on a
     quiet machine; the wall clock gets slack only for a machine busy with other tests."""
     calls, _, _ = measured
-    assert len(calls) == len(_answers()) + len(_proofs())
+    assert len(calls) == len(_answers()) + len(_proofs()) + len(_modules())
     costly = [(what, round(c, 1)) for what, _, c, _ in calls if c > 5.0]
     assert costly == []
     assert [(what, round(t, 1)) for what, t, _, _ in calls if t > 15.0] == []

@@ -491,3 +491,25 @@ def test_approximations_and_number_words(formula, verdict):
     percent and per cent are read as the numbers they name."""
     claims = audit_claims(f"# T\n\nHere {formula}.\n")
     assert [c.verdict for c in claims] == [verdict], claims
+
+
+def test_a_costly_module_is_refused_within_the_limits(cli, tmp_path, monkeypatch):
+    """The audit runs in a limited worker: past its CPU budget it ends with one line, exit 2."""
+    import time
+
+    from symattn.cli import commands
+    from symattn.grading.audit import rules
+
+    def spin(self, line):  # a rule that never finishes, as a hostile module could make one
+        while True:
+            pass
+
+    monkeypatch.setattr(rules.Auditor, "_line", spin)
+    monkeypatch.setattr(commands, "AUDIT_CPU_SECONDS", 1)
+    path = tmp_path / "m.md"
+    path.write_text("# M\n\nWe have $2 + 2 = 4$.\n", encoding="utf-8")
+    start = time.monotonic()
+    code, out, err = cli("audit", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith("symattn: ") and "too costly" in err and err.count("\n") == 1
+    assert time.monotonic() - start < 5

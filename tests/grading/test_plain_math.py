@@ -1,0 +1,42 @@
+"""What a learner is told, as plain math (symattn/grading/plain_math.py): never SymPy's syntax."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from symattn.grading.plain_math import MAX_SHOWN, plain_math
+
+j, N = sp.symbols("j N")
+v = sp.IndexedBase("v")
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (
+            sp.Add(sp.Rational(39, 20), sp.Pow(10, -(10**10), evaluate=False), evaluate=False),
+            "10^(-10000000000) + 39/20",
+        ),
+        (-sp.oo, "-∞"),
+        (sp.Sum(v[j], (j, 1, N)) / N, "sum_{j=1}^{N} v_j/N"),
+        ((sp.exp(2) + 11) / (sp.exp(2) + 2), "(e^2 + 11)/(2 + e^2)"),
+        (sp.exp(sp.Rational(1, 2)), "e^(1/2)"),
+        (sp.sqrt(2), "√2"),
+        (sp.sqrt(N + 1), "√(N + 1)"),
+        (sp.Matrix([[0, -sp.oo], [sp.Rational(1, 2), 1]]), "[[0, -∞], [1/2, 1]]"),
+        (2 * N**2 * sp.Symbol("d_model"), "2*N^2*d_model"),
+        (sp.MatrixSymbol("W", 2, 2).T, "W^T"),
+    ],
+)
+def test_readings(value, shown):
+    assert plain_math(value) == shown
+
+
+def test_no_sympy_syntax_survives():
+    text = plain_math(sp.Sum(sp.exp(v[j]) ** 2, (j, 1, N)) - sp.oo)
+    assert not any(s in text for s in ("**", "oo", "Sum(", "exp(", "[j]"))
+
+
+def test_long_values_are_cut():
+    assert len(plain_math(sp.Add(*sp.symbols("x0:200")))) == MAX_SHOWN
