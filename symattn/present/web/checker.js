@@ -200,7 +200,7 @@
         feedback: late(t), mistake: null, notes: [],
       }));
     };
-    // A derivation gets the limit for each of its lines, up to the command line's 60 s in all.
+    // A derivation gets the limit for each of its lines, up to 60 s in all (Pyodide is several times slower than the command line, whose budget is 3.8 s of CPU).
     api.checkSteps = (exercise, text) => {
       const lines = String(text).split(/\r?\n/).filter((l) => l.trim() && !l.trim().startsWith("%")).length;
       const seconds = Math.min(60, Number(api.timeoutSeconds) * Math.max(1, lines));
