@@ -20,6 +20,7 @@ A line that cannot be read makes it **invalid**.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -109,6 +110,17 @@ class World:
         """A named slip found by looking at the whole step (not a rewrite), or None."""
         return None
 
+    def split(self, lhs: Any, rhs: Any) -> list | None:
+        """A right side given by cases, as one step per case: (name, lhs, rhs, assumption)."""
+        return None
+
+    def whole(self, rhs: Any) -> Any:
+        return rhs
+
+    @contextlib.contextmanager
+    def distinct(self, pair: Any) -> Any:
+        yield
+
     rules: tuple = ()
     extra: tuple = ()
     mistakes: tuple = ()
@@ -128,7 +140,29 @@ class VarianceWorld(World):
         return self.s.build(parse_expression(text))
 
     def normal(self, expr: Any, defs: dict) -> Any:
+        if isinstance(expr, self.s.CaseSplit):
+            return self.s.CaseSplit(expr.pair, self.s.canon(expr.equal), self.s.canon(expr.different))
         return self.s.canon(expr)
+
+    def split(self, lhs: Any, rhs: Any) -> list | None:
+        steps = self.s.case_steps(lhs, rhs)
+        if steps is None:
+            if isinstance(lhs, self.s.CaseSplit) or isinstance(rhs, self.s.CaseSplit):
+                raise StepSyntaxError("both sides split into cases, on different indices")
+            return None
+        return [(name, self.s.canon(a), self.s.canon(b), pair) for name, a, b, pair in steps]
+
+    def whole(self, side: Any) -> Any:
+        return self.s.canon(side.whole()) if isinstance(side, self.s.CaseSplit) else side
+
+    @contextlib.contextmanager
+    def distinct(self, pair: Any) -> Any:
+        if pair is not None:
+            self.s.DISTINCT.add(pair)
+        try:
+            yield
+        finally:
+            self.s.DISTINCT.discard(pair)
 
     def apply(self, rule: Any, key: Any) -> Any:
         return self.s.renormal(self.s.rewrite_all(key, rule))
@@ -301,6 +335,39 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
     if name is not None:
         return {"status": "ok", "rule": f"definition of {name}", "feedback": "", "define": (name, rhs)}
     lhs = w.normal(w.read(lhs_text, defs), defs)
+    cases = w.split(lhs, rhs)
+    if cases is not None:
+        return _judge_cases(w, lhs, rhs, cases, facts)
+    return _judge_sides(w, lhs, rhs, facts)
+
+
+def _judge_cases(w: World, lhs: Any, rhs: Any, cases: list, facts: list) -> dict:
+    """A step whose right side is given by cases: each case judged as a step of its own (the
+    case i = j with j put equal to i, the case i != j with the two known to differ)."""
+    lhs, whole = w.whole(lhs), w.whole(rhs)
+    rules = []
+    for name, a, b, pair in cases:
+        with w.distinct(pair):
+            got = _judge_sides(w, a, b, facts)
+        if got["status"] != "ok":
+            return {
+                "lhs": lhs,
+                "rhs": whole,
+                "status": got["status"],
+                "rule": got["rule"],
+                "feedback": f"in the case {name}: {got['feedback']}",
+            }
+        rules.append(f"{name}: {got['rule']}")
+    return {
+        "lhs": lhs,
+        "rhs": whole,
+        "status": "ok",
+        "rule": "by cases (" + "; ".join(rules) + ")",
+        "feedback": "",
+    }
+
+
+def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
     out = {"lhs": lhs, "rhs": rhs}
     if lhs == rhs:
         return out | {"status": "ok", "rule": "algebra", "feedback": ""}

@@ -20,6 +20,7 @@ rewritten here, is a checked :class:`~symattn.proof.Lemma` (:func:`rule_lemmas`)
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import sympy as sp
 
@@ -33,6 +34,46 @@ Q, K = sp.IndexedBase("q"), sp.IndexedBase("k")
 Z = sp.Symbol("z")
 FAMILIES = (Q, K)
 _INDEX_LETTERS = "ijlmnrstuabc"
+
+
+#: Pairs of index symbols known to differ while one case of a split is judged (i != j).
+DISTINCT: set[frozenset] = set()
+
+
+@dataclass(frozen=True)
+class CaseSplit:
+    """A value given by cases: ``equal`` where the indices i and j are equal, ``different``
+    where they are not."""
+
+    pair: tuple[sp.Symbol, sp.Symbol]
+    equal: sp.Basic
+    different: sp.Basic
+
+    def whole(self) -> sp.Basic:
+        """One expression for both cases, with the Kronecker delta of the pair."""
+        i, j = self.pair
+        delta = sp.KroneckerDelta(i, j)
+        return delta * self.equal.xreplace({j: i}) + (1 - delta) * self.different
+
+
+def case_steps(lhs: sp.Basic | CaseSplit, rhs: sp.Basic | CaseSplit) -> list | None:
+    """A step with a side given by cases, as one step per case: (its name, left side, right
+    side, the pair known to differ); None when neither side is split, or they split on
+    different pairs."""
+    splits = [s for s in (lhs, rhs) if isinstance(s, CaseSplit)]
+    if not splits or len({s.pair for s in splits}) > 1:
+        return None
+    i, j = splits[0].pair
+
+    def side(x: sp.Basic | CaseSplit, equal: bool) -> sp.Basic:
+        if isinstance(x, CaseSplit):
+            return x.equal.xreplace({j: i}) if equal else x.different
+        return x.xreplace({j: i}) if equal else x
+
+    return [
+        (f"{i} = {j}", side(lhs, True), side(rhs, True), None),
+        (f"{i} ≠ {j}", side(lhs, False), side(rhs, False), frozenset((i, j))),
+    ]
 
 
 class Unsupported(Exception):
@@ -101,6 +142,10 @@ def build(node: Node) -> sp.Expr:
         return sp.Sum(build(body), (i, lo, hi))
     if kind == "id":
         return _identifier(node)
+    if kind == "cases":
+        values = {cond[0]: build(v) for v, cond in node[1:]}
+        _, a, b = node[1][1]
+        return CaseSplit((index(a), index(b)), values["eq"], values["ne"])
     if kind == "T":
         raise StepSyntaxError("transposes are not part of this exercise")
     raise StepSyntaxError("'\\dots' cannot be checked here: write the sum with \\sum")
@@ -176,6 +221,8 @@ def _may_share(a: sp.Basic, b: sp.Basic) -> bool:
             if x.base != y.base:
                 continue
             u, v = x.indices[0], y.indices[0]
+            if frozenset((u, v)) in DISTINCT:
+                continue
             if u in bound or v in bound or u == v or not (u.is_Integer and v.is_Integer):
                 return True
     return False
@@ -228,6 +275,13 @@ def _sum1(body: sp.Basic, limit: tuple) -> sp.Basic:
     for f in sp.Mul.make_args(body):
         (inside if f.has(var) else outside).append(f)
     rest = sp.Mul(*inside)
+    if tuple(limit[1:]) == (1, D_K):
+        # Every index of the exercise runs over 1..d_k, so the sum of delta(var, x) f(var) is f(x).
+        for f in inside:
+            if isinstance(f, sp.KroneckerDelta) and var in f.args:
+                other = f.args[0] if f.args[1] == var else f.args[1]
+                if other != var and other.is_Symbol and other.is_integer:
+                    return sp.expand(sp.Mul(*outside) * (rest / f).xreplace({var: other}))
     if _constant(rest):
         return sp.Mul(*outside) * sp.expand(sp.Sum(rest, limit).doit())
     return sp.Mul(*outside) * sp.Sum(rest, limit)
@@ -534,9 +588,17 @@ def value(e: sp.Basic, normal: bool = False) -> sp.Expr:
 
     model = Expectation([Family(Q, normal=normal), Family(K, normal=normal)])
     try:
-        return sp.expand(canonical(model.reduce(e)))
+        out = sp.expand(canonical(model.reduce(e)))
     except ExpectationError as exc:
         raise Unsupported(str(exc)) from None
+    for pair in DISTINCT:  # within the case i != j: their delta is 0
+        out = out.xreplace(
+            {
+                sp.KroneckerDelta(*sorted(pair, key=str)): 0,
+                sp.KroneckerDelta(*sorted(pair, key=str, reverse=True)): 0,
+            }
+        )
+    return sp.expand(out)
 
 
 def truth(lhs: sp.Basic, rhs: sp.Basic) -> str:

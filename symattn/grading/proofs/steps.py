@@ -103,8 +103,8 @@ def read_lines(text: str) -> list[Line]:
         raise StepSyntaxError(f"the derivation is too long ({len(text)} characters)")
     out: list[Line] = []
     started = False
-    for number, raw in enumerate(plain_unicode(text).splitlines(), start=1):
-        for row in _rows(_strip_comment(raw)):
+    for number, raw in _joined_cases(plain_unicode(text).splitlines()):
+        for row in _rows(raw):
             line = _clean(row)
             if not line:
                 continue
@@ -129,11 +129,67 @@ def read_lines(text: str) -> list[Line]:
                     raise StepSyntaxError(f"too many steps (at most {MAX_LINES})")
                 lhs = (parts[0] or None) if k == 0 else None
                 shown = line if len(parts) == 2 else (f"{parts[0]} = {rhs}" if k == 0 else f"= {rhs}")
-                out.append(Line(number, shown, lhs, rhs))
+                out.append(Line(number, _decode_cases(shown), lhs, rhs))
             started = True
     if not out:
         raise StepSyntaxError("the derivation has no steps")
     return out
+
+
+_CASES = re.compile(r"\\begin\{cases\}(.*?)\\end\{cases\}", re.S)
+
+
+def _joined_cases(physical: list[str]) -> list[tuple[int, str]]:
+    """Lines without comments, a ``cases`` block that spans several joined onto its first line
+    and written as ``\\casesplit{value}{condition}...`` (its ``&``, ``\\\\`` and ``=`` kept
+    from the layout)."""
+    out: list[tuple[int, str]] = []
+    pending: tuple[int, str] | None = None
+    for number, raw in enumerate(physical, start=1):
+        line = _strip_comment(raw)
+        if pending is not None:
+            pending = (pending[0], pending[1] + " " + line)
+            if "\\end{cases}" not in line:
+                continue
+            number, line = pending
+            pending = None
+        elif "\\begin{cases}" in line and "\\end{cases}" not in line:
+            pending = (number, line)
+            continue
+        out.append((number, _CASES.sub(_encode_cases, line)))
+    if pending is not None:
+        out.append(pending)  # an unclosed block: reported as the line it starts on
+    return out
+
+
+def _encode_cases(m: re.Match) -> str:
+    parts = []
+    for row in re.split(r"\\\\(?:\[[^\]]*\])?", m.group(1)):
+        if not row.strip():
+            continue
+        value, _, condition = row.partition("&")
+        condition = re.sub(r"\\text\{\s*(?:if|for|when)\s*\}|\b(?:if|for|when)\b", " ", condition)
+        condition = re.sub(r"\\text\{\s*otherwise\s*\}|\botherwise\b", r"\\otherwise", condition)
+        parts.append("{" + value.strip() + "}{" + condition.strip().rstrip(".,;") + "}")
+    return "\\casesplit" + "".join(parts)
+
+
+def _decode_cases(text: str) -> str:
+    """``\\casesplit{a}{b}{c}{d}`` shown again as the ``cases`` block it was written as."""
+    while (start := text.find("\\casesplit")) >= 0:
+        groups, i = [], start + len("\\casesplit")
+        while i < len(text) and text[i] == "{":
+            depth, j = 0, i
+            while j < len(text):
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            groups.append(text[i + 1 : j])
+            i = j + 1
+        rows = " \\\\ ".join(f"{v} & {c}" for v, c in zip(groups[::2], groups[1::2], strict=False))
+        text = text[:start] + "\\begin{cases} " + rows + " \\end{cases}" + text[i:]
+    return text
 
 
 def _rows(line: str) -> list[str]:
@@ -254,6 +310,10 @@ _COMMANDS = {
     "cdots",
     "dots",
     "sigma",
+    "casesplit",
+    "neq",
+    "ne",
+    "otherwise",
 }
 
 
@@ -583,6 +643,8 @@ class Parser:
                 return ("dots",)
             if name == "sigma":
                 return self._sigma(t)
+            if name == "casesplit":
+                return self._cases(t)
             raise StepSyntaxError(f"unexpected \\{name} at position {t.pos}")
         raise StepSyntaxError(f"unexpected {t.text!r} at position {t.pos}")
 
@@ -599,6 +661,35 @@ class Parser:
         if op != "Attention" and len(args) != 1:
             raise StepSyntaxError(f"{op} at position {t.pos} takes one argument")
         return ("op", op, *args)
+
+    def _cases(self, t: Token) -> Node:
+        """A split into the cases i = j and i != j: ("cases", (value, ("eq"|"ne", i, j)), ...)."""
+        cases = []
+        while self.at("op", "{"):
+            value = _sub_parse(self.text, self._group_tokens())
+            cond = self._group_tokens() if self.at("op", "{") else []
+            cases.append((value, _condition(cond, t)))
+        if (
+            len(cases) != 2
+            or {c[1][0] for c in cases} - {"eq", "ne", "otherwise"}
+            or (
+                sorted(c[1][0] for c in cases) not in (["eq", "ne"], ["eq", "otherwise"], ["ne", "otherwise"])
+            )
+        ):
+            raise StepSyntaxError(
+                f"cases at position {t.pos}: give two, i = j and i \\neq j (or one of them and 'otherwise')"
+            )
+        pairs = {c[1][1:] for c in cases if c[1][0] != "otherwise"}
+        if len(pairs) != 1:
+            raise StepSyntaxError(f"cases at position {t.pos}: both cases must compare the same two indices")
+        (a, b) = next(iter(pairs))
+        return (
+            "cases",
+            *[
+                (v, (k if k != "otherwise" else ("ne" if "eq" in {x[1][0] for x in cases} else "eq"), a, b))
+                for v, (k, *_) in cases
+            ],
+        )
 
     def _sigma(self, t: Token) -> Node:
         """sigma_X^2 is Var(X), sigma_X its square root (the standard deviation)."""
@@ -641,6 +732,23 @@ class Parser:
             high = self._group()
         body = self.term()
         return ("sum", index, low, high, body)
+
+
+def _condition(toks: list[Token], where: Token) -> tuple:
+    """``i = j``, ``i \\neq j`` or ``\\otherwise``, as ("eq"|"ne"|"otherwise", i, j)."""
+    if len(toks) == 1 and toks[0].kind == "cmd" and toks[0].text == "otherwise":
+        return ("otherwise", None, None)
+    if (
+        len(toks) == 3
+        and toks[0].kind == "letter"
+        and toks[2].kind == "letter"
+        and (
+            (toks[1].kind == "op" and toks[1].text == "=")
+            or (toks[1].kind == "cmd" and toks[1].text in ("neq", "ne"))
+        )
+    ):
+        return ("eq" if toks[1].text == "=" else "ne", toks[0].text, toks[2].text)
+    raise StepSyntaxError(f"cases at position {where.pos}: a condition must be i = j, i \\neq j or otherwise")
 
 
 def _split_commas(toks: list[Token]) -> list[list[Token]]:

@@ -144,3 +144,39 @@ def test_hostile_or_malformed_input_is_refused(latex, message):
     """Refusals are one sentence, and nothing is evaluated."""
     with pytest.raises(StepSyntaxError, match=message):
         parse_expression(latex)
+
+
+def test_a_cases_block_over_several_lines_is_one_step():
+    r"""\begin{cases} ... \end{cases} on its own lines: one step, its rows and conditions kept
+    (the & and \\ of the block are not the layout's), shown as written."""
+    text = "\n".join(
+        [
+            r"E[q_i k_i q_j k_j] = \begin{cases}",
+            r"  1 & \text{if } i = j \\",
+            r"  0 & \text{otherwise}",
+            r"\end{cases}",
+            r"= 0",
+        ]
+    )
+    first, second = read_lines(text)
+    assert (first.number, second.number) == (1, 5)
+    assert first.latex.startswith(r"E[q_i k_i q_j k_j] = \begin{cases} 1 & i = j")
+    assert parse_expression(first.rhs) == (
+        "cases",
+        (("num", "1"), ("eq", "i", "j")),
+        (("num", "0"), ("ne", "i", "j")),
+    )
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        r"\begin{cases} 1 & i = j \end{cases}",
+        r"\begin{cases} 1 & i = j \\ 0 & i = k \end{cases}",
+        r"\begin{cases} 1 & i < j \\ 0 & i = j \end{cases}",
+    ],
+)
+def test_cases_must_be_i_equal_j_and_not(block):
+    (line,) = read_lines("A = " + block)
+    with pytest.raises(StepSyntaxError, match="cases"):
+        parse_expression(line.rhs)
