@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).parent
@@ -93,7 +94,8 @@ def _compile(folder: Path, names: list[str]) -> None:
     done.mkdir(parents=True, exist_ok=True)
     keys = {hashlib.sha256((folder / n).read_bytes()).hexdigest()[:16] for n in names}
     for old in done.glob("*/symattn-*.whl"):  # earlier builds of symattn: not needed again
-        if old.parent.name not in keys:
+        # (an hour old at least: a build running beside this one may be using a newer one)
+        if old.parent.name not in keys and time.time() - old.stat().st_mtime > 3600:
             shutil.rmtree(old.parent, ignore_errors=True)
     todo = []
     for name in names:
@@ -108,7 +110,8 @@ def _compile(folder: Path, names: list[str]) -> None:
             )
             for name, target in todo:
                 target.mkdir(parents=True, exist_ok=True)
-                shutil.move(str(Path(tmp) / name), target / name)
+                if not (target / name).is_file():  # a build beside this one may have put it there
+                    shutil.move(str(Path(tmp) / name), target / name)
     for name in names:
         key = hashlib.sha256((folder / name).read_bytes()).hexdigest()[:16]
         shutil.copy2(done / key / name, folder / name)
@@ -140,11 +143,17 @@ def _dependency(name: str, target: Path) -> str:
 
 def _symattn(target: Path) -> str:
     """A wheel of this checkout's symattn (its code, as the site was built)."""
-    out = CACHE / "symattn"
-    shutil.rmtree(out, ignore_errors=True)
-    # setuptools builds in build/lib: a module deleted from the checkout must not linger there
-    shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)
-    _pip("wheel", "--no-deps", "-w", str(out), str(ROOT))
-    wheel = next(out.glob("symattn-*.whl"))
-    shutil.copy2(wheel, target / wheel.name)
-    return wheel.name
+    # Built from a copy of the sources in a folder of its own: setuptools builds in the source
+    # tree (build/lib), so two site builds at once (the tests run two) must not share one, and
+    # a module deleted from the checkout must not linger in an old build.
+    with tempfile.TemporaryDirectory() as tmp:
+        source, out = Path(tmp) / "src", Path(tmp) / "out"
+        source.mkdir()
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy2(ROOT / name, source / name)
+        for package in ("symattn", "derivations"):
+            shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+        _pip("wheel", "--no-deps", "-w", str(out), str(source))
+        wheel = next(out.glob("symattn-*.whl"))
+        shutil.copy2(wheel, target / wheel.name)
+        return wheel.name

@@ -173,7 +173,7 @@ def test_a_cases_block_over_several_lines_is_one_step():
     [
         r"\begin{cases} 1 & i = j \end{cases}",
         r"\begin{cases} 1 & i = j \\ 0 & i = k \end{cases}",
-        r"\begin{cases} 1 & i < j \\ 0 & i = j \end{cases}",
+        r"\begin{cases} 1 & i = j \\ 0 & j = i + 1 \end{cases}",
     ],
 )
 def test_cases_must_be_i_equal_j_and_not(block):
