@@ -78,6 +78,22 @@ class _PlainPrinter(StrPrinter):
             out = f"prod_{{{self._print(var)}={self._print(low)}}}^{{{self._print(high)}}} {out}"
         return out
 
+    def _print_log(self, expr: Any) -> str:
+        args = expr.args
+        if len(args) == 1 or args[1] is sp.E:
+            return f"ln({self._print(args[0])})"
+        return f"log_{self._print(args[1])}({self._print(args[0])})"
+
+    def _print_Min(self, expr: Any) -> str:
+        return "min(" + ", ".join(self._print(a) for a in expr.args) + ")"
+
+    def _print_Max(self, expr: Any) -> str:
+        return "max(" + ", ".join(self._print(a) for a in expr.args) + ")"
+
+    def _print_Mod(self, expr: Any) -> str:
+        a, b = (self.parenthesize(x, PRECEDENCE["Mul"]) for x in expr.args)
+        return f"{a} mod {b}"
+
     def _print_IndexedBase(self, expr: Any) -> str:
         return self._print(expr.label)
 

@@ -56,15 +56,16 @@ EULER_RIGHT = [
     (r"1 + \frac{9}{e^2+2}", "one plus a fraction"),
     (r"\frac{e^{2}+11}{e^{2}+2} \approx 1.96", "the closed form and its value"),
     (r"\frac{1 \cdot e^{2} + 11 e^{0}}{e^{2} + 2 e^{0}}", "e^0 kept"),
-    (r"\frac{e^2 + 1.1e1}{e^2 + 2}", "e-notation beside Euler's e: 1.1e1 is then 1.1 e + 1? no"),
+    (r"\frac{e^2 + 1.1e1}{e^2 + 2}", "e-notation beside Euler's e: digits after the e, so 1.1e1 is 11"),
+    (r"\frac{e^2 + 1.1e+1}{e^2 + 2}", "a sign after the e beside Euler's e: 1.1e + 1? no"),
     (r"1.96 e^{0}", "times e^0"),
     (r"\frac{e^{2}+11}{e^{2}+2}\ \text{}", "an empty text"),
 ]
 for answer, how in EULER_RIGHT:
     if how.endswith("? no"):
-        # Euler's e is used, so 1.1e1 is 1.1 e 1 = 1.1 e: (e^2 + 1.1e)/(e^2 + 2) is about 1.09.
-        assert abs((E**2 + mpmath.mpf("1.1") * E) / (E**2 + 2) - TARGET) > mpmath.mpf("0.01")
-        add("ex6.2", answer, "incorrect", "e is Euler's number throughout: 1.1e1 is 1.1 e")
+        # Euler's e is used and a sign follows the e: 1.1e+1 is 1.1 e + 1, about 0.88 in all.
+        assert abs((E**2 + mpmath.mpf("1.1") * E + 1) / (E**2 + 2) - TARGET) > mpmath.mpf("0.01")
+        add("ex6.2", answer, "incorrect", "e is Euler's number beside a sign: 1.1e+1 is 1.1 e + 1")
         continue
     if how == "an empty text":
         continue

@@ -40,3 +40,16 @@ def test_no_sympy_syntax_survives():
 
 def test_long_values_are_cut():
     assert len(plain_math(sp.Add(*sp.symbols("x0:200")))) == MAX_SHOWN
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (sp.log(2), "ln(2)"),
+        (sp.log(N) / sp.log(10), "ln(N)/ln(10)"),
+        (sp.Min(sp.Rational(49, 25), 5, evaluate=False), "min(49/25, 5)"),
+        (sp.Mod(N, 7), "N mod 7"),
+    ],
+)
+def test_functions_in_plain_words(value, shown):
+    assert plain_math(value) == shown

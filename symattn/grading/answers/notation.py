@@ -124,6 +124,33 @@ _FUNCTION_WORDS = ("exp", "sqrt", "log", "ln", "max", "min", "sin", "cos", "tan"
 _TEXT = r"\\(?:text|textrm|textnormal|mathrm|mbox|operatorname\*?)"
 
 
+#: Unit words that may follow a number and are ignored; any other word is refused, since it may
+#: change the value ("8192 thousand") or take it back ("1.96 not").
+UNITS = frozenset(
+    f"{w}{s}"
+    for w in (
+        "token",
+        "dimension",
+        "feature",
+        "entr",
+        "position",
+        "word",
+        "key",
+        "quer",
+        "value",
+        "head",
+        "element",
+        "flop",
+        "multiply-add",
+        "operation",
+        "step",
+        "item",
+        "unit",
+    )
+    for s in (("y", "ies") if w in ("entr", "quer") else ("", "s"))
+) | frozenset({"tokens long", "flops", "multiply adds"})
+
+
 class InvalidAnswer(SymattnError, ValueError):
     """The answer cannot be judged: empty, unreadable, ambiguous, unsupported or too costly."""
 
@@ -278,8 +305,15 @@ def _units_and_text(text: str, notes: list[str]) -> str:
     )
 
     def drop_unit(m: re.Match) -> str:
-        if m.group(2).strip() != "and":  # "M \text{ and } [1, 0, 0]": a word between two parts
-            notes.append(f"the unit '{m.group(2).strip()}' is ignored")
+        word = " ".join(m.group(2).split()).rstrip(".")
+        if word == "and":  # "M \text{ and } [1, 0, 0]": a word between two parts
+            return m.group(1)
+        if word.lower() not in UNITS:  # "8192 thousand", "1.96 not": words that change the value
+            raise InvalidAnswer(
+                f"'{word}' after a number is not read: only a unit (tokens, dimensions, features, "
+                "heads, ...) may follow it; write the value itself"
+            )
+        notes.append(f"the unit '{word}' is ignored")
         return m.group(1)
 
     text = unit.sub(drop_unit, text)
@@ -312,18 +346,23 @@ def _separators(text: str, notes: list[str]) -> str:
 
 def _e_notation(text: str, notes: list[str]) -> str:
     """``1.1e+1`` is 1.1 x 10^1, unless the answer uses e as Euler's number elsewhere
-    (``\\frac{6e+7}{e+1}``, ``e^{2}+1.1e+1``): then every e is Euler's number, and a note says so."""
+    (``\\frac{6e+7}{e+1}``, ``e^{2}+1.1e+1``): then an e before a sign is Euler's number, and a
+    note says so. An e between digits (``1.9586e0``) is always e-notation: Euler's e times a
+    number is written with the number first."""
     rest = _E_NOTATION.sub(" ", text)
-    if _E_NOTATION.search(text) and re.search(r"(?<![A-Za-z\\])e(?![A-Za-z])", rest):
+    euler = bool(_E_NOTATION.search(text) and re.search(r"(?<![A-Za-z\\])e(?![A-Za-z])", rest))
+    if euler and any(m.group(2)[0] in "+-" for m in _E_NOTATION.finditer(text)):
         notes.append("e read as Euler's number throughout, as the answer uses it so")
-        return text
+
+    def keep_signed(m: re.Match) -> str:  # 6e+7 beside Euler's e: 6e + 7; 1.9586e0 stays 1.9586 x 10^0
+        return m.group(0) if euler and m.group(2)[0] in "+-" else sub(m)
 
     def sub(m: re.Match) -> str:
         mantissa, exponent = m.group(1), int(m.group(2))
         notes.append(f"{m.group(0)} read as {mantissa} × 10^{exponent}")
         return f"{mantissa}E{exponent}"  # latex2sympy2 reads this form exactly
 
-    return _E_NOTATION.sub(sub, text)
+    return _E_NOTATION.sub(keep_signed, text)
 
 
 def _ambiguous_commas(text: str) -> None:

@@ -121,7 +121,7 @@ def _read_entry(text: str) -> Any:
 
 
 def given_text(chain: Chain, sides: list[Any]) -> str:
-    shown = {"<=": "<=", ">=": ">=", "!=": "!=", "~": "≈", "equiv": "≡"}
+    shown = {"<=": "≤", ">=": "≥", "!=": "≠", "~": "≈", "equiv": "≡"}
     parts = []
     for i, s in enumerate(sides):
         if i:

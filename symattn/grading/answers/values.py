@@ -209,10 +209,17 @@ def _read_vector(text: str, size: int) -> sp.Matrix | None:
         if not m:
             return None
         cells = [c.strip() for c in m.group(1).split("&")]
-    if len(cells) != size or not all(re.fullmatch(r"-?\d+(?:\.\d+)?|\\frac\{\d+\}\{\d+\}", c) for c in cells):
+    fraction = r"\\frac\{(\d+)\}\{(\d+)\}|\\frac(\d)(\d)|(\d+)/(\d+)"
+    if len(cells) != size or not all(re.fullmatch(r"-?\d+(?:\.\d+)?|" + fraction, c) for c in cells):
         return None
     out = []
     for c in cells:
-        f = re.fullmatch(r"\\frac\{(\d+)\}\{(\d+)\}", c)
-        out.append(sp.Rational(int(f.group(1)), int(f.group(2))) if f else sp.Rational(c))
+        f = re.fullmatch(fraction, c)
+        if f:
+            num, den = (int(x) for x in f.groups() if x is not None)
+            if den == 0:
+                return None
+            out.append(sp.Rational(num, den))
+        else:
+            out.append(sp.Rational(c))
     return sp.Matrix([out])

@@ -564,8 +564,10 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
     def run(func: Any, *args: Any) -> Any:
         if not isolate:
             return func(*args)
+        if not CAN_FORK:  # a browser's Python: the page's Web Worker is stopped at its own deadline
+            return isolated(func, *args)
         left = deadline - time.monotonic()
-        cpu_left = TOTAL_SECONDS - (_workers_cpu() - spent) if CAN_FORK else left
+        cpu_left = TOTAL_SECONDS - (_workers_cpu() - spent)
         if left < 0.2 or cpu_left < 0.2:
             raise WorkerError(f"too costly to check: the derivation took more than {TOTAL_SECONDS:g} s")
         return isolated(
@@ -606,7 +608,8 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
 def _verdict(w: World, results: list[StepResult], reached: bool) -> ProofVerdict:
     bad = [r for r in results if r.status == "invalid"]
     if bad:
-        return ProofVerdict(w.id, "invalid", results, f"line {bad[0].line} cannot be read: {bad[0].feedback}")
+        how = "cannot be checked" if bad[0].feedback.startswith("too costly") else "cannot be read"
+        return ProofVerdict(w.id, "invalid", results, f"line {bad[0].line} {how}: {bad[0].feedback}")
     wrong = [r for r in results if r.status != "ok"]
     if wrong:
         r = wrong[0]

@@ -54,6 +54,8 @@ _ENVIRONMENTS = re.compile(
     r"\\(?:begin|end)\{(?:align|aligned|alignat|alignedat|equation|gather|gathered|eqnarray|split|"
     r"multline|flalign)\*?\}(?:\{\d+\})?"
 )
+#: An equals sign with a note over it: \overset{(1)}{=}, \stackrel{\text{scale}}{=}.
+_NOTED_EQUALS = re.compile(r"\\(?:overset|stackrel)\{(?:[^{}]|\{[^{}]*\})*\}\{\s*=\s*\}")
 #: Labels and numbers beside a step: \tag{1}, \label{...}, \nonumber.
 _TAGS = re.compile(r"\\(?:tag\*?|label|eqref|ref)\{[^{}]*\}|\\(?:nonumber|notag)\b")
 #: A note at the end of a step: "\quad \text{(rule 4)}", "\qquad (\text{independence})".
@@ -69,7 +71,8 @@ UNICODE = {
     "\u00d7": r"\cdot ",
     "\u22c5": r"\cdot ",
     "\u00b7": r"\cdot ",
-    "\u221a": r"\sqrt",
+    "\u221a": r"\sqrt ",
+    "\u03a3": r"\sum",
     "\u2211": r"\sum",
     "\u03c3": r"\sigma ",
     "\u1d40": r"^\top ",
@@ -196,6 +199,7 @@ def _rows(line: str) -> list[str]:
     """A physical line cut at its row breaks ``\\`` (outside braces), environments dropped."""
     line = _ENVIRONMENTS.sub(" ", line)
     line = _TAGS.sub(" ", line)
+    line = _NOTED_EQUALS.sub("=", line)
     rows, depth, start, i = [], 0, 0, 0
     while i < len(line):
         ch = line[i]
@@ -692,7 +696,14 @@ class Parser:
         )
 
     def _sigma(self, t: Token) -> Node:
-        """sigma_X^2 is Var(X), sigma_X its square root (the standard deviation)."""
+        """sigma_X^2 (or sigma^2_X) is Var(X), sigma_X its square root (the standard deviation)."""
+        if self.at("op", "^"):  # \sigma^2_z
+            after = self.peek(1)
+            if after is not None and after.kind == "num" and after.text == "2" and self.peek(2) is not None:
+                nxt = self.peek(2)
+                if nxt.kind == "op" and nxt.text == "_":
+                    self.i += 3
+                    return ("op", "Var", self._subscript())
         if not self.at("op", "_"):
             raise StepSyntaxError(
                 f"\\sigma at position {t.pos} needs what it is the deviation of: \\sigma_z^2 is Var(z)"

@@ -171,3 +171,17 @@ def test_readme_example_is_real_output(cli, tmp_path):
     code, out, _ = cli("check", "ex6.3", "--steps", str(proof))
     assert code == 1
     assert out == block.group(1), "README steps example is stale: paste the command's output"
+
+
+def test_where_python_cannot_fork_the_page_not_the_budget_bounds_a_derivation(monkeypatch):
+    """In a browser's Python (no fork) the steps run in-process and the derivation's own CPU and
+    wall budgets do not apply: the page's Web Worker is stopped at its own deadline, so a slower
+    Python still gets the command line's verdict."""
+    from symattn.grading import worker
+    from symattn.grading.proofs import derivation
+
+    monkeypatch.setattr(worker, "CAN_FORK", False)
+    monkeypatch.setattr(derivation, "WALL_SECONDS", 0.0)
+    monkeypatch.setattr(derivation, "TOTAL_SECONDS", 0.0)
+    text = (BANK / "ex6.7" / "c02_module_solution.tex").read_text(encoding="utf-8")
+    assert check_derivation("ex6.7", text).verdict == "correct"
