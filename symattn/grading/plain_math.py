@@ -25,6 +25,8 @@ class _PlainPrinter(StrPrinter):
         base, exp = expr.args
         if exp is sp.S.Half:
             return f"√{self._print(base)}" if base.is_Atom else f"√({self._print(base)})"
+        if exp == -sp.S.Half:
+            return f"1/√{self._print(base)}" if base.is_Atom else f"1/√({self._print(base)})"
         if exp == -1 and not base.is_Atom:
             return f"1/({self._print(base)})"
         if exp == -1:

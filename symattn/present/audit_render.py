@@ -7,6 +7,7 @@ from collections import Counter
 
 from ..grading.audit.keys import AuditRow, ModuleAudit
 from ._table import text_table
+from .text_math import words
 
 _WIDTH = 60
 
@@ -25,10 +26,15 @@ def summary(audit: ModuleAudit) -> str:
     )
 
 
+def claim_text(c) -> str:
+    """The claim as the module wrote it, its formulas as Unicode math (``e^{-∞} = 0``)."""
+    return words(c.typeset) if c.typeset else c.text.replace("⟨", "").replace("⟩", "")
+
+
 def claims_table(audit: ModuleAudit) -> str:
     header = ("line", "verdict", "claim", "true value", "rule")
     body = [
-        (str(c.line), c.verdict, _short(c.text, 48), _short(c.value, 40), _short(c.rule, 70))
+        (str(c.line), c.verdict, _short(claim_text(c), 48), _short(c.value, 40), _short(c.rule, 70))
         for c in audit.claims
     ]
     return text_table(header, body)
@@ -81,7 +87,8 @@ def audit_markdown(audit: ModuleAudit, name: str) -> str:
     rows = ["| line | verdict | claim | true value | rule |", "|---|---|---|---|---|"]
     for c in audit.claims:
         claim = math(c.typeset) if c.typeset else cell(c.text)
-        rows.append(f"| {c.line} | {c.verdict} | {claim} | {cell(c.value)} | {cell(c.rule)} |")
+        value = math(c.value_latex) if c.value_latex else "–"
+        rows.append(f"| {c.line} | {c.verdict} | {claim} | {value} | {cell(c.rule)} |")
     keys = ["| line | exercise | stated key | computed answer | status |", "|---|---|---|---|---|"]
     for r in audit.keys:
         key = (r.found.key or "") + (f" (within {r.found.tolerance})" if r.found.tolerance else "")
@@ -98,8 +105,8 @@ def audit_markdown(audit: ModuleAudit, name: str) -> str:
             "binds it to a computation of the library: arithmetic with certified digits, the exact "
             "worked example, the cost terms, the causal mask, the statistics of q·k, and the labs "
             "(a measured figure is right when it lies in the 99 % interval of a run of its stated "
-            "size). Each claim is shown with its formulas as the module writes them, and each "
-            "true value in plain math.",
+            "size). Each claim is shown with its formulas as the module writes them, beside "
+            "its true value: exact where it is short, with correctly rounded digits where not.",
             "",
             summary(audit).strip(),
             "",

@@ -9,6 +9,7 @@ from ..grading.audit.keys import AuditRow
 from ..grading.exercises import Exercise
 from ._table import text_table
 from .proof_render import to_text
+from .text_math import to_unicode
 
 
 def exercise_list(exercises: list[Exercise]) -> str:
@@ -103,7 +104,7 @@ def audit_table(rows: list[AuditRow]) -> str:
                 r.found.kind,
                 r.exercise.id if r.exercise else "?",
                 key,
-                r.computed[:40],
+                to_unicode(r.computed)[:40],
                 r.status + (f": {r.detail}" if r.detail else ""),
             )
         )

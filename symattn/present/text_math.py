@@ -37,8 +37,18 @@ def words(text: str) -> str:
     return "".join(to_unicode(p) if k % 2 else p for k, p in enumerate(parts))
 
 
+_MATRIX = re.compile(r"\\begin\{([bpvBV]?matrix\*?)\}(.*?)\\end\{\1\}", re.S)
+
+
+def _matrix(m: re.Match) -> str:
+    """A matrix as its rows: ``[[0, -∞], [0, 0]]``."""
+    rows = [r for r in re.split(r"\\\\(?:\[[^\]]*\])?", m.group(2)) if r.strip()]
+    return "[" + ", ".join("[" + ", ".join(to_unicode(c) for c in r.split("&")) + "]" for r in rows) + "]"
+
+
 def to_unicode(latex: str) -> str:
     """One LaTeX math string as Unicode text."""
+    latex = _MATRIX.sub(_matrix, latex)
     tokens = [m.group(0) for m in _TOKEN.finditer(latex)]
     out, _ = _sequence(tokens, 0, stop=None)
     text = re.sub(r" {2,}", " ", out).strip()

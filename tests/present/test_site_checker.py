@@ -391,6 +391,23 @@ def test_every_box_renders_its_markdown_and_math(page, base, exercise):
         assert box.locator(".katex").count() > 0 and box.locator("table").count() > 0
 
 
+def test_the_audit_page_typesets_every_claim_and_true_value(page, base):
+    """The module audit page in Chromium: each true value is typeset by KaTeX (none left as
+    plain text or SymPy syntax), and no formula fails to render."""
+    page.goto(base + "audit/")
+    page.wait_for_load_state("networkidle")
+    assert page.locator(".katex-error").count() == 0
+    rows = page.locator("table").first.locator("tbody tr")
+    assert rows.count() >= 60
+    for i in range(rows.count()):
+        verdict, value = rows.nth(i).locator("td").nth(1), rows.nth(i).locator("td").nth(3)
+        if verdict.inner_text().strip() == "unchecked":
+            continue
+        assert value.locator(".katex").count() >= 1, value.inner_text()
+        shown = value.locator(".katex-html").all_inner_texts()  # what a reader sees of the math
+        assert not any(bad in "".join(shown) for bad in ("**", "sqrt", "oo", "exp(")), shown
+
+
 def test_once_loaded_the_checker_works_offline(browser, base):
     """After the page has loaded the checker, no network is needed to check answers or proofs."""
     context = browser.new_context()

@@ -13,7 +13,6 @@ from functools import cache
 import sympy as sp
 
 from ...core.flops import N, d_model, h
-from ..plain_math import plain_math
 from . import calc
 from .context import AuditContext
 from .document import Line
@@ -27,7 +26,8 @@ from .match import (
     same,
     substitute_heads,
 )
-from .stated import Stated, Unreadable, rounds_to, show
+from .said import Math, Said
+from .stated import Stated, Unreadable, rounds_to
 
 #: Words that say a paragraph (or an exercise) is about the cost.
 _COST_WORDS = r"cost|flop|\bterm\b|overtake|quadratic|dominat|\bwins\b|multiply-add"
@@ -64,7 +64,7 @@ def inequality(au: AuditContext, line, text, spans, members, relations) -> Claim
         if not rv.free_symbols and "d_model" in given:  # "N > 8192" for d_model = 4096
             bound = bound.subs(d_model, given["d_model"])
         if not same(rv, bound):
-            problems.append(f"N > {plain_math(bound)}")
+            problems.append(Said(Math(sp.StrictGreaterThan(N, bound, evaluate=False))))
         at = evaluate(right, env)
         for m, r in zip(members[first + 2 :], relations[first + 1 :], strict=True):
             lit = calc.literal(m)
@@ -75,15 +75,18 @@ def inequality(au: AuditContext, line, text, spans, members, relations) -> Claim
                 and known
                 and not rounds_to(at, Stated.read(lit), r == "=")
             ):
-                problems.append(f"{right_text(right)} = {show(at)}")
+                named = evaluate(right, {})
+                problems.append(Said(Math(named), " = ", Math(at)) if named is not None else Said(Math(at)))
     elif {same(lv, quad), same(rv, lin)} == {True} or (same(lv, lin) and same(rv, quad)):
         rule = "cost: the N^2 terms against the N d^2 terms of symattn.core.flops.cost_terms"
     else:
         rule = "cost"
-        problems.append(f"{plain_math(quad)} > {plain_math(lin)}")
+        problems.append(Said(Math(sp.StrictGreaterThan(quad, lin, evaluate=False))))
     if problems:
-        return Claim(line.number, text, WRONG, "; ".join(problems), rule, spans)
-    return Claim(line.number, text, CERTIFIED, f"N > {plain_math(bound)}", rule, spans)
+        return Claim(line.number, text, WRONG, Said.join("; ", problems), rule, spans)
+    return Claim(
+        line.number, text, CERTIFIED, Said(Math(sp.StrictGreaterThan(N, bound, evaluate=False))), rule, spans
+    )
 
 
 def cost_expressions(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -118,7 +121,7 @@ def cost_expressions(au: AuditContext, line: Line, add: Callable, covered: list)
             role = hits[0] if hits else nearest_role(value)
             want = cost_value(role)
             rule = f"cost: the {role.replace('_', ' ')} term of symattn.core.flops.cost_terms"
-        add(Claim(line.number, text, CERTIFIED if ok else WRONG, plain_math(want), rule, [(start, end)]))
+        add(Claim(line.number, text, CERTIFIED if ok else WRONG, Said(Math(want)), rule, [(start, end)]))
 
 
 def head_width(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -138,7 +141,7 @@ def head_width(au: AuditContext, line: Line, add: Callable, covered: list) -> No
             line.number,
             m.group(0),
             CERTIFIED if ok else WRONG,
-            show(value),
+            Said(Math(value)),
             "multi-head: d_k = d_model / h (symattn.core.flops)",
             [m.span(3)],
         )
@@ -164,7 +167,7 @@ def heads_words(au: AuditContext, line: Line, add: Callable, covered: list) -> N
                     line.number,
                     m.group(0),
                     CERTIFIED if ok else WRONG,
-                    show(want),
+                    Said(Math(want)),
                     f"multi-head: {what} with h = {heads}, d_model = {width} (symattn.core.flops)",
                     [m.span(1)],
                 )
@@ -177,7 +180,7 @@ def heads_words(au: AuditContext, line: Line, add: Callable, covered: list) -> N
                 line.number,
                 m.group(0),
                 CERTIFIED if ok else WRONG,
-                plain_math(total_cost()),
+                Said(Math(total_cost())),
                 "cost: the total of symattn.core.flops does not depend on h",
                 [m.span(1)],
             )
@@ -205,7 +208,7 @@ def growth(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
             line.number,
             m.group(0),
             CERTIFIED if ok else WRONG,
-            f"N^{want[0]}, N^{want[1]}",
+            Said.join(", ", (Math(N ** sp.Integer(w)) for w in want)),
             "cost: degrees in N of the N d^2 and N^2 d terms (symattn.core.flops)",
             [m.span(2)],
         )
@@ -213,10 +216,6 @@ def growth(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
 
 
 ROLES = ("projections", "scores", "weighted_sum", "output_projection", "total", "quadratic", "linear")
-
-
-def right_text(node: calc.Node) -> str:
-    return plain_math(evaluate(node, {}))
 
 
 def cost_value(role: str) -> sp.Expr:

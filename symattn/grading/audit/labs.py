@@ -23,6 +23,7 @@ import re
 
 from .document import Line
 from .match import CERTIFIED, UNCHECKED, WRONG, Claim
+from .said import Said, Tex
 from .stated import Stated
 
 Z99 = 2.5758293035489004  # the 99.5 % point of the standard normal
@@ -48,13 +49,13 @@ def lab_claims(line: Line, block: str) -> list:
     out: list = []
     text = line.text
 
-    def claim(span: tuple[int, int], ok: bool, value: str, rule: str) -> None:
+    def claim(span: tuple[int, int], ok: bool, value: Said, rule: str) -> None:
         out.append(
             Claim(line.number, text[span[0] : span[1]], CERTIFIED if ok else WRONG, value, rule, [span])
         )
 
     def unchecked(span: tuple[int, int]) -> None:
-        out.append(Claim(line.number, text[span[0] : span[1]], UNCHECKED, "–", NO_NUMPY, [span]))
+        out.append(Claim(line.number, text[span[0] : span[1]], UNCHECKED, None, NO_NUMPY, [span]))
 
     draws = re.search(r"[Oo]ver ([\d,]+) random draws", block)
     ratios = re.search(
@@ -81,7 +82,7 @@ def lab_claims(line: Line, block: str) -> list:
                 claim(
                     (a, b),
                     ok,
-                    f"{row.ratio:.4f}, 99 % interval for {n:,} draws [{lo:.4f}, {hi:.4f}]",
+                    Said(_figure(f"{row.ratio:.4f}"), f", 99 % interval for {n:,} draws ", _range(lo, hi, 4)),
                     f"lab variance at d_k = {row.d_k}: Var(q.k)/d_k (symattn.labs.variance_lab)",
                 )
             if scaled:
@@ -92,7 +93,7 @@ def lab_claims(line: Line, block: str) -> list:
                 claim(
                     scaled.span(1),
                     ok,
-                    f"99 % intervals within [{lo:.4f}, {hi:.4f}] at every width",
+                    Said("99 % intervals within ", _range(lo, hi, 4), " at every width"),
                     "lab variance: Var(q.k / sqrt(d_k)) (symattn.labs.variance_lab)",
                 )
 
@@ -125,8 +126,11 @@ def lab_claims(line: Line, block: str) -> list:
             claim(
                 m.span(1),
                 ok,
-                f"{100 * count / total:.2f} % over {total:,} trials; 99 % interval for {n:,} "
-                f"trials [{100 * lo:.2f} %, {100 * hi:.2f} %]",
+                Said(
+                    _figure(f"{100 * count / total:.2f} %"),
+                    f" over {total:,} trials; 99 % interval for {n:,} trials ",
+                    _range(100 * lo, 100 * hi, 2, " %"),
+                ),
                 f"lab saturation, {name}: share with p_max > {t} (symattn.labs)",
             )
         m = re.search(r"p_max\s*\(\s*1\s*-\s*p_max\s*\)⟩ is ⟨\s*([\d.]+)\s*⟩", text)
@@ -141,10 +145,20 @@ def lab_claims(line: Line, block: str) -> list:
             claim(
                 m.span(1),
                 ok,
-                f"{mean:.5f}; 99 % interval for {n:,} trials [{lo:.5f}, {hi:.5f}]",
+                Said(_figure(f"{mean:.5f}"), f"; 99 % interval for {n:,} trials ", _range(lo, hi, 5)),
                 "lab saturation: mean p_max (1 - p_max) when saturated (symattn.labs)",
             )
     return out
+
+
+def _figure(text: str) -> Tex:
+    """A measured figure (``32.89 %``) for the text report and for the page."""
+    return Tex(text, text.replace(" %", r"\,\%"))
+
+
+def _range(lo: float, hi: float, places: int, unit: str = "") -> Tex:
+    a, b = f"{lo:.{places}f}{unit}", f"{hi:.{places}f}{unit}"
+    return Tex(f"[{a}, {b}]", _figure(f"[{a}, {b}]").tex.replace("[", r"\left[").replace("]", r"\right]"))
 
 
 def _meets(stated: Stated, lo: float, hi: float) -> bool:

@@ -9,7 +9,8 @@ import sympy as sp
 from ...core.flops import N, d_model, h
 from . import calc
 from .document import Line
-from .stated import Stated, Unreadable, rounds_to, show
+from .said import Math, Said
+from .stated import Stated, Unreadable, rounds_to
 
 CERTIFIED, WRONG, UNCHECKED = "certified", "wrong", "unchecked"
 
@@ -19,11 +20,21 @@ class Claim:
     line: int
     text: str
     verdict: str
+    #: The true value in words and math (:class:`Said`); kept as plain text, its math as LaTeX
+    #: in :attr:`value_latex`
     value: str | None
     rule: str
     spans: list[tuple[int, int]] = field(default_factory=list, repr=False)
     #: The claim's text with each formula as the module wrote it, in $...$, for a page to typeset
     typeset: str = field(default="", repr=False)
+    #: The true value for a page: words, and each math part in $...$
+    value_latex: str | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.value, Said):
+            self.value, self.value_latex = self.value.plain(), self.value.markdown()
+        elif self.value is not None:
+            raise TypeError("a claim's value is said in words and math (Said), not as a string")
 
     def as_dict(self) -> dict:
         return {
@@ -31,6 +42,7 @@ class Claim:
             "text": self.text,
             "verdict": self.verdict,
             "value": self.value,
+            "value_latex": self.value_latex,
             "rule": self.rule,
         }
 
@@ -136,6 +148,6 @@ def formula_span(line: Line, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def value_text(values: list, stated_i: int | None) -> str | None:
-    shown = [show(v) for i, v in enumerate(values) if v is not None and i != stated_i]
-    return shown[-1] if shown else None
+def value_text(values: list, stated_i: int | None) -> Said | None:
+    shown = [v for i, v in enumerate(values) if v is not None and i != stated_i]
+    return Said(Math(shown[-1])) if shown else None

@@ -30,7 +30,6 @@ from itertools import pairwise
 
 import sympy as sp
 
-from ..plain_math import plain_math
 from . import calc, cost, words
 from .document import EXERCISE, Document, Line, number_spans
 from .facts import Facts
@@ -48,7 +47,8 @@ from .match import (
     value_text,
     vector_ok,
 )
-from .stated import Stated, Unreadable, consistent, rounds_to, show
+from .said import Math, Said
+from .stated import Stated, Unreadable, consistent, rounds_to
 
 __all__ = ["CERTIFIED", "UNCHECKED", "WRONG", "Auditor", "Claim"]
 
@@ -237,7 +237,7 @@ class Auditor:
         stated_i = max(
             (i for i, m in enumerate(members) if calc.literal(m) or stated_vector(m)), default=None
         )
-        problems: list[str] = []
+        problems: list[Said] = []
         checks: list[str] = []
         exact_whole = stated_i is not None and stated_i > 0 and relations[stated_i - 1] == "="
         if stated_i is not None:
@@ -249,30 +249,37 @@ class Auditor:
                 if not isinstance(v, sp.MatrixBase) and v.free_symbols:
                     continue  # sqrt(d_k) beside sqrt(2): a premise, not a value
                 ok, how = self._matches(m, v, stated_node, exact_whole)
-                (checks if ok else problems).append(how if ok else show(v))
+                if ok:
+                    checks.append(how)
+                else:
+                    problems.append(Said(Math(v)))
         if stated_i is None:
             numeric = [
                 v for v in values if v is not None and not isinstance(v, sp.MatrixBase) and not v.free_symbols
             ]
             for a, b in pairwise(numeric):
-                (checks if same(a, b) else problems).append(
-                    "exact" if same(a, b) else f"{show(b)} is not {show(a)}"
-                )
+                if same(a, b):
+                    checks.append("exact")
+                else:
+                    problems.append(Said(Math(b), " is not ", Math(a)))
         symbolic = [
             (i, heads(v))
             for i, v in enumerate(values)
             if v is not None and not isinstance(v, sp.MatrixBase) and v.free_symbols
         ]
-        for (_, a), (_, b) in pairwise(symbolic):
+        fails = set()
+        for k, ((_, a), (_, b)) in enumerate(pairwise(symbolic)):
             if same(a, b):
                 checks.append("SymPy")
             else:
-                problems.append(f"{plain_math(b)} is not {plain_math(a)}")
+                fails.add(k)
+        problems += disagreements([v for _, v in symbolic], fails, "")
         # Every member is a claim about its neighbour, not only the figure at the end: two
         # neighbours that both name quantities must be equal as expressions (the slip
         # Var(z/sqrt(d_k)) = (1/sqrt(d_k)) Var(z) = d_k/d_k = 1 fails at its middle term). A
         # member written only in numbers beside a symbolic one is a substitution (sqrt(d_k) =
         # sqrt(2) at d_k = 2), read as a premise.
+        fails = set()
         for i, rel in enumerate(relations):
             a, b = values[i], values[i + 1]
             if rel != "=" or a is None or b is None:
@@ -285,7 +292,10 @@ class Auditor:
             if not (a.free_symbols or b.free_symbols) or (a.free_symbols and b.free_symbols):
                 continue  # numbers are compared with the stated figure; expressions just above
             if not same(a, b):
-                problems.append(f"the middle term {show(b)} is not {show(a)}")
+                fails.add(i)
+        problems += disagreements(
+            [heads(v) if isinstance(v, sp.Basic) else v for v in values], fails, "the middle term "
+        )
         role = (
             cost.cost_role(line.text[:start], text)
             if symbolic and "N" in calc.symbols_of(members[-1])
@@ -297,11 +307,14 @@ class Auditor:
             if same(got, want):
                 checks.append(f"the {role.replace('_', ' ')} term of symattn.core.flops.cost_terms")
             else:
-                problems.append(f"the {role.replace('_', ' ')} term is {plain_math(want)}")
+                problems.append(Said(f"the {role.replace('_', ' ')} term is ", Math(want)))
         bound = words.bind_output(self, line, start, members, stated_i)
         if bound is not None:
             ok, value, how = bound
-            (checks if ok else problems).append(how if ok else value)
+            if ok:
+                checks.append(how)
+            else:
+                problems.append(value)
         kind = (
             "statistics of independent N(0, 1) entries (symattn.proof.expectation)"
             if any(n[0] == "call" and n[1] in ("E", "Var") for m in members for n in calc.walk(m))
@@ -313,7 +326,7 @@ class Auditor:
                     line.number,
                     text,
                     WRONG,
-                    "; ".join(problems),
+                    Said.join("; ", dict.fromkeys(problems)),
                     f"{kind}: " + (checks[0] if checks else "evaluated"),
                     spans,
                 )
@@ -339,12 +352,13 @@ class Auditor:
                 )
             )
 
-    def _matches(self, node, value, stated_node, exact_whole) -> tuple[bool, str]:
+    def _matches(self, node, value, stated_node, exact_whole) -> tuple[bool, str | Said]:
+        """Whether an evaluated member equals the stated figure (or vector), and how."""
         """Whether an evaluated member equals the stated figure (or vector)."""
         vec = stated_vector(stated_node)
         if vec is not None:
             if not isinstance(value, sp.MatrixBase):
-                return False, show(value)
+                return False, Said(Math(value))
             if vector_ok(value, vec, exact_whole):
                 return True, "rounds to the stated figures" if calc.has_decimal(stated_node) else "exact"
             if calc.has_decimal(node):
@@ -356,10 +370,10 @@ class Auditor:
                         return True, ROUNDED
                 except (Unreadable, ValueError, TypeError, ZeroDivisionError):
                     pass
-            return False, show(value)
+            return False, Said(Math(value))
         stated = Stated.read(calc.literal(stated_node))
         if isinstance(value, sp.MatrixBase):
-            return False, show(value)
+            return False, Said(Math(value))
         if rounds_to(value, stated, exact_whole):
             return True, "exact" if stated.whole and exact_whole else "correctly rounded"
         if calc.has_decimal(node):
@@ -368,7 +382,7 @@ class Auditor:
                     return True, ROUNDED
             except (Unreadable, ValueError, TypeError, ZeroDivisionError):
                 pass
-        return False, show(value)
+        return False, Said(Math(value))
 
     def premises(self, line: Line) -> dict:
         """``d_model = 4096`` and the like, stated as a premise in the line's unit."""
@@ -424,6 +438,19 @@ _GIVEN_PATTERNS = [
     r"(?:mean|variance) (?:0|1)\b",
     r"the paper uses",
 ]
+
+
+def disagreements(values: list, fails: set[int], label: str) -> list[Said]:
+    """What is wrong in a chain whose neighbours ``k`` and ``k + 1`` differ for each ``k`` in
+    ``fails``: a term that differs from both its neighbours is the wrong one and is named once
+    (``1/√d_k Var(z) = √d_k`` between two 1s), any other pair as it stands."""
+    odd = {k for k in range(1, len(values) - 1) if k - 1 in fails and k in fails}
+    out = []
+    for k in sorted(fails):
+        if k in odd:
+            continue  # said with the pair before it
+        out.append(Said(label, Math(values[k + 1]), " is not ", Math(values[k])))
+    return out
 
 
 def _typeset(text: str, line: Line) -> str:

@@ -117,6 +117,8 @@ def show(value: sp.Basic, digits: int = 7) -> str:
     from ..plain_math import plain_math
 
     if isinstance(value, sp.MatrixBase):
+        if value.rows > 1 and value.cols > 1:
+            return "[" + ", ".join(show(value.row(r), digits) for r in range(value.rows)) + "]"
         return "[" + ", ".join(show(x, digits) for x in value) + "]"
     value = sp.sympify(value)
     text = plain_math(value)
@@ -135,3 +137,43 @@ def show(value: sp.Basic, digits: int = 7) -> str:
             return str(Decimal(int(value.p)) / Decimal(int(value.q)))
         return text if len(text) <= 12 else dec
     return f"{text} ≈ {dec}" if len(text) <= 30 else dec
+
+
+def show_latex(value: sp.Basic, digits: int = 7) -> str:
+    """:func:`show`'s value as LaTeX for a page: the same exact form and the same digits."""
+    from ...core.digits import decimal_string
+    from ...proof.latex import latex
+    from ..plain_math import plain_math
+
+    if isinstance(value, sp.MatrixBase):
+        if value.rows > 1 and value.cols > 1:
+            rows = (" & ".join(show_latex(x, digits) for x in value.row(r)) for r in range(value.rows))
+            return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
+        return r"\left[" + ",\\ ".join(show_latex(x, digits) for x in value) + r"\right]"
+    value = sp.sympify(value)
+    if value is sp.nan:
+        return r"\text{undefined}"
+    text, plain = latex(value), plain_math(value)
+    if value.is_Integer or not value.is_number or value.is_infinite:
+        return text
+    dec = _decimal_latex(decimal_string(value, digits))
+    if value.is_Rational:
+        q = int(value.q)
+        while q % 2 == 0:
+            q //= 2
+        while q % 5 == 0:
+            q //= 5
+        if q == 1:
+            from decimal import Decimal
+
+            return _decimal_latex(str(Decimal(int(value.p)) / Decimal(int(value.q))))
+        return text if len(plain) <= 12 else dec
+    return rf"{text} \approx {dec}" if len(plain) <= 30 else dec
+
+
+def _decimal_latex(decimal: str) -> str:
+    """``4.851652E+8`` as ``4.851652 \\times 10^{8}``."""
+    if "E" not in decimal:
+        return decimal
+    mantissa, exponent = decimal.split("E")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}"

@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from ..plain_math import plain_math
 from . import calc
 from .context import AuditContext
 from .document import Line, number_spans
@@ -28,10 +27,11 @@ from .match import (
     stated_vector,
     vector_ok,
 )
-from .stated import Stated, Unreadable, consistent, rounds_to, show
+from .said import Math, Said, Tex
+from .stated import Stated, Unreadable, consistent, rounds_to
 
 
-def stage_match(au: AuditContext, line: Line, pos: int, stage: str, vec) -> tuple[bool, str, str]:
+def stage_match(au: AuditContext, line: Line, pos: int, stage: str, vec) -> tuple[bool, Said, str]:
     """(ok, true value, rule) for a vector said to be a row of a stage of the worked example:
     the row the sentence names ("row 1", "token 2"), else the row it is closest to."""
     a, _ = line.sentence_at(pos)
@@ -48,16 +48,17 @@ def stage_match(au: AuditContext, line: Line, pos: int, stage: str, vec) -> tupl
             if r < m.rows:
                 candidates.append((mask, name, r, m.row(r)))
     if not candidates:
-        return False, "", "no such row"
+        return False, Said("no such row"), "no such row"
     for mask, name, r, values in candidates:
         if vector_ok(values, vec):
             return (
                 True,
-                show(values),
+                Said(Math(values)),
                 f"worked example: {name} row {r + 1} ({mask} mask), symattn.core.exact.attention",
             )
     mask, name, r, values = min(candidates, key=lambda c: distance(c[3], vec))
-    return False, f"{show(values)} ({name} row {r + 1})", f"worked example: {name} row {r + 1} ({mask} mask)"
+    shown = Said(Math(values), f" ({name} row {r + 1})")
+    return False, shown, f"worked example: {name} row {r + 1} ({mask} mask)"
 
 
 def masks_meant(au: AuditContext, line: Line, pos: int) -> list[str]:
@@ -122,7 +123,7 @@ def example_scalars(au: AuditContext, line: Line, add: Callable, covered: list) 
         if kind is None:
             continue
         stated = Stated.read(text.strip("⟨⟩"))
-        pool = [(n, v) for n, v in quantities if (kind == "gap") == n.startswith("gap")]
+        pool = [(n, v) for n, v in quantities if (kind == "gap") == n.plain().startswith("gap")]
         span = formula_span(line, start, end)
         hit = next(((n, v) for n, v in pool if rounds_to(v, stated, False)), None)
         if hit:
@@ -131,26 +132,32 @@ def example_scalars(au: AuditContext, line: Line, add: Callable, covered: list) 
                     line.number,
                     text,
                     CERTIFIED,
-                    f"{hit[0]} = {show(hit[1])}",
-                    f"worked example: {hit[0]}",
+                    Said(hit[0], " = ", Math(hit[1])),
+                    f"worked example: {hit[0].plain()}",
                     [span],
                 )
             )
         else:
             n, v = min(pool, key=lambda q: abs(float(sp.N(q[1])) - float(stated.value)))
-            add(Claim(line.number, text, WRONG, f"{n} = {show(v)}", f"worked example: {n}", [span]))
+            add(
+                Claim(
+                    line.number, text, WRONG, Said(n, " = ", Math(v)), f"worked example: {n.plain()}", [span]
+                )
+            )
 
 
-def example_quantities(au: AuditContext) -> list[tuple[str, sp.Basic]]:
+def example_quantities(au: AuditContext) -> list[tuple[Said, sp.Basic]]:
+    """The entries of the example's scores and scaled scores, named, and each row's gap."""
     out = []
     for mask, steps in au.facts.examples.items():
         for name in ("scores", "scaled"):
             m = steps.stages[name]
             for r in range(m.rows):
                 for c in range(m.cols):
-                    out.append((f"{name}[{r + 1},{c + 1}]", m[r, c]))
+                    entry = Tex(f"{name}[{r + 1},{c + 1}]", rf"\text{{{name}}}_{{{r + 1},{c + 1}}}")
+                    out.append((Said(entry), m[r, c]))
                 if name == "scaled" and m.cols == 2:
-                    out.append((f"gap in scaled row {r + 1}", abs(m[r, 0] - m[r, 1])))
+                    out.append((Said(f"gap in scaled row {r + 1}"), abs(m[r, 0] - m[r, 1])))
         if mask == "causal":
             break
     return out
@@ -186,7 +193,7 @@ def their_sum(au: AuditContext, line: Line, add: Callable, covered: list) -> Non
                 line.number,
                 m.group(0),
                 CERTIFIED if ok else WRONG,
-                show(value),
+                Said(Math(value)),
                 "arithmetic: the sum of the entries",
                 [m.span(1)],
             )
@@ -210,7 +217,7 @@ def listed_weights(au: AuditContext, line: Line, add: Callable, covered: list) -
         return
     wrong = [(f, w) for f, w in zip(figures, weights, strict=True) if not rounds_to(w, Stated.read(f), False)]
     verdict = WRONG if wrong else CERTIFIED
-    value = ", ".join(show(w, 6) for _, w in wrong) if wrong else show(sp.Matrix([weights]), 6)
+    value = Said.join(", ", (Math(w, 6) for _, w in wrong)) if wrong else Said(Math(sp.Matrix([weights]), 6))
     add(
         Claim(
             line.number,
@@ -236,7 +243,7 @@ def typical_score(au: AuditContext, line: Line, add: Callable, covered: list) ->
                 line.number,
                 m.group(0),
                 CERTIFIED if ok else WRONG,
-                f"√{width} = {show(value)}",
+                Said(Tex(f"√{width}", rf"\sqrt{{{width}}}"), " = ", Math(value)),
                 "typical score: sigma = sqrt(d_k), from Var(q.k) = d_k",
                 [m.span(2)],
             )
@@ -270,7 +277,7 @@ def about(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
                 line.number,
                 m.group(0),
                 CERTIFIED if ok else WRONG,
-                show(value),
+                Said(Math(value)),
                 f"arithmetic: correctly rounded to {unit}" + (f" ({scale})" if scale else ""),
                 [(m.start(), m.end())],
             )
@@ -290,7 +297,7 @@ def conventions(au: AuditContext, line: Line, add: Callable, covered: list) -> N
                 line.number,
                 m.group(0),
                 CERTIFIED if ok else WRONG,
-                "0, -∞",
+                Said.join(", ", [Math(sp.S.Zero), Math(sp.S.NegativeInfinity)]),
                 "mask: symattn.core.masks.Mask.exact",
                 [m.span()],
             )
@@ -307,7 +314,7 @@ def conventions(au: AuditContext, line: Line, add: Callable, covered: list) -> N
                 line.number,
                 m.group(0),
                 CERTIFIED if ok else WRONG,
-                show(total),
+                Said(Math(total)),
                 "softmax: a row of weights sums to 1 (SymPy)",
                 [m.span(1)],
             )
@@ -320,7 +327,7 @@ def conventions(au: AuditContext, line: Line, add: Callable, covered: list) -> N
                 line.number,
                 m.group(0),
                 CERTIFIED if ok else WRONG,
-                "nan",
+                Said(Math(sp.nan)),
                 "arithmetic: SymPy gives nan for 0/0",
                 [m.span()],
             )
@@ -328,13 +335,25 @@ def conventions(au: AuditContext, line: Line, add: Callable, covered: list) -> N
 
 
 STAT_WORDS = (
-    (r"product has variance (\d+)", ("call", "Var", ("mul", ("sym", "q_i"), ("sym", "k_i"))), "Var(q_i k_i)"),
-    (r"[Ii]ts mean is (\d+)", ("call", "E", ("mul", ("sym", "q_i"), ("sym", "k_i"))), "E[q_i k_i]"),
-    (r"factor being a variance of (\d+)", ("call", "Var", ("sym", "q_i")), "Var(q_i)"),
+    (
+        r"product has variance (\d+)",
+        ("call", "Var", ("mul", ("sym", "q_i"), ("sym", "k_i"))),
+        Tex("Var(q_i k_i)", r"\operatorname{Var}(q_i k_i)"),
+    ),
+    (
+        r"[Ii]ts mean is (\d+)",
+        ("call", "E", ("mul", ("sym", "q_i"), ("sym", "k_i"))),
+        Tex("E[q_i k_i]", r"\mathbb{E}[q_i k_i]"),
+    ),
+    (
+        r"factor being a variance of (\d+)",
+        ("call", "Var", ("sym", "q_i")),
+        Tex("Var(q_i)", r"\operatorname{Var}(q_i)"),
+    ),
     (
         r"[Ss]caled scores have variance (\d+)",
         ("call", "Var", ("div", ("sym", "z"), ("call", "sqrt", ("sym", "d_k")))),
-        "Var(z / sqrt(d_k))",
+        Tex("Var(z/√d_k)", r"\operatorname{Var}(z/\sqrt{d_k})"),
     ),
 )
 
@@ -354,7 +373,7 @@ def statistics_words(au: AuditContext, line: Line, add: Callable, covered: list)
                     line.number,
                     m.group(0),
                     CERTIFIED if ok else WRONG,
-                    f"{name} = {show(value)}",
+                    Said(name, " = ", Math(value)),
                     "statistics of independent N(0, 1) entries (symattn.proof.expectation)",
                     [m.span(1)],
                 )
@@ -389,7 +408,7 @@ def masks(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
                 line.number,
                 m.group(0),
                 CERTIFIED if ok else WRONG,
-                show(row),
+                Said(Math(row)),
                 "mask: the first causal row keeps key 1 only (symattn.core.softmax)",
                 [m.span()],
             )
@@ -446,7 +465,7 @@ def mask_claim(line: Line, tex: str, start: int, end: int, context: str) -> Clai
         line.number,
         text,
         CERTIFIED if ok else WRONG,
-        f"causal mask {n}x{m}: " + plain_math(want.tolist()),
+        Said(f"causal mask {n}×{m}: ", Math(want)),
         "mask: symattn.core.masks.Mask.exact",
         [(start, end)],
     )

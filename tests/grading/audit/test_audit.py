@@ -317,12 +317,12 @@ def test_planted_error_in_shuffled_copy_is_flagged_at_its_new_line(module_text):
 # -- the command line ------------------------------------------------------------------------------
 @needs_seed
 def test_json_report(cli):
-    """--json: claims with exactly line, text, verdict, value, rule; keys; exit 0."""
+    """--json: claims with exactly line, text, verdict, value (plain and LaTeX), rule; keys; exit 0."""
     code, out, err = cli("audit", str(SEED), "--json")
     assert code == 0, err
     doc = json.loads(out)
     assert set(doc) == {"claims", "keys"}
-    assert all(set(c) == {"line", "text", "verdict", "value", "rule"} for c in doc["claims"])
+    assert all(set(c) == {"line", "text", "verdict", "value", "value_latex", "rule"} for c in doc["claims"])
     assert {c["verdict"] for c in doc["claims"]} <= {"certified", "wrong", "unchecked"}
     assert sum(c["verdict"] == "certified" for c in doc["claims"]) >= 25
     lines = SEED.read_text().splitlines()
@@ -376,6 +376,64 @@ def test_docs_page_has_the_module_audit_table():
     assert ("66", "certified") in rows and ("139", "certified") in rows
     assert not any(v == "wrong" for _, v in rows)
     assert "audit.md" in (Path(__file__).parents[3] / "mkdocs.yml").read_text()
+
+
+#: What plain text or SymPy syntax looks like; none of it may stand in a page's value, neither
+#: outside the math (an untypeset value) nor inside it (SymPy's syntax typeset).
+_PLAIN_OUTSIDE = re.compile(r"[*^√∞≈_\[\]]|\boo\b|sqrt|exp\(|\d/\d")
+_SYMPY_INSIDE = re.compile(r"\*|\boo\b|sqrt\(|exp\(|\bSum\(|√|∞|≈")
+
+
+def _outside_math(markdown: str) -> str:
+    return "".join(part for k, part in enumerate(markdown.split("$")) if k % 2 == 0)
+
+
+def _inside_math(markdown: str) -> list[str]:
+    return [part for k, part in enumerate(markdown.split("$")) if k % 2 == 1]
+
+
+@needs_seed
+def test_the_page_typesets_every_true_value(module_text):
+    """Must-have 6: every true value on the audit page, right ones and wrong ones (a wrong
+    middle term, a wrong row, a wrong cost), is typeset math beside its words, never plain text
+    or SymPy syntax; the terminal keeps the plain text of the same value."""
+    from symattn.grading.audit.keys import audit_module
+    from symattn.present.audit_render import audit_markdown
+
+    text = module_text
+    for before, after in PLANTS:
+        text = text.replace(before, after)
+    claims = audit_claims(module_text) + audit_claims(text)
+    valued = [c for c in claims if c.value is not None]
+    assert len(valued) > 100 and any("middle term" in c.value for c in valued)
+    for c in valued:
+        assert c.value_latex and "$" in c.value_latex, c
+        assert c.value_latex.count("$") % 2 == 0, c
+        assert not _PLAIN_OUTSIDE.search(_outside_math(c.value_latex)), c.value_latex
+        assert not any(_SYMPY_INSIDE.search(m) for m in _inside_math(c.value_latex)), c.value_latex
+    # The wrong middle term names both expressions, typeset.
+    middle = next(c for c in valued if "middle term" in c.value)
+    assert middle.value_latex == r"the middle term $\sqrt{d_{k}}$ is not $1$"  # named once
+    page = audit_markdown(audit_module(text), "planted.md")
+    rows = re.findall(r"^\| \d+ \| (?:certified|wrong|unchecked) \|.*$", page, re.M)
+    cells = [row.split(" | ")[3] for row in rows]
+    assert len(cells) == len(audit_claims(text))
+    assert not any(_PLAIN_OUTSIDE.search(_outside_math(cell)) for cell in cells)
+    assert sum("$" in cell for cell in cells) == sum(c.value is not None for c in audit_claims(text))
+
+
+@needs_seed
+def test_the_text_report_shows_claims_as_unicode_math(cli):
+    """The terminal's claim column is the module's formula in Unicode (e^(-∞) = 0, rows of a
+    matrix), not the audit's own reading of it (exp(-oo), beginbmatrix)."""
+    code, out, _ = cli("audit", str(SEED))
+    assert code == 0
+    claims = out.split("Answer keys")[0]
+    assert "e^(-∞) = 0" in claims and "[[0, -∞, -∞], [0, 0, -∞], [0, 0, 0]]" in claims
+    for syntax in ("⟨", "⟩", "exp(", "-oo", "begin", "\\frac", "**"):
+        assert syntax not in claims, syntax
+    keys = out.split("Answer keys")[1]
+    assert "(e² + 11)/(2 + e²)" in keys and "\\frac" not in keys
 
 
 # -- rules on text of our own ------------------------------------------------------------------
