@@ -234,13 +234,13 @@ def _audit_report(text: str, as_json: bool) -> tuple[str | None, list[str], bool
     """In the audit's worker: the report, the lines for standard error, whether anything is wrong
     (plain data: the parent rebuilds nothing the module's text made)."""
     from ..grading.audit.keys import audit_module
-    from ..present.audit_render import audit_json, audit_text_report
+    from ..present.audit_render import audit_json, audit_text_report, claim_text
 
     result = audit_module(text)
     if not result.keys and not result.claims:
         return None, [], False
     problems = [
-        f"symattn: wrong: line {c.line}: {' '.join(c.text.split())[:80]}: true value {c.value}"
+        f"symattn: wrong: line {c.line}: {' '.join(claim_text(c).split())[:80]}: true value {c.value}"
         for c in result.claims
         if c.verdict == "wrong"
     ]

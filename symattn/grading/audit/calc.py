@@ -242,7 +242,7 @@ class _Parser:
             return ("num", value)
         if kind == "id":
             nxt = self.peek()
-            if value in ("sqrt", "exp", "Var", "sigma") and nxt is not None and nxt[1] == "(":
+            if value in ("sqrt", "exp", "softmax", "Var", "sigma") and nxt is not None and nxt[1] == "(":
                 self.take("(")
                 arg = self.expr()
                 self.take(")")
@@ -370,6 +370,14 @@ def exact(node: Node, env: dict) -> sp.Basic:
         if name == "exp":
             _bounded_exponent(arg, sp.E)
             return _elementwise(sp.exp, arg)
+        if name == "softmax":  # of a row of scores: the library's own softmax, exactly
+            from ...core.softmax import softmax_rows
+
+            if not isinstance(arg, sp.MatrixBase) or arg.rows != 1:
+                raise Unreadable("softmax of something other than a row of scores")
+            for x in arg:
+                _bounded_exponent(x, sp.E)
+            return sp.Matrix(softmax_rows(arg))
         fn = env.get(name)
         if fn is None:
             raise Unreadable(f"{name} is not bound")

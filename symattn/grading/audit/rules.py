@@ -217,8 +217,13 @@ class Auditor:
     def _chain(self, line, start, end, members, relations, add) -> None:
         text = line.text[start:end]
         spans = [(start, end)]
-        if ">" in relations or "<" in relations:
-            add(cost.inequality(self, line, text, spans, members, relations))
+        if set(relations) & {">", "<", "≥", "≤"}:
+            numbers = not any(calc.symbols_of(m) for m in members)
+            add(
+                numeric_inequality(line, text, spans, members, relations, self.env)
+                if numbers
+                else cost.inequality(self, line, text, spans, members, relations)
+            )
             return
         premises = self.premises(line)
         env = {**self.env, **self._defined_env(premises), **premises}
@@ -438,6 +443,41 @@ _GIVEN_PATTERNS = [
     r"(?:mean|variance) (?:0|1)\b",
     r"the paper uses",
 ]
+
+
+_HOLDS = {">": lambda s: s > 0, "<": lambda s: s < 0, "≥": lambda s: s >= 0, "≤": lambda s: s <= 0}
+
+
+def numeric_inequality(line: Line, text: str, spans, members, relations, env: dict) -> Claim:
+    """``e^{20} > 10^9``: each relation between numbers decided by the sign of the difference,
+    exact for rationals and from certified digits otherwise (never a float's guess)."""
+    from ...core.digits import rounded
+    from ...errors import PrecisionError
+
+    values = [evaluate(m, env) for m in members]
+    if any(v is None or isinstance(v, sp.MatrixBase) or not v.is_real for v in values):
+        return Claim(
+            line.number, text, UNCHECKED, None, "an inequality whose sides could not be evaluated", spans
+        )
+    problems = []
+    for (a, b), rel in zip(pairwise(values), relations, strict=True):
+        if rel == "≈":
+            return Claim(line.number, text, UNCHECKED, None, "an inequality beside an approximation", spans)
+        if same(a, b):
+            sign = 0
+        else:
+            try:
+                r = rounded(a - b, 3)  # certified digits: their sign is the difference's
+            except (PrecisionError, ArithmeticError, ValueError):
+                return Claim(line.number, text, UNCHECKED, None, "an inequality too close to decide", spans)
+            sign = 0 if r.coefficient == 0 else -1 if r.sign else 1
+        if (sign != 0) if rel == "=" else not _HOLDS[rel](sign):
+            true = " > " if sign > 0 else " < " if sign < 0 else " = "
+            problems.append(Said(Math(a), true, Math(b)))  # the relation that holds
+    rule = "arithmetic: the sign of each difference, from certified digits"
+    if problems:
+        return Claim(line.number, text, WRONG, Said.join("; ", problems), rule, spans)
+    return Claim(line.number, text, CERTIFIED, Said.join(", ", [Math(v) for v in values]), rule, spans)
 
 
 def disagreements(values: list, fails: set[int], label: str) -> list[Said]:

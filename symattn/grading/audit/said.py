@@ -52,7 +52,7 @@ class Tex:
 
 Part = str | Math | Tex
 
-_JOINS = re.compile(r"\s*=\s*|,\s*")
+_JOINS = re.compile(r"\s*[=<>]\s*|,\s*")
 
 
 class Said:
@@ -103,7 +103,7 @@ class Said:
                 continue
             between = 0 < k < len(parts) - 1 and not isinstance(parts[k + 1], str) and math
             if between and _JOINS.fullmatch(p):
-                math.append(" = " if "=" in p else r",\ ")
+                math.append(r",\ " if p.strip() == "," else f" {p.strip()} ")
                 continue
             if math:
                 out.append("$" + "".join(math) + "$")

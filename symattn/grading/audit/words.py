@@ -302,13 +302,13 @@ def conventions(au: AuditContext, line: Line, add: Callable, covered: list) -> N
                 [m.span()],
             )
         )
-    m = re.search(r"weights that sum to (\d+)", text)
+    m = re.search(r"weights that sum to (\d+(?:\.\d+)?)(?![\d.])", text)
     if m:
         z = sp.symbols("z1:4", real=True)
         from ...core.softmax import softmax_rows
 
         total = sp.simplify(sum(softmax_rows(sp.Matrix([z]))))
-        ok = total == int(m.group(1))
+        ok = rounds_to(total, Stated.read(m.group(1)))
         add(
             Claim(
                 line.number,

@@ -458,6 +458,16 @@ def test_the_text_report_shows_claims_as_unicode_math(cli):
             "N > 2048",
         ),
         ("For $N > 1$ tokens a mask matters.\n", "unchecked", None),
+        # softmax of a row of scores, inequalities between numbers, a sum of weights in words
+        ("Equal scores: $\\mathrm{softmax}([0, 0]) = [0.5, 0.5]$.\n", "certified", "[0.5, 0.5]"),
+        ("Equal scores: $\\mathrm{softmax}([0, 0]) = [0.4, 0.6]$.\n", "wrong", "[0.5, 0.5]"),
+        ("So $\\mathrm{softmax}([2, 0]) \\approx [0.881, 0.119]$.\n", "certified", "0.8807971"),
+        ("Large: $e^{20} > 10^{8}$.\n", "certified", "e^20"),
+        ("Large: $e^{20} > 10^{9}$.\n", "wrong", "< 1000000000"),
+        ("Close: $\\sqrt{2} < 1.4142$.\n", "wrong", "√2 ≈ 1.414214 > 1.4142"),
+        ("Close: $e^{3} \\ge 20.08$.\n", "certified", "e^3"),
+        ("Softmax gives weights that sum to 1 in a row.\n", "certified", "1"),
+        ("Softmax gives weights that sum to 1.1 in a row.\n", "wrong", "1"),
         ("Each layer costs $5 N d_{\\text{model}}^2$ multiply-adds.\n", "wrong", "4*N*d_model^2"),
     ],
 )
