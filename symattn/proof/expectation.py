@@ -50,13 +50,21 @@ class Family:
     """The entries x[1], x[2], ... of one random vector: independent, each with this mean and variance.
 
     Families are independent of each other. ``normal`` allows third and fourth moments of a
-    single entry (those of a normal variable).
+    single entry (those of a normal variable). ``open_moments`` leaves a higher moment of a
+    single entry unknown but named, ``m_p(x_i)`` (:func:`open_moment`), so that
+    E[q_i^4 k_i^4] = E[q_i^4] E[k_i^4] holds without knowing either side.
     """
 
     base: sp.IndexedBase
     mean: sp.Expr = sp.S.Zero
     variance: sp.Expr = sp.S.One
     normal: bool = False
+    open_moments: bool = False
+
+
+def open_moment(base: sp.IndexedBase, index: sp.Expr, power: int) -> sp.Expr:
+    """The unknown ``power``-th moment E[x_index^power] of one entry, as an unevaluated function."""
+    return sp.Function(f"m{power}_{base}", real=True)(index)
 
 
 @dataclass
@@ -156,6 +164,8 @@ class Expectation:
                 return m**3 + 3 * m * v
             if family.normal and p == 4:
                 return m**4 + 6 * m**2 * v + 3 * v**2
+            if family.open_moments and not family.normal:
+                return open_moment(family.base, entries[0][0], p)
         elif len(entries) == 2 and all(p == 1 for _, p in entries):
             (a, _), (b, _) = entries
             return m**2 + v * sp.KroneckerDelta(a, b)

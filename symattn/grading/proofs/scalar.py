@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
 
 from ...proof.operators import Ex, Var
 from ..plain_math import plain_math
@@ -107,6 +108,8 @@ def build(node: Node) -> sp.Expr:
     if kind == "group":
         return build(node[1])
     if kind == "add":
+        if ("dots",) in node[1:]:
+            return _dotted_sum(node[1:])
         return sp.Add(*[build(t) for t in node[1:]])
     if kind == "neg":
         return -build(node[1])
@@ -151,6 +154,32 @@ def build(node: Node) -> sp.Expr:
     raise StepSyntaxError("'\\dots' cannot be checked here: write the sum with \\sum")
 
 
+def _dotted_sum(terms: tuple) -> sp.Expr:
+    r"""``f(1) + \cdots + f(d_k)`` (``f(1) + f(2) + \cdots + f(d_k)`` too) as the sum it
+    writes out. The last term names the range's end (an entry ``q_{d_k}``); a term without an
+    entry, as in ``1 + \cdots + 1``, counts the d_k terms of the exercise's score z."""
+    k = terms.index(("dots",))
+    before, after = [build(t) for t in terms[:k]], [build(t) for t in terms[k + 1 :]]
+    if len(after) != 1 or not 1 <= len(before) <= 3 or ("dots",) in terms[k + 1 :]:
+        raise StepSyntaxError(r"write a sum with dots as f(1) + \cdots + f(d_k), or with \sum")
+    first, last = before[0], after[0]
+    letter = next(c for c in _INDEX_LETTERS if index(c) not in first.free_symbols | last.free_symbols)
+    i = index(letter)
+    ends = {x.indices[0] for x in last.atoms(sp.Indexed)}
+    if len(ends) > 1:
+        raise StepSyntaxError(r"the last term before \cdots ends has entries of different indices")
+    end = next(iter(ends), D_K)
+    body = last.xreplace({x: x.base[i] for x in last.atoms(sp.Indexed)})
+    starts = {x.indices[0] for x in first.atoms(sp.Indexed)}
+    start = next(iter(starts)) if len(starts) == 1 else sp.S.One
+    written = [body.xreplace({i: start + t}) for t in range(len(before))]
+    if [sp.expand(w) for w in written] != [sp.expand(b) for b in before]:
+        raise StepSyntaxError(
+            r"the terms before \cdots are not one pattern f(1), f(2), ... that the last term ends"
+        )
+    return sp.Sum(body, (i, start, end))
+
+
 def _vector(node: Node, name: str) -> bool:
     """``node`` is the whole vector q or k (no index), as in the module's q^T k."""
     return node[0] == "id" and node[1] == name and node[2] is None and node[3] is None
@@ -186,6 +215,8 @@ def _identifier(node: Node) -> sp.Expr:
         family = Q if base == "q" else K
         if sub[0] == "num":
             return family[sp.Integer(sub[1])]
+        if sub[0] == "id" and sub[1] == "d" and subscript_text(sub[2]) == "k" and sub[3] is None:
+            return family[D_K]  # the last entry, q_{d_k}
         if sub[0] == "id" and sub[2] is None and sub[3] is None and sub[1] in _INDEX_LETTERS:
             return family[index(sub[1])]
         raise StepSyntaxError(f"write the index of {base} as one letter or number, as in {base}_i")
@@ -586,7 +617,9 @@ def value(e: sp.Basic, normal: bool = False) -> sp.Expr:
     from ...proof.equivalence import canonical
     from ...proof.expectation import Expectation, ExpectationError, Family
 
-    model = Expectation([Family(Q, normal=normal), Family(K, normal=normal)])
+    model = Expectation(
+        [Family(Q, normal=normal, open_moments=True), Family(K, normal=normal, open_moments=True)]
+    )
     try:
         out = sp.expand(canonical(model.reduce(e)))
     except ExpectationError as exc:
@@ -604,11 +637,17 @@ def value(e: sp.Basic, normal: bool = False) -> sp.Expr:
 def truth(lhs: sp.Basic, rhs: sp.Basic) -> str:
     """ "true", "normal" (true only for normal entries) or "false"."""
     try:
-        diff = sp.simplify(value(lhs) - value(rhs))
-        return "true" if diff == 0 else "false"
+        general = value(lhs) - value(rhs)
     except Unsupported:
-        diff = sp.simplify(value(lhs, normal=True) - value(rhs, normal=True))
-        return "normal" if diff == 0 else "false"
+        general = None
+    else:
+        general = sp.simplify(general)
+        if general == 0:
+            return "true"
+        if not any(isinstance(f, AppliedUndef) for f in general.atoms(sp.Function)):
+            return "false"  # no moment left open: the normal law cannot make it true
+    diff = sp.simplify(value(lhs, normal=True) - value(rhs, normal=True))
+    return "normal" if diff == 0 else "false"
 
 
 def shifted_range(lhs: sp.Basic, rhs: sp.Basic) -> str | None:

@@ -63,6 +63,14 @@ _NOTE = re.compile(
     r"(?:\\q?quad\b|\\[,;: ]|\\hspace\{[^{}]*\}|\s)+\(?\s*"
     r"\\(?:text|textrm|textit|textbf|mbox|mathrm)\{[^{}]*\}\s*\)?\s*$"
 )
+#: Words and arrows between statements ("\implies", "\therefore", "\text{so}"): each starts a
+#: statement of its own, checked as any other line.
+_CONNECTIVES = re.compile(
+    r"\\(?:implies|Longrightarrow|Rightarrow|therefore|iff|Leftrightarrow)(?![A-Za-z])"
+    r"|\\(?:text|textrm|mathrm|mbox)\{\s*(?:so|hence|thus|therefore|then|and)\s*,?\s*\}"
+    r"|^\s*(?:so|hence|thus|therefore|then)\b,?",
+    re.I,
+)
 #: Unicode a learner's editor may produce, and the LaTeX it stands for.
 UNICODE = {
     "\ufeff": "",  # a byte-order mark anywhere
@@ -82,6 +90,9 @@ UNICODE = {
     "\u202f": " ",
     "\u2026": r"\ldots ",
     "\u22ef": r"\cdots ",
+    "\u27f9": r"\implies ",
+    "\u21d2": r"\Rightarrow ",
+    "\u2234": r"\therefore ",
     "\u00b2": "^2",
 }
 
@@ -131,7 +142,11 @@ def read_lines(text: str) -> list[Line]:
                 if len(out) >= MAX_LINES:
                     raise StepSyntaxError(f"too many steps (at most {MAX_LINES})")
                 lhs = (parts[0] or None) if k == 0 else None
-                shown = line if len(parts) == 2 else (f"{parts[0]} = {rhs}" if k == 0 else f"= {rhs}")
+                shown = (
+                    line
+                    if len(parts) == 2
+                    else (f"{parts[0]} = {rhs}" if k == 0 and parts[0] else f"= {rhs}")
+                )
                 out.append(Line(number, _decode_cases(shown), lhs, rhs))
             started = True
     if not out:
@@ -200,6 +215,7 @@ def _rows(line: str) -> list[str]:
     line = _ENVIRONMENTS.sub(" ", line)
     line = _TAGS.sub(" ", line)
     line = _NOTED_EQUALS.sub("=", line)
+    line = _CONNECTIVES.sub(r" \\\\ ", line)  # "A = B \implies C = D": two statements
     rows, depth, start, i = [], 0, 0, 0
     while i < len(line):
         ch = line[i]

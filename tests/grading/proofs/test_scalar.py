@@ -7,7 +7,7 @@ import sympy as sp
 from sympy import stats
 
 from symattn.grading.proofs import scalar as ls
-from symattn.grading.proofs.steps import parse_expression
+from symattn.grading.proofs.steps import StepSyntaxError, parse_expression
 
 
 def read(latex: str) -> sp.Basic:
@@ -63,6 +63,17 @@ def test_fourth_moment_needs_normality():
     """E[q^4] = 3 holds for normal entries only; E[q^4] = 1 is false for them."""
     assert ls.truth(read(r"\mathbb{E}[q_1^4]"), sp.Integer(3)) == "normal"
     assert ls.truth(read(r"\mathbb{E}[q_1^4]"), sp.Integer(1)) == "false"
+
+
+def test_independence_holds_for_moments_the_hypotheses_leave_open():
+    """E[q^4 k^4] = E[q^4] E[k^4] for any law of mean 0 and variance 1 (q and k independent),
+    though neither fourth moment is known; E[q^4 k^4] = E[q^4]^2 needs the two laws equal
+    (normal entries); E[q_i^4 k_i^2] = E[q_i^4] uses E[k^2] = 1 only."""
+    assert ls.truth(read(r"\mathbb{E}[q_i^4 k_i^4]"), read(r"\mathbb{E}[q_i^4] \mathbb{E}[k_i^4]")) == "true"
+    assert ls.truth(read(r"\mathbb{E}[q_i^3 k_i^4]"), read(r"\mathbb{E}[k_i^4] \mathbb{E}[q_i^3]")) == "true"
+    assert ls.truth(read(r"\mathbb{E}[q_i^4 k_i^2]"), read(r"\mathbb{E}[q_i^4]")) == "true"
+    assert ls.truth(read(r"\mathbb{E}[q_i^4 k_i^4]"), read(r"\mathbb{E}[q_i^4]^2")) == "normal"
+    assert ls.truth(read(r"\mathbb{E}[q_i^4 k_i^4]"), read(r"\mathbb{E}[q_i^4] \mathbb{E}[k_i^2]")) == "false"
 
 
 @pytest.mark.parametrize("lemma", ls.rule_lemmas(), ids=lambda lemma: lemma.name)
@@ -124,3 +135,32 @@ def test_outside_the_exercise_is_refused(latex, message):
 def test_the_modules_dot_product_is_the_score(latex):
     """The module writes z as q^T k: read as sum_i q_i k_i, the score of the exercise."""
     assert read(latex) == ls.canon(ls.score())
+
+
+@pytest.mark.parametrize(
+    ("dotted", "summed"),
+    [
+        (
+            r"\operatorname{Var}(q_1 k_1) + \cdots + \operatorname{Var}(q_{d_k} k_{d_k})",
+            r"\sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i)",
+        ),
+        (r"q_1 k_1 + q_2 k_2 + \ldots + q_{d_k} k_{d_k}", r"\sum_{j=1}^{d_k} q_j k_j"),
+        (r"1 + \cdots + 1", r"\sum_{i=1}^{d_k} 1"),
+        (r"1 + 1 + \dots + 1", "d_k"),
+    ],
+)
+def test_a_sum_written_out_with_dots_is_the_sum(dotted, summed):
+    assert ls.truth(read(dotted), read(summed)) == "true"
+
+
+@pytest.mark.parametrize(
+    "dotted",
+    [
+        r"q_1 k_1 + q_3 k_3 + \cdots + q_{d_k} k_{d_k}",  # not one pattern
+        r"q_1 k_2 + \cdots + q_{d_k} k_{d_k}",
+        r"q_1 k_1 + \cdots + q_{d_k} k_{d_k} + \cdots + 1",
+    ],
+)
+def test_dots_that_do_not_write_out_one_sum_are_refused(dotted):
+    with pytest.raises(StepSyntaxError):
+        read(dotted)

@@ -180,3 +180,22 @@ def test_cases_must_be_i_equal_j_and_not(block):
     (line,) = read_lines("A = " + block)
     with pytest.raises(StepSyntaxError, match="cases"):
         parse_expression(line.rhs)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"\operatorname{Var}(z) = d_k \implies \operatorname{Var}(z/\sqrt{d_k}) = 1",
+        "\\operatorname{Var}(z) = d_k\n\\therefore \\operatorname{Var}(z/\\sqrt{d_k}) = 1",
+        "\\operatorname{Var}(z) = d_k\n\\text{so } \\operatorname{Var}(z/\\sqrt{d_k}) = 1",
+        "\\operatorname{Var}(z) = d_k\nHence, \\operatorname{Var}(z/\\sqrt{d_k}) = 1",
+        "\\operatorname{Var}(z) = d_k ⟹ \\operatorname{Var}(z/\\sqrt{d_k}) = 1",
+    ],
+)
+def test_an_arrow_or_a_word_between_statements_starts_a_new_one(text):
+    """'\\implies', '\\therefore', 'so', 'hence', ⟹: two statements, each a step of its own."""
+    lines = read_lines(text)
+    assert [(x.lhs, x.rhs) for x in lines] == [
+        (r"\operatorname{Var}(z)", "d_k"),
+        (r"\operatorname{Var}(z/\sqrt{d_k})", "1"),
+    ]
