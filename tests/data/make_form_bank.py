@@ -100,6 +100,8 @@ THRESHOLDS = [
     (r"N > 2 \times 4.096 \cdot 10^{3}", 8192, ">"),
     ("N \u2265 8193", 8193, ">="),
     (r"N > 8\,192", 8192, ">"),
+    (r"N > 8192 + 10^{-100}", 8192, ">"),  # exact: N is a whole number of tokens
+    (r"N > 8193 - 10^{-100}", 8192, ">"),
 ]
 UNITS = [
     r"\ \text{tokens}",
@@ -133,6 +135,7 @@ WRONG_THRESHOLDS = [
     r"N > 4096\ \text{tokens}",
     r"N > 8.192e2",
     r"N > 8192e1",
+    r"N > 8192 - 10^{-100}",
 ]
 for answer in WRONG_THRESHOLDS:
     add("ex6.5", answer, "incorrect", "not the set N > 8192")
@@ -190,6 +193,9 @@ MEAN_RIGHT = [
     r"o_i = \frac{1}{N}\sum_{j=1}^{N} v_j",
     r"\frac{2}{2N}\sum_{j=1}^{N} v_j",
     r"\frac{1}{N}\left(\sum_{j=1}^{N} v_j\right)",
+    r"\frac{1}{N}\mathbf{1}_N^\top V",
+    r"\frac1N\mathbf{1}\mathbf{1}^\top V",
+    r"\frac{1}{N}\mathbf{1}_N \mathbf{1}_N^\top V",
 ]
 MEAN_WRONG = [
     (r"\sum_{j=1}^{N} v_j", "the sum, not the mean"),
@@ -202,6 +208,8 @@ MEAN_WRONG = [
     (r"\frac{1}{N^2}\sum_{j=1}^{N} v_j", "divided by N^2"),
     (r"\frac{1}{N}\sum_{j=1}^{N} v_{j+1}", "shifted by one"),
     (r"v_1", "one value"),
+    (r"\mathbf{1}\mathbf{1}^\top V", "the sum of the rows in every row"),
+    (r"\frac{1}{N^2}\mathbf{1}_N\mathbf{1}_N^\top V", "divided by N^2 in every row"),
 ]
 for answer in MEAN_RIGHT:
     add("ex6.6", answer, "correct", "the mean of the value rows for every N")

@@ -94,9 +94,15 @@ def _closed_form(total: sp.Sum) -> sp.Expr:
 
 
 def _row_sums(factors: tuple) -> list:
-    """1^T V (and V^T 1), the sum of the value rows, as one factor."""
+    """1^T V (and V^T 1), the sum of the value rows, as one factor; 1 1^T V, the N x d_v matrix
+    whose every row is that sum (the outputs of all tokens at once), as the same factor."""
     out, i = [], 0
+    ones, t_ones, values = ("ones",), ("T", ("ones",)), ("id", "V", None, None)
     while i < len(factors):
+        if factors[i : i + 3] == (ones, t_ones, values):
+            out.append(("rowsum",))
+            i += 3
+            continue
         a, b = factors[i], factors[i + 1] if i + 1 < len(factors) else None
         if b is not None and (
             (a == ("T", ("ones",)) and b == ("id", "V", None, None))

@@ -8,6 +8,7 @@ certified evaluation at witness points. The number c alone, or a chain of equal 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -324,14 +325,20 @@ def _rational_sign(left: Any, right: Any) -> int | None:
     """The sign of left - right computed exactly where both are rational numbers, else None."""
     if any(not isinstance(x, sp.Expr) or x.has(*INFINITIES) for x in (left, right)):
         return None
-    if any(
-        a.is_Pow and a.exp.is_Integer and abs(a.exp) > 64
-        for x in (left, right)
-        for a in sp.preorder_traversal(x)
-    ):
-        return None
+    if any(_digits(a) > 10_000 for x in (left, right) for a in sp.preorder_traversal(x) if a.is_Pow):
+        return None  # 10^{-100} is exact in 101 digits; 10^{10^{10}} is not worked out
     gap = (left - right).doit()
     return None if not gap.is_Rational else int(gap.p > 0) - int(gap.p < 0)
+
+
+def _digits(power: sp.Pow) -> float:
+    """About how many digits ``power`` has when worked out exactly (infinite when it is not a
+    rational to an integer power)."""
+    base, exp = power.args
+    if not (exp.is_Integer and base.is_Rational and base != 0):
+        return float("inf")
+    size = max(abs(int(base.p)), abs(int(base.q)))
+    return abs(int(exp)) * math.log10(size) if size > 1 else 0.0
 
 
 def _confirm(relations: list[tuple[Any, str, Any]], var: sp.Symbol, target: _Set) -> None:

@@ -657,6 +657,9 @@ class Parser:
                 if len(word) == 1 and word.isalpha():
                     return ("id", word, None, None)
                 if word == "1":
+                    if self.at("op", "_"):  # its length, \mathbf{1}_N: a vector of ones all the same
+                        self.next()
+                        self._subscript()
                     return ("ones",)  # the all-ones vector
                 raise StepSyntaxError(f"unknown name {word!r} at position {t.pos}")
             if name in ("ldots", "cdots", "dots"):
