@@ -11,6 +11,8 @@ from symattn.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
+#: The guide's pages, written by hand and copied into docs/guide/ by `symattn build`.
+GUIDE = ROOT / "symattn" / "present" / "guide"
 
 
 @pytest.mark.pinned  # SymPy's printing, pasted into the README
@@ -103,14 +105,15 @@ def test_readme_and_ci_install_with_the_constraints_and_ci_runs_the_newest_versi
 
 
 @pytest.mark.pinned  # the max error column is a 60-digit evaluation printed by SymPy and mpmath
-def test_readme_verify_table_is_what_verify_prints(verify):
-    """Every row of the README's verify table is what `symattn verify` prints for it now, but
-    for the time column (seconds differ from run to run)."""
+def test_guide_verify_table_is_what_verify_prints(verify):
+    """Every row of the guide's verify table (derivations page) is what `symattn verify` prints
+    for it now, but for the time column (seconds differ from run to run)."""
     import derivations
     from symattn.present.verify_table import _row
 
-    block = re.search(r"<!-- verify:start -->\n```text\n(.*?)```\n<!-- verify:end -->", README, re.S)
-    assert block, "README verify markers missing"
+    page = (GUIDE / "derivations.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- verify:start -->\n```text\n(.*?)```\n<!-- verify:end -->", page, re.S)
+    assert block, "the guide's verify markers are missing"
     rows = block.group(1).splitlines()[2:]
     width = max(len("derivation"), *map(len, derivations.NAMES))
 
@@ -121,4 +124,18 @@ def test_readme_verify_table_is_what_verify_prints(verify):
     assert [r.split()[0] for r in rows] == list(derivations.NAMES)
     for row in rows:
         expected = _row(row.split()[0], width, verify(row.split()[0])[1])[0]
-        assert untimed(row) == untimed(expected), f"README verify row is stale: {expected}"
+        assert untimed(row) == untimed(expected), f"the guide's verify row is stale: {expected}"
+
+
+def test_the_readme_is_a_short_tour_that_links_every_page_of_the_guide():
+    """A newcomer reads the README whole: it stays short and sends each command to its page of
+    the guide, which `symattn build` copies into docs/guide/ and the site's menu lists."""
+    from symattn.present.site import GUIDE_PAGES, guide_pages
+
+    assert len(README.splitlines()) <= 160
+    nav = (ROOT / "mkdocs.yml").read_text()
+    for name in GUIDE_PAGES:
+        assert f"(docs/guide/{name}" in README, name
+        assert f"guide/{name}" in nav, name
+    assert sorted(p.name for p in GUIDE.glob("*.md")) == sorted(GUIDE_PAGES)
+    assert guide_pages()["guide/auditing.md"].startswith("# Auditing a module")

@@ -241,7 +241,8 @@ def exercise_page() -> str:
             shown.rstrip("\n"),
             "```",
             "",
-            "Answers are read as LaTeX or plain numbers, with the notations listed in the README:",
+            "Answers are read as LaTeX or plain numbers, with the notations listed in "
+            "[the exercises guide](guide/exercises.md):",
             "",
             "```text",
             *[line.rstrip("\n") for line in checks],

@@ -156,21 +156,23 @@ def test_model_solutions_pass_and_the_docs_slips_fail(exercise_id):
     assert next(s for s in wrong.steps if s.status != "ok").status == "wrong"
 
 
-@pytest.mark.pinned  # SymPy's printing, pasted into the README
-def test_readme_example_is_real_output(cli, tmp_path):
-    """The README's step-by-step example is what the command prints for the docs' slip."""
+@pytest.mark.pinned  # SymPy's printing, pasted into the guide
+def test_guide_example_is_real_output(cli, tmp_path):
+    """The guide's step-by-step example (exercises page) is what the command prints for the
+    docs' slip."""
     import re
 
     from symattn.grading.proofs.examples import EXAMPLES
 
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"<!-- steps:start -->\n```text\n\$ [^\n]*\n(.*?)```\n<!-- steps:end -->", readme, re.S)
-    assert block, "README steps example markers missing"
+    guide = Path(__file__).resolve().parents[3] / "symattn" / "present" / "guide" / "exercises.md"
+    page = guide.read_text(encoding="utf-8")
+    block = re.search(r"<!-- steps:start -->\n```text\n\$ [^\n]*\n(.*?)```\n<!-- steps:end -->", page, re.S)
+    assert block, "the guide's steps example markers are missing"
     proof = tmp_path / "proof.tex"
     proof.write_text(EXAMPLES["ex6.3"]["wrong"], encoding="utf-8")
     code, out, _ = cli("check", "ex6.3", "--steps", str(proof))
     assert code == 1
-    assert out == block.group(1), "README steps example is stale: paste the command's output"
+    assert out == block.group(1), "the guide's steps example is stale: paste the command's output"
 
 
 def test_where_python_cannot_fork_the_page_not_the_budget_bounds_a_derivation(monkeypatch):
