@@ -4,8 +4,8 @@ A module's math is author text, not code: nothing here calls ``eval``, ``sympify
 parser with global state. :func:`latex_to_plain` rewrites the LaTeX of one formula into a small
 plain syntax (``\\sqrt{2} \\approx 1.414`` -> ``sqrt(2) ≈ 1.414``), and :func:`parse_chain`
 reads that syntax with a recursive-descent parser into a tuple tree, which :func:`exact` turns
-into SymPy (decimals read exactly) and :func:`interval` into mpmath intervals (a decimal with a
-fractional part stands for every number that rounds to it).
+into SymPy (decimals read exactly; a rounded figure the text stated before may be read as the
+exact value it stands for, :class:`symattn.grading.audit.match.Figures`).
 
 How a stated figure is compared with a computed value is :mod:`symattn.grading.audit.stated`.
 """
@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import re
 
-import mpmath
 import sympy as sp
 
-from .stated import Stated, Unreadable
+from .stated import Unreadable
 
 MAX_LENGTH = 400  # characters of one formula read
 MAX_POWER = 64  # largest literal exponent evaluated
@@ -430,53 +429,3 @@ def _elementwise(fn, arg):
     if isinstance(arg, sp.MatrixBase):
         return arg.applyfunc(fn)
     return fn(arg)
-
-
-def interval(node: Node, env: dict):
-    """The node in mpmath interval arithmetic: a decimal with a fraction part stands for
-    every number that rounds to it; a list for a vector."""
-    iv = mpmath.iv
-    op = node[0]
-    if op == "num":
-        s = Stated.read(node[1])
-        return iv.mpf([str(s.low), str(s.high)]) if "." in node[1] else iv.mpf(str(s.value))
-    if op == "sym":
-        if node[1] == "e":
-            return iv.e
-        value = env.get(node[1])
-        if value is None or not getattr(value, "is_number", False) or not value.is_finite:
-            raise Unreadable(f"{node[1]} has no value")
-        return iv.mpf(str(sp.N(value, 30)))
-    if op == "vec":
-        return [interval(x, env) for x in node[1]]
-    if op in ("neg", "pm"):
-        v = interval(node[1], env)
-        return v if op == "pm" else _map(lambda x: -x, v)
-    if op == "call" and node[1] in ("sqrt", "exp"):
-        fn = iv.sqrt if node[1] == "sqrt" else iv.exp
-        return _map(fn, interval(node[2], env))
-    if op in ("add", "sub", "mul", "div", "pow"):
-        a, b = interval(node[1], env), interval(node[2], env)
-        if isinstance(a, list) and isinstance(b, list):
-            if op == "mul":
-                return sum((x * y for x, y in zip(a, b, strict=True)), iv.mpf(0))
-            if op in ("add", "sub"):
-                return [x + y if op == "add" else x - y for x, y in zip(a, b, strict=True)]
-            raise Unreadable("vector operation")
-        f = {
-            "add": lambda x, y: x + y,
-            "sub": lambda x, y: x - y,
-            "mul": lambda x, y: x * y,
-            "div": lambda x, y: x / y,
-            "pow": lambda x, y: x**y,
-        }[op]
-        if isinstance(a, list):
-            return [f(x, b) for x in a]
-        if isinstance(b, list):
-            return [f(a, y) for y in b]
-        return f(a, b)
-    raise Unreadable(op)
-
-
-def _map(fn, v):
-    return [fn(x) for x in v] if isinstance(v, list) else fn(v)

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from .document import Document, Line
 from .facts import Facts
+from .match import Figures
 
 
 class AuditContext(Protocol):
@@ -19,6 +20,7 @@ class AuditContext(Protocol):
     doc: Document
     facts: Facts
     env: dict
+    figures: Figures
 
     def premises(self, line: Line) -> dict: ...
 

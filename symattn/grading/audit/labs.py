@@ -34,6 +34,16 @@ SATURATION_TRIALS = 20_000  # reduced method: 1 + keys normals a trial
 NO_NUMPY = "a lab's measured figure: the labs draw with NumPy, which this Python lacks"
 
 
+#: A share as the module may write it: in math (35 %) or in words (35 percent, 35 per cent).
+_SHARE = r"(?:⟨\s*([\d.]+)\s*%\s*⟩|\b([\d.]+)\s*(?:%|percent\b|per cent\b))"
+
+
+def _share(m: re.Match) -> tuple[str, tuple[int, int]]:
+    """The figure of a :data:`_SHARE` match and its span."""
+    k = 1 if m.group(1) is not None else 2
+    return m.group(k), m.span(k)
+
+
 def lab_claims(line: Line, block: str) -> list:
     """The lab figures stated on ``line``, each rerun by the lab.
 
@@ -103,28 +113,29 @@ def lab_claims(line: Line, block: str) -> list:
     threshold = re.search(r"p_max⟩? above ⟨\s*([\d.]+)\s*⟩", block)
     if trials and threshold and not labs:
         for pattern in (
-            r"⟨\s*([\d.]+)\s*%\s*⟩ of the unscaled",
-            r"[Ww]ith scaling, ⟨\s*([\d.]+)\s*%\s*⟩",
+            _SHARE + r" of the unscaled",
+            r"[Ww]ith scaling, " + _SHARE,
             r"p_max\s*\(\s*1\s*-\s*p_max\s*\)⟩ is ⟨\s*([\d.]+)\s*⟩",
         ):
             if m := re.search(pattern, text):
-                unchecked(m.span(1))
+                unchecked(_share(m)[1] if m.re.groups == 2 else m.span(1))
     elif trials and threshold:
         n, width, keys = (int(trials.group(i).replace(",", "")) for i in (1, 2, 3))
         t = float(threshold.group(1))
         result = _saturation(width, keys, t)
         for pattern, name in (
-            (r"⟨\s*([\d.]+)\s*%\s*⟩ of the unscaled", "unscaled"),
-            (r"[Ww]ith scaling, ⟨\s*([\d.]+)\s*%\s*⟩", "scaled"),
+            (_SHARE + r" of the unscaled", "unscaled"),
+            (r"[Ww]ith scaling, " + _SHARE, "scaled"),
         ):
             m = re.search(pattern, text)
             if not m:
                 continue
+            figure, span = _share(m)
             count, total = result[name]["count"], result["trials"]
             lo, hi = _share_prediction(count, total, n)
-            ok = _meets(Stated.read(m.group(1), percent=True), lo, hi)
+            ok = _meets(Stated.read(figure, percent=True), lo, hi)
             claim(
-                m.span(1),
+                span,
                 ok,
                 Said(
                     _figure(f"{100 * count / total:.2f} %"),

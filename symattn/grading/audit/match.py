@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -66,6 +67,78 @@ def evaluate(node: calc.Node, env: dict) -> sp.Basic | None:
     if names - KNOWN_SYMBOLS:
         return None
     return value
+
+
+class Figures:
+    """Rounded figures the text has stated so far, each with the exact value it stands for.
+
+    When a claim is certified as the rounding of an exact value (``√2 ≈ 1.414``), the figure
+    ``1.414`` is remembered; a later formula that computes with it (``e^{1.414} = 4.113``) may
+    then be read with the exact value in its place, as a reader would, and the claim is said so
+    ("reading 1.414 as √2"). A figure that rounds two different values is not used.
+    """
+
+    def __init__(self, known: list[sp.Basic] | None = None) -> None:
+        self._exact: dict[str, sp.Basic | None] = {}
+        #: Quantities the text works with (the worked example's entries): a figure no claim
+        #: has certified yet stands for one of them when it rounds that one and no other.
+        self._known = [v for v in (known or []) if v.is_number and v.is_finite and not v.is_Rational]
+
+    @staticmethod
+    def key(text: str) -> str:
+        return re.sub(r"[\s,{}]|\\,", "", text).replace("−", "-")
+
+    def remember(self, text: str, value: sp.Basic) -> None:
+        key = self.key(text)
+        if "." not in key or not isinstance(value, sp.Basic) or not value.is_number:
+            return
+        try:
+            if sp.Rational(key) == value:
+                return  # the figure is the value itself
+        except (TypeError, ValueError):
+            return
+        known = self._exact.get(key, value)
+        self._exact[key] = value if known is not None and same(known, value) else None
+
+    def read(self, node: calc.Node) -> tuple[calc.Node, dict, list[str]] | None:
+        """``node`` with each remembered figure replaced by a name bound to its exact value,
+        the binding, and the figures replaced; None when it holds no remembered figure."""
+        env: dict[str, sp.Basic] = {}
+        used: list[str] = []
+
+        def walk(n):
+            if not isinstance(n, tuple):
+                return n
+            if n and n[0] == "num":
+                key = self.key(n[1])
+                value = self._exact[key] if key in self._exact else self._known_value(key)
+                if value is not None:
+                    name = f"figure{len(env)}"
+                    env[name] = value
+                    used.append(n[1])
+                    return ("sym", name)
+                return n
+            return tuple(walk(c) for c in n)
+
+        out = walk(node)
+        return (out, env, used) if used else None
+
+    def _known_value(self, key: str) -> sp.Basic | None:
+        if "." not in key:
+            return None
+        try:
+            stated = Stated.read(key)
+        except (Unreadable, ValueError):
+            return None
+        hits = [v for v in self._known if rounds_to(v, stated, False)]
+        return hits[0] if hits and all(same(h, hits[0]) for h in hits) else None
+
+    def said(self, used: list[str], env: dict) -> str:
+        from ..plain_math import plain_math
+
+        return "reading " + ", ".join(
+            f"{u} as {plain_math(v)}" for u, v in zip(used, env.values(), strict=True)
+        )
 
 
 def stated_vector(node: calc.Node) -> list[tuple[str, bool]] | None:

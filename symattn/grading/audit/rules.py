@@ -5,8 +5,9 @@ file) and computes the true value with the library:
 
 - ``arithmetic``: a formula ``a = b ≈ c`` is evaluated member by member (decimals read
   exactly; the two-token example's vectors q_1, k_1, ... come from the module's own table);
-  a stated figure must be the correctly rounded value, or, when the formula uses rounded
-  figures (``e^{1.414}``), be consistent with their rounding (interval arithmetic);
+  a stated figure must be the correctly rounded value of the formula as written, or, when the
+  formula computes with rounded figures the text stated before (``e^{1.414}`` after
+  ``√2 ≈ 1.414``), of the formula with their exact values (:class:`.match.Figures`);
 - ``statistics``: E[...] and Var(...) of products of independent N(0, 1) entries, by the
   rules the module states (linearity, independence, variances of independent terms add);
 - ``worked example``: vectors and figures of the two-token example against the exact stages of
@@ -39,6 +40,7 @@ from .match import (
     UNCHECKED,
     WRONG,
     Claim,
+    Figures,
     evaluate,
     formula_span,
     same,
@@ -48,7 +50,7 @@ from .match import (
     vector_ok,
 )
 from .said import Math, Said
-from .stated import Stated, Unreadable, consistent, rounds_to
+from .stated import Stated, Unreadable, rounds_to
 
 __all__ = ["CERTIFIED", "UNCHECKED", "WRONG", "Auditor", "Claim"]
 
@@ -84,7 +86,9 @@ _RULE_ERRORS = (
 )
 
 
-ROUNDED = "consistent with the rounding of its inputs"
+#: Why a formula with numbers is not read, said as the claim's reason (other formulas the
+#: parser leaves, such as prose in math, are left to the rules that read numbers in words).
+_SAID_UNREADABLE = {"formula too long", "formula nested too deeply"}
 
 
 class Auditor:
@@ -97,6 +101,10 @@ class Auditor:
         #: Quantities the text defines by a stated identity (sigma_z = sqrt(Var(z))), as values
         #: in the symbols they are written in; later claims about them are checked.
         self.defined: dict[str, sp.Basic] = {}
+        #: Rounded figures certified so far, with the exact values they stand for.
+        self.figures = Figures(
+            [x for steps in self.facts.examples.values() for m in steps.stages.values() for x in m]
+        )
         self.claims: list[Claim] = []
 
     def run(self) -> list[Claim]:
@@ -128,7 +136,7 @@ class Auditor:
             if attempt(rule, line, add, covered):
                 break
         else:
-            for start, end, members, relations in self._chains(line):
+            for start, end, members, relations in self._chains(line, add):
                 attempt(self._chain, line, start, end, members, relations, add)
             for rule in RULES:
                 attempt(rule, self, line, add, covered)
@@ -171,17 +179,22 @@ class Auditor:
             add(claim)
         return False  # the rest of the line is read by the other rules
 
-    def _chains(self, line: Line):
+    def _chains(self, line: Line, add: Callable):
         for tex, plain, start, end in line.formulas:
             if "bmatrix" in tex:
                 continue
             try:
                 members, relations = calc.parse_chain(plain)
-            except Unreadable:
+            except Unreadable as exc:
+                if re.search(r"\d", plain) and str(exc) in _SAID_UNREADABLE:
+                    reason = f"a formula the audit does not read: {exc}"
+                    add(Claim(line.number, line.text[start:end], UNCHECKED, None, reason, [(start, end)]))
                 continue
             defines = self._definition(members, relations)
             digits = bool(re.search(r"\d", re.sub(r"sum_\(\w=1\)", "", plain)))
-            if not defines and not digits:
+            names = set().union(*(calc.symbols_of(m) for m in members))
+            crossover = bool(set(relations) & {">", "<", "≥", "≤"}) and {"N", "d_model"} <= names
+            if not defines and not digits and not crossover:  # N > d_model is a claim too
                 continue
             if (
                 relations == ["="]
@@ -253,11 +266,12 @@ class Auditor:
                 v = heads(v) if not isinstance(v, sp.MatrixBase) else v
                 if not isinstance(v, sp.MatrixBase) and v.free_symbols:
                     continue  # sqrt(d_k) beside sqrt(2): a premise, not a value
-                ok, how = self._matches(m, v, stated_node, exact_whole)
+                ok, how, shown = self._matches(m, v, stated_node, exact_whole)
+                values[i] = shown  # the value as read: a remembered figure by its exact value
                 if ok:
                     checks.append(how)
                 else:
-                    problems.append(Said(Math(v)))
+                    problems.append(Said(Math(shown)))
         if stated_i is None:
             numeric = [
                 v for v in values if v is not None and not isinstance(v, sp.MatrixBase) and not v.free_symbols
@@ -338,8 +352,6 @@ class Auditor:
             )
         elif checks:
             value = value_text(values, stated_i)
-            if value and ROUNDED in checks:
-                value += " with its rounded inputs read exactly"
             add(
                 Claim(
                     line.number,
@@ -357,37 +369,48 @@ class Auditor:
                 )
             )
 
-    def _matches(self, node, value, stated_node, exact_whole) -> tuple[bool, str | Said]:
-        """Whether an evaluated member equals the stated figure (or vector), and how."""
-        """Whether an evaluated member equals the stated figure (or vector)."""
+    def _matches(self, node, value, stated_node, exact_whole) -> tuple[bool, str, sp.Basic]:
+        """Whether an evaluated member equals the stated figure (or vector), how, and the value
+        as read. A member computed from rounded figures the text stated before is read, when
+        it does not match as written, with their exact values (``e^{1.414}`` as ``e^{√2}``);
+        the figures as written are never given a rounding leeway of their own."""
         vec = stated_vector(stated_node)
-        if vec is not None:
-            if not isinstance(value, sp.MatrixBase):
-                return False, Said(Math(value))
-            if vector_ok(value, vec, exact_whole):
-                return True, "rounds to the stated figures" if calc.has_decimal(stated_node) else "exact"
-            if calc.has_decimal(node):
-                try:
-                    iv = calc.interval(node, self.env)
-                    if isinstance(iv, list) and all(
-                        s == "-oo" or consistent(x, Stated.read(s)) for x, (s, _) in zip(iv, vec, strict=True)
-                    ):
-                        return True, ROUNDED
-                except (Unreadable, ValueError, TypeError, ZeroDivisionError):
-                    pass
-            return False, Said(Math(value))
-        stated = Stated.read(calc.literal(stated_node))
-        if isinstance(value, sp.MatrixBase):
-            return False, Said(Math(value))
-        if rounds_to(value, stated, exact_whole):
-            return True, "exact" if stated.whole and exact_whole else "correctly rounded"
-        if calc.has_decimal(node):
-            try:
-                if consistent(calc.interval(node, self.env), stated):
-                    return True, ROUNDED
-            except (Unreadable, ValueError, TypeError, ZeroDivisionError):
-                pass
-        return False, Said(Math(value))
+        literal = calc.literal(stated_node)
+
+        def agrees(v) -> bool:
+            if vec is not None:
+                return isinstance(v, sp.MatrixBase) and vector_ok(v, vec, exact_whole)
+            return not isinstance(v, sp.MatrixBase) and rounds_to(v, Stated.read(literal), exact_whole)
+
+        def how_exact() -> str:
+            if vec is not None:
+                return "rounds to the stated figures" if calc.has_decimal(stated_node) else "exact"
+            stated = Stated.read(literal)
+            written = sp.Rational(stated.value.numerator, stated.value.denominator)
+            if (stated.whole and exact_whole) or same(value, written):
+                return "exact"
+            return "correctly rounded"
+
+        if agrees(value):
+            self._remember(stated_node, value)
+            return True, how_exact(), value
+        read = self.figures.read(node)
+        if read is not None:
+            read_node, bound, used = read
+            exact = evaluate(read_node, {**self.env, **bound})
+            if exact is not None and agrees(exact):
+                self._remember(stated_node, exact)
+                return True, f"{how_exact()}, {self.figures.said(used, bound)}", exact
+        return False, "", value
+
+    def _remember(self, stated_node, value) -> None:
+        """The stated figures of a certified claim, as roundings of ``value``."""
+        vec = stated_vector(stated_node)
+        if vec is not None and isinstance(value, sp.MatrixBase):
+            for (text, _), v in zip(vec, value, strict=False):
+                self.figures.remember(text, v)
+        elif vec is None and not isinstance(value, sp.MatrixBase):
+            self.figures.remember(calc.literal(stated_node), value)
 
     def premises(self, line: Line) -> dict:
         """``d_model = 4096`` and the like, stated as a premise in the line's unit."""

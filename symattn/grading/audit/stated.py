@@ -6,8 +6,7 @@ number are not significant); ``0.0020`` has 2; ``35 %`` is 0.35 to 2 digits. A w
 stated with "=" is meant exactly.
 
 :func:`rounds_to` decides with certified digits (:func:`symattn.core.digits.round_decimal`), or
-exactly for rationals; :func:`consistent` compares an interval (a value computed from rounded
-figures) with a stated figure's rounding interval.
+exactly for rationals.
 """
 
 from __future__ import annotations
@@ -99,16 +98,6 @@ def rounds_to(true: sp.Basic, stated: Stated, exact_whole: bool = True) -> bool:
     if stated.whole:  # "330,000": its significant digits, trailing zeros not counted
         return Fraction(round_decimal(true, stated.digits)) == stated.value
     return Fraction(round_decimal(true, stated.digits)) == stated.value
-
-
-def consistent(iv_value, stated: Stated) -> bool:
-    """Whether an interval (the value over the rounding of its inputs) meets the stated one."""
-    lo, hi = float(stated.low), float(stated.high)
-    try:
-        a, b = float(iv_value.a), float(iv_value.b)
-    except (AttributeError, TypeError):
-        return False
-    return a <= hi and lo <= b
 
 
 def show(value: sp.Basic, digits: int = 7) -> str:

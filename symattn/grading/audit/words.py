@@ -28,7 +28,7 @@ from .match import (
     vector_ok,
 )
 from .said import Math, Said, Tex
-from .stated import Stated, Unreadable, consistent, rounds_to
+from .stated import Stated, Unreadable, rounds_to
 
 
 def stage_match(au: AuditContext, line: Line, pos: int, stage: str, vec) -> tuple[bool, Said, str]:
@@ -51,6 +51,8 @@ def stage_match(au: AuditContext, line: Line, pos: int, stage: str, vec) -> tupl
         return False, Said("no such row"), "no such row"
     for mask, name, r, values in candidates:
         if vector_ok(values, vec):
+            for (text, _), v in zip(vec, values, strict=False):
+                au.figures.remember(text, v)
             return (
                 True,
                 Said(Math(values)),
@@ -127,6 +129,7 @@ def example_scalars(au: AuditContext, line: Line, add: Callable, covered: list) 
         span = formula_span(line, start, end)
         hit = next(((n, v) for n, v in pool if rounds_to(v, stated, False)), None)
         if hit:
+            au.figures.remember(text.strip("⟨⟩"), hit[1])
             add(
                 Claim(
                     line.number,
@@ -183,11 +186,11 @@ def their_sum(au: AuditContext, line: Line, add: Callable, covered: list) -> Non
         stated = Stated.read(m.group(1))
         value = calc.exact(total, au.env)
         ok = rounds_to(value, stated, False)
-        if not ok and calc.has_decimal(total):
-            try:
-                ok = consistent(calc.interval(total, au.env), stated)
-            except (Unreadable, ValueError):
-                ok = False
+        read = au.figures.read(total) if not ok else None
+        if read is not None:  # the entries as the exact values of the figures they round
+            exact = calc.exact(read[0], {**au.env, **read[1]})
+            ok = rounds_to(exact, stated, False)
+            value = exact if ok else value
         add(
             Claim(
                 line.number,
@@ -216,6 +219,9 @@ def listed_weights(au: AuditContext, line: Line, add: Callable, covered: list) -
     if len(weights) != len(figures):
         return
     wrong = [(f, w) for f, w in zip(figures, weights, strict=True) if not rounds_to(w, Stated.read(f), False)]
+    if not wrong:
+        for f, w in zip(figures, weights, strict=True):
+            au.figures.remember(f, w)
     verdict = WRONG if wrong else CERTIFIED
     value = Said.join(", ", (Math(w, 6) for _, w in wrong)) if wrong else Said(Math(sp.Matrix([weights]), 6))
     add(

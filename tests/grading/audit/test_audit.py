@@ -203,12 +203,15 @@ PLANTED = [
     # a lab figure outside its interval
     ("$1.0040$", "$1.0400$", 137, "99 % interval"),
     (r"$35\%$", r"$55\%$", 139, "99 % interval"),
+    (r"$35\%$", "75 per cent", 139, "99 % interval"),  # a share in words
+    (r"$35\%$", "75 percent", 139, "99 % interval"),
     ("is $0.0020$", "is $0.0200$", 139, "99 % interval"),
     # a wrong cost term, total and crossover
     (r"$3 \cdot N \cdot d_{\text{model}}^2$", r"$2 \cdot N \cdot d_{\text{model}}^2$", 216, "3*N*d_model^2"),
     (r"4 N d_{\text{model}}^2 + 2 N^2", r"4 N d_{\text{model}}^2 + 3 N^2", 224, "2*N^2*d_model"),
     (r"that is, $N > 2d_{\text{model}}$", r"that is, $N > 4d_{\text{model}}$", 227, "2*d_model"),
     (r"2 d_{\text{model}} = 8192$", r"2 d_{\text{model}} = 8092$", 253, "8192"),
+    (r"that is, $N > 2d_{\text{model}}$", r"that is, $N > d_{\text{model}}$", 227, "2*d_model"),
     # a wrong mask, a wrong head width
     (r"0 & -\infty & -\infty \\ 0 & 0 & -\infty", r"0 & 0 & -\infty \\ 0 & 0 & -\infty", 247, "-∞"),
     ("so $d_k = 64$", "so $d_k = 46$", 182, "64"),
@@ -468,6 +471,13 @@ def test_the_text_report_shows_claims_as_unicode_math(cli):
         ("Close: $e^{3} \\ge 20.08$.\n", "certified", "e^3"),
         ("Softmax gives weights that sum to 1 in a row.\n", "certified", "1"),
         ("Softmax gives weights that sum to 1.1 in a row.\n", "wrong", "1"),
+        # decimals are read exactly as written: no rounding leeway of their own
+        ("Note that $0.1 + 0.2 = 0.4$ here.\n", "wrong", "0.3"),
+        ("Note that $0.1 + 0.2 = 0.3$ here.\n", "certified", "0.3"),
+        ("Note that $0.5 \\cdot 4 = 2.2$ here.\n", "wrong", "2"),
+        ("Note that $e^{0.5} \\approx 1.60$ here.\n", "wrong", "1.648721"),
+        ("Note that $\\frac{1}{0.3} = 3.0$ here.\n", "wrong", "10/3"),
+
         ("Each layer costs $5 N d_{\\text{model}}^2$ multiply-adds.\n", "wrong", "4*N*d_model^2"),
     ],
 )
@@ -479,6 +489,30 @@ def test_rules_on_our_own_text(text, verdict, value):
         assert claims[0].value is None and claims[0].rule
     else:
         assert value in claims[0].value
+
+
+@pytest.mark.parametrize(
+    ("later", "verdict"),
+    [
+        (r"$e^{1.414} \approx 4.113$", "certified"),  # e^√2 = 4.11325; as written 4.11237
+        (r"$e^{1.414} \approx 4.112$", "certified"),  # as written
+        (r"$e^{1.414} \approx 4.114$", "wrong"),
+        (r"$1.414 + 1 = 2.414$", "certified"),
+        (r"$1.414 \cdot 1.414 = 2$", "certified"),  # √2 · √2, as a reader takes it
+        (r"$1.414 \cdot 1.414 = 2.1$", "wrong"),
+    ],
+)
+def test_a_figure_certified_before_stands_for_its_exact_value(later, verdict):
+    """After √2 ≈ 1.414 is certified, 1.414 in a later formula may be read as √2 (and the rule
+    says so); without that earlier claim it is read as written."""
+    text = "So $\\sqrt{2} \\approx 1.414$ here.\n\nAnd " + later + " there.\n"
+    claims = audit_claims(text)
+    assert [c.verdict for c in claims] == ["certified", verdict]
+    if verdict == "certified" and "as √2" in claims[1].rule:
+        assert "reading 1.414 as √2" in claims[1].rule
+    alone = audit_claims("And " + later + " there.\n")
+    if "4.113" in later or "= 2$" in later:
+        assert [c.verdict for c in alone] == ["wrong"]  # read as written, 1.414 is not √2
 
 
 #: Wrong claims planted in a copy of the module: (text as the module has it, the planted text).
@@ -581,3 +615,14 @@ def test_a_costly_module_is_refused_within_the_limits(cli, tmp_path, monkeypatch
     assert code == 2 and out == ""
     assert err.startswith("symattn: ") and "too costly" in err and err.count("\n") == 1
     assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize(
+    ("formula", "reason"),
+    [("+".join(["1"] * 300) + " = 301", "too long"), ("(" * 500 + "1" + ")" * 500 + " = 2", "too long")],
+)
+def test_a_formula_too_large_to_read_is_reported_unchecked_not_dropped(formula, reason):
+    """A claim the parser refuses for its size is still a claim: unchecked, with the reason."""
+    claims = audit_claims(f"Note that ${formula}$.\n")
+    assert [c.verdict for c in claims] == ["unchecked"]
+    assert reason in claims[0].rule
