@@ -196,6 +196,9 @@ MEAN_RIGHT = [
     r"\frac{1}{N}\mathbf{1}_N^\top V",
     r"\frac1N\mathbf{1}\mathbf{1}^\top V",
     r"\frac{1}{N}\mathbf{1}_N \mathbf{1}_N^\top V",
+    r"\frac{1}{N}\sum_{j=1}^{N} v_{N+1-j}",
+    r"\frac{1}{N}\sum_{j=1}^{N}\sum_{k=1}^{N} \frac{v_k}{N}",
+    r"\sum_{j=1}^{N}\sum_{k=1}^{N} \frac{v_k}{N^2}",
 ]
 MEAN_WRONG = [
     (r"\sum_{j=1}^{N} v_j", "the sum, not the mean"),
@@ -210,6 +213,8 @@ MEAN_WRONG = [
     (r"v_1", "one value"),
     (r"\mathbf{1}\mathbf{1}^\top V", "the sum of the rows in every row"),
     (r"\frac{1}{N^2}\mathbf{1}_N\mathbf{1}_N^\top V", "divided by N^2 in every row"),
+    (r"\frac{1}{N}\sum_{j=1}^{N} v_{N-j}", "reversed, and shifted by one"),
+    (r"\frac{1}{N}\sum_{j=1}^{N}\sum_{k=1}^{N} v_k", "the sum of the values, N times, over N"),
 ]
 for answer in MEAN_RIGHT:
     add("ex6.6", answer, "correct", "the mean of the value rows for every N")

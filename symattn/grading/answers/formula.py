@@ -180,19 +180,36 @@ def normal(e: sp.Expr) -> sp.Expr:
     if e.is_Mul:
         return sp.Mul(*[normal(f) for f in e.args])
     if isinstance(e, sp.Sum):
-        var, lo, hi = e.limits[0]
-        body = e.function.xreplace({var: var + lo - 1})  # every sum starts at 1
+        *inner, (var, lo, hi) = e.limits  # \sum_j \sum_k: the inner sum first
+        function = sp.Sum(e.function, *inner) if inner else e.function
+        body = normal(function).xreplace({var: var + lo - 1})  # every sum starts at 1
         hi = hi - lo + 1
         lo = sp.S.One
         out = []
         for term in sp.Add.make_args(sp.expand(body)):
             inside = [f for f in sp.Mul.make_args(term) if f.has(var)]
             outside = [f for f in sp.Mul.make_args(term) if not f.has(var)]
-            k = sp.Symbol("κ", integer=True, positive=True)
-            summand = sp.Mul(*inside).xreplace({var: k})
-            out.append(sp.Mul(*outside) * sp.Sum(summand, (k, lo, hi)))
+            if not inside:  # a term free of the index, counted hi times
+                out.append(sp.Mul(*outside) * hi)
+                continue
+            out.append(sp.Mul(*outside) * _reindexed(sp.Mul(*inside), var, hi))
         return sp.expand(sp.Add(*out))
     return e
+
+
+def _reindexed(summand: sp.Expr, var: sp.Symbol, hi: sp.Expr) -> sp.Expr:
+    """sum_{var=1}^{hi} summand with its index renamed, and with the body v_κ itself where the
+    summand is one value v_{±var + c} (v_{N+1-j} over j = 1..N is v_κ over κ = 1..N)."""
+    k = sp.Symbol("κ", integer=True, positive=True)
+    if isinstance(summand, sp.Indexed) and summand.base == V:
+        idx = sp.expand(summand.indices[0])
+        a = idx.coeff(var)
+        c = sp.expand(idx - a * var)
+        if a in (1, -1) and not c.has(var):
+            ends = sorted((sp.expand(a + c), sp.expand(a * hi + c)), key=lambda x: a)
+            low, high = (ends if a == 1 else ends[::-1])
+            return sp.Sum(V[k], (k, low, high))
+    return sp.Sum(summand.xreplace({var: k}), (k, sp.S.One, hi))
 
 
 def _equal(a: sp.Expr, b: sp.Expr) -> bool:
