@@ -327,18 +327,32 @@ def _rational_sign(left: Any, right: Any) -> int | None:
         return None
     if any(_digits(a) > 10_000 for x in (left, right) for a in sp.preorder_traversal(x) if a.is_Pow):
         return None  # 10^{-100} is exact in 101 digits; 10^{10^{10}} is not worked out
-    gap = (left - right).doit()
+    gap = _evaluated(left - right)
     return None if not gap.is_Rational else int(gap.p > 0) - int(gap.p < 0)
 
 
+def _evaluated(e: sp.Basic) -> sp.Basic:
+    """``e`` rebuilt with SymPy's evaluation (a reader's unevaluated sqrt(67108864) is 8192);
+    called only on expressions whose powers :func:`_digits` has bounded."""
+    if not e.args:
+        return e
+    return e.func(*[_evaluated(a) for a in e.args])
+
+
 def _digits(power: sp.Pow) -> float:
-    """About how many digits ``power`` has when worked out exactly (infinite when it is not a
-    rational to an integer power)."""
+    """About how many digits ``power`` has when worked out exactly (infinite unless it is a
+    rational, or such a power, to a rational power)."""
     base, exp = power.args
-    if not (exp.is_Integer and base.is_Rational and base != 0):
+    if not exp.is_Rational:
         return float("inf")
-    size = max(abs(int(base.p)), abs(int(base.q)))
-    return abs(int(exp)) * math.log10(size) if size > 1 else 0.0
+    if base.is_Pow:
+        inner = _digits(base)
+    elif base.is_Rational and base != 0:
+        size = max(abs(int(base.p)), abs(int(base.q)))
+        inner = math.log10(size) if size > 1 else 0.0
+    else:
+        return float("inf")
+    return inner * abs(float(exp))
 
 
 def _confirm(relations: list[tuple[Any, str, Any]], var: sp.Symbol, target: _Set) -> None:
