@@ -169,10 +169,25 @@ class Expectation:
         elif len(entries) == 2 and all(p == 1 for _, p in entries):
             (a, _), (b, _) = entries
             return m**2 + v * sp.KroneckerDelta(a, b)
+        elif len(entries) == 2 and (family.open_moments or family.normal):
+            # E[x_a^p x_b^q]: one entry when a = b, two independent ones otherwise
+            (a, p), (b, q) = entries
+            joint = self._single(family, a, p + q)
+            apart = self._single(family, a, p) * self._single(family, b, q)
+            if joint is not None and apart is not None:
+                delta = sp.KroneckerDelta(a, b)
+                return delta * joint + (1 - delta) * apart
         elif all(p == 1 for _, p in entries) and all(x.is_Integer for x, _ in entries):
             return m ** len(entries)  # distinct concrete indices: independent entries
         shown = " ".join(f"{family.base}[{a}]^{p}" for a, p in entries)
         raise ExpectationError(f"no moment rule for E[{shown}]")
+
+    def _single(self, family: Family, index: sp.Expr, p: int) -> sp.Expr | None:
+        """E[x_index^p] for one entry, or None where the family's moments do not say."""
+        try:
+            return self._moment(family, [(index, p)])
+        except ExpectationError:
+            return None
 
     # -- rewriting ------------------------------------------------------------------------
     def _expand(self, e: sp.Expr) -> sp.Expr:

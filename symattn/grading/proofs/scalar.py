@@ -155,29 +155,38 @@ def build(node: Node) -> sp.Expr:
 
 
 def _dotted_sum(terms: tuple) -> sp.Expr:
-    r"""``f(1) + \cdots + f(d_k)`` (``f(1) + f(2) + \cdots + f(d_k)`` too) as the sum it
-    writes out. The last term names the range's end (an entry ``q_{d_k}``); a term without an
-    entry, as in ``1 + \cdots + 1``, counts the d_k terms of the exercise's score z."""
+    r"""``f(1) + \cdots + f(d_k)`` (``f(1) + f(2) + \cdots + f(d_k - 1) + f(d_k)`` too) as the
+    sum it writes out. The last term names the range's end: an entry ``q_{d_k}``, or d_k itself
+    (``1 + 2 + \cdots + d_k``); a term with neither, as in ``1 + \cdots + 1``, counts the d_k
+    terms of the exercise's score z."""
     k = terms.index(("dots",))
     before, after = [build(t) for t in terms[:k]], [build(t) for t in terms[k + 1 :]]
-    if len(after) != 1 or not 1 <= len(before) <= 3 or ("dots",) in terms[k + 1 :]:
+    if not 1 <= len(after) <= 3 or not 1 <= len(before) <= 3 or ("dots",) in terms[k + 1 :]:
         raise StepSyntaxError(r"write a sum with dots as f(1) + \cdots + f(d_k), or with \sum")
-    first, last = before[0], after[0]
-    letter = next(c for c in _INDEX_LETTERS if index(c) not in first.free_symbols | last.free_symbols)
-    i = index(letter)
+    first, last = before[0], after[-1]
+    free = set().union(*(t.free_symbols for t in before + after))
+    i = index(next(c for c in _INDEX_LETTERS if index(c) not in free))
+    for body, end, start in _dotted_readings(first, last, i):
+        written = [body.xreplace({i: start + t}) for t in range(len(before))]
+        tail = [body.xreplace({i: end - (len(after) - 1 - t)}) for t in range(len(after))]
+        if [sp.expand(w) for w in written + tail] == [sp.expand(b) for b in before + after]:
+            return sp.Sum(body, (i, start, end))
+    raise StepSyntaxError(r"the terms around \cdots are not one pattern f(1), f(2), ..., f(d_k)")
+
+
+def _dotted_readings(first: sp.Expr, last: sp.Expr, i: sp.Symbol):
+    """(body f(i), end, start) a dotted sum may mean, the most specific first."""
     ends = {x.indices[0] for x in last.atoms(sp.Indexed)}
-    if len(ends) > 1:
-        raise StepSyntaxError(r"the last term before \cdots ends has entries of different indices")
-    end = next(iter(ends), D_K)
-    body = last.xreplace({x: x.base[i] for x in last.atoms(sp.Indexed)})
     starts = {x.indices[0] for x in first.atoms(sp.Indexed)}
     start = next(iter(starts)) if len(starts) == 1 else sp.S.One
-    written = [body.xreplace({i: start + t}) for t in range(len(before))]
-    if [sp.expand(w) for w in written] != [sp.expand(b) for b in before]:
-        raise StepSyntaxError(
-            r"the terms before \cdots are not one pattern f(1), f(2), ... that the last term ends"
-        )
-    return sp.Sum(body, (i, start, end))
+    if len(ends) == 1:  # entries: q_1 k_1 + ... + q_{d_k} k_{d_k}
+        end = next(iter(ends))
+        yield last.xreplace({x: x.base[i] for x in last.atoms(sp.Indexed)}), end, start
+    elif not ends and last.has(D_K):  # 1 + 2 + ... + d_k
+        for s in (sp.S.One, sp.S.Zero):
+            yield last.xreplace({D_K: i}), D_K, s
+    if not ends and not last.has(D_K):  # 1 + ... + 1: the d_k terms of z
+        yield last, D_K, sp.S.One
 
 
 def _vector(node: Node, name: str) -> bool:
@@ -203,6 +212,19 @@ def _dot_products(factors: tuple) -> list:
     return out
 
 
+def _entry_index(sub: Node) -> sp.Expr | None:
+    """An index counted from the end, d_k or d_k - c (c a number); None for anything else."""
+    if sub[0] == "group":
+        return _entry_index(sub[1])
+    if sub[0] == "id" and sub[1] == "d" and subscript_text(sub[2]) == "k" and sub[3] is None:
+        return D_K
+    if sub[0] == "add" and len(sub) == 3 and _entry_index(sub[1]) == D_K:
+        offset = sub[2]
+        if offset[0] == "neg" and offset[1][0] == "num" and offset[1][1].isdigit():
+            return D_K - int(offset[1][1])
+    return None
+
+
 def _identifier(node: Node) -> sp.Expr:
     _, base, sub, sup = node
     if sup is not None:
@@ -215,8 +237,8 @@ def _identifier(node: Node) -> sp.Expr:
         family = Q if base == "q" else K
         if sub[0] == "num":
             return family[sp.Integer(sub[1])]
-        if sub[0] == "id" and sub[1] == "d" and subscript_text(sub[2]) == "k" and sub[3] is None:
-            return family[D_K]  # the last entry, q_{d_k}
+        if sub[0] in ("id", "add", "group") and (at := _entry_index(sub)) is not None:
+            return family[at]  # the last entries, q_{d_k} and q_{d_k - 1}
         if sub[0] == "id" and sub[2] is None and sub[3] is None and sub[1] in _INDEX_LETTERS:
             return family[index(sub[1])]
         raise StepSyntaxError(f"write the index of {base} as one letter or number, as in {base}_i")

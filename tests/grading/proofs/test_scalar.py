@@ -65,6 +65,13 @@ def test_fourth_moment_needs_normality():
     assert ls.truth(read(r"\mathbb{E}[q_1^4]"), sp.Integer(1)) == "false"
 
 
+def test_two_entries_of_one_family_are_one_entry_when_their_indices_meet():
+    """E[q_i^2 q_j^2] is E[q_i^4] when i = j and 1 otherwise: splitting it as E[q_i^2] E[q_j^2]
+    is false (for normal entries 3 != 1 at i = j), while E[q_i q_j^2] = 0 holds for i != j."""
+    assert ls.truth(read(r"\mathbb{E}[q_i^2 q_j^2]"), read(r"\mathbb{E}[q_i^2]\mathbb{E}[q_j^2]")) == "false"
+    assert ls.truth(read(r"\mathbb{E}[q_1^2 q_2^2]"), sp.S.One) == "true"
+
+
 def test_independence_holds_for_moments_the_hypotheses_leave_open():
     """E[q^4 k^4] = E[q^4] E[k^4] for any law of mean 0 and variance 1 (q and k independent),
     though neither fourth moment is known; E[q^4 k^4] = E[q^4]^2 needs the two laws equal
@@ -147,6 +154,9 @@ def test_the_modules_dot_product_is_the_score(latex):
         (r"q_1 k_1 + q_2 k_2 + \ldots + q_{d_k} k_{d_k}", r"\sum_{j=1}^{d_k} q_j k_j"),
         (r"1 + \cdots + 1", r"\sum_{i=1}^{d_k} 1"),
         (r"1 + 1 + \dots + 1", "d_k"),
+        (r"1 + 1 + \cdots + 1 + 1", "d_k"),
+        (r"1 + 2 + \cdots + d_k", r"\frac{d_k (d_k + 1)}{2}"),
+        (r"q_1 k_1 + \cdots + q_{d_k - 1} k_{d_k - 1} + q_{d_k} k_{d_k}", "z"),
     ],
 )
 def test_a_sum_written_out_with_dots_is_the_sum(dotted, summed):
@@ -159,6 +169,8 @@ def test_a_sum_written_out_with_dots_is_the_sum(dotted, summed):
         r"q_1 k_1 + q_3 k_3 + \cdots + q_{d_k} k_{d_k}",  # not one pattern
         r"q_1 k_2 + \cdots + q_{d_k} k_{d_k}",
         r"q_1 k_1 + \cdots + q_{d_k} k_{d_k} + \cdots + 1",
+        r"1 + 2 + \cdots + 5",  # ends at a number: not a sum over the d_k entries
+        r"1 + 1 + \cdots + 2",
     ],
 )
 def test_dots_that_do_not_write_out_one_sum_are_refused(dotted):
