@@ -8,6 +8,7 @@ mathematics in plain text: ``10^(-10^10) + 39/20``, ``-∞``, ``e^2``, ``√(d_k
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import sympy as sp
@@ -16,6 +17,11 @@ from sympy.printing.str import StrPrinter
 
 #: Longest text shown; a longer one is cut with "...".
 MAX_SHOWN = 200
+
+
+#: A factor 1 at the start of a product or after a sign: "1*" not preceded by a digit, a
+#: letter, a point or a closing bracket.
+_UNIT_FACTOR = re.compile(r"(?<![\w.)\]])1\*")
 
 
 class _PlainPrinter(StrPrinter):
@@ -42,6 +48,10 @@ class _PlainPrinter(StrPrinter):
         shown = self._print(arg)
         plain = arg.is_Symbol or (arg.is_Integer and not arg.is_negative)
         return f"e^{shown}" if plain else f"e^({shown})"
+
+    def _print_Mul(self, expr: sp.Mul) -> str:
+        # A product a reader built unevaluated keeps SymPy's factor 1 (-1*8192*N): drop it.
+        return _UNIT_FACTOR.sub("", super()._print_Mul(expr))
 
     def _print_Exp1(self, expr: Any) -> str:
         return "e"

@@ -53,3 +53,11 @@ def test_long_values_are_cut():
 )
 def test_functions_in_plain_words(value, shown):
     assert plain_math(value) == shown
+
+
+def test_a_factor_one_of_an_unevaluated_product_is_not_shown():
+    """A reader's unevaluated -1*8192*N is written -8192*N, as a person writes it."""
+    n = sp.Symbol("N")
+    assert plain_math(sp.Add(sp.Mul(-1, 8192, n, evaluate=False), n**2, evaluate=False)) == "N^2 - 8192*N"
+    assert plain_math(sp.Mul(1, n, evaluate=False)) == "N"
+    assert plain_math(sp.Mul(21, n)) == "21*N"  # a digit before 1* is part of the number
