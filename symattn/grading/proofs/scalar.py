@@ -650,7 +650,7 @@ def value(e: sp.Basic, normal: bool = False) -> sp.Expr:
     )
     try:
         out = sp.expand(canonical(model.reduce(e)))
-    except ExpectationError as exc:
+    except ExpectationError:
         raise Unsupported(_UNDETERMINED) from None  # its own words are SymPy's: q[i]^2
     for pair in DISTINCT:  # within the case i != j: their delta is 0
         out = out.xreplace(
