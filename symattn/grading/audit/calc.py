@@ -241,6 +241,13 @@ class _Parser:
             return ("num", value)
         if kind == "id":
             nxt = self.peek()
+            if value in ("ln", "log") and nxt is not None and nxt[1] != "(":
+                return ("call", "ln", self.power())  # ln 2, ln x^2: the natural logarithm
+            if value in ("ln", "log") and nxt is not None:
+                self.take("(")
+                arg = self.expr()
+                self.take(")")
+                return ("call", "ln", arg)
             if value in ("sqrt", "exp", "softmax", "Var", "sigma") and nxt is not None and nxt[1] == "(":
                 self.take("(")
                 arg = self.expr()
@@ -369,6 +376,10 @@ def exact(node: Node, env: dict) -> sp.Basic:
         if name == "exp":
             _bounded_exponent(arg, sp.E)
             return _elementwise(sp.exp, arg)
+        if name == "ln":
+            if isinstance(arg, sp.MatrixBase) or not (arg.is_number and arg.is_positive):
+                raise Unreadable("ln of something other than a positive number")
+            return sp.log(arg)
         if name == "softmax":  # of a row of scores: the library's own softmax, exactly
             from ...core.softmax import softmax_rows
 

@@ -477,6 +477,8 @@ def test_the_text_report_shows_claims_as_unicode_math(cli):
         ("Note that $0.5 \\cdot 4 = 2.2$ here.\n", "wrong", "2"),
         ("Note that $e^{0.5} \\approx 1.60$ here.\n", "wrong", "1.648721"),
         ("Note that $\\frac{1}{0.3} = 3.0$ here.\n", "wrong", "10/3"),
+        ("Note that $\\ln 2 \\approx 0.693$ here.\n", "certified", "ln(2)"),
+        ("Note that $\\ln 2 \\approx 0.639$ here.\n", "wrong", "0.6931472"),
 
         ("Each layer costs $5 N d_{\\text{model}}^2$ multiply-adds.\n", "wrong", "4*N*d_model^2"),
     ],
