@@ -149,10 +149,55 @@ def test_at_sizes_needs_a_lemma_and_four_sizes():
     lemma = Lemma("few", "few sizes", lambda s: True, sizes=(1, 2, 3))
     d = Derivation("demo", "demo", "sizes", concrete=_concrete)
     d.step(sp.Sum(1, (i, 1, n)), n, "count", method="at sizes", lemma=lemma)
-    with pytest.raises(StepFailed, match="at least 4 sizes"):
+    with pytest.raises(StepFailed, match="at least 4 distinct sizes"):
         d.verify()
     d.steps[0] = d.steps[0].__class__(sp.Sum(1, (i, 1, n)), n, "count", method="at sizes")
     with pytest.raises(StepFailed, match="must name the lemma"):
+        d.verify()
+
+
+@pytest.mark.parametrize(
+    ("sizes", "largest", "why"),
+    [
+        ((1, 2, 1, 2), "", "repeat a size"),
+        ((1, 2, 3, 3, 5), "", "repeat a size"),
+        ((1, 2, 3, 4), "", "a size of at least 5"),
+        ((1, 2, 3, 4), "it felt slow", "not a documented waiver"),
+        ((1, 2, 3, 5), "it felt slow", "not a documented waiver"),  # a waiver is never free text
+    ],
+)
+def test_at_sizes_needs_distinct_sizes_one_of_5_or_a_documented_waiver(sizes, largest, why):
+    """Issue 26, must-have 3: sizes 1, 2, 1, 2 are two sizes, not four; below size 5 only a
+    waiver of engine.WAIVERS (a measured cost), which the step prints."""
+    lemma = Lemma("count", "sum of ones", lambda s: True, sizes=sizes, largest=largest)
+    d = Derivation("demo", "demo", "sizes", concrete=_concrete)
+    d.step(sp.Sum(1, (i, 1, n)), n, "count", method="at sizes", lemma=lemma)
+    with pytest.raises(StepFailed, match=why):
+        d.verify()
+
+
+def test_a_documented_waiver_is_printed_with_the_step():
+    from symattn.proof.engine import WAIVERS
+
+    lemma = Lemma("count", "sum of ones", lambda s: True, sizes=(1, 2, 3, 4), largest="permutations")
+    d = Derivation("demo", "demo", "sizes", concrete=_concrete)
+    d.step(sp.Sum(1, (i, 1, n)), n, "count", method="at sizes", lemma=lemma)
+    assert WAIVERS["permutations"] in d.verify().steps[0].detail
+
+
+@pytest.mark.parametrize(
+    ("lhs", "rhs"),
+    [
+        (1 + 1e-30, sp.Integer(1)),  # Python made this 1.0 before the engine saw it
+        (sp.Float("0.5") * n, n / 2),
+        (sp.Matrix([[n, sp.Float("0.25")]]), sp.Matrix([[n, sp.Rational(1, 4)]])),
+    ],
+)
+def test_a_float_is_refused_in_a_step_that_is_not_certified(lhs, rhs):
+    """Issue 26, must-have 7: a Float only in a certified step; elsewhere the step fails, by number."""
+    d = Derivation("demo", "demo", "floats")
+    d.step(lhs, rhs, "a step with a float")
+    with pytest.raises(StepFailed, match=r"step 1.*floating-point"):
         d.verify()
 
 
