@@ -248,7 +248,7 @@ def derivation() -> Derivation:
         2 * dm,
         sp.Integer(8192),
         r"at $d_{\text{model}} = 4096$",
-        check=lambda a, b: _at(a, b, {dm: 4096}),
+        given={dm: 4096},
     )
 
     D.section("Many narrow heads cost what one wide head costs")
@@ -274,12 +274,6 @@ def derivation() -> Derivation:
     D.numeric_check("multiply-adds counted in the generated NumPy code vs 4Nd^2 + 2N^2d", _check_count)
     D.numeric_check("lambdified multi-head vs exact multi-head at rational inputs", _check_exact)
     return D
-
-
-def _at(lhs: sp.Expr, rhs: sp.Expr, values: dict) -> tuple[str, str]:
-    if sp.sympify(lhs).subs(values) != rhs:
-        raise StepFailed(f"{NAME}: {lhs} at {values} is {sp.sympify(lhs).subs(values)}, not {rhs}")
-    return "substitution"
 
 
 def _check_count() -> tuple[float, float]:

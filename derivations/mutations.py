@@ -90,6 +90,21 @@ def _false_lemma(text: str) -> Callable[[Derivation], str]:
     return plant
 
 
+def _lemma_sizes(text: str, sizes: tuple[int, ...], largest: str) -> Callable[[Derivation], int]:
+    """Give the step's lemma other sizes and a reason for stopping below 5."""
+
+    def plant(d: Derivation) -> int:
+        k = _find(d, text)
+        lemma = d.steps[k].lemma
+        assert lemma is not None
+        d.steps[k] = dataclasses.replace(
+            d.steps[k], lemma=dataclasses.replace(lemma, sizes=sizes, largest=largest)
+        )
+        return k + 1
+
+    return plant
+
+
 def _claim(index: int, new: Callable[[sp.Basic], sp.Basic]) -> Callable[[Derivation], str]:
     def plant(d: Derivation) -> str:
         lhs, rhs = d.claims[index]
@@ -286,6 +301,16 @@ MUTATIONS: list[Mutation] = [
         "the causal counterexample made no counterexample (the same side twice)",
         _rhs("a causal mask", lambda d, old: _pe_unmasked_reversed()),
     ),
+    Mutation(
+        "permutation_equivariance",
+        "P^T P = I checked at sizes 1, 2, 1, 2 (two sizes, not four)",
+        _side(r"$P^\top P = I$", "sizes", lambda d, o: (1, 2, 1, 2)),
+    ),
+    Mutation(
+        "permutation_equivariance",
+        "softmax commuting with reordering checked to size 4, excused by a free-text reason",
+        _lemma_sizes("softmax works row by row", (1, 2, 3, 4), "size 5 felt slow"),
+    ),
     # -- multihead_flops -----------------------------------------------------------------
     Mutation(
         "multihead_flops",
@@ -316,6 +341,21 @@ MUTATIONS: list[Mutation] = [
         ),
     ),
     Mutation("multihead_flops", "512 / 8 = 32", _rhs("the paper", lambda d, o: sp.Integer(32))),
+    Mutation(
+        "multihead_flops",
+        "the crossover's rule says d_model = 2048 where the step puts in 4096",
+        _side("at $d_{", "rule", lambda d, o: o.replace("4096", "2048")),
+    ),
+    Mutation(
+        "multihead_flops",
+        "the crossover puts in d_model = 2048 where its rule says 4096",
+        _side("at $d_{", "given", lambda d, o: {_mf().d_model: 2048}),
+    ),
+    Mutation(
+        "multihead_flops",
+        "512 / 8 off by 1e-30, written as a Python float (already 64.0)",
+        _rhs("the paper", lambda d, o: o + 1e-30),
+    ),
     Mutation(
         "multihead_flops",
         "the crossover solved as N > d_model",

@@ -2,7 +2,8 @@
 
 Every error a user can cause derives from :class:`SymattnError`; its message is one line that
 names the problem. The command line prints that line on stderr and exits with the class's
-``exit_code``. Anything else escaping the library is a bug.
+``exit_code``. Anything else escaping the library is a bug: the command says so in one line
+(exit code 3), never with a traceback.
 
 Exit codes of the ``symattn`` command:
 
@@ -13,6 +14,7 @@ code  meaning
 1     a check ran and failed (a derivation step, a wrong answer key)
 2     bad input: a malformed matrix, a shape that does not fit, an unknown
       mask, a row with no allowed key, a bad option
+3     a fault in symattn itself (one line on stderr: please report it)
 ====  =====================================================================
 """
 
@@ -21,6 +23,8 @@ from __future__ import annotations
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
 EXIT_BAD_INPUT = 2
+#: A fault in symattn itself (an exception no command expects): one line, never a traceback.
+EXIT_INTERNAL = 3
 
 
 class SymattnError(Exception):

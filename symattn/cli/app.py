@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from ..errors import EXIT_BAD_INPUT, SymattnError
+from ..errors import EXIT_BAD_INPUT, EXIT_INTERNAL, SymattnError
 from ..limits import MAX_COUNT, MAX_DIGITS, MAX_KEYS, MAX_NUMBERS_TEXT, MAX_WIDTH, MAX_WIDTHS, MIN_DRAWS
 from . import commands
 
@@ -501,7 +501,13 @@ def run() -> NoReturn:
     """
     import multiprocessing
 
-    code = main()
+    try:
+        code = main()
+    except Exception as exc:  # a fault of symattn's own: said in one line, not a traceback
+        code = _error(
+            f"internal error ({type(exc).__name__}: {exc}); please report it with the command",
+            EXIT_INTERNAL,
+        )
     # A worker still running can only be left by a second Ctrl-C that cut short a pool's
     # clean-up; a normal exit would wait for it, os._exit would leave it behind: stop it.
     for child in multiprocessing.active_children():

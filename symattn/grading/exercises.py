@@ -306,7 +306,7 @@ def crossover_exercise(width: int = 4096) -> Exercise:
     )
 
     def solution() -> Derivation:
-        from derivations.multihead_flops import _at, _solved_for_n
+        from derivations.multihead_flops import _solved_for_n
 
         d = Derivation("ex6.5", "Where the N^2 term overtakes", f"At d_model = {width}: N > {answer}.")
         d.step(
@@ -320,7 +320,7 @@ def crossover_exercise(width: int = 4096) -> Exercise:
             2 * d_model,
             answer,
             f"at $d_{{\\text{{model}}}} = {width}$",
-            check=lambda a, b: _at(a, b, {d_model: width}),
+            given={d_model: width},
         )
         return d
 

@@ -28,6 +28,7 @@ import hashlib
 import multiprocessing
 import os
 import random
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -239,6 +240,9 @@ class Step:
     digits: int | None = None
     definition: Mapping[Any, Any] | None = None
     concrete: Callable[[Any, int], Any] | None = None  # overrides the derivation's, for this step
+    #: Values put into the left side (``{d_model: 4096}``): the step holds when the left side
+    #: with them is the right side, and every number its rule states must be one of them.
+    given: Mapping[Any, Any] | None = None
     #: How to show a side where the checked form is long: a bare Symbol is a label (a name for
     #: the checked value, "O_causal", say); any other expression is the checked side written
     #: with the derivation's ``abbreviations``, and verify proves it is that side.
@@ -615,6 +619,8 @@ class Derivation:
             detail, error = self._check_at_sizes(index, lhs, rhs, rng)
         elif step.method == "definition":
             detail, error = self._check_definition(index, lhs, rhs, rng)
+        elif step.given is not None:
+            detail = self._check_given(index, lhs, rhs)
         elif step.check is not None:
             try:
                 detail = step.check(lhs, rhs)
@@ -792,6 +798,22 @@ class Derivation:
             raise self._fail(index, "with the definition substituted, the sides are not proved equal")
         names = ", ".join(sp.sstr(k) for k in meaning)
         return f"{names} substituted", self._cross_check(index, a, b, rng)
+
+    def _check_given(self, index: int, lhs: Any, rhs: Any) -> str:
+        """The left side with the step's given values is the right side, exactly; the rule
+        states no number but those values (the check and the text cannot disagree)."""
+        given = dict(self.steps[index].given or {})
+        if not given:
+            raise self._fail(index, "a substitution step gives no values")
+        values = {str(sp.sympify(v)) for v in given.values()}
+        stated = re.findall(r"(?<![\w{^_])\d+(?:\.\d+)?", _plain(self.steps[index].rule))
+        if wrong := [x for x in stated if x not in values]:
+            raise self._fail(index, f"its rule states {wrong[0]}, but the values put in are {sorted(values)}")
+        got = sp.sympify(lhs).subs(given)
+        if prove_equal(got, rhs) is None:
+            raise self._fail(index, f"with {given} the left side is {_short(got)}, not {_short(rhs)}")
+        shown = ", ".join(f"{k} = {v}" for k, v in given.items())
+        return f"substitution of {shown}"
 
     def _check_figure(self, index: int, expr: Any, stated: str) -> str:
         digits = self.steps[index].digits or len(stated.replace("-", "").replace(".", ""))

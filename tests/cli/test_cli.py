@@ -112,6 +112,19 @@ def test_the_program_ends_at_once_with_mains_code_and_all_its_output():
     assert "teardown" not in bad.stderr and bad.stderr.count("\n") == 1
 
 
+def test_a_fault_of_symattn_itself_is_one_line_and_exit_3_never_a_traceback():
+    """A bug (an exception no command expects, such as an ImportError) reaches the user as one
+    line asking for a report, with exit code 3."""
+    code = (
+        "import sys; import symattn.cli.app as app; "
+        "app.main = lambda: (_ for _ in ()).throw(ImportError('cannot import name _at')); app.run()"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 3
+    assert out.stderr.startswith("symattn: error: internal error (ImportError: cannot import name _at)")
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
 @pytest.mark.parametrize(
     ("argv", "code"), [(("--version",), 0), (("derive", "--list"), 0), (("derive", "nosuch"), 2)]
 )

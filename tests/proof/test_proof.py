@@ -201,6 +201,25 @@ def test_a_float_is_refused_in_a_step_that_is_not_certified(lhs, rhs):
         d.verify()
 
 
+def test_a_substitution_takes_its_values_from_the_step_and_its_rule_states_only_them():
+    """Issue 26, must-have 4: 2 d = 8192 at d = 4096 is checked with the step's own values; a
+    rule stating another value, or a wrong right side, fails the step."""
+    d_model = sp.Symbol("d_model", positive=True)
+
+    def verify(rule: str, rhs: int, given: dict) -> None:
+        d = Derivation("demo", "demo", "substitution")
+        d.step(2 * d_model, sp.Integer(rhs), rule, given=given)
+        d.verify()
+
+    verify(r"at $d_{\text{model}} = 4096$", 8192, {d_model: 4096})
+    with pytest.raises(StepFailed, match="states 2048"):
+        verify(r"at $d_{\text{model}} = 2048$", 8192, {d_model: 4096})
+    with pytest.raises(StepFailed, match="states 4096"):
+        verify(r"at $d_{\text{model}} = 4096$", 8192, {d_model: 2048})
+    with pytest.raises(StepFailed, match="not 8000"):
+        verify(r"at $d_{\text{model}} = 4096$", 8000, {d_model: 4096})
+
+
 def test_a_polynomial_error_vanishing_at_small_sizes_is_caught():
     """Var(z) = d + (d-1)(d-2)(d-3) is true at d = 1, 2, 3 and false: the symbolic proof refuses it."""
     model = Expectation([Family(q), Family(k)])
