@@ -48,16 +48,18 @@ def inequality(au: AuditContext, line, text, spans, members, relations) -> Claim
         return Claim(line.number, text, UNCHECKED, None, "an inequality not said of the cost", spans)
     quad, lin = cost_value("quadratic"), cost_value("linear")
     bound = crossover_bound()
-    first = relations.index(">") if ">" in relations else relations.index("<")
+    first = next(k for k, r in enumerate(relations) if r in (">", "<", "≥", "≤"))
     left, right = members[first], members[first + 1]
     env = {**au.env, **au.premises(line)}
     lv, rv = evaluate(left, {}), evaluate(right, {})
     if lv is None or rv is None:
         return Claim(line.number, text, UNCHECKED, None, "an inequality that could not be read", spans)
     lv, rv = substitute_heads(lv), substitute_heads(rv)
-    if relations[first] == "<":
+    if relations[first] in ("<", "≤"):
         lv, rv = rv, lv
     problems, rule = [], ""
+    if relations[first] in ("≥", "≤"):  # at N = 2 d_model the two groups of terms are equal
+        problems.append(Said("the terms are equal at ", Math(sp.Eq(N, bound, evaluate=False)), ": use >"))
     if lv == N:
         rule = "cost: the crossover of symattn.core.flops.crossover"
         given = au.premises(line)
@@ -79,6 +81,8 @@ def inequality(au: AuditContext, line, text, spans, members, relations) -> Claim
                 problems.append(Said(Math(named), " = ", Math(at)) if named is not None else Said(Math(at)))
     elif {same(lv, quad), same(rv, lin)} == {True} or (same(lv, lin) and same(rv, quad)):
         rule = "cost: the N^2 terms against the N d^2 terms of symattn.core.flops.cost_terms"
+    elif _solved_for_n(lv, rv) == sp.StrictGreaterThan(N, bound):
+        rule = "cost: the crossover of symattn.core.flops.crossover, solved for N (N, d_model > 0)"
     else:
         rule = "cost"
         problems.append(Said(Math(sp.StrictGreaterThan(quad, lin, evaluate=False))))
@@ -87,6 +91,17 @@ def inequality(au: AuditContext, line, text, spans, members, relations) -> Claim
     return Claim(
         line.number, text, CERTIFIED, Said(Math(sp.StrictGreaterThan(N, bound, evaluate=False))), rule, spans
     )
+
+
+def _solved_for_n(lv: sp.Expr, rv: sp.Expr) -> sp.Basic | None:
+    """``lv > rv`` solved for N, N and d_model positive (N/2 > d_model is N > 2 d_model)."""
+    names = {s.name for s in (lv - rv).free_symbols}
+    if not names <= {"N", "d_model"} or (not (lv - rv).is_polynomial(N) and not (lv - rv).is_rational_function()):
+        return None
+    try:
+        return sp.reduce_inequalities(sp.StrictGreaterThan(lv, rv), N)
+    except (NotImplementedError, ValueError, TypeError):
+        return None
 
 
 def cost_expressions(au: AuditContext, line: Line, add: Callable, covered: list) -> None:

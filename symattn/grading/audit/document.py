@@ -37,6 +37,7 @@ class Line:
     kind: str  # prose, math, table, heading, code, blank
     block: int = -1
     unit: int = -1
+    section: int = 0  # the heading it falls under (0 before the first)
     formulas: list[tuple[str, str, int, int]] = field(default_factory=list)  # latex, plain, start, end
 
     def sentences(self) -> list[tuple[int, int]]:
@@ -187,10 +188,13 @@ def _words(s: str) -> str:
 
 
 def _group(lines: list[Line]) -> None:
-    block = unit = 0
+    block = unit = section = 0
     in_exercise = False
     previous_blank = True
     for line in lines:
+        if line.kind == "heading":
+            section += 1
+        line.section = section
         if line.kind in ("blank", "code"):
             previous_blank = True
             continue

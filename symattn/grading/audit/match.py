@@ -11,7 +11,7 @@ from ...core.flops import N, d_model, h
 from . import calc
 from .document import Line
 from .said import Math, Said
-from .stated import Stated, Unreadable, rounds_to
+from .stated import Stated, Unreadable, is_zero, rounds_to
 
 CERTIFIED, WRONG, UNCHECKED = "certified", "wrong", "unchecked"
 
@@ -70,25 +70,26 @@ def evaluate(node: calc.Node, env: dict) -> sp.Basic | None:
 
 
 class Figures:
-    """Rounded figures the text has stated so far, each with the exact value it stands for.
+    """Rounded figures the text has stated, each with the exact value it stands for.
 
     When a claim is certified as the rounding of an exact value (``√2 ≈ 1.414``), the figure
-    ``1.414`` is remembered; a later formula that computes with it (``e^{1.414} = 4.113``) may
-    then be read with the exact value in its place, as a reader would, and the claim is said so
-    ("reading 1.414 as √2"). A figure that rounds two different values is not used.
+    ``1.414`` is remembered with its line; a later formula of the same section that computes
+    with it (``e^{1.414} = 4.113``) may then be read with the exact value in its place, as a
+    reader would, and the claim says so ("reading 1.414 as √2"). The latest statement of a
+    figure before the formula is the one read; a figure stated for two values on one line is
+    not read. Where the text works the module's example, a figure that rounds exactly one of
+    the example's entries (``known``) stands for it too.
     """
 
     def __init__(self, known: list[sp.Basic] | None = None) -> None:
-        self._exact: dict[str, sp.Basic | None] = {}
-        #: Quantities the text works with (the worked example's entries): a figure no claim
-        #: has certified yet stands for one of them when it rounds that one and no other.
+        self._stated: dict[str, list[tuple[int, int, sp.Basic]]] = {}  # key -> (section, line, value)
         self._known = [v for v in (known or []) if v.is_number and v.is_finite and not v.is_Rational]
 
     @staticmethod
     def key(text: str) -> str:
         return re.sub(r"[\s,{}]|\\,", "", text).replace("−", "-")
 
-    def remember(self, text: str, value: sp.Basic) -> None:
+    def remember(self, text: str, value: sp.Basic, line: Line) -> None:
         key = self.key(text)
         if "." not in key or not isinstance(value, sp.Basic) or not value.is_number:
             return
@@ -97,12 +98,21 @@ class Figures:
                 return  # the figure is the value itself
         except (TypeError, ValueError):
             return
-        known = self._exact.get(key, value)
-        self._exact[key] = value if known is not None and same(known, value) else None
+        self._stated.setdefault(key, []).append((line.section, line.number, value))
 
-    def read(self, node: calc.Node) -> tuple[calc.Node, dict, list[str]] | None:
-        """``node`` with each remembered figure replaced by a name bound to its exact value,
-        the binding, and the figures replaced; None when it holds no remembered figure."""
+    def value(self, text: str, line: Line, example: bool) -> sp.Basic | None:
+        """What the figure ``text`` stands for on ``line``, or None: read it as written."""
+        key = self.key(text)
+        here = [(n, v) for sec, n, v in self._stated.get(key, []) if sec == line.section and n <= line.number]
+        if here:
+            last = max(n for n, _ in here)
+            values = [v for n, v in here if n == last]
+            return values[0] if all(same(v, values[0]) for v in values) else None
+        return self._known_value(key) if example else None
+
+    def read(self, node: calc.Node, line: Line, example: bool) -> tuple[calc.Node, dict, list[str]] | None:
+        """``node`` with each figure that stands for an exact value replaced by a name bound
+        to it, the binding, and the figures replaced; None when there is none."""
         env: dict[str, sp.Basic] = {}
         used: list[str] = []
 
@@ -110,8 +120,7 @@ class Figures:
             if not isinstance(n, tuple):
                 return n
             if n and n[0] == "num":
-                key = self.key(n[1])
-                value = self._exact[key] if key in self._exact else self._known_value(key)
+                value = self.value(n[1], line, example)
                 if value is not None:
                     name = f"figure{len(env)}"
                     env[name] = value
@@ -207,7 +216,7 @@ def same(a: sp.Basic, b: sp.Basic) -> bool:
             and all(same(x, y) for x, y in zip(a, b, strict=True))
         )
     diff = sp.simplify(sp.expand(a - b))
-    return diff == 0
+    return diff == 0 or (diff.is_number and is_zero(diff))
 
 
 def inside(covered: list[tuple[int, int]], start: int, end: int) -> bool:

@@ -194,8 +194,9 @@ class Auditor:
             digits = bool(re.search(r"\d", re.sub(r"sum_\(\w=1\)", "", plain)))
             names = set().union(*(calc.symbols_of(m) for m in members))
             crossover = bool(set(relations) & {">", "<", "≥", "≤"}) and {"N", "d_model"} <= names
-            if not defines and not digits and not crossover:  # N > d_model is a claim too
-                continue
+            about_defined = bool(names & set(self.defined)) and not defines
+            if not defines and not digits and not crossover and not about_defined:
+                continue  # N > d_model, sigma_z = d_k (once sigma_z is defined) are claims too
             if (
                 relations == ["="]
                 and members[0][0] == "sym"
@@ -214,6 +215,8 @@ class Auditor:
         name = members[0][1]
         if name in KNOWN_SYMBOLS or name in self.env or calc.literal(members[1]) is not None:
             return False
+        if name in self.defined:
+            return False  # defined before: this is a claim about it, checked as one
         value = evaluate(members[1], self.env)
         if value is None or isinstance(value, sp.MatrixBase) or not value.free_symbols:
             return False
@@ -266,7 +269,7 @@ class Auditor:
                 v = heads(v) if not isinstance(v, sp.MatrixBase) else v
                 if not isinstance(v, sp.MatrixBase) and v.free_symbols:
                     continue  # sqrt(d_k) beside sqrt(2): a premise, not a value
-                ok, how, shown = self._matches(m, v, stated_node, exact_whole)
+                ok, how, shown = self._matches(line, m, v, stated_node, exact_whole)
                 values[i] = shown  # the value as read: a remembered figure by its exact value
                 if ok:
                     checks.append(how)
@@ -369,7 +372,7 @@ class Auditor:
                 )
             )
 
-    def _matches(self, node, value, stated_node, exact_whole) -> tuple[bool, str, sp.Basic]:
+    def _matches(self, line, node, value, stated_node, exact_whole) -> tuple[bool, str, sp.Basic]:
         """Whether an evaluated member equals the stated figure (or vector), how, and the value
         as read. A member computed from rounded figures the text stated before is read, when
         it does not match as written, with their exact values (``e^{1.414}`` as ``e^{√2}``);
@@ -392,25 +395,25 @@ class Auditor:
             return "correctly rounded"
 
         if agrees(value):
-            self._remember(stated_node, value)
+            self._remember(line, stated_node, value)
             return True, how_exact(), value
-        read = self.figures.read(node)
+        read = self.figures.read(node, line, self.example_context(line))
         if read is not None:
             read_node, bound, used = read
             exact = evaluate(read_node, {**self.env, **bound})
             if exact is not None and agrees(exact):
-                self._remember(stated_node, exact)
+                self._remember(line, stated_node, exact)
                 return True, f"{how_exact()}, {self.figures.said(used, bound)}", exact
         return False, "", value
 
-    def _remember(self, stated_node, value) -> None:
+    def _remember(self, line, stated_node, value) -> None:
         """The stated figures of a certified claim, as roundings of ``value``."""
         vec = stated_vector(stated_node)
         if vec is not None and isinstance(value, sp.MatrixBase):
             for (text, _), v in zip(vec, value, strict=False):
-                self.figures.remember(text, v)
+                self.figures.remember(text, v, line)
         elif vec is None and not isinstance(value, sp.MatrixBase):
-            self.figures.remember(calc.literal(stated_node), value)
+            self.figures.remember(calc.literal(stated_node), value, line)
 
     def premises(self, line: Line) -> dict:
         """``d_model = 4096`` and the like, stated as a premise in the line's unit."""

@@ -52,7 +52,7 @@ def stage_match(au: AuditContext, line: Line, pos: int, stage: str, vec) -> tupl
     for mask, name, r, values in candidates:
         if vector_ok(values, vec):
             for (text, _), v in zip(vec, values, strict=False):
-                au.figures.remember(text, v)
+                au.figures.remember(text, v, line)
             return (
                 True,
                 Said(Math(values)),
@@ -129,7 +129,7 @@ def example_scalars(au: AuditContext, line: Line, add: Callable, covered: list) 
         span = formula_span(line, start, end)
         hit = next(((n, v) for n, v in pool if rounds_to(v, stated, False)), None)
         if hit:
-            au.figures.remember(text.strip("⟨⟩"), hit[1])
+            au.figures.remember(text.strip("⟨⟩"), hit[1], line)
             add(
                 Claim(
                     line.number,
@@ -186,7 +186,7 @@ def their_sum(au: AuditContext, line: Line, add: Callable, covered: list) -> Non
         stated = Stated.read(m.group(1))
         value = calc.exact(total, au.env)
         ok = rounds_to(value, stated, False)
-        read = au.figures.read(total) if not ok else None
+        read = au.figures.read(total, line, au.example_context(line)) if not ok else None
         if read is not None:  # the entries as the exact values of the figures they round
             exact = calc.exact(read[0], {**au.env, **read[1]})
             ok = rounds_to(exact, stated, False)
@@ -221,7 +221,7 @@ def listed_weights(au: AuditContext, line: Line, add: Callable, covered: list) -
     wrong = [(f, w) for f, w in zip(figures, weights, strict=True) if not rounds_to(w, Stated.read(f), False)]
     if not wrong:
         for f, w in zip(figures, weights, strict=True):
-            au.figures.remember(f, w)
+            au.figures.remember(f, w, line)
     verdict = WRONG if wrong else CERTIFIED
     value = Said.join(", ", (Math(w, 6) for _, w in wrong)) if wrong else Said(Math(sp.Matrix([weights]), 6))
     add(

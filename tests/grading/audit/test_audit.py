@@ -479,6 +479,10 @@ def test_the_text_report_shows_claims_as_unicode_math(cli):
         ("Note that $\\frac{1}{0.3} = 3.0$ here.\n", "wrong", "10/3"),
         ("Note that $\\ln 2 \\approx 0.693$ here.\n", "certified", "ln(2)"),
         ("Note that $\\ln 2 \\approx 0.639$ here.\n", "wrong", "0.6931472"),
+        # exact identities SymPy's simplify leaves alone are proved, not called wrong
+        ("Note that $\\frac{\\ln 8}{\\ln 2} = 3$ here.\n", "certified", "ln(8)/ln(2)"),
+        ("Note that $(\\sqrt{2}+1)(\\sqrt{2}-1) = 1$ here.\n", "certified", "√2"),
+        ("Note that $\\frac{\\ln 9}{\\ln 3} = 3$ here.\n", "wrong", "ln(9)/ln(3)"),
 
         ("Each layer costs $5 N d_{\\text{model}}^2$ multiply-adds.\n", "wrong", "4*N*d_model^2"),
     ],
@@ -505,8 +509,8 @@ def test_rules_on_our_own_text(text, verdict, value):
     ],
 )
 def test_a_figure_certified_before_stands_for_its_exact_value(later, verdict):
-    """After √2 ≈ 1.414 is certified, 1.414 in a later formula may be read as √2 (and the rule
-    says so); without that earlier claim it is read as written."""
+    """After √2 ≈ 1.414 is certified, 1.414 in a later formula of the same section may be read
+    as √2 (and the rule says so); without that earlier claim it is read as written."""
     text = "So $\\sqrt{2} \\approx 1.414$ here.\n\nAnd " + later + " there.\n"
     claims = audit_claims(text)
     assert [c.verdict for c in claims] == ["certified", verdict]
@@ -515,6 +519,33 @@ def test_a_figure_certified_before_stands_for_its_exact_value(later, verdict):
     alone = audit_claims("And " + later + " there.\n")
     if "4.113" in later or "= 2$" in later:
         assert [c.verdict for c in alone] == ["wrong"]  # read as written, 1.414 is not √2
+
+
+def test_a_figure_is_read_as_its_value_only_after_it_and_in_its_own_section():
+    """The reading is local: a later section, or a line before the figure was certified, reads
+    the decimal as written; a later statement of the same figure for another value is the one
+    read after it, and does not undo the earlier reading before it."""
+    later_section = "So $\\sqrt{2} \\approx 1.414$.\n\n## Costs\n\nAnd $1.414 \\cdot 1.414 = 2$.\n"
+    assert [c.verdict for c in audit_claims(later_section)] == ["certified", "wrong"]
+    before = "And $1.414 \\cdot 1.414 = 2$.\n\nSo $\\sqrt{2} \\approx 1.414$.\n"
+    assert [c.verdict for c in audit_claims(before)] == ["wrong", "certified"]
+    restated = (
+        "So $\\sqrt{2} \\approx 1.414$, and $e^{1.414} \\approx 4.113$.\n\n"
+        "Also $\\ln 4.112 \\approx 1.414$, and $1.414 \\cdot 1 = 1.414$.\n"
+    )
+    assert [c.verdict for c in audit_claims(restated)] == ["certified"] * 4
+
+
+@needs_seed
+def test_a_true_remark_elsewhere_does_not_change_the_worked_example(module_text):
+    """The review's case: a true sentence in the introduction stating 1.414 for another value
+    leaves line 68 (e^{1.414} = 4.113, read as e^√2) certified."""
+    lines = module_text.split("\n")
+    lines[12] = r"A side remark: $\ln 4.112 \approx 1.414$."
+    claims = audit_claims("\n".join(lines))
+    assert not [c for c in claims if c.verdict == "wrong"]
+    lines[12] = r"A learning rate of $1.414$ doubled is $2 \cdot 1.414 = 2.8284$."
+    assert {c.line for c in audit_claims("\n".join(lines)) if c.verdict == "wrong"} == {13}
 
 
 #: Wrong claims planted in a copy of the module: (text as the module has it, the planted text).
@@ -628,3 +659,23 @@ def test_a_formula_too_large_to_read_is_reported_unchecked_not_dropped(formula, 
     claims = audit_claims(f"Note that ${formula}$.\n")
     assert [c.verdict for c in claims] == ["unchecked"]
     assert reason in claims[0].rule
+
+
+@needs_seed
+@pytest.mark.parametrize(
+    ("written", "verdict"),
+    [
+        (r"$N/2 > d_{\text{model}}$", "certified"),
+        (r"$N - 2d_{\text{model}} > 0$", "certified"),
+        (r"$\frac{N}{d_{\text{model}}} > 2$", "certified"),
+        (r"$2 d_{\text{model}} < N$", "certified"),
+        (r"$N \geq 2d_{\text{model}}$", "wrong"),  # the terms are equal at N = 2 d_model
+        (r"$N > d_{\text{model}}$", "wrong"),
+        (r"$N/4 > d_{\text{model}}$", "wrong"),
+    ],
+)
+def test_the_crossover_in_any_equivalent_form(module_text, written, verdict):
+    """Line 227's N > 2 d_model, written another way: judged by solving for N."""
+    old = r"that is, $N > 2d_{\text{model}}$"
+    claims = audit_claims(module_text.replace(old, "that is, " + written))
+    assert [c.verdict for c in claims if c.line == 227][-1] == verdict
