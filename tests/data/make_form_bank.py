@@ -201,6 +201,9 @@ MEAN_RIGHT = [
     r"\frac{1}{N}\sum_{j=1}^{N} v_{N+1-j}",
     r"\frac{1}{N}\sum_{j=1}^{N}\sum_{k=1}^{N} \frac{v_k}{N}",
     r"\sum_{j=1}^{N}\sum_{k=1}^{N} \frac{v_k}{N^2}",
+    r"\frac{1}{N}\left(\sum_{j=2}^{N} v_j + v_1\right)",
+    r"\frac{1}{N}\left(\sum_{j=1}^{N-1} v_j + v_N\right)",
+    r"\frac{v_N + \cdots + v_2 + v_1}{N}",
 ]
 MEAN_WRONG = [
     (r"\sum_{j=1}^{N} v_j", "the sum, not the mean"),
@@ -217,6 +220,7 @@ MEAN_WRONG = [
     (r"\frac{1}{N^2}\mathbf{1}_N\mathbf{1}_N^\top V", "divided by N^2 in every row"),
     (r"\frac{1}{N}\sum_{j=1}^{N} v_{N-j}", "reversed, and shifted by one"),
     (r"\frac{1}{N}\sum_{j=1}^{N}\sum_{k=1}^{N} v_k", "the sum of the values, N times, over N"),
+    (r"\frac{1}{N}\left(\sum_{j=2}^{N} v_j + v_2\right)", "v_2 twice, v_1 left out"),
 ]
 for answer in MEAN_RIGHT:
     add("ex6.6", answer, "correct", "the mean of the value rows for every N")

@@ -132,6 +132,21 @@ def _index(node: Node) -> sp.Expr:
     raise StepSyntaxError("an index of v must be a letter, a number, N, or a sum of those (v_{j+1})")
 
 
+def _from_one_to_n(low: sp.Expr, high: sp.Expr, k: sp.Symbol) -> sp.Expr:
+    """sum_{k=low}^{high} v_k written over k = 1..N with the few values it adds or leaves out
+    (sum_{j=2}^{N} v_j is the whole sum less v_1), when the bounds are 1..N off by a few."""
+    whole = sp.Sum(V[k], (k, 1, N))
+    head, tail = sp.expand(low - 1), sp.expand(N - high)
+    if head.is_Integer and tail.is_Integer and abs(head) <= 16 and abs(tail) <= 16:
+        out = whole
+        out -= sum((V[t] for t in range(1, int(head) + 1)), sp.S.Zero)  # starts late: less v_1..
+        out += sum((V[t] for t in range(int(head) + 1, 1)), sp.S.Zero)  # starts early: v_0, ...
+        out -= sum((V[N - t] for t in range(int(tail))), sp.S.Zero)  # ends early: less v_N, ...
+        out += sum((V[N + t] for t in range(1, -int(tail) + 1)), sp.S.Zero)  # ends late
+        return out
+    return sp.Sum(V[k], (k, low, high))
+
+
 def _dotted_sum(terms: list[Node]) -> sp.Expr:
     """v_1 + v_2 + \\dots + v_N as the sum over j = 1..N."""
     parts = [t for t in terms if t != ("dots",)]
@@ -141,6 +156,13 @@ def _dotted_sum(terms: list[Node]) -> sp.Expr:
         and built[0] == V[1]
         and built[-1] == V[N]
         and all(b == V[k] for k, b in enumerate(built[:-1], start=1))
+    ):
+        return sp.Sum(V[J], (J, 1, N))
+    if (  # backwards: v_N + ... + v_2 + v_1
+        len(built) >= 2
+        and built[0] == V[N]
+        and built[-1] == V[1]
+        and all(b == V[k] for k, b in enumerate(reversed(built[1:]), start=1))
     ):
         return sp.Sum(V[J], (J, 1, N))
     raise StepSyntaxError("write a sum with dots as v_1 + v_2 + \\dots + v_N")
@@ -206,9 +228,10 @@ def _reindexed(summand: sp.Expr, var: sp.Symbol, hi: sp.Expr) -> sp.Expr:
         a = idx.coeff(var)
         c = sp.expand(idx - a * var)
         if a in (1, -1) and not c.has(var):
-            ends = sorted((sp.expand(a + c), sp.expand(a * hi + c)), key=lambda x: a)
-            low, high = (ends if a == 1 else ends[::-1])
-            return sp.Sum(V[k], (k, low, high))
+            low, high = (sp.expand(a + c), sp.expand(a * hi + c))
+            if a == -1:
+                low, high = high, low
+            return _from_one_to_n(low, high, k)
     return sp.Sum(summand.xreplace({var: k}), (k, sp.S.One, hi))
 
 

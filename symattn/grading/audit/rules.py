@@ -129,7 +129,7 @@ class Auditor:
             try:
                 return fn(*args)
             except _RULE_ERRORS as exc:
-                failed.append(type(exc).__name__)
+                failed.append(_FAILED.get(type(exc).__name__, "a value it could not work out"))
                 return None
 
         for rule in (self._keys, self._exercise_prompt, self._table, self._lab):
@@ -450,7 +450,7 @@ _REFERENCE_PATTERNS = [
     r"_\(?\w*=?\d+\)?",
 ]
 _GIVEN_PATTERNS = [
-    r"(?:[Aa]t|[Ff]or|[Ww]ith|[Ww]hen)\s+⟨[^⟩=]*=\s*[\d,]+\s*⟩",  # at d_k = 64
+    r"\b(?:[Aa]t|[Ff]or|[Ww]ith|[Ww]hen)\s+⟨\s*[A-Za-z_]\w*\s*=\s*[\d,]+\s*⟩",  # at d_k = 64
     r"\bfrom \d+ to \d+",
     r"\bover \d+ keys",
     r"\bwith ⟨?\d+⟩? keys",
@@ -533,6 +533,16 @@ def _references(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+#: Why a rule gave up on a line, in words (never a Python class name).
+_FAILED = {
+    "PrecisionError": "a value with no certified digits: not a finite real number",
+    "RecursionError": "a formula nested too deeply",
+    "ZeroDivisionError": "a division by zero",
+    "OverflowError": "a number too large",
+    "MemoryError": "a number too large",
+}
+
+
 def _leftover(line: Line, start: int, end: int, failed: list[str] = ()) -> Claim:
     span = formula_span(line, start, end)
     a, b = line.sentence_at(start)
@@ -543,7 +553,7 @@ def _leftover(line: Line, start: int, end: int, failed: list[str] = ()) -> Claim
     )
     sentence = line.text[a:b].lower()
     if failed:
-        reason = f"a rule could not read this line ({', '.join(sorted(set(failed)))}): not checked"
+        reason = f"a rule could not read this line ({'; '.join(sorted(set(failed)))}): not checked"
     elif re.search(r"\b(?:usually|common|often|typically|rarely)\b", sentence):
         reason = "a statement about practice or frequency, in words: no computation bound"
     else:

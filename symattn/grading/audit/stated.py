@@ -154,7 +154,9 @@ def show_latex(value: sp.Basic, digits: int = 7) -> str:
     value = sp.sympify(value)
     if value is sp.nan:
         return r"\text{undefined}"
-    text, plain = latex(value), plain_math(value)
+    if value is sp.zoo:
+        return r"\infty\ \text{(complex)}"
+    text, plain = latex(value, ln_notation=True), plain_math(value)
     if value.is_Integer or not value.is_number or value.is_infinite:
         return text
     dec = _decimal_latex(decimal_string(value, digits))

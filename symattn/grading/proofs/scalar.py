@@ -166,10 +166,20 @@ def _dotted_sum(terms: tuple) -> sp.Expr:
     first, last = before[0], after[-1]
     free = set().union(*(t.free_symbols for t in before + after))
     i = index(next(c for c in _INDEX_LETTERS if index(c) not in free))
+    terms_written = [sp.expand(b) for b in before + after]
     for body, end, start in _dotted_readings(first, last, i):
+        if not start.is_Integer:  # f(d_k) + ... + f(1) is read below, never as a sum from d_k down
+            continue
         written = [body.xreplace({i: start + t}) for t in range(len(before))]
         tail = [body.xreplace({i: end - (len(after) - 1 - t)}) for t in range(len(after))]
-        if [sp.expand(w) for w in written + tail] == [sp.expand(b) for b in before + after]:
+        if [sp.expand(w) for w in written + tail] == terms_written:
+            return sp.Sum(body, (i, start, end))
+    for body, end, start in _dotted_readings(last, first, i):  # written backwards: f(d_k) + ... + f(1)
+        if not start.is_Integer:
+            continue
+        written = [body.xreplace({i: end - t}) for t in range(len(before))]
+        tail = [body.xreplace({i: start + (len(after) - 1 - t)}) for t in range(len(after))]
+        if [sp.expand(w) for w in written + tail] == terms_written:
             return sp.Sum(body, (i, start, end))
     raise StepSyntaxError(r"the terms around \cdots are not one pattern f(1), f(2), ..., f(d_k)")
 

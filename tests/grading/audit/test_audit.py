@@ -679,3 +679,13 @@ def test_the_crossover_in_any_equivalent_form(module_text, written, verdict):
     old = r"that is, $N > 2d_{\text{model}}$"
     claims = audit_claims(module_text.replace(old, "that is, " + written))
     assert [c.verdict for c in claims if c.line == 227][-1] == verdict
+
+
+def test_a_formula_after_that_is_a_claim_and_a_rule_that_gives_up_says_why_in_words():
+    """'note that ⟨...⟩' is not a premise 'at ⟨d_k = 64⟩' (the word ends in 'at'); a claim the
+    rules cannot evaluate is unchecked with a reason in words, never a Python class name."""
+    claims = audit_claims("Note that $2 + 2 = 5$ here.\n")
+    assert [c.verdict for c in claims] == ["wrong"]
+    claims = audit_claims("Note that $\\sqrt{-4} = 2$ here.\n")
+    assert [c.verdict for c in claims] == ["unchecked"]
+    assert "not a finite real number" in claims[0].rule and "Error" not in claims[0].rule

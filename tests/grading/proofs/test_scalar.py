@@ -157,6 +157,8 @@ def test_the_modules_dot_product_is_the_score(latex):
         (r"1 + 1 + \cdots + 1 + 1", "d_k"),
         (r"1 + 2 + \cdots + d_k", r"\frac{d_k (d_k + 1)}{2}"),
         (r"q_1 k_1 + \cdots + q_{d_k - 1} k_{d_k - 1} + q_{d_k} k_{d_k}", "z"),
+        (r"\operatorname{Var}(q_{d_k} k_{d_k}) + \cdots + \operatorname{Var}(q_1 k_1)", "d_k"),  # backwards
+        (r"d_k + \cdots + 2 + 1", r"\frac{d_k (d_k + 1)}{2}"),
     ],
 )
 def test_a_sum_written_out_with_dots_is_the_sum(dotted, summed):
