@@ -114,6 +114,11 @@ def _run(argvs: list[list[str]]) -> tuple[list[tuple[str, float, float, int]], f
     return out, children, grown
 
 
+#: One worker runs this module, so its costly module fixture is computed once, not once
+#: per worker (CI runs with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("bounds_fuzz")
+
+
 @pytest.fixture(scope="module")
 def measured(tmp_path_factory) -> tuple[list[tuple[str, float, float, int]], float, float]:
     from symattn.grading.worker import isolated

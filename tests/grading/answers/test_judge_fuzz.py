@@ -208,6 +208,11 @@ def _judge_all(cases: list[tuple[str, str]]) -> list[tuple[str, float, dict | No
     return results
 
 
+#: One worker runs this module, so its costly module fixture is computed once, not once
+#: per worker (CI runs with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("judge_fuzz")
+
+
 @pytest.fixture(scope="module")
 def fuzzed():
     cases = strings()

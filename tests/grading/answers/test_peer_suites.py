@@ -33,6 +33,11 @@ RAW_EQUAL = 1574
 ADAPTER_EQUAL_AT_LEAST = 1263  # \variable placeholders are refused on purpose
 
 
+#: One worker runs this module, so its costly module fixture is computed once, not once
+#: per worker (CI runs with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("peer_suites")
+
+
 @pytest.fixture(scope="module")
 def suite() -> tuple[list[peer_suites.PairResult], dict]:
     results = peer_suites.run_all()
