@@ -93,7 +93,7 @@ class Said:
 
     def markdown(self) -> str:
         """Words as they are and the math as ``$...$`` for the page's typesetting; math parts
-        joined only by ``=`` or a comma are one formula (``$\\sqrt{64} = 8$``)."""
+        joined only by ``=``, ``<``, ``>`` or a comma are one formula (``$\\sqrt{64} = 8$``)."""
         out: list[str] = []
         math: list[str] = []
         parts = list(self.parts)
@@ -112,8 +112,3 @@ class Said:
         if math:
             out.append("$" + "".join(math) + "$")
         return "".join(out)
-
-
-def said(value: Any, digits: int = 7) -> Said:
-    """A value on its own."""
-    return Said(Math(value, digits))
