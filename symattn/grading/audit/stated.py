@@ -127,16 +127,8 @@ def show(value: sp.Basic, digits: int = 7) -> str:
         return text
     dec = decimal_string(value, digits)
     if value.is_Rational:
-        q = int(value.q)
-        while q % 2 == 0:
-            q //= 2
-        while q % 5 == 0:
-            q //= 5
-        if q == 1:  # a terminating decimal: exactly
-            from decimal import Decimal
-
-            return str(Decimal(int(value.p)) / Decimal(int(value.q)))
-        return text if len(text) <= 12 else dec
+        exact = _terminating(value)
+        return exact if exact is not None else (text if len(text) <= 12 else dec)
     return f"{text} ≈ {dec}" if len(text) <= 30 else dec
 
 
@@ -161,17 +153,21 @@ def show_latex(value: sp.Basic, digits: int = 7) -> str:
         return text
     dec = _decimal_latex(decimal_string(value, digits))
     if value.is_Rational:
-        q = int(value.q)
-        while q % 2 == 0:
-            q //= 2
-        while q % 5 == 0:
-            q //= 5
-        if q == 1:
-            from decimal import Decimal
-
-            return _decimal_latex(str(Decimal(int(value.p)) / Decimal(int(value.q))))
-        return text if len(plain) <= 12 else dec
+        exact = _terminating(value)
+        return _decimal_latex(exact) if exact is not None else (text if len(plain) <= 12 else dec)
     return rf"{text} \approx {dec}" if len(plain) <= 30 else dec
+
+
+def _terminating(value: sp.Rational) -> str | None:
+    """A rational's exact decimal when it terminates (1/8 is 0.125), else None (1/3)."""
+    from decimal import Decimal
+
+    q = int(value.q)
+    while q % 2 == 0:
+        q //= 2
+    while q % 5 == 0:
+        q //= 5
+    return str(Decimal(int(value.p)) / Decimal(int(value.q))) if q == 1 else None
 
 
 def _decimal_latex(decimal: str) -> str:
