@@ -160,14 +160,19 @@ def show_latex(value: sp.Basic, digits: int = 7) -> str:
 
 def _terminating(value: sp.Rational) -> str | None:
     """A rational's exact decimal when it terminates (1/8 is 0.125), else None (1/3)."""
-    from decimal import Decimal
+    from decimal import Decimal, localcontext
 
-    q = int(value.q)
+    q, places = int(value.q), 0
     while q % 2 == 0:
-        q //= 2
+        q, places = q // 2, places + 1
+    twos, places = places, 0
     while q % 5 == 0:
-        q //= 5
-    return str(Decimal(int(value.p)) / Decimal(int(value.q))) if q == 1 else None
+        q, places = q // 5, places + 1
+    if q != 1:
+        return None
+    with localcontext() as ctx:  # enough digits to be exact (28 by default: 1/2^100 would round)
+        ctx.prec = len(str(abs(int(value.p)))) + max(twos, places) + 2
+        return str(Decimal(int(value.p)) / Decimal(int(value.q)))
 
 
 def _decimal_latex(decimal: str) -> str:

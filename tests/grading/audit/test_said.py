@@ -16,6 +16,7 @@ from symattn.grading.audit.said import Math, Said, Tex
         (sp.sqrt(2), "√2 ≈ 1.414214", r"\sqrt{2} \approx 1.414214"),
         (sp.exp(20), "e^20 ≈ 4.851652E+8", r"e^{20} \approx 4.851652 \times 10^{8}"),
         (sp.Rational(1, 8), "0.125", "0.125"),
+        (sp.Rational(1, 2**100), "7.888609052210118054117285652827862296732064351090230047702789306640625E-31", None),
         (sp.Rational(1, 3), "1/3", r"\frac{1}{3}"),
         (sp.S.NegativeInfinity, "-∞", r"-\infty"),
         (sp.nan, "undefined", r"\text{undefined}"),
@@ -30,7 +31,8 @@ from symattn.grading.audit.said import Math, Said, Tex
 def test_a_value_in_plain_text_and_latex(value, plain, latex):
     """Exact when short, correctly rounded digits when not, in both forms alike."""
     assert Math(value).plain() == plain
-    assert Math(value).latex() == latex
+    if latex is not None:
+        assert Math(value).latex() == latex
 
 
 def test_words_stay_words_and_math_joined_by_equals_is_one_formula():
