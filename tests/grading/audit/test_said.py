@@ -16,7 +16,11 @@ from symattn.grading.audit.said import Math, Said, Tex
         (sp.sqrt(2), "√2 ≈ 1.414214", r"\sqrt{2} \approx 1.414214"),
         (sp.exp(20), "e^20 ≈ 4.851652E+8", r"e^{20} \approx 4.851652 \times 10^{8}"),
         (sp.Rational(1, 8), "0.125", "0.125"),
-        (sp.Rational(1, 2**100), "7.888609052210118054117285652827862296732064351090230047702789306640625E-31", None),
+        (
+            sp.Rational(1, 2**100),  # exact: 70 digits, where Decimal's default context keeps 28
+            "7.888609052210118054117285652827862296732064351090230047702789306640625E-31",
+            None,
+        ),
         (sp.Rational(1, 3), "1/3", r"\frac{1}{3}"),
         (sp.S.NegativeInfinity, "-∞", r"-\infty"),
         (sp.nan, "undefined", r"\text{undefined}"),
