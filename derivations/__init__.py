@@ -7,11 +7,12 @@ Each module defines ``NAME``, ``TITLE`` and ``derivation()``, which builds the
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
 from typing import Any
 
 from symattn.errors import SymattnError
-from symattn.proof import Derivation
+from symattn.proof import Derivation, Lemma
 
 #: The derivations, in the order the module meets them.
 NAMES = (
@@ -39,12 +40,22 @@ def names() -> tuple[str, ...]:
 
 
 def load(name: str) -> Derivation:
-    """Build the derivation called ``name``."""
+    """Build the derivation called ``name``: its theorem must be stated as claims, and every
+    lemma its module defines must justify some step (``requires_claims``, ``declared_lemmas``)."""
     if name in REGISTERED:
-        return REGISTERED[name].derivation()
-    if name not in NAMES:
+        build = REGISTERED[name].derivation
+        module = sys.modules.get(getattr(build, "__module__", "") or "")
+    elif name in NAMES:
+        module = import_module(f"derivations.{name}")
+        build = module.derivation
+    else:
         raise UnknownDerivation(f"no derivation named {name!r}; try one of: {', '.join(names())}")
-    return import_module(f"derivations.{name}").derivation()
+    d = build()
+    if isinstance(d, Derivation):
+        d.requires_claims = True
+        if module is not None:
+            d.declared_lemmas = tuple(v for v in vars(module).values() if isinstance(v, Lemma))
+    return d
 
 
 def title(name: str) -> str:

@@ -19,6 +19,7 @@ import sympy as sp
 from symattn.core.exact import attention
 from symattn.core.masks import Mask
 from symattn.core.numeric import attention_numeric
+from symattn.core.softmax import RowSoftmax
 from symattn.proof import Derivation
 
 NAME = "attention_by_hand"
@@ -60,16 +61,24 @@ def derivation() -> Derivation:
     Zm = sp.Matrix([[-9 * R2, -oo], [0, R2]])
     A = sp.Matrix([[1, 0], [1 / (1 + E), E / (1 + E)]])
     O = sp.Matrix([[0, -1], [E / (1 + E), (2 * E - 1) / (1 + E)]])  # noqa: E741 - the module's letter
+    # The module's letters, each standing for its matrix: a step shows its left side as a
+    # formula in them, and verify proves the formula is that side.
+    Qs, Ks, Vs, Ms, As = (sp.MatrixSymbol(name, 2, 2) for name in "QKVMA")
+    D.abbreviations = {Qs: Q, Ks: K, Vs: V, Ms: M, As: A}
+    scores = sp.MatMul(Qs, Ks.T)
+    scaled = sp.MatMul(1 / R2, Qs, Ks.T)
+
+    D.claim(_softmax_rows(Zm), A).claim(_mul(A, V), O)
 
     D.section("Scores")
     D.step(
         _mul(Q, K.T),
         S,
         "entry (i, j) is query i dotted with key j",
-        shown_lhs=sp.Symbol(r"S = QK^\top"),
+        shown_lhs=scores,
     )
     D.section(r"Scale by $\sqrt{d_k} = \sqrt{2}$")
-    D.step(_mul(1 / R2, S), Z, r"divide every score by $\sqrt{2}$", shown_lhs=sp.Symbol("Z"))
+    D.step(_mul(1 / R2, S), Z, r"divide every score by $\sqrt{2}$", shown_lhs=scaled)
     D.approx(-9 * R2, "-12.73", "the module's row [-12.73, 0]", digits=4)
     D.approx(R2, "1.414", "and [0, 1.414]", digits=4)
     D.section("Mask")
@@ -77,14 +86,14 @@ def derivation() -> Derivation:
         sp.MatAdd(Z, M, evaluate=False),
         Zm,
         "causal: token 1 may not look at token 2",
-        shown_lhs=sp.Symbol(r"\tilde{Z} = Z + M"),
+        shown_lhs=sp.MatAdd(scaled, Ms),
     )
     D.section("Softmax each row")
     D.step(
         _softmax_rows(Zm),
         A,
         r"$e^{-\infty} = 0$; row 1 keeps its only key",
-        shown_lhs=sp.Symbol(r"A = \operatorname{softmax}(\tilde{Z})"),
+        shown_lhs=RowSoftmax(sp.MatAdd(scaled, Ms)),
     )
     D.approx(E, "4.113", r"$e^{\sqrt{2}}$ in the module's row [1, 4.113]", digits=4)
     D.approx(1 + E, "5.113", "their sum", digits=4)
@@ -95,7 +104,7 @@ def derivation() -> Derivation:
         _mul(A, V),
         O,
         "each output row mixes the value rows by its weights",
-        shown_lhs=sp.Symbol("O = AV"),
+        shown_lhs=sp.MatMul(As, Vs),
     )
     D.approx(O[1, 0], "0.804", "token 2's output, first entry", digits=3)
     D.approx(O[1, 1], "1.413", "token 2's output, second entry", digits=4)
@@ -111,7 +120,7 @@ def derivation() -> Derivation:
         _softmax_rows(Z),
         A0,
         "softmax of the unmasked rows",
-        shown_lhs=sp.Symbol(r"\operatorname{softmax}(Z)"),
+        shown_lhs=RowSoftmax(scaled),
     )
     D.step(1 - A0[0, 1], A0[0, 0], "the weight token 1 keeps for itself")
     D.approx(A0[0, 0], "0.000002967", r"about $e^{-9\sqrt{2}}$", digits=4)

@@ -180,12 +180,18 @@ def derivation() -> Derivation:
     D.section("The definition")
     heads = [symbol_matrix(f"h{t}", 2, 2) for t in (1, 2)]
     w_o = symbol_matrix("w", 4, 3)
+    # The heads and W^O's two blocks of rows by name; verify proves each shown side is the
+    # checked one.
+    head1, head2 = (sp.MatrixSymbol(rf"\operatorname{{head}}_{t}", 2, 2) for t in (1, 2))
+    w_all = sp.MatrixSymbol("W^O", 4, 3)
+    w_1, w_2 = sp.MatrixSymbol("W^O_1", 2, 3), sp.MatrixSymbol("W^O_2", 2, 3)
+    D.abbreviations = {head1: heads[0], head2: heads[1], w_all: w_o, w_1: w_o[:2, :], w_2: w_o[2:, :]}
     D.step(
         sp.MatMul(sp.BlockMatrix([heads]), w_o, evaluate=False),
         heads[0] * w_o[:2, :] + heads[1] * w_o[2:, :],
         "joining the heads and projecting = each head writing through its own rows of $W^O$",
-        shown_lhs=sp.Symbol(r"\left[\operatorname{head}_1; \operatorname{head}_2\right] W^O"),
-        shown_rhs=sp.Symbol(r"\operatorname{head}_1 W^O_{1} + \operatorname{head}_2 W^O_{2}"),
+        shown_lhs=sp.MatMul(sp.BlockMatrix([[head1, head2]]), w_all),
+        shown_rhs=sp.MatAdd(sp.MatMul(head1, w_1), sp.MatMul(head2, w_2)),
     )
 
     D.section("Head width")

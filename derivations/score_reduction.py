@@ -41,16 +41,29 @@ k = sp.IndexedBase("k", real=True)
 k2 = sp.IndexedBase("k'", real=True)
 
 
-def _independent_factors(n: int, oracle: Any = gaussian) -> bool:
+def _independent_factors(n: int, oracle: Any = gaussian, one: bool = False) -> bool:
+    """E[exp(t sum_i a x_i)] = prod_i E[exp(t a x_i)] for independent normal x_i (the twin: the
+    same for x_1 + ... + x_1, n times the one variable, which is not a sum of independent ones)."""
     xs = normals("x", n)
-    whole = oracle.E(sp.exp(t * sum(a * x for x in xs)))
+    whole = oracle.E(sp.exp(t * sum(a * (xs[0] if one else x) for x in xs)))
     parts = sp.prod([oracle.E(sp.exp(t * a * x)) for x in xs])
     return sp.simplify(whole - parts) == 0
 
 
-# At d = 1 the product has one factor and the check compares a thing with itself: it starts at 2.
+def _independent_factors_twin(n: int) -> bool:
+    return _independent_factors(n, one=True)
+
+
+# At d = 1 the product has one factor and the check compares a thing with itself (the twin
+# passes there): it starts at 2.
 INDEPENDENCE = Lemma(
-    "independence", "E[prod f_i(X_i)] = prod E[f_i(X_i)]", _independent_factors, sizes=(2, 3), cost=0.2
+    "independence",
+    "E[prod f_i(X_i)] = prod E[f_i(X_i)]",
+    _independent_factors,
+    sizes=(2, 3),
+    cost=0.2,
+    twin=_independent_factors_twin,
+    twin_statement="E[exp(t a (X_1 + ... + X_1))] = prod_i E[exp(t a X_i)]: one variable d times",
 )
 
 
@@ -89,8 +102,11 @@ class _Rules:
     :mod:`symattn.proof.gaussian`.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, random: tuple[sp.IndexedBase, ...] = (k, k2)) -> None:
         self.used: set[str] = set()
+        #: The random families E integrates: given q, the keys (q a constant); the chi-square
+        #: step takes E over q itself.
+        self.random = random
 
     def reduce(self, expr: Any) -> Any:
         return sp.sympify(expr).replace(lambda x: isinstance(x, Ex), self._expect)
@@ -98,17 +114,18 @@ class _Rules:
     def _expect(self, e: Ex) -> sp.Expr:
         arg = e.args[0]
         if not isinstance(arg, sp.exp):
-            # Given q, the keys are the random families; q is a constant.
-            model = Expectation([Family(k), Family(k2)], used=self.used)
+            model = Expectation([Family(b) for b in self.random], used=self.used)
             return model.expect(arg)
         coeff, total = sp.expand(arg.args[0]).as_independent(sp.Sum, as_Add=False)
         if not isinstance(total, sp.Sum) or len(total.limits) != 1:
             raise StepFailed(f"{NAME}: no rule for {sp.sstr(e)}")
         index, low, high = total.limits[0]
-        bases = {x.base for x in total.function.atoms(sp.Indexed)}
-        random = k if k in bases else q  # given q, a score's randomness is in k
+        bases = [b for b in self.random if b in {x.base for x in total.function.atoms(sp.Indexed)}]
+        if len(bases) != 1:  # the random family is declared, never guessed from the letters
+            found = ", ".join(map(str, bases)) or "none"
+            raise StepFailed(f"{NAME}: E[exp(sum)] needs one random family in the sum, found {found}")
         self.used.add("independence")
-        return sp.Product(_single_mgf(coeff * total.function, random[index]), (index, low, high))
+        return sp.Product(_single_mgf(coeff * total.function, bases[0][index]), (index, low, high))
 
 
 def derivation() -> Derivation:
@@ -123,6 +140,13 @@ def derivation() -> Derivation:
     z = sp.Sum(sp.Mul(q[i], k[i], evaluate=False), (i, 1, d))
     norm2 = sp.Sum(q[i] ** 2, (i, 1, d))
 
+    X = stats.ChiSquared("X", d)
+    laplace = stats.E(sp.exp(-s * X), evaluate=False)
+    D.claim(Ex(sp.exp(t * z)), sp.exp(t**2 * norm2 / 2))  # given q, z ~ N(0, |q|^2)
+    D.claim(Ex(z * sp.Sum(sp.Mul(q[i], k2[i], evaluate=False), (i, 1, d))), 0)  # uncorrelated
+    D.claim(Ex(sp.exp(-s * norm2)), (1 + 2 * s) ** (-d / 2))  # the Laplace transform of |q|^2 ...
+    D.claim(laplace, (1 + 2 * s) ** (-d / 2))  # ... is that of chi2_d
+
     D.section("Given q, a score is normal with variance |q|^2")
     D.step(
         Ex(sp.exp(t * z)),
@@ -135,17 +159,15 @@ def derivation() -> Derivation:
     D.step(
         stats.E(sp.exp(t * a * K), evaluate=False),
         sp.exp(a**2 * t**2 / 2),
-        "the normal MGF (the step above, one coordinate)",
+        "the normal MGF, $K \\sim N(0, 1)$ (the step above, one coordinate)",
         check=_gaussian_equal,
-        shown_lhs=sp.Symbol(r"\mathbb{E}\left[e^{t a k}\right],\ k \sim N(0, 1)"),
     )
     Z = stats.Normal("Z", 0, r)
     D.step(
         stats.E(sp.exp(t * Z), evaluate=False),
         sp.exp(r**2 * t**2 / 2),
-        "the MGF of $N(0, r^2)$: equal to the above with $r = \\lVert q \\rVert$",
+        "the MGF of $N(0, r^2)$, the law of $Z$: the above with $r = \\lVert q \\rVert$",
         check=_gaussian_equal,
-        shown_lhs=sp.Symbol(r"\mathbb{E}\left[e^{t Z}\right],\ Z \sim N(0, r^2)"),
     )
 
     D.section("Different keys give independent scores")
@@ -161,14 +183,13 @@ def derivation() -> Derivation:
         (1 + 2 * s) ** (-d / 2),
         "independent coordinates; $\\mathbb{E}[e^{-s q_i^2}] = (1 + 2s)^{-1/2}$",
         lemma=INDEPENDENCE,
+        expectation=_Rules(random=(q,)),  # no longer given q: E over q itself
     )
-    X = stats.ChiSquared("X", d)
     D.step(
-        stats.E(sp.exp(-s * X), evaluate=False),
+        laplace,
         (1 + 2 * s) ** (-d / 2),
-        "the Laplace transform of $\\chi^2_d$: the same, so $\\lVert q \\rVert^2 \\sim \\chi^2_d$",
+        "the Laplace transform of $X \\sim \\chi^2_d$: the same, so $\\lVert q \\rVert^2 \\sim \\chi^2_d$",
         check=_stats_equal,
-        shown_lhs=sp.Symbol(r"\mathbb{E}\left[e^{-sX}\right],\ X \sim \chi^2_d"),
         cost=0.7,  # sympy.stats integrates with Meijer G-functions: start it first
     )
 

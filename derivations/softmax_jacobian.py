@@ -64,9 +64,13 @@ def explicit(size: int) -> tuple[sp.Matrix, sp.Matrix, list[sp.Symbol]]:
     return pv, pv.jacobian(zs), zs
 
 
-def _jacobian_is_diag_minus_outer(size: int) -> bool:
+def _jacobian_is_diag_minus_outer(size: int, sign: int = -1) -> bool:
     pv, jac, _ = explicit(size)
-    return (jac - (sp.diag(*pv) - pv * pv.T)).applyfunc(sp.cancel) == sp.zeros(size)
+    return (jac - (sp.diag(*pv) + sign * pv * pv.T)).applyfunc(sp.cancel) == sp.zeros(size)
+
+
+def _jacobian_twin(size: int) -> bool:
+    return _jacobian_is_diag_minus_outer(size, sign=1)
 
 
 def _simplex(size: int) -> list[sp.Expr]:
@@ -74,30 +78,44 @@ def _simplex(size: int) -> list[sp.Expr]:
     return [*ps, 1 - sum(ps)]
 
 
-def _rank(size: int) -> bool:
-    """J 1 = 0, and the leading (n-1) minor is p_1 ... p_n > 0: rank exactly n - 1."""
+def _rank(size: int, factors: int | None = None) -> bool:
+    """J 1 = 0, and the leading (n-1) minor is p_1 ... p_n > 0: rank exactly n - 1. (The twin
+    asks the minor to be the product of the first ``factors`` weights only.)"""
     ps = _simplex(size)
     v = sp.Matrix(ps)
     jac = sp.diag(*ps) - v * v.T
     kills_ones = sp.expand(jac * sp.ones(size, 1)) == sp.zeros(size, 1)
     minor = jac[: size - 1, : size - 1].det()
-    return kills_ones and sp.expand(minor - sp.prod(ps)) == 0
+    return kills_ones and sp.expand(minor - sp.prod(ps[:factors])) == 0
 
 
-def _psd(size: int) -> bool:
+def _rank_twin(size: int) -> bool:
+    return _rank(size, factors=size - 1)
+
+
+def _psd(size: int, centred: bool = True) -> bool:
     """x^T J x = sum_i p_i (x_i - xbar)^2 exactly, a sum of non-negative terms."""
     ps = _simplex(size)
     xs = sp.symbols(f"x1:{size + 1}", real=True)
     v = sp.Matrix(ps)
     xv = sp.Matrix(xs)
     quad = (xv.T * (sp.diag(*ps) - v * v.T) * xv)[0]
-    mean = sum(a * b for a, b in zip(ps, xs, strict=True))
+    mean = sum(a * b for a, b in zip(ps, xs, strict=True)) if centred else 0
     return sp.expand(quad - sum(a * (b - mean) ** 2 for a, b in zip(ps, xs, strict=True))) == 0
 
 
-def _square_of_sum(size: int) -> bool:
+def _psd_twin(size: int) -> bool:
+    return _psd(size, centred=False)
+
+
+def _square_of_sum(size: int, cross: bool = True) -> bool:
     a = sp.symbols(f"a1:{size + 1}")
-    return sp.expand(sum(u * v for u in a for v in a) - sum(a) ** 2) == 0
+    pairs = sum(u * v for u in a for v in a) if cross else sum(u * u for u in a)
+    return sp.expand(pairs - sum(a) ** 2) == 0
+
+
+def _square_of_sum_twin(size: int) -> bool:
+    return _square_of_sum(size, cross=False)
 
 
 JACOBIAN = Lemma(
@@ -105,10 +123,34 @@ JACOBIAN = Lemma(
     "the Jacobian of softmax is diag(p) - p p^T",
     _jacobian_is_diag_minus_outer,
     sizes=SIZES,
+    twin=_jacobian_twin,
+    twin_statement="the Jacobian of softmax is diag(p) + p p^T",
 )
-RANK = Lemma("rank n - 1", "J 1 = 0 and a nonzero (n-1)-minor", _rank, sizes=(2, 3, 4, 5))
-PSD = Lemma("quadratic form", "x^T J x = sum_i p_i (x_i - xbar)^2", _psd, sizes=SIZES)
-SQUARE = Lemma("square of a sum", "sum_i sum_j a_i a_j = (sum_i a_i)^2", _square_of_sum, sizes=SIZES)
+RANK = Lemma(
+    "rank n - 1",
+    "J 1 = 0 and a nonzero (n-1)-minor",
+    _rank,
+    sizes=(2, 3, 4, 5),
+    twin=_rank_twin,
+    twin_statement="the (n-1)-minor is p_1 ... p_{n-1}, a factor dropped",
+)
+PSD = Lemma(
+    "quadratic form",
+    "x^T J x = sum_i p_i (x_i - xbar)^2",
+    _psd,
+    sizes=SIZES,
+    twin=_psd_twin,
+    twin_statement="x^T J x = sum_i p_i x_i^2, the mean dropped",
+)
+# At n = 1 the double sum is a_1 a_1 and the twin, with no cross terms, agrees: start at 2.
+SQUARE = Lemma(
+    "square of a sum",
+    "sum_i sum_j a_i a_j = (sum_i a_i)^2",
+    _square_of_sum,
+    sizes=SIZES,
+    twin=_square_of_sum_twin,
+    twin_statement="sum_i sum_j a_i a_j = sum_i a_i^2, the cross terms dropped",
+)
 
 
 def _by_cases(lhs: Any, rhs: Any) -> str:
@@ -169,21 +211,40 @@ def _entrywise(lhs: Any, rhs: Any) -> str:
     return "entry (a, b) for symbolic n, shapes checked"
 
 
-def _certified_rank(size: int) -> int:
-    """The rank of J at n = size, from J 1 = 0 (rank <= n - 1) and a nonzero minor (>= n - 1)."""
-    if not _rank(size):
-        raise StepFailed(f"{NAME}: cannot certify the rank of J at n = {size}")
-    return size - 1
+def _explicit(m: Any, size: int) -> sp.Matrix:
+    """The matrix expression m at n = size, with J, p and 1 written out over the simplex
+    p_1, ..., p_{n-1}, 1 - p_1 - ... - p_{n-1}."""
+    ps = _simplex(size)
+    v = sp.Matrix(ps)
+    values = {
+        sp.MatrixSymbol(Jsym.name, size, size): sp.ImmutableMatrix(sp.diag(*ps) - v * v.T),
+        sp.MatrixSymbol(pvec.name, size, 1): sp.ImmutableMatrix(v),
+        sp.MatrixSymbol(ones.name, size, 1): sp.ImmutableMatrix(sp.ones(size, 1)),
+    }
+    e = sp.sympify(m).subs(n, size).xreplace(values)
+    if e.free_symbols & {x for x in e.atoms(sp.MatrixSymbol)}:
+        raise ValueError(f"{NAME}: no meaning at a size for {sp.sstr(m)}")
+    return sp.Matrix(e.as_explicit())
+
+
+def _rank_of(m: Any, size: int) -> int:
+    """The rank of the matrix expression m at n = size, exactly, over the field of rational
+    functions of p_1, ..., p_{n-1} (its rank at a generic point of the simplex; the lemma RANK
+    proves n - 1 at every point for J itself)."""
+    from sympy.polys.matrices import DomainMatrix
+
+    return DomainMatrix.from_Matrix(_explicit(m, size)).to_field().rank()
 
 
 rank = sp.Function("rank")
 
 
 def concrete(expr: Any, size: int) -> Any:
-    """expr at n = size, with every sum written out and rank J certified."""
+    """expr at n = size, with every sum written out and the rank of a matrix computed from the
+    matrix it is given."""
     e = sp.sympify(expr).subs(n, size)
     e = e.replace(lambda x: isinstance(x, sp.Sum), lambda x: x.doit())
-    return e.replace(lambda x: isinstance(x, rank), lambda x: _certified_rank(size))
+    return e.replace(lambda x: isinstance(x, rank), lambda x: sp.Integer(_rank_of(x.args[0], size)))
 
 
 def _sample(rng: random.Random, size: int | None) -> dict[sp.Basic, Any]:
@@ -234,6 +295,7 @@ def derivation() -> Derivation:
         sp.MatAdd(DiagMatrix(pvec), -pvec * pvec.T),  # as written: no doit(), which asks SymPy's assumptions
         "the entries, as a matrix",
         check=_entrywise,
+        lemma=JACOBIAN,
     )
 
     D.section("Rows sum to zero")
@@ -269,12 +331,14 @@ def derivation() -> Derivation:
         quad,
         sp.Sum(p(i) * x[i] ** 2, (i, 1, n)) - mean**2,
         "sum the delta; a double sum of a product is the square of a sum",
-        shown_lhs=sp.Symbol(r"\mathbf{x}^\top J \mathbf{x}"),
+        lemma=SQUARE,
+        shown_lhs=sp.Sum(sp.Sum(x[i] * J_ij * x[j], (j, 1, n)), (i, 1, n)),
         shown_rhs=sp.Sum(P[i] * x[i] ** 2, (i, 1, n)) - sp.Sum(P[j] * x[j], (j, 1, n)) ** 2,
     )
     D.then(
         sp.Sum(p(i) * (x[i] - mean) ** 2, (i, 1, n)),
         r"the weights sum to 1: a weighted variance, with $\bar{x} = \sum_j p_j x_j$",
+        lemma=PSD,
         shown_rhs=sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
     )
     weighted = sp.Sum(p(i) * (x[i] - mean) ** 2, (i, 1, n))
@@ -292,7 +356,6 @@ def derivation() -> Derivation:
         r"$J\mathbf{1} = 0$ and a nonzero $(n-1)$-minor",
         method="at sizes",
         lemma=RANK,
-        shown_lhs=sp.Symbol(r"\operatorname{rank} J"),
     )
 
     D.section("Entries at most 1/4; saturation")

@@ -87,54 +87,98 @@ def concrete(expr: Any, n: int, oracle: Any = gaussian) -> Any:
 
 
 # -- lemmas -------------------------------------------------------------------------------
-def _linearity(n: int, oracle: Any = gaussian) -> bool:
+def _linearity(n: int, oracle: Any = gaussian, terms_kept: int | None = None) -> bool:
     """E of the sum, one integral over all 2n variables against their joint density, against
     the sum of the terms' expectations, each over its own two variables (sympy.stats would split
-    the sum itself, and so compare the same integrals)."""
+    the sum itself, and so compare the same integrals). The twin keeps only the first term."""
     x, y = normals("x", n, m_q, s_q), normals("y", n, m_k, s_k)  # nonzero means: no term's E is 0
     terms = [x[t] * y[t] + x[t] for t in range(n)]
     whole = oracle.evaluate(gaussian.joint(sum(terms)))
-    return sp.expand(whole - sum(oracle.E(t) for t in terms)) == 0
+    return sp.expand(whole - sum(oracle.E(t) for t in terms[:terms_kept])) == 0
 
 
-def _independence(n: int, oracle: Any = gaussian) -> bool:
+def _linearity_twin(n: int) -> bool:
+    return _linearity(n, terms_kept=1)
+
+
+def _independence(n: int, oracle: Any = gaussian, same: bool = False) -> bool:
+    """E[x^n y^n] = E[x^n] E[y^n] for independent x, y (the twin: for x and x itself)."""
     x = stats.Normal("x", m_q, s_q)
-    y = stats.Normal("y", m_k, s_k)
+    y = x if same else stats.Normal("y", m_k, s_k)
     return sp.expand(oracle.E(x**n * y**n) - oracle.E(x**n) * oracle.E(y**n)) == 0
 
 
-def _variances_add(n: int, oracle: Any = gaussian) -> bool:
+def _independence_twin(n: int) -> bool:
+    return _independence(n, same=True)
+
+
+def _variances_add(n: int, oracle: Any = gaussian, terms_kept: int | None = None) -> bool:
     x, y = normals("x", n), normals("y", n)
     terms = [x[t] * y[t] for t in range(n)]
-    return sp.expand(oracle.variance(sum(terms)) - sum(oracle.variance(t) for t in terms)) == 0
+    return sp.expand(oracle.variance(sum(terms)) - sum(oracle.variance(t) for t in terms[:terms_kept])) == 0
 
 
-def _scaling(n: int, oracle: Any = gaussian) -> bool:
+def _variances_add_twin(n: int) -> bool:
+    return _variances_add(n, terms_kept=1)
+
+
+def _scaling(n: int, oracle: Any = gaussian, power: int = 2) -> bool:
     x = stats.Normal("x", m_q, s_q)
-    return sp.expand(oracle.variance(a * x**n) - a**2 * oracle.variance(x**n)) == 0
+    return sp.expand(oracle.variance(a * x**n) - a**power * oracle.variance(x**n)) == 0
 
 
-def _moments(n: int, oracle: Any = gaussian) -> bool:
+def _scaling_twin(n: int) -> bool:
+    return _scaling(n, power=1)
+
+
+def _moments(n: int, oracle: Any = gaussian, delta: bool = True) -> bool:
     xs = normals("x", n, m_q, s_q)
     return all(
-        sp.expand(oracle.E(xs[u] * xs[v]) - (m_q**2 + s_q**2 * sp.KroneckerDelta(u, v))) == 0
+        sp.expand(oracle.E(xs[u] * xs[v]) - m_q**2 - s_q**2 * (sp.KroneckerDelta(u, v) if delta else 1)) == 0
         for u in range(n)
         for v in range(n)
     )
 
 
+def _moments_twin(n: int) -> bool:
+    return _moments(n, delta=False)
+
+
+def _rules_twin(n: int) -> bool:
+    """The rules' E[q_1 q_2] against the false m^2 + s^2 (no delta: q_1 and q_2 taken as one
+    variable), on the same normal variables as the lemma's check."""
+    qs = normals("q", n, m_q, s_q)
+    return sp.expand(gaussian.E(qs[0] * qs[min(2, n) - 1]) - (m_q**2 + s_q**2)) == 0
+
+
+# At n = 1 the rules never meet two different entries (E[q_1 q_2] is E[q_1^2] there), so their
+# check starts at 2, as do linearity and additivity (a one-term sum compared with itself).
 RULES_AGREE = Lemma(
     "the rules agree with sympy.stats",
     "E and Var of q . k by the rules = sympy.stats on d normal variables",
     rule_matches_stats,
-    sizes=(1, 2),
-    cost=0.8,
+    sizes=(2, 3),
+    cost=1.5,
+    twin=_rules_twin,
+    twin_statement="E[q_1 q_2] = m^2 + s^2, two entries taken as one",
 )
-# At n = 1 linearity and additivity compare a one-term sum with itself: a check that cannot
-# fail, so they start at n = 2. (Linearity integrates the whole sum at once: see _linearity.)
-LINEARITY = Lemma("linearity of expectation", "E[sum X_i] = sum E[X_i]", _linearity, sizes=(2, 3), cost=0.05)
+LINEARITY = Lemma(
+    "linearity of expectation",
+    "E[sum X_i] = sum E[X_i]",
+    _linearity,
+    sizes=(2, 3),
+    cost=0.05,
+    twin=_linearity_twin,
+    twin_statement="E[sum X_i] = E[X_1], the other terms dropped",
+)
 INDEPENDENCE = Lemma(
-    "independence", "E[X Y] = E[X] E[Y] for independent X, Y", _independence, sizes=(1, 2), cost=0.15
+    "independence",
+    "E[X Y] = E[X] E[Y] for independent X, Y",
+    _independence,
+    sizes=(1, 2),
+    cost=0.15,
+    twin=_independence_twin,
+    twin_statement="E[X X] = E[X] E[X]: a factor that is not independent",
 )
 VARIANCES_ADD = Lemma(
     "variances of independent terms add",
@@ -142,14 +186,26 @@ VARIANCES_ADD = Lemma(
     _variances_add,
     sizes=(2, 3),
     cost=0.1,
+    twin=_variances_add_twin,
+    twin_statement="Var(sum X_i) = Var(X_1), the other terms dropped",
 )
-SCALING = Lemma("scaling rule", "Var(a X) = a^2 Var(X)", _scaling, sizes=(1, 2), cost=0.3)
+SCALING = Lemma(
+    "scaling rule",
+    "Var(a X) = a^2 Var(X)",
+    _scaling,
+    sizes=(1, 2),
+    cost=0.3,
+    twin=_scaling_twin,
+    twin_statement="Var(a X) = a Var(X)",
+)
 MOMENTS = Lemma(
     "second moments",
     "E[q_i q_j] = m^2 + s^2 delta_ij for independent entries",
     _moments,
     sizes=(2,),
     cost=0.1,
+    twin=_moments_twin,
+    twin_statement="E[q_i q_j] = m^2 + s^2, the delta dropped",
 )
 
 
@@ -160,6 +216,9 @@ GENERAL = Expectation([Family(qg, m_q, s_q**2), Family(kg, m_k, s_k**2)])
 
 class _Rules:
     """The standard rules for q, k and the general ones for the q, k with means and variances."""
+
+    #: The random families: the standard q, k and the general ones.
+    random = (q, k, qg, kg)
 
     def __init__(self) -> None:
         self.used: set[str] = set()

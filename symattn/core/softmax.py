@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import sympy as sp
 
@@ -49,6 +50,12 @@ class RowSoftmax(UnaryMatrixNode):
 
     def _sympystr(self, printer: sp.printing.str.StrPrinter) -> str:
         return f"RowSoftmax({printer._print(self.arg)})"
+
+    def _pretty(self, printer: Any) -> Any:
+        from sympy.printing.pretty.stringpict import prettyForm
+
+        inside = prettyForm(*printer._print(self.arg).parens())
+        return prettyForm(*inside.left("softmax"))
 
 
 def softmax_rows(z: sp.MatrixBase) -> sp.ImmutableMatrix:

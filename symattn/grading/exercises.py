@@ -66,7 +66,9 @@ class Exercise:
             import derivations
 
             return derivations.load(self.solution)
-        return self.solution()
+        d = self.solution()
+        d.requires_claims = True  # a worked solution states what it establishes
+        return d
 
 
 def _same(a: object, b: object) -> bool:
@@ -138,13 +140,13 @@ def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...]
             ),
             weights,
             "softmax: $e^{z_j} / \\sum_k e^{z_k}$",
-            shown_lhs=sp.Symbol(r"\operatorname{softmax}(" + ", ".join(map(str, s)) + ")"),
         )
         d.step(
             sp.Add(*[w * x for w, x in zip(weights, v, strict=True)]),
             exact,
             "weighted sum of the values, over one denominator",
         )
+        d.claim(sp.Add(*[w * x for w, x in zip(weights, v, strict=True)]), exact)
         d.approx(exact, decimal_string(exact, 4), "to four digits", digits=4)
         return d
 
@@ -242,8 +244,8 @@ def mask_exercise(n: int = 3) -> Exercise:
             written_out,
             sp.Matrix([[1] + [0] * (n - 1)]),
             "row 1 keeps only key 1, whatever its score $s_1$",
-            shown_lhs=sp.Symbol(r"\operatorname{softmax}(s_1, -\infty, \dots)"),
         )
+        d.claim(rule, expected).claim(written_out, sp.Matrix([[1] + [0] * (n - 1)]))
         return d
 
     return Exercise(
@@ -322,6 +324,7 @@ def crossover_exercise(width: int = 4096) -> Exercise:
             f"at $d_{{\\text{{model}}}} = {width}$",
             given={d_model: width},
         )
+        d.claim(2 * d_model, answer)
         return d
 
     return Exercise(

@@ -44,7 +44,14 @@ from .._text import exception_line as _why
 from ..core.digits import decimal_string, round_decimal
 from ..display import Shown
 from ..errors import EXIT_CHECK_FAILED, SymattnError
-from .equivalence import describe_point, numeric_difference, prove_equal
+from .equivalence import (
+    _relative_error,
+    describe_point,
+    evaluate,
+    numeric_difference,
+    prove_equal,
+    random_point,
+)
 from .operators import Ex, Var
 
 #: Largest relative difference at random points (evaluated to 60 digits) for two sides to agree.
@@ -66,6 +73,24 @@ WAIVERS: dict[str, str] = {
 }
 
 
+_GREEK = (
+    "alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|"
+    "pi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|"
+    "Upsilon|Phi|Psi|Omega"
+)
+_LETTER = rf"(?:[A-Za-z]|\\(?:{_GREEK})(?![A-Za-z]))"
+_ATOM = rf"(?:[A-Za-z0-9]|\\(?:{_GREEK})(?![A-Za-z])|\\text\{{[A-Za-z ]+\}}|\\prime|')"
+#: A label (a side shown by a bare Symbol) is a name: a letter, Latin or Greek, perhaps in a font
+#: or with an accent, with at most a subscript and a superscript of letters, digits, commas,
+#: primes and ``\text{...}``. ``O_{\text{causal}}`` and ``\tilde{Z}`` are names;
+#: ``S = QK^\top``, ``\operatorname{rank} J`` and ``o^A - o^B`` are a relation, an operator
+#: and a formula, which a step shows as a checked side or with the derivation's abbreviations.
+NAME = re.compile(
+    rf"(?:{_LETTER}|\\(?:mathbf|mathrm|mathcal|mathbb|boldsymbol|tilde|hat|bar|vec)\{{{_LETTER}\}})'*"
+    rf"(?:[_^](?:[A-Za-z0-9]|\\(?:{_GREEK})(?![A-Za-z])|\{{{_ATOM}(?:,?{_ATOM})*\}})){{0,2}}'*"
+)
+
+
 class StepFailed(SymattnError):
     """Raised when a step of a derivation is false or unproved; the message says which and why."""
 
@@ -82,7 +107,11 @@ class LemmaFailed(SymattnError):
 class Lemma:
     """A general rule, checked at concrete sizes where SymPy cannot prove it in general.
 
-    ``verify(n)`` returns True when the rule holds exactly at size n.
+    ``verify(n)`` returns True when the rule holds exactly at size n. ``twin(n)`` is the same
+    check of a false version of the rule (``twin_statement``: a changed coefficient, sign or
+    index), and must return False at every size: a size where the twin passes too is a size
+    where the check cannot tell a true rule from a false one (a one-term sum compared with
+    itself), and ``verify`` fails naming the lemma.
     """
 
     name: str
@@ -93,6 +122,8 @@ class Lemma:
     #: Rough seconds to check one size, for scheduling only: with several worker processes
     #: the costliest work starts first, so that no long task is left to run alone at the end.
     cost: float = field(default=0.5, compare=False)
+    twin: Callable[[int], bool] | None = field(default=None, compare=False, repr=False)
+    twin_statement: str = ""
 
     def __post_init__(self) -> None:
         _check_cost(f"lemma {self.name!r}", self.cost)
@@ -116,20 +147,47 @@ def _check_lemma(lemma: Lemma) -> tuple[int, ...]:
 def _check_lemma_at(lemma: Lemma, n: int) -> None:
     """Check ``lemma`` at size ``n`` once per process (or find it in the cache); raise if it fails."""
     # Keyed by the function too: two lemmas of one name but different bodies are two lemmas.
-    key = (lemma, lemma.verify, n)
+    key = (lemma, lemma.verify, lemma.twin, n)
     if key in _CHECKED or _lemma_cache.holds(lemma, n):
         return
+    if lemma.twin is None or not lemma.twin_statement:
+        raise LemmaFailed(
+            f"lemma '{lemma.name}' has no false twin: give it one (twin, twin_statement), a false "
+            "version of the rule that its check must refuse at every size"
+        )
     try:
         result = lemma.verify(n)
     except Exception as exc:  # a lemma that cannot be checked is not checked
         raise LemmaFailed(f"lemma '{lemma.name}' could not be checked at size {n}: {exc}") from None
-    if not (result is True or result is sp.true or (type(result).__name__ == "bool_" and result)):
+    if not _true(result):
         raise LemmaFailed(f"lemma '{lemma.name}' is false at size {n}")
+    try:
+        twin = lemma.twin(n)
+    except Exception as exc:
+        why = f"its false twin could not be checked at size {n}: {exc}"
+        raise LemmaFailed(f"lemma '{lemma.name}': {why}") from None
+    if _true(twin):
+        raise LemmaFailed(
+            f"lemma '{lemma.name}' is vacuous at size {n}: its false twin ({lemma.twin_statement}) "
+            "passes the same check there"
+        )
+    if not _false(twin):
+        why = f"its false twin gave {twin!r} at size {n}, not True or False"
+        raise LemmaFailed(f"lemma '{lemma.name}': {why}")
     _CHECKED.add(key)
     _lemma_cache.record(lemma, n)
 
 
-_CHECKED: set[tuple[Lemma, Callable[[int], bool], int]] = set()
+def _true(result: Any) -> bool:
+    """A check's result is True (Python's, SymPy's or NumPy's), not merely truthy."""
+    return result is True or result is sp.true or (type(result).__name__ == "bool_" and bool(result))
+
+
+def _false(result: Any) -> bool:
+    return result is False or result is sp.false or (type(result).__name__ == "bool_" and not bool(result))
+
+
+_CHECKED: set[tuple[Lemma, Callable[[int], bool], Callable[[int], bool] | None, int]] = set()
 
 #: Errors a task may report, re-raised by name when its result is assembled.
 _FAILURES: dict[str, type[SymattnError]] = {"StepFailed": StepFailed, "LemmaFailed": LemmaFailed}
@@ -172,9 +230,11 @@ class _LemmaCache:
     def _key(self, lemma: Lemma, n: int) -> str:
         if self._code is None:
             self._code = source_digest(Path(__file__).resolve().parents[1])
-        f = lemma.verify
-        who = f"{getattr(f, '__module__', '')}.{getattr(f, '__qualname__', repr(f))}"
-        text = "\x1f".join([self._code, lemma.name, lemma.statement, who, str(n)])
+        who = [
+            f"{getattr(f, '__module__', '')}.{getattr(f, '__qualname__', repr(f))}"
+            for f in (lemma.verify, lemma.twin)
+        ]
+        text = "\x1f".join([self._code, lemma.name, lemma.statement, *who, lemma.twin_statement, str(n)])
         return hashlib.sha256(text.encode()).hexdigest()
 
     @staticmethod
@@ -189,7 +249,7 @@ class _LemmaCache:
         )
 
     def holds(self, lemma: Lemma, n: int) -> bool:
-        if not self.enabled or not self._cacheable(lemma.verify):
+        if not self.enabled or not self._cacheable(lemma.verify) or not self._cacheable(lemma.twin):
             return False
         if self._entries is None:
             try:
@@ -199,7 +259,7 @@ class _LemmaCache:
         return self._key(lemma, n) in self._entries
 
     def record(self, lemma: Lemma, n: int) -> None:
-        if not self.enabled or not self._cacheable(lemma.verify):
+        if not self.enabled or not self._cacheable(lemma.verify) or not self._cacheable(lemma.twin):
             return
         key = self._key(lemma, n)
         try:
@@ -243,9 +303,13 @@ class Step:
     #: Values put into the left side (``{d_model: 4096}``): the step holds when the left side
     #: with them is the right side, and every number its rule states must be one of them.
     given: Mapping[Any, Any] | None = None
-    #: How to show a side where the checked form is long: a bare Symbol is a label (a name for
-    #: the checked value, "O_causal", say); any other expression is the checked side written
-    #: with the derivation's ``abbreviations``, and verify proves it is that side.
+    #: The expectation rules for this step, where it takes E over other random families than
+    #: the derivation's (the chi-square step of score_reduction, over q itself).
+    expectation: Any = None
+    #: How to show a side where the checked form is long: a bare Symbol is a label, a name for
+    #: the checked value (``O_{\text{causal}}``, say; see ``NAME``: a relation or a formula is
+    #: refused); any other expression is the checked side written with the derivation's
+    #: ``abbreviations``, and verify proves it is that side.
     shown_lhs: Any = None
     shown_rhs: Any = None
     section: str = ""
@@ -345,7 +409,9 @@ class Derivation:
     ``claims`` are (lhs, rhs) pairs the theorem states: each must be what some chain of the
     proof establishes (its first left-hand side and one of its right-hand sides), so a
     theorem cannot claim more than the steps prove. ``expectation`` reduces E[...] and
-    Var(...) by checked rules (:mod:`symattn.proof.expectation`). ``concrete(expr, n)`` rewrites an
+    Var(...) by checked rules (:mod:`symattn.proof.expectation`); it declares the random
+    families it integrates (``random``, IndexedBases), and no side may depend on one of them
+    once the expectations are taken. ``concrete(expr, n)`` rewrites an
     expression at size n into one SymPy can evaluate, for steps proved at sizes and for
     cross-checks; ``sample(rng, n)`` fixes some symbols at random points (the indices i, j
     within 1..n, say).
@@ -365,10 +431,17 @@ class Derivation:
     sample: Callable[[random.Random, int | None], Mapping[sp.Basic, Any]] | None = None
     indices: tuple[sp.Symbol, ...] = ()
     numeric_allowed: bool = False
-    #: Short names a step may show in place of what they stand for: a Symbol -> its expression,
-    #: or an IndexedBase -> a function of the index (``p_i`` for e^{z_i} / sum_k e^{z_k}, say).
+    #: Short names a step may show in place of what they stand for: a Symbol or a MatrixSymbol
+    #: -> its expression (``Q`` for a matrix of numbers, say), or an IndexedBase -> a function
+    #: of the index (``p_i`` for e^{z_i} / sum_k e^{z_k}, say).
     abbreviations: Mapping[Any, Any] = field(default_factory=dict)
     seed: int = 0
+    #: Every lemma the derivation's module defines (``derivations.load`` finds them): each
+    #: must justify some step, or it is a rule shown beside the proof but never checked.
+    declared_lemmas: tuple[Lemma, ...] = ()
+    #: Set for every derivation symattn publishes (``derivations.load``: the module's and the
+    #: registered ones; an exercise's worked solution): its theorem must be stated as claims.
+    requires_claims: bool = False
     points: int = 6
     _section: str = ""
 
@@ -541,12 +614,19 @@ class Derivation:
             if result[0] == "failed" and kind != "check":
                 raise _FAILURES.get(result[1], StepFailed)(result[2])
         for lemma, n in self._lemma_sizes():  # checked in a worker: not again in this process
-            _CHECKED.add((lemma, lemma.verify, n))
+            _CHECKED.add((lemma, lemma.verify, lemma.twin, n))
         reports = [
             StepReport(key, self.steps[key], self.lhs_of(key), *result[1:])
             for (kind, key), result in zip(tasks, results, strict=True)
             if kind == "step"
         ]
+        used = {id(lemma) for lemma in self.lemmas()}
+        for lemma in self.declared_lemmas:
+            if id(lemma) not in used:
+                raise LemmaFailed(
+                    f"{self.name}: lemma '{lemma.name}' is used by no step: attach it to the step "
+                    "it justifies, or remove it"
+                )
         try:
             self._verify_claims()
         except SymattnError:
@@ -643,19 +723,32 @@ class Derivation:
         """Both sides with E[...] and Var(...) reduced by the expectation rules."""
         if not _has_operators(lhs, rhs):
             return lhs, rhs
-        if self.expectation is None:
+        model = self.steps[index].expectation or self.expectation
+        if model is None:
             raise self._fail(index, "the step has E or Var but the derivation has no expectation rules")
-        model = self.expectation
         model.used.clear()
+        random_ = tuple(getattr(model, "random", ()) or ())
+        if not random_:
+            why = "the expectation rules declare no random families (their `random`): E of what?"
+            raise self._fail(index, why)
         try:
             a, b = model.reduce(lhs), model.reduce(rhs)
         except SymattnError as exc:
             raise self._fail(index, f"the expectation rules do not apply: {exc}") from None
+        for which, side in (("left", a), ("right", b)):
+            left = sorted({str(x.base) for x in _indexed(side) if x.base in random_})
+            if left:
+                raise self._fail(
+                    index,
+                    f"with the expectations taken, the {which} side still depends on {left[0]}, a "
+                    "random family the expectation integrates out",
+                )
         return a, b
 
     def _check_symbolic(self, index: int, lhs: Any, rhs: Any, rng: random.Random) -> tuple[str, float]:
         a, b = self._reduced(index, lhs, rhs)
-        rules = sorted(self.expectation.used) if _has_operators(lhs, rhs) else []
+        model = self.steps[index].expectation or self.expectation
+        rules = sorted(model.used) if _has_operators(lhs, rhs) else []
         method = prove_equal(a, b)
         if method is None:
             self._cross_check(index, a, b, rng)  # a counterexample, if the sides differ
@@ -665,6 +758,8 @@ class Derivation:
         # expressions of symbolic shape, equal as expressions, are exempt: they hold no sums.
         symbolic_shape = method == "identity" and _symbolic_shape(a) and _symbolic_shape(b)
         error = 0.0 if symbolic_shape else self._cross_check(index, a, b, rng)
+        if self.cross_sizes and rules and self.concrete:
+            self._check_model_sees(index, self.concrete, lhs, rhs)
         for n in self.cross_sizes if rules and self.concrete else ():
             self._cross_check(index, self.concrete(lhs, n), self.concrete(rhs, n), rng, n)
         detail = method if not rules else f"{method}; rules: {', '.join(rules)}"
@@ -691,8 +786,7 @@ class Derivation:
             )
         if max(sizes) < LARGE_SIZE and waiver is None:
             raise self._fail(index, f"a size of at least {LARGE_SIZE} is needed, or a documented waiver")
-        if step.concrete is not None:
-            self._check_model_sees(index, concrete, lhs, rhs)
+        self._check_model_sees(index, concrete, lhs, rhs)
         errors = []
         for n in sizes:
             a, b = concrete(lhs, n), concrete(rhs, n)
@@ -722,10 +816,19 @@ class Derivation:
                 why = f"the {which} side shown must be a SymPy expression or a plain Symbol"
                 raise self._fail(index, why)
             if type(shown) is sp.Symbol and shown not in self.abbreviations:
+                if not NAME.fullmatch(shown.name):
+                    raise self._fail(
+                        index,
+                        f"the {which} side shown, {shown.name}, is a label, and a label is a name (a "
+                        "letter with a subscript or superscript), not a relation, an operator or a "
+                        "formula: show the checked side, or write it with the derivation's abbreviations",
+                    )
                 named.append(which)
                 continue
             if not _matches(self.expand_abbreviations(shown), side):
                 raise self._fail(index, f"the {which} side shown is not the one checked")
+        if len(named) == 2 and step.shown_lhs == step.shown_rhs:
+            raise self._fail(index, f"both sides are shown by the one name {step.shown_lhs}")
         if not named:
             return ""
         return f"; the {' and '.join(named)} side{'s' if len(named) > 1 else ''} shown by name"
@@ -734,12 +837,13 @@ class Derivation:
         """Each short name is a new Symbol or IndexedBase: not a number, and not printed like a
         symbol (or an indexed family) of the checked sides, which it would then seem to define."""
         sides = [e for e in (lhs, rhs) if hasattr(e, "atoms")]
-        symbols = {str(a) for e in sides for a in e.atoms(sp.Symbol)}
+        symbols = {str(a) for e in sides for a in e.atoms(sp.Symbol, sp.MatrixSymbol)}
         families = {str(x.base) for e in sides for x in e.atoms(sp.Indexed)}
         seen: set[str] = set()
         for short in self.abbreviations:
-            if type(short) not in (sp.Symbol, sp.IndexedBase):
-                raise self._fail(index, f"the abbreviation {short!r} is not a Symbol or an IndexedBase")
+            if type(short) not in (sp.Symbol, sp.IndexedBase, sp.MatrixSymbol):
+                why = f"the abbreviation {short!r} is not a Symbol, a MatrixSymbol or an IndexedBase"
+                raise self._fail(index, why)
             name = str(short)
             if name in (families if isinstance(short, sp.IndexedBase) else symbols) or name in seen:
                 why = f"the abbreviation {name} is not a new name (it is printed like another)"
@@ -768,17 +872,36 @@ class Derivation:
         return e
 
     def _check_model_sees(self, index: int, model: Callable[[Any, int], Any], lhs: Any, rhs: Any) -> None:
-        """A step's own model of its sides must tell lhs = rhs from the false 2 lhs = rhs.
+        """The model of the step's sides (its own, or the derivation's) must tell the right side
+        from wrong versions of the left side planted by the engine, at size ``MODEL_SIZE``.
 
-        A model that loses what the sides say (maps everything to 0, say) would prove anything
-        at sizes; this plants the slip at size 2 and requires the model to show a difference
-        at a random point.
+        A model that loses what the sides say (every score equal, say) or returns a stored
+        answer (the rank "n - 1" whatever the matrix) would prove anything at sizes. The plants
+        (:func:`_plants`): twice the side, which the model must evaluate (and tell apart where
+        the right side is not 0); the side transposed (unless the model finds it symmetric),
+        with entry (1, 1) changed, or plus 1; and each
+        matrix in it replaced by another of the same shape. The model must show each differs
+        from the right side at a random point, or refuse it with an error (a side it has no
+        meaning for), never agree.
         """
-        twice = sp.MatMul(2, lhs) if getattr(lhs, "is_Matrix", False) else 2 * sp.sympify(lhs)
-        a, b = model(twice, 2), model(rhs, 2)
-        err, *_ = numeric_difference(a, b, random.Random(index), points=1)
-        if _same(a, b) or err <= TOLERANCE:
-            raise self._fail(index, "the step's own model at size 2 cannot tell 2 x (left) from the right")
+        right = model(rhs, MODEL_SIZE)
+        for k, (what, plant) in enumerate(_plants(lhs)):
+            try:
+                wrong = model(plant, MODEL_SIZE)
+            except Exception as exc:
+                if k == 0:  # twice the side is in the model's own terms: it must evaluate it
+                    why = f"the model cannot evaluate {what} at size {MODEL_SIZE} ({_why(exc)})"
+                    raise self._fail(index, why) from None
+                continue  # refused: the model gives no answer for a side it has no meaning for
+            if what == TRANSPOSED and _symmetric(model(lhs, MODEL_SIZE)):
+                continue
+            if k == 0 and not _told_apart(right, 0 * right, random.Random(index)):
+                continue  # twice 0 is 0: the other plants (plus 1, an entry changed) test the model
+            if _told_apart(wrong, right, random.Random(index * 31 + k)):
+                continue
+            raise self._fail(
+                index, f"the model at size {MODEL_SIZE} cannot tell {what} from the right side"
+            )
 
     def _check_definition(self, index: int, lhs: Any, rhs: Any, rng: random.Random) -> tuple[str, float]:
         step = self.steps[index]
@@ -854,7 +977,14 @@ class Derivation:
         return "certificate " + sp.sstr(step.certificate), err
 
     def _verify_claims(self) -> None:
-        """Every claim of the theorem is the start and a later point of some chain."""
+        """The theorem is stated as claims (where ``requires_claims``), and every claim is the
+        start and a later point of some chain (a derivation without claims could have its last
+        steps changed freely, as long as each step stayed true)."""
+        if not self.claims and self.requires_claims:
+            raise StepFailed(
+                f"{self.name}: {NO_CLAIMS}: say what the proof establishes "
+                "(Derivation.claim(lhs, rhs)), so that its chains are tied to the theorem"
+            )
         chains: list[tuple[Any, list[Any]]] = []
         open_chain = False
         for index, step in enumerate(self.steps):
@@ -1012,6 +1142,71 @@ def _send_result(send: Any, index: int, kind: str, key: int) -> None:
         send.close()
 
 
+#: The failure of a derivation whose theorem states no claims.
+NO_CLAIMS = "the theorem states no claims"
+
+#: The size at which a model is shown wrong versions of a side (at size 2 a transposed 2 x 2
+#: side, or the one other permutation, says too little).
+MODEL_SIZE = 3
+
+TRANSPOSED = "the left side transposed"
+
+
+def _plants(side: Any) -> list[tuple[str, Any]]:
+    """Wrong versions of ``side`` for a model to tell from the right side, twice the side first."""
+    e = sp.sympify(side)
+    if getattr(e, "is_Matrix", False):
+        rows, cols = e.shape
+        a, b = sp.symbols("a b", integer=True, nonnegative=True)
+        corner = sp.Lambda((a, b), sp.KroneckerDelta(a, 0) * sp.KroneckerDelta(b, 0))
+        unit = sp.FunctionMatrix(rows, cols, corner)  # 1 at entry (1, 1), 0 elsewhere
+        out = [
+            ("2 x the left side", sp.MatMul(2, e)),
+            (TRANSPOSED, sp.Transpose(e)),
+            ("the left side with entry (1, 1) changed", sp.MatAdd(e, unit)),
+        ]
+    else:
+        out = [("2 x the left side", 2 * e), ("the left side plus 1", e + 1)]
+    leaves = sorted(e.atoms(sp.MatrixSymbol), key=str)
+    for leaf in leaves:
+        same = [m for m in leaves if m != leaf and m.shape == leaf.shape]
+        rows, cols = leaf.shape
+        other = same[0] if same else sp.Identity(rows) if rows == cols else sp.OneMatrix(rows, cols)
+        out.append((f"the left side with {leaf} replaced by {other}", e.xreplace({leaf: other})))
+    return out
+
+
+def _symmetric(m: Any) -> bool:
+    return isinstance(m, sp.MatrixBase) and m.shape[0] == m.shape[1] and _same(m, m.T)
+
+
+def _told_apart(wrong: Any, right: Any, rng: random.Random) -> bool:
+    """Two values a model gave differ: in shape, or in some entry at one of six random points
+    (at large values a softmax is one-hot, and two different score matrices may pick the same
+    key at a few points). Stops at the first difference found."""
+    if getattr(wrong, "shape", None) != getattr(right, "shape", None):
+        return True
+    if _same(wrong, right):
+        return False
+    pairs = zip(wrong, right, strict=True) if isinstance(wrong, sp.MatrixBase) else [(wrong, right)]
+    pairs = [(a, b) for a, b in pairs if not _same(a, b)]
+    free = sp.Tuple(*(_free_of(sp.sympify(wrong)) | _free_of(sp.sympify(right))))  # found once
+    for p in range(6):
+        point = random_point([free], rng, None, smallest=p + 1 if p < 3 else 0)
+        for a, b in pairs:
+            if _relative_error(_value(a, point, rng), _value(b, point, rng)) > TOLERANCE:
+                return True
+    return False
+
+
+def _value(e: Any, point: Mapping[Any, Any], rng: random.Random) -> Any:
+    """``e`` at ``point`` to 60 digits: the values put in as 80-digit floats (much faster than
+    exact substitution into a model's long softmax entries); where that leaves no number, the
+    exact evaluation."""
+    x = sp.N(sp.sympify(e).xreplace({s: sp.Float(v, 80) for s, v in point.items()}), 60)
+    return x if x.is_number else evaluate(e, dict(point), rng)
+
+
 def _subs(e: Any, values: Mapping[sp.Symbol, int]) -> Any:
     return e.subs(values) if values and hasattr(e, "subs") else e
 
@@ -1061,6 +1256,12 @@ def _has_operators(*exprs: Any) -> bool:
 
 def _free_of(e: Any) -> set[sp.Basic]:
     return set(e.free_symbols) if hasattr(e, "free_symbols") else set()
+
+
+def _indexed(e: Any) -> set[sp.Indexed]:
+    if isinstance(e, sp.MatrixBase):
+        return set().union(*(_indexed(x) for x in e)) if e else set()
+    return set(e.atoms(sp.Indexed)) if hasattr(e, "atoms") else set()
 
 
 def _plain(rule: str) -> str:

@@ -87,6 +87,11 @@ class Expectation:
         x = sp.sympify(expr)
         return canonical(sp.expand(self.expect(x**2) - self.expect(x) ** 2))
 
+    @property
+    def random(self) -> tuple[sp.IndexedBase, ...]:
+        """The random families, which E integrates out."""
+        return tuple(f.base for f in self.families)
+
     def reduce(self, expr: Any) -> Any:
         """Replace every E[...] and Var(...) in ``expr`` by its value (innermost first)."""
         e = sp.sympify(expr)

@@ -21,7 +21,7 @@ def test_all_steps_verified(verify):
     entries = [r for r in report.steps if r.step.section == "The entries"]
     assert [r.method for r in entries] == ["symbolic", "symbolic", "symbolic"]
     rank = next(r for r in report.steps if r.method == "at sizes")
-    assert rank.detail == "2, 3, 4, 5 (rank n - 1); the left side shown by name"  # rank J, a label
+    assert rank.detail == "2, 3, 4, 5 (rank n - 1)"  # rank(J) shown as checked, no label
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])

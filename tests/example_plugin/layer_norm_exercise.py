@@ -56,6 +56,7 @@ def exercise(values: tuple[int, ...] = (1, 2, 3, 4), entry: int = 1) -> Exercise
         d.step(mean_written, mu, "the mean of the entries")
         d.step(entry_written, answer, rf"centre, then divide by $\sigma = \sqrt{{{sp.latex(variance)}}}$")
         d.approx(answer, decimal_string(answer, 4), "to four digits", digits=4)
+        d.claim(entry_written, answer)
         return d
 
     return Exercise(

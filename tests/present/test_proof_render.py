@@ -71,9 +71,11 @@ def test_text_is_pretty_printed_without_latex(verify):
     assert "\\" not in text and "Matrix(" not in text and "Sum(" not in text
     lines = text.splitlines()
     top = lines.index(next(line for line in lines if "⎡-18  0⎤" in line))
-    assert lines[top - 1].startswith("   1. S = QKᵀ")  # the step's left side, then its matrix
+    # The step's left side, Q K^T in the names of the notation (drawn with T raised), then its matrix.
+    assert lines[top - 1].startswith("   1. Q⋅K") and lines[top - 2].rstrip().endswith("T")
     assert lines[top].startswith("        ⎡") and lines[top + 1].startswith("      = ⎢")
-    assert "[e^(-∞) = 0; row 1 keeps its only key; symbolic; the left side shown by name]" in text
+    assert "[e^(-∞) = 0; row 1 keeps its only key; symbolic]" in text
+    assert "softmax⎜" in text and "RowSoftmax" not in text
     assert "Scale by √dₖ = √2" in text
     d2, report2 = verify("variance_scaling")
     text2 = to_text(d2, report2)

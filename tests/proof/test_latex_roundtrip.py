@@ -23,7 +23,7 @@ UNREADABLE = {
     r"\mathbb{E}": "expectation: no grammar rule for \\mathbb",
     r"\operatorname{Var}": "\\operatorname is not in its grammar",
     r"\operatorname{softmax}": "\\operatorname is not in its grammar",
-    r"\operatorname{Attention}": "\\operatorname is not in its grammar",
+    r"\operatorname{E}": "\\operatorname is not in its grammar",
     r"\operatorname{rank}": "\\operatorname is not in its grammar",
     r"\operatorname{diag}": "\\operatorname is not in its grammar",
     r"\operatorname{head}": "\\operatorname is not in its grammar",
@@ -31,7 +31,6 @@ UNREADABLE = {
     r"\partial": "partial derivatives are not in its grammar",
     r"\lim_{p \to 1^-}": "one-sided limits are not in its grammar",
     r"\substack": "multi-index sums (\\substack) are not in its grammar",
-    r"\mathbf": "bold symbols are not in its grammar",
     r",\text{pos}}": "a comma inside a superscript",
     "d m_{k}": "d followed by a letter is read as a differential (d m), leaving junk",
     "d \\left(": "d followed by a bracket is read as a differential",
@@ -43,6 +42,10 @@ MISREAD = {
     "=": "an equation with a label on the left (S = QK^T) is read as an assignment",
     "^{A}": "a label superscript is read as a power",
     "^{B}": "a label superscript is read as a power",
+    r"^{\text{rev}}": "a label superscript is read as a power",
+    "Q K^{T}": "a product of named matrices is read as commuting scalars (and K^T as K)",
+    "A V": "a product of named matrices is read as commuting scalars",
+    r"P_{\text{rev}} O": "a product of named matrices is read as commuting scalars",
     r"\mathbf{1}": "bold one is read as a symbol",
 }
 

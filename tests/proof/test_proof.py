@@ -20,6 +20,13 @@ i = sp.Symbol("i", integer=True, positive=True)
 q, k = sp.IndexedBase("q"), sp.IndexedBase("k")
 
 
+def _NO(size):  # the false twin of the demos' lemmas: refused at every size
+    return False
+
+
+_TWIN = {"twin": _NO, "twin_statement": "a false rule"}
+
+
 def test_true_chain_is_symbolic():
     """An algebraic chain is proved for general symbols, each step naming the normal form used."""
     d = Derivation("demo", "demo", "(x + y)^2 expands")
@@ -122,7 +129,8 @@ def _concrete(e, size):
 def test_at_sizes_proves_the_steps_own_sides_and_checks_the_lemma():
     f = sp.IndexedBase("f")
     calls = []
-    lemma = Lemma("linearity", "sum 2 f_i = 2 sum f_i", lambda s: calls.append(s) or True, sizes=(1, 2, 3, 5))
+    rule = "sum 2 f_i = 2 sum f_i"
+    lemma = Lemma("linearity", rule, lambda s: calls.append(s) or True, sizes=(1, 2, 3, 5), **_TWIN)
     d = Derivation("demo", "demo", "linearity", concrete=_concrete)
     d.step(
         sp.Sum(2 * f[i], (i, 1, n)),
@@ -146,7 +154,7 @@ def test_at_sizes_proves_the_steps_own_sides_and_checks_the_lemma():
 
 
 def test_at_sizes_needs_a_lemma_and_four_sizes():
-    lemma = Lemma("few", "few sizes", lambda s: True, sizes=(1, 2, 3))
+    lemma = Lemma("few", "few sizes", lambda s: True, sizes=(1, 2, 3), **_TWIN)
     d = Derivation("demo", "demo", "sizes", concrete=_concrete)
     d.step(sp.Sum(1, (i, 1, n)), n, "count", method="at sizes", lemma=lemma)
     with pytest.raises(StepFailed, match="at least 4 distinct sizes"):
@@ -169,7 +177,7 @@ def test_at_sizes_needs_a_lemma_and_four_sizes():
 def test_at_sizes_needs_distinct_sizes_one_of_5_or_a_documented_waiver(sizes, largest, why):
     """Issue 26, must-have 3: sizes 1, 2, 1, 2 are two sizes, not four; below size 5 only a
     waiver of engine.WAIVERS (a measured cost), which the step prints."""
-    lemma = Lemma("count", "sum of ones", lambda s: True, sizes=sizes, largest=largest)
+    lemma = Lemma("count", "sum of ones", lambda s: True, sizes=sizes, largest=largest, **_TWIN)
     d = Derivation("demo", "demo", "sizes", concrete=_concrete)
     d.step(sp.Sum(1, (i, 1, n)), n, "count", method="at sizes", lemma=lemma)
     with pytest.raises(StepFailed, match=why):
@@ -179,7 +187,7 @@ def test_at_sizes_needs_distinct_sizes_one_of_5_or_a_documented_waiver(sizes, la
 def test_a_documented_waiver_is_printed_with_the_step():
     from symattn.proof.engine import WAIVERS
 
-    lemma = Lemma("count", "sum of ones", lambda s: True, sizes=(1, 2, 3, 4), largest="permutations")
+    lemma = Lemma("count", "sum of ones", lambda s: True, sizes=(1, 2, 3, 4), largest="permutations", **_TWIN)
     d = Derivation("demo", "demo", "sizes", concrete=_concrete)
     d.step(sp.Sum(1, (i, 1, n)), n, "count", method="at sizes", lemma=lemma)
     assert WAIVERS["permutations"] in d.verify().steps[0].detail
@@ -263,7 +271,7 @@ def test_claims_must_be_established_by_a_chain():
 
 def test_failing_lemma_is_reported():
     """A lemma false at some size raises LemmaFailed naming it and the size."""
-    bad = Lemma("bad lemma", "false at 2", lambda s: s != 2, sizes=(1, 2))
+    bad = Lemma("bad lemma", "false at 2", lambda s: s != 2, sizes=(1, 2), **_TWIN)
     d = Derivation("demo", "demo", "uses a bad lemma")
     d.step(x, sp.Mul(1, x, evaluate=False), "trivial", lemma=bad)
     with pytest.raises(LemmaFailed, match="'bad lemma' is false at size 2"):
@@ -377,7 +385,7 @@ def test_a_definition_must_introduce_a_new_name():
 
 
 def test_at_sizes_needs_a_size_of_five_or_a_reason():
-    lemma = Lemma("small", "small sizes", lambda s: True, sizes=(1, 2, 3, 4))
+    lemma = Lemma("small", "small sizes", lambda s: True, sizes=(1, 2, 3, 4), **_TWIN)
     d = Derivation("demo", "demo", "sizes", concrete=_concrete)
     d.step(sp.Sum(i, (i, 1, n)), n * (n + 1) / 2, "Gauss", method="at sizes", lemma=lemma)
     with pytest.raises(StepFailed, match="at least 5"):
@@ -387,7 +395,7 @@ def test_at_sizes_needs_a_size_of_five_or_a_reason():
 @pytest.mark.parametrize("body", [lambda s: 2 * s, lambda s: 1 // (s - 2), lambda s: sp.Eq(x**2, x)])
 def test_a_lemma_passes_only_by_returning_true(body):
     d = Derivation("demo", "demo", "lemma")
-    d.step(x, sp.Mul(1, x, evaluate=False), "trivial", lemma=Lemma("odd", "odd", body, sizes=(1, 2)))
+    d.step(x, sp.Mul(1, x, evaluate=False), "trivial", lemma=Lemma("odd", "odd", body, sizes=(1, 2), **_TWIN))
     with pytest.raises(LemmaFailed):
         d.verify()
 
@@ -412,7 +420,7 @@ def test_a_step_that_leans_on_sympys_reversed_sum_convention_fails():
 
 def _demo_with_lemma(false_step: bool) -> Derivation:
     lemma = Lemma("squares", "(a+1)^2 = a^2 + 2a + 1 at a = n", lambda m: (m + 1) ** 2 == m * m + 2 * m + 1,
-                  sizes=(1, 2, 3, 5))
+                  sizes=(1, 2, 3, 5), **_TWIN)
     d = Derivation("demo", "demo", "a chain")
     d.step((x + y) ** 2, x**2 + 2 * x * y + y**2, "expand")
     d.step(sp.Sum(q[i], (i, 1, n)) * 2, sp.Sum(2 * q[i], (i, 1, n)), "linearity", lemma=lemma)
@@ -445,11 +453,11 @@ def test_a_steps_own_model_that_loses_the_sides_is_refused():
     would prove a false step at every size, so the engine plants 2 x (left side) and requires
     the model to see the difference (review hole, now closed)."""
     f = sp.IndexedBase("f")
-    lemma = Lemma("anything", "a false rule", lambda s: True, sizes=(1, 2, 3, 5))
+    lemma = Lemma("anything", "a false rule", lambda s: True, sizes=(1, 2, 3, 5), **_TWIN)
     false_step = (sp.Sum(f[i], (i, 1, n)), 3 * sp.Sum(f[i], (i, 1, n)))
     d = Derivation("demo", "demo", "a model that sees nothing")
     d.step(*false_step, "triple it", method="at sizes", lemma=lemma, concrete=lambda e, size: sp.S.Zero)
-    with pytest.raises(StepFailed, match="own model at size 2 cannot tell"):
+    with pytest.raises(StepFailed, match="model at size 3 cannot tell"):
         d.verify()
     # A faithful model of the same step finds the slip at size 1 instead.
     d = Derivation("demo", "demo", "a faithful model")
@@ -548,8 +556,8 @@ def test_the_costliest_tasks_start_first(tmp_path):
 
         return verify
 
-    cheap = [Lemma(f"cheap {c}", "cheap", records(f"cheap {c}"), sizes=(2,), cost=0.1) for c in "ab"]
-    costly = Lemma("costly", "costly", records("costly"), sizes=(2,), cost=5.0)
+    cheap = [Lemma(f"cheap {c}", "cheap", records(f"cheap {c}"), sizes=(2,), cost=0.1, **_TWIN) for c in "ab"]
+    costly = Lemma("costly", "costly", records("costly"), sizes=(2,), cost=5.0, **_TWIN)
     d = Derivation("demo", "demo", "scheduling")
     for lemma in (*cheap, costly):
         d.step(sp.Sum(q[i], (i, 1, n)) * 2, sp.Sum(2 * q[i], (i, 1, n)), lemma.name, lemma=lemma)
@@ -586,7 +594,7 @@ def test_a_side_shown_in_place_of_the_checked_one_must_be_that_side():
         return d
 
     assert derivation(2 * p[i]).verify().steps[0].method == "symbolic"
-    assert derivation(sp.Symbol("twice p_i")).verify().ok  # a label names the checked value
+    assert derivation(sp.Symbol(r"\tilde{y}_i")).verify().ok  # a label names the checked value
     expected = r"step 1 \(double\): the left side shown is not the one checked"
     for wrong in (3 * p[i], 2 * p[i] + 1, sp.Symbol("A") + 1):
         with pytest.raises(StepFailed, match=expected):
@@ -603,7 +611,7 @@ def _exits(*args):
 def test_sys_exit_in_a_check_is_a_failure_not_a_pass(where):
     """sys.exit(0) inside a step's proof procedure, a lemma or a numeric check fails verify,
     naming it, with one worker process or two (review finding: it used to pass)."""
-    lemma = Lemma("exits", "a rule", _exits if where == "lemma" else (lambda m: True), sizes=(2,))
+    lemma = Lemma("exits", "a rule", _exits if where == "lemma" else (lambda m: True), sizes=(2,), **_TWIN)
     d = Derivation("demo", "demo", "exits")
     d.step(x * (x + 1), x**2 + x, "distribute", check=_exits if where == "step" else None)
     d.step(sp.Sum(q[i], (i, 1, n)) * 2, sp.Sum(2 * q[i], (i, 1, n)), "linearity", lemma=lemma)
@@ -660,7 +668,7 @@ def test_a_dead_worker_does_not_fail_other_derivations():
 @pytest.mark.parametrize("cost", [None, "2", -1.0, float("inf"), True, 10**400])
 def test_a_cost_must_be_a_number_of_seconds(cost):
     with pytest.raises(ValueError, match="cost must be a number of seconds"):
-        Lemma("l", "a rule", lambda m: True, cost=cost)
+        Lemma("l", "a rule", lambda m: True, cost=cost, **_TWIN)
     with pytest.raises(ValueError, match="cost must be a number of seconds"):
         Derivation("demo", "demo", "x").numeric_check("c", lambda: (0.0, 1.0), cost=cost)
     if cost is not None:  # None is a step's default: the engine's own estimate
@@ -710,7 +718,7 @@ def test_steps_at_sizes_in_a_chain_share_one_worker(tmp_path):
     """Two steps at sizes in a chain evaluate the side between them: they run in one worker,
     which evaluates it once per size (with a worker each, it would be evaluated twice)."""
     _MODEL_LOG[:] = [tmp_path / "evaluated"]
-    lemma = Lemma("rule", "a rule", lambda m: True, sizes=(1, 2, 3, 5))
+    lemma = Lemma("rule", "a rule", lambda m: True, sizes=(1, 2, 3, 5), **_TWIN)
     middle = sp.Add(x**2, 2 * x, 1, evaluate=False)
     d = Derivation("demo", "demo", "a chain at sizes", concrete=_logged_model)
     d.step((x + 1) ** 2, middle, "expand", method="at sizes", lemma=lemma)
@@ -736,7 +744,7 @@ def _shown_demo(abbreviations, shown_rhs):
     [
         ({sp.Symbol("x"): 0}, sp.Symbol("x") * 3, "is not a new name"),  # a twin of the checked x
         ({sp.Symbol("x", real=True): 0}, sp.Integer(0), "is not a new name"),  # the checked x itself
-        ({sp.Integer(3): 2}, 3 * sp.Symbol("x", real=True), "is not a Symbol or an IndexedBase"),
+        ({sp.Integer(3): 2}, 3 * sp.Symbol("x", real=True), "is not a Symbol, a MatrixSymbol or an Indexed"),
         ({sp.Symbol("a"): sp.Symbol("b"), sp.Symbol("b"): sp.Symbol("a")}, sp.Symbol("a") + 1, "circular"),
     ],
 )
@@ -757,7 +765,7 @@ def test_a_label_is_a_plain_symbol_and_is_said_to_be_one():
     a Symbol subclass (which may print anything) or a string is refused."""
     from symattn.present.proof_render import check_label
 
-    report = _shown_demo({}, sp.Symbol("twice x")).verify()
+    report = _shown_demo({}, sp.Symbol("y")).verify()
     assert check_label(report.steps[0]) == "symbolic; the right side shown by name"
 
     class Printed(sp.Symbol):
@@ -804,12 +812,12 @@ def test_a_claim_that_cannot_be_compared_fails():
 def test_lemma_sizes_are_whole_numbers():
     for sizes in ((1, 2, "5"), (), (0, 1), [1, 2]):
         with pytest.raises(ValueError, match="sizes must be"):
-            Lemma("l", "a rule", lambda m: True, sizes=sizes)
+            Lemma("l", "a rule", lambda m: True, sizes=sizes, **_TWIN)
 
 
 def test_two_lemmas_alike_but_for_their_bodies_are_both_checked():
-    honest = Lemma("rule", "a rule", lambda m: True, sizes=(2,))
-    false = Lemma("rule", "a rule", lambda m: False, sizes=(2,))
+    honest = Lemma("rule", "a rule", lambda m: True, sizes=(2,), **_TWIN)
+    false = Lemma("rule", "a rule", lambda m: False, sizes=(2,), **_TWIN)
     d = Derivation("demo", "demo", "twins")
     d.step(sp.Sum(q[i], (i, 1, n)) * 2, sp.Sum(2 * q[i], (i, 1, n)), "one", lemma=honest)
     d.step(sp.Sum(q[i], (i, 1, n)) * 3, sp.Sum(3 * q[i], (i, 1, n)), "two", lemma=false)
@@ -825,3 +833,186 @@ def test_the_notation_may_not_rename_a_checked_symbol_even_unused():
     d.step(sp.Add(x_, x_, evaluate=False), 2 * x_, "collect")
     with pytest.raises(StepFailed, match="the abbreviation x is not a new name"):
         d.verify()
+
+
+# -- round two: models, random families, labels, lemmas and theorems that cannot pass vacuously --
+def _at_sizes(lhs, rhs, model, sizes=(2, 3, 4, 5)):
+    lemma = Lemma("a rule", "lhs = rhs", lambda s: True, sizes=sizes, **_TWIN)
+    d = Derivation("demo", "demo", "a model")
+    d.step(lhs, rhs, "by the rule", method="at sizes", lemma=lemma, concrete=model)
+    return d
+
+
+def test_a_model_that_returns_a_stored_answer_is_refused():
+    """A model that answers n - 1 whatever side it is given (the old rank model) would prove
+    rank(diag(p) + p p^T) = n - 1; twice the side must give twice the answer."""
+    rank = sp.Function("rank")
+    m = sp.MatrixSymbol("M", n, n)
+    with pytest.raises(StepFailed, match="model at size 3 cannot tell 2 x the left side"):
+        _at_sizes(rank(m), n - 1, lambda e, size: sp.Integer(size - 1)).verify()
+
+
+def test_a_model_that_makes_every_score_equal_is_refused():
+    """With every score equal, P S = S P holds for every permutation P: the model must still tell
+    the planted sides (transposed, P replaced by the identity) from the right side, and it cannot."""
+    from itertools import permutations
+
+    P, S = sp.MatrixSymbol("P", n, n), sp.MatrixSymbol("S", n, n)
+
+    def model(e, size):
+        e = sp.sympify(e).subs(n, size).xreplace({sp.MatrixSymbol("S", size, size): sp.ones(size, size)})
+        blocks = []
+        for order in permutations(range(size)):
+            perm = sp.Matrix(size, size, lambda r, c, order=order: int(order[r] == c))
+            blocks.append(sp.Matrix(e.xreplace({sp.MatrixSymbol("P", size, size): perm}).doit()))
+        return sp.Matrix.vstack(*blocks)
+
+    with pytest.raises(StepFailed, match="the model at size 3 cannot tell the left side"):
+        _at_sizes(sp.MatMul(P, S), sp.MatMul(S, P), model).verify()
+
+
+def test_a_model_may_refuse_a_plant_but_must_evaluate_twice_the_side():
+    def refuses_all_but(lhs, rhs):
+        def model(e, size):
+            if e not in (lhs, rhs):
+                raise ValueError("no meaning for that side")
+            return sp.Integer(size)
+
+        return model
+
+    f = sp.IndexedBase("f")
+    lhs, rhs = sp.Sum(f[i], (i, 1, n)), sp.Sum(f[i], (i, 1, n)) * 3
+    with pytest.raises(StepFailed, match="the model cannot evaluate 2 x the left side at size 3"):
+        _at_sizes(lhs, rhs, refuses_all_but(lhs, rhs)).verify()
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        r"S = QK^\top",
+        r"\operatorname{rank} J",
+        r"\mathbf{x}^\top J \mathbf{x}",
+        r"o_{\text{dog}}^{A} - o_{\text{dog}}^{B}",
+        r"\mathbb{E}\left[e^{tZ}\right],\ Z \sim N(0, r^2)",
+        r"P\,\operatorname{Attention}_{\text{causal}}(X)",
+        "twice x",
+        r"\frac{x}{2}",
+    ],
+)
+def test_a_label_holding_a_relation_an_operator_or_a_formula_is_refused(label):
+    with pytest.raises(StepFailed, match="is a label, and a label is a name"):
+        _shown_demo({}, sp.Symbol(label)).verify()
+
+
+@pytest.mark.parametrize(
+    "label", ["y", r"O_{\text{causal}}", r"\tilde{Z}", r"o_{\text{dog}}^{A,\text{pos}}", r"\sigma_z"]
+)
+def test_a_label_that_is_a_name_is_accepted(label):
+    assert _shown_demo({}, sp.Symbol(label)).verify().steps[0].detail.endswith("shown by name")
+
+
+def test_named_matrices_shown_are_the_checked_side():
+    """A step shows Q K^T in the names of its matrices; verify proves it is the side checked, so
+    K Q^T (another product of the same shape) is refused."""
+    q_, k_ = sp.Matrix([[1, 2], [3, 4]]), sp.Matrix([[0, 1], [2, -1]])
+    Q, K = sp.MatrixSymbol("Q", 2, 2), sp.MatrixSymbol("K", 2, 2)
+
+    def demo(shown):
+        d = Derivation("demo", "demo", "scores", abbreviations={Q: q_, K: k_})
+        d.step(sp.MatMul(q_, k_.T, evaluate=False), q_ * k_.T, "multiply", shown_lhs=shown)
+        return d
+
+    assert demo(sp.MatMul(Q, K.T)).verify().ok
+    with pytest.raises(StepFailed, match="the left side shown is not the one checked"):
+        demo(sp.MatMul(K, Q.T)).verify()
+
+
+def test_expectation_rules_declare_their_random_families():
+    class Undeclared:
+        def __init__(self):
+            self.used = set()
+
+        def reduce(self, e):
+            return Expectation([Family(k)]).reduce(e)
+
+    d = Derivation("demo", "demo", "E", expectation=Undeclared())
+    d.step(Ex(k[i]), 0, "mean 0")
+    with pytest.raises(StepFailed, match="declare no random families"):
+        d.verify()
+
+
+def test_a_result_that_depends_on_an_integrated_variable_is_refused():
+    """E[k_i] + k_j = k_j is 'true' once E[k_i] = 0, but the right side is random: E integrates
+    the family k, so no side may still depend on it."""
+    j = sp.Symbol("j", integer=True, positive=True)
+    d = Derivation("demo", "demo", "E", expectation=Expectation([Family(q), Family(k)]))
+    d.step(Ex(k[i]) + k[j], k[j], "mean 0")
+    with pytest.raises(StepFailed, match="still depends on k, a random family the expectation integrates"):
+        d.verify()
+
+
+def _lemma_demo(lemma):
+    d = Derivation("demo", "demo", "a lemma", concrete=_concrete)
+    f = sp.IndexedBase("f")
+    d.step(sp.Sum(2 * f[i], (i, 1, n)), 2 * sp.Sum(f[i], (i, 1, n)), "pull out the 2", lemma=lemma)
+    return d
+
+
+def _sum_check(size, extra=0):
+    a = sp.symbols(f"a1:{size + 1}")
+    return sp.expand(sum(u * v for u in a for v in a) - sum(a) ** 2 - extra * sum(a[1:])) == 0
+
+
+def test_a_lemma_without_a_false_twin_fails():
+    lemma = Lemma("square of a sum", "sum_ij a_i a_j = (sum a_i)^2", _sum_check, sizes=(2, 3))
+    with pytest.raises(LemmaFailed, match="has no false twin"):
+        _lemma_demo(lemma).verify()
+
+
+def test_a_lemma_whose_twin_passes_at_a_size_is_vacuous_there():
+    """At size 1 the double sum is a_1 a_1, and the twin (cross terms dropped) agrees with it:
+    the check there cannot tell a true rule from a false one."""
+
+    def twin(size):
+        a = sp.symbols(f"a1:{size + 1}")
+        return sp.expand(sum(u * u for u in a) - sum(a) ** 2) == 0
+
+    def square(sizes):
+        return Lemma("square", "...", _sum_check, sizes=sizes, twin=twin, twin_statement="no cross terms")
+
+    with pytest.raises(LemmaFailed, match="'square' is vacuous at size 1: its false twin"):
+        _lemma_demo(square((1, 2))).verify()
+    assert _lemma_demo(square((2, 3))).verify().ok
+    odd = Lemma("square of a sum", "...", _sum_check, sizes=(2, 3), twin=lambda s: "no", twin_statement="?")
+    with pytest.raises(LemmaFailed, match="its false twin gave 'no' at size 2, not True or False"):
+        _lemma_demo(odd).verify()
+
+
+def test_a_lemma_no_step_uses_fails():
+    twin = Lemma("unused", "...", _sum_check, sizes=(2, 3), twin=lambda s: False, twin_statement="x")
+    d = _lemma_demo(None)
+    d.declared_lemmas = (twin,)
+    with pytest.raises(LemmaFailed, match="lemma 'unused' is used by no step"):
+        d.verify()
+
+
+def test_a_published_derivation_states_its_theorem_as_claims():
+    d = Derivation("demo", "demo", "(x + y)^2 expands")
+    d.step((x + y) ** 2, x**2 + 2 * x * y + y**2, "expand the square")
+    assert d.verify().ok
+    d.requires_claims = True
+    with pytest.raises(StepFailed, match="the theorem states no claims"):
+        d.verify()
+    d.claim((x + y) ** 2, x**2 + 2 * x * y + y**2)
+    assert d.verify().ok
+
+
+def test_every_published_derivation_declares_only_lemmas_it_uses_and_states_claims():
+    import derivations
+
+    for name in derivations.NAMES:
+        d = derivations.load(name)
+        assert d.requires_claims and d.claims, name
+        used = {id(lemma) for lemma in d.lemmas()}
+        assert all(id(lemma) in used for lemma in d.declared_lemmas), name
+        assert all(lemma.twin is not None and lemma.twin_statement for lemma in d.lemmas()), name
