@@ -13,12 +13,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from types import FunctionType
 
 import sympy as sp
 
 from symattn._text import exception_line as _why
 from symattn.errors import SymattnError
-from symattn.proof import Derivation, Lemma, LemmaFailed, StepFailed
+from symattn.proof import Derivation, LemmaFailed, StepFailed
 from symattn.proof.engine import NO_CLAIMS
 from symattn.proof.operators import Ex, Var
 
@@ -92,14 +93,14 @@ def _false_lemma(text: str) -> Callable[[Derivation], str]:
 
 
 def _lemma_sizes(text: str, sizes: tuple[int, ...], largest: str) -> Callable[[Derivation], int]:
-    """Give the step's lemma other sizes and a reason for stopping below 5."""
+    """Check the step at other sizes, its lemma giving a reason for stopping below 5."""
 
     def plant(d: Derivation) -> int:
         k = _find(d, text)
         lemma = d.steps[k].lemma
         assert lemma is not None
         d.steps[k] = dataclasses.replace(
-            d.steps[k], lemma=dataclasses.replace(lemma, sizes=sizes, largest=largest)
+            d.steps[k], sizes=sizes, lemma=dataclasses.replace(lemma, largest=largest)
         )
         return k + 1
 
@@ -391,6 +392,245 @@ MUTATIONS: list[Mutation] = [
 ]
 
 
+# -- round two (issue 26): models, random families, sizes, labels, lemmas and theorems ----------
+def _step(text: str, **fields: object) -> Callable[[Derivation], int]:
+    """Replace fields of the step whose rule contains ``text`` (a value may be a Python function
+    of the derivation and the old value)."""
+
+    def plant(d: Derivation) -> int:
+        k = _find(d, text)
+        old = d.steps[k]
+        new = {f: v(d, getattr(old, f)) if isinstance(v, FunctionType) else v for f, v in fields.items()}
+        d.steps[k] = dataclasses.replace(old, **new)
+        return k + 1
+
+    return plant
+
+
+def _lemma_of(text: str, **fields: object) -> Callable[[Derivation], str]:
+    """Change the lemma of the step whose rule contains ``text`` (its sizes, say)."""
+
+    def plant(d: Derivation) -> str:
+        k = _find(d, text)
+        lemma = d.steps[k].lemma
+        assert lemma is not None
+        d.steps[k] = dataclasses.replace(d.steps[k], lemma=dataclasses.replace(lemma, **fields))
+        return "lemma"
+
+    return plant
+
+
+def _detached(text: str) -> Callable[[Derivation], str]:
+    """The step whose rule contains ``text`` no longer names its lemma (which stays declared)."""
+
+    def plant(d: Derivation) -> str:
+        k = _find(d, text)
+        d.steps[k] = dataclasses.replace(d.steps[k], lemma=None)
+        return "lemma"
+
+    return plant
+
+
+def _no_claims(d: Derivation) -> str:
+    d.claims = []
+    return "claim"
+
+
+def _stored_rank(expr: sp.Basic, size: int) -> sp.Basic:
+    """The old rank model: n - 1 whatever matrix it is given."""
+    m = _sj()
+    return (
+        sp.sympify(expr)
+        .subs(m.n, size)
+        .replace(lambda x: isinstance(x, m.rank), lambda x: sp.Integer(size - 1))
+    )
+
+
+def _stored_rank_model(d: Derivation) -> int:
+    k = _find(d, "nonzero $(n-1)$-minor")
+    m = _sj()
+    d.steps[k] = dataclasses.replace(d.steps[k], lhs=m.rank(_sj_plus()), concrete=_stored_rank)
+    return k + 1
+
+
+def _equal_scores(d: Derivation) -> int:
+    """Every score equal (all 0) in the derivation's model, and a false step the model then passes:
+    the P in front of softmax(S) dropped."""
+    m = _pe()
+
+    def model(expr: sp.Basic, n: int) -> sp.Basic:
+        return m.concrete(expr, n).subs({s: 0 for s in m.symbol_matrix("s", n, n)})
+
+    d.concrete = model
+    k = _find(d, "softmax works row by row")
+    d.steps[k] = dataclasses.replace(d.steps[k], rhs=m._mul(m.RowSoftmax(m.S_X), m.Pm.T, m.Pm, m.V_X))
+    return k + 1
+
+
+def _stored_end_to_end(d: Derivation) -> int:
+    m = _pe()
+    k = _find(d, "all N! permutations")
+    right = d.steps[k].rhs
+    d.steps[k] = dataclasses.replace(d.steps[k], concrete=lambda expr, n: m.end_to_end(right, n))
+    return k + 1
+
+
+def _sr_other_key(d: Derivation) -> int:
+    """E[exp(t q . k')] = prod_i exp(t^2 k'_i^2 / 2): the result still depends on k'."""
+    m = _sr()
+    k = _find(d, "the MGF of $a k_i$")
+    score = sp.Sum(sp.Mul(m.q[m.i], m.k2[m.i], evaluate=False), (m.i, 1, m.d))
+    d.steps[k] = dataclasses.replace(
+        d.steps[k],
+        lhs=Ex(sp.exp(m.t * score)),
+        rhs=sp.Product(sp.exp(m.t**2 * m.k2[m.i] ** 2 / 2), (m.i, 1, m.d)),
+    )
+    return k + 1
+
+
+def _sr_chi2_2d(d: Derivation) -> int:
+    """A true step about chi2_{2d} in place of the one about chi2_d: the claim is then unproved."""
+    from sympy import stats
+
+    m = _sr()
+    k = _find(d, "the Laplace transform")
+    x = stats.ChiSquared("X", 2 * m.d)
+    d.steps[k] = dataclasses.replace(
+        d.steps[k], lhs=stats.E(sp.exp(-m.s * x), evaluate=False), rhs=(1 + 2 * m.s) ** (-m.d)
+    )
+    return "claim"
+
+
+def _ah_unmasked_weights(d: Derivation) -> str:
+    """The softmax step taken without the mask: a true step, but not the theorem's weights."""
+    k, u = _find(d, r"$e^{-\infty} = 0$"), _find(d, "softmax of the unmasked rows")
+    d.steps[k] = dataclasses.replace(d.steps[k], lhs=d.steps[u].lhs, rhs=d.steps[u].rhs, shown_lhs=None)
+    return "claim"
+
+
+def _ah_names() -> tuple[sp.MatrixSymbol, sp.MatrixSymbol]:
+    return sp.MatrixSymbol("Q", 2, 2), sp.MatrixSymbol("K", 2, 2)
+
+
+def _pe_dog(d: Derivation) -> sp.MatrixSymbol:
+    return next(s for s in d.abbreviations if "A}" in str(s) and "dog" in str(s))
+
+
+def _sj_quad_index(d: Derivation) -> sp.Basic:
+    m = _sj()
+    j_ij = next(s for s in d.abbreviations if str(s) == "J_{ij}")
+    return sp.Sum(sp.Sum(m.x[m.i] * j_ij * m.x[m.i], (m.j, 1, m.n)), (m.i, 1, m.n))
+
+
+ROUND_TWO: list[Mutation] = [
+    # Models: each must tell wrong versions of its side from the right side.
+    Mutation(
+        "softmax_jacobian",
+        "rank(diag(p) + p p^T) claimed n - 1: another matrix",
+        _side("nonzero $(n-1)$-minor", "lhs", lambda d, old: _sj().rank(_sj_plus())),
+    ),
+    Mutation("softmax_jacobian", "a rank model that answers n - 1 for any matrix", _stored_rank_model),
+    Mutation("permutation_equivariance", "a model with every score equal, and the P dropped", _equal_scores),
+    Mutation(
+        "permutation_equivariance", "an end-to-end model that returns its stored answer", _stored_end_to_end
+    ),
+    # Random families are declared, not chosen by letter.
+    Mutation("score_reduction", "E[exp(t q . k')] = exp(t^2 |k'|^2 / 2): k' left in", _sr_other_key),
+    Mutation(
+        "score_reduction",
+        "the chi-square step taken over the keys, q held fixed",
+        _step(r"independent coordinates; $\mathbb{E}[e^{-s", expectation=lambda d, old: _sr()._Rules()),
+    ),
+    Mutation(
+        "score_reduction",
+        "the uncorrelated scores integrated over q instead of the keys",
+        _step("uncorrelated", expectation=lambda d, old: _sr()._Rules(random=(_sr().q,))),
+    ),
+    # Sizes: a size where a lemma's false twin passes is a vacuous size.
+    Mutation(
+        "permutation_equivariance",
+        "P^T P = I checked at N = 1..4 (P P = I holds at 1 and 2)",
+        _lemma_of(r"$P^\top P = I$", sizes=(1, 2, 3, 4)),
+    ),
+    Mutation(
+        "softmax_jacobian",
+        "the square of a sum checked at n = 1 only",
+        _lemma_of("square of a sum", sizes=(1,)),
+    ),
+    Mutation(
+        "score_reduction", "independence checked at d = 1, 2", _lemma_of("the MGF of $a k_i$", sizes=(1, 2))
+    ),
+    Mutation(
+        "permutation_equivariance",
+        "equivariance at N = 1..4 with the old waiver",
+        _lemma_of("all N! permutations", sizes=(1, 2, 3, 4), largest="permutations"),
+    ),
+    Mutation("softmax_jacobian", "the rank at three sizes", _step("nonzero $(n-1)$-minor", sizes=(2, 3, 4))),
+    Mutation(
+        "variance_scaling",
+        "linearity checked at width 1 only",
+        _lemma_of("linearity of expectation", sizes=(1,)),
+    ),
+    # Labels are names; a formula shown is a checked side.
+    Mutation(
+        "attention_by_hand",
+        "a label holding an equation: S = QK^T",
+        _step("query i dotted with key j", shown_lhs=sp.Symbol(r"S = QK^\top")),
+    ),
+    Mutation(
+        "score_reduction",
+        "a label holding a distribution: Z ~ N(0, r^2)",
+        _step("the MGF of $N(0, r^2)$", shown_lhs=sp.Symbol(r"Z \sim N(0, r^2)")),
+    ),
+    Mutation(
+        "multihead_flops",
+        "a label holding a product: head_1 W^O_1 + head_2 W^O_2",
+        _step(
+            "its own rows of $W^O$",
+            shown_rhs=sp.Symbol(r"\operatorname{head}_1 W^O_1 + \operatorname{head}_2 W^O_2"),
+        ),
+    ),
+    Mutation(
+        "attention_by_hand",
+        "both outputs shown by the one name O_none (the mask dropped from a label)",
+        _step("the mask changes the answer", shown_lhs=sp.Symbol(r"O_{\text{none}}")),
+    ),
+    Mutation(
+        "attention_by_hand",
+        "the scores shown as Q^T K",
+        _step(
+            "query i dotted with key j", shown_lhs=lambda d, old: sp.MatMul(_ah_names()[0].T, _ah_names()[1])
+        ),
+    ),
+    Mutation(
+        "permutation_equivariance",
+        "dog's output difference shown as o^A alone",
+        _step('"dog" gets the same output', shown_lhs=lambda d, old: _pe_dog(d)),
+    ),
+    Mutation(
+        "softmax_jacobian",
+        "the quadratic form shown as sum x_i J_ij x_i: an index changed",
+        _step("square of a sum", shown_lhs=lambda d, old: _sj_quad_index(d)),
+    ),
+    # Lemmas are used; theorems are stated and tied to the chains.
+    Mutation("softmax_jacobian", "the square-of-a-sum lemma used by no step", _detached("square of a sum")),
+    Mutation("score_reduction", "no theorem: the claims dropped", _no_claims),
+    Mutation("score_reduction", "the chi-square step about chi2_{2d}, true but not the claim", _sr_chi2_2d),
+    Mutation(
+        "attention_by_hand",
+        "the weights taken without the mask, true but not the claim",
+        _ah_unmasked_weights,
+    ),
+    # Floats only in certified steps.
+    Mutation(
+        "variance_scaling",
+        "a float 1.0 in a symbolic step",
+        _rhs("linearity of expectation", lambda d, old: sp.Float(1.0) * old),
+    ),
+]
+MUTATIONS += ROUND_TWO
+
+
 def _conditioned(e: sp.Basic) -> sp.Basic:
     """The unevaluated expectation ``e`` of sympy.stats, given that its variable is positive."""
     from sympy import stats
@@ -509,7 +749,7 @@ def expected(mutation: Mutation) -> int | str:
 def _what_failed(message: str, exc: Exception) -> str:
     if isinstance(exc, LemmaFailed):
         return "lemma"
-    if "the theorem claims" in message:
+    if "the theorem claims" in message or NO_CLAIMS in message:
         return "claim"
     head = message.split(": ", 1)[0]
     return head.split("step ", 1)[1].split(" ", 1)[0] if "step " in head else "error"

@@ -1016,3 +1016,28 @@ def test_every_published_derivation_declares_only_lemmas_it_uses_and_states_clai
         used = {id(lemma) for lemma in d.lemmas()}
         assert all(id(lemma) in used for lemma in d.declared_lemmas), name
         assert all(lemma.twin is not None and lemma.twin_statement for lemma in d.lemmas()), name
+
+
+def test_a_case_split_sympy_makes_up_proves_nothing():
+    """Summed in closed form, sum_k x^k becomes SymPy's own case split (x = 1 or not); a proof
+    through a split the engine did not ask for is refused (such splits have come out wrong:
+    a bound variable left free), even where, as here, the two sides agree."""
+    kk = sp.Symbol("k", integer=True)
+    closed = sp.Piecewise((n + 1, sp.Eq(x, 1)), ((1 - x ** (n + 1)) / (1 - x), True))
+    assert equivalence.prove_equal(sp.Sum(x**kk, (kk, 0, n)), closed) is None
+    d = Derivation("demo", "demo", "a geometric sum")
+    d.step(sp.Sum(x**kk, (kk, 0, n)), closed, "sum the geometric series")
+    with pytest.raises(StepFailed, match="SymPy could not prove the two sides equal"):
+        d.verify()
+
+
+def test_a_figure_beside_a_rounding_boundary_is_certified():
+    """0.15 + e^-100 rounds to 0.2 and 0.15 - e^-100 to 0.1: the first enclosures straddle 0.15,
+    and a figure is certified only when both ends of an interval round alike."""
+    for value, right, wrong in ((sp.exp(-100), "0.2", "0.1"), (-sp.exp(-100), "0.1", "0.2")):
+        d = Derivation("demo", "demo", "a figure")
+        d.approx(sp.Rational(15, 100) + value, right, "to one digit", digits=1)
+        assert d.verify().steps[0].method == "certified"
+        d.steps[0] = d.steps[0].__class__(d.steps[0].lhs, wrong, "to one digit", relation="≈", method="certified", digits=1)
+        with pytest.raises(StepFailed, match=f"the figure {wrong} is wrong: correctly rounded, {right}"):
+            d.verify()

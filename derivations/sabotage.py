@@ -1,0 +1,270 @@
+"""The engine's own sabotage list: one-line edits that weaken a guarantee of the proof engine.
+
+:mod:`derivations.mutations` plants errors in the derivations and asks the engine to catch them;
+this list turns the question round. Each :class:`Sabotage` is a one-line edit of the engine (or
+of a module it relies on) that removes or weakens one guarantee: a tolerance, a count of points,
+a size rule, a skipped claim, a trusted case split, a rounding. ``tests/proof/test_sabotage.py``
+applies each edit in this process and requires the named tests of ``tests/proof`` to fail: a
+guarantee whose removal no test notices is a guarantee nobody checks.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ENGINE = "symattn.proof.engine"
+
+
+@dataclass(frozen=True)
+class Sabotage:
+    """Replace ``old`` (unique in ``module``'s source, within one line) by ``new``; the tests
+    ``caught_by`` (``file::test``, under tests/proof) must then fail."""
+
+    description: str
+    old: str
+    new: str
+    caught_by: tuple[str, ...]
+    module: str = ENGINE
+
+
+SABOTAGE: list[Sabotage] = [
+    # -- tolerances and counts of points -------------------------------------------------------
+    Sabotage(
+        "the cross-check tolerance loosened to 1e-3",
+        "TOLERANCE = 1e-45",
+        "TOLERANCE = 1e-3",
+        ("test_proof::test_a_difference_of_1e_minus_20_is_caught",),
+    ),
+    Sabotage(
+        "the cross-check evaluates no point",
+        "err, point, va, vb = numeric_difference(a, b, rng, points=self.points, fixed=fixed)",
+        "err, point, va, vb = numeric_difference(a, b, rng, points=0, fixed=fixed)",
+        ("test_proof::test_a_delta_sum_whose_index_may_lie_outside_the_range_is_not_trusted",),
+    ),
+    Sabotage(
+        "a model is shown each planted side at no point",
+        "    for p in range(6):\n        point = random_point([free]",
+        "    for p in range(0):\n        point = random_point([free]",
+        ("test_proof::test_a_model_that_returns_a_stored_answer_is_refused",),
+    ),
+    # -- sizes ---------------------------------------------------------------------------------
+    Sabotage(
+        "one size is enough",
+        "MIN_SIZES = 4",
+        "MIN_SIZES = 1",
+        ("test_proof::test_at_sizes_needs_a_lemma_and_four_sizes",),
+    ),
+    Sabotage(
+        "no size of 5 is needed",
+        "LARGE_SIZE = 5",
+        "LARGE_SIZE = 1",
+        ("test_proof::test_at_sizes_needs_a_size_of_five_or_a_reason",),
+    ),
+    Sabotage(
+        "a repeated size counts twice",
+        "if len(set(sizes)) != len(sizes):",
+        "if False:",
+        ("test_proof::test_at_sizes_needs_distinct_sizes_one_of_5_or_a_documented_waiver",),
+    ),
+    Sabotage(
+        "any reason waives the size of 5",
+        "if step.lemma.largest and waiver is None:",
+        "if False:",
+        ("test_proof::test_at_sizes_needs_distinct_sizes_one_of_5_or_a_documented_waiver",),
+    ),
+    # -- models --------------------------------------------------------------------------------
+    Sabotage(
+        "a model is trusted without planted sides",
+        "        self._check_model_sees(index, concrete, lhs, rhs)\n        errors = []",
+        "        pass\n        errors = []",
+        (
+            "test_proof::test_a_model_that_returns_a_stored_answer_is_refused",
+            "test_proof::test_a_steps_own_model_that_loses_the_sides_is_refused",
+        ),
+    ),
+    Sabotage(
+        "a model that refuses twice the side passes",
+        "if k == 0:  # twice the side is in the model's own terms: it must evaluate it",
+        "if False:",
+        ("test_proof::test_a_model_may_refuse_a_plant_but_must_evaluate_twice_the_side",),
+    ),
+    # -- check procedures, claims and lemmas ----------------------------------------------------
+    Sabotage(
+        "a substitution's rule may state other numbers",
+        "if wrong := [x for x in stated if x not in values]:",
+        "if wrong := []:",
+        ("test_proof::test_a_substitution_takes_its_values_from_the_step_and_its_rule_states_only_them",),
+    ),
+    Sabotage(
+        "a derivation need not state its theorem",
+        "if not self.claims and self.requires_claims:",
+        "if False:",
+        ("test_proof::test_a_published_derivation_states_its_theorem_as_claims",),
+    ),
+    Sabotage(
+        "a claim no chain establishes is skipped",
+        "            if not any(_matches(lhs, a) and any(_matches(rhs, b) for b in ends) for a, ends in chains):",
+        "            if False:",
+        ("test_proof::test_claims_must_be_established_by_a_chain",),
+    ),
+    Sabotage(
+        "a lemma no step uses is ignored",
+        "if id(lemma) not in used:",
+        "if False:",
+        ("test_proof::test_a_lemma_no_step_uses_fails",),
+    ),
+    Sabotage(
+        "a lemma needs no false twin",
+        "if lemma.twin is None or not lemma.twin_statement:",
+        "if False:",
+        ("test_proof::test_a_lemma_without_a_false_twin_fails",),
+    ),
+    Sabotage(
+        "a twin that passes is not noticed",
+        "    if _true(twin):\n",
+        "    if False:\n",
+        ("test_proof::test_a_lemma_whose_twin_passes_at_a_size_is_vacuous_there",),
+    ),
+    Sabotage(
+        "a lemma false at a size passes",
+        "    if not _true(result):\n        raise LemmaFailed(f\"lemma '{lemma.name}' is false at size {n}\")",
+        "    if False:\n        raise LemmaFailed(f\"lemma '{lemma.name}' is false at size {n}\")",
+        ("test_proof::test_failing_lemma_is_reported", "test_proof::test_a_lemma_passes_only_by_returning_true"),
+    ),
+    # -- random families, labels, floats --------------------------------------------------------
+    Sabotage(
+        "a side may depend on an integrated family",
+        "            if left:\n                raise self._fail(",
+        "            if False:\n                raise self._fail(",
+        ("test_proof::test_a_result_that_depends_on_an_integrated_variable_is_refused",),
+    ),
+    Sabotage(
+        "expectation rules need not declare their families",
+        "        if not random_:\n",
+        "        if False:\n",
+        ("test_proof::test_expectation_rules_declare_their_random_families",),
+    ),
+    Sabotage(
+        "a label may hold a formula",
+        "if not NAME.fullmatch(shown.name):",
+        "if False:",
+        ("test_proof::test_a_label_holding_a_relation_an_operator_or_a_formula_is_refused",),
+    ),
+    Sabotage(
+        "a side shown need not be the side checked",
+        "if not _matches(self.expand_abbreviations(shown), side):",
+        "if False:",
+        (
+            "test_proof::test_a_side_shown_in_place_of_the_checked_one_must_be_that_side",
+            "test_proof::test_named_matrices_shown_are_the_checked_side",
+        ),
+    ),
+    Sabotage(
+        "a Float is allowed in a symbolic step",
+        'if step.method != "certified" and (floats := _floats(lhs, rhs, step.shown_lhs, step.shown_rhs)):',
+        "if False:",
+        ("test_proof::test_a_float_is_refused_in_a_step_that_is_not_certified",),
+    ),
+    Sabotage(
+        "a step that does nothing passes",
+        "        if _same(lhs, rhs):\n            raise self._fail(index, \"the two sides are the same expression",
+        "        if False:\n            raise self._fail(index, \"the two sides are the same expression",
+        ("test_proof::test_a_step_whose_sides_are_identical_is_refused",),
+    ),
+    # -- inequalities, figures, counterexamples, case splits, rounding -------------------------
+    Sabotage(
+        "an inequality's certificate need not have the right sign",
+        "        if not sign:\n",
+        "        if False:\n",
+        ("test_proof::test_inequality_needs_a_true_certificate",),
+    ),
+    Sabotage(
+        "a stated figure is not compared with the rounding",
+        "        if value != stated:\n",
+        "        if False:\n",
+        ("test_proof::test_figures_must_be_correctly_rounded",),
+    ),
+    Sabotage(
+        "a case split SymPy makes up is trusted",
+        "    if _new_piecewise(lhs, a) or _new_piecewise(rhs, b):",
+        "    if False:",
+        ("test_proof::test_a_case_split_sympy_makes_up_proves_nothing",),
+        module="symattn.proof.equivalence",
+    ),
+    Sabotage(
+        "an interval whose ends round differently is rounded by its lower end",
+        "    return a if a == b else None",
+        "    return a",
+        ("test_proof::test_a_figure_beside_a_rounding_boundary_is_certified",),
+        module="symattn.core.digits",
+    ),
+]
+
+
+@contextmanager
+def applied(sabotage: Sabotage) -> Iterator[None]:
+    """Run with ``sabotage`` applied to the loaded module, in this process, then undo it.
+
+    The edited line's enclosing function (or method) is compiled again from the edited source
+    and put in place of the original; an edit outside any function (a constant) is run in the
+    module's namespace. Nothing is written to disk.
+    """
+    module = importlib.import_module(sabotage.module)
+    source = Path(module.__file__ or "").read_text(encoding="utf-8")
+    if source.count(sabotage.old) != 1:
+        raise LookupError(f"{sabotage.description}: {sabotage.old!r} is not once in {sabotage.module}")
+    edited = source.replace(sabotage.old, sabotage.new, 1)
+    line = source[: source.index(sabotage.old)].count("\n") + 1
+    owner, node = _enclosing(ast.parse(edited), line)
+    if node is None:  # a module-level statement: run the edited lines
+        names = _assigned(sabotage.new)
+        saved = {name: getattr(module, name) for name in names}
+        exec(compile(textwrap.dedent(sabotage.new), module.__file__ or "", "exec"), module.__dict__)
+        try:
+            yield
+        finally:
+            for name, value in saved.items():
+                setattr(module, name, value)
+        return
+    target: Any = getattr(module, owner) if owner else module
+    original = target.__dict__[node.name] if owner else getattr(module, node.name)
+    namespace: dict[str, Any] = {}
+    code = textwrap.dedent(ast.get_source_segment(edited, node) or "")
+    exec(compile(code, module.__file__ or "", "exec"), module.__dict__, namespace)
+    replacement = namespace[node.name]
+    if isinstance(original, staticmethod):
+        replacement = staticmethod(replacement)
+    setattr(target, node.name, replacement)
+    try:
+        yield
+    finally:
+        setattr(target, node.name, original)
+
+
+def _enclosing(tree: ast.Module, line: int) -> tuple[str, Any]:
+    """(class name or "", innermost function node) holding ``line``; (``""``, None) at module level."""
+    for top in tree.body:
+        if isinstance(top, ast.ClassDef):
+            for item in top.body:
+                if isinstance(item, ast.FunctionDef) and item.lineno <= line <= (item.end_lineno or 0):
+                    return top.name, item
+        elif isinstance(top, ast.FunctionDef) and top.lineno <= line <= (top.end_lineno or 0):
+            return "", top
+    return "", None
+
+
+def _assigned(code: str) -> list[str]:
+    return [
+        t.id
+        for node in ast.walk(ast.parse(textwrap.dedent(code)))
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    ]
