@@ -110,7 +110,8 @@ SABOTAGE: list[Sabotage] = [
     ),
     Sabotage(
         "a claim no chain establishes is skipped",
-        "            if not any(_matches(lhs, a) and any(_matches(rhs, b) for b in ends) for a, ends in chains):",
+        "            if not any(_matches(lhs, a) and any(_matches(rhs, b) for b in ends)"
+        " for a, ends in chains):",
         "            if False:",
         ("test_proof::test_claims_must_be_established_by_a_chain",),
     ),
@@ -134,9 +135,12 @@ SABOTAGE: list[Sabotage] = [
     ),
     Sabotage(
         "a lemma false at a size passes",
-        "    if not _true(result):\n        raise LemmaFailed(f\"lemma '{lemma.name}' is false at size {n}\")",
-        "    if False:\n        raise LemmaFailed(f\"lemma '{lemma.name}' is false at size {n}\")",
-        ("test_proof::test_failing_lemma_is_reported", "test_proof::test_a_lemma_passes_only_by_returning_true"),
+        "    if not _true(result):\n        raise LemmaFailed(f\"lemma '{lemma.name}' is false",
+        "    if False:\n        raise LemmaFailed(f\"lemma '{lemma.name}' is false",
+        (
+            "test_proof::test_failing_lemma_is_reported",
+            "test_proof::test_a_lemma_passes_only_by_returning_true",
+        ),
     ),
     # -- random families, labels, floats --------------------------------------------------------
     Sabotage(
@@ -174,8 +178,8 @@ SABOTAGE: list[Sabotage] = [
     ),
     Sabotage(
         "a step that does nothing passes",
-        "        if _same(lhs, rhs):\n            raise self._fail(index, \"the two sides are the same expression",
-        "        if False:\n            raise self._fail(index, \"the two sides are the same expression",
+        "        if _same(lhs, rhs):\n            raise self._fail(index, \"the two sides are the same",
+        "        if False:\n            raise self._fail(index, \"the two sides are the same",
         ("test_proof::test_a_step_whose_sides_are_identical_is_refused",),
     ),
     # -- inequalities, figures, counterexamples, case splits, rounding -------------------------

@@ -37,3 +37,19 @@ def test_a_plant_that_calls_sys_exit_plants_nothing():
 
     ok, line = outcome(Mutation("attention_by_hand", "exits", lambda d: sys.exit(0)))
     assert not ok and line == "attention_by_hand: exits: NOT planted (SystemExit: 0)"
+
+
+def test_the_guide_counts_the_planted_errors_and_the_sabotage():
+    """The derivations guide states how many errors are planted and how many sabotage edits
+    there are; the numbers follow the lists."""
+    import re
+    from pathlib import Path
+
+    from derivations.mutations import catalogue
+    from derivations.sabotage import SABOTAGE
+
+    guide = Path(__file__).parents[2] / "symattn/present/guide/derivations.md"
+    text = " ".join(guide.read_text(encoding="utf-8").split())
+    assert re.search(r"plants (\d+) errors", text).group(1) == str(len(catalogue()))
+    edits = re.search(r"`derivations/sabotage.py`\) turns the question round: (\d+) one-line", text)
+    assert edits.group(1) == str(len(SABOTAGE))
