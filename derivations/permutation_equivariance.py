@@ -276,6 +276,7 @@ def derivation() -> Derivation:
         r"$P^\top P = I$",
         method="at sizes",
         lemma=ORTHOGONAL,
+        sizes=SIZES,  # the step's own sides at N = 2..5; the lemma itself at 3..6
     )
 
     D.section(f"Every permutation, end to end, at width {WIDTH}")

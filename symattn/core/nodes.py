@@ -80,7 +80,29 @@ def _times(a: sp.Basic, b: sp.Basic) -> sp.Basic:
             raise sp.ShapeError(f"the {a.rows} x {a.rows} identity times a {b.rows} x {b.cols} matrix")
         return b
     a, b = (sp.ImmutableMatrix(sp.eye(x.rows)) if _sized_identity(x) else x for x in (a, b))
+    if isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase) and a.cols == b.rows:
+        # A permutation matrix reorders (P M: rows, M P: columns): the same entries, exactly,
+        # without the n^3 products of symbolic entries by 0 and 1.
+        if (order := _permutation(a)) is not None:
+            rows = b.tolist()
+            return sp.ImmutableMatrix([rows[c] for c in order])
+        if (order := _permutation(b)) is not None:
+            inverse = sorted(range(len(order)), key=order.__getitem__)
+            return sp.ImmutableMatrix([[row[k] for k in inverse] for row in a.tolist()])
     return a * b
+
+
+def _permutation(m: sp.MatrixBase) -> list[int] | None:
+    """[c_0, c_1, ...] with m[r, c_r] = 1 and every other entry 0, if m is a permutation matrix."""
+    if m.rows != m.cols or m.rows < 2:
+        return None
+    order = []
+    for row in m.tolist():
+        ones = [c for c, x in enumerate(row) if x != 0]
+        if len(ones) != 1 or row[ones[0]] != 1:
+            return None
+        order.append(ones[0])
+    return order if len(set(order)) == m.rows else None
 
 
 def _immutable(m: sp.Basic) -> sp.Basic:
