@@ -40,7 +40,7 @@ SABOTAGE: list[Sabotage] = [
         "the cross-check tolerance loosened to 1e-3",
         "TOLERANCE = 1e-45",
         "TOLERANCE = 1e-3",
-        ("test_proof::test_a_difference_of_1e_minus_20_is_caught",),
+        ("test_proof::test_a_wrong_normal_form_is_caught_by_the_cross_check_to_1e_minus_45",),
     ),
     Sabotage(
         "the cross-check evaluates no point",
@@ -49,17 +49,23 @@ SABOTAGE: list[Sabotage] = [
         ("test_proof::test_a_delta_sum_whose_index_may_lie_outside_the_range_is_not_trusted",),
     ),
     Sabotage(
-        "a model is shown each planted side at no point",
-        "    for p in range(6):\n        point = random_point([free]",
-        "    for p in range(0):\n        point = random_point([free]",
-        ("test_proof::test_a_model_that_returns_a_stored_answer_is_refused",),
+        "every planted side counts as told apart",
+        "            if _told_apart(wrong, right, random.Random(index * 31 + k)):",
+        "            if True:",
+        ("test_proof::test_a_model_that_makes_every_score_equal_is_refused",),
+    ),
+    Sabotage(
+        "a model need not evaluate the side it is given",
+        "            if _told_apart(twice, 2 * value, random.Random(index * 7 + len(which))):",
+        "            if False:",
+        ("test_proof::test_a_model_that_answers_the_right_side_with_the_left_sides_value_is_refused",),
     ),
     # -- sizes ---------------------------------------------------------------------------------
     Sabotage(
         "one size is enough",
         "MIN_SIZES = 4",
         "MIN_SIZES = 1",
-        ("test_proof::test_at_sizes_needs_a_lemma_and_four_sizes",),
+        ("test_proof::test_three_sizes_are_not_enough_even_with_a_five_and_a_repeat_counts_once",),
     ),
     Sabotage(
         "no size of 5 is needed",
@@ -71,29 +77,53 @@ SABOTAGE: list[Sabotage] = [
         "a repeated size counts twice",
         "if len(set(sizes)) != len(sizes):",
         "if False:",
-        ("test_proof::test_at_sizes_needs_distinct_sizes_one_of_5_or_a_documented_waiver",),
+        ("test_proof::test_three_sizes_are_not_enough_even_with_a_five_and_a_repeat_counts_once",),
     ),
     Sabotage(
         "any reason waives the size of 5",
-        "if step.lemma.largest and waiver is None:",
-        "if False:",
+        "waiver = WAIVERS.get(step.lemma.largest)",
+        "waiver = step.lemma.largest or None",
         ("test_proof::test_at_sizes_needs_distinct_sizes_one_of_5_or_a_documented_waiver",),
     ),
     # -- models --------------------------------------------------------------------------------
     Sabotage(
         "a model is trusted without planted sides",
-        "        self._check_model_sees(index, concrete, lhs, rhs)\n        errors = []",
-        "        pass\n        errors = []",
+        "        self._check_model_sees(index, concrete, lhs, rhs)\n",
+        "        pass\n",
         (
             "test_proof::test_a_model_that_returns_a_stored_answer_is_refused",
             "test_proof::test_a_steps_own_model_that_loses_the_sides_is_refused",
         ),
     ),
     Sabotage(
-        "a model that refuses twice the side passes",
-        "if k == 0:  # twice the side is in the model's own terms: it must evaluate it",
-        "if False:",
-        ("test_proof::test_a_model_may_refuse_a_plant_but_must_evaluate_twice_the_side",),
+        "no size is added by the engine",
+        "        for n in (*sizes, extra) if extra else sizes:",
+        "        for n in sizes:",
+        ("test_proof::test_a_difference_that_vanishes_at_the_authors_sizes_shows_at_the_size_the_engine_adds",),
+    ),
+    Sabotage(
+        "a proof procedure is not shown a wrong side",
+        "            self._check_procedure_sees(index, step.check, lhs, rhs)",
+        "            pass",
+        ("test_proof::test_a_check_procedure_that_ignores_its_sides_is_refused",),
+    ),
+    Sabotage(
+        "a definition may define a formula",
+        "            if type(name) is not sp.Symbol or not NAME.fullmatch(sp.latex(name)):",
+        "            if False:",
+        ("test_proof::test_a_definition_introduces_a_plain_new_name",),
+    ),
+    Sabotage(
+        "two symbols may print alike",
+        "                if len(same) > 1:",
+        "                if False:",
+        ("test_proof::test_two_symbols_printed_alike_are_refused",),
+    ),
+    Sabotage(
+        "E of nothing declared random is a constant",
+        "                if not any(x.base in random_ for x in _indexed(arg)):",
+        "                if False:",
+        ("test_proof::test_an_expectation_of_nothing_declared_random_is_refused",),
     ),
     # -- check procedures, claims and lemmas ----------------------------------------------------
     Sabotage(
@@ -123,14 +153,14 @@ SABOTAGE: list[Sabotage] = [
     ),
     Sabotage(
         "a lemma needs no false twin",
-        "if lemma.twin is None or not lemma.twin_statement:",
-        "if False:",
+        "    if lemma.twin is None or not lemma.twin_statement:\n",
+        "    if False:\n",
         ("test_proof::test_a_lemma_without_a_false_twin_fails",),
     ),
     Sabotage(
-        "a twin that passes is not noticed",
-        "    if _true(twin):\n",
-        "    if False:\n",
+        "a twin is never run",
+        "        twin = lemma.twin(n) if lemma.twin is not None else False",
+        "        twin = False",
         ("test_proof::test_a_lemma_whose_twin_passes_at_a_size_is_vacuous_there",),
     ),
     Sabotage(
@@ -150,14 +180,8 @@ SABOTAGE: list[Sabotage] = [
         ("test_proof::test_a_result_that_depends_on_an_integrated_variable_is_refused",),
     ),
     Sabotage(
-        "expectation rules need not declare their families",
-        "        if not random_:\n",
-        "        if False:\n",
-        ("test_proof::test_expectation_rules_declare_their_random_families",),
-    ),
-    Sabotage(
         "a label may hold a formula",
-        "if not NAME.fullmatch(shown.name):",
+        "if not NAME.fullmatch(sp.latex(shown)):",
         "if False:",
         ("test_proof::test_a_label_holding_a_relation_an_operator_or_a_formula_is_refused",),
     ),
@@ -172,7 +196,7 @@ SABOTAGE: list[Sabotage] = [
     ),
     Sabotage(
         "a Float is allowed in a symbolic step",
-        'if step.method != "certified" and (floats := _floats(lhs, rhs, step.shown_lhs, step.shown_rhs)):',
+        'if step.method != "certified" and floats:',
         "if False:",
         ("test_proof::test_a_float_is_refused_in_a_step_that_is_not_certified",),
     ),

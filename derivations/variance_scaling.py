@@ -45,7 +45,10 @@ s_q, s_k = sp.symbols("s_q s_k", positive=True)
 # Standard entries (mean 0, variance 1) and general ones (means m, standard deviations s):
 # distinct objects that print alike.
 q, k = sp.IndexedBase("q"), sp.IndexedBase("k")
-qg, kg = sp.IndexedBase(sp.Symbol("q", real=True)), sp.IndexedBase(sp.Symbol("k", real=True))
+# The general entries print as q~ and k~: one printed name, one meaning (the engine refuses two
+# families printed alike).
+qg = sp.IndexedBase(sp.Symbol(r"\tilde{q}", real=True))
+kg = sp.IndexedBase(sp.Symbol(r"\tilde{k}", real=True))
 
 
 def qk(x: sp.IndexedBase, y: sp.IndexedBase, index: sp.Symbol) -> sp.Expr:
@@ -245,7 +248,7 @@ def derivation() -> Derivation:
         "so dividing the score by sqrt(d_k) gives variance 1 at every width.",
         assumptions=[
             "q_i, k_i independent, mean 0, variance 1 (the standard case)",
-            "in the general case: means m_q, m_k, standard deviations s_q, s_k > 0",
+            "in the general case: entries q~_i, k~_i with means m_q, m_k, standard deviations s_q, s_k > 0",
         ],
         expectation=_Rules(),
         concrete=concrete,

@@ -34,11 +34,13 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from decimal import Decimal
 from itertools import product
 from pathlib import Path
 from typing import Any
 
 import sympy as sp
+from sympy.stats.rv import RandomSymbol
 
 from .._text import exception_line as _why
 from ..core.digits import decimal_string, round_decimal
@@ -76,18 +78,19 @@ WAIVERS: dict[str, str] = {
 
 _GREEK = (
     "alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|"
-    "pi|rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|"
+    "rho|sigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Sigma|"
     "Upsilon|Phi|Psi|Omega"
 )
 _LETTER = rf"(?:[A-Za-z]|\\(?:{_GREEK})(?![A-Za-z]))"
-_ATOM = rf"(?:[A-Za-z0-9]|\\(?:{_GREEK})(?![A-Za-z])|\\text\{{[A-Za-z ]+\}}|\\prime|')"
+_ATOM = rf"(?:[A-Za-z0-9]|\\(?:{_GREEK})(?![A-Za-z])|\\text\{{[A-Za-z]+\}}|\\prime|')"
 #: A label (a side shown by a bare Symbol) is a name: a letter, Latin or Greek, perhaps in a font
 #: or with an accent, with at most a subscript and a superscript of letters, digits, commas,
-#: primes and ``\text{...}``. ``O_{\text{causal}}`` and ``\tilde{Z}`` are names;
+#: primes and one word in ``\text{...}``; not pi or a blackboard letter, which read as the
+#: constant and the expectation. ``O_{\text{causal}}`` and ``\tilde{Z}`` are names;
 #: ``S = QK^\top``, ``\operatorname{rank} J`` and ``o^A - o^B`` are a relation, an operator
 #: and a formula, which a step shows as a checked side or with the derivation's abbreviations.
 NAME = re.compile(
-    rf"(?:{_LETTER}|\\(?:mathbf|mathrm|mathcal|mathbb|boldsymbol|tilde|hat|bar|vec)\{{{_LETTER}\}})'*"
+    rf"(?:{_LETTER}|\\(?:mathbf|mathrm|mathcal|boldsymbol|tilde|hat|bar|vec)\{{{_LETTER}\}}|\\mathrm\{{[A-Za-z]+\}})'*"
     rf"(?:[_^](?:[A-Za-z0-9]|\\(?:{_GREEK})(?![A-Za-z])|\{{{_ATOM}(?:,?{_ATOM})*\}})){{0,2}}'*"
 )
 
@@ -163,7 +166,7 @@ def _check_lemma_at(lemma: Lemma, n: int) -> None:
     if not _true(result):
         raise LemmaFailed(f"lemma '{lemma.name}' is false at size {n}")
     try:
-        twin = lemma.twin(n)
+        twin = lemma.twin(n) if lemma.twin is not None else False
     except Exception as exc:
         why = f"its false twin could not be checked at size {n}: {exc}"
         raise LemmaFailed(f"lemma '{lemma.name}': {why}") from None
@@ -674,12 +677,15 @@ class Derivation:
             raise self._fail(index, f"unknown method {step.method!r}")
         if _same(lhs, rhs):
             raise self._fail(index, "the two sides are the same expression: the step does nothing")
-        if step.method != "certified" and (floats := _floats(lhs, rhs, step.shown_lhs, step.shown_rhs)):
+        put_in = [*(step.given or {}).values(), *(step.definition or {}).values(), step.certificate]
+        floats = _floats(lhs, rhs, step.shown_lhs, step.shown_rhs, put_in)
+        if step.method != "certified" and floats:
             raise self._fail(
                 index,
                 f"a floating-point number ({floats[0]}) in a {step.method} step: a Float is allowed "
                 "only in a certified step (a decimal the module states); write the number exactly",
             )
+        self._check_printed_names(index)
         if self.abbreviations:  # printed as the derivation's notation: new names, every step
             self._check_abbreviations(index, lhs, rhs)
         shown = self._check_shown(index, lhs, rhs)
@@ -711,6 +717,7 @@ class Derivation:
                 raise
             except Exception as exc:
                 raise self._fail(index, f"its proof procedure raised {_why(exc)}") from None
+            self._check_procedure_sees(index, step.check, lhs, rhs)
         elif step.relation == "=":
             detail, error = self._check_symbolic(index, lhs, rhs, rng)
         elif step.relation in ("<", "<="):
@@ -732,6 +739,16 @@ class Derivation:
         if not random_:
             why = "the expectation rules declare no random families (their `random`): E of what?"
             raise self._fail(index, why)
+        for side in (lhs, rhs):
+            for node in sp.sympify(side).atoms(Ex, Var):
+                arg = node.args[0]
+                if arg.atoms(RandomSymbol):
+                    why = f"{sp.sstr(node)} holds a sympy.stats variable: take its expectation with stats.E"
+                    raise self._fail(index, why)
+                if not any(x.base in random_ for x in _indexed(arg)):
+                    names = ", ".join(sorted(map(_printed, random_)))
+                    why = f"{sp.sstr(node)} holds none of the declared random families ({names})"
+                    raise self._fail(index, why)
         try:
             a, b = model.reduce(lhs), model.reduce(rhs)
         except SymattnError as exc:
@@ -774,6 +791,8 @@ class Derivation:
         if concrete is None:
             raise self._fail(index, "the derivation has no concrete meaning at a size")
         sizes = step.sizes or step.lemma.sizes
+        if not all(type(n) is int and n >= 1 for n in sizes):
+            raise self._fail(index, f"the sizes {sizes} are not all whole numbers of at least 1")
         if len(set(sizes)) != len(sizes):
             raise self._fail(index, f"the sizes {sizes} repeat a size: each size counts once")
         if len(sizes) < MIN_SIZES:
@@ -788,8 +807,13 @@ class Derivation:
         if max(sizes) < LARGE_SIZE and waiver is None:
             raise self._fail(index, f"a size of at least {LARGE_SIZE} is needed, or a documented waiver")
         self._check_model_sees(index, concrete, lhs, rhs)
+        # One more size, chosen by the engine: the smallest the author left out. A difference
+        # that vanishes at the author's sizes ((n - 2)(n - 3)(n - 4)(n - 5)) shows there.
+        extra = min(set(range(1, max(sizes) + 2)) - set(sizes))
+        if extra > max(sizes) and waiver is not None:
+            extra = None  # beyond a documented cost
         errors = []
-        for n in sizes:
+        for n in (*sizes, extra) if extra else sizes:
             a, b = concrete(lhs, n), concrete(rhs, n)
             for values in self._indices(a, b, n):
                 av, bv = _subs(a, values), _subs(b, values)
@@ -800,7 +824,8 @@ class Derivation:
                 if method != "identity":  # a normal form said 0: confirm it numerically
                     errors.append(self._cross_check(index, av, bv, rng, n))
         why = f"; largest size {max(sizes)}: {waiver}" if max(sizes) < LARGE_SIZE and waiver else ""
-        return f"{', '.join(map(str, sizes))} ({step.lemma.name}{why})", max(errors, default=0.0)
+        chosen = f" and {extra}, chosen by the engine" if extra else ""
+        return f"{', '.join(map(str, sizes))}{chosen} ({step.lemma.name}{why})", max(errors, default=0.0)
 
     def _check_shown(self, index: int, lhs: Any, rhs: Any) -> str:
         """A side shown in place of the checked one is a label (a Symbol: a name for the checked
@@ -817,7 +842,10 @@ class Derivation:
                 why = f"the {which} side shown must be a SymPy expression or a plain Symbol"
                 raise self._fail(index, why)
             if type(shown) is sp.Symbol and shown not in self.abbreviations:
-                if not NAME.fullmatch(shown.name):
+                if shown.name in self._checked_symbol_names():
+                    why = f"the {which} side shown, {shown.name}, is named like a symbol of the proof"
+                    raise self._fail(index, why + ": a label is a new name for the checked value")
+                if not NAME.fullmatch(sp.latex(shown)):
                     raise self._fail(
                         index,
                         f"the {which} side shown, {shown.name}, is a label, and a label is a name (a "
@@ -834,6 +862,56 @@ class Derivation:
             return ""
         return f"; the {' and '.join(named)} side{'s' if len(named) > 1 else ''} shown by name"
 
+    def _printed_names(self) -> dict[tuple[str, str], list[Any]]:
+        """Every symbol, indexed family and matrix symbol of the derivation (its steps' sides,
+        shown sides, definitions, claims, abbreviations and declared random families), by kind
+        and printed name, in order of first appearance."""
+        if getattr(self, "_names", None) is not None:
+            return self._names
+        found: dict[tuple[str, str], list[Any]] = {}
+        for e in self._everything():
+            for kind, x in _named(e):
+                same = found.setdefault((kind, _printed(x)), [])
+                if x not in same:
+                    same.append(x)
+        self._names = found
+        return found
+
+    def _checked_symbol_names(self) -> set[str]:
+        """The printed names of the symbols in the checked sides of every step."""
+        if getattr(self, "_checked_names", None) is None:
+            sides = [e for k, s in enumerate(self.steps) for e in (self.lhs_of(k), s.rhs)]
+            self._checked_names = {_printed(x) for e in sides for kind, x in _named(e) if kind == "symbol"}
+        return self._checked_names
+
+    def _everything(self) -> Iterator[Any]:
+        models = [self.expectation, *(s.expectation for s in self.steps)]
+        for m in models:
+            families = getattr(m, "random", ()) or ()
+            yield from (sp.IndexedBase(b) if isinstance(b, str) else b for b in families)
+        yield from self.abbreviations
+        for k, step in enumerate(self.steps):
+            yield from (self.lhs_of(k), step.rhs, step.shown_lhs, step.shown_rhs)
+            for name, value in (step.definition or {}).items():
+                yield from (name, value)
+        for lhs, rhs, *_ in self.claims:
+            yield from (lhs, rhs)
+
+    def _check_printed_names(self, index: int) -> None:
+        """No two different symbols of one kind print alike: Symbol("d_k", real=True) beside
+        the width d_k would let a step read as one thing and be checked as another."""
+        names = self._printed_names()
+        step = self.steps[index]
+        for e in (self.lhs_of(index), step.rhs, step.shown_lhs, step.shown_rhs, *(step.definition or {})):
+            for kind, x in _named(e):
+                same = names.get((kind, _printed(x)), [x])
+                if len(same) > 1:
+                    raise self._fail(
+                        index,
+                        f"two different {kind}s are printed as {_printed(x)} (their assumptions differ): "
+                        "one name, one meaning",
+                    )
+
     def _check_abbreviations(self, index: int, lhs: Any, rhs: Any) -> None:
         """Each short name is a new Symbol or IndexedBase: not a number, and not printed like a
         symbol (or an indexed family) of the checked sides, which it would then seem to define."""
@@ -846,6 +924,8 @@ class Derivation:
                 why = f"the abbreviation {short!r} is not a Symbol, a MatrixSymbol or an IndexedBase"
                 raise self._fail(index, why)
             name = str(short)
+            if not NAME.fullmatch(sp.latex(short.label if isinstance(short, sp.IndexedBase) else short)):
+                raise self._fail(index, f"the abbreviation {name} is not a name (a letter with a subscript)")
             if name in (families if isinstance(short, sp.IndexedBase) else symbols) or name in seen:
                 why = f"the abbreviation {name} is not a new name (it is printed like another)"
                 raise self._fail(index, why)
@@ -886,6 +966,21 @@ class Derivation:
         meaning for), never agree.
         """
         right = model(rhs, MODEL_SIZE)
+        # Each side is evaluated as given: twice the side is twice its value. (A model that
+        # answers the right side with the left side's value would pass every plant below.)
+        for which, side in (("left", lhs), ("right", rhs)):
+            value = right if which == "right" else model(lhs, MODEL_SIZE)
+            try:
+                twice = model(_plants(side)[0][1], MODEL_SIZE)
+            except Exception as exc:  # twice a side is in the model's own terms
+                why = f"the model cannot evaluate 2 x the {which} side at size {MODEL_SIZE} ({_why(exc)})"
+                raise self._fail(index, why) from None
+            if _told_apart(twice, 2 * value, random.Random(index * 7 + len(which))):
+                raise self._fail(
+                    index,
+                    f"the model at size {MODEL_SIZE} gives 2 x the {which} side a value that is not "
+                    f"twice the {which} side's: it does not evaluate the side it is given",
+                )
         for k, (what, plant) in enumerate(_plants(lhs)):
             try:
                 wrong = model(plant, MODEL_SIZE)
@@ -904,11 +999,29 @@ class Derivation:
                 index, f"the model at size {MODEL_SIZE} cannot tell {what} from the right side"
             )
 
+    def _check_procedure_sees(self, index: int, check: Callable[[Any, Any], str], lhs: Any, rhs: Any) -> None:
+        """A step's proof procedure must refuse a wrong left side (plus 1, an entry changed, an
+        inequality with its left side doubled): one that ignores the sides it is given, or
+        compares with a value of its own, would accept anything."""
+        what, plant = _wrong_side(lhs)
+        try:
+            check(plant, rhs)
+        except Exception:  # refused, as it must be
+            return
+        why = f"its proof procedure accepts {what} too: it does not test the sides it is given"
+        raise self._fail(index, why)
+
     def _check_definition(self, index: int, lhs: Any, rhs: Any, rng: random.Random) -> tuple[str, float]:
         step = self.steps[index]
         if not step.definition:
             raise self._fail(index, "a definition step must say what it defines")
         meaning = {k: sp.sympify(v) for k, v in step.definition.items()}
+        for name, value in meaning.items():
+            if type(name) is not sp.Symbol or not NAME.fullmatch(sp.latex(name)):
+                why = f"a definition introduces a name (a plain Symbol, \\sigma_z say), not {sp.sstr(name)}"
+                raise self._fail(index, why)
+            if value.has(name):
+                raise self._fail(index, f"the definition of {name} uses {name} itself")
         for earlier in range(index):
             seen = [self.lhs_of(earlier), self.steps[earlier].rhs]
             if any(hasattr(x, "has") and x.has(*meaning) for x in seen):
@@ -1177,6 +1290,16 @@ def _plants(side: Any) -> list[tuple[str, Any]]:
     return out
 
 
+def _wrong_side(side: Any) -> tuple[str, Any]:
+    """A side that is certainly not equal to ``side`` (so not to the right side either)."""
+    e = sp.sympify(side)
+    if isinstance(e, sp.Rel):
+        return "the inequality with its left side doubled", e.func(2 * e.lhs, e.rhs)
+    if getattr(e, "is_Matrix", False):
+        return _plants(e)[2]  # entry (1, 1) changed
+    return "the left side plus 1", e + 1
+
+
 def _symmetric(m: Any) -> bool:
     return isinstance(m, sp.MatrixBase) and m.shape[0] == m.shape[1] and _same(m, m.T)
 
@@ -1216,8 +1339,8 @@ def _floats(*sides: Any) -> list[sp.Float]:
     """The Floats in the sides (1 + 1e-30 written in Python is already Float 1.0)."""
     out: list[sp.Float] = []
     for side in sides:
-        if isinstance(side, float):
-            out.append(sp.Float(side))
+        if isinstance(side, (float, Decimal)) or type(side).__name__ in ("mpf", "float64", "float32"):
+            out.append(sp.Float(str(side)))
         elif isinstance(side, (list, tuple)):
             out.extend(_floats(*side))
         elif isinstance(side, (sp.Basic, sp.MatrixBase)):
@@ -1263,6 +1386,34 @@ def _indexed(e: Any) -> set[sp.Indexed]:
     if isinstance(e, sp.MatrixBase):
         return set().union(*(_indexed(x) for x in e)) if e else set()
     return set(e.atoms(sp.Indexed)) if hasattr(e, "atoms") else set()
+
+
+def _named(e: Any) -> Iterator[tuple[str, Any]]:
+    """(kind, object) for the named things in ``e``: symbols, indexed families, matrix symbols."""
+    if e is None or isinstance(e, str):
+        return
+    if isinstance(e, sp.MatrixBase):
+        for x in e:
+            yield from _named(x)
+        return
+    if isinstance(e, sp.IndexedBase):
+        yield "indexed family", e
+        return
+    if not isinstance(e, sp.Basic):
+        return
+    bases = {x.base for x in e.atoms(sp.Indexed)}
+    labels = {b.label for b in bases}
+    for x in e.atoms(sp.Symbol):
+        if x not in labels and not isinstance(x, sp.Dummy):
+            yield "symbol", x
+    for b in bases:
+        yield "indexed family", b
+    for m in e.atoms(sp.MatrixSymbol):
+        yield "matrix symbol", m
+
+
+def _printed(x: Any) -> str:
+    return str(x.label) if isinstance(x, sp.IndexedBase) else str(x.name) if hasattr(x, "name") else str(x)
 
 
 def _plain(rule: str) -> str:

@@ -21,7 +21,8 @@ def test_all_steps_verified(verify):
     entries = [r for r in report.steps if r.step.section == "The entries"]
     assert [r.method for r in entries] == ["symbolic", "symbolic", "symbolic"]
     rank = next(r for r in report.steps if r.method == "at sizes")
-    assert rank.detail == "2, 3, 4, 5 (rank n - 1)"  # rank(J) shown as checked, no label
+    # rank(J) shown as checked, no label; the engine adds size 1
+    assert rank.detail == "2, 3, 4, 5 and 1, chosen by the engine (rank n - 1)"
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])

@@ -52,7 +52,7 @@ def test_markdown_blocks_and_check_table(verify):
     assert md.count("$$") % 2 == 0 and md.count(r"\begin{aligned}") >= 5
     rows = re.findall(r"^\| (\d+) \|", md, re.M)
     assert [int(r) for r in rows] == list(range(1, len(report.steps) + 1))
-    assert "at sizes 2, 3, 4, 5 (rank n - 1)" in md
+    assert "at sizes 2, 3, 4, 5 and 1, chosen by the engine (rank n - 1)" in md
 
 
 def test_text_lists_steps_with_labels(verify):

@@ -26,7 +26,6 @@ UNREADABLE = {
     r"\operatorname{E}": "\\operatorname is not in its grammar",
     r"\operatorname{rank}": "\\operatorname is not in its grammar",
     r"\operatorname{diag}": "\\operatorname is not in its grammar",
-    r"\operatorname{head}": "\\operatorname is not in its grammar",
     r"\operatorname{cost}": "\\operatorname is not in its grammar",
     r"\partial": "partial derivatives are not in its grammar",
     r"\lim_{p \to 1^-}": "one-sided limits are not in its grammar",
@@ -45,6 +44,7 @@ MISREAD = {
     r"^{\text{rev}}": "a label superscript is read as a power",
     "Q K^{T}": "a product of named matrices is read as commuting scalars (and K^T as K)",
     "A V": "a product of named matrices is read as commuting scalars",
+    r"\mathrm{head}": "named matrices read as commuting scalars, and W^O as a power",
     r"P_{\text{rev}} O": "a product of named matrices is read as commuting scalars",
     r"\mathbf{1}": "bold one is read as a symbol",
 }

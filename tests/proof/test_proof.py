@@ -118,7 +118,8 @@ def test_a_custom_check_sees_the_steps_own_sides():
     d = Derivation("demo", "demo", "custom")
     d.step((x + 1) ** 2, x**2 + 2 * x + 1, "square", check=check)
     assert d.verify().steps[0].detail == "expand"
-    assert seen == [((x + 1) ** 2, x**2 + 2 * x + 1)]
+    # The step's own sides, then a wrong left side, which the procedure must refuse.
+    assert seen == [((x + 1) ** 2, x**2 + 2 * x + 1), ((x + 1) ** 2 + 1, x**2 + 2 * x + 1)]
     d.steps[0] = d.steps[0].__class__((x + 1) ** 2, x**2 + 1, "square", check=check)
     with pytest.raises(StepFailed):
         d.verify()
@@ -729,7 +730,7 @@ def test_steps_at_sizes_in_a_chain_share_one_worker(tmp_path):
     d.verify(jobs=2)
     evaluated = _MODEL_LOG[0].read_text().splitlines()
     assert sorted(line for line in evaluated if line.startswith(sp.srepr(middle))) == sorted(
-        f"{sp.srepr(middle)}|{n}" for n in (1, 2, 3, 5)
+        f"{sp.srepr(middle)}|{n}" for n in (1, 2, 3, 4, 5)  # 4: the size the engine adds
     )
 
 
@@ -744,7 +745,7 @@ def _shown_demo(abbreviations, shown_rhs):
 @pytest.mark.parametrize(
     "abbreviations, shown, why",
     [
-        ({sp.Symbol("x"): 0}, sp.Symbol("x") * 3, "is not a new name"),  # a twin of the checked x
+        ({sp.Symbol("x"): 0}, sp.Symbol("x") * 3, "printed as x"),  # a twin of the checked x
         ({sp.Symbol("x", real=True): 0}, sp.Integer(0), "is not a new name"),  # the checked x itself
         ({sp.Integer(3): 2}, 3 * sp.Symbol("x", real=True), "is not a Symbol, a MatrixSymbol or an Indexed"),
         ({sp.Symbol("a"): sp.Symbol("b"), sp.Symbol("b"): sp.Symbol("a")}, sp.Symbol("a") + 1, "circular"),
@@ -850,7 +851,7 @@ def test_a_model_that_returns_a_stored_answer_is_refused():
     rank(diag(p) + p p^T) = n - 1; twice the side must give twice the answer."""
     rank = sp.Function("rank")
     m = sp.MatrixSymbol("M", n, n)
-    with pytest.raises(StepFailed, match="model at size 3 cannot tell 2 x the left side"):
+    with pytest.raises(StepFailed, match="gives 2 x the left side a value that is not twice"):
         _at_sizes(rank(m), n - 1, lambda e, size: sp.Integer(size - 1)).verify()
 
 
@@ -1042,4 +1043,132 @@ def test_a_figure_beside_a_rounding_boundary_is_certified():
         assert d.verify().steps[0].method == "certified"
         d.steps[0] = dataclasses.replace(d.steps[0], rhs=wrong)
         with pytest.raises(StepFailed, match=f"the figure {wrong} is wrong: correctly rounded, {right}"):
+            d.verify()
+
+
+
+# -- the review of round two: ways the engine was fooled, each now refused ---------------------
+def test_a_model_that_answers_the_right_side_with_the_left_sides_value_is_refused():
+    """Every planted side was a version of the left side: a model that evaluates honestly but
+    answers the right side with the left side's value passed them all (it proved rank J = n)."""
+    f = sp.IndexedBase("f")
+    lhs, rhs = sp.Sum(f[i], (i, 1, n)), sp.Sum(f[i], (i, 1, n)) + 2
+
+    def model(e, size):
+        return _concrete(lhs if sp.sympify(e) == rhs else e, size)
+
+    with pytest.raises(StepFailed, match="gives 2 x the right side a value that is not twice"):
+        _at_sizes(lhs, rhs, model).verify()
+
+
+def test_a_difference_that_vanishes_at_the_authors_sizes_shows_at_the_size_the_engine_adds():
+    bump = (n - 2) * (n - 3) * (n - 4) * (n - 5)
+    f = sp.IndexedBase("f")
+    with pytest.raises(StepFailed, match="at size 1"):
+        _at_sizes(sp.Sum(f[i], (i, 1, n)) + bump, sp.Sum(f[i], (i, 1, n)), _concrete).verify()
+    report = _at_sizes(sp.Sum(2 * f[i], (i, 1, n)), 2 * sp.Sum(f[i], (i, 1, n)), _concrete).verify()
+    assert report.steps[0].detail.startswith("2, 3, 4, 5 and 1, chosen by the engine")
+
+
+def test_three_sizes_are_not_enough_even_with_a_five_and_a_repeat_counts_once():
+    f = sp.IndexedBase("f")
+    for sizes, why in (((2, 3, 5), "at least 4 distinct sizes"), ((2, 2, 3, 5), "repeat a size")):
+        with pytest.raises(StepFailed, match=why):
+            _at_sizes(sp.Sum(2 * f[i], (i, 1, n)), 2 * sp.Sum(f[i], (i, 1, n)), _concrete, sizes).verify()
+    d = _at_sizes(sp.Sum(2 * f[i], (i, 1, n)), 2 * sp.Sum(f[i], (i, 1, n)), _concrete)
+    d.steps[0] = dataclasses.replace(d.steps[0], sizes=(0, 1, 2, 5))
+    with pytest.raises(StepFailed, match="not all whole numbers of at least 1"):
+        d.verify()
+
+
+def test_a_check_procedure_that_ignores_its_sides_is_refused():
+    """A proof procedure that compares with a value of its own accepts any left side."""
+
+    def stored(lhs, rhs):
+        if rhs != x**2 + 1:
+            raise StepFailed("no")
+        return "by a stored value"
+
+    d = Derivation("demo", "demo", "stored")
+    d.step((x + 1) ** 2, x**2 + 1, "square", check=stored)
+    with pytest.raises(StepFailed, match="its proof procedure accepts the left side plus 1 too"):
+        d.verify()
+
+
+def test_a_definition_introduces_a_plain_new_name():
+    """rank(J) := n and Var(2z) := 7 'define' formulas; a name may not use itself."""
+    rank, jm = sp.Function("rank"), sp.MatrixSymbol("J", n, n)
+    for defined, value in ((rank(jm), n), (Var(2 * x), 7), (sp.Symbol(r"S = QK^\top"), x)):
+        d = Derivation("demo", "demo", "definitions", expectation=Expectation([Family(q)]))
+        d.step(defined + 1, value + 1, "by definition", method="definition", definition={defined: value})
+        with pytest.raises(StepFailed, match="a definition introduces a name"):
+            d.verify()
+    s = sp.Symbol("s")
+    d = Derivation("demo", "demo", "circular")
+    d.step(s, s + 1 - 1 + x, "by definition", method="definition", definition={s: s + x})
+    with pytest.raises(StepFailed, match="uses s itself"):
+        d.verify()
+
+
+def test_two_symbols_printed_alike_are_refused():
+    """Symbol("d_k", real=True) beside the width d_k: the chain would read Var(z) = d_k - 1."""
+    width, other = sp.Symbol("d_k", integer=True, positive=True), sp.Symbol("d_k", real=True)
+    d = Derivation("demo", "demo", "one name, one meaning")
+    d.step(sp.Add(width, 1, evaluate=False), 1 + width, "commute")
+    d.step(sp.Add(other, -1, evaluate=False), other - 1, "commute")
+    with pytest.raises(StepFailed, match="step 1 .*two different symbols are printed as d_k"):
+        d.verify()
+
+
+def test_an_expectation_of_nothing_declared_random_is_refused():
+    """E[q_i^2] = q_i^2 for a q that is not a declared family, and E[t K] for a sympy.stats K,
+    were treated as constants."""
+    from sympy import stats
+
+    model = Expectation([Family(k)])
+    plain = sp.Symbol("q_i", real=True)
+    K = stats.Normal("K", 0, 1)
+    for lhs, rhs, why in (
+        (Ex(plain**2), plain**2, "holds none of the declared random families"),
+        (Ex(x * K), x * K, "holds a sympy.stats variable"),
+    ):
+        d = Derivation("demo", "demo", "E", expectation=model)
+        d.step(lhs, rhs, "a constant")
+        with pytest.raises(StepFailed, match=why):
+            d.verify()
+
+
+def test_floats_are_refused_in_values_put_in_and_as_other_number_types():
+    from decimal import Decimal
+
+    d_model = sp.Symbol("d_model", positive=True)
+    d = Derivation("demo", "demo", "floats")
+    d.step(2 * d_model, 8192, "at 4096", given={d_model: 4096.0})
+    with pytest.raises(StepFailed, match="floating-point number"):
+        d.verify()
+    d = Derivation("demo", "demo", "floats")
+    d.step(Decimal(64), sp.Integer(64), "the same")
+    with pytest.raises(StepFailed, match="floating-point number"):
+        d.verify()
+
+
+def test_a_label_is_a_new_name_and_an_abbreviation_a_name():
+    d = Derivation("demo", "demo", "labels")
+    d.step(sp.Add(n, 1, -1, evaluate=False), n, "cancel", shown_lhs=n)  # n itself as a label
+    with pytest.raises(StepFailed, match="named like a symbol of the proof"):
+        d.verify()
+    for label in (r"\pi", r"\mathbb{E}", r"J_{\text{has rank n for every p}}"):
+        with pytest.raises(StepFailed, match="a label is a name"):
+            _shown_demo({}, sp.Symbol(label)).verify()
+    with pytest.raises(StepFailed, match="is not a name"):
+        _shown_demo({sp.Symbol("S = K Q^T"): sp.Symbol("x", real=True)}, sp.Symbol("S = K Q^T")).verify()
+
+
+def test_a_wrong_normal_form_is_caught_by_the_cross_check_to_1e_minus_45():
+    """With a normal form that wrongly says 0, a difference of 1e-20 is still found."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(equivalence, "LADDER", [("broken", lambda e: sp.S.Zero)])
+        d = Derivation("demo", "demo", "tiny")
+        d.step(sp.exp(x) * sp.exp(y), sp.exp(x + y) + sp.Rational(1, 10**20), "add the exponents")
+        with pytest.raises(StepFailed, match="the two sides differ"):
             d.verify()

@@ -689,4 +689,6 @@ def rule_lemmas() -> list:
         "{name}, as rewritten by symattn, holds exactly for every permutation matrix P and integer matrices",
         _rule_holds,
         lambda r: (2, 3),
+        # A term is ("mul", coefficient, factors): its coefficient doubled.
+        lambda out: ("mul", 2 * out[1], out[2]) if out[0] == "mul" else ("mul", sp.Integer(2), (out,)),
     )

@@ -15,6 +15,7 @@ with one sentence that names the problem and its position.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -857,13 +858,33 @@ def rule_lemmas(
     statement: str,
     holds: Callable[[NamedRule, int], bool],
     sizes: Callable[[NamedRule], tuple[int, ...]],
+    doubled: Callable[[Any], Any] = lambda out: 2 * out,
 ) -> list:
     """Each rule as a :class:`~symattn.proof.Lemma`: ``holds(rule, n)`` checks it at size n.
 
-    ``statement`` is formatted with the rule's name (``{name}``)."""
+    ``statement`` is formatted with the rule's name (``{name}``). Each lemma's false twin, derived
+    here, is the same check of the rule with its result doubled (``doubled``, in the world's own
+    terms): it must fail at every size, or the check there cannot tell a rule from a wrong one."""
     from ...proof.engine import Lemma
 
     return [
-        Lemma(r.name, statement.format(name=r.name), lambda n, r=r: holds(r, n), sizes=sizes(r))
+        Lemma(
+            r.name,
+            statement.format(name=r.name),
+            lambda n, r=r: holds(r, n),
+            sizes=sizes(r),
+            twin=lambda n, r=r: holds(_doubled(r, doubled), n),
+            twin_statement=f"{r.name}, with its result doubled",
+        )
         for r in rules
     ]
+
+
+def _doubled(rule: NamedRule, doubled: Callable[[Any], Any]) -> NamedRule:
+    """``rule`` with every rewrite it makes multiplied by 2 (a changed coefficient)."""
+
+    def rewrite(node: Any) -> Any:
+        out = rule.rewrite(node)
+        return None if out is None else doubled(out)
+
+    return dataclasses.replace(rule, rewrite=rewrite)
