@@ -131,9 +131,11 @@ def derivation() -> Derivation:
         "a gap of 12.7: one weight $e^{12.7}$ times the other",
         digits=2,
     )
+    masked, unmasked = (attention(Q.tolist(), K.tolist(), V.tolist(), m).output for m in ("causal", "none"))
+    D.claim(masked, unmasked, "≠")  # the mask changes the outputs
     D.step(
-        attention(Q.tolist(), K.tolist(), V.tolist(), "causal").output,
-        attention(Q.tolist(), K.tolist(), V.tolist()).output,
+        masked,
+        unmasked,
         "the mask changes the answer",
         relation="≠",
         shown_lhs=sp.Symbol(r"O_{\text{causal}}"),

@@ -242,6 +242,7 @@ def derivation() -> Derivation:
     )
     D.then(total_cost(), "collect")
 
+    D.claim(2 * N**2 * dm > 4 * N * dm**2, crossover(), "⟺")
     D.section("The crossover")
     D.step(
         2 * N**2 * dm > 4 * N * dm**2,

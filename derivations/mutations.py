@@ -19,7 +19,7 @@ import sympy as sp
 
 from symattn._text import exception_line as _why
 from symattn.errors import SymattnError
-from symattn.proof import Derivation, LemmaFailed, StepFailed
+from symattn.proof import Derivation, Lemma, LemmaFailed, StepFailed
 from symattn.proof.engine import NO_CLAIMS
 from symattn.proof.operators import Ex, Var
 
@@ -38,6 +38,9 @@ class Mutation:
     derivation: str
     description: str
     plant: Callable[[Derivation], int | str]
+    #: Words the failure must say, where the place alone could be reached for another reason
+    #: (a lemma replaced on its step is also a declared lemma no step uses).
+    why: str = ""
 
 
 def _find(d: Derivation, text: str) -> int:
@@ -85,8 +88,7 @@ def _false_lemma(text: str) -> Callable[[Derivation], str]:
         k = _find(d, text)
         lemma = d.steps[k].lemma
         assert lemma is not None
-        wrong = dataclasses.replace(lemma, verify=lambda n: False)
-        d.steps[k] = dataclasses.replace(d.steps[k], lemma=wrong)
+        _swap_lemma(d, k, dataclasses.replace(lemma, verify=lambda n: False))
         return "lemma"
 
     return plant
@@ -99,9 +101,8 @@ def _lemma_sizes(text: str, sizes: tuple[int, ...], largest: str) -> Callable[[D
         k = _find(d, text)
         lemma = d.steps[k].lemma
         assert lemma is not None
-        d.steps[k] = dataclasses.replace(
-            d.steps[k], sizes=sizes, lemma=dataclasses.replace(lemma, largest=largest)
-        )
+        _swap_lemma(d, k, dataclasses.replace(lemma, largest=largest))
+        d.steps[k] = dataclasses.replace(d.steps[k], sizes=sizes)
         return k + 1
 
     return plant
@@ -414,10 +415,17 @@ def _lemma_of(text: str, **fields: object) -> Callable[[Derivation], str]:
         k = _find(d, text)
         lemma = d.steps[k].lemma
         assert lemma is not None
-        d.steps[k] = dataclasses.replace(d.steps[k], lemma=dataclasses.replace(lemma, **fields))
+        _swap_lemma(d, k, dataclasses.replace(lemma, **fields))
         return "lemma"
 
     return plant
+
+
+def _swap_lemma(d: Derivation, k: int, new: Lemma) -> None:
+    """Put ``new`` in place of step k's lemma, on every step and among the declared lemmas."""
+    old = d.steps[k].lemma
+    d.steps = [dataclasses.replace(s, lemma=new) if s.lemma is old else s for s in d.steps]
+    d.declared_lemmas = tuple(new if x is old else x for x in d.declared_lemmas)
 
 
 def _detached(text: str) -> Callable[[Derivation], str]:
@@ -522,6 +530,45 @@ def _sj_quad_index(d: Derivation) -> sp.Basic:
     return sp.Sum(sp.Sum(m.x[m.i] * j_ij * m.x[m.i], (m.j, 1, m.n)), (m.i, 1, m.n))
 
 
+def _vs_second_width(d: Derivation, old: sp.Basic) -> sp.Basic:
+    """The step's right side with d_k replaced by another symbol printed d_k."""
+    m = _vs()
+    return old.xreplace({m.d_k: sp.Symbol("d_k", real=True)})
+
+
+def _sr_plain_q(d: Derivation) -> int:
+    """E[q_1^2] = q_1^2 for a q_1 that is no declared family: treated as a constant."""
+    k = _find(d, "uncorrelated")
+    q1 = sp.Symbol("q_1", real=True)
+    d.steps[k] = dataclasses.replace(d.steps[k], lhs=Ex(q1**2), rhs=q1**2)
+    return k + 1
+
+
+def _mf_blind_check(d: Derivation) -> int:
+    """The crossover solved as N > d_model, by a procedure that looks at neither side."""
+    m = _mf()
+    k = _find(d, "solve for $N$")
+    d.steps[k] = dataclasses.replace(d.steps[k], rhs=m.d_model < m.N, check=lambda lhs, rhs: "solved")
+    return k + 1
+
+
+def _pe_right_from_left(d: Derivation) -> int:
+    """Invariance claimed (no P on the right), with a model that answers the right side with the
+    left side's value and evaluates every other side honestly."""
+    m = _pe()
+    k = _find(d, "all N! permutations")
+    left, right = d.lhs_of(k), m.attention_of(m.Xm)
+    model = lambda expr, n: m.end_to_end(left if expr == right else expr, n)  # noqa: E731
+    d.steps[k] = dataclasses.replace(d.steps[k], rhs=right, concrete=model)
+    return k + 1
+
+
+def _mf_substitution_claimed(d: Derivation) -> str:
+    m = _mf()
+    d.claim(2 * m.d_model, sp.Integer(8192))  # true at d_model = 4096 only
+    return "claim"
+
+
 ROUND_TWO: list[Mutation] = [
     # Models: each must tell wrong versions of its side from the right side.
     Mutation(
@@ -529,13 +576,31 @@ ROUND_TWO: list[Mutation] = [
         "rank(diag(p) + p p^T) claimed n - 1: another matrix",
         _side("nonzero $(n-1)$-minor", "lhs", lambda d, old: _sj().rank(_sj_plus())),
     ),
-    Mutation("softmax_jacobian", "a rank model that answers n - 1 for any matrix", _stored_rank_model),
-    Mutation("permutation_equivariance", "a model with every score equal, and the P dropped", _equal_scores),
     Mutation(
-        "permutation_equivariance", "an end-to-end model that returns its stored answer", _stored_end_to_end
+        "softmax_jacobian",
+        "a rank model that answers n - 1 for any matrix",
+        _stored_rank_model,
+        why="cannot tell",
+    ),
+    Mutation(
+        "permutation_equivariance",
+        "a model with every score equal, and the P dropped",
+        _equal_scores,
+        why="cannot tell",
+    ),
+    Mutation(
+        "permutation_equivariance",
+        "an end-to-end model that returns its stored answer",
+        _stored_end_to_end,
+        why="does not evaluate the side it is given",
     ),
     # Random families are declared, not chosen by letter.
-    Mutation("score_reduction", "E[exp(t q . k')] = exp(t^2 |k'|^2 / 2): k' left in", _sr_other_key),
+    Mutation(
+        "score_reduction",
+        "E[exp(t q . k')] = exp(t^2 |k'|^2 / 2): k' left in",
+        _sr_other_key,
+        why="still depends on k'",
+    ),
     Mutation(
         "score_reduction",
         "the chi-square step taken over the keys, q held fixed",
@@ -551,25 +616,32 @@ ROUND_TWO: list[Mutation] = [
         "permutation_equivariance",
         "P^T P = I checked at N = 1..4 (P P = I holds at 1 and 2)",
         _lemma_of(r"$P^\top P = I$", sizes=(1, 2, 3, 4)),
+        why="vacuous at size 1",
     ),
     Mutation(
         "softmax_jacobian",
         "the square of a sum checked at n = 1 only",
         _lemma_of("square of a sum", sizes=(1,)),
+        why="vacuous at size 1",
     ),
     Mutation(
-        "score_reduction", "independence checked at d = 1, 2", _lemma_of("the MGF of $a k_i$", sizes=(1, 2))
+        "score_reduction",
+        "independence checked at d = 1, 2",
+        _lemma_of("the MGF of $a k_i$", sizes=(1, 2)),
+        why="vacuous at size 1",
     ),
     Mutation(
         "permutation_equivariance",
         "equivariance at N = 1..4 with the old waiver",
         _lemma_of("all N! permutations", sizes=(1, 2, 3, 4), largest="permutations"),
+        why="vacuous at size 1",
     ),
     Mutation("softmax_jacobian", "the rank at three sizes", _step("nonzero $(n-1)$-minor", sizes=(2, 3, 4))),
     Mutation(
         "variance_scaling",
         "linearity checked at width 1 only",
         _lemma_of("linearity of expectation", sizes=(1,)),
+        why="vacuous at size 1",
     ),
     # Labels are names; a formula shown is a checked side.
     Mutation(
@@ -613,13 +685,58 @@ ROUND_TWO: list[Mutation] = [
         _step("square of a sum", shown_lhs=lambda d, old: _sj_quad_index(d)),
     ),
     # Lemmas are used; theorems are stated and tied to the chains.
-    Mutation("softmax_jacobian", "the square-of-a-sum lemma used by no step", _detached("square of a sum")),
-    Mutation("score_reduction", "no theorem: the claims dropped", _no_claims),
-    Mutation("score_reduction", "the chi-square step about chi2_{2d}, true but not the claim", _sr_chi2_2d),
+    Mutation(
+        "softmax_jacobian",
+        "the square-of-a-sum lemma used by no step",
+        _detached("square of a sum"),
+        why="used by no step",
+    ),
+    Mutation("score_reduction", "no theorem: the claims dropped", _no_claims, why="states no claims"),
+    Mutation(
+        "score_reduction",
+        "the chi-square step about chi2_{2d}, true but not the claim",
+        _sr_chi2_2d,
+        why="no chain",
+    ),
     Mutation(
         "attention_by_hand",
         "the weights taken without the mask, true but not the claim",
         _ah_unmasked_weights,
+        why="no chain",
+    ),
+    # The review of round two: definitions, names, undeclared randomness, blind procedures.
+    Mutation(
+        "variance_scaling",
+        "Var(2z) := 7: a definition of a formula",
+        _definition("square root of the variance", lambda old: {Var(2 * _vs().z): 7}),
+        why="a definition introduces a name",
+    ),
+    Mutation(
+        "variance_scaling",
+        "a second d_k, with other assumptions",
+        _rhs("linearity of expectation", _vs_second_width),
+        why="printed as d_k",
+    ),
+    Mutation(
+        "score_reduction", "E[q_1^2] = q_1^2 for an undeclared q_1", _sr_plain_q, why="none of the declared"
+    ),
+    Mutation(
+        "multihead_flops", "a crossover procedure that looks at neither side", _mf_blind_check, why="accepts"
+    ),
+    Mutation(
+        "softmax_jacobian",
+        "rank J = n - 1 + (n - 2)(n - 3)(n - 4)(n - 5): true at the author's sizes",
+        _rhs("nonzero $(n-1)$-minor", lambda d, old: old + sp.prod(_sj().n - c for c in (2, 3, 4, 5))),
+        why="at size 1",
+    ),
+    Mutation(
+        "permutation_equivariance",
+        "invariance, by a model that answers the right side with the left's value",
+        _pe_right_from_left,
+        why="does not evaluate the side it is given",
+    ),
+    Mutation(
+        "multihead_flops", "2 d_model = 8192 claimed in general", _mf_substitution_claimed, why="no chain"
     ),
     # Floats only in certified steps.
     Mutation(
@@ -709,8 +826,11 @@ def outcome(mutation: Mutation) -> tuple[bool, str]:
         return False, f"{mutation.derivation}: {mutation.description}: NOT planted ({_why(exc)})"
     got, message = run(mutation)
     where = f"step {want}" if want.isdigit() else f"the {want}"
-    said = f"caught at {where}" if got == want else f"NOT caught at {where} ({got}: {message})"
-    return got == want, f"{mutation.derivation}: {mutation.description}: {said}"
+    caught = got == want and mutation.why in message
+    said = f"caught at {where}" if caught else f"NOT caught at {where} ({got}: {message})"
+    if got == want and not caught:
+        said = f"NOT caught for its reason ({mutation.why!r}) at {where}: {message}"
+    return caught, f"{mutation.derivation}: {mutation.description}: {said}"
 
 
 def run(mutation: Mutation) -> tuple[str, str]:

@@ -307,6 +307,8 @@ def derivation() -> Derivation:
         dog_a: output_of("dog", a),
         dog_b: output_of("dog", b),
     }
+    causal_of_reversed = self_attention(reverse * x, eye, eye, eye, "causal")
+    D.claim(causal_of_reversed, reverse * self_attention(x, eye, eye, eye, "causal"), "≠")
     D.step(
         self_attention(reverse * x, eye, eye, eye, "causal"),
         reverse * self_attention(x, eye, eye, eye, "causal"),

@@ -228,12 +228,25 @@ def _explicit(m: Any, size: int) -> sp.Matrix:
 
 
 def _rank_of(m: Any, size: int) -> int:
-    """The rank of the matrix expression m at n = size, exactly, over the field of rational
-    functions of p_1, ..., p_{n-1} (its rank at a generic point of the simplex; the lemma RANK
-    proves n - 1 at every point for J itself)."""
+    """The rank of the matrix expression m at n = size, exactly: over the field of rational
+    functions of p_1, ..., p_{n-1} (the rank at a generic point of the simplex), and the same at
+    the uniform point and at two random interior points, or no rank is given (the lemma RANK
+    proves n - 1 at every point for J itself; a matrix whose rank drops somewhere has none)."""
     from sympy.polys.matrices import DomainMatrix
 
-    return DomainMatrix.from_Matrix(_explicit(m, size)).to_field().rank()
+    matrix = _explicit(m, size)
+    generic = DomainMatrix.from_Matrix(matrix).to_field().rank()
+    ps = list(sp.symbols(f"p1:{size}", positive=True))
+    rng = random.Random(size)
+    points = [[sp.Rational(1, size)] * (size - 1)]
+    for _ in range(2 if size > 1 else 0):  # cut [0, 1] at n - 1 places: n positive weights
+        cuts = sorted(sp.Rational(rng.randint(1, 999), 1000) for _ in range(size - 1))
+        points.append([b - a for a, b in zip([0, *cuts[:-1]], cuts, strict=True)])
+    for point in points:
+        at = matrix.subs(dict(zip(ps, point, strict=True)))
+        if DomainMatrix.from_Matrix(at).to_field().rank() != generic:
+            raise ValueError(f"{NAME}: the rank of {sp.sstr(m)} is not one rank over the simplex")
+    return generic
 
 
 rank = sp.Function("rank")
@@ -278,6 +291,9 @@ def derivation() -> Derivation:
     }
     D.claim(sp.Derivative(p(i), z[j]), p(i) * (delta - p(j)))
     D.claim(sp.Sum(p(i) * (delta - p(j)), (j, 1, n)), 0)
+    D.claim(rank(Jsym), n - 1)
+    D.claim(pw * (1 - pw), sp.Rational(1, 4), "<=")  # every entry at most 1/4 in size
+    D.claim(sp.Limit(pw * (1 - pw), pw, 1, "-"), sp.S.Zero)  # saturation
 
     D.section("The entries")
     D.step(

@@ -26,6 +26,7 @@ def test_planted_error_is_caught_where_it_was_planted(mutation):
     want = expected(mutation)
     got, message = run(mutation)
     assert got == str(want), f"planted at {want}, but verify reported {got!r}: {message}"
+    assert mutation.why in message, f"caught at {want}, but not for its reason ({mutation.why!r}): {message}"
 
 
 def test_a_plant_that_calls_sys_exit_plants_nothing():

@@ -67,3 +67,19 @@ def test_a_wrong_factorisation_is_caught():
     d.steps[index] = dataclasses.replace(d.steps[index], rhs=wrong)
     with pytest.raises(StepFailed, match=f"step {index + 1}"):
         d.verify()
+
+
+def test_the_rank_model_computes_the_rank_of_the_matrix_it_is_given():
+    """rank(diag(p) + p p^T) is n, not the stored n - 1; a matrix whose rank drops somewhere in
+    the simplex ((diag p - p p^T)(diag p - |p|^2 I) is 0 at uniform p) is given no rank."""
+    from sympy.matrices.expressions.diagonal import DiagMatrix
+
+    from derivations import softmax_jacobian as sj
+
+    plus = DiagMatrix(sj.pvec) + sj.pvec * sj.pvec.T
+    assert [sj.concrete(sj.rank(plus), size) for size in (2, 3, 4)] == [2, 3, 4]
+    assert [sj.concrete(sj.rank(sj.Jsym), size) for size in (2, 3, 4)] == [1, 2, 3]
+    norm2 = (sj.pvec.T * sj.pvec)[0, 0]
+    drops = sj.Jsym * (DiagMatrix(sj.pvec) - norm2 * sp.Identity(sj.n))
+    with pytest.raises(ValueError, match="not one rank over the simplex"):
+        sj.concrete(sj.rank(drops), 3)

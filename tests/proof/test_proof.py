@@ -188,12 +188,19 @@ def test_at_sizes_needs_distinct_sizes_one_of_5_or_a_documented_waiver(sizes, la
 
 
 def test_a_documented_waiver_is_printed_with_the_step():
-    from symattn.proof.engine import WAIVERS
+    """The list of waivers is empty (every built-in lemma reaches size 5); one put on it, with
+    its measured cost, lets a step stop at 4 and is printed with it."""
+    import symattn.proof.engine as engine
 
-    lemma = Lemma("count", "sum of ones", lambda s: True, sizes=(1, 2, 3, 4), largest="permutations", **_TWIN)
+    assert engine.WAIVERS == {}
+    lemma = Lemma("count", "sum of ones", lambda s: True, sizes=(1, 2, 3, 4), largest="costly", **_TWIN)
     d = Derivation("demo", "demo", "sizes", concrete=_concrete)
     d.step(sp.Sum(1, (i, 1, n)), n, "count", method="at sizes", lemma=lemma)
-    assert WAIVERS["permutations"] in d.verify().steps[0].detail
+    with pytest.raises(StepFailed, match="not a documented waiver \\(there are none\\)"):
+        d.verify()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(engine.WAIVERS, "costly", "measured at 90 s at size 5")
+        assert "largest size 4: measured at 90 s at size 5" in d.verify().steps[0].detail
 
 
 @pytest.mark.parametrize(
@@ -1116,7 +1123,7 @@ def test_two_symbols_printed_alike_are_refused():
     d = Derivation("demo", "demo", "one name, one meaning")
     d.step(sp.Add(width, 1, evaluate=False), 1 + width, "commute")
     d.step(sp.Add(other, -1, evaluate=False), other - 1, "commute")
-    with pytest.raises(StepFailed, match="step 1 .*two different symbols are printed as d_k"):
+    with pytest.raises(StepFailed, match=r"step 1 .*two different symbols are printed as d_k"):
         d.verify()
 
 
@@ -1172,3 +1179,18 @@ def test_a_wrong_normal_form_is_caught_by_the_cross_check_to_1e_minus_45():
         d.step(sp.exp(x) * sp.exp(y), sp.exp(x + y) + sp.Rational(1, 10**20), "add the exponents")
         with pytest.raises(StepFailed, match="the two sides differ"):
             d.verify()
+
+
+def test_claims_with_a_relation_and_a_chain_that_stops_at_a_substitution():
+    d_model = sp.Symbol("d_model", positive=True)
+    d = Derivation("demo", "demo", "an inequality and a value")
+    d.step(sp.S.Zero, x**2, "a square", relation="<=", certificate=x**2)
+    d.step(2 * d_model, 8192, "at 4096", given={d_model: 4096})
+    d.claim(sp.S.Zero, x**2, "<=")
+    assert d.verify().ok
+    d.claim(sp.S.Zero, x**2 + 1, "<=")  # true, but no step states it
+    with pytest.raises(StepFailed, match=r"claims 0 <= x\*\*2 \+ 1, which no step of the proof establishes"):
+        d.verify()
+    d.claims[1:] = [(2 * d_model, sp.Integer(8192))]  # holds at d_model = 4096 only
+    with pytest.raises(StepFailed, match="which no chain of the proof establishes"):
+        d.verify()
