@@ -324,7 +324,7 @@ def crossover_exercise(width: int = 4096) -> Exercise:
             f"at $d_{{\\text{{model}}}} = {width}$",
             given={d_model: width},
         )
-        d.claim(2 * d_model, answer)
+        d.claim(quad > lin, sp.reduce_inequalities(quad > lin, N), "⟺")
         return d
 
     return Exercise(

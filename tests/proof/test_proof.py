@@ -119,7 +119,11 @@ def test_a_custom_check_sees_the_steps_own_sides():
     d.step((x + 1) ** 2, x**2 + 2 * x + 1, "square", check=check)
     assert d.verify().steps[0].detail == "expand"
     # The step's own sides, then a wrong left side, which the procedure must refuse.
-    assert seen == [((x + 1) ** 2, x**2 + 2 * x + 1), ((x + 1) ** 2 + 1, x**2 + 2 * x + 1)]
+    assert seen == [
+        ((x + 1) ** 2, x**2 + 2 * x + 1),
+        ((x + 1) ** 2 + 1, x**2 + 2 * x + 1),  # a wrong left side, refused
+        ((x + 1) ** 2, x**2 + 2 * x + 2),  # a wrong right side, refused
+    ]
     d.steps[0] = d.steps[0].__class__((x + 1) ** 2, x**2 + 1, "square", check=check)
     with pytest.raises(StepFailed):
         d.verify()
