@@ -65,8 +65,8 @@ def _variables(base: sp.IndexedBase, n: int) -> dict[sp.Indexed, sp.Basic]:
     name = str(base.label)
     if base in (q, k):
         return {base[t]: stats.Normal(f"{name}{t}", 0, 1) for t in range(1, n + 1)}
-    mean, sd = (m_q, s_q) if name == "q" else (m_k, s_k)
-    return {base[t]: stats.Normal(f"{name}{t}g", mean, sd) for t in range(1, n + 1)}
+    mean, sd, letter = (m_q, s_q, "q") if base == qg else (m_k, s_k, "k")
+    return {base[t]: stats.Normal(f"{letter}{t}g", mean, sd) for t in range(1, n + 1)}
 
 
 @cache

@@ -842,7 +842,7 @@ class Derivation:
                 why = f"the {which} side shown must be a SymPy expression or a plain Symbol"
                 raise self._fail(index, why)
             if type(shown) is sp.Symbol and shown not in self.abbreviations:
-                if shown.name in self._checked_symbol_names():
+                if _printed(shown) in self._checked_symbol_names():
                     why = f"the {which} side shown, {shown.name}, is named like a symbol of the proof"
                     raise self._fail(index, why + ": a label is a new name for the checked value")
                 if not NAME.fullmatch(sp.latex(shown)):
@@ -1024,6 +1024,13 @@ class Derivation:
                 raise self._fail(index, why)
             if value.has(name):
                 raise self._fail(index, f"the definition of {name} uses {name} itself")
+            # What the name assumes of its sign (positive, say) must be known of what it stands
+            # for; that it is a whole number (d_k = d_model / h) is the derivation's assumption.
+            known, _ = self._reduced(index, value, value) if _has_operators(value) else (value, value)
+            for fact, holds in name.assumptions0.items():
+                if holds and fact not in _NUMBER_KIND and getattr(known, f"is_{fact}") is not True:
+                    why = f"{name} is declared {fact}, which SymPy cannot show of {sp.sstr(known)}"
+                    raise self._fail(index, why)
         for earlier in range(index):
             seen = [self.lhs_of(earlier), self.steps[earlier].rhs]
             if any(hasattr(x, "has") and x.has(*meaning) for x in seen):
@@ -1429,8 +1436,19 @@ def _named(e: Any) -> Iterator[tuple[str, Any]]:
         yield "matrix symbol", m
 
 
+#: Assumptions of a defined name that say what kind of number it is, stated with the derivation
+#: rather than shown of the definition (d_k = d_model / h is a whole number).
+_NUMBER_KIND = {
+    *("commutative", "integer", "rational", "algebraic", "even", "odd", "prime", "composite"),
+    *("noninteger", "irrational", "transcendental"),
+}
+
+
 def _printed(x: Any) -> str:
-    return str(x.label) if isinstance(x, sp.IndexedBase) else str(x.name) if hasattr(x, "name") else str(x)
+    """How ``x`` reads once typeset: its LaTeX without braces, spaces or an upright letter's
+    \\mathrm (d_k, d_{k} and {d}_{k} read alike; so do n and \\mathrm{n})."""
+    tex = sp.latex(x.label if isinstance(x, sp.IndexedBase) else x)
+    return re.sub(r"[{}\s]", "", re.sub(r"\\mathrm\{([A-Za-z])\}", r"\1", tex))
 
 
 def _plain(rule: str) -> str:

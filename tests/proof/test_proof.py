@@ -1198,3 +1198,27 @@ def test_claims_with_a_relation_and_a_chain_that_stops_at_a_substitution():
     d.claims[1:] = [(2 * d_model, sp.Integer(8192))]  # holds at d_model = 4096 only
     with pytest.raises(StepFailed, match="which no chain of the proof establishes"):
         d.verify()
+
+
+def test_names_that_read_alike_once_typeset_and_definitions_that_assume_a_sign():
+    """Symbol("d_{k}") typesets as the width d_k; a family named {k} as k; a label \\mathrm{n}
+    as n. A name defined positive must be shown positive: g := x - y is not."""
+    width = sp.Symbol("d_k", integer=True, positive=True)
+    d = Derivation("demo", "demo", "alike")
+    d.step(sp.Add(width, 1, evaluate=False), 1 + width, "commute")
+    d.step(sp.Add(sp.Symbol("d_{k}"), -1, evaluate=False), sp.Symbol("d_{k}") - 1, "commute")
+    with pytest.raises(StepFailed, match=r"printed as d_\{?k"):
+        d.verify()
+    d = Derivation("demo", "demo", "alike")
+    d.step(sp.Add(n, 1, -1, evaluate=False), n, "cancel", shown_lhs=sp.Symbol(r"\mathrm{n}"))
+    with pytest.raises(StepFailed, match=r"two different symbols are printed as n|named like a symbol"):
+        d.verify()
+    g = sp.Symbol("g", positive=True)
+    d = Derivation("demo", "demo", "a sign assumed")
+    d.step(g, x - y, "the gap", method="definition", definition={g: x - y})
+    with pytest.raises(StepFailed, match=r"g is declared .*, which SymPy cannot show of x - y"):
+        d.verify()
+    h = sp.Symbol("h", positive=True)
+    d = Derivation("demo", "demo", "a sign shown")
+    d.step(h, x**2 + 1, "a positive gap", method="definition", definition={h: x**2 + 1})
+    assert d.verify().ok
