@@ -866,23 +866,34 @@ class Derivation:
         """Every symbol, indexed family and matrix symbol of the derivation (its steps' sides,
         shown sides, definitions, claims, abbreviations and declared random families), by kind
         and printed name, in order of first appearance."""
-        if getattr(self, "_names", None) is not None:
-            return self._names
+        key = self._shape()
+        cached = getattr(self, "_names", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
         found: dict[tuple[str, str], list[Any]] = {}
         for e in self._everything():
             for kind, x in _named(e):
                 same = found.setdefault((kind, _printed(x)), [])
                 if x not in same:
                     same.append(x)
-        self._names = found
+        self._names = (key, found)
         return found
+
+    def _shape(self) -> tuple:
+        """What the derivation is made of, by identity: a cache of its names is stale once a
+        step, claim or abbreviation is replaced (as the tests and the planted errors do)."""
+        models = (id(self.expectation), *(id(s.expectation) for s in self.steps))
+        return (*map(id, self.steps), *map(id, self.claims), id(self.abbreviations), *models)
 
     def _checked_symbol_names(self) -> set[str]:
         """The printed names of the symbols in the checked sides of every step."""
-        if getattr(self, "_checked_names", None) is None:
+        key = self._shape()
+        cached = getattr(self, "_checked_names", None)
+        if cached is None or cached[0] != key:
             sides = [e for k, s in enumerate(self.steps) for e in (self.lhs_of(k), s.rhs)]
-            self._checked_names = {_printed(x) for e in sides for kind, x in _named(e) if kind == "symbol"}
-        return self._checked_names
+            cached = (key, {_printed(x) for e in sides for kind, x in _named(e) if kind == "symbol"})
+            self._checked_names = cached
+        return cached[1]
 
     def _everything(self) -> Iterator[Any]:
         models = [self.expectation, *(s.expectation for s in self.steps)]
