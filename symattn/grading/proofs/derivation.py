@@ -601,8 +601,10 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
         results.append(StepResult(line.number, line.latex, status, rule, feedback))
     try:
         reached = run(_reaches_goal, exercise_id, blob)
-    except (WorkerError, SymattnError):
-        reached = False
+    except (WorkerError, SymattnError) as exc:
+        # Out of time or memory is no verdict on the proof: never "does not reach".
+        message = str(exc) if str(exc).startswith("too costly") else f"cannot be checked: {exc}"
+        return ProofVerdict(w.id, "invalid", results, f"the conclusion cannot be checked: {message}")
     return _verdict(w, results, reached)
 
 

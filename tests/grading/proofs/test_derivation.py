@@ -187,3 +187,22 @@ def test_where_python_cannot_fork_the_page_not_the_budget_bounds_a_derivation(mo
     monkeypatch.setattr(derivation, "TOTAL_SECONDS", 0.0)
     text = (BANK / "ex6.7" / "c02_module_solution.tex").read_text(encoding="utf-8")
     assert check_derivation("ex6.7", text).verdict == "correct"
+
+
+def test_a_conclusion_that_runs_out_of_time_is_no_verdict_on_the_proof(monkeypatch):
+    """On a busy machine the check that the steps reach the goal may run out of its budget:
+    the proof is then not judged (invalid, "too costly"), never "does not reach" (a CI run
+    marked a correct proof incorrect this way)."""
+    import symattn.grading.proofs.derivation as derivation
+    from symattn.grading.worker import WorkerError
+
+    def out_of_time(*args):
+        raise WorkerError("too costly to check: the derivation took more than 3.5 s")
+
+    monkeypatch.setattr(derivation, "_reaches_goal", out_of_time)
+    path = next(p for p in FILES if p.parent.name == "ex6.7" and p.stem == "c11_general_rule_first")
+    verdict = check_derivation("ex6.7", path.read_text(encoding="utf-8"), isolate=False)
+    assert verdict.verdict == "invalid"
+    assert verdict.feedback == (
+        "the conclusion cannot be checked: too costly to check: the derivation took more than 3.5 s"
+    )
