@@ -976,11 +976,11 @@ class Derivation:
         from the right side at a random point, or refuse it with an error (a side it has no
         meaning for), never agree.
         """
-        right = model(rhs, MODEL_SIZE)
+        right, left = model(rhs, MODEL_SIZE), model(lhs, MODEL_SIZE)
         # Each side is evaluated as given: twice the side is twice its value. (A model that
         # answers the right side with the left side's value would pass every plant below.)
         for which, side in (("left", lhs), ("right", rhs)):
-            value = right if which == "right" else model(lhs, MODEL_SIZE)
+            value = right if which == "right" else left
             try:
                 twice = model(_plants(side)[0][1], MODEL_SIZE)
             except Exception as exc:  # twice a side is in the model's own terms
@@ -1000,7 +1000,7 @@ class Derivation:
                     why = f"the model cannot evaluate {what} at size {MODEL_SIZE} ({_why(exc)})"
                     raise self._fail(index, why) from None
                 continue  # refused: the model gives no answer for a side it has no meaning for
-            if what == TRANSPOSED and _symmetric(model(lhs, MODEL_SIZE)):
+            if what == TRANSPOSED and _symmetric(left):
                 continue
             if k == 0 and not _told_apart(right, 0 * right, random.Random(index)):
                 continue  # twice 0 is 0: the other plants (plus 1, an entry changed) test the model
