@@ -1,6 +1,9 @@
 """Run every benchmark and write the results, with the machine's description, to docs/benchmarks.md.
 
-Run: python bench/report.py [--out docs/benchmarks.md]
+Run: python bench/report.py [--out docs/benchmarks.md] [--only grade]
+
+``--only NAME`` runs one benchmark and replaces only its section of the page (``grade``:
+grading a class, bench/grade_speed.py), keeping the others as they were measured.
 """
 
 from __future__ import annotations
@@ -15,14 +18,41 @@ import _common
 import attention_speed
 import cli_latency
 import exact_growth
+import grade_speed
 import huge_entries
 import verify_speed
+
+#: Sections that --only can measure again on their own: name -> (heading, lines).
+SECTIONS = {
+    "grade": (
+        "## Grading a class: answers per second, workers, hostile rows, peers (issue 27)",
+        lambda: grade_speed.section(),
+    ),
+}
+
+
+def replace_section(page: str, heading: str, body: list[str]) -> str:
+    """``page`` with the section under ``heading`` (up to the next ``## ``) replaced, or added."""
+    lines = page.rstrip("\n").split("\n")
+    new = [heading, "", *body, ""]
+    if heading not in lines:
+        return "\n".join([*lines, "", *new])
+    start = lines.index(heading)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n".join([*lines[:start], *new, *lines[end:]]).rstrip("\n") + "\n"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/benchmarks.md")
+    parser.add_argument("--only", choices=sorted(SECTIONS), help="measure one section again")
     args = parser.parse_args()
+    if args.only:
+        heading, make = SECTIONS[args.only]
+        page = replace_section(Path(args.out).read_text(), heading, make())
+        Path(args.out).write_text(page)
+        print(page)
+        return
     sections = [
         "# Benchmarks",
         "",
@@ -52,6 +82,8 @@ def main() -> None:
         verify_speed.table(verify_speed.measure(1)),
         "",
     ]
+    for heading, make in SECTIONS.values():
+        sections += [heading, "", *make(), ""]
     Path(args.out).write_text("\n".join(sections))
     print("\n".join(sections))
 

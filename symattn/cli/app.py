@@ -165,6 +165,12 @@ def build_parser() -> argparse.ArgumentParser:
     gr.add_argument("--format", choices=("csv", "jsonl"), help="of the rows (default: from --out, else csv)")
     gr.add_argument("--jobs", type=_whole(1, 256), metavar="N", help="workers (default: one per core)")
     gr.add_argument("--summary-json", metavar="FILE", help="also write the summary as JSON")
+    gr.add_argument(
+        "--gradebook",
+        metavar="FILE.csv",
+        help="also write a gradebook: one row per learner, one column per exercise (1 when the best "
+        "attempt is correct, else 0) and a total",
+    )
     gr.add_argument("--report", metavar="FILE.md", help="also write a Markdown report with a bar chart")
     _plugin_option(gr)
     gr.set_defaults(run=commands.grade)

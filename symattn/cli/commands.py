@@ -127,9 +127,9 @@ def exercises(args: argparse.Namespace) -> int:
 
 def check(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..grading.answers.judge import judge
     from ..grading.answers.notation import MAX_LENGTH
     from ..grading.exercises import get
+    from ..grading.submission import expected_latex, judge_submission
     from ..present.exercise_render import verdict_json, verdict_text
 
     if args.steps is not None:
@@ -145,29 +145,9 @@ def check(args: argparse.Namespace) -> int:
     else:
         answer = args.answer
     exercise = get(args.id, args.seed)
-    if exercise.checker == "formula":
-        from ..grading.answers.formula import EXPECTED_LATEX, judge_formula
-
-        verdict = judge_formula(answer)
-        out = (
-            verdict_json(exercise.id, EXPECTED_LATEX, verdict)
-            if args.json
-            else verdict_text(exercise.id, verdict)
-        )
-        sys.stdout.write(out)
-        return verdict.exit_code
-    if exercise.checker == "steps":
-        raise InputError(
-            f"{exercise.id} is checked as a derivation: symattn check {exercise.id} --steps FILE"
-        )
-    if not exercise.checkable:
-        raise InputError(
-            f"{exercise.id} has no machine-checkable answer: see "
-            f"symattn exercises show {exercise.id} --solution"
-        )
-    verdict = judge(answer, exercise.expected, exercise.mistakes)
+    verdict = judge_submission(exercise, answer)
     if args.json:
-        sys.stdout.write(verdict_json(exercise.id, exercise.expected.latex(), verdict))
+        sys.stdout.write(verdict_json(exercise.id, expected_latex(exercise), verdict))
     else:
         sys.stdout.write(verdict_text(exercise.id, verdict))
     return verdict.exit_code
@@ -177,7 +157,8 @@ def check_steps(args: argparse.Namespace) -> int:
     """``symattn check ID --steps FILE``: a learner's derivation judged line by line."""
     from ..errors import InputError
     from ..grading.exercises import get
-    from ..grading.proofs.derivation import STEP_EXERCISES, check_derivation, read_steps
+    from ..grading.proofs.derivation import read_steps
+    from ..grading.submission import judge_submission, require_steps
     from ..present.learner_render import proof_json, proof_text
 
     if args.answer is not None or args.stdin:
@@ -185,11 +166,8 @@ def check_steps(args: argparse.Namespace) -> int:
     exercise = get(args.id)
     if args.seed is not None:
         raise InputError("--seed does not apply to --steps")
-    if exercise.id not in STEP_EXERCISES:
-        raise InputError(
-            f"{exercise.id} is not checked step by step; --steps works for {', '.join(STEP_EXERCISES)}"
-        )
-    verdict = check_derivation(exercise.id, read_steps(args.steps))
+    require_steps(exercise)
+    verdict = judge_submission(exercise, steps=read_steps(args.steps))
     sys.stdout.write(proof_json(verdict) if args.json else proof_text(verdict))
     return verdict.exit_code
 
@@ -314,9 +292,11 @@ def grade(args: argparse.Namespace) -> int:
 
     from ..errors import InputError
     from ..grading.batch.grade import grade_file
+    from ..grading.exercises import EXERCISES
     from ..present.grade_report import (
         ChartUnavailable,
         bar_chart,
+        gradebook_csv,
         report_markdown,
         summarise,
         summary_json,
@@ -331,7 +311,7 @@ def grade(args: argparse.Namespace) -> int:
         raise
     except OSError as exc:  # --out cannot be written
         raise InputError(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}") from None
-    summaries = summarise(graded.records)
+    summary = summarise(graded.records)
     # With the rows on stdout, the summary goes to stderr so that stdout stays one table.
     shown = sys.stdout if args.out else sys.stderr
     rows = len(graded.records)
@@ -339,23 +319,37 @@ def grade(args: argparse.Namespace) -> int:
     if graded.resumed:
         head += f", {graded.resumed} already graded in {args.out}"
     print(head + "\n", file=shown)
-    shown.write(summary_text(summaries))
+    shown.write(summary_text(summary))
     shown.flush()
-    try:
-        if args.summary_json:
-            doc = summary_json(summaries) | {"file": args.file, "rows": rows}
-            Path(args.summary_json).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-        if args.report:
-            report = Path(args.report)
-            try:
-                chart: str | None = bar_chart(summaries, report.with_suffix(".svg")).name
-            except ChartUnavailable as exc:  # the report without its chart, rather than no report
-                print(f"symattn: warning: {exc}", file=sys.stderr)
-                chart = None
-            report.write_text(report_markdown(summaries, f"Class report: {args.file}", chart))
-    except OSError as exc:
-        raise InputError(f"cannot write {exc.filename}: {exc.strerror}") from None
+    if args.summary_json:
+        doc = summary_json(summary) | {"file": args.file, "rows": rows}
+        _write_output(args.summary_json, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    if args.gradebook:
+        # The class's exercises that exist, in the order of the exercise list.
+        present = {s.exercise for s in summary}
+        _write_output(args.gradebook, gradebook_csv(summary, [e for e in EXERCISES if e in present]))
+    if args.report:
+        title, chart = f"Class report: {args.file}", Path(args.report).with_suffix(".svg")
+        _write_output(args.report, report_markdown(summary, title, chart.name))
+        try:
+            bar_chart(summary, chart)
+        except ChartUnavailable as exc:  # the report without its chart, rather than no report
+            print(f"symattn: warning: {exc}", file=sys.stderr)
+            _write_output(args.report, report_markdown(summary, title, None))
+        except OSError as exc:
+            raise InputError(f"cannot write {chart}: {exc.strerror or exc}") from None
     return 0
+
+
+def _write_output(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` (created with the umask's mode), or one line naming the file."""
+    from ..errors import InputError
+
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def flops(args: argparse.Namespace) -> int:

@@ -129,7 +129,7 @@ def loaded(
             for registry, old in zip((ex.EXERCISES, ex.VARIANTS), before or ex.BUILT_IN, strict=True):
                 registry.clear()
                 registry.update(old)
-        grade = sys.modules.get(f"{__package__}.grade")
+        grade = sys.modules.get(f"{__package__}.batch.grade")
         if grade is not None:
             grade._exercise.cache_clear()  # it may hold a plugin's exercise
 

@@ -1,137 +1,79 @@
-"""What a teacher reads after ``symattn grade``: per exercise counts, slips and common wrong answers.
+"""What a teacher reads after ``symattn grade``: the class summary as text, JSON and Markdown.
 
-:func:`summarise` turns graded rows into one :class:`ExerciseSummary` per exercise: the counts
-of correct, incorrect and invalid rows with their shares, the named slips ranked by how many
-learners made them, and the most frequent wrong answers the judge did not recognise, grouped by
-the value they were read as (``1.97`` and ``1.970`` are one group). The printers turn that into
-a text table, a JSON document or a Markdown report with a bar chart (matplotlib).
+The summary itself (counts, best attempts, slips, reasons, wrong answers, the gradebook) is
+computed by :mod:`symattn.grading.batch.summary`; this module only prints it: a text table for
+the terminal, a JSON document, a Markdown report with a bar chart (matplotlib), and the
+gradebook as CSV text.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+import csv
+import io
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import SymattnError
 from ..grading.batch.files import VERDICTS
+from ..grading.batch.summary import (
+    TOP_WRONG,
+    ClassSummary,
+    ExerciseSummary,
+    Group,
+    gradebook,
+    percent,
+    summarise,
+)
 from ._table import text_table
 
-#: Unrecognised wrong answers listed per exercise.
-TOP_WRONG = 5
+__all__ = [
+    "TOP_WRONG",
+    "ChartUnavailable",
+    "bar_chart",
+    "gradebook_csv",
+    "percent",
+    "report_markdown",
+    "summarise",
+    "summary_json",
+    "summary_text",
+]
 
 
 class ChartUnavailable(SymattnError):
     """Raised when a report's chart is asked for but matplotlib is not installed."""
 
 
-@dataclass(frozen=True)
-class Group:
-    """Rows that share a slip or a wrong value: how many learners, how many rows, one example."""
-
-    name: str
-    learners: int
-    rows: int
-    example: str = ""
-
-
-@dataclass
-class ExerciseSummary:
-    exercise: str
-    counts: dict[str, int]
-    learners: int
-    slips: list[Group] = field(default_factory=list)
-    wrong: list[Group] = field(default_factory=list)
-
-    @property
-    def rows(self) -> int:
-        return sum(self.counts.values())
-
-    def share(self, verdict: str) -> str:
-        """The share of rows with ``verdict``, a percentage to one decimal, correctly rounded."""
-        return percent(self.counts[verdict], self.rows)
-
-
-def percent(part: int, whole: int) -> str:
-    """100 part / whole to one decimal, rounded half to even in exact integer arithmetic."""
-    if whole == 0:
-        return "-"
-    tenths, rest = divmod(part * 1000, whole)
-    if 2 * rest > whole or (2 * rest == whole and tenths % 2):
-        tenths += 1
-    return f"{tenths // 10}.{tenths % 10}%"
-
-
-def summarise(records: Sequence[dict[str, str]]) -> list[ExerciseSummary]:
-    """One summary per exercise, in order of first appearance."""
-    by_exercise: dict[str, list[dict[str, str]]] = defaultdict(list)
-    for r in records:
-        by_exercise[r.get("exercise", "").strip().lower() or "(unreadable)"].append(r)
-    return [_summary(name, rows) for name, rows in by_exercise.items()]
-
-
-def _who(r: dict[str, str]) -> str:
-    return r.get("learner") or f"line {r.get('line', '?')}"
-
-
-def _summary(name: str, rows: list[dict[str, str]]) -> ExerciseSummary:
-    counts = Counter({v: 0 for v in VERDICTS})
-    counts.update(r["verdict"] for r in rows)
-    s = ExerciseSummary(name, dict(counts), len({_who(r) for r in rows}))
-    slips: dict[str, list[dict[str, str]]] = defaultdict(list)
-    wrong: dict[str, list[dict[str, str]]] = defaultdict(list)
-    for r in rows:
-        if r["verdict"] != "incorrect":
-            continue
-        if r.get("mistake"):
-            slips[r["mistake"]].append(r)
-        else:
-            value = r.get("read_as") or r.get("answer", "").strip()
-            seed = r.get("seed", "").strip()
-            wrong[f"{value} (seed {seed})" if seed else value].append(r)  # variants differ
-    s.slips = _ranked(slips)
-    wrong.pop("", None)  # nothing to show for it
-    s.wrong = _ranked(wrong)[:TOP_WRONG]
-    return s
-
-
-def _ranked(groups: dict[str, list[dict[str, str]]]) -> list[Group]:
-    out = [
-        Group(
-            name,
-            len({_who(r) for r in rows}),
-            len(rows),
-            Counter(r.get("answer") or r.get("steps_file", "") for r in rows).most_common(1)[0][0],
-        )
-        for name, rows in groups.items()
-    ]
-    return sorted(out, key=lambda g: (-g.learners, -g.rows, g.name))
-
-
 # -- printers ---------------------------------------------------------------------------------
-def summary_text(summaries: Sequence[ExerciseSummary]) -> str:
-    """The tables printed after a grading run."""
-    header = ("exercise", "rows", "learners", "correct", "incorrect", "invalid")
-    body = [
-        (
-            s.exercise,
-            str(s.rows),
-            str(s.learners),
-            *(f"{s.counts[v]} ({s.share(v)})" for v in VERDICTS),
-        )
-        for s in summaries
-    ]
-    parts = [text_table(header, body)]
-    slips = [(s.exercise, g.name, str(g.learners), str(g.rows)) for s in summaries for g in s.slips]
+_HEADER = ("exercise", "attempts", "learners", "learners correct", "correct", "incorrect", "invalid")
+
+
+def _overview(s: ExerciseSummary) -> tuple[str, ...]:
+    return (
+        s.exercise,
+        str(s.rows),
+        str(s.learners),
+        f"{s.learners_correct} ({s.learners_share})",
+        *(f"{s.counts[v]} ({s.share(v)})" for v in VERDICTS),
+    )
+
+
+def summary_text(summary: ClassSummary) -> str:
+    """The tables printed after a grading run: per exercise, then slips, reasons, wrong answers."""
+    parts = [text_table(_HEADER, [_overview(s) for s in summary])]
+    slips = [(s.exercise, _short(g.name), str(g.learners), str(g.rows)) for s in summary for g in s.slips]
     if slips:
+        parts.append("Slips, by learners\n" + text_table(("exercise", "slip", "learners", "rows"), slips))
+    reasons = [
+        (s.exercise, _short(g.name, 60), str(g.learners), str(g.rows)) for s in summary for g in s.invalid
+    ]
+    if reasons:
         parts.append(
-            "Named slips, by learners\n" + text_table(("exercise", "slip", "learners", "rows"), slips)
+            "Invalid answers, by reason\n" + text_table(("exercise", "reason", "learners", "rows"), reasons)
         )
     wrong = [
         (s.exercise, _short(g.name), str(g.learners), str(g.rows), _short(g.example))
-        for s in summaries
+        for s in summary
         for g in s.wrong
     ]
     if wrong:
@@ -139,12 +81,19 @@ def summary_text(summaries: Sequence[ExerciseSummary]) -> str:
             "Most frequent unrecognised wrong answers, by value\n"
             + text_table(("exercise", "read as", "learners", "rows", "example"), wrong)
         )
-    return "\n".join(parts)
+    return "\n".join(parts) + "\n"
 
 
-def summary_json(summaries: Sequence[ExerciseSummary]) -> dict[str, Any]:
+def summary_json(summary: ClassSummary) -> dict[str, Any]:
+    """The summary as a JSON document: exercises (with slips, invalid reasons and wrong answers)
+    and learners (attempts and best verdict per exercise)."""
+
     def groups(gs: list[Group], key: str) -> list[dict[str, Any]]:
-        return [{key: g.name, "learners": g.learners, "rows": g.rows, "example": g.example} for g in gs]
+        return [
+            {key: g.name, "learners": g.learners, "rows": g.rows, "example": g.example}
+            | ({"latex": g.latex} if g.latex else {})
+            for g in gs
+        ]
 
     return {
         "exercises": [
@@ -152,51 +101,106 @@ def summary_json(summaries: Sequence[ExerciseSummary]) -> dict[str, Any]:
                 "exercise": s.exercise,
                 "rows": s.rows,
                 "learners": s.learners,
+                "learners_correct": s.learners_correct,
+                "learners_correct_share": s.learners_correct / s.learners if s.learners else None,
                 "counts": s.counts,
                 "shares": {v: (s.counts[v] / s.rows if s.rows else None) for v in VERDICTS},
                 "slips": groups(s.slips, "mistake"),
+                "invalid_reasons": groups(s.invalid, "reason"),
                 "unrecognised_wrong": groups(s.wrong, "read_as"),
             }
-            for s in summaries
-        ]
+            for s in summary
+        ],
+        "learners": [
+            {
+                "learner": learner.learner,
+                "exercises": {
+                    e: {"attempts": n, "best": learner.best[e]} for e, n in learner.attempts.items()
+                },
+                "correct": learner.correct,
+            }
+            for learner in summary.learners
+            if learner.named
+        ],
     }
 
 
-def report_markdown(summaries: Sequence[ExerciseSummary], title: str, chart: str | None) -> str:
+def gradebook_csv(summary: ClassSummary, exercises: Sequence[str] | None = None) -> str:
+    """The gradebook (:func:`~symattn.grading.batch.summary.gradebook`) as CSV text."""
+    header, rows = gradebook(summary, exercises)
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def report_markdown(summary: ClassSummary, title: str, chart: str | None) -> str:
     """A Markdown report; ``chart`` is the chart's path relative to the report, if drawn."""
     lines = [f"# {_md(title)}", ""]
-    lines += _md_table(
-        ("exercise", "rows", "learners", "correct", "incorrect", "invalid"),
-        [
-            (s.exercise, str(s.rows), str(s.learners), *(f"{s.counts[v]} ({s.share(v)})" for v in VERDICTS))
-            for s in summaries
-        ],
-    )
+    lines += _md_table(_HEADER, [_overview(s) for s in summary])
+    lines += [
+        "",
+        "A learner is correct on an exercise when their best attempt is (correct, then incorrect, "
+        "then invalid); attempts count every row.",
+    ]
     if chart:
         lines += ["", f"![Share of correct, incorrect and invalid answers per exercise]({chart})"]
-    for s in summaries:
+    for s in summary:
         lines += ["", f"## {_md(s.exercise)}", ""]
         lines.append(
-            f"{s.rows} answers from {s.learners} learners: "
+            f"{s.rows} attempts from {s.learners} learners, {s.learners_correct} of them correct at "
+            f"their best attempt ({s.learners_share}); by attempt: "
             + ", ".join(f"{s.counts[v]} {v} ({s.share(v)})" for v in VERDICTS)
             + "."
         )
         if s.slips:
-            lines += ["", "Named slips, by the number of learners who made them:", ""]
+            lines += ["", "Slips, by the number of learners who made them:", ""]
             lines += _md_table(
-                ("slip", "learners", "rows", "example answer"),
-                [(f"`{g.name}`", str(g.learners), str(g.rows), _code(g.example)) for g in s.slips],
+                ("slip", "learners", "attempts", "example answer"),
+                [(_code(g.name), str(g.learners), str(g.rows), _code(g.example)) for g in s.slips],
+            )
+        if s.invalid:
+            lines += ["", "Invalid answers, by reason:", ""]
+            lines += _md_table(
+                ("reason", "learners", "attempts", "example answer"),
+                [(_md(g.name), str(g.learners), str(g.rows), _code(g.example)) for g in s.invalid],
             )
         if s.wrong:
             lines += ["", "Most frequent wrong answers the checker does not recognise, by value:", ""]
             lines += _md_table(
-                ("read as", "learners", "rows", "example answer"),
-                [(_code(g.name), str(g.learners), str(g.rows), _code(g.example)) for g in s.wrong],
+                ("read as", "learners", "attempts", "example answer"),
+                [(_math(g), str(g.learners), str(g.rows), _code(g.example)) for g in s.wrong],
             )
+    named = [learner for learner in summary.learners if learner.named]
+    if named:
+        columns = [s.exercise for s in summary]
+        marks = {"correct": "✓", "incorrect": "✗", "invalid": "!"}
+        lines += [
+            "",
+            "## Learners",
+            "",
+            "Best verdict on each exercise (✓ correct, ✗ incorrect, ! invalid, - none), with the attempts:",
+            "",
+        ]
+        lines += _md_table(
+            ("learner", *columns, "correct"),
+            [
+                (
+                    _md(learner.learner),
+                    *(
+                        f"{marks[learner.best[e]]} ({learner.attempts[e]})" if e in learner.best else "-"
+                        for e in columns
+                    ),
+                    str(learner.correct),
+                )
+                for learner in named
+            ],
+        )
     return "\n".join(lines) + "\n"
 
 
-def bar_chart(summaries: Sequence[ExerciseSummary], path: str | Path) -> Path:
+def bar_chart(summaries: ClassSummary | Sequence[ExerciseSummary], path: str | Path) -> Path:
     """A stacked bar per exercise: the shares of correct, incorrect and invalid answers (SVG)."""
     try:
         import matplotlib
@@ -224,7 +228,6 @@ def bar_chart(summaries: Sequence[ExerciseSummary], path: str | Path) -> Path:
         ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(names) < 3 else -0.12), frameon=False
     )
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, format="svg", metadata={"Date": None}, bbox_inches="tight")
     plt.close(fig)
     return path
@@ -233,6 +236,16 @@ def bar_chart(summaries: Sequence[ExerciseSummary], path: str | Path) -> Path:
 def _short(text: str, width: int = 40) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _math(g: Group) -> str:
+    """A wrong answer typeset: the judge's LaTeX reading in $...$ (made by SymPy from the parsed
+    value, never the learner's text), else its text reading as code."""
+    latex = " ".join(g.latex.split())
+    if latex and len(latex) <= 200 and not any(c in latex for c in "$`<>\n"):
+        seed = g.name[g.name.rfind(" (seed ") :] if g.name.endswith(")") and " (seed " in g.name else ""
+        return "$" + latex.replace("|", r"\vert ") + "$" + _md(seed)
+    return _code(g.name)
 
 
 def _md(text: str) -> str:

@@ -9,6 +9,10 @@ seeded variants and unreadable answers, one per row (exercise, seed, answer): th
 `symattn grade` must give `symattn check`'s verdicts while the judge's own answer bank is not
 there. class_1000.csv: a class of 250 learners answering ex6.2, ex6.4, ex6.5 and ex6.2 seed 7,
 each answer drawn with a fixed seed from a pool of right, slipped, wrong and unreadable answers.
+course.csv: a course as a teacher grades it: 64 learners, every kind of exercise (a value, a
+matrix, a threshold, ex6.6's formula, the two derivations as steps files under learner_proofs/,
+seeded variants), resubmissions, two hostile derivations (hostile/) and two steps files that
+lead out of the folder.
 """
 
 from __future__ import annotations
@@ -113,6 +117,75 @@ def class_rows(n_learners: int = 250, seed: int = 15) -> list[dict[str, str]]:
     return rows
 
 
+FORMULAS = [
+    r"\frac{1}{N}\sum_{j=1}^{N} v_j",
+    r"\frac{1}{N} \sum_{j=1}^N v_j",
+    r"o_i = \frac{1}{N}\sum_{j=1}^{N} v_j",
+    r"\frac{v_1 + v_2 + \dots + v_N}{N}",
+    r"\sum_{j=1}^{N} v_j",
+    r"\frac{1}{N}",
+    r"v_j",
+    r"\frac{1}{N-1}\sum_{j=1}^{N} v_j",
+    r"\frac{1}{N}\sum_{j=1}^{N} v_j^2",
+    r"\mean(v)",
+]
+
+
+def course_rows(n_learners: int = 64, seed: int = 27) -> list[dict[str, str]]:
+    """A course's class file: every exercise kind, resubmissions, variants and hostile rows."""
+    rng = random.Random(seed)
+    proofs = {
+        ex: sorted(p.relative_to(HERE).as_posix() for p in (HERE / "learner_proofs" / ex).glob("*.tex"))
+        for ex in ("ex6.3", "ex6.7")
+    }
+
+    def pick(pool: list[str]) -> str:
+        return pool[min(int(rng.expovariate(0.4)), len(pool) - 1)]
+
+    rows: list[dict[str, str]] = []
+    for i in range(1, n_learners + 1):
+        learner = f"s{i:03d}"
+        for ex in ("ex6.2", "ex6.4", "ex6.5", "ex6.6", "ex6.3", "ex6.7"):
+            attempts = 1 + (rng.random() < 0.3) + (rng.random() < 0.1)  # resubmissions
+            variant = str(rng.randint(1, 9)) if ex in ("ex6.2", "ex6.5") and rng.random() < 0.25 else ""
+            for _ in range(attempts):
+                row = {"learner": learner, "exercise": ex, "seed": "", "answer": "", "steps_file": ""}
+                if ex in ("ex6.3", "ex6.7"):
+                    # about half right (c*), the rest slipped, unjustified, short or unreadable
+                    right = [p for p in proofs[ex] if p.rsplit("/", 1)[1].startswith("c")]
+                    rest = [p for p in proofs[ex] if p not in right]
+                    row["steps_file"] = rng.choice(right if rng.random() < 0.55 else rest)
+                elif ex == "ex6.6":
+                    row["answer"] = pick(FORMULAS)
+                elif variant:
+                    row["seed"] = variant
+                    pool = ["2.05", "1.5", "4", "0.5"] if ex == "ex6.2" else ["N > 512", "N > 8192", "4096"]
+                    row["answer"] = pick(pool)
+                else:
+                    row["answer"] = pick(POOL[ex])
+                rows.append(row)
+    hostile = [
+        {"learner": "s007", "exercise": "ex6.3", "steps_file": "hostile/h1.tex"},
+        {"learner": "s031", "exercise": "ex6.3", "steps_file": "hostile/h2.tex"},
+        {"learner": "s012", "exercise": "ex6.7", "steps_file": "../../etc/hostname"},
+        {"learner": "s013", "exercise": "ex6.3", "steps_file": "/etc/hostname"},
+    ]
+    for h in hostile:
+        rows.insert(rng.randrange(len(rows)), {"seed": "", "answer": ""} | h)
+    return rows
+
+
+def hostile_proofs() -> dict[str, str]:
+    """Two derivations built to cost as much as the limits allow: 59 lines of large sums."""
+    s = " + ".join(f"q_{{{i}}} k_{{{i}}}" for i in range(1, 12))
+    h1 = [rf"\operatorname{{Var}}\left(({s})^{{3}}\right) = \operatorname{{Var}}\left(({s})^{{2}}\right)"]
+    h2 = [
+        r"\operatorname{E}\left[(" + " + ".join(f"q_{{{i}}}" for i in range(1, 25)) + rf")^{{4}}\right] = {n}"
+        for n in range(59)
+    ]
+    return {"h1.tex": "\n".join(h1 * 59) + "\n", "h2.tex": "\n".join(h2) + "\n"}
+
+
 def write(path: Path, rows: list[dict[str, str]]) -> None:
     with open(path, "w", encoding="utf-8", newline="") as fh:
         w = csv.DictWriter(fh, list(rows[0]))
@@ -123,3 +196,7 @@ def write(path: Path, rows: list[dict[str, str]]) -> None:
 if __name__ == "__main__":
     write(HERE / "grade_bank.csv", bank_rows())
     write(HERE / "class_1000.csv", class_rows())
+    write(HERE / "course.csv", course_rows())
+    (HERE / "hostile").mkdir(exist_ok=True)
+    for name, text in hostile_proofs().items():
+        (HERE / "hostile" / name).write_text(text, encoding="utf-8")

@@ -252,19 +252,22 @@ def _at_sizes(a: sp.Expr, b: sp.Expr) -> bool:
 
 def _judge(text: str) -> Verdict:
     answer = read_answer(text)
-    given = plain_math(answer)
+    given, latex = plain_math(answer), sp.latex(answer)
     if _equal(answer, MEAN):
-        return Verdict("correct", given, "correct: the mean of the value rows, the same for every token")
+        feedback = "correct: the mean of the value rows, the same for every token"
+        return Verdict("correct", given, feedback, given_latex=latex)
     for value, code, feedback in SLIPS:
         if _equal(answer, value):
-            return Verdict("incorrect", given, feedback, code)
+            return Verdict("incorrect", given, feedback, code, given_latex=latex)
     if _at_sizes(answer, MEAN):
         return Verdict(
             "invalid",
             given,
             "equal to the mean at N = 1, ..., 8, but not proved for every N: write it as " + EXPECTED_LATEX,
+            given_latex=latex,
         )
-    return Verdict("incorrect", given, "Not the output of uniform weights (the mean of the values v_j)")
+    feedback = "Not the output of uniform weights (the mean of the values v_j)"
+    return Verdict("incorrect", given, feedback, given_latex=latex)
 
 
 def judge_formula(raw: str) -> Verdict:

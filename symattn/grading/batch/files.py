@@ -2,15 +2,22 @@
 
 A class file is CSV with a header or JSON Lines, one answer a row, with the fields ``learner``,
 ``exercise``, ``answer`` and optionally ``seed`` and ``steps_file``. Each row keeps the line it
-starts on, so that a row that cannot be read (a broken quote, a missing field, a line that is not
-a JSON object) becomes an ``invalid`` verdict naming its line instead of stopping the batch.
-Only a file that cannot be read at all (missing, no header naming the fields, no JSON object
-on any line) raises :class:`ClassFileError`.
+starts on, so that a row that cannot be read (a broken quote, a missing field, a field over
+:data:`MAX_FIELD_BYTES`, a line that is not a JSON object) becomes an ``invalid`` verdict naming
+its line instead of stopping the batch. Only a file that cannot be read at all (missing, no
+header naming the fields, no JSON object on any line) raises :class:`ClassFileError`.
 
-Graded rows are the input fields plus ``verdict``, ``feedback``, ``mistake``, ``read_as`` and
-``seconds``, after a ``line`` column. :class:`ResultFile` appends each row as it finishes,
-reads back what an interrupted run wrote (so that a resumed run skips it) and rewrites the
-file in input order at the end.
+A ``steps_file`` is a file the class file's author did not necessarily write: :func:`read_steps_file`
+reads it only if it resolves inside the class file's folder (no absolute path, no ``..`` out of
+it, no symbolic link out of it) and is a regular file of at most :data:`MAX_STEPS_BYTES`.
+
+Graded rows are the input fields plus ``steps_sha256`` (the content of the steps file that was
+judged), ``verdict``, ``feedback``, ``mistake``, ``read_as``, ``read_as_latex``, ``notes`` and
+``seconds``, after a
+``line`` column. :class:`ResultFile` appends each row as it finishes, reads back what an
+interrupted run wrote (so that a resumed run skips a row whose answer and steps file are
+unchanged) and rewrites the file in input order at the end. Every file it writes follows the
+umask, as a file written by ``open`` would.
 """
 
 from __future__ import annotations
@@ -31,12 +38,18 @@ from ...errors import InputError
 
 REQUIRED = ("learner", "exercise", "answer")
 OPTIONAL = ("seed", "steps_file")
-RESULTS = ("verdict", "feedback", "mistake", "read_as", "notes", "seconds")
+RESULTS = ("steps_sha256", "verdict", "feedback", "mistake", "read_as", "read_as_latex", "notes", "seconds")
 VERDICTS = ("correct", "incorrect", "invalid")
 #: Physical lines one quoted CSV field may span before its row is called unterminated.
 MAX_RECORD_LINES = 20
 #: Largest class file read, in bytes.
 MAX_BYTES = 200 * 1024 * 1024
+#: Largest field of a row (an answer, say), in bytes of UTF-8; a larger one makes its row invalid.
+MAX_FIELD_BYTES = 1024 * 1024
+#: Largest steps file read, in bytes (a derivation has at most 60 lines of 400 characters).
+MAX_STEPS_BYTES = 200_000
+#: Largest --out read back to resume: a result row is at most a few fields of MAX_FIELD_BYTES.
+MAX_RESUME_BYTES = 2 * MAX_BYTES
 
 
 class ClassFileError(InputError):
@@ -55,10 +68,10 @@ class Row:
     def get(self, name: str) -> str:
         return self.fields.get(name, "")
 
-    @property
-    def key(self) -> tuple[str, ...]:
-        """What identifies a graded row in --out, for resuming."""
-        return (str(self.line), *(self.get(n) for n in (*REQUIRED, *OPTIONAL)))
+    def key(self, steps_sha256: str = "") -> tuple[str, ...]:
+        """What identifies a graded row in --out, for resuming: its line, its fields and the
+        digest of its steps file's content (so that a changed proof is judged again)."""
+        return (str(self.line), *(self.get(n) for n in (*REQUIRED, *OPTIONAL)), steps_sha256)
 
 
 @dataclass
@@ -75,7 +88,11 @@ class ClassFile:
 
 def record_key(record: dict[str, str]) -> tuple[str, ...]:
     """The key of a graded row read back from --out (see :attr:`Row.key`)."""
-    return (record.get("line", ""), *(record.get(n, "") for n in (*REQUIRED, *OPTIONAL)))
+    return (
+        record.get("line", ""),
+        *(record.get(n, "") for n in (*REQUIRED, *OPTIONAL)),
+        record.get("steps_sha256", ""),
+    )
 
 
 # -- reading a class file ---------------------------------------------------------------------
@@ -100,10 +117,27 @@ def read_class(path: str | Path) -> ClassFile:
     return _read_csv(name, lines)
 
 
+@contextlib.contextmanager
+def _fields_up_to_file_size() -> Iterator[None]:
+    """csv's field limit (128 KiB by default) raised while reading: a long field is refused per
+    row by its size in :func:`_row`, with a reason, not by csv with Python's words."""
+    saved = csv.field_size_limit()
+    csv.field_size_limit(MAX_RESUME_BYTES)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(saved)
+
+
 def _read_csv(name: str, lines: list[str]) -> ClassFile:
-    records = _csv_records(lines)
-    header = None
+    with _fields_up_to_file_size():
+        return _read_csv_records(name, list(_csv_records(lines)))
+
+
+def _read_csv_records(name: str, records: list[tuple[int, list[str], str | None]]) -> ClassFile:
+    header, start = None, 0
     for line_no, cells, problem in records:
+        start += 1
         if problem is not None:
             raise ClassFileError(f"{name}: line {line_no}: cannot read the header: {problem}")
         if any(c.strip() for c in cells):
@@ -121,7 +155,7 @@ def _read_csv(name: str, lines: list[str]) -> ClassFile:
     if reserved := [c for c in header if c in ("line", *RESULTS)]:
         raise ClassFileError(f"{name}: the column names {', '.join(reserved)} are for the output")
     out = ClassFile(name, "csv", header)
-    for line_no, cells, problem in records:
+    for line_no, cells, problem in records[start:]:
         if problem is None and not any(c.strip() for c in cells):
             continue  # a blank line
         number = len(out.rows) + 1
@@ -203,6 +237,16 @@ def _row(number: int, line: int, fields: dict[str, str], problem: str | None) ->
             problem = f"missing {' and '.join(missing)}"
     if problem is None and any(_has_bad_bytes(v) for v in fields.values()):
         problem = "not UTF-8 text"
+    if problem is None:
+        for key, value in fields.items():
+            size = len(value.encode("utf-8"))
+            if size > MAX_FIELD_BYTES:
+                problem = (
+                    f"the field {_printable(key, 40)} is {size:,} bytes, larger than the "
+                    f"{MAX_FIELD_BYTES // 2**20} MB a field may hold"
+                )
+                fields = {k: v if k != key else v[:200] + "..." for k, v in fields.items()}
+                break
     if problem is not None:
         # Keep what was read, but never an undecodable byte, so the row can still be written.
         fields = {k: v.encode("utf-8", "replace").decode("utf-8") for k, v in fields.items()}
@@ -222,6 +266,60 @@ def _has_bad_bytes(text: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
+
+
+# -- steps files --------------------------------------------------------------------------------
+class StepsFileRefused(InputError):
+    """A row's steps_file that is not read, with the reason (its row is invalid, the batch goes on)."""
+
+
+def read_steps_file(folder: str | Path, name: str) -> tuple[str, str]:
+    """The text of the steps file ``name`` of a class file in ``folder``, and its SHA-256.
+
+    Raises :class:`StepsFileRefused` for a path that is absolute, leads out of ``folder`` (by
+    ``..`` or by a symbolic link), is not a regular file, is larger than :data:`MAX_STEPS_BYTES`
+    or is not UTF-8 text. The file is opened without following it into a FIFO or a device: it is
+    checked to be a regular file before a byte is read.
+    """
+    import hashlib
+    import stat
+
+    shown = _printable(name, 60)
+    if os.path.isabs(name) or name.startswith(("\\", "~")) or (len(name) > 1 and name[1] == ":"):
+        raise StepsFileRefused(f"steps_file must be a path relative to the class file's folder: {shown}")
+    root = os.path.realpath(folder)
+    path = os.path.realpath(os.path.join(root, name))
+    if os.path.commonpath([root, path]) != root:
+        raise StepsFileRefused(f"steps_file leads out of the class file's folder: {shown}")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise StepsFileRefused(f"steps_file cannot be read ({exc.strerror or exc}): {shown}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise StepsFileRefused(f"steps_file is not a regular file: {shown}")
+        if info.st_size > MAX_STEPS_BYTES:
+            raise StepsFileRefused(
+                f"steps_file is larger than the {MAX_STEPS_BYTES:,} bytes a derivation may hold "
+                f"({info.st_size:,} bytes): {shown}"
+            )
+        chunks, size = [], 0
+        while size <= MAX_STEPS_BYTES and (chunk := os.read(fd, 65536)):
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    raw = b"".join(chunks)
+    if len(raw) > MAX_STEPS_BYTES:  # grew while it was read
+        raise StepsFileRefused(
+            f"steps_file is larger than the {MAX_STEPS_BYTES:,} bytes a derivation may hold: {shown}"
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise StepsFileRefused(f"steps_file is not UTF-8 text: {shown}") from None
+    return text, hashlib.sha256(raw).hexdigest()
 
 
 # -- graded rows --------------------------------------------------------------------------------
@@ -251,13 +349,29 @@ class ResultFile:
         """Rows an earlier run already graded, by key; a torn or foreign line is ignored."""
         if not self.path or not os.path.exists(self.path):
             return {}
-        try:
-            with open(self.path, encoding="utf-8", newline="") as fh:
-                text = fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ClassFileError(f"cannot read {self.path} to resume: {exc}") from None
+        import stat
+
+        why = ""
+        try:  # opened without blocking: a FIFO would wait for a writer
+            with open(os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as fh:
+                if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                    why = "not a regular file"
+                else:
+                    raw = fh.read(MAX_RESUME_BYTES + 1)
+                    if len(raw) > MAX_RESUME_BYTES:
+                        why = f"larger than {MAX_RESUME_BYTES // 2**20} MB"
+            if not why:
+                text = raw.decode("utf-8")
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+        except UnicodeDecodeError:
+            why = "not UTF-8 text"
+        if why:
+            raise ClassFileError(f"cannot read {self.path} to resume: {why}") from None
         done = {}
-        for record in _parse_records(text):
+        with _fields_up_to_file_size():
+            records = _parse_records(text)
+        for record in records:
             if _complete(record):
                 done[record_key(record)] = record
         return done
@@ -288,6 +402,7 @@ class ResultFile:
         folder = os.path.dirname(os.path.abspath(self.path))
         fd, tmp = tempfile.mkstemp(prefix=".grade-", dir=folder)
         try:
+            os.fchmod(fd, umask_mode())  # mkstemp's 0600, as open() would have made it
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
                 self._write(fh, records, None, header=True)
             os.replace(tmp, self.path)
@@ -319,6 +434,17 @@ class ResultFile:
         if header:
             writer.writeheader()
         writer.writerows(records)
+
+
+def umask_mode() -> int:
+    """The mode ``open(path, "w")`` gives a new file: 0666 less the process's umask."""
+    try:  # Linux states it; reading it leaves the umask alone for every other thread
+        with open("/proc/self/status", encoding="ascii") as fh:
+            mask = next(int(line.split()[1], 8) for line in fh if line.startswith("Umask:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return 0o666 & ~mask
 
 
 def _parse_records(text: str) -> list[dict[str, str]]:

@@ -20,6 +20,7 @@ once more after the rest, when the pool no longer competes with it for the cores
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
@@ -31,7 +32,7 @@ from typing import Any, NamedTuple
 
 from ...errors import InputError, SymattnError
 from ...proof.engine import default_jobs
-from .files import ClassFile, ResultFile, Row, output_format, read_class
+from .files import ClassFile, ResultFile, Row, StepsFileRefused, output_format, read_class, read_steps_file
 
 #: Wall-clock seconds after which the pool kills a task. Only reached if the judge's own
 #: limits (a few seconds, see symattn.grading.answers.judge) fail to stop an answer.
@@ -52,60 +53,40 @@ class Outcome(NamedTuple):
     seconds: float
     notes: str = ""  # how the text was read (check prints them after "read as")
     row_problem: bool = False
+    read_as_latex: str = ""
 
 
 # -- the coupling to the judge: what `symattn check` does for one answer -------------------------
-def check_row(exercise_id: str, seed: str, answer: str, steps_file: str = "") -> Outcome:
-    """Judge one row as ``symattn check exercise_id answer [--seed seed]`` would, or with a
-    ``steps_file`` as ``symattn check exercise_id --steps steps_file``.
+def check_row(exercise_id: str, seed: str, answer: str, steps: str | None = None) -> Outcome:
+    """Judge one row as ``symattn check exercise_id answer [--seed seed]`` would, or, with the
+    text of a derivation in ``steps``, as ``symattn check exercise_id --steps FILE``: both go
+    through :func:`symattn.grading.submission.judge_submission`, as check does.
 
     Runs in a pool worker. Never raises: a row check would refuse with exit code 2 (an unknown
     exercise, a bad seed, an exercise with no checkable answer) is ``invalid`` with check's words.
     """
+    from ..submission import fields, judge_submission
+
     start = time.perf_counter()
     try:
-        if steps_file:
-            v = _check_steps(exercise_id, seed, answer, steps_file)
-            # The first step that is not ok stands for the proof in the summary: its slip, if the
-            # step judge named one, and its line as what the proof was "read as".
-            first = next((r for r in getattr(v, "steps", ()) if r.status != "ok"), None)
-            mistake = first.rule if first is not None and first.status == "wrong" else ""
-            read_as = f"line {first.line}: {first.latex}" if first is not None else ""
-            return Outcome(v.verdict, v.feedback, mistake or "", read_as, time.perf_counter() - start)
-        exercise = _exercise(exercise_id, _seed(seed))
-        if not exercise.checkable:
-            raise InputError(
-                f"{exercise.id} has no machine-checkable answer: see "
-                f"symattn exercises show {exercise.id} --solution"
-            )
-        from ..answers.judge import judge
-
-        v = judge(answer, exercise.expected, exercise.mistakes)
+        if steps is not None:
+            if answer.strip():
+                raise InputError("give an answer or a steps_file, not both")
+            if seed.strip():
+                raise InputError("a seed does not apply to a steps_file")
+            v = judge_submission(_exercise(exercise_id, None), steps=steps)
+        else:
+            v = judge_submission(_exercise(exercise_id, _seed(seed)), answer)
     except SymattnError as exc:
         return Outcome("invalid", str(exc), "", "", time.perf_counter() - start, row_problem=True)
     except Exception as exc:  # a bug in the judge: keep the batch going and say so
         message = f"could not be checked (internal error {type(exc).__name__}; please report it)"
         return Outcome("invalid", message, "", "", time.perf_counter() - start)
-    notes = "; ".join(getattr(v, "notes", ()))
-    return Outcome(v.verdict, v.feedback, v.mistake or "", v.given, time.perf_counter() - start, notes)
-
-
-def _check_steps(exercise_id: str, seed: str, answer: str, path: str) -> Any:
-    """A learner's derivation, as ``symattn check ID --steps FILE`` judges it."""
-    try:
-        from ..proofs.derivation import STEP_EXERCISES, check_derivation, read_steps
-    except ImportError:  # learner proofs came after this command
-        raise InputError("steps_file: this version of symattn does not check learner proofs") from None
-    if answer.strip():
-        raise InputError("give an answer or a steps_file, not both")
-    if seed.strip():
-        raise InputError("a seed does not apply to a steps_file")
-    exercise = _exercise(exercise_id, None)
-    if exercise.id not in STEP_EXERCISES:
-        raise InputError(
-            f"{exercise.id} is not checked step by step; steps_file works for {', '.join(STEP_EXERCISES)}"
-        )
-    return check_derivation(exercise.id, read_steps(path))
+    f = fields(v)
+    seconds = time.perf_counter() - start
+    return Outcome(
+        f.verdict, f.feedback, f.mistake, f.read_as, seconds, "; ".join(f.notes), False, f.read_as_latex
+    )
 
 
 def _seed(text: str) -> int | None:
@@ -138,34 +119,37 @@ def warm_up() -> None:
 
 
 # -- the pool --------------------------------------------------------------------------------------
+Key = tuple[str, str, str, "str | None"]
+
+
 def judge_rows(
     rows: Iterable[Row],
     jobs: int,
     finished: Callable[[Row, Outcome], None],
     timeout: float | None = None,
-    base: str = ".",
+    steps: dict[int, str] | None = None,
 ) -> None:
     """Judge ``rows`` in a pool of ``jobs`` workers; call ``finished(row, outcome)`` as each ends.
 
     A row with a ``problem`` is finished at once. ``finished`` runs in this process, in the
-    order rows finish. A relative ``steps_file`` is read from the folder ``base``.
+    order rows finish. ``steps`` holds the text of each row's steps file, by row number (read
+    by the caller, see :func:`~.files.read_steps_file`): rows with the same exercise, seed,
+    answer and steps text are judged once.
     """
     from pebble import ProcessPool
 
     timeout = timeout or ROW_TIMEOUT
+    steps = steps or {}
     warm_up()
-    groups: dict[tuple[str, str, str, str], list[Row]] = {}
+    groups: dict[Key, list[Row]] = {}
     pool = ProcessPool(max_workers=jobs)
-    futures: dict[Future, tuple[str, str, str, str]] = {}
+    futures: dict[Future, Key] = {}
     try:
         for row in rows:
             if row.problem:
                 finished(row, Outcome("invalid", row.problem, "", "", 0.0))
                 continue
-            steps = row.get("steps_file")
-            if steps:  # a path in a class file is relative to the class file
-                steps = os.path.join(base, steps)
-            key = (row.get("exercise"), row.get("seed"), row.get("answer"), steps)
+            key = (row.get("exercise"), row.get("seed"), row.get("answer"), steps.get(row.number))
             if key in groups:  # the same answer to the same exercise: judged once
                 groups[key].append(row)
                 continue
@@ -242,12 +226,14 @@ def grade_file(
         raise InputError(f"--out {out} is the class file itself")
     results = ResultFile(out, output_format(out, fmt), classfile.output_columns)
     already = results.load()
+    rows, steps, digests = _with_steps(classfile.rows, os.path.dirname(os.path.abspath(path)))
     records: dict[int, dict[str, str]] = {}
-    for row in classfile.rows:
-        if row.key in already:
-            records[row.number] = already[row.key]
+    for row in rows:
+        key = row.key(digests.get(row.number, ""))
+        if key in already and not row.problem:
+            records[row.number] = already[key]
     resumed = len(records)
-    todo = [r for r in classfile.rows if r.number not in records]
+    todo = [r for r in rows if r.number not in records]
     results.start([records[n] for n in sorted(records)])
 
     from tqdm import tqdm
@@ -255,7 +241,7 @@ def grade_file(
     bar = tqdm(total=len(todo), unit="row", file=sys.stderr, disable=not progress, desc="grading")
 
     def finished(row: Row, outcome: Outcome) -> None:
-        record = _record(classfile, row, outcome)
+        record = _record(classfile, row, outcome, digests.get(row.number, ""))
         records[row.number] = record
         results.append(record)
         bar.update()
@@ -264,7 +250,7 @@ def grade_file(
 
     try:
         if todo:
-            judge_rows(todo, jobs or default_jobs(), finished, base=os.path.dirname(os.path.abspath(path)))
+            judge_rows(todo, jobs or default_jobs(), finished, steps=steps)
     finally:
         bar.close()
         results.close()
@@ -273,14 +259,31 @@ def grade_file(
     return Graded(classfile, ordered, resumed, len(todo), time.perf_counter() - start)
 
 
-def _record(classfile: ClassFile, row: Row, outcome: Outcome) -> dict[str, str]:
+def _with_steps(rows: list[Row], folder: str) -> tuple[list[Row], dict[int, str], dict[int, str]]:
+    """The rows, each steps file read (or its row made invalid with the reason), the texts and
+    their SHA-256 digests by row number."""
+    out, texts, digests = [], {}, {}
+    for row in rows:
+        name = row.get("steps_file")
+        if name and not row.problem:
+            try:
+                texts[row.number], digests[row.number] = read_steps_file(folder, name)
+            except StepsFileRefused as exc:
+                row = dataclasses.replace(row, problem=f"line {row.line}: {exc}")
+        out.append(row)
+    return out, texts, digests
+
+
+def _record(classfile: ClassFile, row: Row, outcome: Outcome, digest: str = "") -> dict[str, str]:
     record = {"line": str(row.line)}
     record.update({c: row.get(c) for c in classfile.columns})
     record.update(
+        steps_sha256=digest,
         verdict=outcome.verdict,
         feedback=outcome.feedback,
         mistake=outcome.mistake,
         read_as=outcome.read_as,
+        read_as_latex=outcome.read_as_latex,
         notes=outcome.notes,
         seconds=f"{outcome.seconds:.3f}",
     )

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ...errors import SymattnError
 from ..worker import plain_result
@@ -56,6 +56,7 @@ class StepResult:
     status: str  # ok, wrong, unjustified, invalid
     rule: str = ""
     feedback: str = ""
+    slip: str = ""  # a wrong step's named slip, as the feedback names it in brackets
 
 
 @dataclass
@@ -69,12 +70,45 @@ class ProofVerdict:
     def exit_code(self) -> int:
         return {"correct": 0, "incorrect": 1, "invalid": 2}[self.verdict]
 
+    @property
+    def first_fault(self) -> StepResult | None:
+        """The first step that is not ok, or None."""
+        return next((s for s in self.steps if s.status != "ok"), None)
+
+    @property
+    def mistake(self) -> str:
+        """What a teacher's summary counts for this derivation: the first faulty step's named
+        slip, else its rule (for a step that is true but unjustified), else what kind of fault it
+        is; "stops short of the goal" for a derivation whose steps are all right."""
+        if self.verdict == "correct":
+            return ""
+        s = self.first_fault
+        if s is None:
+            return "stops short of the goal" if self.verdict == "incorrect" else ""
+        if s.status == "invalid":
+            return ""
+        if s.status == "wrong":
+            return s.slip
+        return s.rule or "unjustified step"
+
+    @property
+    def given(self) -> str:
+        """The first faulty step, as ``line N: LaTeX`` (what the derivation was read as there)."""
+        s = self.first_fault
+        return f"line {s.line}: {s.latex}" if s is not None else ""
+
+    #: What a derivation was read as, typeset: nothing (its lines are the learner's own text).
+    given_latex: ClassVar[str] = ""
+    notes: ClassVar[tuple[str, ...]] = ()
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "verdict": self.verdict,
             "steps": [asdict(s) for s in self.steps],
             "feedback": self.feedback,
+            "mistake": self.mistake,
+            "given": self.given,
         }
 
 
@@ -331,7 +365,8 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
         if name is not None or not str(exc).startswith(_SHAPES):
             raise
         w.normal(w.read(lhs_text, defs), defs)  # the left side must read
-        return {"status": "wrong", "rule": "", "feedback": _shape_slip(lhs_text, str(exc))}
+        feedback = _shape_slip(lhs_text, str(exc))
+        return {"status": "wrong", "rule": "", "feedback": feedback, "slip": _bracketed(feedback)}
     if name is not None:
         return {"status": "ok", "rule": f"definition of {name}", "feedback": "", "define": (name, rhs)}
     lhs = w.normal(w.read(lhs_text, defs), defs)
@@ -356,6 +391,7 @@ def _judge_cases(w: World, lhs: Any, rhs: Any, cases: list, facts: list) -> dict
                 "status": got["status"],
                 "rule": got["rule"],
                 "feedback": f"in the case {name}: {got['feedback']}",
+                "slip": got.get("slip", ""),
             }
         rules.append(f"{name}: {got['rule']}")
     return {
@@ -384,16 +420,18 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
         # with the allowed rules too, some path through a slip explains almost anything.
         slip = search(w, lhs, rhs, fact_moves + _moves(w.mistakes, "mistake"), PROOF_DEPTH)
         mistakes = [m for m in (slip or []) if m.kind == "mistake"]
-        parts = []
+        parts, slip = [], ""
         if mistakes:
-            parts.append(f"{mistakes[0].feedback} [{mistakes[0].name}]")
+            slip = mistakes[0].name
+            parts.append(f"{mistakes[0].feedback} [{slip}]")
         elif named := w.slip(lhs, rhs):
+            slip = _bracketed(named)
             parts.append(named)
         if counter and counter.startswith("the two sides"):
             parts.append(counter)
         else:
             parts.append(f"the two sides differ {counter}" if counter else "the two sides differ")
-        return out | {"status": "wrong", "rule": "", "feedback": "; ".join(parts)}
+        return out | {"status": "wrong", "rule": "", "feedback": "; ".join(parts), "slip": slip}
     if verdict == "true":
         # A rule used on both sides counts once: at most PROOF_DEPTH different rules.
         path = one_sided(w, lhs, rhs, allowed, PROOF_DEPTH + 1)
@@ -452,6 +490,14 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
     }
 
 
+def _bracketed(named: str) -> str:
+    """The name of a slip in one of symattn's own messages: ``why ... [name]`` (first part)."""
+    import re
+
+    m = re.search(r" \[([^\[\]]+)\](?:;|$)", named)
+    return m.group(1) if m else ""
+
+
 def _shape_slip(lhs_text: str, message: str) -> str:
     """Why a right side whose shapes do not fit is wrong, naming the slip that usually makes one."""
     import re
@@ -496,7 +542,7 @@ class _State:
 def _judge_line(exercise_id: str, lhs_text: str, rhs_text: str, number: int, starts: bool, blob: bytes):
     """One step, in its worker: the state from ``blob``, the step judged, the state updated.
 
-    Returns plain data: (status, rule, feedback) and the new state as bytes."""
+    Returns plain data: (status, rule, feedback, slip) and the new state as bytes."""
     import pickle
 
     state: _State = pickle.loads(blob)
@@ -512,7 +558,7 @@ def _judge_line(exercise_id: str, lhs_text: str, rhs_text: str, number: int, sta
                 state.links.join(got["lhs"], got["rhs"])
                 if state.chain_start is not None and state.chain_start != got["lhs"]:
                     state.facts.append((number, state.chain_start, got["rhs"]))
-    return (got["status"], got["rule"], got["feedback"]), pickle.dumps(state)
+    return (got["status"], got["rule"], got["feedback"], got.get("slip", "")), pickle.dumps(state)
 
 
 def _workers_cpu() -> float:
@@ -589,7 +635,7 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
         lhs_text = line.lhs if line.lhs is not None else previous_rhs
         previous_rhs = line.rhs
         try:
-            (status, rule, feedback), blob = run(
+            (status, rule, feedback, slip), blob = run(
                 _judge_line, exercise_id, lhs_text, line.rhs, line.number, line.lhs is not None, blob
             )
         except (WorkerError, SymattnError) as exc:
@@ -598,7 +644,7 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
                 message = f"cannot be checked: {message}"
             results.append(StepResult(line.number, line.latex, "invalid", "", message))
             continue
-        results.append(StepResult(line.number, line.latex, status, rule, feedback))
+        results.append(StepResult(line.number, line.latex, status, rule, feedback, slip))
     try:
         reached = run(_reaches_goal, exercise_id, blob)
     except (WorkerError, SymattnError) as exc:

@@ -21,7 +21,7 @@ from symattn.grading.batch.grade import grade_file
 
 DATA = Path(__file__).parents[2] / "data"
 HEADER = ["learner", "exercise", "answer", "seed"]
-RESULTS = ["verdict", "feedback", "mistake", "read_as", "notes", "seconds"]
+RESULTS = ["steps_sha256", "verdict", "feedback", "mistake", "read_as", "read_as_latex", "notes", "seconds"]
 
 
 def write_csv(path: Path, rows: list[dict[str, str]], header: list[str] = HEADER) -> Path:
@@ -161,9 +161,14 @@ def test_a_class_of_1000_rows(tmp_path, cli):
             f"{n} ({float(round(Fraction(1000 * n, len(codes)))) / 10:.1f}%)"
             for n in (codes.count(0), codes.count(1), codes.count(2))
         ]
-        learners = len({r["learner"] for r in rows if r["exercise"] == exercise})
+        mine = [r for r in rows if r["exercise"] == exercise]
+        learners = len({r["learner"] for r in mine})
+        # learners correct at their best attempt (ex6.2 counts its seed-7 variant too)
+        right = {r["learner"] for r in mine if cache[(r["exercise"], r["seed"], r["answer"])][0] == 0}
+        share = f"{float(round(Fraction(1000 * len(right), learners))) / 10:.1f}%"
         line = next(x for x in stdout.splitlines() if x.startswith(exercise + " "))
-        assert re.split(r"\s{2,}", line) == [exercise, str(len(codes)), str(learners), *cells]
+        expected = [exercise, str(len(codes)), str(learners), f"{len(right)} ({share})", *cells]
+        assert re.split(r"\s{2,}", line) == expected
     judged = []
     graded_again = grade_file(str(klass), str(out), jobs=2, on_row=lambda row, rec: judged.append(row))
     assert judged == [] and graded_again.resumed == 1000 and graded_again.judged == 0
@@ -368,7 +373,7 @@ def test_a_hostile_answer_delays_only_its_row(tmp_path, monkeypatch):
     assert [r["verdict"] for r in graded.records[1:3]] == ["correct", "incorrect"]
 
 
-def die_on_answer(exercise, seed, answer, steps_file=""):
+def die_on_answer(exercise, seed, answer, steps=None):
     """A stand-in for check_row whose worker dies on one answer, hangs on another, is slow on a third."""
     if answer == "die":
         os.kill(os.getpid(), signal.SIGKILL)
@@ -379,7 +384,7 @@ def die_on_answer(exercise, seed, answer, steps_file=""):
     if answer == "flaky" and not FLAKY[0].exists():  # too slow the first time only
         FLAKY[0].touch()
         time.sleep(60)
-    return REAL_CHECK_ROW(exercise, seed, answer, steps_file)
+    return REAL_CHECK_ROW(exercise, seed, answer, steps)
 
 
 REAL_CHECK_ROW = grade_module.check_row
@@ -417,11 +422,11 @@ def test_a_dead_or_stuck_worker_is_replaced_without_losing_the_row(tmp_path, mon
 CALLS: list[Path] = []
 
 
-def counting(exercise, seed, answer, steps_file=""):
+def counting(exercise, seed, answer, steps=None):
     """A stand-in for check_row that notes each answer it judges in the file CALLS[0]."""
     with open(CALLS[0], "a") as fh:
         fh.write(answer + "\n")
-    return REAL_CHECK_ROW(exercise, seed, answer, steps_file)
+    return REAL_CHECK_ROW(exercise, seed, answer, steps)
 
 
 def test_identical_answers_are_judged_once(tmp_path, monkeypatch):
@@ -439,39 +444,25 @@ def test_identical_answers_are_judged_once(tmp_path, monkeypatch):
 
 
 def test_steps_file_rows_are_judged_as_check_steps(tmp_path, cli):
-    """A row with a steps_file (relative to the class file) gets `check ID --steps FILE`'s verdict
-    and feedback; where learner proofs are not checked yet, it is invalid and says so."""
-    import importlib.util
-
-    proofs = sorted((DATA / "learner_proofs").glob("ex6.*/*.tex"))[:6]
-    if importlib.util.find_spec("symattn.grading.proofs.derivation") is None or not proofs:
-        klass = write_csv(
-            tmp_path / "c.csv",
-            [{"learner": "a", "exercise": "ex6.3", "steps_file": "p.tex"}],
-            ["learner", "exercise", "answer", "steps_file"],
-        )
-        graded = grade_file(str(klass), str(tmp_path / "o.csv"), jobs=1).records
-        assert graded[0]["verdict"] == "invalid"
-        assert (
-            graded[0]["feedback"]
-            == "line 2: steps_file: this version of symattn does not check learner proofs"
-        )
-        return
+    """A row with a steps_file (relative to the class file) gets `check ID --steps FILE`'s verdict,
+    feedback and slip."""
+    proofs = sorted((DATA / "learner_proofs").glob("ex6.*/*.tex"))[::6]
+    for p in proofs:
+        (tmp_path / p.parent.name).mkdir(exist_ok=True)
+        (tmp_path / p.parent.name / p.name).write_bytes(p.read_bytes())
     rows = [
-        {
-            "learner": f"L{i}",
-            "exercise": p.parent.name,
-            "answer": "",
-            "steps_file": os.path.relpath(p, tmp_path),
-        }
+        {"learner": f"L{i}", "exercise": p.parent.name, "steps_file": f"{p.parent.name}/{p.name}"}
         for i, p in enumerate(proofs)
     ]
     klass = write_csv(tmp_path / "c.csv", rows, ["learner", "exercise", "answer", "steps_file"])
     graded = grade_file(str(klass), str(tmp_path / "o.csv"), jobs=2).records
+    assert {g["verdict"] for g in graded} == {"correct", "incorrect", "invalid"}
     for g, p in zip(graded, proofs, strict=True):
         _, out, _ = cli("check", p.parent.name, "--steps", str(p), "--json")
         doc = json.loads(out)
-        assert (g["verdict"], g["feedback"]) == (doc["verdict"], doc["feedback"]), p.name
+        assert [g[k] for k in ("verdict", "feedback", "mistake")] == [
+            doc[k] for k in ("verdict", "feedback", "mistake")
+        ]
 
 
 # -- progress ----------------------------------------------------------------------------------------

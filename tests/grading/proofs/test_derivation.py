@@ -121,15 +121,41 @@ def test_cli_text_gives_every_line_that_is_not_ok_its_own_reason(cli, tmp_path):
 
 
 def test_cli_json(cli):
-    """--json gives id, verdict, steps (line, latex, status, rule, feedback) and feedback; exit 0."""
+    """--json gives id, verdict, steps (line, latex, status, rule, feedback, slip), feedback, and
+    the derivation's mistake and first faulty line (empty for a correct one); exit 0."""
     code, out, _ = cli("check", "ex6.7", "--steps", str(BANK / "ex6.7" / "c01_projections.tex"), "--json")
     doc = json.loads(out)
     assert code == 0
-    assert set(doc) == {"id", "verdict", "steps", "feedback"}
+    assert set(doc) == {"id", "verdict", "steps", "feedback", "mistake", "given"}
     assert doc["id"] == "ex6.7" and doc["verdict"] == "correct"
+    assert (doc["mistake"], doc["given"]) == ("", "")
     assert [s["line"] for s in doc["steps"]] == [3, 4, 5, 6, 7]
-    assert set(doc["steps"][0]) == {"line", "latex", "status", "rule", "feedback"}
+    assert set(doc["steps"][0]) == {"line", "latex", "status", "rule", "feedback", "slip"}
     assert doc["steps"][0]["rule"] == "definition of attention with projections"
+
+
+@pytest.mark.parametrize(
+    ("proof", "mistake", "line"),
+    [
+        ("ex6.3/w01_scaling_rule.tex", "Var(aX) = a Var(X)", 6),  # a named slip of a rewrite
+        ("ex6.7/w03_transpose_not_reversed.tex", "(AB)^T = A^T B^T", None),  # a named slip of shapes
+        ("ex6.3/u01_shift.tex", "Var(X + c) = Var(X)", 3),  # true but unjustified: its rule
+        ("ex6.3/u02_one_line.tex", "circular", 4),
+        ("ex6.3/s01_stops_short.tex", "stops short of the goal", None),  # every step right
+        ("ex6.3/v02_unknown_symbol.tex", "", 2),  # unreadable: no slip
+    ],
+)
+def test_a_derivations_mistake_is_its_first_faulty_step(cli, proof, mistake, line):
+    """What grade's summary counts for a derivation: the first faulty line's named slip (also on
+    that step, as its slip), else its rule, else the kind of fault."""
+    _, out, _ = cli("check", proof.split("/")[0], "--steps", str(BANK / proof), "--json")
+    doc = json.loads(out)
+    assert doc["mistake"] == mistake
+    first = next((s for s in doc["steps"] if s["status"] != "ok"), None)
+    if line is not None:
+        assert first["line"] == line and doc["given"] == f"line {line}: {first['latex']}"
+    if first is not None and first["status"] == "wrong":
+        assert first["slip"] == mistake and f"[{mistake}]" in first["feedback"]
 
 
 def test_cli_reads_stdin(cli, monkeypatch):

@@ -1,0 +1,371 @@
+"""A course graded end to end (symattn/grading/batch/): check's verdicts for every kind of
+exercise, the gradebook, files the teacher did not write, resuming by content, hostile rows."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from symattn.grading import exercises, plugins
+from symattn.grading.batch.files import MAX_FIELD_BYTES, MAX_STEPS_BYTES
+from symattn.grading.batch.grade import grade_file
+from symattn.grading.submission import kind
+
+DATA = Path(__file__).parents[2] / "data"
+EXERCISE_PLUGIN = str(Path(__file__).parents[2] / "example_plugin" / "layer_norm_exercise.py")
+COLUMNS = ["learner", "exercise", "seed", "answer", "steps_file"]
+
+
+def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, COLUMNS, extrasaction="ignore")
+        w.writeheader()
+        w.writerows({c: r.get(c, "") for c in COLUMNS} for r in rows)
+    return path
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def check_doc(cli, row: dict[str, str], folder: Path, *extra: str) -> tuple[int, dict | None, str]:
+    """`symattn check` on one class row, in-process: exit code, --json document, stderr."""
+    if row.get("steps_file"):
+        argv = ["check", row["exercise"], "--steps", str(folder / row["steps_file"]), "--json"]
+    else:
+        seed = ["--seed", row["seed"]] if row.get("seed") else []
+        argv = ["check", row["exercise"], "--json", *seed, *extra, "--", row["answer"]]
+        extra = ()
+    code, out, err = cli(*argv, *extra)
+    return code, (json.loads(out) if out.strip() else None), err
+
+
+def assert_graded_as_checked(cli, graded: dict[str, str], folder: Path, *extra: str) -> None:
+    """Every field grade keeps equals what `symattn check --json` prints for the row."""
+    code, doc, err = check_doc(cli, graded, folder, *extra)
+    where = f"{graded['exercise']} {graded['seed']} {graded['answer'][:60]!r} {graded['steps_file']}"
+    if doc is None:  # check refused the row (exit 2): grade says invalid with check's words
+        assert code == 2 and graded["verdict"] == "invalid", (where, err, graded)
+        message = err.strip().removeprefix("symattn: error: ").removeprefix("symattn check: error: ")
+        assert graded["feedback"] == f"line {graded['line']}: {message}", where
+        return
+    assert {0: "correct", 1: "incorrect", 2: "invalid"}[code] == graded["verdict"] == doc["verdict"], where
+    if doc["feedback"].startswith("too costly") or "too costly" in graded["feedback"]:
+        # which limit trips first may differ between two runs on a busy machine
+        assert "too costly" in doc["feedback"] and "too costly" in graded["feedback"], where
+        return
+    assert graded["feedback"] == doc["feedback"], where
+    assert graded["mistake"] == (doc["mistake"] or ""), where
+    assert graded["read_as"] == doc["given"], where
+    assert graded["read_as_latex"] == doc.get("given_latex", ""), where
+    assert graded["notes"] == "; ".join(doc.get("notes", [])), where
+
+
+# -- must have 1: grade = check for every kind of exercise -----------------------------------
+def rows_for(ex) -> list[dict[str, str]]:
+    """At least three rows for an exercise: right, slipped, wrong and unreadable answers."""
+    k = kind(ex)
+    if k == "proof":
+        files = sorted((DATA / "learner_proofs" / ex.id).glob("*.tex"))
+        picked = [f for f in files if f.name[0] in "cwuv"][::5][:4]
+        return [{"exercise": ex.id, "steps_file": f"proofs/{ex.id}/{f.name}"} for f in picked]
+    if k == "formula":
+        answers = [
+            r"\frac{1}{N}\sum_{j=1}^{N} v_j",
+            r"\sum_{j=1}^{N} v_j",
+            r"\frac{1}{N-1}\sum_{j=1}^{N} v_j",
+            "(",
+        ]
+    elif k == "none":
+        answers = ["1", "anything", ""]
+    else:
+        answers = [
+            ex.expected.latex(),
+            *(m.value if isinstance(m.value, str) else _latex(m.value) for m in ex.mistakes[:2]),
+        ]
+        answers += ["banana", "7"]
+    return [{"exercise": ex.id, "answer": a} for a in answers]
+
+
+def _latex(value) -> str:
+    import sympy as sp
+
+    return sp.latex(value)
+
+
+def test_every_kind_of_exercise_is_graded_as_check_grades_it(tmp_path, cli):
+    """A class with rows for every exercise of the registry (a plugin's included) and for
+    seeded variants: each row's verdict, feedback, slip, reading and notes equal check's."""
+    shutil.copytree(DATA / "learner_proofs", tmp_path / "proofs")
+    rows: list[dict[str, str]] = []
+    kinds: dict[str, int] = {}
+    with plugins.loaded([EXERCISE_PLUGIN], entry_points=False, environment=False):
+        for ex in exercises.EXERCISES.values():
+            mine = rows_for(ex)
+            rows += mine
+            kinds[kind(ex)] = kinds.get(kind(ex), 0) + len(mine)
+        for exercise_id in exercises.VARIANTS:
+            for seed in ("3", "11"):
+                variant = exercises.get(exercise_id, int(seed))
+                answers = [variant.expected.latex(), *(_latex(m.value) for m in variant.mistakes[:1]), "2.5"]
+                rows += [{"exercise": exercise_id, "seed": seed, "answer": a} for a in answers]
+                kinds["variant"] = kinds.get("variant", 0) + len(answers)
+    assert {"value", "matrix", "threshold", "formula", "proof", "variant"} <= set(kinds)
+    assert all(n >= 3 for n in kinds.values()), kinds
+    assert "ln.1" in {r["exercise"] for r in rows}  # the plugin's exercise, a value
+    for i, r in enumerate(rows):
+        r["learner"] = f"L{i:03d}"
+    klass = write_csv(tmp_path / "class.csv", rows)
+    out = tmp_path / "graded.csv"
+    code, _, err = cli("grade", str(klass), "--out", str(out), "--jobs", "2", "--plugin", EXERCISE_PLUGIN)
+    assert code == 0, err
+    graded = read_csv(out)
+    assert len(graded) == len(rows)
+    for g in graded:
+        assert_graded_as_checked(cli, g, tmp_path, "--plugin", EXERCISE_PLUGIN)
+    verdicts = {g["verdict"] for g in graded if g["exercise"] == "ex6.6"}
+    assert verdicts == {"correct", "incorrect", "invalid"}  # ex6.6 is judged, not refused
+
+
+# -- the course of the tests: every kind, resubmissions, hostile rows, paths out -------------
+def test_the_course_end_to_end(tmp_path, cli):
+    """tests/data/course.csv (every kind of exercise, resubmissions, variants, two hostile
+    derivations, steps files leading out of its folder) graded once, with its gradebook, JSON
+    summary and report, each then checked below."""
+    argv = ["grade", str(DATA / "course.csv"), "--out", str(tmp_path / "graded.csv"), "--jobs", "2"]
+    argv += ["--gradebook", str(tmp_path / "book.csv"), "--summary-json", str(tmp_path / "s.json")]
+    code, _, err = cli(*argv, "--report", str(tmp_path / "report.md"))
+    assert code == 0, err
+    course_rows_are_judged_as_check_judges_them(tmp_path, cli)
+    the_gradebook_has_a_row_per_learner_and_a_column_per_exercise(tmp_path)
+    the_summary_counts_learners_slips_and_reasons(tmp_path)
+
+
+def course_rows_are_judged_as_check_judges_them(course: Path, cli) -> None:
+    """Every row of the course gets check's verdict; a steps_file that leads out of the class
+    file's folder is refused with the reason, and the hostile derivations cost their rows only."""
+    graded = read_csv(course / "graded.csv")
+    assert len(graded) == len(read_csv(DATA / "course.csv"))
+    seen: dict[tuple, dict] = {}
+    for g in graded:
+        if g["steps_file"] in ("../../etc/hostname", "/etc/hostname"):
+            assert g["verdict"] == "invalid" and "steps_file" in g["feedback"], g
+            assert "leads out" in g["feedback"] or "relative" in g["feedback"]
+            assert g["feedback"].startswith(f"line {g['line']}: ")
+            continue
+        key = (g["exercise"], g["seed"], g["answer"], g["steps_file"])
+        if key in seen:  # the same submission: the same verdict, not checked again here
+            assert {k: g[k] for k in ("verdict", "feedback", "mistake")} == seen[key]
+            continue
+        seen[key] = {k: g[k] for k in ("verdict", "feedback", "mistake")}
+        if g["steps_file"].startswith("hostile/"):
+            assert g["verdict"] == "invalid" and "too costly to check" in g["feedback"], g
+            continue
+        assert_graded_as_checked(cli, g, DATA)
+    assert {g["exercise"] for g in graded} == {"ex6.2", "ex6.3", "ex6.4", "ex6.5", "ex6.6", "ex6.7"}
+
+
+def the_gradebook_has_a_row_per_learner_and_a_column_per_exercise(course: Path) -> None:
+    """One row per learner, a column per exercise in the exercises' order (1 when the learner's
+    best attempt is correct, else 0), and a total; recomputed here from the graded rows."""
+    graded = read_csv(course / "graded.csv")
+    with open(course / "book.csv", newline="") as fh:
+        book = list(csv.reader(fh))
+    assert book[0] == ["learner", "ex6.2", "ex6.3", "ex6.4", "ex6.5", "ex6.6", "ex6.7", "total"]
+    learners = list(dict.fromkeys(g["learner"] for g in graded))
+    assert [r[0] for r in book[1:]] == learners and len(learners) == 64
+    for row in book[1:]:
+        mine = [g for g in graded if g["learner"] == row[0]]
+        cells = [
+            str(int(any(g["verdict"] == "correct" for g in mine if g["exercise"] == e)))
+            for e in book[0][1:-1]
+        ]
+        assert row[1:-1] == cells and row[-1] == str(cells.count("1"))
+
+
+def the_summary_counts_learners_slips_and_reasons(course: Path) -> None:
+    """The JSON summary: per exercise the learners correct at their best attempt, proof slips
+    among the slips, invalid rows by reason; per learner the attempts and best verdicts."""
+    graded = read_csv(course / "graded.csv")
+    doc = json.loads((course / "s.json").read_text())
+    by_id = {e["exercise"]: e for e in doc["exercises"]}
+    for ex, e in by_id.items():
+        mine = [g for g in graded if g["exercise"] == ex]
+        assert e["rows"] == len(mine)
+        learners = {g["learner"] for g in mine}
+        correct = {g["learner"] for g in mine if g["verdict"] == "correct"}
+        assert (e["learners"], e["learners_correct"]) == (len(learners), len(correct))
+        assert sum(r["rows"] for r in e["invalid_reasons"]) == e["counts"]["invalid"]
+    slips = {s["mistake"] for s in by_id["ex6.3"]["slips"]}
+    assert "Var(aX) = a Var(X)" in slips  # a derivation's named slip reaches the summary
+    assert any("leads out" in r["reason"] for r in by_id["ex6.7"]["invalid_reasons"])
+    s001 = next(x for x in doc["learners"] if x["learner"] == "s001")
+    assert sum(v["attempts"] for v in s001["exercises"].values()) == sum(
+        g["learner"] == "s001" for g in graded
+    )
+    report = (course / "report.md").read_text()
+    assert "Invalid answers, by reason" in report and "## Learners" in report
+    assert "(report.svg)" in report and (course / "report.svg").exists()
+    # the unrecognised wrong answers are typeset from the judge's LaTeX reading: 1.97 as 197/100
+    assert r"| $\frac{197}{100}$ |" in report
+
+
+# -- must have 4: files it did not write ----------------------------------------------------------
+def test_steps_files_outside_the_folder_are_refused_per_row(tmp_path):
+    """Absolute paths, `..` out of the folder, a symbolic link out of it, a FIFO, a folder and a
+    file over the size limit are each refused on their own row, with the reason; the rest are judged."""
+    folder = tmp_path / "class"
+    (folder / "proofs").mkdir(parents=True)
+    good = DATA / "learner_proofs" / "ex6.3" / "c01_module_solution.tex"
+    shutil.copy(good, folder / "proofs" / "ok.tex")
+    (tmp_path / "secret.tex").write_text("top secret line\n")
+    (folder / "proofs" / "link.tex").symlink_to(tmp_path / "secret.tex")
+    (folder / "proofs" / "inside-link.tex").symlink_to(folder / "proofs" / "ok.tex")
+    os.mkfifo(folder / "proofs" / "fifo.tex")
+    (folder / "proofs" / "big.tex").write_text("% x\n" * (MAX_STEPS_BYTES // 4 + 1))
+    names = {
+        "proofs/ok.tex": "correct",
+        "proofs/inside-link.tex": "correct",
+        "../secret.tex": "leads out of the class file's folder",
+        "proofs/../../secret.tex": "leads out of the class file's folder",
+        str(tmp_path / "secret.tex"): "must be a path relative to the class file's folder",
+        "proofs/link.tex": "leads out of the class file's folder",
+        "proofs/fifo.tex": "is not a regular file",
+        "proofs": "is not a regular file",
+        "proofs/big.tex": "is larger than the 200,000 bytes",
+        "proofs/missing.tex": "cannot be read (No such file or directory)",
+    }
+    rows = [{"learner": f"L{i}", "exercise": "ex6.3", "steps_file": n} for i, n in enumerate(names)]
+    graded = grade_file(str(write_csv(folder / "c.csv", rows)), str(folder / "o.csv"), jobs=2).records
+    for g, (name, expect) in zip(graded, names.items(), strict=True):
+        if expect == "correct":
+            assert g["verdict"] == "correct", g
+        else:
+            assert g["verdict"] == "invalid" and expect in g["feedback"], (name, g["feedback"])
+            assert "top secret" not in g["feedback"]
+
+
+def test_a_field_over_one_megabyte_is_refused_per_row(tmp_path):
+    """A field of 1 MB is read (the judge then calls the answer too long); a larger one makes
+    only its own row invalid, saying so; in CSV and in JSON Lines."""
+    exact, over = "1" * MAX_FIELD_BYTES, "1" * (MAX_FIELD_BYTES + 1)
+    rows = [
+        {"learner": "a", "exercise": "ex6.2", "answer": exact},
+        {"learner": "b", "exercise": "ex6.2", "answer": over},
+        {"learner": "c", "exercise": "ex6.2", "answer": "1.96"},
+    ]
+    graded = grade_file(str(write_csv(tmp_path / "c.csv", rows)), str(tmp_path / "o.csv"), jobs=1).records
+    assert graded[0]["verdict"] == "invalid" and "too long" in graded[0]["feedback"]
+    assert graded[1]["verdict"] == "invalid"
+    assert graded[1]["feedback"] == (
+        f"line 3: the field answer is {MAX_FIELD_BYTES + 1:,} bytes, larger than the 1 MB a field may hold"
+    )
+    assert graded[2]["verdict"] == "correct"
+    jsonl = tmp_path / "c.jsonl"
+    jsonl.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    graded = grade_file(str(jsonl), str(tmp_path / "o.jsonl"), jobs=1).records
+    assert [g["verdict"] for g in graded] == ["invalid", "invalid", "correct"]
+    assert "larger than the 1 MB" in graded[1]["feedback"] and "too long" in graded[0]["feedback"]
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_output_files_follow_the_umask(tmp_path, cli, umask):
+    """--out, --gradebook, --summary-json and --report are created with 0666 less the umask."""
+    klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
+    names = ("o.csv", "b.csv", "s.json", "r.md")
+    old = os.umask(umask)
+    try:
+        argv = ["grade", str(klass), "--jobs", "1", "--out", str(tmp_path / "o.csv")]
+        argv += ["--gradebook", str(tmp_path / "b.csv"), "--summary-json", str(tmp_path / "s.json")]
+        code, _, err = cli(*argv, "--report", str(tmp_path / "r.md"))
+    finally:
+        os.umask(old)
+    assert code == 0, err
+    for name in names:
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o666 & ~umask, name
+
+
+def test_an_output_that_cannot_be_written_names_the_file(tmp_path, cli):
+    """A gradebook, summary or report that cannot be written: exit 2, one line naming it."""
+    klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
+    for option in ("--gradebook", "--summary-json", "--report"):
+        target = tmp_path / "missing" / "x.out"
+        code, _, err = cli(
+            "grade", str(klass), "--jobs", "1", "--out", str(tmp_path / "o.csv"), option, str(target)
+        )
+        assert code == 2 and err.count("\n") == 1 and f"cannot write {target}" in err, (option, err)
+    if os.path.exists("/dev/full"):
+        code, _, err = cli(
+            "grade",
+            str(klass),
+            "--jobs",
+            "1",
+            "--out",
+            str(tmp_path / "o.csv"),
+            "--summary-json",
+            "/dev/full",
+        )
+        assert code == 2 and "cannot write /dev/full" in err and "None" not in err
+
+
+def test_resume_reads_only_a_bounded_regular_file(tmp_path, cli):
+    """--out that is not a regular file (a FIFO, say) is refused at once, not read until memory runs out."""
+    klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
+    os.mkfifo(tmp_path / "pipe")
+    code, _, err = cli("grade", str(klass), "--jobs", "1", "--out", str(tmp_path / "pipe"))
+    assert code == 2 and "not a regular file" in err
+
+
+# -- must have 5: resume by content --------------------------------------------------------------
+def test_a_changed_proof_or_answer_is_judged_again(tmp_path):
+    """Resuming with the same --out: a row whose steps file's content or answer changed is
+    judged again and gets its new verdict; the unchanged rows are not judged again."""
+    (tmp_path / "p").mkdir()
+    wrong = DATA / "learner_proofs" / "ex6.3" / "w01_scaling_rule.tex"
+    right = DATA / "learner_proofs" / "ex6.3" / "c01_module_solution.tex"
+    shutil.copy(wrong, tmp_path / "p" / "a.tex")
+    shutil.copy(right, tmp_path / "p" / "b.tex")
+    rows = [
+        {"learner": "a", "exercise": "ex6.3", "steps_file": "p/a.tex"},
+        {"learner": "b", "exercise": "ex6.3", "steps_file": "p/b.tex"},
+        {"learner": "c", "exercise": "ex6.2", "answer": "4"},
+        {"learner": "d", "exercise": "ex6.2", "answer": "1.96"},
+    ]
+    klass, out = write_csv(tmp_path / "c.csv", rows), str(tmp_path / "o.csv")
+    first = grade_file(str(klass), out, jobs=2).records
+    assert [g["verdict"] for g in first] == ["incorrect", "correct", "incorrect", "correct"]
+    shutil.copy(right, tmp_path / "p" / "a.tex")  # the learner corrects the proof, same file name
+    rows[2]["answer"] = "1.96"  # and another corrects an answer
+    write_csv(klass, rows)
+    judged: list[str] = []
+    again = grade_file(str(klass), out, jobs=2, on_row=lambda row, rec: judged.append(row.get("learner")))
+    assert sorted(judged) == ["a", "c"] and again.resumed == 2
+    assert [g["verdict"] for g in again.records] == ["correct"] * 4
+    assert again.records[0]["steps_sha256"] != first[0]["steps_sha256"]
+    assert again.records[0]["steps_sha256"] == again.records[1]["steps_sha256"]  # the same content
+
+
+# -- must have 6: a hostile row costs its own row only ----------------------------------------
+def test_hostile_derivations_are_stopped_at_their_limit(tmp_path):
+    """The course's two hostile derivations are stopped by the derivation's CPU budget ("too
+    costly to check"), each in its own row; the rows around them keep their verdicts."""
+    (tmp_path / "hostile").mkdir()
+    for f in (DATA / "hostile").glob("*.tex"):
+        shutil.copy(f, tmp_path / "hostile" / f.name)
+    rows = [
+        {"learner": "a", "exercise": "ex6.3", "steps_file": "hostile/h1.tex"},
+        {"learner": "b", "exercise": "ex6.2", "answer": "1.96"},
+        {"learner": "c", "exercise": "ex6.3", "steps_file": "hostile/h2.tex"},
+        {"learner": "d", "exercise": "ex6.2", "answer": "4"},
+    ]
+    graded = grade_file(str(write_csv(tmp_path / "c.csv", rows)), str(tmp_path / "o.csv"), jobs=2).records
+    assert [g["verdict"] for g in graded] == ["invalid", "correct", "invalid", "incorrect"]
+    for g in (graded[0], graded[2]):
+        assert "too costly to check: the derivation took more than 3.5 s" in g["feedback"]
