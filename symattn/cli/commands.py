@@ -309,18 +309,23 @@ def grade(args: argparse.Namespace) -> int:
         if args.out:
             print(f"symattn: interrupted; run the same command to resume from {args.out}", file=sys.stderr)
         raise
-    except OSError as exc:  # --out cannot be written
-        raise InputError(f"cannot write {exc.filename or args.out}: {exc.strerror or exc}") from None
-    summary = summarise(graded.records)
+    except OSError as exc:  # --out (or standard output, without it) cannot be written
+        where = exc.filename or args.out or "standard output"
+        raise InputError(f"cannot write {where}: {exc.strerror or exc}") from None
+    summary = summarise(graded.records, known=EXERCISES)
     # With the rows on stdout, the summary goes to stderr so that stdout stays one table.
     shown = sys.stdout if args.out else sys.stderr
     rows = len(graded.records)
     head = f"{rows} rows from {args.file}: {graded.judged} judged in {graded.seconds:.1f} s"
     if graded.resumed:
         head += f", {graded.resumed} already graded in {args.out}"
-    print(head + "\n", file=shown)
-    shown.write(summary_text(summary))
-    shown.flush()
+    try:
+        print(head + "\n", file=shown)
+        shown.write(summary_text(summary))
+        shown.flush()
+    except OSError as exc:
+        where = "standard output" if shown is sys.stdout else "standard error"
+        raise InputError(f"cannot write {where}: {exc.strerror or exc}") from None
     if args.summary_json:
         doc = summary_json(summary) | {"file": args.file, "rows": rows}
         _write_output(args.summary_json, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -330,6 +335,8 @@ def grade(args: argparse.Namespace) -> int:
         _write_output(args.gradebook, gradebook_csv(summary, [e for e in EXERCISES if e in present]))
     if args.report:
         title, chart = f"Class report: {args.file}", Path(args.report).with_suffix(".svg")
+        if chart == Path(args.report):  # a report named *.svg: its chart beside it, not over it
+            chart = chart.with_suffix(".chart.svg")
         _write_output(args.report, report_markdown(summary, title, chart.name))
         try:
             bar_chart(summary, chart)

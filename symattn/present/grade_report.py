@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +48,9 @@ class ChartUnavailable(SymattnError):
 _HEADER = ("exercise", "attempts", "learners", "learners correct", "correct", "incorrect", "invalid")
 
 
-def _overview(s: ExerciseSummary) -> tuple[str, ...]:
+def _overview(s: ExerciseSummary, cell: Callable[[str], str]) -> tuple[str, ...]:
     return (
-        s.exercise,
+        cell(s.exercise),
         str(s.rows),
         str(s.learners),
         f"{s.learners_correct} ({s.learners_share})",
@@ -60,19 +60,23 @@ def _overview(s: ExerciseSummary) -> tuple[str, ...]:
 
 def summary_text(summary: ClassSummary) -> str:
     """The tables printed after a grading run: per exercise, then slips, reasons, wrong answers."""
-    parts = [text_table(_HEADER, [_overview(s) for s in summary])]
-    slips = [(s.exercise, _short(g.name), str(g.learners), str(g.rows)) for s in summary for g in s.slips]
+    parts = [text_table(_HEADER, [_overview(s, _plain) for s in summary])]
+    slips = [
+        (_plain(s.exercise), _plain(g.name), str(g.learners), str(g.rows)) for s in summary for g in s.slips
+    ]
     if slips:
         parts.append("Slips, by learners\n" + text_table(("exercise", "slip", "learners", "rows"), slips))
     reasons = [
-        (s.exercise, _short(g.name, 60), str(g.learners), str(g.rows)) for s in summary for g in s.invalid
+        (_plain(s.exercise), _plain(g.name, 60), str(g.learners), str(g.rows))
+        for s in summary
+        for g in s.invalid
     ]
     if reasons:
         parts.append(
             "Invalid answers, by reason\n" + text_table(("exercise", "reason", "learners", "rows"), reasons)
         )
     wrong = [
-        (s.exercise, _short(g.name), str(g.learners), str(g.rows), _short(g.example))
+        (_plain(s.exercise), _plain(g.name), str(g.learners), str(g.rows), _plain(g.example))
         for s in summary
         for g in s.wrong
     ]
@@ -138,7 +142,7 @@ def gradebook_csv(summary: ClassSummary, exercises: Sequence[str] | None = None)
 def report_markdown(summary: ClassSummary, title: str, chart: str | None) -> str:
     """A Markdown report; ``chart`` is the chart's path relative to the report, if drawn."""
     lines = [f"# {_md(title)}", ""]
-    lines += _md_table(_HEADER, [_overview(s) for s in summary])
+    lines += _md_table(_HEADER, [_overview(s, _md) for s in summary])
     lines += [
         "",
         "A learner is correct on an exercise when their best attempt is (correct, then incorrect, "
@@ -158,7 +162,7 @@ def report_markdown(summary: ClassSummary, title: str, chart: str | None) -> str
             lines += ["", "Slips, by the number of learners who made them:", ""]
             lines += _md_table(
                 ("slip", "learners", "attempts", "example answer"),
-                [(_code(g.name), str(g.learners), str(g.rows), _code(g.example)) for g in s.slips],
+                [(_md(g.name), str(g.learners), str(g.rows), _code(g.example)) for g in s.slips],
             )
         if s.invalid:
             lines += ["", "Invalid answers, by reason:", ""]
@@ -184,7 +188,7 @@ def report_markdown(summary: ClassSummary, title: str, chart: str | None) -> str
             "",
         ]
         lines += _md_table(
-            ("learner", *columns, "correct"),
+            ("learner", *map(_md, columns), "correct"),
             [
                 (
                     _md(learner.learner),
@@ -210,7 +214,8 @@ def bar_chart(summaries: ClassSummary | Sequence[ExerciseSummary], path: str | P
     import matplotlib.pyplot as plt
 
     plt.rcParams["svg.hashsalt"] = "symattn"
-    names = [s.exercise for s in summaries]
+    # Names as plain text: matplotlib would read $...$ in one as mathematics (and fail on it).
+    names = [_plain(s.exercise, 30).replace("$", r"\$") for s in summaries]
     fig, ax = plt.subplots(figsize=(7, 0.6 * len(names) + 1.6))
     left = [0.0] * len(names)
     colours = {"correct": "#4c9a2a", "incorrect": "#d1495b", "invalid": "#9e9e9e"}
@@ -228,12 +233,18 @@ def bar_chart(summaries: ClassSummary | Sequence[ExerciseSummary], path: str | P
         ncols=3, loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(names) < 3 else -0.12), frameon=False
     )
     path = Path(path)
-    fig.savefig(path, format="svg", metadata={"Date": None}, bbox_inches="tight")
-    plt.close(fig)
+    try:
+        fig.savefig(path, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    except ValueError as exc:  # a label matplotlib cannot draw: the report goes without its chart
+        raise ChartUnavailable(f"the chart could not be drawn: {_plain(str(exc), 80)}") from None
+    finally:
+        plt.close(fig)
     return path
 
 
-def _short(text: str, width: int = 40) -> str:
+def _plain(text: str, width: int = 40) -> str:
+    """Untrusted text for a terminal's table: one line, printable characters only, shortened."""
+    text = "".join(c if c.isprintable() else " " for c in text)
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 3] + "..."
 
@@ -242,22 +253,27 @@ def _math(g: Group) -> str:
     """A wrong answer typeset: the judge's LaTeX reading in $...$ (made by SymPy from the parsed
     value, never the learner's text), else its text reading as code."""
     latex = " ".join(g.latex.split())
-    if latex and len(latex) <= 200 and not any(c in latex for c in "$`<>\n"):
+    if latex and len(latex) <= 200 and not any(c in latex for c in "$`<>&"):
         seed = g.name[g.name.rfind(" (seed ") :] if g.name.endswith(")") and " (seed " in g.name else ""
         return "$" + latex.replace("|", r"\vert ") + "$" + _md(seed)
     return _code(g.name)
 
 
-def _md(text: str) -> str:
-    """Text a learner controlled, safe in Markdown prose."""
-    return " ".join(text.split()).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
+#: Characters that are Markdown (or HTML) syntax inline, written as character references: a
+#: reference is text to a Markdown reader, and never splits a table cell as a pipe would.
+_REFERENCES = {c: f"&#{ord(c)};" for c in "&<>|\\`*_[]$~#!"}
+
+
+def _md(text: str, width: int = 80) -> str:
+    """Untrusted text as Markdown prose, one table cell: no Markdown, HTML or autolink in it is live."""
+    text = "".join(_REFERENCES.get(c, c) for c in _plain(text, width))
+    return text.replace("://", "&#58;//").replace("www.", "www&#46;")
 
 
 def _code(text: str) -> str:
-    """A code span for untrusted text; pipes escaped so a table cell stays one cell."""
-    text = " ".join(_short(text, 60).split()).replace("|", "\\|")
-    fence = "``" if "`" in text else "`"
-    return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
+    """Untrusted text as code, one table cell: an HTML code element with every special
+    character written as a character reference (a backtick fence could be closed by the text)."""
+    return "<code>" + "".join(_REFERENCES.get(c, c) for c in _plain(text, 60)) + "</code>"
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

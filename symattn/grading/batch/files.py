@@ -27,6 +27,8 @@ import csv
 import io
 import json
 import os
+import re
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -68,10 +70,11 @@ class Row:
     def get(self, name: str) -> str:
         return self.fields.get(name, "")
 
-    def key(self, steps_sha256: str = "") -> tuple[str, ...]:
-        """What identifies a graded row in --out, for resuming: its line, its fields and the
-        digest of its steps file's content (so that a changed proof is judged again)."""
-        return (str(self.line), *(self.get(n) for n in (*REQUIRED, *OPTIONAL)), steps_sha256)
+    def key(self, columns: list[str], steps_sha256: str = "") -> tuple[str, ...]:
+        """What identifies a graded row in --out, for resuming: its line, every input field
+        (``columns``) and the digest of its steps file's content (so that a changed proof, or
+        any changed field, makes the row be judged again)."""
+        return (str(self.line), *(self.get(c) for c in columns), steps_sha256)
 
 
 @dataclass
@@ -86,13 +89,19 @@ class ClassFile:
         return ["line", *self.columns, *RESULTS]
 
 
-def record_key(record: dict[str, str]) -> tuple[str, ...]:
-    """The key of a graded row read back from --out (see :attr:`Row.key`)."""
-    return (
-        record.get("line", ""),
-        *(record.get(n, "") for n in (*REQUIRED, *OPTIONAL)),
-        record.get("steps_sha256", ""),
-    )
+def record_key(record: dict[str, str], columns: list[str]) -> tuple[str, ...]:
+    """The key of a graded row read back from --out (see :meth:`Row.key`)."""
+    return (record.get("line", ""), *(record.get(c, "") for c in columns), record.get("steps_sha256", ""))
+
+
+#: Invalid verdicts that say nothing final about the answer: the row itself could not be taken
+#: (an exercise unknown until a plugin is given, a refused file), a limit was hit on a busy
+#: machine, or the judge failed. A resumed run judges such rows again.
+_PROVISIONAL = re.compile(r"^(?:line \d+: |too costly to check|could not be checked)")
+
+
+def _final(record: dict[str, str]) -> bool:
+    return record.get("verdict") != "invalid" or not _PROVISIONAL.match(record.get("feedback", ""))
 
 
 # -- reading a class file ---------------------------------------------------------------------
@@ -282,21 +291,30 @@ def read_steps_file(folder: str | Path, name: str) -> tuple[str, str]:
     checked to be a regular file before a byte is read.
     """
     import hashlib
-    import stat
 
     shown = _printable(name, 60)
-    if os.path.isabs(name) or name.startswith(("\\", "~")) or (len(name) > 1 and name[1] == ":"):
+    if "\0" in name:
+        raise StepsFileRefused(f"steps_file holds a NUL character: {shown}")
+    if os.path.isabs(name):
         raise StepsFileRefused(f"steps_file must be a path relative to the class file's folder: {shown}")
     root = os.path.realpath(folder)
-    path = os.path.realpath(os.path.join(root, name))
-    if os.path.commonpath([root, path]) != root:
+    given = os.path.join(root, name)
+    resolved = os.path.realpath(given)
+    if os.path.commonpath([root, resolved]) != root:
         raise StepsFileRefused(f"steps_file leads out of the class file's folder: {shown}")
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    try:  # the name as given (so that "proof.tex/" fails as it does for check), not following
+        # it into a FIFO; then it must be the very file that was resolved inside the folder
+        fd = os.open(given, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise StepsFileRefused(f"steps_file cannot be read ({exc.strerror or exc}): {shown}") from None
     try:
         info = os.fstat(fd)
+        try:
+            there = os.stat(resolved)
+        except OSError:
+            there = None
+        if there is None or (there.st_dev, there.st_ino) != (info.st_dev, info.st_ino):
+            raise StepsFileRefused(f"steps_file changed while it was read: {shown}")
         if not stat.S_ISREG(info.st_mode):
             raise StepsFileRefused(f"steps_file is not a regular file: {shown}")
         if info.st_size > MAX_STEPS_BYTES:
@@ -315,8 +333,8 @@ def read_steps_file(folder: str | Path, name: str) -> tuple[str, str]:
         raise StepsFileRefused(
             f"steps_file is larger than the {MAX_STEPS_BYTES:,} bytes a derivation may hold: {shown}"
         )
-    try:
-        text = raw.decode("utf-8")
+    try:  # with universal newlines, as check reads it (CRLF is one line end)
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError:
         raise StepsFileRefused(f"steps_file is not UTF-8 text: {shown}") from None
     return text, hashlib.sha256(raw).hexdigest()
@@ -349,8 +367,6 @@ class ResultFile:
         """Rows an earlier run already graded, by key; a torn or foreign line is ignored."""
         if not self.path or not os.path.exists(self.path):
             return {}
-        import stat
-
         why = ""
         try:  # opened without blocking: a FIFO would wait for a writer
             with open(os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as fh:
@@ -360,20 +376,19 @@ class ResultFile:
                     raw = fh.read(MAX_RESUME_BYTES + 1)
                     if len(raw) > MAX_RESUME_BYTES:
                         why = f"larger than {MAX_RESUME_BYTES // 2**20} MB"
-            if not why:
-                text = raw.decode("utf-8")
+            if not why:  # a row torn inside a character fails below as incomplete, alone
+                text = raw.decode("utf-8", errors="replace")
         except OSError as exc:
             why = exc.strerror or str(exc)
-        except UnicodeDecodeError:
-            why = "not UTF-8 text"
         if why:
             raise ClassFileError(f"cannot read {self.path} to resume: {why}") from None
         done = {}
         with _fields_up_to_file_size():
             records = _parse_records(text)
+        inputs = self.columns[1 : len(self.columns) - len(RESULTS)]
         for record in records:
-            if _complete(record):
-                done[record_key(record)] = record
+            if _complete(record) and _final(record):
+                done[record_key(record, inputs)] = record
         return done
 
     def start(self, graded: list[dict[str, str]]) -> None:
@@ -399,16 +414,27 @@ class ResultFile:
             self._write(sys.stdout, records, None, header=True)
             sys.stdout.flush()
             return
-        folder = os.path.dirname(os.path.abspath(self.path))
-        fd, tmp = tempfile.mkstemp(prefix=".grade-", dir=folder)
+        # Through a symbolic link to the file it names; an existing file keeps its mode, a new
+        # one gets the mode open() would give it (mkstemp's is 0600).
+        target = os.path.realpath(self.path)
         try:
-            os.fchmod(fd, umask_mode())  # mkstemp's 0600, as open() would have made it
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            mode = umask_mode()
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".grade-", dir=os.path.dirname(target))
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, self.path) from None
+        try:
+            os.fchmod(fd, mode)
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
                 self._write(fh, records, None, header=True)
-            os.replace(tmp, self.path)
-        except BaseException:
+            os.replace(tmp, target)
+        except BaseException as exc:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+            if isinstance(exc, OSError):
+                raise OSError(exc.errno, exc.strerror, self.path) from None
             raise
 
     def close(self) -> None:

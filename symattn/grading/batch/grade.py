@@ -36,7 +36,7 @@ from .files import ClassFile, ResultFile, Row, StepsFileRefused, output_format, 
 
 #: Wall-clock seconds after which the pool kills a task. Only reached if the judge's own
 #: limits (a few seconds, see symattn.grading.answers.judge) fail to stop an answer.
-ROW_TIMEOUT = 60.0
+ROW_TIMEOUT = 30.0
 #: How the judge (and this pool) says an answer ran out of wall-clock time.
 STARVED = "no result within"
 #: Seeds ``symattn check --seed`` accepts.
@@ -191,7 +191,9 @@ def _outcome(future: Future, timeout: float) -> Outcome:
     try:
         return future.result()
     except FutureTimeout:
-        return Outcome("invalid", f"too costly to check: no result within {timeout:g} s", "", "", timeout)
+        # Not the judge's own wall-clock limit (STARVED), so never judged again: something ran
+        # outside every limit of the judge for this long.
+        return Outcome("invalid", f"too costly to check: stopped after {timeout:g} s", "", "", timeout)
     except ProcessExpired:
         return Outcome("invalid", "too costly to check: the worker stopped without a result", "", "", 0.0)
     except Exception as exc:  # a result that could not be sent back, say
@@ -229,7 +231,7 @@ def grade_file(
     rows, steps, digests = _with_steps(classfile.rows, os.path.dirname(os.path.abspath(path)))
     records: dict[int, dict[str, str]] = {}
     for row in rows:
-        key = row.key(digests.get(row.number, ""))
+        key = row.key(classfile.columns, digests.get(row.number, ""))
         if key in already and not row.problem:
             records[row.number] = already[key]
     resumed = len(records)
@@ -263,11 +265,13 @@ def _with_steps(rows: list[Row], folder: str) -> tuple[list[Row], dict[int, str]
     """The rows, each steps file read (or its row made invalid with the reason), the texts and
     their SHA-256 digests by row number."""
     out, texts, digests = [], {}, {}
+    shared: dict[str, str] = {}  # one copy of each content, however many rows name it
     for row in rows:
         name = row.get("steps_file")
         if name and not row.problem:
             try:
-                texts[row.number], digests[row.number] = read_steps_file(folder, name)
+                text, digest = read_steps_file(folder, name)
+                texts[row.number], digests[row.number] = shared.setdefault(digest, text), digest
             except StepsFileRefused as exc:
                 row = dataclasses.replace(row, problem=f"line {row.line}: {exc}")
         out.append(row)

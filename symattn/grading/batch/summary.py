@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from .files import VERDICTS
@@ -121,33 +121,42 @@ def best(verdicts: Sequence[str]) -> str:
     return min(verdicts, key=lambda v: RANK.get(v, len(RANK)))
 
 
-def _who(r: dict[str, str]) -> str:
-    return r.get("learner") or f"line {r.get('line', '?')}"
+#: The group of rows whose exercise field is empty, and of rows naming no known exercise.
+UNREADABLE, UNKNOWN = "(no exercise)", "(unknown exercise)"
 
 
-def _exercise(r: dict[str, str]) -> str:
-    return r.get("exercise", "").strip().lower() or "(unreadable)"
+def _who(r: dict[str, str]) -> tuple[bool, str]:
+    """A learner: (True, their id), or for a row without one (False, "line N"), never the same."""
+    learner = r.get("learner", "")
+    return (True, learner) if learner else (False, f"line {r.get('line', '?')}")
 
 
-def summarise(records: Sequence[dict[str, str]]) -> ClassSummary:
-    """The summary of graded rows: exercises and learners in order of first appearance."""
+def summarise(records: Sequence[dict[str, str]], known: Collection[str] | None = None) -> ClassSummary:
+    """The summary of graded rows: exercises and learners in order of first appearance.
+
+    With ``known`` (the exercise ids), rows naming any other exercise are summarised together as
+    one "(unknown exercise)", so that a class file full of junk names stays one line.
+    """
+
+    def exercise(r: dict[str, str]) -> str:
+        name = r.get("exercise", "").strip().lower()
+        if not name:
+            return UNREADABLE
+        return name if known is None or name in known else UNKNOWN
+
     by_exercise: dict[str, list[dict[str, str]]] = defaultdict(list)
-    by_learner: dict[str, list[dict[str, str]]] = defaultdict(list)
+    by_learner: dict[tuple[bool, str], list[dict[str, str]]] = defaultdict(list)
     for r in records:
-        by_exercise[_exercise(r)].append(r)
+        by_exercise[exercise(r)].append(r)
         by_learner[_who(r)].append(r)
     exercises = [_exercise_summary(name, rows) for name, rows in by_exercise.items()]
     learners = []
-    for who, rows in by_learner.items():
+    for (named, who), rows in by_learner.items():
         verdicts: dict[str, list[str]] = defaultdict(list)
         for r in rows:
-            verdicts[_exercise(r)].append(r["verdict"])
+            verdicts[exercise(r)].append(r["verdict"])
         attempts = {e: len(v) for e, v in verdicts.items()}
-        learners.append(
-            LearnerSummary(
-                who, attempts, {e: best(v) for e, v in verdicts.items()}, bool(rows[0].get("learner"))
-            )
-        )
+        learners.append(LearnerSummary(who, attempts, {e: best(v) for e, v in verdicts.items()}, named))
     return ClassSummary(exercises, learners)
 
 
@@ -224,7 +233,7 @@ def gradebook(
     columns = (
         list(exercises)
         if exercises is not None
-        else [s.exercise for s in summary.exercises if s.exercise != "(unreadable)"]
+        else [s.exercise for s in summary.exercises if s.exercise not in (UNREADABLE, UNKNOWN)]
     )
     rows = []
     for learner in summary.learners:

@@ -25,6 +25,9 @@ from ...errors import SymattnError
 
 #: Longest line accepted, in characters.
 MAX_LINE = 400
+#: Longest physical line read (an aligned block may hold several steps on one line).
+RAW_LINE = 4 * MAX_LINE
+_BLANKS = re.compile(r"\s+")
 #: Most step lines in one derivation.
 MAX_LINES = 60
 #: Deepest nesting of brackets accepted.
@@ -60,9 +63,9 @@ _NOTED_EQUALS = re.compile(r"\\(?:overset|stackrel)\{(?:[^{}]|\{[^{}]*\})*\}\{\s
 #: Labels and numbers beside a step: \tag{1}, \label{...}, \nonumber.
 _TAGS = re.compile(r"\\(?:tag\*?|label|eqref|ref)\{[^{}]*\}|\\(?:nonumber|notag)\b")
 #: A note at the end of a step: "\quad \text{(rule 4)}", "\qquad (\text{independence})".
-_NOTE = re.compile(
-    r"(?:\\q?quad\b|\\[,;: ]|\\hspace\{[^{}]*\}|\s)+\(?\s*"
-    r"\\(?:text|textrm|textit|textbf|mbox|mathrm)\{[^{}]*\}\s*\)?\s*$"
+_NOTE = re.compile(  # possessive: no backtracking into a long run of spaces
+    r"(?:\\q?quad\b|\\[,;: ]|\\hspace\{[^{}]*\}|\s)++\(?\s*+"
+    r"\\(?:text|textrm|textit|textbf|mbox|mathrm)\{[^{}]*\}\s*+\)?\s*+$"
 )
 #: Words and arrows between statements ("\implies", "\therefore", "\text{so}"): each starts a
 #: statement of its own, checked as any other line.
@@ -116,9 +119,17 @@ def read_lines(text: str) -> list[Line]:
     """
     if len(text) > MAX_LINES * MAX_LINE * 2:
         raise StepSyntaxError(f"the derivation is too long ({len(text)} characters)")
+    physical = []
+    for number, raw in enumerate(plain_unicode(text).splitlines(), start=1):
+        # Bounded before any pattern runs on it; runs of spaces are one space in LaTeX.
+        if len(raw) > RAW_LINE:
+            raise StepSyntaxError(
+                f"line {number} is too long ({len(raw)} characters; a step has at most {MAX_LINE})"
+            )
+        physical.append(_BLANKS.sub(" ", raw))
     out: list[Line] = []
     started = False
-    for number, raw in _joined_cases(plain_unicode(text).splitlines()):
+    for number, raw in _joined_cases(physical):
         for row in _rows(raw):
             line = _clean(row)
             if not line:
@@ -168,6 +179,10 @@ def _joined_cases(physical: list[str]) -> list[tuple[int, str]]:
         line = _strip_comment(raw)
         if pending is not None:
             pending = (pending[0], pending[1] + " " + line)
+            if len(pending[1]) > RAW_LINE:
+                raise StepSyntaxError(
+                    f"line {pending[0]}: the cases block is too long (more than {RAW_LINE} characters)"
+                )
             if "\\end{cases}" not in line:
                 continue
             number, line = pending
@@ -245,7 +260,7 @@ def _clean(row: str) -> str:
     for _ in range(3):
         line = re.sub(r"^(\$\$?|\\\[)|(\$\$?|\\\])$", "", line.strip()).strip()
         line = _NOTE.sub("", line).strip()
-        line = re.sub(r"(\\[,;!: ]|\\q?quad\b|\s)+$", "", line).rstrip(".,;").strip()
+        line = re.sub(r"(?:\\[,;!: ]|\\q?quad\b|\s)++$", "", line).rstrip(".,;").strip()
     return line.replace("&", "").strip()
 
 

@@ -369,3 +369,167 @@ def test_hostile_derivations_are_stopped_at_their_limit(tmp_path):
     assert [g["verdict"] for g in graded] == ["invalid", "correct", "invalid", "incorrect"]
     for g in (graded[0], graded[2]):
         assert "too costly to check: the derivation took more than 3.5 s" in g["feedback"]
+
+
+# -- a hostile teacher's review: each of these once went wrong -------------------------------------
+def test_odd_steps_file_names_are_refused_or_read_as_check_reads_them(tmp_path, cli):
+    """A NUL in the name is refused on its row (the batch goes on); names that merely look odd
+    on Linux (~draft.tex, a:b.tex) are read; "ok.tex/" fails as it does for check."""
+    good = (DATA / "learner_proofs" / "ex6.3" / "c01_module_solution.tex").read_bytes()
+    for name in ("~draft.tex", "a:b.tex", "ok.tex"):
+        (tmp_path / name).write_bytes(good)
+    lines = [
+        {"learner": "a", "exercise": "ex6.3", "answer": "", "steps_file": "ok.tex\u0000"},
+        {"learner": "b", "exercise": "ex6.3", "answer": "", "steps_file": "~draft.tex"},
+        {"learner": "c", "exercise": "ex6.3", "answer": "", "steps_file": "a:b.tex"},
+        {"learner": "d", "exercise": "ex6.3", "answer": "", "steps_file": "ok.tex/"},
+        {"learner": "e", "exercise": "ex6.2", "answer": "1.96"},
+    ]
+    klass = tmp_path / "c.jsonl"
+    klass.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    graded = grade_file(str(klass), str(tmp_path / "o.jsonl"), jobs=1).records
+    assert [g["verdict"] for g in graded] == ["invalid", "correct", "correct", "invalid", "correct"]
+    assert "NUL" in graded[0]["feedback"] and "Not a directory" in graded[3]["feedback"]
+    code, _, _ = cli("check", "ex6.3", "--steps", f"{tmp_path}/ok.tex/")  # as check reads it
+    assert code == 2
+
+
+def test_line_ends_and_long_runs_of_spaces_are_read_as_check_reads_them(tmp_path, cli):
+    """A CRLF file is judged as its LF copy (check reads with universal newlines); a run of
+    1,500 spaces is one space; a physical line over 1,600 characters is refused at once."""
+    proof = (DATA / "learner_proofs" / "ex6.3" / "c01_module_solution.tex").read_text()
+    (tmp_path / "crlf.tex").write_bytes((proof + "\n" * 30_000).replace("\n", "\r\n").encode())
+    (tmp_path / "spaces.tex").write_text(r"\operatorname{Var}(z)" + " " * 1500 + "= d_k\n= d_k\n")
+    (tmp_path / "long.tex").write_text(r"\operatorname{Var}(z)" + " " * 5000 + "= d_k\n")
+    names = ["crlf.tex", "spaces.tex", "long.tex"]
+    rows = [{"learner": n, "exercise": "ex6.3", "steps_file": n} for n in names]
+    graded = grade_file(str(write_csv(tmp_path / "c.csv", rows)), str(tmp_path / "o.csv"), jobs=2).records
+    for g in graded:
+        assert_graded_as_checked(cli, g, tmp_path)
+    assert graded[0]["verdict"] == "correct"
+    assert "too costly" not in graded[1]["feedback"]
+    assert graded[2]["verdict"] == "invalid" and "is too long (5026 characters" in graded[2]["feedback"]
+
+
+def test_resume_judges_again_what_an_earlier_run_could_not_settle(tmp_path):
+    """Resuming: a changed extra column is written anew; a row invalid only because its exercise
+    was unknown (a plugin not given) is judged again once the plugin is there; an --out torn in
+    the middle of a character is resumed, its torn row judged again."""
+    rows = [
+        {"learner": "a", "exercise": "ex6.2", "answer": "1.96", "section": "A"},
+        {"learner": "b", "exercise": "ln.1", "answer": "1"},
+        {
+            "learner": "c",
+            "exercise": "ex6.4",
+            "answer": r"\begin{bmatrix} 0 & -\infty \\ 0 & 0 \end{bmatrix}",
+        },
+    ]
+    header = ["learner", "exercise", "answer", "section"]
+    klass, out = tmp_path / "c.csv", tmp_path / "o.csv"
+    with open(klass, "w", newline="") as fh:
+        w = csv.DictWriter(fh, header, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    first = grade_file(str(klass), str(out), jobs=1).records
+    assert first[1]["verdict"] == "invalid" and "no exercise 'ln.1'" in first[1]["feedback"]
+    rows[0]["section"] = "B"
+    with open(klass, "w", newline="") as fh:
+        w = csv.DictWriter(fh, header, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    judged: list[str] = []
+    with plugins.loaded([EXERCISE_PLUGIN], entry_points=False, environment=False):
+        again = grade_file(
+            str(klass), str(out), jobs=1, on_row=lambda row, rec: judged.append(row.get("learner"))
+        )
+    assert sorted(judged) == ["a", "b"] and again.records[0]["section"] == "B"
+    assert again.records[1]["verdict"] in ("correct", "incorrect")
+    raw = out.read_bytes()
+    cut = raw.index("∞".encode()) + 1  # inside the three bytes of ∞, in c's row
+    out.write_bytes(raw[:cut])
+    judged.clear()
+    final = grade_file(
+        str(klass), str(out), jobs=1, on_row=lambda row, rec: judged.append(row.get("learner"))
+    )
+    assert judged == ["c"] and final.records[2]["verdict"] == first[2]["verdict"] == "incorrect"
+
+
+def test_a_rerun_keeps_the_outs_mode_and_its_symbolic_link(tmp_path):
+    """An --out the teacher made private stays private after a rerun; an --out that is a
+    symbolic link stays one, and the file it names gets the rows."""
+    klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
+    out = tmp_path / "o.csv"
+    grade_file(str(klass), str(out), jobs=1)
+    out.chmod(0o600)
+    grade_file(str(klass), str(out), jobs=1)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    (tmp_path / "link.csv").symlink_to(tmp_path / "target.csv")
+    grade_file(str(klass), str(tmp_path / "link.csv"), jobs=1)
+    assert (tmp_path / "link.csv").is_symlink()
+    assert read_csv(tmp_path / "target.csv")[0]["verdict"] == "correct"
+
+
+def test_learner_text_cannot_break_the_report_or_the_terminal(tmp_path, cli):
+    """Exercise names, answers and learner ids with HTML, backticks, links, pipes, `$`, newlines
+    and terminal escapes: the text summary has no control character, and in the report every
+    table row keeps its cells and no HTML tag or link is live."""
+    rows = [
+        {
+            "learner": "[click](http://evil.example)",
+            "exercise": "ex6.2",
+            "answer": "``<img src=x onerror=alert(2)>``",
+        },
+        {"learner": "<b>x</b>", "exercise": "<img src=x onerror=alert(1)>", "answer": "1"},
+        {"learner": "z", "exercise": "ex9|bad|cells", "answer": "1"},
+        {"learner": "y", "exercise": "ex\x1b[31mRED\x1b]0;pwned\x07", "answer": "1"},
+        {"learner": "w", "exercise": "$\\foo$", "answer": "1"},
+        {"learner": "v", "exercise": "ex6.2", "answer": "`a|b` $x$"},
+    ]
+    klass = write_csv(tmp_path / "c.csv", rows)
+    code, out, err = cli(
+        "grade",
+        str(klass),
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path / "o.csv"),
+        "--report",
+        str(tmp_path / "r.md"),
+    )
+    assert code == 0, err
+    assert not any(ord(c) < 32 and c != "\n" for c in out)
+    report = (tmp_path / "r.md").read_text()
+    assert "<img" not in report and "<b>" not in report and "](http" not in report
+    # every table row has as many cells as its header
+    tables, current = [], []
+    for line in [*report.splitlines(), ""]:
+        if line.startswith("|"):
+            current.append(line)
+        elif current:
+            tables.append(current)
+            current = []
+    for table in tables:
+        widths = {row.count("|") for row in table}
+        assert len(widths) == 1, table
+
+
+def test_outputs_are_named_when_they_cannot_be_written(tmp_path, cli):
+    """--out in a missing folder names --out (not a temporary file); a report named *.svg gets its
+    chart beside it rather than over it."""
+    klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
+    target = tmp_path / "missing" / "x.csv"
+    code, _, err = cli("grade", str(klass), "--jobs", "1", "--out", str(target))
+    assert code == 2 and f"cannot write {target}:" in err and ".grade-" not in err
+    code, _, err = cli(
+        "grade",
+        str(klass),
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path / "o.csv"),
+        "--report",
+        str(tmp_path / "r.svg"),
+    )
+    assert code == 0, err
+    assert (tmp_path / "r.svg").read_text().startswith("# Class report")
+    assert (tmp_path / "r.chart.svg").read_text().lstrip().startswith("<?xml")

@@ -115,3 +115,20 @@ def test_gradebook_is_wide_and_counts_the_best_attempt():
     assert rows == [["ann", "1", "0", "0", "1"], ["bo", "0", "0", "0", "0"], ["cy", "0", "0", "0", "0"]]
     header, _ = gradebook(summarise(RECORDS))
     assert header == ["learner", "ex6.2", "ex6.3", "total"]
+
+
+def test_a_learner_named_like_a_row_without_one_stays_apart():
+    """A learner whose id is "line 10" is not merged with the row at line 10 that has no learner."""
+    records = [*RECORDS, rec("line 10", "ex6.3", "correct", line="11")]
+    ex63 = summarise(records).exercises[1]
+    assert (ex63.learners, ex63.learners_correct) == (5, 1)
+    _, rows = gradebook(summarise(records))
+    assert [r[0] for r in rows] == ["ann", "bo", "cy", "line 10"] and rows[-1][2] == "1"
+
+
+def test_unknown_exercises_are_one_group_when_the_exercises_are_known():
+    """With the exercise ids given, rows naming others are one "(unknown exercise)" entry."""
+    records = [rec("a", name, "invalid", feedback="no exercise") for name in ("ex9", "junk", "EX9 ")]
+    summary = summarise([*RECORDS, *records], known={"ex6.2", "ex6.3"})
+    assert [s.exercise for s in summary] == ["ex6.2", "ex6.3", "(unknown exercise)"]
+    assert summary.exercises[2].rows == 3
