@@ -63,7 +63,23 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message.splitlines()[0] if message else ''}\n")
+        first = message.splitlines()[0] if message else ""
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {_did_you_mean(first)}\n")
+
+
+def _did_you_mean(message: str) -> str:
+    """argparse's "invalid choice" message with the nearest choices suggested instead of all of them."""
+    import difflib
+    import re
+
+    m = re.match(r"argument (.+?): invalid choice: '(.*)' \(choose from (.*)\)$", message)
+    if m is None:
+        return message
+    what, given, listed = m.groups()
+    choices = [c.strip().strip("'") for c in listed.split(",")]
+    close = difflib.get_close_matches(given, choices, n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(close)}?" if close else f"choose from {', '.join(choices)}"
+    return f"argument {what}: invalid choice: {given!r}; {hint}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -160,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
         "workers, and print a summary per exercise. Rows go to --out as they finish; a rerun with "
         "the same --out resumes. Exit 0 when the batch ran, 2 when FILE cannot be read.",
     )
-    gr.add_argument("file", metavar="FILE")
+    gr.add_argument("file", metavar="FILE", help="the class file: CSV with a header, or JSON Lines")
     gr.add_argument("--out", metavar="FILE", help="graded rows (default: stdout, and the summary on stderr)")
     gr.add_argument("--format", choices=("csv", "jsonl"), help="of the rows (default: from --out, else csv)")
     gr.add_argument("--jobs", type=_whole(1, 256), metavar="N", help="workers (default: one per core)")
@@ -181,8 +197,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="symattn exercises | exercises show ID [--seed S] [--solution] | "
         "exercises variant ID --seed S [--solution]",
     )
-    ex.add_argument("action", nargs="?", choices=("list", "show", "variant"), default="list")
-    ex.add_argument("id", nargs="?", metavar="ID")
+    ex.add_argument(
+        "action",
+        nargs="?",
+        choices=("list", "show", "variant"),
+        default="list",
+        help="list the exercises, show one, or draw a variant of one with new numbers",
+    )
+    ex.add_argument("id", nargs="?", metavar="ID", help="an exercise id, such as ex6.2 (show, variant)")
     ex.add_argument("--solution", action="store_true", help="include the model solution")
     ex.add_argument("--seed", type=_seed, metavar="S", help="variant seed (show and variant)")
     _plugin_option(ex)
@@ -195,8 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
         "derivation (ex6.3, ex6.7) line by line. An ANSWER that starts with '-' needs no '--'. "
         "Exit 0 correct, 1 incorrect, 2 invalid.",
     )
-    ch.add_argument("id", metavar="ID")
-    ch.add_argument("answer", metavar="ANSWER", nargs="?")
+    ch.add_argument("id", metavar="ID", help="the exercise, such as ex6.2 (see symattn exercises)")
+    ch.add_argument("answer", metavar="ANSWER", nargs="?", help="the answer, in LaTeX or as a plain number")
     ch.add_argument(
         "--steps",
         metavar="FILE",
@@ -216,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
         "check each exercise's stated key against the registry (matched by content). Exit 0 "
         "when nothing is wrong, 1 when a claim or key is wrong, 2 for an unreadable file.",
     )
-    au.add_argument("file", metavar="FILE")
+    au.add_argument("file", metavar="FILE", help="the module's text (Markdown with LaTeX)")
     au.add_argument("--json", action="store_true", help='print {"claims": [...], "keys": [...]}')
     _plugin_option(au)
     au.set_defaults(run=commands.audit)
@@ -433,6 +455,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parsing = True
     try:
         words = list(sys.argv[1:] if argv is None else argv)
+        if not words:  # symattn alone: what it can do, rather than a complaint
+            build_parser().print_help()
+            return 0
         args = build_parser().parse_args(_check_argv(words))
         parsing = False
         if hasattr(args, "plugin"):  # commands that know derivations or exercises

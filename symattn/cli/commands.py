@@ -179,8 +179,12 @@ def audit(args: argparse.Namespace) -> int:
     try:
         with open(args.file, encoding="utf-8") as fh:
             text = fh.read(2_000_000)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or exc}") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read {args.file}: not UTF-8 text (a binary file?)") from None
+    if "\0" in text:
+        raise InputError(f"cannot read {args.file}: not a text file (it holds NUL bytes)")
     try:
         out, problems, wrong = isolated(
             _audit_report,

@@ -196,6 +196,56 @@ def test_every_option_has_help_that_shows_its_default(capsys):
     assert "(default: docs)" in out
 
 
+def _positionals(parser, where=""):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _positionals(sub, f"{where} {name}".strip())
+        elif not action.option_strings:
+            yield where, action
+
+
+def test_every_positional_argument_is_described():
+    """Each positional argument of each command (the labs' own included) says what it is."""
+    from symattn.cli.app import build_parser
+
+    found = list(_positionals(build_parser()))
+    assert {w for w, _ in found} >= {"grade", "check", "audit", "exercises", "derive", "verify"}
+    for where, action in found:
+        assert action.help, f"{where}: {action.dest} has no help"
+
+
+def test_symattn_alone_prints_the_help(capsys):
+    """`symattn` with no command prints the help (the commands and what they do), exit 0."""
+    code, out, err = run(capsys)
+    assert code == 0 and err == ""
+    assert out.startswith("usage: symattn") and "grade" in out and "check" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "suggestion"),
+    [
+        (["atention"], "did you mean attention?"),
+        (["grdae", "x.csv"], "did you mean grade?"),
+        (["lab", "satration"], "did you mean saturation?"),
+        (["exercises", "shwo", "ex6.2"], "did you mean show?"),
+    ],
+)
+def test_a_mistyped_command_gets_the_nearest_one(capsys, argv, suggestion):
+    """A command, lab or action that does not exist: one line naming the nearest, exit 2."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.rstrip().endswith(suggestion), err
+
+
+def test_a_word_like_no_command_lists_them_all(capsys):
+    """With nothing close, the error lists the commands to choose from."""
+    code, _, err = run(capsys, "zzzzzz")
+    assert code == 2 and "choose from attention, derive" in err
+
+
 def test_help_with_a_percent_sign_does_not_crash(capsys):
     """`lab --help` lists "95% intervals" without a formatting error."""
     code, out, err = run(capsys, "lab", "--help")

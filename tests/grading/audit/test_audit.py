@@ -121,6 +121,11 @@ def test_unreadable_file_is_exit_2(cli, tmp_path):
     binary.write_bytes(b"\xff\xfe\x00\x81")
     code, _, err = cli("audit", str(binary))
     assert code == 2 and err.count("\n") == 1
+    assert err.endswith(f"cannot read {binary}: not UTF-8 text (a binary file?)\n") and "codec" not in err
+    nul = tmp_path / "nul.md"
+    nul.write_bytes(b"# title\n\x00\x00\x01 1 + 1 = 2\n")
+    code, _, err = cli("audit", str(nul))
+    assert code == 2 and "not a text file" in err
 
 
 # -- the seed module ----------------------------------------------------------------------------
