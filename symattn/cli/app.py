@@ -97,9 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="work attention out exactly, step by step",
         description="Softmax(Q K^T / sqrt(d_k) + M) V, every stage exact and to --digits digits.",
     )
-    att.add_argument("--q", metavar="M", help="queries, rows in JSON: [[3,-3],[1,1]]")
-    att.add_argument("--k", metavar="M", help="keys, M rows of width d_k")
-    att.add_argument("--v", metavar="M", help="values, M rows of width d_v")
+    att.add_argument("--q", metavar="JSON", help="the queries Q, rows in JSON: [[3,-3],[1,1]]")
+    att.add_argument("--k", metavar="JSON", help="the keys K, one row of width d_k per key")
+    att.add_argument("--v", metavar="JSON", help="the values V, one row of width d_v per key")
     att.add_argument(
         "--example",
         action="store_true",
@@ -317,18 +317,22 @@ def _add_labs(sub) -> None:
         "--trials",
         type=_whole(1, MAX_COUNT, "10^9"),
         default=500,
-        metavar="N",
+        metavar="TRIALS",
         help="1 to 10^9 (default: 500)",
     )
     ls.add_argument(
         "--width",
         type=_whole(1, MAX_WIDTH, "10^6"),
         default=128,
-        metavar="D",
+        metavar="D_K",
         help="d_k, 1 to 10^6 (default: 128)",
     )
     ls.add_argument(
-        "--keys", type=_whole(1, MAX_KEYS, "10^6"), default=64, metavar="K", help="1 to 10^6 (default: 64)"
+        "--keys",
+        type=_whole(1, MAX_KEYS, "10^6"),
+        default=64,
+        metavar="KEYS",
+        help="the number of keys, 1 to 10^6 (default: 64)",
     )
     ls.add_argument(
         "--threshold",

@@ -50,12 +50,25 @@ def lab_variance(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Random numbers from which a direct saturation run is long enough (a few seconds) to be worth
+#: a hint that the reduced method draws far fewer.
+REDUCED_HINT_NUMBERS = 10**8
+
+
 def lab_saturation(args: argparse.Namespace) -> int:
     from ..labs.simulation import saturation_lab, saturation_numbers
     from ..present import lab_render
 
     figure_work = sum(saturation_numbers(20_000, w, args.keys, "reduced") for w in _figures().WIDTHS)
     plot = _plot_target(args.plot, figure_work)
+    direct = saturation_numbers(args.trials, args.width, args.keys, "direct")
+    if args.method == "direct" and direct >= REDUCED_HINT_NUMBERS and sys.stderr.isatty():
+        fewer = direct / saturation_numbers(args.trials, args.width, args.keys, "reduced")
+        print(
+            f"symattn: hint: --method reduced gives the same distribution from {fewer:,.0f} times "
+            "fewer random numbers (the score reduction)",
+            file=sys.stderr,
+        )
     r = saturation_lab(args.trials, args.width, args.keys, args.threshold, args.seed, args.method)
     _emit(lab_render.saturation_json(r) if args.json else lab_render.saturation_text(r))
     if plot is not None:

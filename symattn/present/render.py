@@ -11,6 +11,7 @@ in zeros print exactly as ``5*10**299`` (LaTeX ``5 \\cdot 10^{299}``).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 import sympy as sp
@@ -207,16 +208,29 @@ def to_text(steps: AttentionSteps, digits: int = 15) -> str:
         for i in range(m.rows):
             for j in range(m.cols):
                 x = m[i, j]
-                shown = text_entry(x)
-                if not _is_plain(x):
+                full = text_entry(x)
+                shown = short_numbers(full)
+                if not _is_plain(x) or shown != full:  # a shortened integer: its decimal too
                     value, exact = values[i][j]
                     shown += f" = {value}" if exact else f" ≈ {value}"
                 lines.append(f"  {letter}[{i + 1},{j + 1}] = {shown}")
     return "\n".join(lines) + "\n"
 
 
+#: Digits of a whole number printed in full in text output; a longer one is shortened.
+SHOWN_DIGITS = 40
+
+
+def short_numbers(text: str) -> str:
+    """``text`` with every run of more than :data:`SHOWN_DIGITS` digits shortened to its first
+    and last ten digits and its length: ``1000000000...0000000001 (401 digits)``."""
+    return re.sub(
+        rf"\d{{{SHOWN_DIGITS + 1},}}", lambda m: f"{m[0][:10]}...{m[0][-10:]} ({len(m[0])} digits)", text
+    )
+
+
 def _text_rows(m: sp.MatrixBase) -> str:
-    rows = (", ".join(text_entry(x) for x in m.row(i)) for i in range(m.rows))
+    rows = (", ".join(short_numbers(text_entry(x)) for x in m.row(i)) for i in range(m.rows))
     return "[" + ", ".join(f"[{r}]" for r in rows) + "]"
 
 

@@ -216,3 +216,38 @@ def test_lab_fuzz(cli, tmp_path):
         assert elapsed < 30, (argv, elapsed)
         if code == 0 and "--help" not in argv and "-h" not in argv:
             assert out and err == ""
+
+
+class _Terminal:
+    """A stand-in for a terminal's stderr."""
+
+    def __init__(self):
+        self.text = ""
+
+    def write(self, s):
+        self.text += s
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize(
+    ("method", "tty", "hinted"), [("direct", True, True), ("direct", False, False), ("reduced", True, False)]
+)
+def test_a_long_direct_saturation_run_suggests_the_reduced_method(monkeypatch, capsys, method, tty, hinted):
+    """On a terminal, a direct saturation run past the threshold of random numbers says that
+    --method reduced draws (1 + keys) x width / (1 + keys) = width times fewer; not otherwise."""
+    from symattn.cli import commands, main
+
+    monkeypatch.setattr(commands, "REDUCED_HINT_NUMBERS", 1)
+    term = _Terminal()
+    if tty:
+        monkeypatch.setattr(sys, "stderr", term)
+    assert (
+        main(["lab", "saturation", "--trials", "20", "--width", "16", "--keys", "4", "--method", method]) == 0
+    )
+    err = term.text + capsys.readouterr().err
+    assert ("--method reduced gives the same distribution from 16 times fewer" in err) == hinted

@@ -122,3 +122,17 @@ def test_long_round_integers_print_exactly_in_powers_of_ten():
     assert latex_entry(sp.Integer(10**300)) == "10^{300}"
     assert latex_entry(sp.sqrt(2) / big) == r"\frac{\sqrt{2}}{5 \cdot 10^{299}}"
     assert text_entry(sp.Integer(123456789012345678)) == "123456789012345678"
+
+
+def test_long_integers_are_shortened_in_text_only():
+    """A score of 10^400 + 1 shows in text as its first and last ten digits and its length, with
+    its decimal beside it; JSON keeps every digit. Forty digits still print in full."""
+    import re
+
+    steps = attention([[10**400, 1]], [[1, 1]], [[1]], mask="none")
+    text = to_text(steps)
+    assert not re.search(r"\d{41}", text)
+    assert "S[1,1] = 1000000000...0000000001 (401 digits) ≈ 1.00000000000000E+400" in text
+    assert str(10**400 + 1) in json.dumps(to_json(steps))
+    forty = 10**39 + 7
+    assert f"[[{forty}, 1]]" in to_text(attention([[forty, 1]], [[1, 1]], [[1]], mask="none"))
