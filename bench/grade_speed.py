@@ -247,19 +247,7 @@ def main() -> None:
     else:
         rows = answers(args.rows, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
-        klass, out = Path(tmp) / "class.csv", Path(tmp) / "graded.csv"
-        with open(klass, "w", newline="", encoding="utf-8") as fh:
-            w = csv.DictWriter(fh, list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
-        argv = [str(exe), "grade", str(klass), "--out", str(out)]
-        if args.jobs:
-            argv += ["--jobs", str(args.jobs)]
-        t = time.perf_counter()
-        subprocess.run(argv, capture_output=True, check=True)
-        grade_seconds = time.perf_counter() - t
-        with open(out, newline="", encoding="utf-8") as fh:
-            graded = list(csv.DictReader(fh))
+        grade_seconds, graded = _grade_seconds(exe, _write_class(Path(tmp) / "class.csv", rows), args.jobs)
     sample = random.Random(args.seed + 1).sample(range(len(rows)), min(args.sample, len(rows)))
     loop = []
     for i in sample:
