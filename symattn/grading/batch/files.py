@@ -302,33 +302,23 @@ def read_steps_file(folder: str | Path, name: str) -> tuple[str, str]:
     resolved = os.path.realpath(given)
     if os.path.commonpath([root, resolved]) != root:
         raise StepsFileRefused(f"steps_file leads out of the class file's folder: {shown}")
-    try:  # the name as given (so that "proof.tex/" fails as it does for check), not following
-        # it into a FIFO; then it must be the very file that was resolved inside the folder
-        fd = os.open(given, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:  # the name as given, so that "proof.tex/" fails as it does for check
+        raw, info = _read_regular(given, MAX_STEPS_BYTES)
     except OSError as exc:
         raise StepsFileRefused(f"steps_file cannot be read ({exc.strerror or exc}): {shown}") from None
-    try:
-        info = os.fstat(fd)
-        try:
-            there = os.stat(resolved)
-        except OSError:
-            there = None
-        if there is None or (there.st_dev, there.st_ino) != (info.st_dev, info.st_ino):
-            raise StepsFileRefused(f"steps_file changed while it was read: {shown}")
-        if not stat.S_ISREG(info.st_mode):
-            raise StepsFileRefused(f"steps_file is not a regular file: {shown}")
-        if info.st_size > MAX_STEPS_BYTES:
-            raise StepsFileRefused(
-                f"steps_file is larger than the {MAX_STEPS_BYTES:,} bytes a derivation may hold "
-                f"({info.st_size:,} bytes): {shown}"
-            )
-        chunks, size = [], 0
-        while size <= MAX_STEPS_BYTES and (chunk := os.read(fd, 65536)):
-            chunks.append(chunk)
-            size += len(chunk)
-    finally:
-        os.close(fd)
-    raw = b"".join(chunks)
+    try:  # it must be the very file that was resolved inside the folder
+        there = os.stat(resolved)
+    except OSError:
+        there = None
+    if there is None or (there.st_dev, there.st_ino) != (info.st_dev, info.st_ino):
+        raise StepsFileRefused(f"steps_file changed while it was read: {shown}")
+    if raw is None:
+        raise StepsFileRefused(f"steps_file is not a regular file: {shown}")
+    if info.st_size > MAX_STEPS_BYTES:
+        raise StepsFileRefused(
+            f"steps_file is larger than the {MAX_STEPS_BYTES:,} bytes a derivation may hold "
+            f"({info.st_size:,} bytes): {shown}"
+        )
     if len(raw) > MAX_STEPS_BYTES:  # grew while it was read
         raise StepsFileRefused(
             f"steps_file is larger than the {MAX_STEPS_BYTES:,} bytes a derivation may hold: {shown}"
@@ -338,6 +328,24 @@ def read_steps_file(folder: str | Path, name: str) -> tuple[str, str]:
     except UnicodeDecodeError:
         raise StepsFileRefused(f"steps_file is not UTF-8 text: {shown}") from None
     return text, hashlib.sha256(raw).hexdigest()
+
+
+def _read_regular(path: str, limit: int) -> tuple[bytes | None, os.stat_result]:
+    """``path`` opened without blocking (a FIFO would wait for a writer): its status, and for a
+    regular file at most ``limit + 1`` of its bytes (None for anything else, which is not read).
+    Raises :class:`OSError` when it cannot be opened."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, info
+        chunks, size = [], 0
+        while size <= limit and (chunk := os.read(fd, min(1 << 20, limit + 1 - size))):
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks), info
+    finally:
+        os.close(fd)
 
 
 # -- graded rows --------------------------------------------------------------------------------
@@ -367,21 +375,14 @@ class ResultFile:
         """Rows an earlier run already graded, by key; a torn or foreign line is ignored."""
         if not self.path or not os.path.exists(self.path):
             return {}
-        why = ""
-        try:  # opened without blocking: a FIFO would wait for a writer
-            with open(os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as fh:
-                if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                    why = "not a regular file"
-                else:
-                    raw = fh.read(MAX_RESUME_BYTES + 1)
-                    if len(raw) > MAX_RESUME_BYTES:
-                        why = f"larger than {MAX_RESUME_BYTES // 2**20} MB"
-            if not why:  # a row torn inside a character fails below as incomplete, alone
-                text = raw.decode("utf-8", errors="replace")
+        try:
+            raw, _ = _read_regular(self.path, MAX_RESUME_BYTES)
         except OSError as exc:
-            why = exc.strerror or str(exc)
-        if why:
-            raise ClassFileError(f"cannot read {self.path} to resume: {why}") from None
+            raise ClassFileError(f"cannot read {self.path} to resume: {exc.strerror or exc}") from None
+        if raw is None or len(raw) > MAX_RESUME_BYTES:
+            why = "not a regular file" if raw is None else f"larger than {MAX_RESUME_BYTES // 2**20} MB"
+            raise ClassFileError(f"cannot read {self.path} to resume: {why}")
+        text = raw.decode("utf-8", errors="replace")  # a row torn inside a character: incomplete, alone
         done = {}
         with _fields_up_to_file_size():
             records = _parse_records(text)
