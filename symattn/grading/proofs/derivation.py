@@ -140,8 +140,9 @@ class World:
     def definition(self, lhs_text: str, defs: dict) -> str | None:
         return None
 
-    def slip(self, lhs: Any, rhs: Any) -> str | None:
-        """A named slip found by looking at the whole step (not a rewrite), or None."""
+    def slip(self, lhs: Any, rhs: Any) -> tuple[str, str] | None:
+        """A named slip found by looking at the whole step (not a rewrite): why the step is
+        wrong and the slip's name; or None."""
         return None
 
     def split(self, lhs: Any, rhs: Any) -> list | None:
@@ -214,7 +215,7 @@ class VarianceWorld(World):
             return "false", s.counterexample(lhs, rhs) or s.difference_text(lhs, rhs)
         return verdict, None
 
-    def slip(self, lhs: Any, rhs: Any) -> str | None:
+    def slip(self, lhs: Any, rhs: Any) -> tuple[str, str] | None:
         return self.s.shifted_range(lhs, rhs)
 
     def goals(self) -> list[tuple[Any, Any]]:
@@ -365,8 +366,8 @@ def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict)
         if name is not None or not str(exc).startswith(_SHAPES):
             raise
         w.normal(w.read(lhs_text, defs), defs)  # the left side must read
-        feedback = _shape_slip(lhs_text, str(exc))
-        return {"status": "wrong", "rule": "", "feedback": feedback, "slip": _bracketed(feedback)}
+        feedback, slip = _shape_slip(lhs_text, str(exc))
+        return {"status": "wrong", "rule": "", "feedback": feedback, "slip": slip}
     if name is not None:
         return {"status": "ok", "rule": f"definition of {name}", "feedback": "", "define": (name, rhs)}
     lhs = w.normal(w.read(lhs_text, defs), defs)
@@ -425,8 +426,8 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
             slip = mistakes[0].name
             parts.append(f"{mistakes[0].feedback} [{slip}]")
         elif named := w.slip(lhs, rhs):
-            slip = _bracketed(named)
-            parts.append(named)
+            why, slip = named
+            parts.append(f"{why} [{slip}]")
         if counter and counter.startswith("the two sides"):
             parts.append(counter)
         else:
@@ -490,22 +491,16 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
     }
 
 
-def _bracketed(named: str) -> str:
-    """The name of a slip in one of symattn's own messages: ``why ... [name]`` (first part)."""
-    import re
-
-    m = re.search(r" \[([^\[\]]+)\](?:;|$)", named)
-    return m.group(1) if m else ""
-
-
-def _shape_slip(lhs_text: str, message: str) -> str:
-    """Why a right side whose shapes do not fit is wrong, naming the slip that usually makes one."""
+def _shape_slip(lhs_text: str, message: str) -> tuple[str, str]:
+    """Why a right side whose shapes do not fit is wrong, naming the slip that usually makes one
+    (the feedback, and the slip's name or "")."""
     import re
 
     why = f"the left side is a matrix, but on the right {message}"
     if re.search(r"\)\s*\^\s*(\\top|\\intercal|T\b|\{\s*(\\top|T)\s*\})", lhs_text):
-        return f"the transpose of a product reverses the order: (AB)^T = B^T A^T [(AB)^T = A^T B^T]; {why}"
-    return why
+        slip = "(AB)^T = A^T B^T"
+        return f"the transpose of a product reverses the order: (AB)^T = B^T A^T [{slip}]; {why}", slip
+    return why, ""
 
 
 # -- the whole derivation -------------------------------------------------------------------

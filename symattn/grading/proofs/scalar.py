@@ -688,9 +688,9 @@ def truth(lhs: sp.Basic, rhs: sp.Basic) -> str:
     return "normal" if diff == 0 else "false"
 
 
-def shifted_range(lhs: sp.Basic, rhs: sp.Basic) -> str | None:
+def shifted_range(lhs: sp.Basic, rhs: sp.Basic) -> tuple[str, str] | None:
     """The named slip of a sum whose index range is shifted (i = 0..d_k, i = 1..d_k - 1): the
-    step becomes true once every sum runs over i = 1..d_k again."""
+    step becomes true once every sum runs over i = 1..d_k again. (Why it is wrong, its name.)"""
 
     def restore(e: sp.Basic) -> sp.Basic:
         return e.replace(
@@ -707,8 +707,8 @@ def shifted_range(lhs: sp.Basic, rhs: sp.Basic) -> str | None:
     except Unsupported:
         return None
     return (
-        "the index range is shifted: z sums q_i k_i over i = 1, ..., d_k, so each sum has d_k terms "
-        "[index range shifted]"
+        "the index range is shifted: z sums q_i k_i over i = 1, ..., d_k, so each sum has d_k terms",
+        "index range shifted",
     )
 
 

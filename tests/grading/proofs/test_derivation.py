@@ -139,6 +139,7 @@ def test_cli_json(cli):
     [
         ("ex6.3/w01_scaling_rule.tex", "Var(aX) = a Var(X)", 6),  # a named slip of a rewrite
         ("ex6.7/w03_transpose_not_reversed.tex", "(AB)^T = A^T B^T", None),  # a named slip of shapes
+        ("ex6.3/w10_shifted_range.tex", "index range shifted", 3),  # named by looking at the whole step
         ("ex6.3/u01_shift.tex", "Var(X + c) = Var(X)", 3),  # true but unjustified: its rule
         ("ex6.3/u02_one_line.tex", "circular", 4),
         ("ex6.3/s01_stops_short.tex", "stops short of the goal", None),  # every step right
