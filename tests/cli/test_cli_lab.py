@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from terminal import Terminal
 
 from symattn.cli import app as cli_module
 
@@ -218,22 +219,6 @@ def test_lab_fuzz(cli, tmp_path):
             assert out and err == ""
 
 
-class _Terminal:
-    """A stand-in for a terminal's stderr."""
-
-    def __init__(self):
-        self.text = ""
-
-    def write(self, s):
-        self.text += s
-
-    def flush(self):
-        pass
-
-    def isatty(self):
-        return True
-
-
 @pytest.mark.parametrize(
     ("method", "tty", "hinted"), [("direct", True, True), ("direct", False, False), ("reduced", True, False)]
 )
@@ -243,7 +228,7 @@ def test_a_long_direct_saturation_run_suggests_the_reduced_method(monkeypatch, c
     from symattn.cli import commands, main
 
     monkeypatch.setattr(commands, "REDUCED_HINT_NUMBERS", 1)
-    term = _Terminal()
+    term = Terminal()
     if tty:
         monkeypatch.setattr(sys, "stderr", term)
     assert (

@@ -9,6 +9,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from terminal import Terminal
 
 from symattn.labs import simulation as labs
 from symattn.labs.simulation import _chunks, p_max, saturation_lab, scores_for_saturation, variance_lab
@@ -167,14 +168,9 @@ def test_width_of_a_million_stays_bounded():
     assert r.unscaled.saturated == 2  # raw scores of spread 1000: one weight takes everything
 
 
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
 def test_progress_bar_only_on_a_terminal(monkeypatch):
     """Long runs draw a progress bar on stderr when it is a terminal, and nothing otherwise."""
-    fake = _Terminal()
+    fake = Terminal()
     monkeypatch.setattr(sys, "stderr", fake)
     variance_lab([128], 40_000, seed=0, method="direct")
     assert "variance d_k=128" in fake.getvalue() and "draws" in fake.getvalue()

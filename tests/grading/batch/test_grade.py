@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from terminal import Terminal
 
 from symattn.grading.batch import grade as grade_module
 from symattn.grading.batch.grade import grade_file
@@ -467,22 +468,6 @@ def test_steps_file_rows_are_judged_as_check_steps(tmp_path, cli):
 
 
 # -- progress ----------------------------------------------------------------------------------------
-class Terminal:
-    """A stand-in for a terminal's stderr."""
-
-    def __init__(self):
-        self.text = ""
-
-    def write(self, s):
-        self.text += s
-
-    def flush(self):
-        pass
-
-    def isatty(self):
-        return True
-
-
 def test_progress_only_on_a_terminal(tmp_path, cli, monkeypatch):
     """On a terminal stderr shows rows done, rate and time left; otherwise nothing of it."""
     klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
