@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from graded import record as rec
 
 from symattn.present.grade_report import (
     bar_chart,
@@ -16,22 +17,6 @@ from symattn.present.grade_report import (
     summary_json,
     summary_text,
 )
-
-
-def rec(learner, exercise, verdict, mistake="", read_as="", answer="x", line="2"):
-    return {
-        "line": line,
-        "learner": learner,
-        "exercise": exercise,
-        "answer": answer,
-        "seed": "",
-        "verdict": verdict,
-        "feedback": "",
-        "mistake": mistake,
-        "read_as": read_as,
-        "seconds": "0.1",
-    }
-
 
 # ex6.2: 9 rows from 8 learners (d answered twice); ex6.5: one row.
 RECORDS = [

@@ -4,23 +4,9 @@ slips of answers and of derivations, invalid rows by reason, the gradebook."""
 from __future__ import annotations
 
 import pytest
+from graded import record as rec
 
 from symattn.grading.batch.summary import best, gradebook, invalid_reason, summarise
-
-
-def rec(learner, exercise, verdict, mistake="", feedback="", read_as="", answer="x", line="2"):
-    return {
-        "line": line,
-        "learner": learner,
-        "exercise": exercise,
-        "answer": answer,
-        "seed": "",
-        "verdict": verdict,
-        "feedback": feedback,
-        "mistake": mistake,
-        "read_as": read_as,
-    }
-
 
 # ex6.2: ann wrong then right, bo wrong twice, cy unreadable; ex6.3: two derivations with the
 # same named slip (by two learners), one stopping short, one unreadable; a row with no learner.
