@@ -35,6 +35,16 @@ def read_csv(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
+def grade_cli(cli, klass: Path, out: Path | str, *options: Path | str) -> tuple[int, str, str]:
+    """`symattn grade KLASS --jobs 1 --out OUT OPTIONS...`, in-process: exit code, stdout, stderr."""
+    return cli("grade", str(klass), "--jobs", "1", "--out", str(out), *map(str, options))
+
+
+def one_row(tmp_path: Path) -> Path:
+    """A class file of one right answer."""
+    return write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
+
+
 def check_doc(cli, row: dict[str, str], folder: Path, *extra: str) -> tuple[int, dict | None, str]:
     """`symattn check` on one class row, in-process: exit code, --json document, stderr."""
     if row.get("steps_file"):
@@ -278,13 +288,12 @@ def test_a_field_over_one_megabyte_is_refused_per_row(tmp_path):
 @pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
 def test_output_files_follow_the_umask(tmp_path, cli, umask):
     """--out, --gradebook, --summary-json and --report are created with 0666 less the umask."""
-    klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
+    klass = one_row(tmp_path)
     names = ("o.csv", "b.csv", "s.json", "r.md")
     old = os.umask(umask)
     try:
-        argv = ["grade", str(klass), "--jobs", "1", "--out", str(tmp_path / "o.csv")]
-        argv += ["--gradebook", str(tmp_path / "b.csv"), "--summary-json", str(tmp_path / "s.json")]
-        code, _, err = cli(*argv, "--report", str(tmp_path / "r.md"))
+        options = ("--gradebook", tmp_path / "b.csv", "--summary-json", tmp_path / "s.json")
+        code, _, err = grade_cli(cli, klass, tmp_path / "o.csv", *options, "--report", tmp_path / "r.md")
     finally:
         os.umask(old)
     assert code == 0, err
@@ -294,32 +303,21 @@ def test_output_files_follow_the_umask(tmp_path, cli, umask):
 
 def test_an_output_that_cannot_be_written_names_the_file(tmp_path, cli):
     """A gradebook, summary or report that cannot be written: exit 2, one line naming it."""
-    klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
+    klass = one_row(tmp_path)
     for option in ("--gradebook", "--summary-json", "--report"):
         target = tmp_path / "missing" / "x.out"
-        code, _, err = cli(
-            "grade", str(klass), "--jobs", "1", "--out", str(tmp_path / "o.csv"), option, str(target)
-        )
+        code, _, err = grade_cli(cli, klass, tmp_path / "o.csv", option, target)
         assert code == 2 and err.count("\n") == 1 and f"cannot write {target}" in err, (option, err)
     if os.path.exists("/dev/full"):
-        code, _, err = cli(
-            "grade",
-            str(klass),
-            "--jobs",
-            "1",
-            "--out",
-            str(tmp_path / "o.csv"),
-            "--summary-json",
-            "/dev/full",
-        )
+        code, _, err = grade_cli(cli, klass, tmp_path / "o.csv", "--summary-json", "/dev/full")
         assert code == 2 and "cannot write /dev/full" in err and "None" not in err
 
 
 def test_resume_reads_only_a_bounded_regular_file(tmp_path, cli):
     """--out that is not a regular file (a FIFO, say) is refused at once, not read until memory runs out."""
-    klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
+    klass = one_row(tmp_path)
     os.mkfifo(tmp_path / "pipe")
-    code, _, err = cli("grade", str(klass), "--jobs", "1", "--out", str(tmp_path / "pipe"))
+    code, _, err = grade_cli(cli, klass, tmp_path / "pipe")
     assert code == 2 and "not a regular file" in err
 
 
@@ -457,7 +455,7 @@ def test_resume_judges_again_what_an_earlier_run_could_not_settle(tmp_path):
 def test_a_rerun_keeps_the_outs_mode_and_its_symbolic_link(tmp_path):
     """An --out the teacher made private stays private after a rerun; an --out that is a
     symbolic link stays one, and the file it names gets the rows."""
-    klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
+    klass = one_row(tmp_path)
     out = tmp_path / "o.csv"
     grade_file(str(klass), str(out), jobs=1)
     out.chmod(0o600)
@@ -486,16 +484,7 @@ def test_learner_text_cannot_break_the_report_or_the_terminal(tmp_path, cli):
         {"learner": "v", "exercise": "ex6.2", "answer": "`a|b` $x$"},
     ]
     klass = write_csv(tmp_path / "c.csv", rows)
-    code, out, err = cli(
-        "grade",
-        str(klass),
-        "--jobs",
-        "1",
-        "--out",
-        str(tmp_path / "o.csv"),
-        "--report",
-        str(tmp_path / "r.md"),
-    )
+    code, out, err = grade_cli(cli, klass, tmp_path / "o.csv", "--report", tmp_path / "r.md")
     assert code == 0, err
     assert not any(ord(c) < 32 and c != "\n" for c in out)
     report = (tmp_path / "r.md").read_text()
@@ -516,20 +505,11 @@ def test_learner_text_cannot_break_the_report_or_the_terminal(tmp_path, cli):
 def test_outputs_are_named_when_they_cannot_be_written(tmp_path, cli):
     """--out in a missing folder names --out (not a temporary file); a report named *.svg gets its
     chart beside it rather than over it."""
-    klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}])
+    klass = one_row(tmp_path)
     target = tmp_path / "missing" / "x.csv"
-    code, _, err = cli("grade", str(klass), "--jobs", "1", "--out", str(target))
+    code, _, err = grade_cli(cli, klass, target)
     assert code == 2 and f"cannot write {target}:" in err and ".grade-" not in err
-    code, _, err = cli(
-        "grade",
-        str(klass),
-        "--jobs",
-        "1",
-        "--out",
-        str(tmp_path / "o.csv"),
-        "--report",
-        str(tmp_path / "r.svg"),
-    )
+    code, _, err = grade_cli(cli, klass, tmp_path / "o.csv", "--report", tmp_path / "r.svg")
     assert code == 0, err
     assert (tmp_path / "r.svg").read_text().startswith("# Class report")
     assert (tmp_path / "r.chart.svg").read_text().lstrip().startswith("<?xml")
