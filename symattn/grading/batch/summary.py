@@ -145,29 +145,28 @@ def summarise(records: Sequence[dict[str, str]], known: Collection[str] | None =
         return name if known is None or name in known else UNKNOWN
 
     by_exercise: dict[str, list[dict[str, str]]] = defaultdict(list)
-    by_learner: dict[tuple[bool, str], list[dict[str, str]]] = defaultdict(list)
+    verdicts: dict[tuple[bool, str], dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for r in records:
-        by_exercise[exercise(r)].append(r)
-        by_learner[_who(r)].append(r)
-    exercises = [_exercise_summary(name, rows) for name, rows in by_exercise.items()]
-    learners = []
-    for (named, who), rows in by_learner.items():
-        verdicts: dict[str, list[str]] = defaultdict(list)
-        for r in rows:
-            verdicts[exercise(r)].append(r["verdict"])
-        attempts = {e: len(v) for e, v in verdicts.items()}
-        learners.append(LearnerSummary(who, attempts, {e: best(v) for e, v in verdicts.items()}, named))
+        name = exercise(r)
+        by_exercise[name].append(r)
+        verdicts[_who(r)][name].append(r["verdict"])
+    learners = [
+        LearnerSummary(
+            who, {e: len(v) for e, v in mine.items()}, {e: best(v) for e, v in mine.items()}, named
+        )
+        for (named, who), mine in verdicts.items()
+    ]
+    exercises = [_exercise_summary(name, rows, learners) for name, rows in by_exercise.items()]
     return ClassSummary(exercises, learners)
 
 
-def _exercise_summary(name: str, rows: list[dict[str, str]]) -> ExerciseSummary:
+def _exercise_summary(
+    name: str, rows: list[dict[str, str]], learners: list[LearnerSummary]
+) -> ExerciseSummary:
     counts = Counter({v: 0 for v in VERDICTS})
     counts.update(r["verdict"] for r in rows)
-    verdicts: dict[str, list[str]] = defaultdict(list)
-    for r in rows:
-        verdicts[_who(r)].append(r["verdict"])
-    correct = sum(best(v) == "correct" for v in verdicts.values())
-    s = ExerciseSummary(name, dict(counts), len(verdicts), correct)
+    tried = [learner.best[name] for learner in learners if name in learner.best]
+    s = ExerciseSummary(name, dict(counts), len(tried), tried.count("correct"))
     slips: dict[str, list[dict[str, str]]] = defaultdict(list)
     invalid: dict[str, list[dict[str, str]]] = defaultdict(list)
     wrong: dict[str, list[dict[str, str]]] = defaultdict(list)
