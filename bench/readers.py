@@ -183,6 +183,29 @@ def _same(result: dict[str, Any], bank: list[dict[str, str]]) -> int:
     return sum(a == b["verdict"] for a, b in zip(result["verdicts"], bank, strict=True))
 
 
+#: The rows of the readers' table, one measure each (the readers are its columns).
+MEASURES = (
+    "Python",
+    "latex2sympy pairs, reader alone",
+    "pairs through symattn",
+    "another value through symattn",
+    "refused through symattn",
+    "Math-Verify cases (agree with a course)",
+    "answer bank: same verdict",
+    "import",
+    "check, median",
+    "pure wheels on PyPI",
+)
+
+
+def transposed(measures: tuple[str, ...], columns: dict[str, list[str]]) -> list[str]:
+    """A Markdown table with one row per measure and one column per reader."""
+    out = ["| measure | " + " | ".join(columns) + " |", "| --- |" + " --- |" * len(columns)]
+    for k, measure in enumerate(measures):
+        out.append(f"| {measure} | " + " | ".join(cells[k] for cells in columns.values()) + " |")
+    return out
+
+
 def _cell(text: str) -> str:
     text = " ".join(str(text).split())
     text = text if len(text) <= 90 else text[:87] + "..."
@@ -212,25 +235,27 @@ def page(results: dict[str, dict[str, Any]], chosen: str) -> str:
         "antlr 4.7.2 has no wheel on PyPI, but it is pure Python: `pip wheel` builds a "
         "`py3-none-any` wheel of it from its source, which is what a site for Pyodide serves.",
         "",
-        "| reader | Python | latex2sympy pairs, reader alone | pairs through symattn "
-        "| another value through symattn | refused through symattn | Math-Verify cases (agree with a course) "
-        "| answer bank: same verdict | import | check, median | pure wheels on PyPI |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
+    columns: dict[str, list[str]] = {}  # one column per reader, so the table fits a page's width
     for name, r in results.items():
         same = _same(r, bank)
         mv = [x.split("|") for x in r["math_verify"]]
         answers = [(v, int(c)) for v, c, prose in mv if prose == "0"]
         agree = sum((v == "correct") == bool(c) for v, c in answers)
         wheels = ", ".join(f"{spec}: {'yes' if ok else 'no'}" for spec, ok in r["wheels"].items())
-        lines.append(
-            f"| {name} | {r['python']} | {_count(r['pairs'], 'alone', 'equal')}/{good} "
-            f"| {_count(r['pairs'], 'symattn', 'equal')}/{good} "
-            f"| {_count(r['pairs'], 'symattn', 'another')} "
-            f"| {_count(r['pairs'], 'symattn', 'refused')} "
-            f"| {agree}/{len(answers)} | {same}/{len(bank)} | {r['import_seconds']:.2f} s "
-            f"| {r['median_check'] * 1000:.0f} ms | {wheels} |"
-        )
+        columns[name] = [
+            r["python"],
+            f"{_count(r['pairs'], 'alone', 'equal')}/{good}",
+            f"{_count(r['pairs'], 'symattn', 'equal')}/{good}",
+            str(_count(r["pairs"], "symattn", "another")),
+            str(_count(r["pairs"], "symattn", "refused")),
+            f"{agree}/{len(answers)}",
+            f"{same}/{len(bank)}",
+            f"{r['import_seconds']:.2f} s",
+            f"{r['median_check'] * 1000:.0f} ms",
+            wheels,
+        ]
+    lines += transposed(MEASURES, columns)
     base = results[chosen]
     lines += [
         "",
@@ -280,12 +305,12 @@ def page(results: dict[str, dict[str, Any]], chosen: str) -> str:
         ]
         if worse:
             lines += [
-                f"| answer | bank | why | {chosen} reads | {name} gives |",
-                "| --- | --- | --- | --- | --- |",
+                f"| answer | the bank's verdict and why | {chosen} reads | {name} gives |",
+                "| --- | --- | --- | --- |",
             ]
             for row, was, verdict, reading in worse:
                 lines.append(
-                    f"| `{_cell(row['answer'])}` | {row['verdict']} | {_cell(row['reason'])} "
+                    f"| `{_cell(row['answer'])}` | {row['verdict']}: {_cell(row['reason'])} "
                     f"| `{_cell(was)}` | {verdict}: `{_cell(reading)}` |"
                 )
             lines.append("")

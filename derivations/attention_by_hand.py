@@ -21,6 +21,7 @@ from symattn.core.masks import Mask
 from symattn.core.numeric import attention_numeric
 from symattn.core.softmax import RowSoftmax
 from symattn.proof import Derivation
+from symattn.proof.latex import written
 
 NAME = "attention_by_hand"
 TITLE = "Attention on two tokens, by hand"
@@ -51,9 +52,10 @@ def derivation() -> Derivation:
     D = Derivation(
         NAME,
         TITLE,
-        "The two-token example of section 6.2: causal weights [1, 0] and "
-        "[1/(1+e^sqrt2), e^sqrt2/(1+e^sqrt2)], outputs [0, -1] and [0.804..., 1.413...].",
-        assumptions=["d_k = 2; the causal mask blocks key 2 for query 1"],
+        r"The two-token example of section 6.2: with the causal mask the weights are $[1, 0]$ and "
+        r"$\left[\frac{1}{1 + e^{\sqrt{2}}}, \frac{e^{\sqrt{2}}}{1 + e^{\sqrt{2}}}\right]$, and the outputs "
+        r"$[0, -1]$ and $[0.804\ldots, 1.413\ldots]$.",
+        assumptions=[r"$d_k = 2$; the causal mask blocks key 2 for query 1"],
     )
     S = sp.Matrix([[-18, 0], [0, 2]])
     Z = sp.Matrix([[-9 * R2, 0], [0, R2]])
@@ -61,12 +63,17 @@ def derivation() -> Derivation:
     Zm = sp.Matrix([[-9 * R2, -oo], [0, R2]])
     A = sp.Matrix([[1, 0], [1 / (1 + E), E / (1 + E)]])
     O = sp.Matrix([[0, -1], [E / (1 + E), (2 * E - 1) / (1 + E)]])  # noqa: E741 - the module's letter
+    # The second output as a person writes it, 2 e^sqrt2 - 1 over 1 + e^sqrt2 (verify proves it
+    # is the entry checked).
+    second = written(
+        sp.Mul(sp.Add(2 * E, -1, evaluate=False), sp.Pow(1 + E, -1, evaluate=False), evaluate=False)
+    )
     # The module's letters, each standing for its matrix: a step shows its left side as a
     # formula in them, and verify proves the formula is that side.
     Qs, Ks, Vs, Ms, As = (sp.MatrixSymbol(name, 2, 2) for name in "QKVMA")
     D.abbreviations = {Qs: Q, Ks: K, Vs: V, Ms: M, As: A}
     scores = sp.MatMul(Qs, Ks.T)
-    scaled = sp.MatMul(1 / R2, Qs, Ks.T)
+    scaled = sp.MatMul(sp.Pow(R2, -1, evaluate=False), Qs, Ks.T)  # 1/sqrt(2), not sqrt(2)/2
 
     D.claim(_softmax_rows(Zm), A).claim(_mul(A, V), O)
 
@@ -74,28 +81,28 @@ def derivation() -> Derivation:
     D.step(
         _mul(Q, K.T),
         S,
-        "entry (i, j) is query i dotted with key j",
+        "entry $(i, j)$ is query $i$ dotted with key $j$",
         shown_lhs=scores,
     )
     D.section(r"Scale by $\sqrt{d_k} = \sqrt{2}$")
     D.step(_mul(1 / R2, S), Z, r"divide every score by $\sqrt{2}$", shown_lhs=scaled)
-    D.approx(-9 * R2, "-12.73", "the module's row [-12.73, 0]", digits=4)
-    D.approx(R2, "1.414", "and [0, 1.414]", digits=4)
+    D.approx(-9 * R2, "-12.73", "the module's row $[-12.73, 0]$", digits=4)
+    D.approx(R2, "1.414", "and $[0, 1.414]$", digits=4)
     D.section("Mask")
     D.step(
         sp.MatAdd(Z, M, evaluate=False),
         Zm,
         "causal: token 1 may not look at token 2",
-        shown_lhs=sp.MatAdd(scaled, Ms),
+        shown_lhs=sp.MatAdd(scaled, Ms, evaluate=False),
     )
     D.section("Softmax each row")
     D.step(
         _softmax_rows(Zm),
         A,
         r"$e^{-\infty} = 0$; row 1 keeps its only key",
-        shown_lhs=RowSoftmax(sp.MatAdd(scaled, Ms)),
+        shown_lhs=RowSoftmax(sp.MatAdd(scaled, Ms, evaluate=False)),
     )
-    D.approx(E, "4.113", r"$e^{\sqrt{2}}$ in the module's row [1, 4.113]", digits=4)
+    D.approx(E, "4.113", r"$e^{\sqrt{2}}$ in the module's row $[1, 4.113]$", digits=4)
     D.approx(1 + E, "5.113", "their sum", digits=4)
     D.approx(1 / (1 + E), "0.196", "weight of key 1 for query 2", digits=3)
     D.approx(E / (1 + E), "0.804", "weight of key 2 for query 2", digits=3)
@@ -105,9 +112,10 @@ def derivation() -> Derivation:
         O,
         "each output row mixes the value rows by its weights",
         shown_lhs=sp.MatMul(As, Vs),
+        shown_rhs=sp.Matrix([[0, -1], [E / (1 + E), second]]),
     )
     D.approx(O[1, 0], "0.804", "token 2's output, first entry", digits=3)
-    D.approx(O[1, 1], "1.413", "token 2's output, second entry", digits=4)
+    D.step(O[1, 1], "1.413", "token 2's output, second entry", relation="≈", digits=4, shown_lhs=second)
 
     D.section("Without the mask")
     A0 = sp.Matrix(
@@ -122,7 +130,12 @@ def derivation() -> Derivation:
         "softmax of the unmasked rows",
         shown_lhs=RowSoftmax(scaled),
     )
-    D.step(1 - A0[0, 1], A0[0, 0], "the weight token 1 keeps for itself")
+    D.step(
+        1 - A0[0, 1],
+        A0[0, 0],
+        "the weight token 1 keeps for itself",
+        shown_lhs=written(sp.Add(1, -A0[0, 1], evaluate=False)),
+    )
     D.approx(A0[0, 0], "0.000002967", r"about $e^{-9\sqrt{2}}$", digits=4)
     D.approx(sp.exp(-9 * R2), "0.000002967", r"$e^{-9\sqrt{2}}$, to the same digits", digits=4)
     D.approx(

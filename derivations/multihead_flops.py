@@ -22,9 +22,10 @@ import numpy as np
 import sympy as sp
 
 from symattn.core.exact import symbol_matrix
-from symattn.core.flops import N, cost_terms, crossover, d_model, h, total_cost
+from symattn.core.flops import N, cost_terms, d_model, h, total_cost
 from symattn.core.multihead import multihead_exact, multihead_numeric
 from symattn.proof import Derivation, StepFailed
+from symattn.proof.latex import written
 
 NAME = "multihead_flops"
 TITLE = "Multi-head attention and its cost"
@@ -100,7 +101,8 @@ def _counted(lhs: sp.Expr, rhs: sp.Expr) -> str:
 def _solved_for_n(lhs: object, rhs: object) -> tuple[str, str]:
     """lhs (an inequality) is equivalent to rhs once solved for N with N, d_model > 0."""
     solved = sp.reduce_inequalities(lhs, N)
-    if solved != rhs:
+    # The same inequality either way round: 2 d_model < N is N > 2 d_model, as the module writes it.
+    if not isinstance(rhs, sp.core.relational.Relational) or solved.canonical != rhs.canonical:
         raise StepFailed(f"{NAME}: solving {lhs} for N gives {solved}, not {rhs}")
     # Cross-check the equivalence at integer points on both sides of the boundary.
     holds_l, holds_r = _truth(lhs), _truth(rhs)
@@ -164,14 +166,23 @@ def derivation() -> Derivation:
     D = Derivation(
         NAME,
         TITLE,
-        "Multi-head attention costs 4 N d^2 + 2 N^2 d multiply-adds (d = d_model); the N^2 "
-        "terms dominate exactly when N > 2 d_model.",
-        assumptions=["N, d_model, h positive integers; d_k = d_v = d_model / h"],
+        r"Multi-head attention over $N$ tokens costs $4 N d_{\text{model}}^2 + 2 N^2 d_{\text{model}}$ "
+        r"multiply-adds; the $N^2$ terms dominate exactly when $N > 2 d_{\text{model}}$.",
+        assumptions=[
+            r"$N, d_{\text{model}}, h$ positive integers; $d_k = d_v = d_{\text{model}} / h$",
+        ],
     )
     terms = cost_terms()
     dm = d_model
     S = sp.Symbol
 
+    # The four costs in the module's order (projections first), and its order of terms.
+    four = written(
+        sp.Add(*(cost(S(stage)) for stage in ("projections", "scores", "weighted_sum", "output_projection")),
+               evaluate=False)
+    )
+    total_shown = written(sp.Add(4 * N * dm**2, 2 * N**2 * dm, evaluate=False))
+    n_above = sp.StrictGreaterThan(N, 2 * dm, evaluate=False)  # N > 2 d_model, as the module says
     D.claim(
         cost(S("projections")) + cost(S("scores")) + cost(S("weighted_sum")) + cost(S("output_projection")),
         total_cost(),
@@ -189,14 +200,14 @@ def derivation() -> Derivation:
     D.step(
         sp.MatMul(sp.BlockMatrix([heads]), w_o, evaluate=False),
         heads[0] * w_o[:2, :] + heads[1] * w_o[2:, :],
-        "joining the heads and projecting = each head writing through its own rows of $W^O$",
+        "joining the heads and projecting is each head writing through its own rows of $W^O$",
         shown_lhs=sp.MatMul(sp.BlockMatrix([[head1, head2]]), w_all),
         shown_rhs=sp.MatAdd(sp.MatMul(head1, w_1), sp.MatMul(head2, w_2)),
     )
 
     D.section("Head width")
     D.step(
-        h * d_k,
+        sp.Mul(h, d_k, evaluate=False),
         dm,
         r"heads share the model width: $d_k = d_{\text{model}} / h$",
         method="definition",
@@ -239,14 +250,16 @@ def derivation() -> Derivation:
         sp.Add(*terms.values(), evaluate=False),
         "add the four terms",
         check=_counted,
+        shown_lhs=four,
+        shown_rhs=written(sp.Add(*terms.values(), evaluate=False)),
     )
-    D.then(total_cost(), "collect")
+    D.then(total_cost(), "collect", shown_rhs=total_shown)
 
-    D.claim(2 * N**2 * dm > 4 * N * dm**2, crossover(), "⟺")
+    D.claim(2 * N**2 * dm > 4 * N * dm**2, n_above, "⟺")
     D.section("The crossover")
     D.step(
         2 * N**2 * dm > 4 * N * dm**2,
-        crossover(),
+        n_above,
         r"solve for $N$ ($N, d_{\text{model}} > 0$)",
         relation="⟺",
         check=_solved_for_n,
@@ -260,25 +273,32 @@ def derivation() -> Derivation:
 
     D.section("Many narrow heads cost what one wide head costs")
     D.step(
-        sp.Mul(8, N, 64, N, evaluate=False),
-        sp.Mul(1, N, 512, N, evaluate=False),
-        "scores: 8 heads of width 64 vs 1 head of 512",
+        sp.Mul(8, sp.Mul(N, 64, N, evaluate=False), evaluate=False),
+        sp.Mul(N, 512, N, evaluate=False),
+        r"scores: 8 heads of width 64, each an $(N \times 64)$ by $(64 \times N)$ product, vs one head "
+        "of width 512",
     )
     D.section("Counting multiplies and adds separately")
     D.step(
         sp.Mul(2, 4 * N * dm**2 + 2 * N**2 * dm, evaluate=False),
         8 * N * dm**2 + 4 * N**2 * dm,
         "each multiply-add is two FLOPs: both terms double",
+        shown_lhs=written(sp.Mul(2, sp.Add(4 * N * dm**2, 2 * N**2 * dm, evaluate=False), evaluate=False)),
+        shown_rhs=written(sp.Add(8 * N * dm**2, 4 * N**2 * dm, evaluate=False)),
     )
     D.step(
         4 * N**2 * dm > 8 * N * dm**2,
-        crossover(),
+        n_above,
         "the crossover does not move",
         relation="⟺",
         check=_solved_for_n,
     )
 
-    D.numeric_check("multiply-adds counted in the generated NumPy code vs 4Nd^2 + 2N^2d", _check_count)
+    D.numeric_check(
+        r"multiply-adds counted in the generated NumPy code vs "
+        r"$4 N d_{\text{model}}^2 + 2 N^2 d_{\text{model}}$",
+        _check_count,
+    )
     D.numeric_check("lambdified multi-head vs exact multi-head at rational inputs", _check_exact)
     return D
 

@@ -176,11 +176,13 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         "attention_by_hand",
         "a score off by one: S[1,1] = -17",
-        _rhs("query i dotted with key j", lambda d, m: m + sp.Matrix([[1, 0], [0, 0]])),
+        _rhs("is query $i$ dotted with key $j$", lambda d, m: m + sp.Matrix([[1, 0], [0, 0]])),
     ),
-    Mutation("attention_by_hand", "a swapped digit: sqrt(2) ≈ 1.441", _figure("and [0, 1.414]", "1.441")),
+    Mutation("attention_by_hand", "a swapped digit: sqrt(2) ≈ 1.441", _figure("and $[0, 1.414]$", "1.441")),
     Mutation(
-        "attention_by_hand", "e^sqrt(2) ≈ 4.131 (digits swapped)", _figure("module's row [1, 4.113]", "4.131")
+        "attention_by_hand",
+        "e^sqrt(2) ≈ 4.131 (digits swapped)",
+        _figure("module's row $[1, 4.113]$", "4.131"),
     ),
     Mutation(
         "attention_by_hand",
@@ -234,6 +236,11 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         "variance_scaling", "Var(z) = d_k + 10^-20", _rhs("a sum of $d_k$ ones", lambda d, old: old + TINY)
     ),
+    Mutation(
+        "variance_scaling",
+        "the general result shown as 2 d (s_q^2 s_k^2 + ...) where d (...) is checked",
+        _shown("the $d^2$ terms cancel", lambda d, old: 2 * old),
+    ),
     # -- softmax_jacobian ----------------------------------------------------------------
     Mutation(
         "softmax_jacobian",
@@ -261,12 +268,16 @@ MUTATIONS: list[Mutation] = [
         "p(1-p) <= 1/4 with the certificate (p - 1/3)^2",
         _certificate(r"$\tfrac14 - p(1-p)", (sp.Symbol("p", positive=True) - sp.Rational(1, 3)) ** 2),
     ),
-    Mutation("softmax_jacobian", "p(1-p) at 0.99 ≈ 0.0098", _figure("at $p = 0.99$", "0.0098")),
+    Mutation(
+        "softmax_jacobian",
+        "p(1-p) at 0.99 = 0.0098",
+        _rhs("at $p = 0.99$", lambda d, o: sp.Rational(98, 10_000)),
+    ),
     Mutation("softmax_jacobian", "a false rank lemma", _false_lemma("nonzero $(n-1)$-minor")),
     Mutation(
         "softmax_jacobian",
         "shown as p_i delta_ij + p_i p_j where p_i delta_ij - p_i p_j is checked",
-        _shown("split the fraction", lambda d, old: old.args[0] - old.args[1]),
+        _shown("split the fraction", lambda d, old: old.args[0].args[0] - old.args[0].args[1]),
     ),
     Mutation(
         "softmax_jacobian",
@@ -346,6 +357,11 @@ MUTATIONS: list[Mutation] = [
     Mutation("multihead_flops", "512 / 8 = 32", _rhs("the paper", lambda d, o: sp.Integer(32))),
     Mutation(
         "multihead_flops",
+        "the total shown in the module's order as 4 N d^2 + 3 N^2 d where 4 N d^2 + 2 N^2 d is checked",
+        _shown("collect", lambda d, o: o + _mf().N ** 2 * _mf().d_model),
+    ),
+    Mutation(
+        "multihead_flops",
         "the crossover's rule says d_model = 2048 where the step puts in 4096",
         _side("at $d_{", "rule", lambda d, o: o.replace("4096", "2048")),
     ),
@@ -383,12 +399,12 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         "score_reduction",
         "the MGF of N(0, r^2) taken given Z > 0 (a half-normal)",
-        _side("the MGF of $N(0, r^2)$", "lhs", lambda d, old: _conditioned(old)),
+        _side("the MGF of $\\mathcal{N}(0, r^2)$", "lhs", lambda d, old: _conditioned(old)),
     ),
     Mutation(
         "score_reduction",
         "the MGF of N(0, r^2) as e^(r t^2 / 2): r for r^2",
-        _rhs("the MGF of $N(0, r^2)$", lambda d, old: sp.exp(_sr().r * _sr().t ** 2 / 2)),
+        _rhs("the MGF of $\\mathcal{N}(0, r^2)$", lambda d, old: sp.exp(_sr().r * _sr().t ** 2 / 2)),
     ),
 ]
 
@@ -477,7 +493,7 @@ def _equal_scores(d: Derivation) -> int:
 
 def _stored_end_to_end(d: Derivation) -> int:
     m = _pe()
-    k = _find(d, "all N! permutations")
+    k = _find(d, "all $N!$ permutations")
     right = d.steps[k].rhs
     d.steps[k] = dataclasses.replace(d.steps[k], concrete=lambda expr, n: m.end_to_end(right, n))
     return k + 1
@@ -504,7 +520,7 @@ def _sr_chi2_2d(d: Derivation) -> int:
     k = _find(d, "the Laplace transform")
     x = stats.ChiSquared("X", 2 * m.d)
     d.steps[k] = dataclasses.replace(
-        d.steps[k], lhs=stats.E(sp.exp(-m.s * x), evaluate=False), rhs=(1 + 2 * m.s) ** (-m.d)
+        d.steps[k], lhs=stats.E(sp.exp(-m.s * x), evaluate=False), rhs=(1 + 2 * m.s) ** (-m.d), shown_rhs=None
     )
     return "claim"
 
@@ -540,7 +556,7 @@ def _sr_plain_q(d: Derivation) -> int:
     """E[q_1^2] = q_1^2 for a q_1 that is no declared family: treated as a constant."""
     k = _find(d, "uncorrelated")
     q1 = sp.Symbol("q_1", real=True)
-    d.steps[k] = dataclasses.replace(d.steps[k], lhs=Ex(q1**2), rhs=q1**2)
+    d.steps[k] = dataclasses.replace(d.steps[k], lhs=Ex(q1**2), rhs=q1**2, shown_lhs=None)
     return k + 1
 
 
@@ -556,7 +572,7 @@ def _pe_right_from_left(d: Derivation) -> int:
     """Invariance claimed (no P on the right), with a model that answers the right side with the
     left side's value and evaluates every other side honestly."""
     m = _pe()
-    k = _find(d, "all N! permutations")
+    k = _find(d, "all $N!$ permutations")
     left, right = d.lhs_of(k), m.attention_of(m.Xm)
     model = lambda expr, n: m.end_to_end(left if expr == right else expr, n)  # noqa: E731
     d.steps[k] = dataclasses.replace(d.steps[k], rhs=right, concrete=model)
@@ -633,7 +649,7 @@ ROUND_TWO: list[Mutation] = [
     Mutation(
         "permutation_equivariance",
         "equivariance at N = 1..4 with the old waiver",
-        _lemma_of("all N! permutations", sizes=(1, 2, 3, 4), largest="permutations"),
+        _lemma_of("all $N!$ permutations", sizes=(1, 2, 3, 4), largest="permutations"),
         why="vacuous at size 1",
     ),
     Mutation("softmax_jacobian", "the rank at three sizes", _step("nonzero $(n-1)$-minor", sizes=(2, 3, 4))),
@@ -647,12 +663,12 @@ ROUND_TWO: list[Mutation] = [
     Mutation(
         "attention_by_hand",
         "a label holding an equation: S = QK^T",
-        _step("query i dotted with key j", shown_lhs=sp.Symbol(r"S = QK^\top")),
+        _step("is query $i$ dotted with key $j$", shown_lhs=sp.Symbol(r"S = QK^\top")),
     ),
     Mutation(
         "score_reduction",
         "a label holding a distribution: Z ~ N(0, r^2)",
-        _step("the MGF of $N(0, r^2)$", shown_lhs=sp.Symbol(r"Z \sim N(0, r^2)")),
+        _step("the MGF of $\\mathcal{N}(0, r^2)$", shown_lhs=sp.Symbol(r"Z \sim N(0, r^2)")),
     ),
     Mutation(
         "multihead_flops",
@@ -671,7 +687,8 @@ ROUND_TWO: list[Mutation] = [
         "attention_by_hand",
         "the scores shown as Q^T K",
         _step(
-            "query i dotted with key j", shown_lhs=lambda d, old: sp.MatMul(_ah_names()[0].T, _ah_names()[1])
+            "is query $i$ dotted with key $j$",
+            shown_lhs=lambda d, old: sp.MatMul(_ah_names()[0].T, _ah_names()[1]),
         ),
     ),
     Mutation(

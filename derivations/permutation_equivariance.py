@@ -248,21 +248,22 @@ def derivation() -> Derivation:
     D = Derivation(
         NAME,
         TITLE,
-        "Without a mask or positions, Attention(PX W^Q, PX W^K, PX W^V) = P Attention(X W^Q, X W^K, "
-        "X W^V) for every permutation matrix P: shuffling the tokens shuffles the outputs and "
-        "changes nothing else.",
+        r"Without a mask or positions, $\operatorname{Attention}(PX W^Q, PX W^K, PX W^V) = "
+        r"P \operatorname{Attention}(X W^Q, X W^K, X W^V)$ for every permutation matrix $P$: shuffling "
+        r"the tokens shuffles the outputs and changes nothing else.",
         assumptions=[
-            "P an N x N permutation matrix; X of size N x d; no mask; no position information in X",
+            r"$P$ an $N \times N$ permutation matrix; $X$ of size $N \times d$; no mask; no position "
+            r"information in $X$",
         ],
         concrete=concrete,
     )
     D.claim(attention_of(_mul(Pm, Xm)), _mul(Pm, attention_of(Xm)))
 
-    D.section("The general argument, for any N and any widths")
+    D.section("The general argument, for any $N$ and any widths")
     D.step(
         attention_of(_mul(Pm, Xm)),
         _mul(RowSoftmax(_mul(Pm, S_X, Pm.T)), Pm, V_X),
-        r"the transpose of a product reverses it: $(PXW^K)^\top = W^{K\top} X^\top P^\top$",
+        r"the transpose of a product reverses it: $(P X W^K)^\top = (W^K)^\top X^\top P^\top$",
     )
     D.then(
         _mul(Pm, RowSoftmax(S_X), Pm.T, Pm, V_X),
@@ -283,7 +284,7 @@ def derivation() -> Derivation:
     D.step(
         attention_of(_mul(Pm, Xm)),
         _mul(Pm, attention_of(Xm)),
-        f"all N! permutations, X of width {WIDTH} and the projections matrices of symbols: "
+        f"all $N!$ permutations, $X$ of width {WIDTH} and the projections matrices of symbols: "
         "attention computed exactly on both sides",
         method="at sizes",
         lemma=EXHAUSTIVE,
@@ -334,7 +335,11 @@ def derivation() -> Derivation:
         shown_rhs=sp.Symbol(r"o_{\text{dog}}^{B,\text{pos}}"),
     )
 
-    D.numeric_check("lambdified NumPy: max |Attn(PX) - P Attn(X)| over random X, N = 2..8", _check_numeric)
+    D.numeric_check(
+        r"lambdified NumPy: largest $\lvert \operatorname{Attention}(PX) - P \operatorname{Attention}(X)"
+        r" \rvert$ over random $X$, $N = 2, \dots, 8$",
+        _check_numeric,
+    )
     return D
 
 

@@ -25,6 +25,7 @@ from sympy import stats
 
 from symattn.proof import Derivation, Lemma, StepFailed, gaussian
 from symattn.proof.expectation import Expectation, Family, normals
+from symattn.proof.latex import written
 from symattn.proof.operators import Ex
 
 NAME = "score_reduction"
@@ -132,9 +133,12 @@ def derivation() -> Derivation:
     D = Derivation(
         NAME,
         TITLE,
-        "Given q, the scores q.k_j are independent N(0, |q|^2), and |q|^2 ~ chi2_d: a trial's "
-        "scores are sqrt(X) g_j with X ~ chi2_d, g_j ~ N(0, 1).",
-        assumptions=["q, k_1, ..., k_M independent with N(0, 1) entries; q held fixed first"],
+        r"Given $q$, the scores $q \cdot k_j$ are independent $\mathcal{N}(0, \lVert q \rVert^2)$, and "
+        r"$\lVert q \rVert^2 \sim \chi^2_d$: a trial's scores are $\sqrt{X} g_j$ with $X \sim \chi^2_d$ and "
+        r"$g_j \sim \mathcal{N}(0, 1)$.",
+        assumptions=[
+            r"$q, k_1, \dots, k_M$ independent with $\mathcal{N}(0, 1)$ entries; $q$ held fixed first"
+        ],
         expectation=_Rules(),
     )
     z = sp.Sum(sp.Mul(q[i], k[i], evaluate=False), (i, 1, d))
@@ -147,7 +151,7 @@ def derivation() -> Derivation:
     D.claim(Ex(sp.exp(-s * norm2)), (1 + 2 * s) ** (-d / 2))  # the Laplace transform of |q|^2 ...
     D.claim(laplace, (1 + 2 * s) ** (-d / 2))  # ... is that of chi2_d
 
-    D.section("Given q, a score is normal with variance |q|^2")
+    D.section(r"Given $q$, a score is normal with variance $\lVert q \rVert^2$")
     D.step(
         Ex(sp.exp(t * z)),
         sp.Product(sp.exp(t**2 * q[i] ** 2 / 2), (i, 1, d)),
@@ -159,31 +163,35 @@ def derivation() -> Derivation:
     D.step(
         stats.E(sp.exp(t * a * K), evaluate=False),
         sp.exp(a**2 * t**2 / 2),
-        "the normal MGF, $K \\sim N(0, 1)$ (the step above, one coordinate)",
+        r"the normal MGF, $K \sim \mathcal{N}(0, 1)$ (the step above, one coordinate)",
         check=_gaussian_equal,
     )
     Z = stats.Normal("Z", 0, r)
     D.step(
         stats.E(sp.exp(t * Z), evaluate=False),
         sp.exp(r**2 * t**2 / 2),
-        "the MGF of $N(0, r^2)$, the law of $Z$: the above with $r = \\lVert q \\rVert$",
+        r"the MGF of $\mathcal{N}(0, r^2)$, the law of $Z$: the above with $r = \lVert q \rVert$",
         check=_gaussian_equal,
     )
 
     D.section("Different keys give independent scores")
+    z2 = sp.Sum(sp.Mul(q[i], k2[i], evaluate=False), (i, 1, d))
     D.step(
-        Ex(z * sp.Sum(sp.Mul(q[i], k2[i], evaluate=False), (i, 1, d))),
+        Ex(z * z2),
         sp.S.Zero,
-        "$k_j$ and $k_l$ are independent with mean 0: jointly normal given q, uncorrelated",
+        "$k_j$ and $k_l$ are independent with mean 0: jointly normal given $q$, uncorrelated",
+        shown_lhs=Ex(written(sp.Mul(z, z2, evaluate=False))),  # z first, as the rule reads
     )
 
     D.section("The squared norm is chi-square")
+    one_plus = written(sp.Add(1, 2 * s, evaluate=False) ** (-d / 2))  # (1 + 2s)^(-d/2), as the rule has it
     D.step(
         Ex(sp.exp(-s * norm2)),
         (1 + 2 * s) ** (-d / 2),
         "independent coordinates; $\\mathbb{E}[e^{-s q_i^2}] = (1 + 2s)^{-1/2}$",
         lemma=INDEPENDENCE,
         expectation=_Rules(random=(q,)),  # no longer given q: E over q itself
+        shown_rhs=one_plus,
     )
     D.step(
         laplace,
@@ -191,6 +199,7 @@ def derivation() -> Derivation:
         "the Laplace transform of $X \\sim \\chi^2_d$: the same, so $\\lVert q \\rVert^2 \\sim \\chi^2_d$",
         check=_stats_equal,
         cost=0.7,  # sympy.stats integrates with Meijer G-functions: start it first
+        shown_rhs=one_plus,
     )
 
     D.numeric_check(

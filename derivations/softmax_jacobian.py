@@ -27,6 +27,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 from symattn.core.numeric import lambdify_numpy
 from symattn.proof import Derivation, Lemma, StepFailed
 from symattn.proof.equivalence import prove_equal
+from symattn.proof.latex import written
 
 NAME = "softmax_jacobian"
 TITLE = "The softmax Jacobian"
@@ -127,7 +128,7 @@ JACOBIAN = Lemma(
     twin_statement="the Jacobian of softmax is diag(p) + p p^T",
 )
 RANK = Lemma(
-    "rank n - 1",
+    "rank one less than the size",
     "J 1 = 0 and a nonzero (n-1)-minor",
     _rank,
     sizes=(2, 3, 4, 5),
@@ -270,10 +271,11 @@ def derivation() -> Derivation:
     D = Derivation(
         NAME,
         TITLE,
-        "For p = softmax(z), dp_i/dz_j = p_i (delta_ij - p_j): J = diag(p) - p p^T, rows summing "
-        "to 0, symmetric, positive semidefinite of rank n - 1, entries at most 1/4 in size, all "
-        "tending to 0 as one weight tends to 1.",
-        assumptions=["z_1, ..., z_n real; 1 <= i, j <= n"],
+        r"For $p = \operatorname{softmax}(z)$, $\partial p_i / \partial z_j = p_i (\delta_{ij} - p_j)$: "
+        r"the Jacobian $J = \operatorname{diag}(p) - p p^\top$ has rows summing to 0, is symmetric and "
+        r"positive semidefinite of rank $n - 1$, has entries at most $\tfrac14$ in size, and all of "
+        r"them tend to 0 as one weight tends to 1.",
+        assumptions=[r"$z_1, \dots, z_n$ real; $1 \le i, j \le n$"],
         concrete=concrete,
         sizes=SIZES,
         sample=_sample,
@@ -286,8 +288,8 @@ def derivation() -> Derivation:
     D.abbreviations = {
         P: p,  # p_i for e^{z_i} / sum_k e^{z_k}
         xbar: sp.Sum(P[j] * x[j], (j, 1, n)),
-        J_ij: P[i] * (delta - P[j]),
-        J_ji: P[j] * (sp.KroneckerDelta(j, i) - P[i]),
+        J_ij: _times(P[i], _minus(delta, P[j])),
+        J_ji: _times(P[j], _minus(sp.KroneckerDelta(j, i), P[i])),
     }
     D.claim(sp.Derivative(p(i), z[j]), p(i) * (delta - p(j)))
     D.claim(sp.Sum(p(i) * (delta - p(j)), (j, 1, n)), 0)
@@ -301,9 +303,16 @@ def derivation() -> Derivation:
         (delta * sp.exp(z[i]) * S - sp.exp(z[i]) * sp.exp(z[j])) / S**2,
         r"quotient rule; $\partial_{z_j} \sum_k e^{z_k} = e^{z_j}$",
         shown_lhs=sp.Derivative(P[i], z[j]),
+        shown_rhs=_over(
+            _minus(_times(delta, sp.exp(z[i]), S), _times(sp.exp(z[i]), sp.exp(z[j]))), sp.Pow(S, 2)
+        ),
     )
-    D.then(p(i) * delta - p(i) * p(j), "split the fraction", shown_rhs=P[i] * delta - P[i] * P[j])
-    D.then(p(i) * (delta - p(j)), "factor out $p_i$", shown_rhs=P[i] * (delta - P[j]))
+    D.then(
+        p(i) * delta - p(i) * p(j),
+        "split the fraction",
+        shown_rhs=_minus(_times(delta, P[i]), _times(P[i], P[j])),
+    )
+    D.then(p(i) * (delta - p(j)), "factor out $p_i$", shown_rhs=_times(P[i], _minus(delta, P[j])))
 
     D.section("The matrix")
     D.step(
@@ -319,8 +328,8 @@ def derivation() -> Derivation:
         sp.Sum(p(i) * (delta - p(j)), (j, 1, n)),
         p(i) - p(i) * sp.Sum(p(j), (j, 1, n)),
         "the sum of the delta picks $j = i$",
-        shown_lhs=sp.Sum(P[i] * (delta - P[j]), (j, 1, n)),
-        shown_rhs=P[i] - P[i] * sp.Sum(P[j], (j, 1, n)),
+        shown_lhs=sp.Sum(_times(P[i], _minus(delta, P[j])), (j, 1, n)),
+        shown_rhs=_minus(P[i], _times(P[i], sp.Sum(P[j], (j, 1, n)))),
     )
     D.then(sp.S.Zero, "the weights sum to 1")
     D.step(
@@ -335,12 +344,12 @@ def derivation() -> Derivation:
         p(i) * (delta - p(j)) - p(j) * (sp.KroneckerDelta(j, i) - p(i)),
         delta * (p(i) - p(j)),
         r"expand; $\delta_{ij} = \delta_{ji}$",
-        shown_lhs=J_ij - J_ji,
-        shown_rhs=delta * (P[i] - P[j]),
+        shown_lhs=_minus(J_ij, J_ji),
+        shown_rhs=_times(delta, _minus(P[i], P[j])),
     )
     D.then(sp.S.Zero, r"$\delta_{ij} = 0$ unless $i = j$", check=_by_cases)
 
-    D.section("Positive semidefinite, rank n - 1")
+    D.section("Positive semidefinite, rank $n - 1$")
     quad = sp.Sum(sp.Sum(x[i] * p(i) * (delta - p(j)) * x[j], (j, 1, n)), (i, 1, n))
     mean = sp.Sum(p(j) * x[j], (j, 1, n))
     D.step(
@@ -348,14 +357,16 @@ def derivation() -> Derivation:
         sp.Sum(p(i) * x[i] ** 2, (i, 1, n)) - mean**2,
         "sum the delta; a double sum of a product is the square of a sum",
         lemma=SQUARE,
-        shown_lhs=sp.Sum(sp.Sum(x[i] * J_ij * x[j], (j, 1, n)), (i, 1, n)),
-        shown_rhs=sp.Sum(P[i] * x[i] ** 2, (i, 1, n)) - sp.Sum(P[j] * x[j], (j, 1, n)) ** 2,
+        shown_lhs=sp.Sum(sp.Sum(_times(x[i], J_ij, x[j]), (j, 1, n)), (i, 1, n)),
+        shown_rhs=_minus(
+            sp.Sum(_times(P[i], x[i] ** 2), (i, 1, n)), sp.Sum(_times(P[j], x[j]), (j, 1, n)) ** 2
+        ),
     )
     D.then(
         sp.Sum(p(i) * (x[i] - mean) ** 2, (i, 1, n)),
         r"the weights sum to 1: a weighted variance, with $\bar{x} = \sum_j p_j x_j$",
         lemma=PSD,
-        shown_rhs=sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
+        shown_rhs=sp.Sum(_times(P[i], _minus(x[i], xbar) ** 2), (i, 1, n)),
     )
     weighted = sp.Sum(p(i) * (x[i] - mean) ** 2, (i, 1, n))
     D.step(
@@ -364,7 +375,7 @@ def derivation() -> Derivation:
         "a sum of weights times squares",
         relation="<=",
         certificate=weighted,
-        shown_rhs=sp.Sum(P[i] * (x[i] - xbar) ** 2, (i, 1, n)),
+        shown_rhs=sp.Sum(_times(P[i], _minus(x[i], xbar) ** 2), (i, 1, n)),
     )
     D.step(
         rank(Jsym),
@@ -374,7 +385,7 @@ def derivation() -> Derivation:
         lemma=RANK,
     )
 
-    D.section("Entries at most 1/4; saturation")
+    D.section(r"Entries at most $\tfrac14$; saturation")
     D.step(
         pw * (1 - pw),
         sp.Rational(1, 4),
@@ -383,7 +394,7 @@ def derivation() -> Derivation:
         certificate=(pw - sp.Rational(1, 2)) ** 2,
     )
     D.step(
-        pw * (1 - pw - r),
+        _times(pw, sp.Add(1, -pw, -r, evaluate=False)),
         pw * (1 - pw),
         r"an off-diagonal $p_i p_j$, with $p_j = 1 - p_i - r$, $r \ge 0$",
         relation="<=",
@@ -394,16 +405,31 @@ def derivation() -> Derivation:
         sp.S.Zero,
         "as one weight tends to 1 its diagonal entry tends to 0",
     )
-    D.approx(
-        sp.Mul(sp.Rational(99, 100), sp.Rational(1, 100), evaluate=False),
-        "0.0099",
+    # 0.99 x 0.01 is exactly 0.0099: an equality, proved, not a figure rounded.
+    D.step(
+        _times(sp.Rational(99, 100), sp.Rational(1, 100)),
+        sp.Rational(99, 10_000),
         "at $p = 0.99$: $p(1-p)$",
-        digits=2,
     )
 
-    D.numeric_check("lambdified J vs central finite differences, n = 2..8", _check_fd)
-    D.numeric_check("lambdified J vs exact J at rational z, n = 2, 3, 4", _check_exact)
+    D.numeric_check(r"lambdified $J$ vs central finite differences, $n = 2, \dots, 8$", _check_fd)
+    D.numeric_check(r"lambdified $J$ vs exact $J$ at rational $z$, $n = 2, 3, 4$", _check_exact)
     return D
+
+
+def _times(*factors: Any) -> sp.Expr:
+    """A product kept in the order written (p_i (delta_ij - p_j), as the theorem has it)."""
+    return sp.Mul(*factors, evaluate=False)
+
+
+def _minus(a: Any, b: Any) -> sp.Expr:
+    """a - b, kept in that order."""
+    return written(sp.Add(a, -b, evaluate=False))
+
+
+def _over(a: Any, b: Any) -> sp.Expr:
+    """a / b as a fraction of the two, kept as written."""
+    return sp.Mul(a, sp.Pow(b, -1, evaluate=False), evaluate=False)
 
 
 def _numeric_jacobian(size: int) -> Any:

@@ -29,10 +29,11 @@ from sympy import stats
 from symattn.core.numeric import lambdify_numpy
 from symattn.proof import Derivation, Lemma, gaussian
 from symattn.proof.expectation import Expectation, Family, normals, rule_matches_stats
+from symattn.proof.latex import written
 from symattn.proof.operators import Ex, Var
 
 NAME = "variance_scaling"
-TITLE = "Why divide by the square root of d_k"
+TITLE = r"Why divide by $\sqrt{d_k}$"
 
 d_k = sp.Symbol("d_k", integer=True, positive=True)
 d = sp.Symbol("d", integer=True, positive=True)
@@ -244,11 +245,13 @@ def derivation() -> Derivation:
     D = Derivation(
         NAME,
         TITLE,
-        "If q_i, k_i are independent with mean 0 and variance 1, then Var(q . k) = d_k, "
-        "so dividing the score by sqrt(d_k) gives variance 1 at every width.",
+        r"If the entries $q_i, k_i$ of a query and a key are independent with mean 0 and variance 1, "
+        r"the score $z = \sum_{i=1}^{d_k} q_i k_i$ has $\operatorname{Var}(z) = d_k$, so dividing it by "
+        r"$\sqrt{d_k}$ gives variance 1 at every width.",
         assumptions=[
-            "q_i, k_i independent, mean 0, variance 1 (the standard case)",
-            "in the general case: entries q~_i, k~_i with means m_q, m_k, standard deviations s_q, s_k > 0",
+            r"$q_i, k_i$ independent, with mean 0 and variance 1 (the standard case)",
+            r"in the general case: entries $\tilde{q}_i, \tilde{k}_i$ with means $m_q, m_k$ and standard "
+            r"deviations $s_q, s_k > 0$",
         ],
         expectation=_Rules(),
         concrete=concrete,
@@ -256,23 +259,40 @@ def derivation() -> Derivation:
     E, V = Ex, Var
     sq = sp.Symbol("sigma_z", positive=True)
     general = general_formula()
+    # The module's names for the score and the general case's score; verify proves each side
+    # shown with them (and in the module's order of terms) is the side checked.
+    zs, zgs = sp.Symbol("z", real=True), sp.Symbol(r"\tilde{z}", real=True)
+    D.abbreviations = {zs: z, zgs: zg}
     D.claim(E(z), 0).claim(V(z), d_k).claim(V(z / sp.sqrt(d_k)), 1).claim(V(zg), general)
 
     D.section("The mean is zero")
-    D.step(E(z), sp.Sum(E(qk(q, k, i)), (i, 1, d_k)), "linearity of expectation", lemma=LINEARITY)
+    D.step(
+        E(z),
+        sp.Sum(E(qk(q, k, i)), (i, 1, d_k)),
+        "linearity of expectation",
+        lemma=LINEARITY,
+        shown_lhs=E(zs),
+    )
     D.then(
         sp.Sum(E(q[i]) * E(k[i]), (i, 1, d_k)),
         "$q_i$ and $k_i$ are independent",
         lemma=INDEPENDENCE,
+        shown_rhs=sp.Sum(_times(E(q[i]), E(k[i])), (i, 1, d_k)),
     )
     D.then(sp.S.Zero, r"$\mathbb{E}[q_i] = 0$")
 
     D.section("Each product has variance 1")
-    D.step(V(qk(q, k, i)), E(qk(q, k, i) ** 2) - E(qk(q, k, i)) ** 2, "definition of variance")
+    D.step(
+        V(qk(q, k, i)),
+        E(qk(q, k, i) ** 2) - E(qk(q, k, i)) ** 2,
+        "definition of variance",
+        shown_rhs=_minus(E(sp.Pow(qk(q, k, i), 2, evaluate=False)), E(qk(q, k, i)) ** 2),
+    )
     D.then(
         E(q[i] ** 2) * E(k[i] ** 2) - 0,
         r"independence, and $\mathbb{E}[q_i k_i] = 0$",
         lemma=INDEPENDENCE,
+        shown_rhs=_times(E(q[i] ** 2), E(k[i] ** 2)),
     )
     D.then(
         sp.Mul(1, 1, evaluate=False),
@@ -286,6 +306,7 @@ def derivation() -> Derivation:
         sp.Sum(V(qk(q, k, i)), (i, 1, d_k)),
         "variances of independent terms add",
         lemma=VARIANCES_ADD,
+        shown_lhs=V(zs),
     )
     D.then(sp.Sum(1, (i, 1, d_k)), "each product has variance 1")
     D.then(d_k, "a sum of $d_k$ ones")
@@ -297,9 +318,10 @@ def derivation() -> Derivation:
         "the standard deviation is the square root of the variance",
         method="definition",
         definition={sq: sp.sqrt(V(z))},
+        shown_rhs=sp.sqrt(V(zs)),
     )
     D.then(sp.sqrt(d_k), r"$\operatorname{Var}(z) = d_k$")
-    D.approx(_unevaluated_sqrt(64), "8", "at $d_k = 64$", digits=1)
+    D.step(_unevaluated_sqrt(64), sp.Integer(8), "at $d_k = 64$")
     D.approx(_unevaluated_sqrt(128), "11.3", "at $d_k = 128$", digits=3)
 
     D.section("Scaling restores variance 1")
@@ -308,8 +330,10 @@ def derivation() -> Derivation:
         V(z) / d_k,
         r"scaling rule $\operatorname{Var}(aX) = a^2 \operatorname{Var}(X)$",
         lemma=SCALING,
+        shown_lhs=V(zs / sp.sqrt(d_k)),
+        shown_rhs=V(zs) / d_k,
     )
-    D.then(d_k / sp.UnevaluatedExpr(d_k), r"$\operatorname{Var}(z) = d_k$")
+    D.then(sp.Mul(d_k, sp.Pow(d_k, -1, evaluate=False), evaluate=False), r"$\operatorname{Var}(z) = d_k$")
     D.then(sp.S.One, "arithmetic")
 
     D.section("The general case: means and variances")
@@ -318,49 +342,60 @@ def derivation() -> Derivation:
         sp.Sum(E(qg[i]) * E(kg[i]), (i, 1, d)),
         "linearity and independence",
         lemma=INDEPENDENCE,
+        shown_lhs=E(zgs),
+        shown_rhs=sp.Sum(_times(E(qg[i]), E(kg[i])), (i, 1, d)),
     )
-    D.then(d * m_q * m_k, r"$\mathbb{E}[q_i] = m_q$, $\mathbb{E}[k_i] = m_k$")
+    D.then(
+        d * m_q * m_k,
+        r"$\mathbb{E}[\tilde{q}_i] = m_q$, $\mathbb{E}[\tilde{k}_i] = m_k$",
+        shown_rhs=_times(d, m_q, m_k),
+    )
     D.step(
         E(sp.Pow(zg, 2, evaluate=False)),
         sp.Sum(sp.Sum(E(qg[i] * qg[j]) * E(kg[i] * kg[j]), (j, 1, d)), (i, 1, d)),
-        "expand the square; linearity; q independent of k",
+        r"expand the square; linearity; $\tilde{q}$ independent of $\tilde{k}$",
         lemma=LINEARITY,
+        shown_lhs=E(zgs**2),
+        shown_rhs=sp.Sum(sp.Sum(_times(E(qg[i] * qg[j]), E(kg[i] * kg[j])), (j, 1, d)), (i, 1, d)),
     )
-    moment = sp.Sum(
-        sp.Sum(
-            (m_q**2 + s_q**2 * sp.KroneckerDelta(i, j)) * (m_k**2 + s_k**2 * sp.KroneckerDelta(i, j)),
-            (j, 1, d),
-        ),
-        (i, 1, d),
-    )
+    q_moment = m_q**2 + s_q**2 * sp.KroneckerDelta(i, j)
+    k_moment = m_k**2 + s_k**2 * sp.KroneckerDelta(i, j)
     D.then(
-        moment,
-        r"second moments $\mathbb{E}[q_i q_j] = m_q^2 + s_q^2 \delta_{ij}$",
+        sp.Sum(sp.Sum(q_moment * k_moment, (j, 1, d)), (i, 1, d)),
+        r"second moments $\mathbb{E}[\tilde{q}_i \tilde{q}_j] = m_q^2 + s_q^2 \delta_{ij}$",
         lemma=MOMENTS,
+        shown_rhs=sp.Sum(sp.Sum(_times(q_moment, k_moment), (j, 1, d)), (i, 1, d)),
     )
+    mean_squared = _times(d**2, m_q**2, m_k**2)
     D.then(
         d**2 * m_q**2 * m_k**2 + general,
         "the sum over $j$ removes the delta; then sum over $i$",
+        shown_rhs=sp.Add(mean_squared, general_shown(), evaluate=False),
     )
     D.step(
         V(zg),
         E(sp.Pow(zg, 2, evaluate=False)) - E(zg) ** 2,
         "definition of variance",
         lemma=RULES_AGREE,
+        shown_lhs=V(zgs),
+        shown_rhs=_minus(E(zgs**2), E(zgs) ** 2),
     )
     D.then(
         d**2 * m_q**2 * m_k**2 + general - sp.Pow(d * m_q * m_k, 2, evaluate=False),
         "the two results above",
+        shown_rhs=sp.Add(
+            mean_squared, general_shown(), -sp.Pow(_times(d, m_q, m_k), 2, evaluate=False), evaluate=False
+        ),
     )
-    D.then(general, "the $d^2$ terms cancel")
+    D.then(general, "the $d^2$ terms cancel", shown_rhs=general_shown())
 
     D.section("Without scaling, softmax saturates")
     z_i, z_j = sp.symbols("z_i z_j", real=True)
-    total = sp.Symbol("Sigma", positive=True)  # the softmax denominator, sum_k e^{z_k}
     D.step(
-        (sp.exp(z_i) / total) / (sp.exp(z_j) / total),
+        sp.Mul(sp.exp(z_i), sp.Pow(sp.exp(z_j), -1, evaluate=False), evaluate=False),
         sp.exp(z_i - z_j),
-        r"softmax weights $p_i = e^{z_i} / \sum_k e^{z_k}$; the denominators cancel",
+        r"two softmax weights $p_i = e^{z_i} / \sum_k e^{z_k}$ and $p_j$: in $p_i / p_j$ the denominators "
+        "cancel",
     )
     D.then(
         sp.exp(g),
@@ -373,8 +408,21 @@ def derivation() -> Derivation:
         sp.exp(sp.Rational(127, 10), evaluate=False), "3.28E+5", "the gap of 12.7 in section 6.2", digits=3
     )
 
-    D.numeric_check("lambdified Var(q.k) formula vs the rules at d = 1..8", _check_formula)
+    D.numeric_check(
+        r"lambdified $\operatorname{Var}(\tilde{z})$ formula vs the rules at $d = 1, \dots, 8$",
+        _check_formula,
+    )
     return D
+
+
+def _times(*factors: Any) -> sp.Expr:
+    """A product kept in the order written (q before k, as the module writes it)."""
+    return sp.Mul(*factors, evaluate=False)
+
+
+def _minus(a: Any, b: Any) -> sp.Expr:
+    """a - b, kept in that order."""
+    return written(sp.Add(a, -b, evaluate=False))
 
 
 def _check_formula() -> tuple[float, float]:
@@ -389,3 +437,9 @@ def _check_formula() -> tuple[float, float]:
 
 def general_formula() -> sp.Expr:
     return d * (s_q**2 * s_k**2 + m_q**2 * s_k**2 + m_k**2 * s_q**2)
+
+
+def general_shown() -> sp.Expr:
+    """The general formula as written: d (s_q^2 s_k^2 + m_q^2 s_k^2 + m_k^2 s_q^2)."""
+    terms = (_times(s_q**2, s_k**2), _times(m_q**2, s_k**2), _times(m_k**2, s_q**2))
+    return _times(d, sp.Add(*terms, evaluate=False))

@@ -13,7 +13,8 @@ code  meaning
 0     success
 1     a check ran and failed (a derivation step, a wrong answer key)
 2     bad input: a malformed matrix, a shape that does not fit, an unknown
-      mask, a row with no allowed key, a bad option
+      mask, a row with no allowed key, a bad option, a malformed
+      ``[tool.symattn]`` setting in pyproject.toml
 3     a fault in symattn itself (one line on stderr: please report it)
 ====  =====================================================================
 """
@@ -69,6 +70,14 @@ class PluginError(SymattnError):
     Examples: a plugin file that does not exist or does not import, a name taken by a built-in
     or by another plugin, ``derivation()`` returning something that is not a Derivation
     (see :mod:`symattn.grading.plugins`).
+    """
+
+
+class ConfigError(SymattnError):
+    """Raised when the project's settings (``[tool.symattn]`` in pyproject.toml) cannot be read.
+
+    Examples: a pyproject.toml that is not TOML, ``[tool.symattn]`` that is not a table, a
+    ``module`` setting that is not a path (see :func:`symattn.present.site.module_setting`).
     """
 
 

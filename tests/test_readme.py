@@ -139,3 +139,35 @@ def test_the_readme_is_a_short_tour_that_links_every_page_of_the_guide():
         assert f"guide/{name}" in nav, name
     assert sorted(p.name for p in GUIDE.glob("*.md")) == sorted(GUIDE_PAGES)
     assert guide_pages()["guide/auditing.md"].startswith("# Auditing a module")
+
+
+def _tour_commands() -> list[str]:
+    """Every `symattn ...` line of the README's tour (its sh blocks)."""
+    tour = README.split("## What you can do with it", 1)[1].split("## Documentation", 1)[0]
+    blocks = re.findall(r"```sh\n(.*?)```", tour, re.S)
+    return [line.strip() for b in blocks for line in b.splitlines() if line.startswith("symattn ")]
+
+
+def test_the_tour_shows_one_command_for_each_thing_people_do():
+    commands = {c.split()[1] for c in _tour_commands()}
+    assert commands == {"attention", "derive", "verify", "check", "grade", "audit", "lab"}
+    assert "mkdocs serve" in README.split("## What you can do with it", 1)[1]
+
+
+@pytest.mark.xdist_group("generated")  # verify --mutations reuses the planted errors' results
+@pytest.mark.parametrize("command", _tour_commands())
+def test_every_command_of_the_readme_runs_as_shown(command, tmp_path, monkeypatch, cli):
+    """Run from a folder holding the repository's examples/ and tests/ (as a clone does), each
+    command of the tour succeeds (exit 0) and prints something; grade writes its three files."""
+    import shlex
+
+    for folder in ("examples", "tests"):
+        (tmp_path / folder).symlink_to(ROOT / folder)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli(*shlex.split(command)[1:])
+    assert code == 0, err
+    assert out.strip()
+    if command.startswith("symattn grade"):
+        gradebook = (tmp_path / "gradebook.csv").read_text().splitlines()
+        assert gradebook[0].startswith("learner,") and len(gradebook) == 4  # ada, ben, cy
+        assert (tmp_path / "graded.csv").is_file() and (tmp_path / "report.md").is_file()

@@ -48,6 +48,15 @@ class _Formatter(argparse.HelpFormatter):
             return f"{text} (default: %(default)s)"
         return text
 
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        """Descriptions and epilogs are filled, except lines that start with two spaces
+        (examples of command lines), which are kept as written."""
+        if "\n" not in text:
+            return super()._fill_text(text, width, indent)
+        fill = super()._fill_text
+        lines = text.splitlines()
+        return "\n".join(indent + ln if ln.startswith("  ") else fill(ln, width, indent) for ln in lines)
+
     def _expand_help(self, action: argparse.Action) -> str:
         try:
             return super()._expand_help(action)
@@ -62,9 +71,13 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
+    #: The program named in this parser's errors, when not its own ``prog``: an action of
+    #: ``exercises`` errs as ``symattn exercises``, as the one parser of before did.
+    error_prog: str | None = None
+
     def error(self, message: str) -> NoReturn:
         first = message.splitlines()[0] if message else ""
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {_did_you_mean(first)}\n")
+        self.exit(EXIT_BAD_INPUT, f"{self.error_prog or self.prog}: error: {_did_you_mean(first)}\n")
 
 
 def _did_you_mean(message: str) -> str:
@@ -191,24 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     _plugin_option(gr)
     gr.set_defaults(run=commands.grade)
 
-    ex = sub.add_parser(
-        "exercises",
-        help="list, show or vary the module's exercises",
-        description="symattn exercises | exercises show ID [--seed S] [--solution] | "
-        "exercises variant ID --seed S [--solution]",
-    )
-    ex.add_argument(
-        "action",
-        nargs="?",
-        choices=("list", "show", "variant"),
-        default="list",
-        help="list the exercises, show one, or draw a variant of one with new numbers",
-    )
-    ex.add_argument("id", nargs="?", metavar="ID", help="an exercise id, such as ex6.2 (show, variant)")
-    ex.add_argument("--solution", action="store_true", help="include the model solution")
-    ex.add_argument("--seed", type=_seed, metavar="S", help="variant seed (show and variant)")
-    _plugin_option(ex)
-    ex.set_defaults(run=commands.exercises)
+    _add_exercises(sub)
 
     ch = sub.add_parser(
         "check",
@@ -261,11 +257,119 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _plugin_option(p: argparse.ArgumentParser) -> None:
+def _add_exercises(sub) -> None:
+    """``symattn exercises [list|show|variant]``: each action a sub-parser with its own help.
+
+    ``symattn exercises`` alone lists. Every command line the single parser of before accepted
+    still means the same: ``--seed`` and ``--solution`` may come before the action
+    (``exercises --solution show ex6.2``), and ``list`` ignores an ID, ``--seed`` and
+    ``--solution`` as it did; those are accepted without being shown in the help. An action's
+    own arguments default to nothing (SUPPRESS), so that they never overwrite what came before.
+    """
+    ex = sub.add_parser(
+        "exercises",
+        help="list, show or vary the module's exercises",
+        description="List the module's exercises (the default), show one, or draw a variant of one "
+        "with new numbers. Each action has its own help: symattn exercises show --help.",
+        epilog=_examples(
+            "symattn exercises                         # the same as: symattn exercises list",
+            "symattn exercises show ex6.2 --solution",
+            "symattn exercises variant ex6.2 --seed 7",
+        ),
+    )
+    _plugin_option(ex)
+    ex.add_argument("--seed", type=_seed, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    ex.add_argument("--solution", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    actions = ex.add_subparsers(dest="action", parser_class=_Parser, action=_Actions)
+    actions.required = False  # symattn exercises alone lists them
+    ex.set_defaults(run=commands.exercises, action="list", id=None, seed=None, solution=False)
+
+    ls = actions.add_parser(
+        "list",
+        help="list the exercises: id, kind, title and how each is checked (the default)",
+        description="List the module's exercises (and those of --plugin files), one a line: id, "
+        "kind, title and how the answer is checked.",
+        epilog=_examples("symattn exercises list", "symattn exercises list --plugin my_exercises.py"),
+    )
+    _exercise_arguments(ls, shown=False)
+    sh = actions.add_parser(
+        "show",
+        usage="%(prog)s [-h] ID [--seed S] [--solution] [--plugin PATH|MODULE]",
+        help="show one exercise: its prompt and how the answer is checked",
+        description="Print exercise ID: its prompt, how its answer is checked and the command that "
+        "checks it; with --solution also the model solution, the exact expected answer and the "
+        "verified derivation; with --seed S the variant for that seed (as `variant` prints it).",
+        epilog=_examples(
+            "symattn exercises show ex6.2",
+            "symattn exercises show ex6.2 --solution",
+            "symattn exercises show ex6.5 --seed 4      # the same as: exercises variant ex6.5 --seed 4",
+        ),
+    )
+    _exercise_arguments(sh, shown=True, seed="show this seed's variant instead of the exercise itself")
+    va = actions.add_parser(
+        "variant",
+        usage="%(prog)s [-h] ID --seed S [--solution] [--plugin PATH|MODULE]",
+        help="draw a variant of one exercise with new numbers (needs --seed)",
+        description="Print a variant of exercise ID with numbers drawn from --seed S (required): its "
+        "prompt and the command that checks an answer to it, seed included. The same seed always "
+        "gives the same variant.",
+        epilog=_examples(
+            "symattn exercises variant ex6.2 --seed 7",
+            "symattn exercises variant ex6.2 --seed 7 --solution",
+            "symattn check ex6.2 ANSWER --seed 7          # check an answer to that variant",
+        ),
+    )
+    _exercise_arguments(va, shown=True, seed="the variant's seed (required)")
+    for p in (ls, sh, va):
+        p.error_prog = ex.prog
+
+
+class _Actions(argparse._SubParsersAction):
+    """The actions of ``exercises``: --plugin given before the action and after it adds up, as
+    it did with one parser (argparse would keep only the action's)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # type: ignore[no-untyped-def]
+        before = getattr(namespace, "plugin", None)
+        super().__call__(parser, namespace, values, option_string)
+        after = getattr(namespace, "plugin", None)
+        if before and after is not before:
+            namespace.plugin = [*before, *(after or [])]
+
+
+def _exercise_arguments(p: argparse.ArgumentParser, shown: bool, seed: str = "") -> None:
+    """ID, --seed, --solution and --plugin of an ``exercises`` action; hidden where not shown."""
+
+    def helps(text: str) -> str:
+        return text if shown else argparse.SUPPRESS
+
+    p.add_argument(
+        "id",
+        nargs="?",
+        metavar="ID",
+        default=argparse.SUPPRESS,
+        help=helps("the exercise, such as ex6.2 (symattn exercises lists them)"),
+    )
+    p.add_argument("--seed", type=_seed, metavar="S", default=argparse.SUPPRESS, help=helps(seed))
+    p.add_argument(
+        "--solution",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help=helps("also print the model solution, the expected answer and the verified derivation"),
+    )
+    _plugin_option(p, default=argparse.SUPPRESS)
+
+
+def _examples(*lines: str) -> str:
+    """An epilog of example command lines, kept one a line by :class:`_Formatter`."""
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def _plugin_option(p: argparse.ArgumentParser, **kwargs: object) -> None:
     p.add_argument(
         "--plugin",
         action="append",
         metavar="PATH|MODULE",
+        **kwargs,  # type: ignore[arg-type]
         help="also register the derivations and exercises of this .py file or module (repeatable; "
         "SYMATTN_PLUGINS and the entry points symattn.derivations and symattn.exercises are read too)",
     )
@@ -288,6 +392,11 @@ def _add_labs(sub) -> None:
         description="Var(q.k)/d_k (which is also Var(q.k/sqrt(d_k))) for q, k with N(0, 1) entries, "
         "per width, with a 95% interval: chi-square with degrees of freedom matched to the sample "
         f"kurtosis, calibrated from {MIN_DRAWS:,} draws on.",
+        epilog=_examples(
+            "symattn lab variance",
+            "symattn lab variance --widths 16,64 --draws 1000000 --seed 3",
+            "symattn lab variance --json --plot variance.svg",
+        ),
     )
     lv.add_argument(
         "--draws",
@@ -312,6 +421,11 @@ def _add_labs(sub) -> None:
         description="The share of trials in which the largest softmax weight over K keys "
         "exceeds P, with and without scaling by 1/sqrt(d_k) (Wilson 95% intervals), "
         "and the mean p_max (1 - p_max) of saturated trials with its 95% interval.",
+        epilog=_examples(
+            "symattn lab saturation",
+            "symattn lab saturation --trials 200000 --method reduced   # the score reduction: fast",
+            "symattn lab saturation --keys 256 --threshold 0.9 --json",
+        ),
     )
     ls.add_argument(
         "--trials",

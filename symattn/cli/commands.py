@@ -21,8 +21,12 @@ def build(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)  # an unwritable --out fails now, not after the work
     result = generate(progress=progress)
     sys.stdout.write(result.summary)
+    placeholders = result.placeholders  # pages whose source is absent: kept, never compared
     if args.check:
-        stale = compare(result.files, out)
+        stale = compare(result.files, out, placeholders)
+        for rel in placeholders:
+            if rel not in stale:
+                print(f"symattn: note: {out}/{rel} was not compared: {result.missing}", file=sys.stderr)
         if stale:
             print(f"symattn: {out}/ is out of date; run `symattn build --out {out}`:", file=sys.stderr)
             for rel in stale:
@@ -30,7 +34,10 @@ def build(args: argparse.Namespace) -> int:
             return EXIT_CHECK_FAILED
         print(f"{out}/ is up to date ({len(result.files)} files).")
     else:
-        write(result.files, out)
+        written = write(result.files, out, placeholders)
+        for rel in placeholders:
+            done = "wrote a short page in its place" if rel in written else "left it as it is"
+            print(f"symattn: {out}/{rel} not generated ({done}): {result.missing}", file=sys.stderr)
         print(f"wrote {len(result.files)} files to {out}/")
     return 0 if result.ok else EXIT_CHECK_FAILED
 
@@ -230,6 +237,7 @@ def _audit_report(text: str, as_json: bool) -> tuple[str | None, list[str], bool
     (plain data: the parent rebuilds nothing the module's text made)."""
     from ..grading.audit.keys import audit_module
     from ..present.audit_render import audit_json, audit_text_report, claim_text
+    from ..present.text_math import words
 
     result = audit_module(text)
     if not result.keys and not result.claims:
@@ -242,7 +250,7 @@ def _audit_report(text: str, as_json: bool) -> tuple[str | None, list[str], bool
     for r in result.keys:
         if r.wrong:
             name = r.exercise.id if r.exercise else f"exercise {r.found.position}"
-            problems.append(f"symattn: {r.status}: {name} (line {r.found.where}): {r.detail}")
+            problems.append(f"symattn: {r.status}: {name} (line {r.found.where}): {words(r.detail)}")
     return (audit_json(result) if as_json else audit_text_report(result)), problems, result.wrong
 
 
@@ -254,8 +262,10 @@ def derive(args: argparse.Namespace) -> int:
     from ..proof.engine import default_jobs
 
     if args.list:
+        from ..present.text_math import words  # a title's math ($\sqrt{d_k}$) in Unicode
+
         for name in derivations.names():
-            print(f"{name}\t{derivations.title(name)}")
+            print(f"{name}\t{words(derivations.title(name))}")
         return 0
     if not args.name:
         raise InputError("name a derivation (symattn derive --list shows them)")

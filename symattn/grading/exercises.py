@@ -98,7 +98,7 @@ def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...]
         Mistake(
             "uniform-weights",
             "That is the plain average of the values: softmax does not weigh them equally; "
-            "each weight is e^score over the sum of e^score.",
+            r"each weight is $e^{\text{score}}$ over the sum of $e^{\text{score}}$.",
             _weighted_output([0] * len(s), v),
         ),
         Mistake(
@@ -180,35 +180,35 @@ def mask_exercise(n: int = 3) -> Exercise:
     mistakes = (
         Mistake(
             "transposed-mask",
-            "That mask is transposed: query i must not see later keys, so -infinity goes "
-            "above the diagonal (j > i), not below it.",
+            r"That mask is transposed: query $i$ must not see later keys, so $-\infty$ goes "
+            "above the diagonal ($j > i$), not below it.",
             expected.T,
         ),
         Mistake(
             "diagonal-blocked",
-            "A token may always attend to itself: the diagonal stays 0, and only j > i is blocked.",
+            "A token may always attend to itself: the diagonal stays $0$, and only $j > i$ is blocked.",
             from_allowed(strict, 0, oo),
         ),
         Mistake(
             "boolean-mask",
-            "A mask is added to the scores: blocked entries are -infinity, not 1.",
+            r"A mask is added to the scores: blocked entries are $-\infty$, not $1$.",
             from_allowed(allowed, 0, 1),
         ),
         Mistake(
             "boolean-allowed",
-            "1 for allowed and 0 for blocked is a boolean mask; the additive mask has 0 for "
-            "allowed and -infinity for blocked.",
+            "$1$ for allowed and $0$ for blocked is a boolean mask; the additive mask has $0$ for "
+            r"allowed and $-\infty$ for blocked.",
             from_allowed(allowed, 1, 0),
         ),
         Mistake(
             "weights-not-mask",
             "That is the first row of weights; the question asks for the whole mask matrix "
-            "(0 where allowed, -infinity where blocked).",
+            r"($0$ where allowed, $-\infty$ where blocked).",
             sp.Matrix([[1] + [0] * (n - 1)]),
         ),
         Mistake(
             "swapped-values",
-            "0 and -infinity are swapped: allowed pairs add 0, blocked pairs add -infinity.",
+            r"$0$ and $-\infty$ are swapped: allowed pairs add $0$, blocked pairs add $-\infty$.",
             from_allowed(allowed, oo, 0),
         ),
     )
@@ -252,10 +252,10 @@ def mask_exercise(n: int = 3) -> Exercise:
         "ex6.4",
         "apply",
         "The causal mask",
-        f"Write the causal mask for {n} tokens (0 where attention is allowed, -infinity where it "
-        "is not), and say what the first row of softmax weights is whatever the scores.",
-        "Token i may look at tokens 1 to i only; the first token sees only itself, so its "
-        "weights are 1 then 0s.",
+        f"Write the causal mask for {n} tokens ($0$ where attention is allowed, $-\\infty$ where "
+        "it is not), and say what the first row of softmax weights is whatever the scores.",
+        "Token $i$ may look at tokens $1$ to $i$ only; the first token sees only itself, so its "
+        "weights are $1$ then $0$s.",
         Expected(
             "matrix", expected, companion=("the first row of weights", sp.Matrix([[1] + [0] * (n - 1)]))
         ),
@@ -284,23 +284,23 @@ def crossover_exercise(width: int = 4096) -> Exercise:
         for m in (
             Mistake(
                 "crossover-at-d-model",
-                "That compares N^2 d with N d^2 and drops the factors 2 and 4: "
-                "2 N^2 d > 4 N d^2 gives N > 2 d_model.",
+                "That compares $N^2 d$ with $N d^2$ and drops the factors 2 and 4: "
+                r"$2 N^2 d > 4 N d^2$ gives $N > 2 d_{\text{model}}$.",
                 solved(quad / 2, lin / 4),
             ),
             Mistake(
                 "one-quadratic-term",
-                "Both the scores and the weighted sum cost N^2 d: the quadratic term is 2 N^2 d.",
+                "Both the scores and the weighted sum cost $N^2 d$: the quadratic term is $2 N^2 d$.",
                 solved(t["scores"], lin),
             ),
             Mistake(
                 "projections-only",
-                "The output projection is part of the linear term too: it is 4 N d^2, not 3 N d^2.",
+                "The output projection is part of the linear term too: it is $4 N d^2$, not $3 N d^2$.",
                 solved(quad, t["projections"]),
             ),
             Mistake(
                 "terms-swapped",
-                "The coefficients are swapped: the linear term is 4 N d^2, the quadratic 2 N^2 d.",
+                "The coefficients are swapped: the linear term is $4 N d^2$, the quadratic $2 N^2 d$.",
                 solved(2 * quad, lin / 2),
             ),
         )
@@ -331,9 +331,10 @@ def crossover_exercise(width: int = 4096) -> Exercise:
         "ex6.5",
         "apply",
         "Where the quadratic cost takes over",
-        f"For d_model = {width}, beyond what sequence length N is the 2 N^2 d_model term of "
-        "multi-head attention's cost larger than the 4 N d_model^2 term?",
-        "2 N^2 d > 4 N d^2 exactly when N > 2 d_model.",
+        rf"For $d_{{\text{{model}}}} = {width}$, beyond what sequence length $N$ is the "
+        r"$2 N^2 d_{\text{model}}$ term of multi-head attention's cost larger than the "
+        r"$4 N d_{\text{model}}^2$ term?",
+        r"$2 N^2 d > 4 N d^2$ exactly when $N > 2 d_{\text{model}}$.",
         Expected("threshold", answer, sp.S.Zero, "N", (("d_{model}", width), ("d", width))),
         mistakes,
         solution,
@@ -381,10 +382,11 @@ def _build() -> dict[str, Exercise]:
             "ex6.3",
             "apply",
             "Scaling gives unit variance",
-            "With the rules for expectation and variance, show that Var(z / sqrt(d_k)) = 1 "
-            "when z is a sum of d_k independent products of mean 0 and variance 1.",
-            "Variances of independent terms add, so Var(z) = d_k; dividing by sqrt(d_k) "
-            "divides the variance by d_k.",
+            r"With the rules for expectation and variance, show that "
+            r"$\operatorname{Var}(z / \sqrt{d_k}) = 1$ when $z$ is a sum of $d_k$ independent "
+            "products of mean 0 and variance 1.",
+            r"Variances of independent terms add, so $\operatorname{Var}(z) = d_k$; dividing by "
+            r"$\sqrt{d_k}$ divides the variance by $d_k$.",
             "variance_scaling",
             ("var", "sqrt{d_k}"),
         ),
@@ -394,7 +396,7 @@ def _build() -> dict[str, Exercise]:
             "ex6.6",
             "extend",
             "Uniform weights",
-            "If a head's softmax weights are exactly uniform over all N tokens, what does it "
+            "If a head's softmax weights are exactly uniform over all $N$ tokens, what does it "
             "compute, and why can that still be useful?",
             "Every token receives the mean of all value vectors, the same for all of them: a "
             "summary of the whole context, a sensible fallback when nothing specific matters.",
@@ -406,9 +408,9 @@ def _build() -> dict[str, Exercise]:
             "extend",
             "Permutation equivariance",
             "Show that self-attention with no mask and no positions is permutation-"
-            "equivariant: reordering the rows of X reorders the output rows the same way.",
-            "(PQ)(PK)^T = P S P^T; the row softmax commutes with reordering; P^T P = I, so the "
-            "output is P times the original output.",
+            "equivariant: reordering the rows of $X$ reorders the output rows the same way.",
+            r"$(PQ)(PK)^\top = P S P^\top$; the row softmax commutes with reordering; "
+            r"$P^\top P = I$, so the output is $P$ times the original output.",
             "permutation_equivariance",
             ("permutation",),
         ),

@@ -131,11 +131,35 @@ class _PlainPrinter(StrPrinter):
         return "[" + ", ".join(self._print(x) for x in expr) + "]"
 
 
-def plain_math(value: Any) -> str:
+class _TypedPrinter(_PlainPrinter):
+    """Plain math with each fraction that stands for a decimal the learner typed shown as typed."""
+
+    def __init__(self, decimals: dict[Any, str]) -> None:
+        super().__init__()
+        self.decimals = decimals
+
+    def parenthesize(self, item: Any, level: int, strict: bool = False) -> str:
+        if isinstance(item, sp.Rational) and item > 0 and item in self.decimals:
+            return self.decimals[item]  # a decimal needs no brackets, as 49/25 does
+        return super().parenthesize(item, level, strict)
+
+    def _print_Rational(self, expr: sp.Rational) -> str:
+        shown = self.decimals.get(abs(expr))
+        if shown is None:
+            return super()._print_Rational(expr)
+        return f"-{shown}" if expr < 0 else shown
+
+
+def plain_math(value: Any, decimals: dict[Any, str] | None = None) -> str:
     """``value`` (an expression, a matrix or nested lists) as plain math; "..." past
-    :data:`MAX_SHOWN` characters, and a placeholder where the printer cannot print it."""
+    :data:`MAX_SHOWN` characters, and a placeholder where the printer cannot print it.
+
+    ``decimals`` maps positive fractions that are not whole numbers to the decimal a learner
+    typed for them (49/25: ``1.96``): where the printer meets one as a number of its own, it
+    shows the decimal (a fraction SymPy folded into a product, ``e^2/2`` for ``0.5 e^2``, stays).
+    """
     try:
-        text = _PlainPrinter().doprint(value)
+        text = (_TypedPrinter(decimals) if decimals else _PlainPrinter()).doprint(value)
     except Exception:  # RecursionError and the like, on a learner's odd expression: a note only
         return "(an expression too large to show)"
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."

@@ -30,6 +30,7 @@ class Fields(NamedTuple):
     read_as: str
     read_as_latex: str
     notes: tuple[str, ...]
+    read_as_typed: str  #: the reading with numbers as typed (check's ``typed``)
 
 
 def kind(exercise: Exercise) -> str:
@@ -106,4 +107,5 @@ def fields(verdict: Any) -> Fields:
         verdict.given,
         verdict.given_latex,
         tuple(verdict.notes),
+        verdict.typed,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 from ..grading.audit.keys import AuditRow, ModuleAudit
@@ -34,7 +35,7 @@ def claim_text(c) -> str:
 def claims_table(audit: ModuleAudit) -> str:
     header = ("line", "verdict", "claim", "true value", "rule")
     body = [
-        (str(c.line), c.verdict, _short(claim_text(c), 48), _short(c.value, 40), _short(c.rule, 70))
+        (str(c.line), c.verdict, _short(claim_text(c), 48), _short(c.value, 40), _short(words(c.rule), 70))
         for c in audit.claims
     ]
     return text_table(header, body)
@@ -75,8 +76,56 @@ def audit_json(audit: ModuleAudit) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def audit_markdown(audit: ModuleAudit, name: str) -> str:
-    """The docs page: every claim of the module by line, then the answer keys."""
+#: A subscript that is a word (``d_{model}``): set upright, as the printer sets it.
+_WORD_SUBSCRIPT = re.compile(r"_\{([A-Za-z]{3,})\}")
+#: A vector of the true values: ``\left[a,\ b\right]`` alone between dollars.
+_VECTOR = re.compile(r"\$\\left\[(.*?)\\right\]\$")
+#: A dotted path into the library (``symattn.core.flops.cost_terms``).
+_PATH = re.compile(r"\bsymattn(?:\.\w+)+")
+
+
+def _upright_words(tex: str) -> str:
+    return _WORD_SUBSCRIPT.sub(r"_{\\text{\1}}", tex)
+
+
+def _entries_apart(cell: str) -> str:
+    """``$\\left[a,\\ b\\right]$`` as ``[$a$, $b$]``: a line may break between entries."""
+
+    def apart(m: re.Match) -> str:
+        entries = _top_level_split(m.group(1), r",\ ")
+        return "[" + ", ".join(f"${e.strip()}$" for e in entries) + "]"
+
+    return _VECTOR.sub(apart, cell)
+
+
+def _top_level_split(tex: str, sep: str) -> list[str]:
+    """``tex`` split at ``sep`` where no brace or \\left is open."""
+    parts, depth, start, k = [], 0, 0, 0
+    while k < len(tex):
+        if tex.startswith(r"\left", k):
+            depth, k = depth + 1, k + 5
+            continue
+        if tex.startswith(r"\right", k):
+            depth, k = depth - 1, k + 6
+            continue
+        ch = tex[k]
+        depth += ch == "{"
+        depth -= ch == "}"
+        if depth == 0 and tex.startswith(sep, k):
+            parts.append(tex[start:k])
+            start = k = k + len(sep)
+            continue
+        k += 1
+    return [*parts, tex[start:]]
+
+
+def _paths_as_code(text: str) -> str:
+    return _PATH.sub(lambda m: f"`{m.group(0)}`", text)
+
+
+def audit_markdown(audit: ModuleAudit, name: str, origin: str = "") -> str:
+    """The docs page: every claim of the module by line, then the answer keys; ``origin``, a
+    paragraph after the introduction, says where the module came from."""
 
     def cell(s: str | None) -> str:
         return " ".join((s or "").split()).replace("|", "\\|").replace("⟨", "`").replace("⟩", "`") or "–"
@@ -84,11 +133,13 @@ def audit_markdown(audit: ModuleAudit, name: str) -> str:
     def math(s: str) -> str:  # LaTeX in a table cell: its bars escaped, on one line
         return " ".join(s.split()).replace("|", "\\vert ")
 
-    rows = ["| line | verdict | claim | true value | rule |", "|---|---|---|---|---|"]
+    # Four columns, so the table fits the text column at 1280 pixels: the verdict and how it was
+    # reached share one, vectors break between their entries, module paths between their parts.
+    rows = ["| line | claim | true value | verdict: how it was checked |", "|---|---|---|---|"]
     for c in audit.claims:
-        claim = math(c.typeset) if c.typeset else cell(c.text)
-        value = math(c.value_latex) if c.value_latex else "–"
-        rows.append(f"| {c.line} | {c.verdict} | {claim} | {value} | {cell(c.rule)} |")
+        claim = _upright_words(math(c.typeset)) if c.typeset else cell(c.text)
+        value = _entries_apart(math(c.value_latex)) if c.value_latex else "–"
+        rows.append(f"| {c.line} | {claim} | {value} | **{c.verdict}**: {_paths_as_code(cell(c.rule))} |")
     keys = ["| line | exercise | stated key | computed answer | status |", "|---|---|---|---|---|"]
     for r in audit.keys:
         key = (r.found.key or "") + (f" (within {r.found.tolerance})" if r.found.tolerance else "")
@@ -108,6 +159,7 @@ def audit_markdown(audit: ModuleAudit, name: str) -> str:
             "size). Each claim is shown with its formulas as the module writes them, beside "
             "its true value: exact where it is short, with correctly rounded digits where not.",
             "",
+            *([origin, ""] if origin else []),
             summary(audit).strip(),
             "",
             "## Claims",

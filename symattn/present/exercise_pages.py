@@ -49,7 +49,7 @@ def checker_html(e: Any) -> str:
     elif e.checkable or e.checker == "formula":
         mode, cli = "answer", f"symattn check {e.id} ANSWER"
         label = (
-            "Your formula for the output (LaTeX, in N and the values v_j; Enter checks it)"
+            "Your formula for the output (LaTeX, in the number of tokens and the values; Enter checks it)"
             if e.checker == "formula"
             else "Your answer (LaTeX or a plain number; Enter checks it)"
         )
@@ -92,6 +92,8 @@ def exercise_page(e: Any, derivation_markdown: str | None) -> str:
     """``docs/exercises/ID.md``: the prompt, the checker, and the boxes."""
     out = [f"# {e.id}: {e.title}", "", f"*An exercise of the attention module ({e.kind}).*", "", e.prompt, ""]
     widget = checker_html(e)
+    if e.checker == "formula":  # the names the formula is written in, typeset (a label cannot be)
+        out += [r"Write the output with $N$ tokens whose values are $v_1, \dots, v_N$ ($v_j$ in a sum).", ""]
     if widget:
         out += [widget, ""]
     else:

@@ -9,7 +9,7 @@ from ..grading.audit.keys import AuditRow
 from ..grading.exercises import Exercise
 from ._table import text_table
 from .proof_render import to_text
-from .text_math import to_unicode
+from .text_math import to_unicode, words
 
 
 def exercise_list(exercises: list[Exercise]) -> str:
@@ -36,7 +36,7 @@ CHECKER_HINTS = {
 def exercise_text(e: Exercise, solution: bool = False) -> str:
     seed = e.params.get("seed")
     title = f"{e.id} ({e.kind}): {e.title}" + ("" if seed is None else f" [variant, seed {seed}]")
-    out = [title, "", e.prompt, ""]
+    out = [title, "", words(e.prompt), ""]
     if e.params.get("seed_note"):
         out += [f"Note: {e.params['seed_note']}.", ""]
     if e.checkable:
@@ -49,7 +49,7 @@ def exercise_text(e: Exercise, solution: bool = False) -> str:
     else:
         out.append("Answer: no machine-checkable answer; compare with the model solution.")
     if solution:
-        out += ["", "Model solution: " + e.solution_text]
+        out += ["", "Model solution: " + words(e.solution_text)]
         if e.checkable:
             dec = expected_decimal(e.expected)
             out.append(f"Expected answer: {e.expected.latex()}" + (f" ≈ {dec}" if dec else ""))
@@ -68,6 +68,7 @@ def verdict_json(exercise_id: str, expected: str, v: Verdict) -> str:
                 "expected": expected,
                 "given": v.given,
                 "given_latex": v.given_latex,
+                "typed": v.typed,
                 "feedback": v.feedback,
                 "mistake": v.mistake,
                 "notes": list(v.notes),
@@ -79,14 +80,17 @@ def verdict_json(exercise_id: str, expected: str, v: Verdict) -> str:
 
 
 def verdict_text(exercise_id: str, v: Verdict) -> str:
+    """The verdict in a line. The reading echoes numbers as typed (``v.typed``: 1.96, not the
+    exact 49/25 of ``v.given``); where a number was read other than at face value (scientific
+    notation, a percentage, a trailing …), the note beside it says how."""
     head = {"correct": "Correct.", "incorrect": "Incorrect.", "invalid": "Invalid answer:"}[v.verdict]
     notes = f" ({'; '.join(v.notes)})" if v.notes else ""
     if v.verdict == "correct":
-        return f"{head} ({exercise_id}: read as {v.given}{notes})\n"
+        return f"{head} ({exercise_id}: read as {v.typed}{notes})\n"
     if v.verdict == "invalid":
-        return f"{head} {v.feedback}{notes}\n"
-    code = f" [{v.mistake}]" if v.mistake else ""
-    return f"{head} Read as {v.given}{notes}. {v.feedback}{code}\n"
+        return f"{head} {words(v.feedback)}{notes}\n"
+    code = f" [{words(v.mistake)}]" if v.mistake else ""
+    return f"{head} Read as {v.typed}{notes}. {words(v.feedback)}{code}\n"
 
 
 def audit_table(rows: list[AuditRow]) -> str:
@@ -105,7 +109,7 @@ def audit_table(rows: list[AuditRow]) -> str:
                 r.exercise.id if r.exercise else "?",
                 key,
                 to_unicode(r.computed)[:40],
-                r.status + (f": {r.detail}" if r.detail else ""),
+                r.status + (f": {words(r.detail)}" if r.detail else ""),
             )
         )
     return text_table(header, body)

@@ -26,6 +26,7 @@ from ..grading.batch.summary import (
     summarise,
 )
 from ._table import text_table
+from .text_math import words
 
 __all__ = [
     "TOP_WRONG",
@@ -62,7 +63,9 @@ def summary_text(summary: ClassSummary) -> str:
     """The tables printed after a grading run: per exercise, then slips, reasons, wrong answers."""
     parts = [text_table(_HEADER, [_overview(s, _plain) for s in summary])]
     slips = [
-        (_plain(s.exercise), _plain(g.name), str(g.learners), str(g.rows)) for s in summary for g in s.slips
+        (_plain(s.exercise), _plain(words(g.name)), str(g.learners), str(g.rows))
+        for s in summary
+        for g in s.slips
     ]
     if slips:
         parts.append("Slips, by learners\n" + text_table(("exercise", "slip", "learners", "rows"), slips))
@@ -162,7 +165,7 @@ def report_markdown(summary: ClassSummary, title: str, chart: str | None) -> str
             lines += ["", "Slips, by the number of learners who made them:", ""]
             lines += _md_table(
                 ("slip", "learners", "attempts", "example answer"),
-                [(_md(g.name), str(g.learners), str(g.rows), _code(g.example)) for g in s.slips],
+                [(_md(words(g.name)), str(g.learners), str(g.rows), _code(g.example)) for g in s.slips],
             )
         if s.invalid:
             lines += ["", "Invalid answers, by reason:", ""]

@@ -5,23 +5,25 @@ from __future__ import annotations
 import json
 
 from ..grading.proofs.derivation import ProofVerdict
+from .text_math import words
 
 MARKS = {"ok": "✓", "wrong": "✗", "unjustified": "?", "invalid": "!"}
 
 
 def proof_text(v: ProofVerdict) -> str:
-    """Each step with its mark: the rule of a step that is ok, the reason of every other one."""
+    """Each step with its mark: the rule of a step that is ok, the reason of every other one
+    (their math, written between dollars, as Unicode)."""
     out = [f"{v.id}, checked step by step:"]
     for s in v.steps:
         out.append(f"{MARKS[s.status]} line {s.line}: {s.latex}")
         if s.status == "ok":
-            out.append(f"    {s.rule}")
+            out.append(f"    {words(s.rule)}")
         else:
-            reason = f": {s.feedback}" if s.feedback else ""
-            out.append(f"    {s.status}" + (f" ({s.rule})" if s.rule else "") + reason)
+            reason = f": {words(s.feedback)}" if s.feedback else ""
+            out.append(f"    {s.status}" + (f" ({words(s.rule)})" if s.rule else "") + reason)
     head = {"correct": "Correct", "incorrect": "Incorrect", "invalid": "Invalid"}[v.verdict]
     feedback = v.feedback.removeprefix("correct: ").removeprefix("incorrect: ")
-    out.append(f"{head}: {feedback}")
+    out.append(f"{head}: {words(feedback)}")
     return "\n".join(out) + "\n"
 
 

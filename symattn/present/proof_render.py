@@ -2,7 +2,11 @@
 
 Presentation only: these functions read a :class:`~symattn.proof.Derivation` and its
 :class:`~symattn.proof.DerivationReport` and never check anything themselves. Each step is
-shown with its justification and how it was checked.
+shown with its number (the same in every format, and in the table of how each step was
+checked), its justification and how it was checked. The theorem, the assumptions, the titles
+and the rules are prose with their math in ``$...$``: typeset in LaTeX and Markdown, in Unicode
+in text (a statement written in plain ASCII, by a course author, is read as math where it
+looks like math: :mod:`.plain_math`).
 """
 
 from __future__ import annotations
@@ -14,9 +18,22 @@ import sympy as sp
 from sympy.printing.pretty.pretty import PrettyPrinter
 
 from ..proof.engine import Derivation, DerivationReport, Step, StepReport
-from ..proof.latex import latex
+from ..proof.latex import latex as _latex
+from ..proof.latex import printed_terms
 from . import plain_math
 from .text_math import to_unicode, words
+
+
+def latex(expr: Any) -> str:
+    """A side as the pages show it: exact decimals (127/10) as decimals (12.7), and each sum
+    started with a term without a minus sign, as a person writes it (1 - p, not -p + 1)."""
+    return _latex(expr, decimal_rationals=True, plus_first=True)
+
+
+def prose(s: str) -> str:
+    """A statement with its math marked by ``$...$`` (plain ASCII math is found and marked)."""
+    return plain_math.markdown(s)
+
 
 RELATIONS_LATEX = {"=": "=", "<=": r"\le", "<": "<", "≈": r"\approx", "≠": r"\neq", "⟺": r"\iff"}
 RELATIONS_TEXT = {"=": "=", "<=": "<=", "<": "<", "≈": "≈", "≠": "!=", "⟺": "<=>"}
@@ -108,13 +125,26 @@ def _sections(d: Derivation, report: DerivationReport) -> list[tuple[str, list[S
     return out
 
 
-def _aligned_rows(rows: list[StepReport], labels: bool = True) -> list[str]:
-    """One ``lhs &= rhs && \\text{rule}`` line per step; ``labels`` adds how it was checked."""
+def tag(r: StepReport) -> str:
+    """The step's number beside it (an equation number in LaTeX), as in the table of checks."""
+    return f"\\tag{{{r.index + 1}}}"
+
+
+def number(r: StepReport) -> str:
+    """The step's number for a web page: a column of its own at the right of the step's row
+    (KaTeX sets a \\tag flush with the column's edge, a scroll bar's width too far)."""
+    return f" &\\qquad& \\text{{({r.index + 1})}}"
+
+
+def _aligned_rows(rows: list[StepReport], labels: bool = True, tags: bool = True) -> list[str]:
+    """One ``lhs &= rhs && \\text{rule} \\tag{n}`` line per step; ``labels`` adds how it was checked;
+    without ``tags`` (inside ``aligned``, which takes none) the number is a last column."""
     lines = []
     for r in rows:
         left, right = step_latex(r.step, r.step.lhs is not None, r.lhs)
         why = escape_text(f"{r.step.rule} [{check_label(r)}]" if labels else r.step.rule)
-        lines.append(f"{left} &{right} && \\text{{{why}}}")
+        numbered = tag(r) if tags else f"&& \\text{{({r.index + 1})}}"
+        lines.append(f"{left} &{right} && \\text{{{why}}} {numbered}")
     return lines
 
 
@@ -122,16 +152,19 @@ def to_latex(d: Derivation, report: DerivationReport) -> str:
     """LaTeX for a document: a title, the theorem, then one ``align*`` per part of the proof."""
     out = [
         f"% symattn derivation {d.name}: generated, do not edit",
-        f"\\subsection*{{{escape_text(d.title)}}}",
-        f"\\noindent\\textbf{{Theorem.}} {escape_text(d.theorem)}",
+        f"\\subsection*{{{escape_text(prose(d.title))}}}",
+        f"\\noindent\\textbf{{Theorem.}} {escape_text(prose(d.theorem))}",
         "",
     ]
+    if d.assumptions:
+        where = "; ".join(escape_text(prose(a)) for a in d.assumptions)
+        out += [f"\\noindent Assumptions: {where}.", ""]
     if d.abbreviations:
         where = ", ".join(f"${latex(a)} = {latex(b)}$" for a, b in notation(d))
         out += [f"\\noindent Notation: {where}.", ""]
     for title, rows in _sections(d, report):
         if title:
-            out.append(f"\\paragraph{{{escape_text(title)}}}")
+            out.append(f"\\paragraph{{{escape_text(prose(title))}}}")
         out.append("\\begin{align*}")
         out.append(" \\\\\n".join(_aligned_rows(rows)))
         out.append("\\end{align*}")
@@ -142,14 +175,15 @@ def to_latex(d: Derivation, report: DerivationReport) -> str:
 def to_latex_block(d: Derivation, report: DerivationReport) -> str:
     """The whole proof as one display-math block (for notebooks)."""
     rows = [r for _, rs in _sections(d, report) for r in rs]
-    return "$$\\begin{aligned}\n" + " \\\\\n".join(_aligned_rows(rows)) + "\n\\end{aligned}$$"
+    return "$$\\begin{aligned}\n" + " \\\\\n".join(_aligned_rows(rows, tags=False)) + "\n\\end{aligned}$$"
 
 
 #: Visible characters one displayed row may hold: the site's text column is about 690 px wide
-#: at a 1280-pixel window, some 50 characters of KaTeX at its display size.
-ROW_BUDGET = 44
+#: at a 1280-pixel window, some 50 characters of KaTeX at its display size, less the column of
+#: step numbers.
+ROW_BUDGET = 40
 #: The same for a rule, set smaller under its step.
-RULE_BUDGET = 56
+RULE_BUDGET = 52
 
 
 def visible_width(tex: str) -> int:
@@ -172,14 +206,15 @@ def _narrow_rows(rows: list[StepReport]) -> list[str]:
     rule_budget = max(20, RULE_BUDGET - (4 * max(kept, default=0)) // 3)
     for r, (left, right) in zip(rows, sides, strict=True):
         if visible_width(left) + visible_width(right) <= ROW_BUDGET:
-            lines.append(f"{left} &{right}")
+            lines.append(f"{left} &{right}{number(r)}")
         else:
             # The left side goes in the right-hand column too: kept in the left one, it would
             # push every continuation row out by its own width.
             if left:
-                value = r.lhs if r.step.shown_lhs is None else None
+                value = r.lhs if r.step.shown_lhs is None else r.step.shown_lhs
                 lines += [f"&{part}" for part in _split_terms(value, left, "")]
-            lines += [f"&\\quad {part}" for part in _split_sum(r.step, right)]
+            parts = [f"&\\quad {part}" for part in _split_sum(r.step, right)]
+            lines += [parts[0] + number(r), *parts[1:]]
         for piece in _wrap_words(r.step.rule, rule_budget):
             lines.append(f"&\\qquad{{\\small\\text{{{escape_text(piece)}}}}}")
     return lines
@@ -211,10 +246,11 @@ def _wrap_words(text: str, budget: int) -> list[str]:
 
 def _split_terms(value: Any, tex: str, relation: str) -> list[str]:
     """``tex`` (the LaTeX of ``value``) over several rows when ``value`` is a long sum."""
-    if visible_width(tex) <= ROW_BUDGET or not isinstance(value, sp.Add):
+    terms = printed_terms(value)
+    if visible_width(tex) <= ROW_BUDGET or terms is None:
         return [tex]
     parts, current = [], f"{relation} " if relation else ""
-    for k, term in enumerate(value.as_ordered_terms()):
+    for k, term in enumerate(terms):
         t = latex(term)
         piece = t if k == 0 else (f"- {t[1:].lstrip()}" if t.startswith("-") else f"+ {t}")
         if k and visible_width(current + piece) > ROW_BUDGET:
@@ -237,19 +273,20 @@ def to_markdown(d: Derivation, report: DerivationReport, stable: bool = False) -
     ``stable`` leaves out timings and raw error values, so generated docs are the same on
     every run.
     """
-    out = [f"# {d.title}", "", f"> **Theorem.** {plain_math.markdown(d.theorem)}", ""]
+    out = [f"# {prose(d.title)}", "", f"> **Theorem.** {prose(d.theorem)}", ""]
     if d.assumptions:
-        out += ["Assumptions:", ""] + [f"- {plain_math.markdown(a)}" for a in d.assumptions] + [""]
+        out += ["Assumptions:", ""] + [f"- {prose(a)}" for a in d.assumptions] + [""]
     if d.abbreviations:
         out += ["Notation:", ""] + [f"- ${latex(a)} = {latex(b)}$" for a, b in notation(d)] + [""]
     for title, rows in _sections(d, report):
         if title:
-            out += [f"## {title}", ""]
+            out += [f"## {prose(title)}", ""]
+        # alignedat: a third column holds each step's number, as in the table below.
         out += [
             "$$",
-            "\\begin{aligned}",
+            "\\begin{alignedat}{2}",
             " \\\\\n".join(_narrow_rows(rows)),
-            "\\end{aligned}",
+            "\\end{alignedat}",
             "$$",
             "",
         ]
@@ -331,21 +368,26 @@ def _hang(prefix: str, value: Any) -> list[str]:
 def to_text(d: Derivation, report: DerivationReport) -> str:
     """Plain text for a terminal: each step's sides pretty-printed (matrices drawn in Unicode,
     indented under their step), then its rule in words and how it was checked."""
-    out = [f"{d.name}: {words(d.title)}", f"Theorem. {words(d.theorem)}"]
+    out = [f"{d.name}: {words(prose(d.title))}", f"Theorem. {words(prose(d.theorem))}"]
+    if d.assumptions:
+        out += ["", "Assumptions"] + [f"  - {words(prose(a))}" for a in d.assumptions]
     if d.abbreviations:
         out += ["", "Notation"]
         for short, meaning in notation(d):
             out += _hang(f"  {to_unicode(sp.sstr(short))} = ", meaning)
     for title, rows in _sections(d, report):
-        out += ["", words(title) or "Proof"]
+        out += ["", words(prose(title)) or "Proof"]
         for r in rows:
+            # Every step numbered, a continued one too, as in the table of checks.
             rel = RELATIONS_TEXT[r.step.relation]
             rhs = r.step.shown_rhs if r.step.shown_rhs is not None else r.step.rhs
+            number = f"  {r.index + 1:>2}. "
             if r.step.lhs is not None:
                 lhs = r.step.shown_lhs if r.step.shown_lhs is not None else r.lhs
-                out += _hang(f"  {r.index + 1:>2}. ", lhs)
-            out += _hang(f"      {rel} ", rhs)
-            out.append(f"        [{words(r.step.rule)}; {check_label(r)}]")
+                out += _hang(number, lhs)
+                number = " " * len(number)
+            out += _hang(f"{number}{rel} ", rhs)
+            out.append(f"        [{words(r.step.rule)}; {words(check_label(r))}]")
     if report.checks:
         out += ["", "Numeric checks"]
         for c in report.checks:

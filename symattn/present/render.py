@@ -105,6 +105,7 @@ class _Labels:
     formula_text: str
     formula_latex: str
     scale_text: str
+    scale_latex: str
     stages: dict[str, tuple[str, str, str]]
 
 
@@ -113,14 +114,17 @@ def _labels(steps: AttentionSteps) -> _Labels:
     masked = "masked" in steps.stages
     if steps.scale == 1 / sp.sqrt(d_k):
         scale_text, zt, zl = "1/sqrt(d_k)", "Z = S / sqrt(d_k)", r"Z = \frac{S}{\sqrt{d_k}}"
+        scale_latex = r"$1/\sqrt{d_k}$"
         inner_t, inner_l = "Q K^T / sqrt(d_k)", r"\frac{QK^\top}{\sqrt{d_k}}"
         scaled_title = "Scaled scores"
     elif steps.scale == 1:
         scale_text, zt, zl = "none", "Z = S", "Z = S"
+        scale_latex = "none"
         inner_t, inner_l = "Q K^T", r"QK^\top"
         scaled_title = "Scores, not scaled"
     else:
         c_t, c_l = text_entry(steps.scale), latex_entry(steps.scale)
+        scale_latex = f"${c_l}$"
         scale_text, zt, zl = c_t, f"Z = ({c_t}) S", rf"Z = {c_l}\, S"
         inner_t, inner_l = f"({c_t}) Q K^T", rf"{c_l}\, QK^\top"
         scaled_title = "Scaled scores"
@@ -133,6 +137,7 @@ def _labels(steps: AttentionSteps) -> _Labels:
             rf" = \operatorname{{softmax}}\left({inner_l}{plus_l}\right) V"
         ),
         scale_text=scale_text,
+        scale_latex=scale_latex,
         stages={
             "scores": ("Scores", "S = Q K^T", r"S = QK^\top"),
             "scaled": (scaled_title, zt, zl),
@@ -170,6 +175,16 @@ def _header(steps: AttentionSteps, labels: _Labels) -> str:
     return (
         f"N = {count(s.n, 'query', 'queries')}, M = {count(s.m, 'key')}, d_k = {s.d_k}, "
         f"d_v = {s.d_v}; mask: {steps.mask.spec()}; scale: {labels.scale_text}"
+    )
+
+
+def _header_markdown(steps: AttentionSteps, labels: _Labels) -> str:
+    """The sizes and settings in words, their math typeset."""
+    s = steps.shape
+    return (
+        f"$N = {s.n}$ {'query' if s.n == 1 else 'queries'}, $M = {s.m}$ {'key' if s.m == 1 else 'keys'}, "
+        f"$d_k = {s.d_k}$, $d_v = {s.d_v}$; "
+        f"mask: `{steps.mask.spec()}`; scale: {labels.scale_latex}"
     )
 
 
@@ -237,7 +252,7 @@ def _text_rows(m: sp.MatrixBase) -> str:
 def to_markdown(steps: AttentionSteps, digits: int = 15) -> str:
     """Markdown: a table per stage, each cell the exact form in math and its decimal."""
     labels = _labels(steps)
-    out = ["## Attention, step by step", "", _header(steps, labels), ""]
+    out = ["## Attention, step by step", "", _header_markdown(steps, labels), ""]
     out += ["$$", labels.formula_latex, "$$", ""]
     out += ["### Inputs", ""]
     inputs = [("Q", steps.q), ("K", steps.k), ("V", steps.v)]

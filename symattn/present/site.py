@@ -3,6 +3,9 @@
 :func:`generate` runs every derivation and its checks, the labs at their default seeded
 sizes, and the exercises with their solutions, and returns every file of ``docs/`` as bytes.
 :func:`write` puts them on disk; :func:`compare` lists the files that differ from a folder.
+The audit page reads the course module that ``[tool.symattn] module`` in pyproject.toml names;
+where that file is absent the page is a placeholder, which neither replaces nor is compared with
+the docs/audit.md already there.
 Nothing here reads the clock: the same code gives the same bytes.
 """
 
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..proof.engine import METHODS
@@ -54,6 +57,10 @@ class BuildResult:
     files: dict[str, bytes]
     summary: str
     ok: bool
+    #: Pages whose source is absent (the course module): written only where docs/ has none, never
+    #: compared, with ``missing`` saying in one line what is absent and how to produce it.
+    placeholders: dict[str, bytes] = field(default_factory=dict)
+    missing: str | None = None
 
 
 def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
@@ -65,6 +72,9 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     from .verify_table import verify_all
 
     files: dict[str, str | bytes] = {}
+    progress("auditing the module")  # first: a malformed setting fails before the long work
+    audit_files, placeholders, missing = _audit_files()
+    files.update(audit_files)
     progress("verifying the derivations")
     reports: dict = {}
     summary, ok = verify_all(list(derivations.NAMES), progress=progress, reports=reports, jobs=default_jobs())
@@ -80,8 +90,6 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     lab_page, figures = _labs_page()
     files["labs.md"] = lab_page
     files.update(figures)
-    progress("auditing the module")
-    files["audit.md"] = _audit_page()
     progress("the pages for authors")
     from .author_guide import derivation_page, exercise_page
 
@@ -96,7 +104,7 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     files.update(web_files())
     files.update(guide_pages())
     encoded = {k: v.encode() if isinstance(v, str) else v for k, v in sorted(files.items())}
-    return BuildResult(encoded, summary, ok)
+    return BuildResult(encoded, summary, ok, placeholders, missing)
 
 
 #: The guide: one page per command, written by hand and copied into docs/guide/ as it is (the
@@ -122,11 +130,21 @@ def guide_pages() -> dict[str, str]:
     return {f"guide/{name}": (GUIDE / name).read_text(encoding="utf-8") for name in GUIDE_PAGES}
 
 
-def write(files: dict[str, bytes], out: Path) -> None:
+def write(files: dict[str, bytes], out: Path, placeholders: dict[str, bytes] | None = None) -> list[str]:
+    """Write ``files`` under ``out``, and each placeholder only where ``out`` has no such file;
+    return the placeholders written."""
     for rel, data in files.items():
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
+    written = []
+    for rel, data in (placeholders or {}).items():
+        path = out / rel
+        if not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            written.append(rel)
+    return written
 
 
 #: Files in docs/ that another command writes (timings differ from run to run, so they are
@@ -135,15 +153,17 @@ def write(files: dict[str, bytes], out: Path) -> None:
 WRITTEN_ELSEWHERE = {"benchmarks.md", "answer-peers.md", "readers.md", "browser-checker.md"}
 
 
-def compare(files: dict[str, bytes], out: Path) -> list[str]:
-    """Paths (relative to ``out``) that are missing, different or not generated."""
+def compare(files: dict[str, bytes], out: Path, placeholders: dict[str, bytes] | None = None) -> list[str]:
+    """Paths (relative to ``out``) that are missing, different or not generated. A placeholder
+    (a page whose source is absent) is only looked for: whatever ``out`` holds there stands."""
+    placeholders = placeholders or {}
     differ = [
         rel for rel, data in files.items() if not (out / rel).is_file() or (out / rel).read_bytes() != data
-    ]
+    ] + [rel for rel in placeholders if not (out / rel).is_file()]
     present = (
         {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()} if out.is_dir() else set()
     )
-    extra = sorted(present - set(files) - WRITTEN_ELSEWHERE)
+    extra = sorted(present - set(files) - set(placeholders) - WRITTEN_ELSEWHERE)
     return sorted(differ) + [f"{rel} (not generated)" for rel in extra]
 
 
@@ -159,15 +179,15 @@ def _mutation_counts() -> tuple[int, int]:
 def _index(reports: dict, mutations: tuple[int, int]) -> str:
     import derivations
 
-    rows = [
-        "| derivation | steps | " + " | ".join(METHODS) + " | checks | result |",
-        "|---|---|" + "---|" * len(METHODS) + "---|---|",
-    ]
+    # Four columns, so the table fits the text column at 1280 pixels: the methods that proved
+    # no step of a derivation are left out of its row.
+    rows = ["| derivation | steps | proved by | result |", "|---|---|---|---|"]
     for name, (_, r) in reports.items():
-        counts = " | ".join(str(r.count(m)) for m in METHODS)
+        methods = ", ".join(f"{r.count(m)} *{m}*" for m in METHODS if r.count(m))
+        checks = f"{sum(c.ok for c in r.checks)} of {len(r.checks)} checks"
         rows.append(
-            f"| [{derivations.title(name)}](derivations/{name}.md) | {len(r.steps)} | {counts} | "
-            f"{sum(c.ok for c in r.checks)}/{len(r.checks)} | {'ok' if r.ok else 'FAILED'} |"
+            f"| [{derivations.title(name)}](derivations/{name}.md) | {len(r.steps)} | {methods} | "
+            f"{'verified' if r.ok else '**FAILED**'}, {checks} |"
         )
     return "\n".join(
         [
@@ -268,8 +288,8 @@ def _exercises_page(reports: dict) -> str:
                 out += ["Recognised mistakes:", ""]
                 out += [f"- `{m.code}`: {m.feedback}" for m in e.mistakes]
                 out.append("")
-        else:
-            out += ["*No machine-checkable answer.*", ""]
+        elif not e.checker:  # a derivation or a formula is checked: said just below
+            out += ["*No machine-checkable answer: compare yours with the model solution.*", ""]
         if e.checker == "steps":
             from .learner_render import worked_checks
 
@@ -360,16 +380,17 @@ def _labs_page() -> tuple[str, dict[str, bytes]]:
             "## Variance of the scores",
             "",
             f"`symattn lab variance --draws {VARIANCE_RUN['draws']} --seed {VARIANCE_RUN['seed']}`: "
-            "entries of q and k independent N(0, 1). The ratio Var(q·k)/d_k, which is also the "
-            "variance of the scaled scores q·k/√d_k, should be 1 at every width (the module "
+            r"entries of $q$ and $k$ independent $\mathcal{N}(0, 1)$. The ratio "
+            r"$\operatorname{Var}(q \cdot k)/d_k$, which is also the variance of the scaled scores "
+            r"$q \cdot k/\sqrt{d_k}$, should be 1 at every width (the module "
             "measured 0.9987, 1.0040, 1.0029 and 1.0038 for the scaled scores).",
             "",
             variance_markdown(v),
             "The interval is a chi-square interval whose degrees of freedom are matched to the "
             "sample kurtosis: a sample variance is skewed, and scores are heavy-tailed (kurtosis "
-            "3 + 6/d_k), so it is longer above the estimate than below and never below 0. Over "
+            "$3 + 6/d_k$), so it is longer above the estimate than below and never below 0. Over "
             "10,000 seeds at the fewest draws the lab allows (1,000) it covers 1 in 93-97 % of "
-            "runs at each width tested, d_k = 1 (the heaviest tail), 4, 32 and 1,024, with misses "
+            "runs at each width tested, $d_k = 1$ (the heaviest tail), 4, 32 and 1,024, with misses "
             "on both sides (`tests/labs/test_intervals.py`). All four intervals here lie within "
             f"[{ratio_lo}, {ratio_hi}].",
             "",
@@ -378,8 +399,8 @@ def _labs_page() -> tuple[str, dict[str, bytes]]:
             "## Softmax saturation",
             "",
             f"`symattn lab saturation --trials {SATURATION_RUN['trials']} --seed "
-            f"{SATURATION_RUN['seed']}`: d_k = 128, 64 keys, the share of trials whose largest "
-            "weight exceeds 0.99 (Wilson intervals), and the mean of p_max (1 - p_max) in those "
+            f"{SATURATION_RUN['seed']}`: $d_k = 128$, 64 keys, the share of trials whose largest "
+            r"weight exceeds 0.99 (Wilson intervals), and the mean of $p_{\max}(1 - p_{\max})$ in those "
             "trials (normal-approximation intervals).",
             "",
             saturation_markdown(s),
@@ -392,37 +413,110 @@ def _labs_page() -> tuple[str, dict[str, bytes]]:
             f"by {scaled_hi} %. The module's {mod_share} % from {MODULE_SHARE[1]} trials has the "
             f"Wilson interval {mod_lo} % to {mod_hi} %, which " + verdict,
             "",
-            "![Saturated share against d_k](figures/saturation.svg)",
+            "![Saturated share against the width d_k](figures/saturation.svg)",
             "",
         ]
     )
     return page, figures
 
 
-#: The course module audited on the audit page, looked for beside the checkout (or a parent).
-MODULE_PATH = Path("shared") / "seed" / "06-attention.md"
+#: The checkout whose pyproject.toml names the course module the audit page reads.
+PROJECT = Path(__file__).resolve().parents[2]
+#: Where the author names that module: a path relative to the folder holding pyproject.toml.
+MODULE_SETTING = "[tool.symattn] module"
+_TOML_KINDS = {bool: "a boolean", int: "an integer", float: "a number", list: "an array", dict: "a table"}
 
 
-def find_module(start: Path | None = None) -> Path | None:
-    """``shared/seed/06-attention.md`` in the nearest folder above ``start`` that has one."""
-    here = (start or Path(__file__)).resolve()
-    for parent in here.parents:
-        if (parent / MODULE_PATH).is_file():
-            return parent / MODULE_PATH
-    return None
+def module_setting(project: Path | None = None) -> str | None:
+    """``[tool.symattn] module`` in ``project``'s pyproject.toml as written; None where unset.
+
+    Raises :class:`~symattn.errors.ConfigError` (one line) when pyproject.toml is not TOML or
+    the setting is not a path."""
+    import tomllib
+
+    from ..errors import ConfigError
+
+    pyproject = (project or PROJECT) / "pyproject.toml"
+    try:
+        raw = pyproject.read_bytes()
+    except FileNotFoundError:
+        return None  # an installed copy, with no project around it
+    except OSError as exc:
+        raise ConfigError(f"cannot read {pyproject}: {exc.strerror or exc}") from None
+    try:
+        tool = tomllib.loads(raw.decode("utf-8")).get("tool", {})
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{pyproject} is not valid TOML: {str(exc).splitlines()[0]}") from None
+    table = tool.get("symattn") if isinstance(tool, dict) else None
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ConfigError(f"{pyproject}: [tool.symattn] must be a table, not {_toml_kind(table)}")
+    value = table.get("module")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
+        raise ConfigError(
+            f"{pyproject}: {MODULE_SETTING} must be the path of the module's text, relative to "
+            f"pyproject.toml's folder (a non-empty string), not {_toml_kind(value)}"
+        )
+    return value
 
 
-def _audit_page() -> str:
+def _toml_kind(value: object) -> str:
+    if isinstance(value, str):
+        return "an empty string" if not value.strip() else "a string with a NUL character"
+    return next((name for kind, name in _TOML_KINDS.items() if isinstance(value, kind)), "a date or time")
+
+
+def find_module(project: Path | None = None) -> Path | None:
+    """The course module ``[tool.symattn] module`` names, if that file is there (else None)."""
+    setting = module_setting(project)
+    if setting is None:
+        return None
+    path = (project or PROJECT) / setting
+    return path if path.is_file() else None
+
+
+def _audit_files(project: Path | None = None) -> tuple[dict[str, str], dict[str, bytes], str | None]:
+    """(generated files, placeholders, what is missing): audit.md is generated from the course
+    module when it is there, and is a placeholder (kept where docs/ has one) when it is not."""
+    page, missing = _audit_page(project)
+    if missing is None:
+        return {"audit.md": page}, {}, None
+    return {}, {"audit.md": page.encode()}, missing
+
+
+def _audit_page(project: Path | None = None) -> tuple[str, str | None]:
+    """(the audit page, None); or, when the course module is absent, (a short page saying how
+    to produce it, the same in one line)."""
+    from ..errors import ConfigError
     from ..grading.audit.keys import audit_module
     from .audit_render import audit_markdown
 
-    path = find_module()
-    if path is None:
-        return (
-            "# The module audit\n\nThe course module (`../shared/seed/06-attention.md`) was not found "
-            "beside this checkout, so no audit table was generated.\n"
+    setting, path = module_setting(project), find_module(project)
+    if setting is None:
+        missing = (
+            'no course module is set: add `module = "PATH"` under `[tool.symattn]` in pyproject.toml, '
+            "PATH being the module's text relative to that file's folder, and run `symattn build`"
         )
-    return audit_markdown(audit_module(path.read_text(encoding="utf-8")), f"../{MODULE_PATH.as_posix()}")
+    elif path is None:
+        missing = (
+            f"the course module `{setting}` is absent: put the module's text there, or set "
+            f"`{MODULE_SETTING}` in pyproject.toml to its path (relative to that file's folder), and "
+            "run `symattn build`"
+        )
+    else:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ConfigError(f"cannot read {path} ({MODULE_SETTING}): not UTF-8 text") from None
+        origin = (
+            f"This page audits `{setting}`, the file `{MODULE_SETTING}` names in pyproject.toml (a path "
+            "relative to that file's folder); `symattn build` regenerates it from that file."
+        )
+        return audit_markdown(audit_module(text), setting, origin), None
+    return f"# The module audit\n\nNo audit table: {missing[0].lower()}{missing[1:]}.\n", missing
 
 
 def _figures() -> dict[str, bytes]:
@@ -449,9 +543,11 @@ def _latex_document(reports: dict) -> str:
         r"\date{}",
         r"\begin{document}",
         r"\maketitle",
-        r"Every step below was checked when this document was generated: \emph{exact} means",
-        r"SymPy proved it; \emph{exact at sizes} that a named lemma was proved at each size;",
-        r"\emph{certified digits} that a stated figure is the correctly rounded value.",
+        r"Every step below was checked when this document was generated, as the bracket beside it",
+        r"says: \emph{symbolic} means SymPy proved it; \emph{at sizes} that its two sides were proved",
+        r"equal at each size listed, with a named lemma; \emph{definition} that a name was substituted;",
+        r"\emph{certified digits} that a stated figure is the correctly rounded value. Each step is",
+        r"numbered as in the pages of the site.",
         "",
     ]
     for d, report in reports.values():

@@ -944,7 +944,9 @@ class Derivation:
 
     def expand_abbreviations(self, expr: Any) -> Any:
         """``expr`` with every abbreviation replaced by what it stands for, repeatedly (an
-        abbreviation may use another); circular abbreviations are refused."""
+        abbreviation may use another); circular abbreviations are refused. A form kept as
+        written (:func:`symattn.proof.latex.written`, which only fixes how it prints) is read as
+        what it holds."""
         e = sp.sympify(expr)
         for _ in range(len(self.abbreviations) + 1):
             before = e
@@ -961,7 +963,7 @@ class Derivation:
         left = _free_of(e) | {x.base for x in e.atoms(sp.Indexed)}
         if e != before or left & set(self.abbreviations):
             raise StepFailed(f"{self.name}: the abbreviations are circular")
-        return e
+        return e.replace(lambda x: isinstance(x, sp.UnevaluatedExpr), lambda x: x.args[0])
 
     def _check_model_sees(self, index: int, model: Callable[[Any, int], Any], lhs: Any, rhs: Any) -> None:
         """The model of the step's sides (its own, or the derivation's) must tell the right side

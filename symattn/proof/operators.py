@@ -19,7 +19,8 @@ class _Operator(sp.Function):
 
     def _latex(self, printer: sp.printing.latex.LatexPrinter, exp: str | None = None) -> str:
         tex = self.latex_open + printer._print(self.args[0]) + self.latex_close
-        return tex if exp is None else f"{tex}^{{{exp}}}"
+        # (E[x])^2, as the module writes it: E[x]^2 could be read as E[x^2].
+        return tex if exp is None else rf"\left({tex}\right)^{{{exp}}}"
 
     def _sympystr(self, printer: sp.printing.str.StrPrinter) -> str:
         return self.text_open + printer._print(self.args[0]) + self.text_close

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from symattn.cli import main
+from symattn.cli.app import build_parser
 
 EXAMPLE = ["--q", "[[3,-3],[1,1]]", "--k", "[[-3,3],[1,1]]", "--v", "[[0,-1],[1,2]]"]
 
@@ -212,9 +213,82 @@ def test_every_positional_argument_is_described():
     from symattn.cli.app import build_parser
 
     found = list(_positionals(build_parser()))
-    assert {w for w, _ in found} >= {"grade", "check", "audit", "exercises", "derive", "verify"}
+    assert {w for w, _ in found} >= {"grade", "check", "audit", "exercises show", "derive", "verify"}
     for where, action in found:
         assert action.help, f"{where}: {action.dest} has no help"
+
+
+def _sub_actions(parser, where="symattn"):
+    """(command line, parser) of every action of a command: a sub-parser below a sub-parser."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                if where != "symattn":
+                    yield f"{where} {name}", sub
+                yield from _sub_actions(sub, f"{where} {name}")
+
+
+def _all_parsers(parser, where="symattn"):
+    import argparse
+
+    yield where, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _all_parsers(sub, f"{where} {name}")
+
+
+def test_no_command_takes_its_action_as_a_positional_choice():
+    """A command's actions are sub-parsers (each with its own help), never a positional with
+    choices (whose --help would be the command's)."""
+    import argparse
+
+    from symattn.cli.app import build_parser
+
+    for where, parser in _all_parsers(build_parser()):
+        for action in parser._actions:
+            if not action.option_strings and not isinstance(action, argparse._SubParsersAction):
+                assert not action.choices, f"{where}: {action.dest} is a positional choice"
+
+
+SUB_ACTIONS = [where for where, _ in _sub_actions(build_parser())]
+
+
+def test_the_sub_actions_are_found():
+    """The walk below finds the actions of exercises and lab (so the test means something)."""
+    assert {
+        "symattn exercises list",
+        "symattn exercises show",
+        "symattn exercises variant",
+        "symattn lab variance",
+        "symattn lab saturation",
+    } <= set(SUB_ACTIONS)
+
+
+@pytest.mark.parametrize("where", SUB_ACTIONS)
+def test_every_sub_action_has_its_own_help(capsys, where):
+    """`symattn COMMAND ACTION --help` is the action's own help, not its command's: its usage
+    line, every argument it shows, and examples of the action itself (issue 28, must have 6)."""
+    import argparse
+    import re
+
+    parser = dict(_sub_actions(build_parser()))[where]
+    words = where.split()[1:]
+    code, own, err = run(capsys, *words, "--help")
+    assert code == 0 and err == ""
+    _, parents, _ = run(capsys, *words[:-1], "--help")
+    assert own != parents
+    assert own.startswith(f"usage: {where} ")
+    assert parser.description and " ".join(parser.description.split()[:4]) in " ".join(own.split())
+    shown = [a for a in parser._actions if a.help != argparse.SUPPRESS and a.dest != "help"]
+    assert shown, f"{where} shows no argument"
+    for action in shown:
+        name = action.option_strings[-1] if action.option_strings else action.metavar or action.dest
+        assert name in own and " ".join(action.help.split()[:3]) in " ".join(own.split()), (where, name)
+    examples = own.split("\nexamples:\n", 1)
+    assert len(examples) == 2 and re.search(f"^  {where}( |$)", examples[1], re.M), f"{where}: no examples"
 
 
 def test_symattn_alone_prints_the_help(capsys):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,33 @@ def test_show_with_solution(cli):
     assert "certified digits" in out
 
 
+def test_the_actions_accept_every_order_the_one_parser_of_before_did(cli):
+    """The actions are sub-parsers now (each with its own help); a command line that worked
+    before means the same: options before the action, no action, and an ID given to list."""
+    listed = cli("exercises", "list")
+    assert listed[0] == 0 and cli("exercises") == listed and cli("exercises", "list", "ex6.2") == listed
+    shown = cli("exercises", "show", "ex6.5", "--seed", "4")
+    assert shown[0] == 0 and cli("exercises", "--seed", "4", "show", "ex6.5") == shown
+    assert cli("exercises", "variant", "--seed", "4", "ex6.5") == shown
+    # --plugin before the action and after it add up (ln.1 is the first file's exercise)
+    folder = Path(__file__).parents[1] / "example_plugin"
+    plugins = str(folder / "layer_norm_exercise.py"), str(folder / "layer_norm.py")
+    code, out, err = cli("exercises", "--plugin", plugins[0], "show", "ln.1", "--plugin", plugins[1])
+    assert (code, err) == (0, "") and out.startswith("ln.1 (apply)")
+
+
+def test_an_actions_errors_name_the_command(cli):
+    """An action's bad input is one line naming `symattn exercises`, as before (the site's
+    checker strips exactly that prefix), and an action without its ID says how to give it."""
+    code, out, err = cli("exercises", "variant", "ex6.2", "--seed", "x")
+    assert (code, out) == (2, "")
+    assert err == "symattn exercises: error: argument --seed: not a whole number: 'x'\n"
+    code, _, err = cli("exercises", "show")
+    assert code == 2 and err == "symattn: error: name an exercise: symattn exercises show ID\n"
+    code, _, err = cli("exercises", "variant", "ex6.2")
+    assert code == 2 and err == "symattn: error: a variant needs --seed S\n"
+
+
 def test_show_unsolvable(cli):
     """An exercise with no checkable answer says so and shows the model solution."""
     code, out, _ = cli("exercises", "show", "ex6.1", "--solution")
@@ -38,7 +66,8 @@ def test_check_json_and_exit_codes(cli, answer, code, verdict):
     got, out, _ = cli("check", "ex6.2", answer, "--json")
     doc = json.loads(out)
     assert got == code
-    assert set(doc) == {"id", "verdict", "expected", "given", "given_latex", "feedback", "mistake", "notes"}
+    keys = {"id", "verdict", "expected", "given", "given_latex", "typed", "feedback", "mistake", "notes"}
+    assert set(doc) == keys
     assert doc["id"] == "ex6.2" and doc["verdict"] == verdict
 
 
@@ -120,6 +149,48 @@ def test_read_as_notes_are_printed(cli):
     assert code == 0 and r"8\,192 read as 8192" in out
     doc = json.loads(cli("check", "ex6.2", "1.9586e0", "--json")[1])
     assert doc["notes"] == ["1.9586e0 read as 1.9586 × 10^0"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "text", "typed", "given"),
+    [
+        ("1.96", "Correct. (ex6.2: read as 1.96)\n", "1.96", "49/25"),
+        ("1.970", "Incorrect. Read as 1.970. not the expected answer\n", "1.970", "197/100"),
+        ("-0.5", "Incorrect. Read as -0.5. not the expected answer\n", "-0.5", "-1/2"),
+    ],
+)
+def test_a_decimal_is_echoed_as_typed(cli, answer, text, typed, given):
+    """A learner who typed 1.96 is told 1.96, not the exact 49/25 the checker compared (issue 28):
+    alone, since 1.96 is exactly the number its digits say. JSON keeps the exact reading too."""
+    code, out, err = cli("check", "ex6.2", answer)
+    assert (code, out, err) == (0 if typed == "1.96" else 1, text, "")
+    doc = json.loads(cli("check", "ex6.2", answer, "--json")[1])
+    assert (doc["typed"], doc["given"], doc["notes"]) == (typed, given, [])
+
+
+@pytest.mark.parametrize(
+    ("answer", "shown"),
+    [
+        ("1.9586e0", "read as 1.9586e0 (1.9586e0 read as 1.9586 × 10^0)"),
+        ("0.019586E2", "read as 0.019586E2 (0.019586E2 read as 0.019586 × 10^2)"),
+        (r"195.86\%", "read as 195.86% (195.86\\% read as 195.86/100)"),
+        (r"1.9586\ldots", "read as 1.9586 (the trailing … is ignored: the digits are judged as written)"),
+    ],
+)
+def test_the_exact_reading_is_beside_a_number_not_read_at_face_value(cli, answer, shown):
+    """Scientific notation, a percentage and digits trailing off into … are echoed as typed with
+    how they were read beside them; a plain decimal (above) has nothing beside it."""
+    code, out, _ = cli("check", "ex6.2", answer)
+    assert code == 0 and out == f"Correct. (ex6.2: {shown})\n"
+
+
+def test_matrix_entries_and_thresholds_are_echoed_as_typed(cli):
+    """Entries of a matrix written out, and the number of a threshold, keep their digits."""
+    mask = r"\begin{bmatrix} 0 & -\infty & -\infty \\ 0.0 & 0 & -\infty \\ 0 & 0 & 0 \end{bmatrix}"
+    code, out, _ = cli("check", "ex6.4", mask)
+    assert code == 0 and out == "Correct. (ex6.4: read as [[0, -∞, -∞], [0.0, 0, -∞], [0, 0, 0]])\n"
+    code, out, _ = cli("check", "ex6.5", "N > 8192.0")
+    assert code == 0 and out == "Correct. (ex6.5: read as N > 8192.0)\n"
 
 
 def test_a_reading_the_printer_cannot_show_changes_no_verdict(cli):

@@ -187,12 +187,27 @@ def _lab(rng: random.Random) -> list[str]:
     return argv
 
 
+def _helps() -> list[list[str]]:
+    """``--help`` of every command and of every action of a command, read from the parser."""
+    import argparse
+
+    from symattn.cli.app import build_parser
+
+    def walk(parser: argparse.ArgumentParser, words: list[str]):
+        yield [*words, "--help"]
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from walk(sub, [*words, name])
+
+    return list(walk(build_parser(), []))
+
+
+HELPS = _helps()
+
+
 def _top(rng: random.Random) -> list[str]:
-    return rng.choice([[], ["--version"], ["--help"], ["-h"], ["nope"], ["🙂"], ["--bogus"],
-                       ["attention", "--help"], ["derive", "--help"], ["verify", "--help"],
-                       ["flops", "--help"], ["exercises", "--help"], ["check", "--help"],
-                       ["audit", "--help"], ["build", "--help"], ["lab", "--help"],
-                       ["lab", "variance", "--help"], ["lab", "saturation", "--help"]])
+    return rng.choice([[], ["--version"], ["-h"], ["nope"], ["🙂"], ["--bogus"], *HELPS])
 
 
 def _mutate(rng: random.Random, argv: list[str]) -> list[str]:
@@ -251,6 +266,9 @@ def test_the_argument_lists_cover_every_subcommand(files):
     assert len(lists) >= 2000
     heads = {a[0] for a in lists if a}
     assert {"attention", "derive", "verify", "flops", "exercises", "check", "audit", "build", "lab"} <= heads
+    assert all(h in lists for h in HELPS), "the help of every command and action is fuzzed"
+    actions = {(a[0], a[1]) for a in lists if len(a) > 2 and a[0] in ("exercises", "lab")}
+    assert {("exercises", "list"), ("exercises", "show"), ("exercises", "variant")} <= actions
 
 
 #: The lists are run in this many slices (every SHARDS-th list each), so that pytest-xdist can

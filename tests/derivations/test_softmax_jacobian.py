@@ -22,7 +22,7 @@ def test_all_steps_verified(verify):
     assert [r.method for r in entries] == ["symbolic", "symbolic", "symbolic"]
     rank = next(r for r in report.steps if r.method == "at sizes")
     # rank(J) shown as checked, no label; the engine adds size 1
-    assert rank.detail == "2, 3, 4, 5 and 1, chosen by the engine (rank n - 1)"
+    assert rank.detail == "2, 3, 4, 5 and 1, chosen by the engine (rank one less than the size)"
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])

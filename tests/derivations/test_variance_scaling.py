@@ -88,15 +88,37 @@ def test_general_formula_at_width_two_against_sympy_stats():
 
 
 def test_module_figures_are_certified(verify):
-    """sqrt(64) = 8, sqrt(128) ~ 11.3 and e^20 ~ 4.85e8 appear as certified figures."""
+    """sqrt(128) ~ 11.3, e^20 ~ 4.85e8 and e^12.7 ~ 3.28e5 appear as certified figures; sqrt(64),
+    exactly 8, is an equality proved by SymPy, not a figure."""
     _, report = verify(NAME)
     figures = {r.step.rhs: r.method for r in report.steps if r.step.relation == "≈"}
     assert figures == {
-        "8": "certified",
         "11.3": "certified",
         "4.85E+8": "certified",
         "3.28E+5": "certified",
     }
+    (exact,) = [r for r in report.steps if r.step.rule == "at $d_k = 64$"]
+    assert (exact.step.relation, exact.method, exact.step.rhs) == ("=", "symbolic", 8)
+
+
+def test_the_forms_shown_are_the_module_s_and_proved(verify):
+    """The page shows Var(q_i k_i) = E[(q_i k_i)^2] - (E[q_i k_i])^2 and the general result as
+    d (s_q^2 s_k^2 + m_q^2 s_k^2 + m_k^2 s_q^2), in that order of terms; a shown form whose
+    coefficient is changed fails verify at its step."""
+    from symattn.present.proof_render import to_markdown
+
+    d, report = verify(NAME)
+    page = to_markdown(d, report, stable=True)
+    square, mean = r"\left(q_{i} k_{i}\right)^{2}", r"\mathbb{E}\left[q_{i} k_{i}\right]"
+    assert rf"\mathbb{{E}}\left[{square}\right] - \left({mean}\right)^{{2}}" in page
+    general = r"d \left(s_{q}^{2} s_{k}^{2} + m_{q}^{2} s_{k}^{2} + m_{k}^{2} s_{q}^{2}\right)"
+    assert general + r" &\qquad& \text{(25)}" in page
+    wrong = vs.derivation()
+    index = next(k for k, s in enumerate(wrong.steps) if s.rule == "the $d^2$ terms cancel")
+    changed = vs._times(2, vs.general_formula())
+    wrong.steps[index] = dataclasses.replace(wrong.steps[index], shown_rhs=changed)
+    with pytest.raises(StepFailed, match=rf"step {index + 1} .*shown is not the one checked"):
+        wrong.verify()
 
 
 def test_a_wrong_variance_step_is_caught():

@@ -360,7 +360,7 @@ def test_pages_show_the_example_modules_whole_and_their_real_output():
     assert "layer_norm, step 4 (the shift is added n times): the two sides differ" in page
     page = exercise_page()
     assert Path(EXERCISE).read_text().rstrip("\n") in page
-    assert "[sample-deviation]" in page and "Correct. (ln.1: read as -671/500)" in page
+    assert "[sample-deviation]" in page and "Correct. (ln.1: read as -1.342)" in page  # as typed
 
 
 def test_entry_point_example_on_the_page_names_real_modules():

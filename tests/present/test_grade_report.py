@@ -157,3 +157,15 @@ def test_grade_writes_summary_json_and_report(tmp_path, cli):
     assert "(r.svg)" in report and (tmp_path / "r.svg").exists()
     assert "| ex6.2 | 3 | 3 | 1 (33.3%) | 1 (33.3%) | 2 (66.7%) | 0 (0.0%) |" in report
     assert "uniform-weights" in out
+
+
+def test_a_slip_named_in_latex_is_unicode_in_the_text_and_the_report():
+    """A derivation's slip is named with its math between dollars (as --json holds it): the
+    terminal's summary and the Markdown report show it as Unicode, never the LaTeX source."""
+    slip = r"$\operatorname{Var}(aX) = a \operatorname{Var}(X)$"
+    records = [rec("a", "ex6.3", "incorrect", mistake=slip), rec("b", "ex6.3", "incorrect", mistake=slip)]
+    text = summary_text(summarise(records))
+    report = report_markdown(summarise(records), "A class", chart=None)
+    for shown in (text.split("Slips, by learners\n")[1], report):
+        assert "Var(aX) = a Var(X)" in shown
+        assert "operatorname" not in shown and "$" not in shown

@@ -5,16 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
+import sympy as sp
 
+import derivations
 from symattn.present.proof_render import escape_text, to_latex, to_markdown, to_text
 
-NAMES = [
-    "attention_by_hand",
-    "variance_scaling",
-    "softmax_jacobian",
-    "permutation_equivariance",
-    "multihead_flops",
-]
+NAMES = derivations.NAMES
 
 
 def test_escape_keeps_inline_math():
@@ -46,13 +42,13 @@ def test_symbols_as_the_module_writes_them(verify):
 
 
 def test_markdown_blocks_and_check_table(verify):
-    """Markdown: $$ aligned blocks, then a table with one row per step saying how it was checked."""
+    """Markdown: $$ alignedat blocks, then a table with one row per step saying how it was checked."""
     d, report = verify("softmax_jacobian")
     md = to_markdown(d, report)
-    assert md.count("$$") % 2 == 0 and md.count(r"\begin{aligned}") >= 5
+    assert md.count("$$") % 2 == 0 and md.count(r"\begin{alignedat}{2}") >= 5
     rows = re.findall(r"^\| (\d+) \|", md, re.M)
     assert [int(r) for r in rows] == list(range(1, len(report.steps) + 1))
-    assert "at sizes 2, 3, 4, 5 and 1, chosen by the engine (rank n - 1)" in md
+    assert "at sizes 2, 3, 4, 5 and 1, chosen by the engine (rank one less than the size)" in md
 
 
 def test_text_lists_steps_with_labels(verify):
@@ -99,3 +95,273 @@ def test_latex_rules_read_as_unicode(latex, text):
     from symattn.present.text_math import to_unicode
 
     assert to_unicode(latex) == text
+
+
+
+# -- every page as a reader sees it -------------------------------------------------------------
+# The pages `symattn build` writes for the derivations (docs/derivations/*.md and
+# docs/latex/derivations.tex), made here from the code for every derivation of derivations.NAMES.
+
+
+@pytest.fixture(scope="module")
+def pages(verify):
+    """{name: Markdown page} for every derivation, and the LaTeX document of them all."""
+    from symattn.present.site import _latex_document
+
+    reports = {name: verify(name) for name in NAMES}
+    markdown = {name: to_markdown(d, r, stable=True) for name, (d, r) in reports.items()}
+    return markdown, _latex_document(reports)
+
+
+def _all_pages(pages):
+    markdown, tex = pages
+    return [*markdown.items(), ("derivations.tex", tex)]
+
+
+_DISPLAY = re.compile(r"\$\$(.*?)\$\$|\\begin\{align\*\}(.*?)\\end\{align\*\}", re.S)
+
+
+def _displays(text: str) -> list[str]:
+    return [a or b for a, b in _DISPLAY.findall(text)]
+
+
+def _inline(text: str) -> list[str]:
+    """The $...$ stretches outside display math."""
+    return re.findall(r"\$([^$]+)\$", _DISPLAY.sub(" ", text))
+
+
+def _without_math(text: str) -> str:
+    """The prose: display math dropped, each inline stretch of math replaced by one symbol."""
+    return re.sub(r"\$[^$]+\$", "\u2218", _DISPLAY.sub(" ", text))
+
+
+def _strip_group(tex: str, command: str) -> str:
+    """``tex`` without ``\\command{...}`` groups (their braces matched)."""
+    out, k = [], 0
+    while (at := tex.find("\\" + command + "{", k)) >= 0:
+        out.append(tex[k:at])
+        depth, j = 0, at + len(command) + 1
+        while j < len(tex):
+            depth += {"{": 1, "}": -1}.get(tex[j], 0)
+            j += 1
+            if depth == 0:
+                break
+        k = j
+    return "".join(out) + tex[k:]
+
+
+#: Plain-ASCII math in prose: a subscript, a power, a bar, a relation, sqrt, a fraction, "n - 1",
+#: a negative number, a backslash (escaped LaTeX), or a lone letter other than "a", "A" or "I"
+#: (a variable left as a letter).
+ASCII_MATH = re.compile(
+    r"[_^|=<>\\]|\bsqrt\b|\b\w+ [-+*/] \w+\b|\d/\d|(?<![\w-])-\d|(?<![\w'\u2019-])[B-HJ-Zb-z](?![\w'\u2019-])"
+)
+
+
+def test_the_ascii_math_pattern_finds_each_defect_the_issue_names():
+    """The detector itself, on the prose readers saw (issue 28) and on prose that is fine."""
+    for bad in [
+        "Why divide by the square root of d_k",
+        "Given q, a score is normal with variance |q|^2",
+        "Positive semidefinite, rank n - 1",
+        "Entries at most 1/4; saturation",
+        "The general argument, for any N and any widths",
+        r"If q\_i, k\_i are independent",
+        "the module's row [-12.73, 0]",
+    ]:
+        assert ASCII_MATH.search(bad), bad
+    for fine in ["A typical score has size \u2218", "Multi-head attention and its cost", "token 2's output"]:
+        assert not ASCII_MATH.search(fine), fine
+
+
+def _prose_lines(name: str, text: str) -> list[str]:
+    """The title, headings, theorem, assumptions and step rules of a page, math removed."""
+    if name.endswith(".tex"):
+        lines = re.findall(r"^\\(?:subsection\*|paragraph)\{(.*)\}$", text, re.M)
+        lines += re.findall(r"^\\noindent\\textbf\{Theorem\.\} (.*)$", text, re.M)
+        lines += re.findall(r"^\\noindent Assumptions: (.*)$", text, re.M)
+    else:
+        lines = re.findall(r"^#+ (.*)$", text, re.M)
+        lines += re.findall(r"^> \*\*Theorem\.\*\* (.*)$", text, re.M)
+        lines += re.findall(r"^- (.*)$", text.split("Notation:")[0].split("\n## ")[0], re.M)
+        lines += [row.split(" | ")[1] for row in re.findall(r"^\| \d+ \| .*$", text, re.M)]
+    return [_without_math(line) for line in lines]
+
+
+def test_titles_headings_and_statements_have_their_math_typeset(pages):
+    """Every title, heading, theorem, assumption and rule has its math in $...$: no d_k,
+    |q|^2, n - 1 or lone variable letter left in the words."""
+    found = [
+        (name, line)
+        for name, text in _all_pages(pages)
+        for line in _prose_lines(name, text)
+        if ASCII_MATH.search(line)
+    ]
+    assert found == []
+
+
+def _words_in_math(tex: str) -> list[str]:
+    for command in ("text", "operatorname", "mathrm", "mathbb", "mathcal", "mathbf", "begin", "end", "tag"):
+        tex = _strip_group(tex, command)
+    # A run of three letters or more with a lower-case one: a word (PXW is a product of matrices).
+    runs = re.findall(r"[A-Za-z]{3,}", re.sub(r"\\[A-Za-z]+", " ", tex))
+    return [run for run in runs if re.search("[a-z]", run)]
+
+
+def test_no_english_word_is_set_in_math_italics(pages):
+    """Words inside math are in \\text (or an operator name): no "the" or "case" as a product of
+    italic letters, no d_{model}, no cost(projections)."""
+    found = [
+        (name, word, math[:80])
+        for name, text in _all_pages(pages)
+        for math in _displays(text) + _inline(text)
+        for word in _words_in_math(math)
+    ]
+    assert found == []
+    assert _words_in_math(r"1 (the standard case)") == ["the", "standard", "case"]
+    assert _words_in_math(r"d_{model} \operatorname{cost}(\text{scores})") == ["model"]
+
+
+def _rows(block: str) -> list[str]:
+    block = re.sub(r"\\(?:begin|end)\{(?:align\*|alignedat)\}(?:\{2\})?", "", block)
+    return [row.strip() for row in block.split("\\\\\n")]
+
+
+_DECIMAL = re.compile(r"(-?[\d.]+)(?: \\times 10\^\{(-?\d+)\})?")
+
+
+def test_approx_only_between_values_that_differ(pages):
+    """Every ``\\approx`` on every page stands between a value and a decimal it is not equal to
+    (read back from the page and compared at 60 digits): an exact value is written with =."""
+    from symattn.grading.answers.parsing import read_latex
+
+    seen = 0
+    for name, text in _all_pages(pages):
+        for block in _displays(text):
+            for row in _rows(block):
+                if r"\approx" not in row:
+                    continue
+                row = re.sub(NUMBER.pattern + r"|&&.*$", "", row)
+                left, right = (side.replace("&", "").strip() for side in row.split(r"\approx"))
+                assert left, f"{name}: a figure without its left side in the same row: {row}"
+                mantissa, power = _DECIMAL.fullmatch(right).groups()
+                stated = sp.Rational(mantissa) * 10 ** int(power or 0)
+                value = read_latex(left)
+                gap = abs(sp.N(value - stated, 60))
+                exact = f"{name}: {left} is exactly {right}: write =, not \\approx"
+                assert gap > 10**-40 * abs(stated), exact
+                seen += 1
+    assert seen >= 10
+
+
+@pytest.mark.parametrize(
+    ("pairs", "symbol"),
+    [
+        ((r"\^\{?T\}?(?![A-Za-z])", r"\^\{?\\top\}?"), "transpose"),
+        ((r"\\operatorname\{E\}", r"\\mathbb\{E\}"), "expectation"),
+        ((r"(?<![A-Za-z])\|\s*q\s*\|", r"\\lVert q \\rVert"), "norm of q"),
+        ((r"(?<!\\mathcal\{)(?<![A-Za-z])N\(0", r"\\mathcal\{N\}\(0"), "normal law"),
+    ],
+)
+def test_one_notation_per_symbol_across_the_pages(pages, pairs, symbol):
+    """Each symbol is written one way on all the pages together (p^\\top, never also p^T)."""
+    text = "\n".join(t for _, t in _all_pages(pages))
+    used = [p for p in pairs if re.search(p, text)]
+    assert len(used) <= 1, f"two notations for the {symbol}: {used}"
+
+
+#: A step's number beside it: an equation number (LaTeX), or the last column of its row (a page).
+NUMBER = re.compile(r"\\tag\{(\d+)\}|&\\qquad& \\text\{\((\d+)\)\}$")
+
+
+def _tagged_rules(block: str) -> list[tuple[int, str]]:
+    """(step number, its rule) for each numbered row of a Markdown block: the rule is the small
+    text on the rows that follow the numbered row."""
+    out: list[tuple[int, list[str]]] = []
+    for row in _rows(block):
+        tag = NUMBER.search(row)
+        rule = re.fullmatch(r"&\\qquad\{\\small\\text\{(.*)\}\}", row)
+        if tag:
+            out.append((int(tag.group(1) or tag.group(2)), []))
+        elif rule and out:
+            out[-1][1].append(rule.group(1))
+    return [(n, " ".join(parts)) for n, parts in out]
+
+
+def test_each_step_is_numbered_beside_itself_as_in_the_checks_table(pages, verify):
+    """On each page every step carries its number (\\tag), in order, and the rule under number
+    n is the justification the checks table gives for step n; the LaTeX document numbers every
+    step beside its rule; the text of `symattn derive` numbers every step, a continued one too."""
+    markdown, tex = pages
+    for name, page in markdown.items():
+        steps = len(verify(name)[1].steps)
+        rows = re.findall(r"^\| (\d+) \| (.*?) \| ", page, re.M)
+        table = {int(n): why.replace("\\|", "|") for n, why in rows}
+        tagged = [pair for block in _displays(page) for pair in _tagged_rules(block)]
+        assert [n for n, _ in tagged] == list(range(1, steps + 1)) == sorted(table), name
+        assert [(n, table[n]) for n, _ in tagged] == tagged, name
+    for part in tex.split("% symattn derivation ")[1:]:
+        name = part.split(":")[0]
+        d, report = verify(name)
+        rows = re.findall(r"&& \\text\{(.*)\} \\tag\{(\d+)\}", part)
+        assert [int(n) for _, n in rows] == list(range(1, len(report.steps) + 1)), name
+        rules = [escape_text(r.step.rule) for r in report.steps]
+        assert all(text.startswith(rule) for (text, _), rule in zip(rows, rules, strict=True)), name
+    for name in NAMES:
+        d, report = verify(name)
+        numbers = re.findall(r"^ +(\d+)\. ", to_text(d, report), re.M)
+        assert [int(n) for n in numbers] == list(range(1, len(report.steps) + 1)), name
+
+
+def test_the_theorem_is_typeset_in_every_format(pages, verify):
+    """The theorem is typeset math in the LaTeX document and on the page (its math in $...$, no
+    ASCII math in its words), and Unicode in the text of `symattn derive` (no LaTeX, no d_k)."""
+    markdown, tex = pages
+    theorems = re.findall(r"^\\noindent\\textbf\{Theorem\.\} (.*)$", tex, re.M)
+    assert len(theorems) == len(NAMES)
+    for theorem in theorems:
+        assert "$" in theorem and not ASCII_MATH.search(_without_math(theorem)), theorem
+    for name, page in markdown.items():
+        (theorem,) = re.findall(r"^> \*\*Theorem\.\*\* (.*)$", page, re.M)
+        assert "$" in theorem and not ASCII_MATH.search(_without_math(theorem)), name
+    for name in NAMES:
+        d, report = verify(name)
+        (line,) = [x for x in to_text(d, report).splitlines() if x.startswith("Theorem. ")]
+        # (A subscript with no Unicode form, d_model, stays as it is.)
+        assert not re.search(r"[$\\{}]|[A-Za-z]_[A-Za-z0-9](?![A-Za-z])|sqrt", line), line
+
+
+def _sums_led_by_a_minus(tex: str) -> list[str]:
+    """Each sum in ``tex`` that starts with a minus sign though a later term of the same sum has
+    none (SymPy's -p - r + 1 where a person writes 1 - p - r)."""
+    found = []
+    for start in re.finditer(r"(?:[({&=]|\\left\(|\\\\)\s*-\s", tex):
+        depth, k = 0, start.end()
+        while k < len(tex):
+            c = tex[k]
+            if c in "({[":
+                depth += 1
+            elif c in ")}]" or (depth == 0 and (c == "&" or tex.startswith("\\\\", k))):
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth == 0 and tex.startswith(" + ", k):
+                found.append(tex[start.start() : k + 12])
+                break
+            k += 1
+    return found
+
+
+def test_sums_start_as_a_person_writes_them(pages):
+    """No sum on any page starts with a minus sign where one of its terms has none: 1 - p - r,
+    E[(q_i k_i)^2] - (E[q_i k_i])^2, 2 e^{\\sqrt{2}} - 1, not SymPy's order of terms."""
+    found = [
+        (name, sum_)
+        for name, text in _all_pages(pages)
+        for math in _displays(text) + _inline(text)
+        for sum_ in _sums_led_by_a_minus(math)
+    ]
+    assert found == []
+    assert _sums_led_by_a_minus(r"p \left(- p - r + 1\right)") != []
+    assert _sums_led_by_a_minus(r"&= - \mathbb{E}\left[q_{i}\right]^{2} + \mathbb{E}\left[k_{i}\right]") != []
+    assert _sums_led_by_a_minus(r"\left(1 - p - r\right) = - 9 \sqrt{2}") == []

@@ -6,7 +6,6 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,9 +15,6 @@ from symattn.grading.exercises import EXERCISES
 from symattn.present.render import to_latex as attention_latex
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-
-from _chromium import FLAGS  # noqa: E402
 
 KATEX_SCRIPT = Path(__file__).parents[1] / "katex_check.js"
 
@@ -95,110 +91,4 @@ def test_standalone_document_compiles(generated, tmp_path):
     assert (tmp_path / "derivations.pdf").stat().st_size > 10_000
 
 
-@pytest.mark.parametrize("page", ["worked-example", "derivations/variance_scaling"])
-def test_site_renders_math_in_chromium(page, tmp_path):
-    """The mkdocs site builds with --strict; in headless Chromium its math is typeset by KaTeX
-    (katex elements present, no raw $$ left), and a screenshot is taken."""
-    import sys
-
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    site = tmp_path / "site"
-    subprocess.run(
-        [str(mkdocs), "build", "--strict", "--site-dir", str(site)], cwd=ROOT, check=True, capture_output=True
-    )
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert chromium, "chromium is needed (scripts/test.sh installs Debian's chromium)"
-    url = (site / page / "index.html").as_uri()
-    flags = [
-        chromium,
-        "--headless",
-        *FLAGS,
-        f"--user-data-dir={tmp_path / 'profile'}",
-        "--virtual-time-budget=8000",
-        "--window-size=1200,1400",
-    ]
-    dom = subprocess.run([*flags, "--dump-dom", url], capture_output=True, text=True, timeout=120)
-    html = dom.stdout
-    assert html.count('class="katex"') > 20
-    visible = re.sub(r"<annotation.*?</annotation>", "", html, flags=re.S)
-    visible = re.sub(r"<script.*?</script>", "", visible, flags=re.S)
-    assert "$$" not in re.sub(r"<[^>]+>", "", visible)
-    shot = tmp_path / "shot.png"
-    subprocess.run([*flags, f"--screenshot={shot}", url], capture_output=True, timeout=120)
-    import matplotlib.image
-
-    pixels = matplotlib.image.imread(shot)
-    assert pixels.shape[0] >= 1000 and pixels.std() > 0.05
-
-
-_WIDTH_PROBE = """
-<script>
-window.addEventListener("load", () => setTimeout(() => {
-  const wide = [];
-  document.querySelectorAll(".arithmatex, .katex-display, .md-typeset__scrollwrap").forEach((el) => {
-    if (el.scrollWidth > el.clientWidth + 1) {
-      wide.push(`${el.scrollWidth} > ${el.clientWidth}: ${(el.textContent || "").slice(0, 60)}`);
-    }
-  });
-  const report = document.createElement("pre");
-  report.id = "width-report";
-  report.textContent = JSON.stringify({
-    page: document.documentElement.scrollWidth, window: window.innerWidth,
-    katex: document.querySelectorAll(".katex").length, wide,
-  });
-  document.body.appendChild(report);
-}, 1500));
-</script>
-"""
-
-WIDE_PAGES = [
-    "worked-example",
-    "derivations/attention_by_hand",
-    "derivations/variance_scaling",
-    "derivations/score_reduction",
-    "derivations/softmax_jacobian",
-    "derivations/permutation_equivariance",
-    "derivations/multihead_flops",
-    "write-a-derivation",
-]
-
-
-def test_no_math_hides_behind_a_scroll_bar_at_1280_pixels(tmp_path):
-    """In headless Chromium at a 1280-pixel window, after KaTeX has typeset every page with
-    derivations, no display of math is wider than its box (nothing needs a horizontal scroll bar)
-    and the page itself is no wider than the window; a screenshot is taken as well."""
-    import sys
-
-    mkdocs = Path(sys.executable).with_name("mkdocs")
-    site = tmp_path / "site"
-    subprocess.run(
-        [str(mkdocs), "build", "--strict", "--site-dir", str(site)], cwd=ROOT, check=True, capture_output=True
-    )
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    assert chromium, "chromium is needed (scripts/test.sh installs Debian's chromium)"
-    flags = [
-        chromium, "--headless", *FLAGS,
-        f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=10000", "--window-size=1280,900",
-    ]
-    problems = []
-    for page in WIDE_PAGES:
-        html = site / page / "index.html"
-        probe = html.with_name("probe.html")
-        probe.write_text(html.read_text().replace("</body>", _WIDTH_PROBE + "</body>"))
-        dom = subprocess.run(
-            [*flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=180
-        )
-        found = re.search(r'<pre id="width-report">(.*?)</pre>', dom.stdout, re.S)
-        assert found, f"{page}: the width probe did not run"
-        report = json.loads(found.group(1).replace("&gt;", ">").replace("&lt;", "<").replace("&amp;", "&"))
-        assert report["window"] == 1280 and report["katex"] > 0, report
-        if report["page"] > report["window"] or report["wide"]:
-            problems.append(f"{page}: {report}")
-    shot = tmp_path / "shot.png"
-    subprocess.run(
-        [*flags, f"--screenshot={shot}", (site / WIDE_PAGES[-1] / "index.html").as_uri()],
-        capture_output=True,
-        timeout=120,
-    )
-    assert shot.stat().st_size > 10_000
-    assert not problems, "\n".join(problems)
+# The built site in Chromium, page by page: tests/present/test_site_pages.py.

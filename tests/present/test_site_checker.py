@@ -11,29 +11,21 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import functools
-import http.server
 import io
 import json
 import random
 import re
 import shutil
-import subprocess
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import quote
 
-import playwright.sync_api as playwright  # the test extra installs it (never its browsers)
 import pytest
+from conftest import serve
 
 pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-
-from _chromium import FLAGS, executable  # noqa: E402
-
 BANK = ROOT / "tests" / "data" / "answer_bank.csv"
 PROOFS = ROOT / "tests" / "data" / "learner_proofs"
 #: The first check waits for Pyodide, SymPy and the reader to load: generous on a busy machine.
@@ -57,47 +49,6 @@ def cli_json(argv: list[str], stdin: str = "") -> dict:
 
 def cli_check(exercise: str, answer: str, seed: str | None = None) -> dict:
     return cli_json(["check", exercise, answer, "--json", *(["--seed", seed] if seed else [])])
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
-def _serve(folder: Path):
-    handler = functools.partial(_Quiet, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site") / "site"
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    )
-    return out
-
-
-@pytest.fixture(scope="module")
-def base(site):
-    server = _serve(site)
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    chromium = executable()
-    assert chromium, "chromium is needed (scripts/test.sh installs Debian's chromium)"
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=FLAGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +85,7 @@ def _bank_sample() -> list[dict[str, str]]:
     return seeded + random.Random(2024).sample(plain, 320 - len(seeded))
 
 
-SAME = ("verdict", "mistake", "feedback", "given", "given_latex", "notes", "expected")
+SAME = ("verdict", "mistake", "feedback", "given", "given_latex", "typed", "notes", "expected")
 
 
 def test_three_hundred_bank_answers_get_the_command_lines_verdicts(api_page):
@@ -238,13 +189,25 @@ def test_typing_an_answer_and_pressing_check_shows_correct(page, base):
     assert requests and all(u.startswith(base) or u.startswith(("data:", "blob:")) for u in requests)
 
 
+def test_a_decimal_is_echoed_as_typed_on_the_page(page, base):
+    """1.96 is read as 1.96, as the command line says it, not as the exact 49/25 it is judged as."""
+    page.goto(base + "exercises/ex6.2/")
+    page.fill(".symattn-answer", "1.96")
+    page.click(".symattn-check")
+    shown = _result(page)
+    assert shown["verdict"] == "correct"
+    assert page.inner_text(".symattn-result .symattn-read") == "Read as 1.96"
+
+
 def test_a_wrong_answer_names_its_slip_in_words_and_typeset_math(page, base):
     page.goto(base + "exercises/ex6.5/")
     page.fill(".symattn-answer", "N > 4096")
     page.click(".symattn-check")
     shown = _result(page)
     assert shown["verdict"] == "incorrect"
-    assert "crossover-at-d-model" in shown["text"] and "2 d_model" in shown["text"]
+    assert "crossover-at-d-model" in shown["text"] and "drops the factors 2 and 4" in shown["text"]
+    feedback = page.locator(".symattn-result .symattn-feedback")
+    assert feedback.locator(".katex").count() >= 4 and "$" not in feedback.inner_text()  # math typeset
     for sympy_syntax in ("**", "oo", "Sum(", "exp("):
         assert sympy_syntax not in shown["text"]
 
@@ -288,6 +251,8 @@ def test_a_wrong_proof_is_marked_at_its_first_wrong_line(page, base):
     assert marks == [(str(s["line"]), s["status"]) for s in cli["steps"]]
     bad = page.locator(f'.symattn-step[data-line="{first_wrong["line"]}"]')
     assert "wrong" in bad.inner_text() and first_wrong["feedback"][:40] in bad.inner_text()
+    cell = bad.locator(".symattn-step-feedback")  # its math typeset, not left between dollars
+    assert cell.locator(".katex").count() >= 2 and "$" not in cell.inner_text()
 
 
 def test_a_link_with_an_answer_checks_it_on_load(page, base):
@@ -363,6 +328,17 @@ def test_new_numbers_makes_a_variant_and_checks_against_it(page, base):
     assert _result(page)["verdict"] == "correct"
 
 
+def test_a_variants_prompt_has_its_math_typeset(page, base):
+    r"""ex6.5's prompt holds $d_{\text{model}}$ and two cost terms: New numbers shows them typeset
+    by KaTeX, never as LaTeX source between dollars."""
+    page.goto(base + "exercises/ex6.5/")
+    page.click(".symattn-variant")
+    page.wait_for_selector(".symattn-variant-title", timeout=LOAD_MS)
+    box = page.locator(".symattn-variant-prompt")
+    assert box.locator(".katex").count() >= 4
+    assert "$" not in box.inner_text() and "\\text" not in box.inner_text()
+
+
 def test_a_check_past_the_time_limit_is_stopped_and_the_next_one_works(page, base):
     page.goto(base + "exercises/ex6.2/")
     page.evaluate("() => symattn.ready()")
@@ -382,7 +358,7 @@ def test_a_failed_load_says_so_with_the_command_to_use(browser, site, tmp_path, 
     either way the page says so in one sentence, with the command to use instead."""
     broken = tmp_path / "site"
     shutil.copytree(site, broken, ignore=shutil.ignore_patterns(missing))
-    server = _serve(broken)
+    server = serve(broken)
     try:
         page = browser.new_page()
         page.add_init_script("window.symattn = {loadTimeoutSeconds: 20};")
@@ -425,8 +401,8 @@ def test_the_audit_page_typesets_every_claim_and_true_value(page, base):
     rows = page.locator("table").first.locator("tbody tr")
     assert rows.count() >= 60
     for i in range(rows.count()):
-        verdict, value = rows.nth(i).locator("td").nth(1), rows.nth(i).locator("td").nth(3)
-        if verdict.inner_text().strip() == "unchecked":
+        value, verdict = rows.nth(i).locator("td").nth(2), rows.nth(i).locator("td").nth(3)
+        if verdict.inner_text().strip().startswith("unchecked"):
             continue
         assert value.locator(".katex").count() >= 1, value.inner_text()
         shown = value.locator(".katex-html").all_inner_texts()  # what a reader sees of the math

@@ -255,19 +255,20 @@ def _judge(text: str) -> Verdict:
     given, latex = plain_math(answer), sp.latex(answer)
     if _equal(answer, MEAN):
         feedback = "correct: the mean of the value rows, the same for every token"
-        return Verdict("correct", given, feedback, given_latex=latex)
+        return Verdict("correct", given, feedback, given_latex=latex, typed=given)
     for value, code, feedback in SLIPS:
         if _equal(answer, value):
-            return Verdict("incorrect", given, feedback, code, given_latex=latex)
+            return Verdict("incorrect", given, feedback, code, given_latex=latex, typed=given)
     if _at_sizes(answer, MEAN):
         return Verdict(
             "invalid",
             given,
             "equal to the mean at N = 1, ..., 8, but not proved for every N: write it as " + EXPECTED_LATEX,
             given_latex=latex,
+            typed=given,
         )
     feedback = "Not the output of uniform weights (the mean of the values v_j)"
-    return Verdict("incorrect", given, feedback, given_latex=latex)
+    return Verdict("incorrect", given, feedback, given_latex=latex, typed=given)
 
 
 def judge_formula(raw: str) -> Verdict:

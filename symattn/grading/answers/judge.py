@@ -29,7 +29,7 @@ from ...proof.certify import NotFinite, Uncertain
 from ..worker import WorkerError, isolated
 from .notation import InvalidAnswer, precheck, split_chain
 from .parsing import LatexError
-from .sides import given_latex, given_text, read_side
+from .sides import given_latex, given_text, read_side, typed_text
 from .threshold import MAX_DEGREE, judge_threshold
 from .values import judge_companion, judge_matrix, judge_number, split_companion
 from .verdicts import Expected, Mistake, Refusal, Verdict, expected_decimal
@@ -64,8 +64,9 @@ def judge(raw: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> V
     """
     start = time.monotonic()
     notes: list[str] = []
+    typed: dict[str, str] = {}
     try:
-        text = precheck(raw, notes)
+        text = precheck(raw, notes, typed)
     except InvalidAnswer as exc:
         return Verdict("invalid", feedback=str(exc))
     warm_up(parses=False)
@@ -75,6 +76,7 @@ def judge(raw: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> V
             text,
             expected,
             mistakes,
+            typed,
             timeout=max(1.0, min(TIMEOUT, DEADLINE - (time.monotonic() - start))),
             memory_mb=MEMORY_MB,
             cpu_seconds=CPU_SECONDS,
@@ -94,6 +96,7 @@ def judge(raw: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> V
         verdict.extra,
         tuple(notes) + verdict.notes,
         verdict.given_latex,
+        verdict.typed,
     )
 
 
@@ -129,26 +132,32 @@ def warm_up(parses: bool = True) -> None:
 
 
 # -- inside the worker ------------------------------------------------------------------------
-def _judge_plain(text: str, expected: Expected, mistakes: tuple[Mistake, ...]) -> Verdict:
+def _judge_plain(
+    text: str, expected: Expected, mistakes: tuple[Mistake, ...], typed: dict[str, str]
+) -> Verdict:
     """:func:`judge_text` without ``extra``, whose SymPy values must not leave the worker."""
-    return dataclasses.replace(judge_text(text, expected, mistakes), extra={})
+    return dataclasses.replace(judge_text(text, expected, mistakes, typed), extra={})
 
 
-def judge_text(text: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()) -> Verdict:
-    """Judge prechecked text, in this process (:func:`judge` calls it in a worker)."""
+def judge_text(
+    text: str, expected: Expected, mistakes: tuple[Mistake, ...] = (), typed: dict[str, str] | None = None
+) -> Verdict:
+    """Judge prechecked text, in this process (:func:`judge` calls it in a worker). ``typed``:
+    the numbers :func:`~.notation.precheck` rewrote, as the learner typed them."""
     if expected.companion is not None:
         text, rest = split_companion(text)
         if rest:
-            main = judge_text(text, dataclasses.replace(expected, companion=None), mistakes)
+            main = judge_text(text, dataclasses.replace(expected, companion=None), mistakes, typed)
             return judge_companion(main, rest, expected.companion)
     chain = split_chain(text)
     notes: list[str] = []
     try:
         sides = [read_side(s, notes) for s in chain.sides]
     except NotFinite as exc:
-        return Verdict("incorrect", text[:200], str(exc), "not-finite")
+        return Verdict("incorrect", text[:200], str(exc), "not-finite", typed=text[:200])
     given = given_text(chain, sides)
     shown = given_latex(chain, sides)
+    echo = typed_text(chain, sides, typed or {})
     try:
         if expected.kind == "threshold":
             verdict = judge_threshold(chain, sides, expected, mistakes)
@@ -158,12 +167,12 @@ def judge_text(text: str, expected: Expected, mistakes: tuple[Mistake, ...] = ()
             verdict = judge_number(chain, sides, expected, mistakes)
     except Refusal as r:
         code = (r.code or None) if r.verdict == "incorrect" else None
-        return Verdict(r.verdict, given, r.reason, code, notes=tuple(notes), given_latex=shown)
+        return Verdict(r.verdict, given, r.reason, code, {}, tuple(notes), shown, echo)
     except NotFinite as exc:
-        return Verdict("incorrect", given, str(exc), "not-finite", notes=tuple(notes), given_latex=shown)
+        return Verdict("incorrect", given, str(exc), "not-finite", {}, tuple(notes), shown, echo)
     except Uncertain:
         why = "this is not a value that can be checked"
-        return Verdict("invalid", given, why, notes=tuple(notes), given_latex=shown)
+        return Verdict("invalid", given, why, None, {}, tuple(notes), shown, echo)
     return Verdict(
-        verdict.verdict, given, verdict.feedback, verdict.mistake, verdict.extra, tuple(notes), shown
+        verdict.verdict, given, verdict.feedback, verdict.mistake, verdict.extra, tuple(notes), shown, echo
     )

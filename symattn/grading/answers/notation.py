@@ -168,12 +168,16 @@ class Chain:
     relations: tuple[str, ...]
 
 
-def precheck(raw: str, notes: list[str] | None = None) -> str:
+def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | None = None) -> str:
     """Check the raw text of an answer; return it in plain form (see the module docstring).
 
     Each reading that is not literal is appended to ``notes`` (when given) as a short phrase.
+    ``typed`` (when given) receives, for each number the plain form writes differently from the
+    learner, the plain form and what was typed (``1.9586E0``: ``1.9586e0``), so that the reading
+    can echo the number as typed (:func:`symattn.grading.answers.sides.typed_text`).
     """
     notes = [] if notes is None else notes
+    typed = {} if typed is None else typed
     if raw is None or not raw.strip():
         raise InvalidAnswer("the answer is empty")
     if len(raw) > MAX_LENGTH:
@@ -208,7 +212,7 @@ def precheck(raw: str, notes: list[str] | None = None) -> str:
     text = _units_and_text(text, notes)
     text = _commands(text)
     text = _separators(text, notes)
-    text = _e_notation(text, notes)
+    text = _e_notation(text, notes, typed)
     for m in re.finditer(r"([\d.]+)\s*\\%", text):
         notes.append(f"{m.group(1)}\\% read as {m.group(1)}/100")
     _ambiguous_commas(text)
@@ -344,7 +348,7 @@ def _separators(text: str, notes: list[str]) -> str:
     return text
 
 
-def _e_notation(text: str, notes: list[str]) -> str:
+def _e_notation(text: str, notes: list[str], typed: dict[str, str]) -> str:
     """``1.1e+1`` is 1.1 x 10^1, unless the answer uses e as Euler's number elsewhere
     (``\\frac{6e+7}{e+1}``, ``e^{2}+1.1e+1``): then an e before a sign is Euler's number, and a
     note says so. An e between digits (``1.9586e0``) is always e-notation: Euler's e times a
@@ -360,6 +364,7 @@ def _e_notation(text: str, notes: list[str]) -> str:
     def sub(m: re.Match) -> str:
         mantissa, exponent = m.group(1), int(m.group(2))
         notes.append(f"{m.group(0)} read as {mantissa} × 10^{exponent}")
+        typed[f"{mantissa}E{exponent}"] = m.group(0)
         return f"{mantissa}E{exponent}"  # latex2sympy2 reads this form exactly
 
     return _E_NOTATION.sub(keep_signed, text)

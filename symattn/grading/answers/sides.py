@@ -59,11 +59,9 @@ def read_side(text: str, notes: list[str]) -> Any:
 
 def _read_rows(text: str) -> sp.Matrix:
     """A matrix written as nested lists, row by row: [[0, -\\infty], [0, 0]]."""
-    inner = text.strip()[1:-1].strip()
-    rows = re.findall(r"\[([^\[\]]*)\]", inner)
-    if re.sub(r"\[[^\[\]]*\]|[\s,]", "", inner) or not rows:
+    cells = _list_cells(text)
+    if cells is None:
         raise LatexError("write a matrix as rows in brackets, [[0, -\\infty], [0, 0]]")
-    cells = [[c.strip() for c in r.split(",")] for r in rows]
     if any(len(r) != len(cells[0]) for r in cells):
         raise LatexError("the rows of the matrix have different lengths")
     if any(not c for r in cells for c in r):
@@ -75,10 +73,7 @@ def _read_matrix(text: str, notes: list[str]) -> sp.Matrix:
     m = _MATRIX.match(text)
     if not m or r"\begin{" in m.group("body") or r"\begin{" in m.group("post"):
         raise LatexError("write one matrix, as \\begin{bmatrix} ... \\end{bmatrix}")
-    rows = [r for r in re.split(r"\\\\", m.group("body").replace(r"\hline", ""))]
-    if rows and not rows[-1].strip():
-        rows.pop()
-    cells = [[c.strip() for c in r.split("&")] for r in rows]
+    cells = _environment_cells(m.group("body"))
     if not cells or any(len(r) != len(cells[0]) for r in cells):
         raise LatexError("the rows of the matrix have different lengths")
     if any(not c for r in cells for c in r):
@@ -107,6 +102,23 @@ def _read_matrix(text: str, notes: list[str]) -> sp.Matrix:
     if scale is not None:
         matrix = matrix.applyfunc(lambda x: scale * x)
     return matrix
+
+
+def _list_cells(text: str) -> list[list[str]] | None:
+    """The entries of a matrix written as rows in brackets, row by row (None if it is not)."""
+    inner = text.strip()[1:-1].strip()
+    rows = re.findall(r"\[([^\[\]]*)\]", inner)
+    if re.sub(r"\[[^\[\]]*\]|[\s,]", "", inner) or not rows:
+        return None
+    return [[c.strip() for c in r.split(",")] for r in rows]
+
+
+def _environment_cells(body: str) -> list[list[str]]:
+    """The entries of a matrix environment's body, row by row."""
+    rows = [r for r in re.split(r"\\\\", body.replace(r"\hline", ""))]
+    if rows and not rows[-1].strip():
+        rows.pop()
+    return [[c.strip() for c in r.split("&")] for r in rows]
 
 
 def _read_entry(text: str) -> Any:
@@ -158,3 +170,79 @@ def _show(value: Any) -> str:
     if isinstance(value, sp.MatrixBase):
         return plain_math(value)
     return plain_math(value)
+
+
+# -- the reading with numbers as typed -------------------------------------------------------
+#: A number written alone, in the plain form :func:`~.notation.precheck` leaves: a sign, digits
+#: with or without a decimal point, scientific notation (``1.9586E0``), a percentage (``196\%``).
+_NUMBER = re.compile(r"[+-]?\s*(?:\d+(?:\.\d*)?|\.\d+)(?:E[+-]?\d+)?(?:\s*\\%)?")
+_PLAIN_E = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)E[+-]?\d+")
+
+
+def typed_text(chain: Chain, sides: list[Any], typed: dict[str, str]) -> str:
+    """:func:`given_text` with every number the learner wrote alone, as a side of the chain or
+    as an entry of a matrix written out entry by entry, shown as typed: ``1.96`` and ``1.970``
+    (not 49/25 and 197/100), ``1.9586e0``, ``196%``. ``typed`` maps precheck's plain form of a
+    number to what was typed (``1.9586E0``: ``1.9586e0``). Anything else is shown as read."""
+    shown = {"<=": "≤", ">=": "≥", "!=": "≠", "~": "≈", "equiv": "≡"}
+    parts = []
+    for i, (text, s) in enumerate(zip(chain.sides, sides, strict=True)):
+        if i:
+            parts.append(shown.get(chain.relations[i - 1], chain.relations[i - 1]))
+        if s is not None:
+            parts.append(_typed_side(text.strip(), s, typed))
+    text = " ".join(parts)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _typed_side(text: str, value: Any, typed: dict[str, str]) -> str:
+    number = _as_typed(text, typed)
+    if number is not None:
+        return number
+    decimals = _decimals(text, typed)
+    if isinstance(value, sp.MatrixBase):
+        cells = _written_cells(text)
+        if cells is not None and (len(cells), len(cells[0])) == value.shape:
+            rows = (
+                ", ".join(_as_typed(c, typed) or plain_math(value[i, j], decimals) for j, c in enumerate(row))
+                for i, row in enumerate(cells)
+            )
+            return "[" + ", ".join(f"[{r}]" for r in rows) + "]"
+    return plain_math(value, decimals)
+
+
+#: A decimal inside an expression: digits with a point, perhaps in scientific notation.
+_DECIMAL = re.compile(r"(?<![\w.])(\d*\.\d+|\d+\.\d*)(?:E([+-]?\d+))?(?![\w.])")
+
+
+def _decimals(text: str, typed: dict[str, str]) -> dict[Any, str]:
+    """The decimals typed in ``text`` that are not whole numbers, by their exact value (none of
+    a hundred or more powers of ten: 1.5E999999 is not worth the million digits of its value)."""
+    out: dict[Any, str] = {}
+    for m in _DECIMAL.finditer(text):
+        power = int(m.group(2) or 0)
+        if abs(power) >= 100:
+            continue
+        value = sp.Rational(m.group(1)) * sp.Integer(10) ** power
+        if not value.is_integer and value > 0:
+            out.setdefault(value, typed.get(m.group(), m.group()))
+    return out
+
+
+def _as_typed(text: str, typed: dict[str, str]) -> str | None:
+    """``text`` as the learner typed it, if it is a number alone; else None."""
+    if not _NUMBER.fullmatch(text):
+        return None
+    text = _PLAIN_E.sub(lambda m: typed.get(m.group(), m.group()), re.sub(r"\s+", "", text))
+    return text.replace("\\%", "%")
+
+
+def _written_cells(text: str) -> list[list[str]] | None:
+    """A matrix's entries as written, when the matrix is written entry by entry with nothing
+    around it (no factor in front, no transpose after); else None."""
+    if re.fullmatch(r"\[\s*\[.*\]\s*\]", text, re.S):
+        return _list_cells(text)
+    m = _MATRIX.match(text)
+    if m is None or m.group("pre").strip() not in ("", "+") or m.group("post").strip():
+        return None
+    return _environment_cells(m.group("body"))

@@ -185,7 +185,8 @@ def judge_companion(main: Verdict, rest: str, companion: tuple[str, Any]) -> Ver
     if main.verdict != "correct":
         return main
     if got is None:
-        return Verdict("invalid", main.given, f"cannot read {what} after the matrix: write it as [1, 0, 0]")
+        why = f"cannot read {what} after the matrix: write it as [1, 0, 0]"
+        return Verdict("invalid", main.given, why, typed=main.typed)
     if got != want:
         shown = "[" + ", ".join(str(x) for x in want) + "]"
         return Verdict(
@@ -194,8 +195,10 @@ def judge_companion(main: Verdict, rest: str, companion: tuple[str, Any]) -> Ver
             f"the mask is right, but {what} is {shown}: token 1 may see only itself, so all its weight "
             "is on itself",
             "first-row-weights",
+            typed=main.typed,
         )
-    return Verdict("correct", main.given, f"correct: the mask, and {what}", notes=main.notes)
+    why = f"correct: the mask, and {what}"
+    return Verdict("correct", main.given, why, notes=main.notes, typed=main.typed)
 
 
 def _read_vector(text: str, size: int) -> sp.Matrix | None:

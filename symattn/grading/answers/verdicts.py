@@ -62,7 +62,8 @@ class Mistake:
 @plain_result
 @dataclass(frozen=True)
 class Verdict:
-    """``verdict`` is correct, incorrect or invalid; ``notes`` say how the text was read.
+    """``verdict`` is correct, incorrect or invalid; ``notes`` say how the text was read; ``given``
+    is the exact reading (1.96 as 49/25), ``typed`` the same with numbers as typed (1.96).
 
     A correct answer's ``extra`` holds what was read, for an independent audit: ``value`` (a
     number or a matrix), or ``relations`` (``(lhs, rel, rhs)`` triples) and ``variable``. Only
@@ -77,6 +78,9 @@ class Verdict:
     extra: dict = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     given_latex: str = ""  #: what was read, as LaTeX (for a page to typeset)
+    #: what was read, with each number the learner wrote alone (a side of the chain, an entry
+    #: of a matrix) as typed: 1.96, not 49/25 (``given`` keeps the exact reading)
+    typed: str = ""
 
     def _repr_markdown_(self) -> str:  # Jupyter
         code = f" (`{self.mistake}`)" if self.mistake else ""

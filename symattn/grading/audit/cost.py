@@ -80,7 +80,7 @@ def inequality(au: AuditContext, line, text, spans, members, relations) -> Claim
                 named = evaluate(right, {})
                 problems.append(Said(Math(named), " = ", Math(at)) if named is not None else Said(Math(at)))
     elif {same(lv, quad), same(rv, lin)} == {True} or (same(lv, lin) and same(rv, quad)):
-        rule = "cost: the N^2 terms against the N d^2 terms of symattn.core.flops.cost_terms"
+        rule = "cost: the $N^2$ terms against the $N d^2$ terms of symattn.core.flops.cost_terms"
     elif _solved_for_n(lv, rv) == sp.StrictGreaterThan(N, bound):
         rule = "cost: the crossover of symattn.core.flops.crossover, solved for N (N, d_model > 0)"
     else:
@@ -157,7 +157,7 @@ def head_width(au: AuditContext, line: Line, add: Callable, covered: list) -> No
             m.group(0),
             CERTIFIED if ok else WRONG,
             Said(Math(value)),
-            "multi-head: d_k = d_model / h (symattn.core.flops)",
+            r"multi-head: $d_k = d_{\text{model}} / h$ (symattn.core.flops)",
             [m.span(3)],
         )
     )
@@ -172,8 +172,8 @@ def heads_words(au: AuditContext, line: Line, add: Callable, covered: list) -> N
     heads, width = au.facts.heads
     per_head = d_head.subs({h: heads, d_model: width})
     for pattern, want, what in (
-        (r"its own (\d+) features", per_head, "d_model / h"),
-        (r"combines all (\d+)", sp.Integer(width), "h d_v = d_model"),
+        (r"its own (\d+) features", per_head, r"d_{\text{model}} / h"),
+        (r"combines all (\d+)", sp.Integer(width), r"h d_v = d_{\text{model}}"),
     ):
         for m in re.finditer(pattern, line.text):
             ok = want == int(m.group(1))
@@ -183,7 +183,8 @@ def heads_words(au: AuditContext, line: Line, add: Callable, covered: list) -> N
                     m.group(0),
                     CERTIFIED if ok else WRONG,
                     Said(Math(want)),
-                    f"multi-head: {what} with h = {heads}, d_model = {width} (symattn.core.flops)",
+                    rf"multi-head: ${what}$ with $h = {heads}$, $d_{{\text{{model}}}} = {width}$ "
+                    "(symattn.core.flops)",
                     [m.span(1)],
                 )
             )
@@ -224,7 +225,7 @@ def growth(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
             m.group(0),
             CERTIFIED if ok else WRONG,
             Said.join(", ", (Math(N ** sp.Integer(w)) for w in want)),
-            "cost: degrees in N of the N d^2 and N^2 d terms (symattn.core.flops)",
+            "cost: degrees in $N$ of the $N d^2$ and $N^2 d$ terms (symattn.core.flops)",
             [m.span(2)],
         )
     )

@@ -93,7 +93,8 @@ def _normal(s: str) -> str:
 
 
 def _words(s: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z]{4,}", s.lower())}
+    """The words of a prompt (LaTeX command names such as \\operatorname are not words)."""
+    return {w for w in re.findall(r"(?<![\\a-z])[a-z]{4,}", s.lower())}
 
 
 def _fit(found: FoundExercise, e: Exercise) -> float | None:
@@ -169,9 +170,13 @@ def audit_module(text: str) -> ModuleAudit:
 
 def _check_key(f: FoundExercise, ex: Exercise) -> AuditRow:
     computed = ex.expected.latex() if ex.expected else ""
+    if ex.expected is None and ex.checker == "formula":  # ex6.6: the formula `check` proves
+        from ..answers.formula import EXPECTED_LATEX
+
+        return AuditRow(f, ex, "no key" if f.key is None else "key not compared (a formula)", EXPECTED_LATEX)
     if ex.expected is None:
-        status = "not checkable" if f.key is None else "not checkable (key ignored)"
-        return AuditRow(f, ex, status, computed)
+        what = "checked step by step" if ex.checker == "steps" else "not checkable"
+        return AuditRow(f, ex, what if f.key is None else f"{what} (key ignored)", computed)
     if f.key is None:
         return AuditRow(f, ex, "no key", computed)
     try:

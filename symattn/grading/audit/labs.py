@@ -93,7 +93,8 @@ def lab_claims(line: Line, block: str) -> list:
                     (a, b),
                     ok,
                     Said(_figure(f"{row.ratio:.4f}"), f", 99 % interval for {n:,} draws ", _range(lo, hi, 4)),
-                    f"lab variance at d_k = {row.d_k}: Var(q.k)/d_k (symattn.labs.variance_lab)",
+                    rf"lab variance at $d_k = {row.d_k}$: $\operatorname{{Var}}(q \cdot k)/d_k$ "
+                    "(symattn.labs.variance_lab)",
                 )
             if scaled:
                 # Var(q.k / sqrt(d_k)) is Var(q.k)/d_k: the same estimate (the lab has one column).
@@ -104,7 +105,7 @@ def lab_claims(line: Line, block: str) -> list:
                     scaled.span(1),
                     ok,
                     Said("99 % intervals within ", _range(lo, hi, 4), " at every width"),
-                    "lab variance: Var(q.k / sqrt(d_k)) (symattn.labs.variance_lab)",
+                    r"lab variance: $\operatorname{Var}(q \cdot k / \sqrt{d_k})$ (symattn.labs.variance_lab)",
                 )
 
     trials = re.search(
@@ -142,7 +143,7 @@ def lab_claims(line: Line, block: str) -> list:
                     f" over {total:,} trials; 99 % interval for {n:,} trials ",
                     _range(100 * lo, 100 * hi, 2, " %"),
                 ),
-                f"lab saturation, {name}: share with p_max > {t} (symattn.labs)",
+                rf"lab saturation, {name}: share with $p_{{\max}} > {t}$ (symattn.labs)",
             )
         m = re.search(r"p_max\s*\(\s*1\s*-\s*p_max\s*\)⟩ is ⟨\s*([\d.]+)\s*⟩", text)
         if m:
@@ -157,7 +158,7 @@ def lab_claims(line: Line, block: str) -> list:
                 m.span(1),
                 ok,
                 Said(_figure(f"{mean:.5f}"), f"; 99 % interval for {n:,} trials ", _range(lo, hi, 5)),
-                "lab saturation: mean p_max (1 - p_max) when saturated (symattn.labs)",
+                r"lab saturation: mean $p_{\max}(1 - p_{\max})$ when saturated (symattn.labs)",
             )
     return out
 

@@ -143,10 +143,10 @@ class Figures:
         return hits[0] if hits and all(same(h, hits[0]) for h in hits) else None
 
     def said(self, used: list[str], env: dict) -> str:
-        from ..plain_math import plain_math
+        from ...proof.latex import latex
 
         return "reading " + ", ".join(
-            f"{u} as {plain_math(v)}" for u, v in zip(used, env.values(), strict=True)
+            f"{u} as ${latex(v)}$" for u, v in zip(used, env.values(), strict=True)
         )
 
 

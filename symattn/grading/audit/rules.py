@@ -338,7 +338,7 @@ class Auditor:
             else:
                 problems.append(value)
         kind = (
-            "statistics of independent N(0, 1) entries (symattn.proof.expectation)"
+            r"statistics of independent $\mathcal{N}(0, 1)$ entries (symattn.proof.expectation)"
             if any(n[0] == "call" and n[1] in ("E", "Var") for m in members for n in calc.walk(m))
             else "arithmetic"
         )

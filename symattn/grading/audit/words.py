@@ -250,7 +250,7 @@ def typical_score(au: AuditContext, line: Line, add: Callable, covered: list) ->
                 m.group(0),
                 CERTIFIED if ok else WRONG,
                 Said(Tex(f"√{width}", rf"\sqrt{{{width}}}"), " = ", Math(value)),
-                "typical score: sigma = sqrt(d_k), from Var(q.k) = d_k",
+                r"typical score: $\sigma = \sqrt{d_k}$, from $\operatorname{Var}(q \cdot k) = d_k$",
                 [m.span(2)],
             )
         )
@@ -380,7 +380,7 @@ def statistics_words(au: AuditContext, line: Line, add: Callable, covered: list)
                     m.group(0),
                     CERTIFIED if ok else WRONG,
                     Said(name, " = ", Math(value)),
-                    "statistics of independent N(0, 1) entries (symattn.proof.expectation)",
+                    r"statistics of independent $\mathcal{N}(0, 1)$ entries (symattn.proof.expectation)",
                     [m.span(1)],
                 )
             )

@@ -12,8 +12,9 @@ reads it only if it resolves inside the class file's folder (no absolute path, n
 it, no symbolic link out of it) and is a regular file of at most :data:`MAX_STEPS_BYTES`.
 
 Graded rows are the input fields plus ``steps_sha256`` (the content of the steps file that was
-judged), ``verdict``, ``feedback``, ``mistake``, ``read_as``, ``read_as_latex``, ``notes`` and
-``seconds``, after a
+judged), ``verdict``, ``feedback``, ``mistake``, ``read_as``, ``read_as_latex``, ``read_as_typed``
+(the reading with numbers as the learner typed them: ``1.96`` where ``read_as`` has 49/25),
+``notes`` and ``seconds``, after a
 ``line`` column. :class:`ResultFile` appends each row as it finishes, reads back what an
 interrupted run wrote (so that a resumed run skips a row whose answer and steps file are
 unchanged) and rewrites the file in input order at the end. Every file it writes follows the
@@ -40,7 +41,17 @@ from ...errors import InputError
 
 REQUIRED = ("learner", "exercise", "answer")
 OPTIONAL = ("seed", "steps_file")
-RESULTS = ("steps_sha256", "verdict", "feedback", "mistake", "read_as", "read_as_latex", "notes", "seconds")
+RESULTS = (
+    "steps_sha256",
+    "verdict",
+    "feedback",
+    "mistake",
+    "read_as",
+    "read_as_latex",
+    "read_as_typed",
+    "notes",
+    "seconds",
+)
 VERDICTS = ("correct", "incorrect", "invalid")
 #: Physical lines one quoted CSV field may span before its row is called unterminated.
 MAX_RECORD_LINES = 20

@@ -54,6 +54,7 @@ class Outcome(NamedTuple):
     notes: str = ""  # how the text was read (check prints them after "read as")
     row_problem: bool = False
     read_as_latex: str = ""
+    read_as_typed: str = ""  # the reading with numbers as typed (check --json's "typed")
 
 
 # -- the coupling to the judge: what `symattn check` does for one answer -------------------------
@@ -85,7 +86,15 @@ def check_row(exercise_id: str, seed: str, answer: str, steps: str | None = None
     f = fields(v)
     seconds = time.perf_counter() - start
     return Outcome(
-        f.verdict, f.feedback, f.mistake, f.read_as, seconds, "; ".join(f.notes), False, f.read_as_latex
+        f.verdict,
+        f.feedback,
+        f.mistake,
+        f.read_as,
+        seconds,
+        "; ".join(f.notes),
+        False,
+        f.read_as_latex,
+        f.read_as_typed,
     )
 
 
@@ -288,6 +297,7 @@ def _record(classfile: ClassFile, row: Row, outcome: Outcome, digest: str = "") 
         mistake=outcome.mistake,
         read_as=outcome.read_as,
         read_as_latex=outcome.read_as_latex,
+        read_as_typed=outcome.read_as_typed,
         notes=outcome.notes,
         seconds=f"{outcome.seconds:.3f}",
     )

@@ -99,6 +99,8 @@ class ProofVerdict:
 
     #: What a derivation was read as, typeset: nothing (its lines are the learner's own text).
     given_latex: ClassVar[str] = ""
+    #: ... and with numbers as typed: nothing either (``check --steps --json`` prints no such field).
+    typed: ClassVar[str] = ""
     notes: ClassVar[tuple[str, ...]] = ()
 
     def as_dict(self) -> dict[str, Any]:
@@ -464,7 +466,7 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
         return out | {
             "status": "unjustified",
             "rule": "circular",
-            "feedback": f"circular: this step follows only from {w.goal_text}, which is what the "
+            "feedback": f"circular: this step follows only from ${w.goal_text}$, which is what the "
             "derivation is to prove; derive it from the exercise's rules instead",
         }
     longer = one_sided(w, lhs, rhs, allowed, NAMING_DEPTH)
@@ -498,8 +500,9 @@ def _shape_slip(lhs_text: str, message: str) -> tuple[str, str]:
 
     why = f"the left side is a matrix, but on the right {message}"
     if re.search(r"\)\s*\^\s*(\\top|\\intercal|T\b|\{\s*(\\top|T)\s*\})", lhs_text):
-        slip = "(AB)^T = A^T B^T"
-        return f"the transpose of a product reverses the order: (AB)^T = B^T A^T [{slip}]; {why}", slip
+        slip = r"$(AB)^\top = A^\top B^\top$"
+        reverses = r"the transpose of a product reverses the order: $(AB)^\top = B^\top A^\top$"
+        return f"{reverses} [{slip}]; {why}", slip
     return why, ""
 
 
@@ -659,8 +662,8 @@ def _verdict(w: World, results: list[StepResult], reached: bool) -> ProofVerdict
         r = wrong[0]
         return ProofVerdict(w.id, "incorrect", results, f"line {r.line} is {r.status}: {r.feedback}")
     if not reached:
-        return ProofVerdict(w.id, "incorrect", results, f"incorrect: does not reach {w.goal_text}")
-    return ProofVerdict(w.id, "correct", results, f"correct: the steps establish {w.goal_text}")
+        return ProofVerdict(w.id, "incorrect", results, f"incorrect: does not reach ${w.goal_text}$")
+    return ProofVerdict(w.id, "correct", results, f"correct: the steps establish ${w.goal_text}$")
 
 
 def _warm_up(w: World) -> None:

@@ -26,7 +26,6 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from ...core.softmax import RowSoftmax, softmax_rows
-from ..plain_math import plain_math
 from .steps import NamedRule, Node, StepSyntaxError, identifier_name
 from .steps import rule_lemmas as shared_rule_lemmas
 
@@ -405,21 +404,24 @@ def _drop_scale(f: Factor) -> Term | None:
 
 RULES = (
     NamedRule("transpose of a product", _each_factor(_transpose_product)),
-    NamedRule("P^T P = I", _pairs(PT, P_)),
-    NamedRule("softmax(P S P^T) = P softmax(S) P^T", _each_factor(_softmax_conjugate)),
+    NamedRule(r"$P^\top P = I$", _pairs(PT, P_)),
+    NamedRule(
+        r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
+        _each_factor(_softmax_conjugate),
+    ),
     NamedRule("definition of attention with projections", _each_factor(_attention)),
 )
 EXTRA = (
-    NamedRule("P P^T = I", _pairs(P_, PT), "the module's rule is P^T P = I"),
+    NamedRule(r"$P P^\top = I$", _pairs(P_, PT), r"the module's rule is $P^\top P = I$"),
     NamedRule(
-        "softmax(P S) = P softmax(S)",
+        r"$\operatorname{softmax}(P S) = P \operatorname{softmax}(S)$",
         _each_factor(_row_softmax),
-        "the rule taught is softmax(P S P^T) = P softmax(S) P^T",
+        r"the rule taught is $\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
     ),
     NamedRule(
-        "softmax(S P^T) = softmax(S) P^T",
+        r"$\operatorname{softmax}(S P^\top) = \operatorname{softmax}(S) P^\top$",
         _each_factor(_column_softmax),
-        "the rule taught is softmax(P S P^T) = P softmax(S) P^T",
+        r"the rule taught is $\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
     ),
     NamedRule(
         "permutation equivariance",
@@ -429,35 +431,37 @@ EXTRA = (
 )
 MISTAKES = (
     NamedRule(
-        "(AB)^T = A^T B^T",
+        r"$(AB)^\top = A^\top B^\top$",
         _each_factor(_transpose_unreversed),
-        "the transpose of a product reverses the order: (AB)^T = B^T A^T",
+        r"the transpose of a product reverses the order: $(AB)^\top = B^\top A^\top$",
     ),
     NamedRule(
-        "softmax(P S P^T) = P softmax(S)",
+        r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S)$",
         _each_factor(_softmax_drops_pt),
-        "reordering the rows and the columns of S reorders both: softmax(P S P^T) = P softmax(S) P^T",
+        r"reordering the rows and the columns of $S$ reorders both: "
+        r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
     ),
     NamedRule(
-        "softmax(P S P^T) = P^T softmax(S) P",
+        r"$\operatorname{softmax}(P S P^\top) = P^\top \operatorname{softmax}(S) P$",
         _each_factor(_softmax_transposed),
-        "P reorders the rows of S, so P stays on the left: softmax(P S P^T) = P softmax(S) P^T",
+        r"$P$ reorders the rows of $S$, so $P$ stays on the left: "
+        r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
     ),
-    NamedRule("P P = I", _pairs(P_, P_), "P P is not I: the pair that cancels is P^T P"),
+    NamedRule(r"$P P = I$", _pairs(P_, P_), r"$P P$ is not $I$: the pair that cancels is $P^\top P$"),
     NamedRule(
-        "P or P^T dropped",
+        r"$P$ or $P^\top$ dropped",
         _each_factor(_drop_one),
-        "a P or a P^T disappeared: only the pair P^T P equals I",
+        r"a $P$ or a $P^\top$ disappeared: only the pair $P^\top P$ equals $I$",
     ),
     NamedRule(
-        "P^T written for P",
+        r"$P^\top$ written for $P$",
         _each_factor(_swap_pt),
-        "P and P^T are swapped: they differ unless the permutation is its own inverse",
+        r"$P$ and $P^\top$ are swapped: they differ unless the permutation is its own inverse",
     ),
     NamedRule(
-        "the scale 1/sqrt(d_k) dropped",
+        r"the scale $1/\sqrt{d_k}$ dropped",
         _each_factor(_drop_scale),
-        "attention divides the scores by sqrt(d_k) before the softmax",
+        r"attention divides the scores by $\sqrt{d_k}$ before the softmax",
     ),
 )
 
@@ -605,10 +609,12 @@ def _describe(at: Instance, lhs: Term, rhs: Term, r: int, c: int, x: Any, y: Any
     from ...core.digits import decimal_string
 
     used = sorted(_names(lhs) | _names(rhs) | {"P"})
-    shown = [f"{name} = {plain_math(at.values[name])}" for name in used]
+    from ...proof.latex import latex
+
+    shown = [f"${name} = {latex(sp.Matrix(at.values[name]))}$" for name in used]
     return (
-        f"at N = {at.n}, d_k = {at.width}, with {', '.join(shown)}: entry ({r + 1}, {c + 1}) is "
-        f"{decimal_string(x, 6)} on the left and {decimal_string(y, 6)} on the right"
+        f"at $N = {at.n}$, $d_k = {at.width}$, with {', '.join(shown)}: entry ({r + 1}, {c + 1}) "
+        f"is {decimal_string(x, 6)} on the left and {decimal_string(y, 6)} on the right"
     )
 
 
@@ -647,8 +653,8 @@ def goals() -> list[tuple[Term, Term]]:
 #: Where each rule applies; the lemma checks the rule as implemented, for every permutation.
 SAMPLES: dict[str, tuple[str, ...]] = {
     "transpose of a product": (r"(P X W^Q)^\top", r"(P S)^\top"),
-    "P^T P = I": (r"P^\top P X",),
-    "softmax(P S P^T) = P softmax(S) P^T": (
+    r"$P^\top P = I$": (r"P^\top P X",),
+    r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$": (
         r"\operatorname{softmax}(P S P^\top)",
         r"\operatorname{softmax}\left(\frac{P Q K^\top P^\top}{\sqrt{d_k}}\right)",
     ),
@@ -656,9 +662,11 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         r"\operatorname{Attention}(PX)",
         r"\operatorname{Attention}(Q, K, V)",
     ),
-    "P P^T = I": (r"P P^\top S",),
-    "softmax(P S) = P softmax(S)": (r"\operatorname{softmax}(P S)",),
-    "softmax(S P^T) = softmax(S) P^T": (r"\operatorname{softmax}(S P^\top)",),
+    r"$P P^\top = I$": (r"P P^\top S",),
+    r"$\operatorname{softmax}(P S) = P \operatorname{softmax}(S)$": (r"\operatorname{softmax}(P S)",),
+    r"$\operatorname{softmax}(S P^\top) = \operatorname{softmax}(S) P^\top$": (
+        r"\operatorname{softmax}(S P^\top)",
+    ),
     "permutation equivariance": (r"\operatorname{Attention}(P X)",),
 }
 

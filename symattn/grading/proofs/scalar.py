@@ -26,7 +26,6 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from ...proof.operators import Ex, Var
-from ..plain_math import plain_math
 from .steps import NamedRule, Node, StepSyntaxError, identifier_name, subscript_text
 from .steps import rule_lemmas as shared_rule_lemmas
 
@@ -569,41 +568,46 @@ RULES = (
     NamedRule("linearity of expectation", _linearity),
     NamedRule("E of a product of independent factors", _independence),
     NamedRule("variances of independent terms add", _variances_add),
-    NamedRule("Var(aX) = a^2 Var(X)", _scaling),
-    NamedRule("Var(X) = E[X^2] - E[X]^2", _variance_definition),
-    NamedRule("E[X^2] = Var(X) + E[X]^2", _second_moment),
+    NamedRule(r"$\operatorname{Var}(aX) = a^2 \operatorname{Var}(X)$", _scaling),
+    NamedRule(r"$\operatorname{Var}(X) = \mathbb{E}[X^2] - \mathbb{E}[X]^2$", _variance_definition),
+    NamedRule(r"$\mathbb{E}[X^2] = \operatorname{Var}(X) + \mathbb{E}[X]^2$", _second_moment),
     NamedRule("hypothesis: mean 0, variance 1", _hypotheses, substitution=True),
 )
 EXTRA = (
     NamedRule(
-        "Var(XY) = Var(X) Var(Y)",
+        r"$\operatorname{Var}(XY) = \operatorname{Var}(X) \operatorname{Var}(Y)$",
         _variance_of_product,
         "it holds here only because the means are 0, and it is not one of the module's rules: "
-        "use Var(X) = E[X^2] - E[X]^2 and independence",
+        r"use $\operatorname{Var}(X) = \mathbb{E}[X^2] - \mathbb{E}[X]^2$ and independence",
     ),
-    NamedRule("Var(X + c) = Var(X)", _shift, "shifting by a constant is not one of the module's rules"),
     NamedRule(
-        "normal moments (E[x^3] = 0, E[x^4] = 3)",
+        r"$\operatorname{Var}(X + c) = \operatorname{Var}(X)$",
+        _shift,
+        "shifting by a constant is not one of the module's rules",
+    ),
+    NamedRule(
+        r"normal moments ($\mathbb{E}[x^3] = 0$, $\mathbb{E}[x^4] = 3$)",
         _normal_moments,
         "the exercise assumes only mean 0, variance 1 and independence, not normal entries",
     ),
 )
 MISTAKES = (
     NamedRule(
-        "Var(aX) = a Var(X)",
+        r"$\operatorname{Var}(aX) = a \operatorname{Var}(X)$",
         _scaling_slip,
-        "a constant comes out of a variance squared: Var(aX) = a^2 Var(X)",
+        r"a constant comes out of a variance squared: $\operatorname{Var}(aX) = a^2 \operatorname{Var}(X)$",
     ),
     NamedRule(
-        "E[X^2] = E[X]^2",
+        r"$\mathbb{E}[X^2] = \mathbb{E}[X]^2$",
         _square_of_mean,
-        "E[X^2] is Var(X) + E[X]^2, not E[X]^2: the square of the mean leaves out the variance",
+        r"$\mathbb{E}[X^2]$ is $\operatorname{Var}(X) + \mathbb{E}[X]^2$, not $\mathbb{E}[X]^2$: "
+        "the square of the mean leaves out the variance",
     ),
     NamedRule(
-        "E[XY] = E[X]E[Y] for dependent factors",
+        r"$\mathbb{E}[XY] = \mathbb{E}[X]\mathbb{E}[Y]$ for dependent factors",
         _dependent_factors,
-        "these factors are not independent (an entry, or q_i and q_j when i = j, "
-        "appears in both): E[XY] = E[X] E[Y] needs independence",
+        "these factors are not independent (an entry, or $q_i$ and $q_j$ when $i = j$, "
+        r"appears in both): $\mathbb{E}[XY] = \mathbb{E}[X]\,\mathbb{E}[Y]$ needs independence",
     ),
     NamedRule(
         "variances of dependent terms add",
@@ -719,8 +723,8 @@ def difference_text(lhs: sp.Basic, rhs: sp.Basic) -> str:
     except Unsupported:
         return "the two sides differ as exact expressions; no small counterexample was found to show"
     return (
-        f"the two sides differ for a symbolic d_k: left = {plain_math(a)}, right = {plain_math(b)} "
-        "(no counterexample is shown: at the widths tried, d_k = 1, 2, 3, the two sides agree)"
+        f"the two sides differ for a symbolic $d_k$: the left side is ${_tex(a)}$, the right "
+        f"${_tex(b)}$ (no counterexample is shown: at the widths tried, $d_k = 1, 2, 3$, the two sides agree)"
     )
 
 
@@ -754,8 +758,15 @@ def _at(e: sp.Basic, n: int, point: dict, law: str = "rademacher") -> sp.Basic:
     return sp.simplify(out)
 
 
+def _tex(value: sp.Basic) -> str:
+    """A value of the counterexample as LaTeX, for the feedback's $...$."""
+    from ...proof.latex import latex
+
+    return latex(value)
+
+
 _LAWS = {
-    "rademacher": "each ±1 with probability 1/2",
+    "rademacher": r"each $\pm 1$ with probability $1/2$",
     "normal": "standard normal",
 }
 
@@ -772,11 +783,12 @@ def counterexample(lhs: sp.Basic, rhs: sp.Basic) -> str | None:
         b = _at(rhs, n, point if random_eq else {}, law)
         if sp.simplify(a - b) != 0:
             if random_eq:
-                values = ", ".join(f"{plain_math(k)} = {v}" for k, v in point.items())
-                return f"at d_k = {n} with {values}: left = {plain_math(a)}, right = {plain_math(b)}"
+                values = ", ".join(f"${_tex(k)} = {v}$" for k, v in point.items())
+                sides = f"the left side is ${_tex(a)}$, the right ${_tex(b)}$"
+                return f"at $d_k = {n}$ with {values}: {sides}"
             return (
-                f"at d_k = {n}, with q_i, k_i independent and {_LAWS[law]} (mean 0, variance 1; "
-                f"computed with sympy.stats): left = {plain_math(a)}, right = {plain_math(b)}"
+                f"at $d_k = {n}$, with $q_i$, $k_i$ independent and {_LAWS[law]} (mean 0, variance 1; "
+                f"computed with sympy.stats): the left side is ${_tex(a)}$, the right ${_tex(b)}$"
             )
     return None
 
@@ -788,16 +800,26 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "linearity of expectation": (r"\mathbb{E}[2 z + q_1]", r"\mathbb{E}[z^2]"),
     "E of a product of independent factors": (r"\mathbb{E}[q_1^2 k_1^2]", r"\mathbb{E}[q_1 k_2 q_2]"),
     "variances of independent terms add": (r"\operatorname{Var}(z)", r"\operatorname{Var}(q_1 + k_1 q_2)"),
-    "Var(aX) = a^2 Var(X)": (r"\operatorname{Var}(z/\sqrt{d_k})", r"\operatorname{Var}(3 q_1 k_1)"),
-    "Var(X) = E[X^2] - E[X]^2": (r"\operatorname{Var}(z)", r"\operatorname{Var}(q_1 k_1)"),
-    "E[X^2] = Var(X) + E[X]^2": (r"\mathbb{E}[q_1^2 k_1^2]", r"\mathbb{E}[z^2]"),
+    r"$\operatorname{Var}(aX) = a^2 \operatorname{Var}(X)$": (
+        r"\operatorname{Var}(z/\sqrt{d_k})", r"\operatorname{Var}(3 q_1 k_1)"
+    ),
+    r"$\operatorname{Var}(X) = \mathbb{E}[X^2] - \mathbb{E}[X]^2$": (
+        r"\operatorname{Var}(z)", r"\operatorname{Var}(q_1 k_1)"
+    ),
+    r"$\mathbb{E}[X^2] = \operatorname{Var}(X) + \mathbb{E}[X]^2$": (
+        r"\mathbb{E}[q_1^2 k_1^2]", r"\mathbb{E}[z^2]"
+    ),
     "hypothesis: mean 0, variance 1": (
         r"\operatorname{Var}(q_1 k_1) + \mathbb{E}[k_2]",
         r"\operatorname{Var}(k_1)",
     ),
-    "Var(XY) = Var(X) Var(Y)": (r"\operatorname{Var}(q_1 k_1)",),
-    "Var(X + c) = Var(X)": (r"\operatorname{Var}(z + 3)",),
-    "normal moments (E[x^3] = 0, E[x^4] = 3)": (r"\mathbb{E}[q_1^4]", r"\mathbb{E}[q_1^3]"),
+    r"$\operatorname{Var}(XY) = \operatorname{Var}(X) \operatorname{Var}(Y)$": (
+        r"\operatorname{Var}(q_1 k_1)",
+    ),
+    r"$\operatorname{Var}(X + c) = \operatorname{Var}(X)$": (r"\operatorname{Var}(z + 3)",),
+    r"normal moments ($\mathbb{E}[x^3] = 0$, $\mathbb{E}[x^4] = 3$)": (
+        r"\mathbb{E}[q_1^4]", r"\mathbb{E}[q_1^3]"
+    ),
 }
 
 

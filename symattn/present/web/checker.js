@@ -109,6 +109,12 @@
     return span;
   }
 
+  // Text with $...$ stretches of LaTeX in it (an exercise's prompt): the math typeset.
+  function prose(tag, text, attrs) {
+    const parts = String(text).split("$");
+    return el(tag, attrs, parts.map((part, k) => (k % 2 ? math(part) : document.createTextNode(part))));
+  }
+
   // A learner's LaTeX as typed: the outer $...$, \(...\), \[...\] are only delimiters.
   function stripDelimiters(text) {
     const t = text.trim();
@@ -135,13 +141,17 @@
 
   function showAnswer(box, r) {
     if (!showVerdict(box, r)) return;
-    if (r.feedback && r.feedback !== "correct") box.appendChild(el("p", { class: "symattn-feedback", text: r.feedback }));
+    if (r.feedback && r.feedback !== "correct") box.appendChild(prose("p", r.feedback, { class: "symattn-feedback" }));
     if (r.mistake) {
       box.appendChild(el("p", { class: "symattn-slip" }, [
         document.createTextNode("Recognised slip: "), el("code", { text: r.mistake }),
       ]));
     }
-    if (r.given_latex) {
+    // The reading, typeset; where numbers were echoed as typed (1.96, not the exact 49/25 of
+    // given) the echo, as the command line prints it.
+    if (r.typed && r.typed !== r.given) {
+      box.appendChild(el("p", { class: "symattn-read" }, [document.createTextNode("Read as "), el("code", { text: r.typed })]));
+    } else if (r.given_latex) {
       box.appendChild(el("p", { class: "symattn-read" }, [document.createTextNode("Read as "), math(r.given_latex)]));
     }
     if (r.notes && r.notes.length) {
@@ -155,10 +165,10 @@
       el("td", { text: "line " + s.line }),
       el("td", {}, [math(s.latex)]),
       el("td", { class: "symattn-mark", text: MARKS[s.status] || s.status }),
-      el("td", { class: "symattn-step-feedback", text: s.status === "ok" ? (s.rule || "") : (s.feedback || s.rule || "") }),
+      prose("td", s.status === "ok" ? (s.rule || "") : (s.feedback || s.rule || ""), { class: "symattn-step-feedback" }),
     ]));
     if (rows.length) box.appendChild(el("table", { class: "symattn-steps" }, [el("tbody", {}, rows)]));
-    if (r.feedback) box.appendChild(el("p", { class: "symattn-feedback", text: r.feedback }));
+    if (r.feedback) box.appendChild(prose("p", r.feedback, { class: "symattn-feedback" }));
   }
 
   // -- the page -------------------------------------------------------------------------------
@@ -283,7 +293,7 @@
       }
       root.dataset.expected = v.expected;
       variantBox.appendChild(el("p", { class: "symattn-variant-title", text: "New numbers (seed " + s + "):" }));
-      variantBox.appendChild(el("p", { text: v.prompt }));
+      variantBox.appendChild(prose("p", v.prompt, {}));
       if (v.note) variantBox.appendChild(el("p", { class: "symattn-note", text: "Note: " + v.note + "." }));
       variantBox.appendChild(el("p", {}, [el("code", { text: "symattn check " + id + " ANSWER --seed " + s })]));
     }

@@ -30,6 +30,8 @@ def _verdict(row: dict[str, str]) -> str:
         v = judge(row["answer"], ex.expected, ex.mistakes)
     assert v.feedback and "\n" not in v.feedback and "Traceback" not in v.feedback
     assert "**" not in v.given and "oo" not in v.given and "Sum(" not in v.given, v.given
+    # the reading with numbers as typed is there whenever a reading is, in plain math too
+    assert bool(v.typed) == bool(v.given) and "**" not in v.typed and "Sum(" not in v.typed, v.typed
     return v.verdict
 
 

@@ -127,6 +127,40 @@ def test_given_echoes_the_reading():
     assert verdict(EX2, "1.959").given == "1959/1000"
 
 
+@pytest.mark.parametrize(
+    ("expected", "raw", "typed", "given"),
+    [
+        (EX2, "1.959", "1.959", "1959/1000"),
+        (EX2, "1.9590", "1.9590", "1959/1000"),  # the digits typed, trailing zero kept
+        (EX2, "−1.96", "-1.96", "-49/25"),  # a Unicode minus is a minus
+        (EX2, "1.959e0", "1.959e0", "1959/1000"),
+        (EX2, "1.959E+0", "1.959E+0", "1959/1000"),  # e-notation as typed, case and sign kept
+        (EX2, r"195.9\%", "195.9%", "1959/1000"),
+        (EX2, r"y \approx 1.96", "y ≈ 1.96", "y ≈ 49/25"),  # each side of a chain
+        (EX2, r"\frac{49}{25}", "49/25", "49/25"),  # not a decimal: as read
+        (EX2, r"\frac{1.96}{2}", "1.96/2", "(49/25)/2"),  # a decimal inside an expression
+        (EX2, r"-0.5 + 2.46", "-0.5 + 2.46", "-1/2 + 123/50"),
+        (EX2, r"0.5 e^{2}", "e^2/2", "e^2/2"),  # folded into a product by SymPy: as read
+        (EX5, "N > 8192.0", "N > 8192.0", "N > 8192"),
+        (EX4, "[[0, -\\infty], [0.50, 0.5]]", "[[0, -∞], [0.50, 0.5]]", "[[0, -∞], [1/2, 1/2]]"),
+        (
+            EX4,
+            r"\begin{bmatrix} 0.5 & 1 \\ 0 & 0.0 \end{bmatrix}",
+            "[[0.5, 1], [0, 0.0]]",
+            "[[1/2, 1], [0, 0]]",
+        ),
+        # a transposed matrix is laid out as read, its decimals as typed; a scaled one as read
+        (EX4, r"\begin{bmatrix} 0.5 & 1 \end{bmatrix}^T", "[[0.5], [1]]", "[[1/2], [1]]"),
+        (EX4, r"2 \begin{bmatrix} 0.5 & 1 \end{bmatrix}", "[[1, 2]]", "[[1, 2]]"),
+    ],
+)
+def test_typed_echoes_numbers_as_typed(expected, raw, typed, given):
+    """'typed' is the reading with each number written alone (a side, a matrix entry written
+    out) as the learner typed it; 'given' keeps the exact reading that grade groups by."""
+    v = verdict(expected, raw)
+    assert (v.typed, v.given) == (typed, given), v
+
+
 def test_one_answer_does_not_affect_the_next():
     """`x = 3` then `x + 1`: the second is read as x + 1 (incorrect, symbolic), not 4."""
     verdict(EX2, "x = 3")

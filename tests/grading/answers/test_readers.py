@@ -73,12 +73,18 @@ def test_the_installed_reader_is_the_one_pyproject_names():
 
 
 def _table(page: str) -> dict[str, list[str]]:
-    rows = {}
-    for line in page.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if cells and cells[0] in readers.READERS and len(cells) == 11:
-            rows[cells[0]] = cells
-    return rows
+    """The readers' table (one column per reader, one row per measure) as reader -> [name, the
+    ten measures], the order of bench/readers.py's MEASURES."""
+    lines = page.splitlines()
+    head = next(k for k, line in enumerate(lines) if line.startswith("| measure |"))
+    names = [c.strip() for c in lines[head].strip().strip("|").split("|")][1:]
+    body = []
+    for line in lines[head + 2 :]:
+        if not line.startswith("| "):
+            break
+        body.append([c.strip() for c in line.strip().strip("|").split("|")])
+    assert len(body) == 10 and all(len(r) == len(names) + 1 for r in body)
+    return {name: [name, *(r[k + 1] for r in body)] for k, name in enumerate(names)}
 
 
 def test_the_page_measures_every_candidate_and_names_the_default_as_chosen():

@@ -75,6 +75,7 @@ def assert_graded_as_checked(cli, graded: dict[str, str], folder: Path, *extra: 
     assert graded["mistake"] == (doc["mistake"] or ""), where
     assert graded["read_as"] == doc["given"], where
     assert graded["read_as_latex"] == doc.get("given_latex", ""), where
+    assert graded["read_as_typed"] == doc.get("typed", ""), where
     assert graded["notes"] == "; ".join(doc.get("notes", [])), where
 
 
@@ -214,7 +215,8 @@ def the_summary_counts_learners_slips_and_reasons(course: Path) -> None:
         assert (e["learners"], e["learners_correct"]) == (len(learners), len(correct))
         assert sum(r["rows"] for r in e["invalid_reasons"]) == e["counts"]["invalid"]
     slips = {s["mistake"] for s in by_id["ex6.3"]["slips"]}
-    assert "Var(aX) = a Var(X)" in slips  # a derivation's named slip reaches the summary
+    # a derivation's named slip reaches the summary (its math between dollars, as --json has it)
+    assert r"$\operatorname{Var}(aX) = a \operatorname{Var}(X)$" in slips
     assert any("leads out" in r["reason"] for r in by_id["ex6.7"]["invalid_reasons"])
     s001 = next(x for x in doc["learners"] if x["learner"] == "s001")
     assert sum(v["attempts"] for v in s001["exercises"].values()) == sum(

@@ -22,7 +22,17 @@ from symattn.grading.batch.grade import grade_file
 
 DATA = Path(__file__).parents[2] / "data"
 HEADER = ["learner", "exercise", "answer", "seed"]
-RESULTS = ["steps_sha256", "verdict", "feedback", "mistake", "read_as", "read_as_latex", "notes", "seconds"]
+RESULTS = [
+    "steps_sha256",
+    "verdict",
+    "feedback",
+    "mistake",
+    "read_as",
+    "read_as_latex",
+    "read_as_typed",
+    "notes",
+    "seconds",
+]
 
 
 def write_csv(path: Path, rows: list[dict[str, str]], header: list[str] = HEADER) -> Path:
@@ -233,6 +243,30 @@ def test_rows_on_stdout_without_out(tmp_path, cli):
     assert code == 0
     assert next(iter(csv.DictReader(out.splitlines())))["verdict"] == "correct"
     assert "exercise" in err and "1 (100.0%)" in err
+
+
+def test_one_value_typed_differently_is_one_group_and_each_row_keeps_its_digits(tmp_path, cli):
+    """1.97, 1.970 and \\frac{197}{100} are one unrecognised wrong answer in the summary (grouped
+    by the exact reading, read_as), while each row keeps what its learner typed (read_as_typed)."""
+    answers = {"a": "1.97", "b": "1.970", "c": "1.9700", "d": r"\frac{197}{100}"}
+    rows = [{"learner": k, "exercise": "ex6.2", "answer": a} for k, a in answers.items()]
+    klass = write_csv(tmp_path / "c.csv", rows)
+    out, summary = tmp_path / "graded.csv", tmp_path / "s.json"
+    code, _, err = cli("grade", str(klass), "--out", str(out), "--summary-json", str(summary), "--jobs", "1")
+    assert code == 0, err
+    graded = {r["learner"]: r for r in read_csv(out)}
+    assert {k: (r["verdict"], r["read_as"]) for k, r in graded.items()} == dict.fromkeys(
+        answers, ("incorrect", "197/100")
+    )
+    assert {k: r["read_as_typed"] for k, r in graded.items()} == {
+        "a": "1.97",
+        "b": "1.970",
+        "c": "1.9700",
+        "d": "197/100",
+    }
+    (exercise,) = json.loads(summary.read_text(encoding="utf-8"))["exercises"]
+    groups = exercise["unrecognised_wrong"]
+    assert [(g["read_as"], g["learners"], g["latex"]) for g in groups] == [("197/100", 4, r"\frac{197}{100}")]
 
 
 # -- nothing lost ------------------------------------------------------------------------------------

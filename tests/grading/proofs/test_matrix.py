@@ -39,13 +39,19 @@ def test_each_rule_is_a_checked_lemma(lemma):
 @pytest.mark.parametrize(
     ("name", "latex"),
     [
-        ("(AB)^T = A^T B^T", r"(P S)^\top"),
-        ("softmax(P S P^T) = P^T softmax(S) P", r"\operatorname{softmax}(P S P^\top)"),
-        ("P P = I", r"P P X"),
-        ("P or P^T dropped", r"P S P^\top"),
-        ("P^T written for P", r"P X"),
-        ("softmax(P S P^T) = P softmax(S)", r"\operatorname{softmax}(P S P^\top)"),
-        ("the scale 1/sqrt(d_k) dropped", r"\operatorname{softmax}(Q K^\top / \sqrt{d_k})"),
+        (r"$(AB)^\top = A^\top B^\top$", r"(P S)^\top"),
+        (
+            r"$\operatorname{softmax}(P S P^\top) = P^\top \operatorname{softmax}(S) P$",
+            r"\operatorname{softmax}(P S P^\top)",
+        ),
+        (r"$P P = I$", r"P P X"),
+        (r"$P$ or $P^\top$ dropped", r"P S P^\top"),
+        (r"$P^\top$ written for $P$", r"P X"),
+        (
+            r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S)$",
+            r"\operatorname{softmax}(P S P^\top)",
+        ),
+        (r"the scale $1/\sqrt{d_k}$ dropped", r"\operatorname{softmax}(Q K^\top / \sqrt{d_k})"),
     ],
 )
 def test_each_slip_is_false(name, latex):
@@ -75,7 +81,9 @@ def test_instances_use_permutations_that_are_not_involutions():
 
 def test_counterexample_names_the_matrices():
     text = lm.difference(read(r"\operatorname{Attention}(PX)"), read(r"P^\top \operatorname{Attention}(X)"))
-    assert text.startswith("at N = 3, d_k = 2, with P = [[0, 1, 0], [0, 0, 1], [1, 0, 0]]")
+    assert text.startswith(
+        r"at $N = 3$, $d_k = 2$, with $P = \begin{bmatrix}0 & 1 & 0\\0 & 0 & 1\\1 & 0 & 0\end{bmatrix}$"
+    )
     assert "on the left" in text
 
 

@@ -92,9 +92,9 @@ def test_each_rule_is_a_checked_lemma(lemma):
 @pytest.mark.parametrize(
     ("name", "latex"),
     [
-        ("Var(aX) = a Var(X)", r"\operatorname{Var}(z/\sqrt{d_k})"),
-        ("E[X^2] = E[X]^2", r"\mathbb{E}[q_1^2 k_1^2]"),
-        ("E[XY] = E[X]E[Y] for dependent factors", r"\mathbb{E}[q_1^2 k_1^2]"),
+        (r"$\operatorname{Var}(aX) = a \operatorname{Var}(X)$", r"\operatorname{Var}(z/\sqrt{d_k})"),
+        (r"$\mathbb{E}[X^2] = \mathbb{E}[X]^2$", r"\mathbb{E}[q_1^2 k_1^2]"),
+        (r"$\mathbb{E}[XY] = \mathbb{E}[X]\mathbb{E}[Y]$ for dependent factors", r"\mathbb{E}[q_1^2 k_1^2]"),
         ("variances of dependent terms add", r"\operatorname{Var}(z + q_1 k_1)"),
     ],
 )
@@ -112,7 +112,7 @@ def test_counterexample_is_concrete():
     text = ls.counterexample(
         read(r"\operatorname{Var}(z/\sqrt{d_k})"), read(r"\operatorname{Var}(z)/\sqrt{d_k}")
     )
-    assert "d_k = 2" in text and "left = 1" in text and "right = √2" in text
+    assert "$d_k = 2$" in text and "the left side is $1$" in text and r"the right $\sqrt{2}$" in text
 
 
 def test_sum_indices_compare_equal_by_name_of_nothing():
