@@ -125,8 +125,12 @@ def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...]
     )
 
     def solution() -> Derivation:
+        from ..proof.latex import latex
+
         d = Derivation(
-            "ex6.2", "Output from given scores", f"Scores {s}, values {v}: output {sp.sstr(exact)}"
+            "ex6.2",
+            "Output from given scores",
+            f"Scores ${list(s)}$, values ${list(v)}$: output ${latex(exact, plus_first=True)}$",
         )
         d.step(
             sp.Matrix(

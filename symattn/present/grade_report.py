@@ -156,7 +156,8 @@ def report_markdown(summary: ClassSummary, title: str, chart: str | None) -> str
     for s in summary:
         lines += ["", f"## {_md(s.exercise)}", ""]
         lines.append(
-            f"{s.rows} attempts from {s.learners} learners, {s.learners_correct} of them correct at "
+            f"{_count(s.rows, 'attempt')} from {_count(s.learners, 'learner')}, "
+            f"{s.learners_correct} of them correct at "
             f"their best attempt ({s.learners_share}); by attempt: "
             + ", ".join(f"{s.counts[v]} {v} ({s.share(v)})" for v in VERDICTS)
             + "."
@@ -243,6 +244,11 @@ def bar_chart(summaries: ClassSummary | Sequence[ExerciseSummary], path: str | P
     finally:
         plt.close(fig)
     return path
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 attempt``, ``2 attempts``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _plain(text: str, width: int = 40) -> str:

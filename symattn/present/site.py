@@ -474,7 +474,11 @@ def find_module(project: Path | None = None) -> Path | None:
     setting = module_setting(project)
     if setting is None:
         return None
+    from ..errors import ConfigError
+
     path = (project or PROJECT) / setting
+    if path.exists() and not path.is_file():  # a folder or a device is a wrong setting, not absent
+        raise ConfigError(f"{MODULE_SETTING} in pyproject.toml names {setting!r}, which is not a file")
     return path if path.is_file() else None
 
 
@@ -513,7 +517,8 @@ def _audit_page(project: Path | None = None) -> tuple[str, str | None]:
             raise ConfigError(f"cannot read {path} ({MODULE_SETTING}): not UTF-8 text") from None
         origin = (
             f"This page audits `{setting}`, the file `{MODULE_SETTING}` names in pyproject.toml (a path "
-            "relative to that file's folder); `symattn build` regenerates it from that file."
+            "relative to that file's folder); `symattn build` regenerates it from that file, and a "
+            "checkout without the file keeps this page as it is."
         )
         return audit_markdown(audit_module(text), setting, origin), None
     return f"# The module audit\n\nNo audit table: {missing[0].lower()}{missing[1:]}.\n", missing

@@ -90,7 +90,10 @@ def _atom(tokens: list[str], i: int) -> tuple[str, int]:
     if name == "sqrt":
         a, i = _atom(tokens, i + 1)
         return f"√{_wrap(a)}", i
-    if name in ("operatorname", "mathrm", "text", "textrm", "mathit", "mbox", "textbf"):
+    if name == "mathcal":  # 𝒩 for \mathcal{N}; a letter without a script form stays itself
+        a, i = _atom(tokens, i + 1)
+        return "".join(_SCRIPT.get(c, c) for c in a), i
+    if name in ("operatorname", "mathrm", "text", "textrm", "mathit", "mbox", "textbf", "mathsf"):
         return _atom(tokens, i + 1)
     if name == "mathbb":
         a, i = _atom(tokens, i + 1)
@@ -102,6 +105,12 @@ def _atom(tokens: list[str], i: int) -> tuple[str, int]:
         a, i = _atom(tokens, i + 1)
         return (a + _ACCENTS[name]) if len(a) == 1 else a + "~" if name == "tilde" else a, i
     return _SYMBOLS.get(name, name), i + 1
+
+
+#: Script capitals (Unicode's mathematical script letters; B, E, F, H, I, L, M, R have their own).
+_SCRIPT = {c: chr(0x1D49C + k) for k, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ")} | {
+    "B": "ℬ", "E": "ℰ", "F": "ℱ", "H": "ℋ", "I": "ℐ", "L": "ℒ", "M": "ℳ", "R": "ℛ",
+}
 
 
 def _script(arg: str, table: dict[str, str], mark: str) -> str:

@@ -99,7 +99,12 @@ class SymattnLatexPrinter(LatexPrinter):
         brackets; the factors with a negative power under a fraction bar."""
         factors = list(expr.args)
         if factors and factors[0] == -1:
-            return "- " + self._kept_mul(sp.Mul(*factors[1:], evaluate=False)) if len(factors) > 1 else "-1"
+            if len(factors) == 1:
+                return "-1"
+            rest = factors[1:]  # one factor left is not a product: print it whole, (d m)^2
+            if len(rest) == 1:
+                return "- " + self.parenthesize(rest[0], PRECEDENCE["Add"])
+            return "- " + self._kept_mul(sp.Mul(*rest, evaluate=False))
         under = [f for f in factors if f.is_Pow and f.exp.is_negative]
         over = [f for f in factors if f not in under]
         top = self._join(over) if over else "1"

@@ -365,3 +365,62 @@ def test_sums_start_as_a_person_writes_them(pages):
     assert _sums_led_by_a_minus(r"p \left(- p - r + 1\right)") != []
     assert _sums_led_by_a_minus(r"&= - \mathbb{E}\left[q_{i}\right]^{2} + \mathbb{E}\left[k_{i}\right]") != []
     assert _sums_led_by_a_minus(r"\left(1 - p - r\right) = - 9 \sqrt{2}") == []
+
+
+def test_each_term_of_a_long_sum_prints_as_itself():
+    r"""A long sum is shown over several rows, term by term (proof_render._split_terms), so each
+    term's LaTeX must mean the term. Read back by latex2sympy (each symbol's LaTeX renamed
+    x_{0}, x_{1}, ... in the text, so the reader knows them) and evaluated at a point,
+    each term of every derivation's sums equals the term; ``-(d m_q m_k)^2`` once printed as
+    ``-(d m_q m_k) \cdot 2``."""
+    import random
+
+    from latex2sympy2 import latex2sympy
+
+    from symattn.proof.latex import latex, printed_terms
+
+    checked, wrong = 0, []
+    for name in derivations.NAMES:
+        for step in derivations.load(name).steps:
+            value = step.shown_rhs if step.shown_rhs is not None else step.rhs
+            for term in printed_terms(value) or []:
+                if term.has(sp.Sum):  # its index is bound: renamed as a free symbol it would not be
+                    continue
+                tex, names = latex(term), sorted(term.free_symbols, key=lambda x: -len(latex(x)))
+                for k, x in enumerate(names):
+                    tex = re.sub(rf"(?<![\\A-Za-z]){re.escape(latex(x))}(?![A-Za-z_])", f"x_{{{k}}}", tex)
+                try:
+                    read = latex2sympy(tex)
+                except Exception:  # an operator the reader lacks (E, Var): not this check's
+                    continue
+                rng = random.Random(1)
+                point = [sp.Integer(rng.randint(2, 9)) for _ in names]  # whole: a sum's bound too
+                if {str(x) for x in read.free_symbols} - {f"x_{k}" for k in range(len(names))}:
+                    continue
+                checked += 1
+                meant = term.doit().subs(dict(zip(names, point, strict=True)))
+                shown = read.subs({x: point[int(str(x)[2:])] for x in read.free_symbols}).doit()
+                if sp.simplify(meant - shown) != 0:
+                    wrong.append((name, latex(term)))
+    assert checked >= 17 and wrong == []  # 17 terms read back (the rest hold E, Var or a sum)
+
+
+def test_a_product_built_with_a_leading_minus_prints_what_it_holds():
+    """The printer keeps an unevaluated product's factors in order; after a leading -1 the rest is
+    one factor (a power of a product, a sum) or several, each printed whole."""
+    from symattn.proof.latex import latex
+
+    d, m, n = sp.symbols("d m n")
+    square = sp.Pow(sp.Mul(d, m, evaluate=False), 2, evaluate=False)
+    assert latex(sp.Mul(-1, square, evaluate=False)) == r"- \left(d m\right)^{2}"
+    assert latex(sp.Mul(-1, sp.Add(d, m, evaluate=False), evaluate=False)) == r"- \left(d + m\right)"
+    assert latex(sp.Mul(-1, d, n, evaluate=False)) == "- d n"
+
+
+def test_the_terminal_shows_every_derivations_statements_in_unicode():
+    r"""`symattn derive NAME` prints the title, theorem and assumptions with their math as Unicode:
+    no LaTeX command name survives (\mathcal{N} once printed as "mathcalN")."""
+    for name in derivations.NAMES:
+        d = derivations.load(name)
+        head = to_text(d, d.verify())
+        assert not re.search(r"mathcal|mathbb|operatorname|\\[A-Za-z]|\$", head), (name, head)

@@ -117,6 +117,7 @@ def test_find_module_reads_the_path_pyproject_toml_sets(tmp_path):
         ("[tool.symattn]\nmodule = true\n", "not a boolean"),
         ('[tool]\nsymattn = "a.md"\n', "[tool.symattn] must be a table"),
         ("[tool.symattn\nmodule = 'a.md'\n", "is not valid TOML"),
+        ('[tool.symattn]\nmodule = "."\n', "names '.', which is not a file"),  # a folder is not absent
     ],
 )
 def test_a_malformed_setting_is_one_line_exit_2_before_any_work(tmp_path, monkeypatch, cli, pyproject, says):

@@ -426,10 +426,10 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
         parts, slip = [], ""
         if mistakes:
             slip = mistakes[0].name
-            parts.append(f"{mistakes[0].feedback} [{slip}]")
+            parts.append(f"{mistakes[0].feedback} (the slip: {slip})")
         elif named := w.slip(lhs, rhs):
             why, slip = named
-            parts.append(f"{why} [{slip}]")
+            parts.append(f"{why} (the slip: {slip})")
         if counter and counter.startswith("the two sides"):
             parts.append(counter)
         else:
@@ -502,7 +502,7 @@ def _shape_slip(lhs_text: str, message: str) -> tuple[str, str]:
     if re.search(r"\)\s*\^\s*(\\top|\\intercal|T\b|\{\s*(\\top|T)\s*\})", lhs_text):
         slip = r"$(AB)^\top = A^\top B^\top$"
         reverses = r"the transpose of a product reverses the order: $(AB)^\top = B^\top A^\top$"
-        return f"{reverses} [{slip}]; {why}", slip
+        return f"{reverses} (the slip: {slip}); {why}", slip
     return why, ""
 
 
@@ -682,8 +682,14 @@ def read_steps(source: str) -> str:
 
     try:
         if source == "-":
-            return sys.stdin.read(200_000)
-        with open(source, encoding="utf-8") as fh:
-            return fh.read(200_000)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise StepSyntaxError(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None
+            text = sys.stdin.read(200_000)
+        else:
+            with open(source, encoding="utf-8") as fh:
+                text = fh.read(200_000)
+    except UnicodeDecodeError:  # one line, as `audit` says it, never the codec's message
+        raise StepSyntaxError(f"cannot read {source}: not UTF-8 text (a binary file?)") from None
+    except OSError as exc:
+        raise StepSyntaxError(f"cannot read {source}: {exc.strerror or exc}") from None
+    if "\x00" in text:
+        raise StepSyntaxError(f"cannot read {source}: not a text file (it holds NUL bytes)")
+    return text

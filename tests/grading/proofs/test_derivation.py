@@ -158,7 +158,7 @@ def test_a_derivations_mistake_is_its_first_faulty_step(cli, proof, mistake, lin
     if line is not None:
         assert first["line"] == line and doc["given"] == f"line {line}: {first['latex']}"
     if first is not None and first["status"] == "wrong":
-        assert first["slip"] == mistake and f"[{mistake}]" in first["feedback"]
+        assert first["slip"] == mistake and f"(the slip: {mistake})" in first["feedback"]
 
 
 def test_cli_reads_stdin(cli, monkeypatch):
@@ -244,3 +244,17 @@ def test_a_conclusion_that_runs_out_of_time_is_no_verdict_on_the_proof(monkeypat
     assert verdict.feedback == (
         "the conclusion cannot be checked: too costly to check: the derivation took more than 3.5 s"
     )
+
+
+def test_a_steps_file_that_is_not_text_is_refused_in_one_line(cli, tmp_path):
+    """A binary file or one holding NUL bytes given to --steps: one line, exit 2, as `audit`
+    says it (Python's codec message never shows)."""
+    binary = tmp_path / "binary.tex"
+    binary.write_bytes(b"\xff\xfe\x00\x81")
+    code, _, err = cli("check", "ex6.3", "--steps", str(binary))
+    assert code == 2 and err.count("\n") == 1 and "codec" not in err
+    assert err.endswith(f"cannot read {binary}: not UTF-8 text (a binary file?)\n")
+    nul = tmp_path / "nul.tex"
+    nul.write_bytes(b"z = 1\x00\n")
+    code, _, err = cli("check", "ex6.3", "--steps", str(nul))
+    assert code == 2 and err.endswith("not a text file (it holds NUL bytes)\n")
