@@ -1,13 +1,38 @@
-"""Shared fixtures: each derivation is verified once per test session."""
+"""Shared fixtures: each derivation is verified once per test session; every test starts at the
+command line's precision, and the lemma cache lives in a temporary folder, never the user's."""
 
 from __future__ import annotations
 
+import os
+import tempfile
+
+import mpmath
 import pytest
 
 import derivations
 import derivations.mutations as mutations
 from symattn.cli import main
 from symattn.proof import Derivation, DerivationReport
+
+#: mpmath's working precision as the command line runs (15 digits, 53 bits).
+PRECISION = 53
+
+
+def pytest_configure(config) -> None:
+    """Before any worker starts (pytest-xdist's inherit the environment): the lemma cache in a
+    folder of its own under the temporary folder, shared by the run's workers."""
+    if not os.environ.get("SYMATTN_CACHE_DIR", "").startswith(tempfile.gettempdir()):
+        os.environ["SYMATTN_CACHE_DIR"] = tempfile.mkdtemp(prefix="symattn-test-cache-")
+
+
+@pytest.fixture(autouse=True)
+def _command_line_precision():
+    """Each test starts at the command line's precision whatever ran before it (a test or a
+    module's collection), and leaves it so: one file alone and the whole suite run alike."""
+    mpmath.mp.prec = PRECISION
+    yield
+    mpmath.mp.prec = PRECISION
+
 
 _CACHE: dict[str, tuple[Derivation, DerivationReport]] = {}
 

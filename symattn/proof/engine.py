@@ -197,9 +197,15 @@ _FAILURES: dict[str, type[SymattnError]] = {"StepFailed": StepFailed, "LemmaFail
 
 
 def source_digest(package: Path) -> str:
-    """A hash of SymPy's version and of every module of ``package`` (symattn, with all its
-    subpackages) and of ``derivations`` beside it: the code a lemma's cached result depends on."""
-    digest = hashlib.sha256(sp.__version__.encode())
+    """A hash of the versions of Python, SymPy and mpmath and of every module of ``package``
+    (symattn, with all its subpackages) and of ``derivations`` beside it: the code a lemma's
+    cached result depends on."""
+    import platform
+
+    import mpmath
+
+    versions = f"{platform.python_version()} sympy {sp.__version__} mpmath {mpmath.__version__}"
+    digest = hashlib.sha256(versions.encode())
     for folder in (package, package.parent / "derivations"):
         for path in sorted(folder.rglob("*.py")):
             digest.update(path.relative_to(folder).as_posix().encode() + path.read_bytes())
@@ -210,7 +216,8 @@ class _LemmaCache:
     """Lemma results on disk, keyed by a hash of the lemma and of all the code that checks it.
 
     The key covers the lemma's name, statement and function (its module and qualified name),
-    the size, the source of every module of symattn and derivations, and the SymPy version:
+    the size, the source of every module of symattn and derivations, and the versions of
+    Python, SymPy and mpmath:
     any change to the code invalidates every entry. A lemma whose body is replaced by another
     function (as the mutation tests do) has another key. Set ``SYMATTN_NO_CACHE=1`` to
     check everything afresh; ``SYMATTN_CACHE_DIR`` moves the cache.

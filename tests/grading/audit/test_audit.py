@@ -227,8 +227,8 @@ def test_every_number_is_accounted_for(module_text):
 
 # -- planted errors ------------------------------------------------------------------------------
 def _e(x: str) -> mpmath.mpf:
-    mpmath.mp.dps = 30
-    return mpmath.e ** mpmath.mpf(x)
+    with mpmath.workdps(30):  # called while collecting: the session's precision is left alone
+        return +(mpmath.e ** mpmath.mpf(x))
 
 
 #: (what the module says, what the copy says, the line, a fragment of the true value). True

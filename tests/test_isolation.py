@@ -1,0 +1,50 @@
+"""The suite leaks nothing: each test starts at the command line's precision, and the lemma
+cache is written to a temporary folder, never to the user's ~/.cache/symattn."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import mpmath
+
+from symattn.proof import engine
+
+
+def test_every_test_starts_at_the_command_lines_precision():
+    """15 digits, as `symattn` runs, even after the audit tests' collection worked at 30."""
+    assert mpmath.mp.dps == 15 and mpmath.mp.prec == 53
+
+
+def test_a_test_that_changes_the_precision_leaves_no_trace_part_1():
+    mpmath.mp.dps = 50
+
+
+def test_a_test_that_changes_the_precision_leaves_no_trace_part_2():
+    """Runs after part 1 in the same process (pytest keeps a file's order on one worker)."""
+    assert mpmath.mp.dps == 15
+
+
+def test_the_lemma_cache_is_in_a_temporary_folder():
+    cache = engine._LemmaCache()._path().resolve()
+    assert cache.is_relative_to(Path(tempfile.gettempdir()).resolve())
+    assert not cache.is_relative_to(Path(os.path.expanduser("~/.cache")).resolve())
+
+
+def test_the_cache_key_changes_with_the_versions_of_python_sympy_and_mpmath(monkeypatch):
+    import platform
+
+    import sympy
+
+    root = Path(engine.__file__).resolve().parents[1]
+    before = engine.source_digest(root)
+    for module, attribute, value in (
+        (sympy, "__version__", "0.0.1"),
+        (mpmath, "__version__", "0.0.1"),
+        (platform, "python_version", lambda: "2.7.18"),
+    ):
+        with monkeypatch.context() as m:
+            m.setattr(module, attribute, value)
+            assert engine.source_digest(root) != before, module.__name__
+    assert engine.source_digest(root) == before
