@@ -32,7 +32,8 @@ python3 -m venv .venv
 .venv/bin/pip install -q -c constraints.txt -e '.[test]' torch==2.13.0
 # Math-Verify, for the answer-checking peer tests only, in its own environment: it needs antlr
 # 4.13 and latex2sympy2 pins 4.7.2 (bench/peers_answers.py finds it in .venv-mathverify).
-# Where it cannot install, tests/grading/answers/test_peer_suites.py skips its Math-Verify test, saying why.
+# Where it cannot install, tests/grading/answers/test_peer_suites.py skips its Math-Verify test, saying why
+# (unless SYMATTN_REQUIRED_PEERS names math-verify, as .ci/run does: then it fails).
 if ! { python3 -m venv .venv-mathverify && .venv-mathverify/bin/pip install -q math-verify==0.9.0; }; then
   echo "scripts/test.sh: Math-Verify did not install; its peer test will skip" >&2
 fi

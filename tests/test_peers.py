@@ -1,0 +1,34 @@
+"""tests/peers.py: a missing peer skips a test, except where the run requires it; CI requires
+every peer its environments have."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from peers import missing
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_missing_peer_skips_where_it_is_not_required(monkeypatch):
+    monkeypatch.setenv("SYMATTN_REQUIRED_PEERS", "math-verify")
+    with pytest.raises(pytest.skip.Exception, match="torch: it is not installed"):
+        missing("torch", "it is not installed")
+
+
+def test_a_missing_peer_fails_where_it_is_required(monkeypatch):
+    monkeypatch.setenv("SYMATTN_REQUIRED_PEERS", "torch, math-verify")
+    with pytest.raises(pytest.fail.Exception, match="torch is required here"):
+        missing("torch", "it is not installed")
+
+
+def test_ci_requires_every_peer_each_run_installs():
+    """The first run (scripts/test.sh installs torch and Math-Verify) requires both; the second,
+    on a Python torch has no wheel for here, requires Math-Verify."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    first = re.search(r"^SYMATTN_REQUIRED_PEERS=(\S+) bash scripts/test\.sh", ci, re.M)
+    second = re.search(r"^SYMATTN_REQUIRED_PEERS=(\S+) \\\n\s+\.venv-newest/bin/python -m pytest", ci, re.M)
+    assert first and set(first.group(1).split(",")) == {"torch", "math-verify"}
+    assert second and second.group(1) == "math-verify"
