@@ -340,19 +340,7 @@ def grade(args: argparse.Namespace) -> int:
         where = exc.filename or args.out or "standard output"
         raise InputError(f"cannot write {where}: {exc.strerror or exc}") from None
     summary = summarise(graded.records, known=EXERCISES)
-    # With the rows on stdout, the summary goes to stderr so that stdout stays one table.
-    shown = sys.stdout if args.out else sys.stderr
     rows = len(graded.records)
-    head = f"{rows} rows from {args.file}: {graded.judged} judged in {graded.seconds:.1f} s"
-    if graded.resumed:
-        head += f", {graded.resumed} already graded in {args.out}"
-    try:
-        print(head + "\n", file=shown)
-        shown.write(summary_text(summary))
-        shown.flush()
-    except OSError as exc:
-        where = "standard output" if shown is sys.stdout else "standard error"
-        raise InputError(f"cannot write {where}: {exc.strerror or exc}") from None
     if args.summary_json:
         doc = summary_json(summary) | {"file": args.file, "rows": rows}
         _write_output(args.summary_json, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -372,6 +360,20 @@ def grade(args: argparse.Namespace) -> int:
             _write_output(args.report, report_markdown(summary, title, None))
         except OSError as exc:
             raise InputError(f"cannot write {chart}: {exc.strerror or exc}") from None
+    # The summary last, once every file is written: an output that cannot be written is then
+    # the one line on stderr. With the rows on stdout, the summary goes to stderr so that
+    # stdout stays one table.
+    shown = sys.stdout if args.out else sys.stderr
+    head = f"{rows} rows from {args.file}: {graded.judged} judged in {graded.seconds:.1f} s"
+    if graded.resumed:
+        head += f", {graded.resumed} already graded in {args.out}"
+    try:
+        print(head + "\n", file=shown)
+        shown.write(summary_text(summary))
+        shown.flush()
+    except OSError as exc:
+        where = "standard output" if shown is sys.stdout else "standard error"
+        raise InputError(f"cannot write {where}: {exc.strerror or exc}") from None
     return 0
 
 

@@ -368,3 +368,15 @@ def test_sys_exit_in_a_commands_code_is_an_error_not_its_exit_code(cli, monkeypa
     monkeypatch.setattr(commands, "verify", lambda args: sys.exit(0))
     code, _, err = cli("verify")
     assert code == 2 and "called sys.exit(0)" in err
+
+
+@pytest.mark.parametrize("flag", ["--gradebook", "--summary-json", "--report"])
+def test_an_output_grade_cannot_write_is_the_one_line_on_stderr(cli, tmp_path, flag):
+    """Found by the fuzz: with the rows on stdout, grade printed its summary to stderr before
+    writing --gradebook, so a failure there left 18 lines on stderr. The summary now comes last:
+    the error is the only line."""
+    klass = tmp_path / "class.csv"
+    klass.write_text("learner,exercise,answer\na,ex6.2,1.96\n", encoding="utf-8")
+    code, out, err = cli("grade", str(klass), flag, "/dev/full")
+    assert code == 2 and err == "symattn: error: cannot write /dev/full: No space left on device\n"
+    assert out.startswith("line,learner,exercise,answer")  # the graded rows were written first

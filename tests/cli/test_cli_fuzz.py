@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -144,6 +145,26 @@ def _audit(rng: random.Random, files: list[str]) -> list[str]:
     return ["audit", *rng.sample(files, rng.choice([0, 1, 1, 1, 2]))]
 
 
+def _grade(rng: random.Random, files: list[str]) -> list[str]:
+    """A class file (good, garbage, binary, absent, a folder) and outputs that may not be
+    writable (/dev/full, a folder, a missing folder), with odd formats and worker counts."""
+    folder = Path(files[0]).parent
+    outs = [str(folder / "graded.csv"), "/dev/full", str(folder), str(folder / "no" / "g.csv"), ""]
+    argv = ["grade", rng.choice([str(folder / "class.csv"), str(folder / "class.jsonl"), *files])]
+    if rng.random() < 0.85:
+        argv += ["--out", rng.choice(outs)]
+    for flag, values in (
+        ("--format", ["csv", "jsonl", "xml", ""]),
+        ("--jobs", ["1", "1", "2", "0", "-3", "x"]),
+        ("--gradebook", [str(folder / "book.csv"), "/dev/full", str(folder)]),
+        ("--report", [str(folder / "report.md"), str(folder / "report.svg"), "/dev/full"]),
+        ("--summary-json", [str(folder / "summary.json"), "/dev/full"]),
+    ):
+        if rng.random() < 0.25:
+            argv += [flag, rng.choice(values)]
+    return argv
+
+
 def _build(rng: random.Random, files: list[str]) -> list[str]:
     # A valid build runs every derivation (about a minute): here only its argument handling,
     # and an --out that cannot be written (refused before any work starts).
@@ -206,6 +227,19 @@ def _helps() -> list[list[str]]:
 HELPS = _helps()
 
 
+def _commands() -> set[str]:
+    """The commands of the parser itself (not a list kept by hand)."""
+    import argparse
+
+    from symattn.cli.app import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return set(sub.choices)
+
+
+COMMANDS = _commands()
+
+
 def _top(rng: random.Random) -> list[str]:
     return rng.choice([[], ["--version"], ["-h"], ["nope"], ["🙂"], ["--bogus"], *HELPS])
 
@@ -236,6 +270,7 @@ def argument_lists(files: list[str]) -> list[list[str]]:
         (_check, 160),
         (lambda r: _audit(r, files), 120),
         (lambda r: _build(r, files), 100),
+        (lambda r: _grade(r, files), 80),
         (_lab, 300),
         (_top, 140),
     ]
@@ -256,6 +291,11 @@ def files(tmp_path_factory) -> list[str]:
     (d / "module.md").write_text("**Exercise (compute).** 1 + 1 = ?\n\n**Answer.** 2\n", encoding="utf-8")
     (d / "binary.md").write_bytes(bytes(range(256)) * 4)
     (d / "empty.md").write_text("", encoding="utf-8")
+    (d / "class.csv").write_text(
+        "learner,exercise,answer\na,ex6.2,1.96\nb,ex6.5,N > 4096\nc,ex9,1\n", encoding="utf-8"
+    )
+    jsonl = '{"learner": "a", "exercise": "ex6.2", "answer": "2"}\n[1]\n'
+    (d / "class.jsonl").write_text(jsonl, encoding="utf-8")
     return [str(d / "module.md"), str(d / "binary.md"), str(d / "empty.md"), str(d), "/nonexistent/x.md",
             "/dev/null", "-", "é.md", ""]
 
@@ -265,7 +305,7 @@ def test_the_argument_lists_cover_every_subcommand(files):
     lists = argument_lists(files)
     assert len(lists) >= 2000
     heads = {a[0] for a in lists if a}
-    assert {"attention", "derive", "verify", "flops", "exercises", "check", "audit", "build", "lab"} <= heads
+    assert heads >= COMMANDS, COMMANDS - heads  # every command the parser has, grade included
     assert all(h in lists for h in HELPS), "the help of every command and action is fuzzed"
     actions = {(a[0], a[1]) for a in lists if len(a) > 2 and a[0] in ("exercises", "lab")}
     assert {("exercises", "list"), ("exercises", "show"), ("exercises", "variant")} <= actions
