@@ -471,7 +471,11 @@ def _toml_kind(value: object) -> str:
 
 def find_module(project: Path | None = None) -> Path | None:
     """The course module ``[tool.symattn] module`` names, if that file is there (else None)."""
-    setting = module_setting(project)
+    return _module_path(project, module_setting(project))
+
+
+def _module_path(project: Path | None, setting: str | None) -> Path | None:
+    """The file ``setting`` names, relative to the project, if it is there (else None)."""
     if setting is None:
         return None
     from ..errors import ConfigError
@@ -498,7 +502,8 @@ def _audit_page(project: Path | None = None) -> tuple[str, str | None]:
     from ..grading.audit.keys import audit_module
     from .audit_render import audit_markdown
 
-    setting, path = module_setting(project), find_module(project)
+    setting = module_setting(project)  # pyproject.toml read once
+    path = _module_path(project, setting)
     if setting is None:
         missing = (
             'no course module is set: add `module = "PATH"` under `[tool.symattn]` in pyproject.toml, '
