@@ -1,9 +1,12 @@
 """Run every benchmark and write the results, with the machine's description, to docs/benchmarks.md.
 
-Run: python bench/report.py [--out docs/benchmarks.md] [--only grade]
+Run: python bench/report.py [--out docs/benchmarks.md] [--only NAME] [--reuse]
 
 ``--only NAME`` runs one benchmark and replaces only its section of the page (``grade``:
-grading a class, bench/grade_speed.py), keeping the others as they were measured.
+grading a class, bench/grade_speed.py; ``limits``: how soon each refusal comes, bench/limits.py),
+keeping the others as they were measured. ``mutation`` is the mutation-testing pass
+(bench/mutation.py: the ``mutation`` extra, hours on one worker); ``--reuse`` writes its section
+from the last pass in its work folder instead of running one.
 """
 
 from __future__ import annotations
@@ -20,13 +23,26 @@ import cli_latency
 import exact_growth
 import grade_speed
 import huge_entries
+import limits
+import mutation
 import verify_speed
+
+#: --reuse: the mutation section reports the last pass instead of running one.
+REUSE = {"mutation": False}
 
 #: Sections that --only can measure again on their own: name -> (heading, lines).
 SECTIONS = {
     "grade": (
         "## Grading a class: answers per second, workers, hostile rows, peers (issue 27)",
         lambda: grade_speed.section(),
+    ),
+    "limits": (
+        "## Limits: how soon each refusal comes (times the tests no longer assert, issue 29)",
+        lambda: [limits.table(limits.refusals())],
+    ),
+    "mutation": (
+        "## Mutation testing: symattn/cli and batch grading (issue 29)",
+        lambda: mutation.section(reuse=REUSE["mutation"]),
     ),
 }
 
@@ -46,7 +62,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/benchmarks.md")
     parser.add_argument("--only", choices=sorted(SECTIONS), help="measure one section again")
+    parser.add_argument("--reuse", action="store_true", help="the mutation section from the last pass")
     args = parser.parse_args()
+    REUSE["mutation"] = args.reuse
     if args.only:
         heading, make = SECTIONS[args.only]
         page = replace_section(Path(args.out).read_text(), heading, make())

@@ -5,24 +5,72 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 
 import mpmath
 import pytest
+from hypothesis import settings as hypothesis_settings
+from writes import changes, snapshot
 
 import derivations
 import derivations.mutations as mutations
 from symattn.cli import main
 from symattn.proof import Derivation, DerivationReport
 
+ROOT = Path(__file__).resolve().parents[1]
+
 #: mpmath's working precision as the command line runs (15 digits, 53 bits).
 PRECISION = 53
 
+#: Hypothesis profiles. "ci", the default: the same examples on every run and every machine
+#: (derandomized, no example database, so nothing is written and nothing is replayed from an
+#: earlier run), no deadline (times are bench/'s), and a failure prints the blob that reproduces
+#: it. HYPOTHESIS_PROFILE=explore draws new examples each run, to look for bugs locally. Loaded
+#: here, before any test module is imported, so that each test's own @settings inherit it.
+HYPOTHESIS_EXAMPLES = 100
+for _name, _fixed in (("ci", True), ("explore", False)):
+    hypothesis_settings.register_profile(
+        _name,
+        derandomize=_fixed,
+        database=None,
+        deadline=None,
+        print_blob=True,
+        max_examples=HYPOTHESIS_EXAMPLES,
+    )
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+#: The checkout and the user's caches as they were when the run started (the controlling
+#: process only: pytest-xdist's workers are told by PYTEST_XDIST_WORKER).
+_BEFORE: dict = {}
+
 
 def pytest_configure(config) -> None:
-    """Before any worker starts (pytest-xdist's inherit the environment): the lemma cache in a
-    folder of its own under the temporary folder, shared by the run's workers."""
-    if not os.environ.get("SYMATTN_CACHE_DIR", "").startswith(tempfile.gettempdir()):
-        os.environ["SYMATTN_CACHE_DIR"] = tempfile.mkdtemp(prefix="symattn-test-cache-")
+    """Before any worker starts (pytest-xdist's inherit the environment): the lemma cache and
+    Hypothesis's storage in folders of their own under the temporary folder, shared by the run's
+    workers; and, in the controlling process, the list of files the run must leave as they are."""
+    for variable, prefix in (
+        ("SYMATTN_CACHE_DIR", "symattn-test-cache-"),
+        ("HYPOTHESIS_STORAGE_DIRECTORY", "symattn-test-hypothesis-"),
+    ):
+        if not os.environ.get(variable, "").startswith(tempfile.gettempdir()):
+            os.environ[variable] = tempfile.mkdtemp(prefix=prefix)
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        _BEFORE.update(snapshot(ROOT))
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """The run fails if it wrote, removed or rewrote a file of the checkout or the user's cache
+    (tests write to temporary folders only)."""
+    if not _BEFORE or "PYTEST_XDIST_WORKER" in os.environ:
+        return
+    found = changes(_BEFORE, snapshot(ROOT))
+    if found:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        lines = [f"the tests wrote outside a temporary folder ({len(found)}):", *found[:20]]
+        if reporter is not None:
+            reporter.write_line("\n".join(lines), red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(autouse=True)

@@ -36,3 +36,23 @@ def allowed_reference(kind, n, m, arg=None, align="top-left"):
             else:
                 grid[i, j] = True
     return grid
+
+
+def allowed_for_spec(spec, n, m):
+    """The allowed pairs of a mask spec such as ``causal+window:2:bottom-right``: each part (joined
+    by ``+``) written out by :func:`allowed_reference`, a pair allowed when every part allows it."""
+    grid = np.ones((n, m), bool)
+    if spec == "none":
+        return grid
+    for word in spec.split("+"):
+        kind, *rest = word.split(":")
+        arg = next((int(r) for r in rest if r.isdigit()), None)
+        align = "bottom-right" if "bottom-right" in rest else "top-left"
+        grid &= allowed_reference(kind, n, m, arg, align)
+    return grid
+
+
+def padding_fits(spec, m):
+    """Whether every ``padding:L`` part of ``spec`` asks for at most the ``m`` keys given (a mask
+    that asks for more is refused, by design: tests/core/test_masks.py checks that)."""
+    return all(int(word.split(":")[1]) <= m for word in spec.split("+") if word.startswith("padding:"))

@@ -48,3 +48,39 @@ def test_the_cache_key_changes_with_the_versions_of_python_sympy_and_mpmath(monk
             m.setattr(module, attribute, value)
             assert engine.source_digest(root) != before, module.__name__
     assert engine.source_digest(root) == before
+
+
+def test_the_write_guard_sees_a_file_written_removed_or_rewritten(tmp_path):
+    """tests/writes.py, which fails the run on a write to the checkout or ~/.cache/symattn,
+    sees each kind of write, and not the checkout's own build folders."""
+    from writes import changes, snapshot
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("home")
+    (tmp_path / "docs" / "old.md").write_text("old")
+    (tmp_path / "build").mkdir()
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    before = snapshot(tmp_path / "docs", (tmp_path / "build", cache))
+    assert changes(before, snapshot(tmp_path / "docs", (tmp_path / "build", cache))) == []
+    (tmp_path / "docs" / "new.md").write_text("new")
+    (tmp_path / "docs" / "old.md").unlink()
+    (tmp_path / "docs" / "index.md").write_text("home, longer")
+    (cache / "lemmas.txt").write_text("x")
+    after = snapshot(tmp_path / "docs", (tmp_path / "build", cache))
+    assert changes(before, after) == [
+        f"written: {cache / 'lemmas.txt'}",
+        f"written: {tmp_path / 'docs' / 'new.md'}",
+        f"removed: {tmp_path / 'docs' / 'old.md'}",
+        f"rewritten: {tmp_path / 'docs' / 'index.md'}",
+    ]
+    root = tmp_path / "checkout"
+    (root / "build" / "site-wheels").mkdir(parents=True)
+    first = snapshot(root, ())
+    (root / "build" / "site-wheels" / "sympy.whl").write_text("wheel")
+    (root / ".venv").mkdir()
+    (root / ".venv" / "x").write_text("x")
+    assert changes(first, snapshot(root, ())) == []
+    (root / ".hypothesis").mkdir()
+    (root / ".hypothesis" / "db").write_text("x")
+    assert changes(first, snapshot(root, ())) == [f"written: {root / '.hypothesis' / 'db'}"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -569,7 +570,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stderr is None:  # started with 2>&-: Python has no stderr to write to
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (it lasts as long as the process)
     if sys.stdout is None:  # started with >&-: nothing the command prints could be written
-        return _error("cannot write: standard output is closed")
+        return _error("cannot write to standard output: it is closed")
     parsing = True
     try:
         words = list(sys.argv[1:] if argv is None else argv)
@@ -585,7 +586,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 code = args.run(args)
         else:
             code = args.run(args)
-        sys.stdout.flush()  # surface a write error here, not at interpreter exit
+        try:
+            sys.stdout.flush()  # surface a write error here, not at interpreter exit
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            return _error(f"cannot write to standard output: {exc.strerror or exc}")
         return code
     except SystemExit as exc:
         if not parsing:  # a plugin's code called sys.exit: it must not decide the exit code
@@ -594,14 +600,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
     except SymattnError as exc:
         return _error(str(exc), exc.exit_code)
+    except UnicodeEncodeError as exc:  # a terminal whose encoding (ascii, latin-1) lacks a symbol
+        shown = exc.object[exc.start : exc.start + 1] if isinstance(exc.object, str) else "?"
+        return _error(
+            f"cannot write to standard output: its encoding, {exc.encoding}, has no {shown!r} "
+            "(set PYTHONIOENCODING=utf-8)"
+        )
     except ValueError as exc:  # a lab's own argument checks
         return _error(str(exc))
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BAD_INPUT
     except OSError as exc:
-        where = f": {exc.filename}" if exc.filename else ""
-        return _error(f"cannot read or write{where}: {exc.strerror or exc}")
+        if exc.filename:
+            return _error(f"cannot read or write {exc.filename}: {exc.strerror or exc}")
+        if exc.errno in _FULL:  # the files symattn writes name themselves: this is standard output
+            return _error(f"cannot write to standard output: {exc.strerror or exc}")
+        return _error(f"cannot read or write: {exc.strerror or exc}")
     except MemoryError:
         return _error("out of memory: the problem is too large for this machine")
     except RecursionError:
@@ -609,6 +624,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("symattn: interrupted", file=sys.stderr)
         return 130
+
+
+#: A device or file system with no room left: what a write, not a read, meets.
+_FULL = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT})
 
 
 def _error(message: str, code: int = EXIT_BAD_INPUT) -> int:

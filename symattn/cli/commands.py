@@ -112,7 +112,7 @@ def _emit(text: str) -> None:
         sys.stdout.flush()
     except OSError as exc:
         _silence_stdout()
-        raise InputError(f"cannot write the output: {exc.strerror or exc}") from None
+        raise InputError(f"cannot write to standard output: {exc.strerror or exc}") from None
 
 
 def _silence_stdout() -> None:

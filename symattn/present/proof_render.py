@@ -16,6 +16,7 @@ from typing import Any
 
 import sympy as sp
 from sympy.printing.pretty.pretty import PrettyPrinter
+from sympy.printing.pretty.pretty_symbology import pretty_use_unicode
 
 from ..proof.engine import Derivation, DerivationReport, Step, StepReport
 from ..proof.latex import latex as _latex
@@ -352,8 +353,14 @@ def _pretty(value: Any) -> tuple[list[str], int]:
         )
         if isinstance(expr, sp.Symbol | sp.MatrixSymbol) and expr in renamed:
             return [renamed[expr].name], 0
-        form = printer._print(expr.xreplace(renamed) if renamed else expr)
-        return form.render(wrap_line=False).split("\n"), form.baseline
+        # SymPy's printer asks a global switch, set from stdout's encoding at import, for some
+        # shapes (a sum's sign): Unicode here whatever the terminal, as the option says.
+        was = pretty_use_unicode(True)
+        try:
+            form = printer._print(expr.xreplace(renamed) if renamed else expr)
+            return form.render(wrap_line=False).split("\n"), form.baseline
+        finally:
+            pretty_use_unicode(was)
     except (sp.SympifyError, TypeError, ValueError, AttributeError):
         return [sp.sstr(value, order="none")], 0
 

@@ -1,5 +1,5 @@
 """The command line on random argument lists: every call ends with exit 0, 1 or 2, no traceback,
-at most one line on stderr, in bounded time (symattn/cli/app.py).
+at most one line on stderr (symattn/cli/app.py); bench/limits.py times the calls.
 
 Argument lists are drawn with a fixed seed over every subcommand: random flags and values, unicode,
 huge and negative numbers, malformed matrices, missing and unreadable files. Each runs in-process
@@ -11,7 +11,6 @@ hundred draws (the labs' own limits are tested in test_cli_lab.py).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,9 +20,6 @@ from symattn.cli import main
 
 SEED = 12
 CASES = 2000
-#: Seconds one call may take: a judged answer has a 3 s deadline, exact attention on 2x2 takes
-#: about 0.5 s; the margin is for a loaded CI machine.
-PER_CALL = 20.0
 
 UNICODE = ["é", "∞", "√2", "𝔼", "—", "\u200b", "🙂", "ß", "Ω", "\x00", "\\frac{1}{0}", "%s", "%(x)d", "%"]
 NUMBERS = [
@@ -301,9 +297,9 @@ def files(tmp_path_factory) -> list[str]:
 
 
 def test_the_argument_lists_cover_every_subcommand(files):
-    """At least 2,000 lists, and every subcommand appears (so the fuzz below means something)."""
+    """2,080 lists, and every subcommand appears (so the fuzz below means something)."""
     lists = argument_lists(files)
-    assert len(lists) >= 2000
+    assert len(lists) == 2080
     heads = {a[0] for a in lists if a}
     assert heads >= COMMANDS, COMMANDS - heads  # every command the parser has, grade included
     assert all(h in lists for h in HELPS), "the help of every command and action is fuzzed"
@@ -318,18 +314,15 @@ SHARDS = 4
 
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_no_argument_list_crashes(files, capsys, shard):
-    """Exit code 0, 1 or 2; nothing that looks like a traceback; errors are one line; time bounded."""
+    """Exit code 0, 1 or 2; nothing that looks like a traceback; errors are one line. (How long
+    the calls take is bench/limits.py's measure, not a test's.)"""
     failures = []
-    slowest = (0.0, [])
     for argv in argument_lists(files)[shard::SHARDS]:
-        start = time.perf_counter()
         try:
             code = main(argv)
         except BaseException as exc:  # any escape is the failure being looked for
             code = f"raised {type(exc).__name__}: {exc}"
-        elapsed = time.perf_counter() - start
         out, err = capsys.readouterr()
-        slowest = max(slowest, (elapsed, argv))
         problems = []
         if code not in (0, 1, 2):
             problems.append(f"exit {code!r}")
@@ -339,9 +332,6 @@ def test_no_argument_list_crashes(files, capsys, shard):
             problems.append(f"{len(err.strip().splitlines())} lines on stderr")
         if code == 2 and not (err.strip() or out.strip()):  # check prints "Invalid answer" on stdout
             problems.append("exit 2 without a message")
-        if elapsed > PER_CALL:
-            problems.append(f"took {elapsed:.1f} s")
         if problems:
             failures.append(f"{argv!r}: {', '.join(problems)}; stderr: {err.strip()[-200:]!r}")
-    print(f"slowest call: {slowest[0]:.2f} s for {slowest[1]!r}")
     assert not failures, f"{len(failures)} failing argument lists:\n" + "\n".join(failures[:25])

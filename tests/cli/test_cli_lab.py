@@ -8,7 +8,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -113,7 +112,8 @@ def test_full_stdout_is_one_line(monkeypatch, capsys):
     code = cli_module.main(["lab", "saturation", "--trials", "100"])
     assert (
         code == 2
-        and capsys.readouterr().err == "symattn: error: cannot write the output: No space left on device\n"
+        and capsys.readouterr().err
+        == "symattn: error: cannot write to standard output: No space left on device\n"
     )
 
 
@@ -205,16 +205,13 @@ def _argv(rng: random.Random, tmp: Path) -> list[str]:
 
 def test_lab_fuzz(cli, tmp_path):
     """300 random lab argument lists (fixed seed): exit 0 or 2, at most one line on stderr, never
-    a traceback, each within 30 s."""
+    a traceback (bench/limits.py times them)."""
     rng = random.Random(12)
     for _ in range(300):
         argv = _argv(rng, tmp_path)
-        start = time.perf_counter()
         code, out, err = cli(*argv)
-        elapsed = time.perf_counter() - start
         assert code in (0, 2), (argv, code, err)
         assert "Traceback" not in err and err.count("\n") <= 1, (argv, err)
-        assert elapsed < 30, (argv, elapsed)
         if code == 0 and "--help" not in argv and "-h" not in argv:
             assert out and err == ""
 

@@ -139,15 +139,11 @@ def test_exact_decimals_carry_no_padding():
     assert exact_decimal(sp.sqrt(2), 6) is None
 
 
-def test_a_tower_of_exponentials_beyond_reach_is_refused_quickly():
+def test_a_tower_of_exponentials_beyond_reach_is_refused_before_any_digit():
     """exp(exp(exp(100))) has no representable exponent: a PrecisionError naming the limit,
-    at once; exp(exp(1000)) is still within reach."""
-    import time
-
-    start = time.perf_counter()
+    before any digit is computed (bench/limits.py times it); exp(exp(1000)) is still within reach."""
     with pytest.raises(PrecisionError, match="beyond reach"):
         decimal_string(sp.exp(sp.exp(sp.exp(100))), 5)
-    assert time.perf_counter() - start < 5
     with mpmath.workdps(700):
         log10 = mpmath.exp(1000) / mpmath.log(10)
         expected = _log_path_digits(log10, 5)

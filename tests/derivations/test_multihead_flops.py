@@ -33,6 +33,15 @@ def test_generated_code_costs_the_formula(n, d, h):
 
 
 def test_equal_terms_at_the_crossover():
-    """At N = 2 d the two halves of the cost are equal (written out by hand)."""
-    n, d = 2 * 48, 48
-    assert 3 * n * d * d + n * d * d == 2 * n * n * d
+    """At N = 2 d (symattn's crossover_n) the two halves of symattn's cost are equal, and each is
+    the count written out by hand: 4 N d^2 = 2 N^2 d; one token later the quadratic half is larger."""
+    from symattn.core.flops import breakdown, crossover_n
+
+    d = 48
+    n = crossover_n(d)
+    assert n == 2 * d
+    cost = breakdown(n, d)
+    linear, quadratic = cost["projections"] + cost["output_projection"], cost["scores"] + cost["weighted_sum"]
+    assert linear == quadratic == 3 * n * d * d + n * d * d == 2 * n * n * d
+    after = breakdown(n + 1, d)
+    assert after["scores"] + after["weighted_sum"] > after["projections"] + after["output_projection"]

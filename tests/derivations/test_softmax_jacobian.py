@@ -25,23 +25,35 @@ def test_all_steps_verified(verify):
     assert rank.detail == "2, 3, 4, 5 and 1, chosen by the engine (rank one less than the size)"
 
 
+def _weights(z: np.ndarray) -> np.ndarray:
+    """symattn's softmax of the scores z: the attention weights of one query (1) over keys z."""
+    from symattn.core.numeric import attention_weights_numeric
+
+    return attention_weights_numeric(np.array([[1.0]]), z[:, None], scale=False)[0]
+
+
 @pytest.mark.parametrize("n", [2, 3, 5])
 def test_jacobian_matches_diag_minus_outer_independently(n):
-    """SymPy's own jacobian of an explicit softmax equals diag(p) - p p^T (built here)."""
+    """SymPy's own jacobian of symattn's exact softmax (softmax_row) equals diag(p) - p p^T
+    (built here), and p is exp(z_i) / sum_j exp(z_j) written out by hand."""
+    from symattn.core.softmax import softmax_row
+
     z = sp.symbols(f"w1:{n + 1}", real=True)
+    p = sp.Matrix(softmax_row(list(z)))
     s = sum(sp.exp(t) for t in z)
-    p = sp.Matrix([sp.exp(t) / s for t in z])
+    assert (p - sp.Matrix([sp.exp(t) / s for t in z])).applyfunc(sp.cancel) == sp.zeros(n, 1)
     diff = p.jacobian(z) - (sp.diag(*p) - p * p.T)
     assert diff.applyfunc(sp.cancel) == sp.zeros(n)
 
 
 def test_numeric_spectrum():
-    """At random z: symmetric, J 1 = 0, other eigenvalues positive, entries at most 1/4."""
+    """At random z, J = diag(p) - p p^T of symattn's weights p: symmetric, J 1 = 0, the other
+    eigenvalues positive, entries at most 1/4."""
     rng = np.random.default_rng(0)
     for n in (2, 4, 7):
         z = rng.normal(size=n) * 3
-        p = np.exp(z - z.max())
-        p /= p.sum()
+        p = _weights(z)
+        np.testing.assert_allclose(p, np.exp(z - z.max()) / np.exp(z - z.max()).sum(), rtol=1e-14)
         J = np.diag(p) - np.outer(p, p)
         np.testing.assert_allclose(J, J.T)
         w = np.linalg.eigvalsh(J)
@@ -52,9 +64,7 @@ def test_numeric_spectrum():
 
 def test_saturated_softmax_has_a_tiny_jacobian():
     """With one score 20 above the rest, every entry is below 1e-7: learning stalls."""
-    z = np.array([20.0, 0.0, 0.0, 0.0])
-    p = np.exp(z - z.max())
-    p /= p.sum()
+    p = _weights(np.array([20.0, 0.0, 0.0, 0.0]))
     J = np.diag(p) - np.outer(p, p)
     assert np.abs(J).max() < 1e-7
 

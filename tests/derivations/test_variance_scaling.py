@@ -22,7 +22,7 @@ def test_every_step_proved_for_symbolic_width(verify):
     assert report.ok
     assert report.numeric_steps == 0 and report.count("at sizes") == 0
     ruled = [r for r in report.steps if "rules:" in r.detail]
-    assert len(ruled) >= 10 and all(r.method == "symbolic" for r in ruled)
+    assert len(ruled) == 17 and all(r.method == "symbolic" for r in ruled)
 
 
 def test_sizes_cross_check_agrees_with_sympy_stats(verify):
@@ -31,7 +31,7 @@ def test_sizes_cross_check_agrees_with_sympy_stats(verify):
     d.concrete = functools.partial(vs.concrete, oracle=SYMPY_STATS)
     d.cross_sizes = (1, 2)
     report = d.verify()
-    assert report.ok and report.count("symbolic") >= 20
+    assert report.ok and report.count("symbolic") == 24
 
 
 @pytest.mark.parametrize(
@@ -66,25 +66,40 @@ def test_the_delta_sum_is_proved_for_symbolic_d(verify):
     )
 
 
+def _general_formula() -> sp.Expr:
+    """What the derivation concludes Var(q.k) is for means m and deviations s at width d: the
+    right side of the last step of its general case, d (s_q^2 s_k^2 + m_q^2 s_k^2 + m_k^2 s_q^2)."""
+    steps = [s for s in vs.derivation().steps if s.section.startswith("The general case")]
+    return steps[-1].rhs
+
+
+def _at(formula: sp.Expr, **values) -> sp.Expr:
+    return formula.subs({x: values[str(x)] for x in formula.free_symbols})
+
+
 def test_standard_case_against_sympy_stats_directly():
-    """Independently of the derivation: Var(sum of 3 products of standard normals) = 3."""
+    """The derivation's conclusion at width 3, means 0 and deviations 1 is what sympy.stats
+    finds for the sum of 3 products of standard normals: variance 3, and 1 once scaled."""
     q = [stats.Normal(f"a{t}", 0, 1) for t in range(3)]
     k = [stats.Normal(f"b{t}", 0, 1) for t in range(3)]
     z = sum(a * b for a, b in zip(q, k, strict=True))
     assert stats.E(z) == 0
-    assert sp.simplify(stats.variance(z)) == 3
-    assert sp.simplify(stats.variance(z / sp.sqrt(3))) == 1
+    concluded = _at(_general_formula(), d=3, m_q=0, m_k=0, s_q=1, s_k=1)
+    assert sp.simplify(stats.variance(z)) == concluded == 3
+    assert sp.simplify(stats.variance(z / sp.sqrt(3))) == concluded / 3 == 1
 
 
 def test_general_formula_at_width_two_against_sympy_stats():
-    """Var(q.k) at d = 2 with means m and deviations s is 2 (sq^2 sk^2 + mq^2 sk^2 + mk^2 sq^2)."""
+    """The derivation's conclusion at d = 2, with means m and deviations s, is what sympy.stats
+    finds: 2 (sq^2 sk^2 + mq^2 sk^2 + mk^2 sq^2)."""
     mq, mk = sp.symbols("mq mk", real=True)
     sq, sk = sp.symbols("sq sk", positive=True)
     q = [stats.Normal(f"c{t}", mq, sq) for t in range(2)]
     k = [stats.Normal(f"e{t}", mk, sk) for t in range(2)]
     z = sum(a * b for a, b in zip(q, k, strict=True))
-    expected = 2 * (sq**2 * sk**2 + mq**2 * sk**2 + mk**2 * sq**2)
-    assert sp.expand(stats.variance(z) - expected) == 0
+    concluded = _at(_general_formula(), d=2, m_q=mq, m_k=mk, s_q=sq, s_k=sk)
+    assert sp.expand(concluded - 2 * (sq**2 * sk**2 + mq**2 * sk**2 + mk**2 * sq**2)) == 0
+    assert sp.expand(stats.variance(z) - concluded) == 0
 
 
 def test_module_figures_are_certified(verify):

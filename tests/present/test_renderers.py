@@ -57,7 +57,7 @@ def test_katex_renders_every_fragment(generated):
     assert node, "node is needed (scripts/test.sh installs it)"
     assert (ROOT / "node_modules" / "katex").is_dir(), "run `npm ci` (scripts/test.sh does)"
     items = _fragments(generated)
-    assert len(items) > 200
+    assert len(items) == 975
     run = subprocess.run(
         [node, str(KATEX_SCRIPT)],
         input=json.dumps(items),

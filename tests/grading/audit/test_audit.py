@@ -510,7 +510,7 @@ def test_the_page_typesets_every_true_value(module_text):
         text = text.replace(before, after)
     claims = audit_claims(module_text) + audit_claims(text)
     valued = [c for c in claims if c.value is not None]
-    assert len(valued) > 100 and any("middle term" in c.value for c in valued)
+    assert len(valued) == 132 and any("middle term" in c.value for c in valued)
     for c in valued:
         assert c.value_latex and "$" in c.value_latex, c
         assert c.value_latex.count("$") % 2 == 0, c
@@ -690,7 +690,7 @@ def test_a_planted_module_is_flagged_at_every_planted_line_and_nowhere_else(modu
         assert text.count(before) == 1, before
         planted.add(text[: text.index(before)].count("\n") + 1)
         text = text.replace(before, after)
-    assert len(planted) >= 10
+    assert len(PLANTS) == 12 and len(planted) == 11  # two of the twelve share a line
     wrong = {c.line for c in audit_claims(text) if c.verdict == "wrong"}
     assert wrong == planted
 
@@ -733,8 +733,6 @@ def test_approximations_and_number_words(formula, verdict):
 
 def test_a_costly_module_is_refused_within_the_limits(cli, tmp_path, monkeypatch):
     """The audit runs in a limited worker: past its CPU budget it ends with one line, exit 2."""
-    import time
-
     from symattn.cli import commands
     from symattn.grading.audit import rules
 
@@ -746,11 +744,9 @@ def test_a_costly_module_is_refused_within_the_limits(cli, tmp_path, monkeypatch
     monkeypatch.setattr(commands, "AUDIT_CPU_SECONDS", 1)
     path = tmp_path / "m.md"
     path.write_text("# M\n\nWe have $2 + 2 = 4$.\n", encoding="utf-8")
-    start = time.monotonic()
     code, out, err = cli("audit", str(path))
     assert code == 2 and out == ""
     assert err.startswith("symattn: ") and "too costly" in err and err.count("\n") == 1
-    assert time.monotonic() - start < 5
 
 
 @pytest.mark.parametrize(

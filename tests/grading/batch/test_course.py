@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -57,9 +58,32 @@ def check_doc(cli, row: dict[str, str], folder: Path, *extra: str) -> tuple[int,
     return code, (json.loads(out) if out.strip() else None), err
 
 
+def graded_alone(cli, graded: dict[str, str], folder: Path, *extra: str) -> dict[str, str]:
+    """The row graded again in a class of its own, with no other row competing for the cores."""
+    with tempfile.TemporaryDirectory() as tmp:
+        row = {k: graded[k] for k in ("learner", "exercise", "answer", "seed")}
+        if graded["steps_file"]:
+            shutil.copy(folder / graded["steps_file"], Path(tmp) / "steps.tex")
+            row["steps_file"] = "steps.tex"
+        klass = write_csv(Path(tmp) / "one.csv", [row])
+        code, _, err = cli("grade", str(klass), "--out", str(Path(tmp) / "o.csv"), "--jobs", "1", *extra)
+        assert code == 0, err
+        (again,) = read_csv(Path(tmp) / "o.csv")
+    return again | {"line": graded["line"], "steps_file": graded["steps_file"]}
+
+
 def assert_graded_as_checked(cli, graded: dict[str, str], folder: Path, *extra: str) -> None:
     """Every field grade keeps equals what `symattn check --json` prints for the row."""
     code, doc, err = check_doc(cli, graded, folder, *extra)
+    for _ in range(2):  # a loaded machine, not the row, may be what cut one side's budget
+        check_cut = doc is not None and doc["feedback"].startswith("too costly")
+        grade_cut = "too costly" in graded["feedback"]
+        if check_cut == grade_cut:
+            break
+        if check_cut:
+            code, doc, err = check_doc(cli, graded, folder, *extra)
+        else:
+            graded = graded_alone(cli, graded, folder, *extra)
     where = f"{graded['exercise']} {graded['seed']} {graded['answer'][:60]!r} {graded['steps_file']}"
     if doc is None:  # check refused the row (exit 2): grade says invalid with check's words
         assert code == 2 and graded["verdict"] == "invalid", (where, err, graded)
@@ -128,8 +152,9 @@ def test_every_kind_of_exercise_is_graded_as_check_grades_it(tmp_path, cli):
                 answers = [variant.expected.latex(), *(_latex(m.value) for m in variant.mistakes[:1]), "2.5"]
                 rows += [{"exercise": exercise_id, "seed": seed, "answer": a} for a in answers]
                 kinds["variant"] = kinds.get("variant", 0) + len(answers)
-    assert {"value", "matrix", "threshold", "formula", "proof", "variant"} <= set(kinds)
-    assert all(n >= 3 for n in kinds.values()), kinds
+    assert kinds == {  # rows of each kind, measured (a drop of one fails)
+        "formula": 4, "matrix": 5, "none": 3, "proof": 8, "threshold": 5, "value": 10, "variant": 24
+    }
     assert "ln.1" in {r["exercise"] for r in rows}  # the plugin's exercise, a value
     for i, r in enumerate(rows):
         r["learner"] = f"L{i:03d}"

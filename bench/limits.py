@@ -1,0 +1,173 @@
+"""Benchmark: how long the refusals and the fuzzed calls take, the times the tests no longer assert.
+
+Run: python bench/limits.py [--fuzz]
+
+A test may assert that a limit was enforced (a worker past its deadline is "too costly", a tower
+of exponentials is "beyond reach"); how soon that happens depends on the machine and on what else
+it runs, so it is measured here, in one run, beside each limit the code sets. ``--fuzz`` adds the
+slowest of the command-line fuzz's 2,080 argument lists, of the lab fuzz's 300 and of the bounds
+fuzz's hostile checks and audits (minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(1, str(ROOT))  # the project's derivations package, ahead of tests/derivations/
+for folder in (
+    "tests",
+    "tests/cli",
+    "tests/grading",
+    "tests/grading/answers",
+):  # the tests' inputs, looked up last
+    sys.path.append(str(ROOT / folder))
+
+import _common  # noqa: E402, F401  (single-threaded BLAS)
+
+#: What the last timed call ended with: its error, its message on stderr, or what it returned.
+LAST: list[str] = [""]
+
+
+def _seconds(f: Callable[[], object]) -> float:
+    """Wall-clock seconds of one call, its output swallowed (a refusal is the point); how it ended
+    is kept in LAST."""
+    start = time.perf_counter()
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            LAST[0] = repr(f())[:80]
+    except (Exception, SystemExit) as exc:
+        LAST[0] = f"{type(exc).__name__}: {exc}"[:80]
+    seconds = time.perf_counter() - start
+    if err.getvalue().strip():
+        LAST[0] = err.getvalue().strip().splitlines()[-1][-80:]
+    return seconds
+
+
+Row = tuple[str, str, float, str]
+
+
+def _row(what: str, limit: str, f: Callable[[], object]) -> Row:
+    seconds = _seconds(f)
+    return what, limit, seconds, LAST[0]
+
+
+def _slowest(what: str, limit: str, calls: list[tuple[str, Callable[[], object]]]) -> Row:
+    """The slowest of ``calls`` (label, call), named by its label."""
+    return max((_row(f"{what}: {label[:60]}", limit, f) for label, f in calls), key=lambda row: row[2])
+
+
+def refusals() -> list[Row]:
+    """(what, the limit the code sets, seconds, how it ended) for each refusal a test checks by
+    its message, and the slowest of the hostile answers and of the answer bank."""
+    import sympy as sp
+    from test_answer_bank import ROWS
+    from test_judge import EX2, HOSTILE
+    from test_parsing import _spin, _tower
+
+    from symattn.cli import commands, main
+    from symattn.core.digits import decimal_string
+    from symattn.grading.answers.judge import CPU_SECONDS, TIMEOUT, judge
+    from symattn.grading.audit import rules
+    from symattn.grading.exercises import get
+    from symattn.grading.worker import isolated
+
+    rows = [
+        _row("build --out /dev/null/docs", "none", lambda: main(["build", "--out", "/dev/null/docs"])),
+        _row("digits of exp(exp(exp(100)))", "none", lambda: decimal_string(sp.exp(sp.exp(sp.exp(100))), 5)),
+        _row("a worker returning a SymPy expression", "none", lambda: isolated(_tower)),
+        _row("a worker that never returns", "timeout 1 s", lambda: isolated(_spin, timeout=1.0)),
+    ]
+    spin_line, budget = rules.Auditor._line, commands.AUDIT_CPU_SECONDS
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "m.md"
+        path.write_text("# M\n\nWe have $2 + 2 = 4$.\n", encoding="utf-8")
+        rules.Auditor._line, commands.AUDIT_CPU_SECONDS = lambda self, line: _spin(), 1  # as its test does
+        try:
+            rows.append(
+                _row("audit with a rule that never ends", "CPU 1 s", lambda: main(["audit", str(path)]))
+            )
+        finally:
+            rules.Auditor._line, commands.AUDIT_CPU_SECONDS = spin_line, budget
+    limit = f"{TIMEOUT:g} s, CPU {CPU_SECONDS} s"
+    hostile = [(r, lambda e=e, r=r: judge(r, e.expected, e.mistakes)) for e, r in HOSTILE]
+    rows.append(_slowest(f"slowest of the {len(HOSTILE)} hostile answers", limit, hostile))
+    rows.append(_row("a normal answer after them", limit, lambda: judge("1.959", EX2.expected, EX2.mistakes)))
+    bank = []
+    for row in ROWS:
+        ex = get(row["exercise"], int(row["seed"]) if row["seed"] else None)
+        bank.append((row["answer"], lambda ex=ex, row=row: judge(row["answer"], ex.expected, ex.mistakes)))
+    rows.append(_slowest(f"slowest of the answer bank's {len(ROWS)} answers", limit, bank))
+    return rows
+
+
+def fuzz() -> list[Row]:
+    """The slowest call of each command-line fuzz (tests/cli) and of the hostile inputs of
+    tests/grading/test_bounds_fuzz.py, with its arguments."""
+    from test_bounds_fuzz import _answers, _modules, _proofs
+    from test_cli_fuzz import argument_lists
+    from test_cli_lab import _argv
+
+    from symattn.cli import main
+
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        (folder / "module.md").write_text("**Exercise (compute).** 1 + 1 = ?\n\n**Answer.** 2\n")
+        (folder / "empty.md").write_text("")
+        files = [str(folder / "module.md"), str(folder / "empty.md"), "/dev/null", "-", ""]
+        rng = random.Random(12)
+        labs = [_argv(rng, folder) for _ in range(300)]
+        hostile = [["check", ex, "--", text] for ex, text in _answers()]
+        for k, (ex, text) in enumerate(_proofs()):
+            (folder / f"p{k}.tex").write_text(text, encoding="utf-8")
+            hostile.append(["check", ex, "--steps", str(folder / f"p{k}.tex")])
+        for k, text in enumerate(_modules()):
+            (folder / f"m{k}.md").write_text(text, encoding="utf-8")
+            hostile.append(["audit", str(folder / f"m{k}.md")])
+        return [
+            _slowest(
+                f"slowest of {len(lists)} {what}",
+                "each command's",
+                [(" ".join(a), lambda a=a: main(a)) for a in lists],
+            )
+            for what, lists in (
+                ("fuzzed commands", argument_lists(files)),
+                ("fuzzed labs", labs),
+                ("hostile checks and audits", hostile),
+            )
+        ]
+
+
+def _cell(text: str) -> str:
+    """Text for a table cell: no bar, no control character."""
+    return "".join(c if c.isprintable() else " " for c in text).replace("|", "/")
+
+
+def table(rows: list[Row]) -> str:
+    lines = ["| what | limit the code sets | seconds | ended with |", "|---|---|---:|---|"]
+    lines += [
+        f"| {_cell(what)} | {limit} | {seconds:.2f} | {_cell(ended)} |"
+        for what, limit, seconds, ended in rows
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fuzz", action="store_true", help="also time the fuzzed command lines")
+    args = parser.parse_args()
+    print(table(refusals() + (fuzz() if args.fuzz else [])))
+
+
+if __name__ == "__main__":
+    main()

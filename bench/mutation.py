@@ -1,0 +1,493 @@
+"""Mutation testing of symattn/cli/ and symattn/grading/batch/ with mutmut (issue 29).
+
+The counts per module, and every survivor with why it is equivalent or what killing it would take.
+
+Run: python bench/mutation.py [--workdir DIR] [--exclude PATH ...] [--reuse | --again | --resume]
+     python bench/report.py --only mutation   (writes the section into docs/benchmarks.md)
+
+Needs the ``mutation`` extra (``pip install -c constraints.txt -e '.[mutation]'``: mutmut, pinned).
+What is mutated and which tests run are ``[tool.mutmut]`` in pyproject.toml. The pass works in a
+copy of the repository (``--workdir``, default a folder under the temporary folder): the files git
+tracks or would track, as they are in the working tree, so mutmut's ``mutants/`` folder never
+touches the checkout. mutmut puts the copy's ``mutants/`` first on ``sys.path``, ahead of the
+editable install's finder, so the tests import the mutated code (mutmut checks it before the
+pass: the tests must fail when every mutated function raises). One worker
+(``--max-children 1``): on this shared 2-core machine half the mutants took 25 minutes, and the
+rest (the grading pool's and the class file's, whose tests take seconds each) take hours, so a pass
+may be stopped (its results are kept mutant by mutant; ``--resume`` goes on with the rest) and the
+section then says it is partial.
+CI never runs it. ``--exclude`` leaves out a file of the working tree (a test someone is still
+writing).
+``--reuse`` prints the section from the last pass in ``--workdir`` without running it again;
+``--again`` reruns only that pass's survivors (and mutants no test reached) with the tests as they
+are now, for checking new tests in minutes rather than a full pass.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOL = ("mutmut", "3.8.1")
+MODULES = ("symattn/cli/", "symattn/grading/batch/")
+WORKDIR = Path(tempfile.gettempdir()) / "symattn-mutation"
+
+#: Functions left unmutated: the argument parser's declarations (options, their help, defaults and
+#: choices; 1,267 mutants, mostly of help prose, each needing the whole CLI suite to survive: hours on
+#: one worker). Each option's effect has tests of its own, generated from the parser (issue 29, must
+#: have 2); the parser's behaviour (_whole, _widths, _check_argv, main, ...) is mutated. Marked in the
+#: copy only, with mutmut's ``# pragma: no mutate block``.
+NOT_MUTATED = {
+    "symattn/cli/app.py": (
+        "build_parser",
+        "_add_exercises",
+        "_exercise_arguments",
+        "_examples",
+        "_plugin_option",
+        "_add_labs",
+        "_lab_common",
+    ),
+}
+
+#: Survivors no test can kill: the mutant cannot change what a user sees. Name -> one-line reason.
+_VARIANCE_FIGURE = (
+    "the variance figure's fixed work (49.6 million numbers) stays far below the 2 x 10^9 limit "
+    "whatever the method or one draw more"
+)
+_REDUCED = "saturation_numbers counts keys + 1 per trial for every method but 'direct', whatever the width"
+_NEWLINE = "newline=None writes '\\n' as os.linesep, which is '\\n' on every POSIX system"
+_FALLBACK = "a wrong distribution name falls back to symattn.__version__, the same number"
+_EMPTY = "argparse never calls error() with an empty message"
+_NO_STDIN = "the default standard input is read by no command: only check_steps reads it, and passes its own"
+_ALWAYS_SAYS = (
+    "the default message is for a refusal with nothing on stderr: every refusal prints its one line"
+)
+_WARM_UP = "warm_up returns and prints nothing whatever it checks: only the next check's speed is at stake"
+_HAS_PLUGIN = (
+    "the namespace always has plugin (exercises' own --plugin defaults to None): the default is never read"
+)
+_SUBPARSERS = "argparse's subparsers action reads neither its parser nor its option string"
+_JOBS = (
+    "--jobs sets how many workers judge, which no verdict, file or line printed shows (None: one per core)"
+)
+_MUTATIONS_SET = "verify's parser always sets mutations: getattr's default is never read"
+_LATEX_DEFAULT = "only rows that have read_as_latex are read: the default is never used"
+_UTF8_NAME = "'UTF-8' and 'utf-8' name the same codec"
+_BEST = (
+    "grade writes only correct, incorrect and invalid, whose alphabetical order is their rank: "
+    "min agrees with or without the key"
+)
+_EQUIVALENT = {
+    "symattn.cli.app": [
+        ("xǁ_Versionǁ__call____mutmut_3", _FALLBACK),
+        ("xǁ_Versionǁ__call____mutmut_4", _FALLBACK),
+        (
+            "xǁ_Formatterǁ_get_help_string__mutmut_3",
+            "differs only for an action with no help and a default: the parser has none",
+        ),
+        (
+            "xǁ_Formatterǁ_get_help_string__mutmut_11",
+            "reached only by a positional with a default to show: each has None or SUPPRESS",
+        ),
+        (
+            "xǁ_Formatterǁ_fill_text__mutmut_14",
+            "only epilogs hold a newline, and their one unindented line ('examples:') is too short to wrap",
+        ),
+        (
+            "xǁ_Formatterǁ_expand_help__mutmut_2",
+            "every % in a help text is escaped: expansion never fails, the fallback is never reached",
+        ),
+        ("xǁ_Parserǁerror__mutmut_3", _EMPTY),
+        ("xǁ_Parserǁerror__mutmut_5", _EMPTY),
+        (
+            "xǁ_Parserǁerror__mutmut_6",
+            "exit(None, ...): main turns a SystemExit whose code is not a number into exit code 2, the same",
+        ),
+        (
+            "x__did_you_mean__mutmut_12",
+            "strip(\"XX'XX\") strips X and ': no choice begins or ends with a capital X",
+        ),
+        ("xǁ_Actionsǁ__call____mutmut_6", _HAS_PLUGIN),
+        ("xǁ_Actionsǁ__call____mutmut_22", _HAS_PLUGIN),
+        ("xǁ_Actionsǁ__call____mutmut_9", _SUBPARSERS),
+        ("xǁ_Actionsǁ__call____mutmut_12", _SUBPARSERS),
+        ("xǁ_Actionsǁ__call____mutmut_16", _SUBPARSERS),
+        ("x__did_you_mean__mutmut_22", "n=3 is difflib.get_close_matches' default"),
+        ("x__did_you_mean__mutmut_23", "cutoff=0.6 is difflib.get_close_matches' default"),
+    ],
+    "symattn.cli.commands": [
+        ("x_grade__mutmut_43", "ensure_ascii=None is false, as False is"),
+        ("x_grade__mutmut_5", _JOBS),
+        ("x_grade__mutmut_10", _JOBS),
+        ("x_verify__mutmut_19", _MUTATIONS_SET),
+        ("x_verify__mutmut_22", _MUTATIONS_SET),
+        ("x_verify__mutmut_25", _MUTATIONS_SET),
+        ("x_lab_variance__mutmut_8", _VARIANCE_FIGURE),
+        ("x_lab_variance__mutmut_13", _VARIANCE_FIGURE),
+        ("x_lab_variance__mutmut_14", _VARIANCE_FIGURE),
+        ("x_lab_variance__mutmut_15", _VARIANCE_FIGURE),
+        ("x_lab_saturation__mutmut_4", _REDUCED),
+        ("x_lab_saturation__mutmut_6", _REDUCED),
+        ("x_lab_saturation__mutmut_12", _REDUCED),
+        ("x_lab_saturation__mutmut_13", _REDUCED),
+        ("x_lab_saturation__mutmut_39", _REDUCED),
+        ("x_lab_saturation__mutmut_41", _REDUCED),
+        ("x_lab_saturation__mutmut_46", _REDUCED),
+        ("x_lab_saturation__mutmut_47", _REDUCED),
+        ("x__write_output__mutmut_12", "'UTF-8' and 'utf-8' name the same codec"),
+        ("x__write_output__mutmut_4", _NEWLINE),
+        ("x__write_output__mutmut_8", _NEWLINE),
+    ],
+    "symattn.cli.browser": [
+        ("x__run__mutmut_1", _NO_STDIN),
+        ("x__json__mutmut_1", _NO_STDIN),
+        ("x__json__mutmut_10", "a command's JSON never starts with white space, so lstrip and rstrip agree"),
+        ("x__json__mutmut_14", _ALWAYS_SAYS),
+        ("x__json__mutmut_18", _ALWAYS_SAYS),
+        ("x__json__mutmut_19", _ALWAYS_SAYS),
+        ("x__refusal__mutmut_4", _ALWAYS_SAYS),
+        ("x_variant__mutmut_14", _ALWAYS_SAYS),
+        ("x_variant__mutmut_18", _ALWAYS_SAYS),
+        ("x_variant__mutmut_19", _ALWAYS_SAYS),
+        ("x_variant__mutmut_47", "every exercise with variants has an expected answer"),
+        ("x_variant__mutmut_49", "every exercise with variants has an expected answer"),
+        ("x_warm_up__mutmut_2", _WARM_UP),
+        ("x_warm_up__mutmut_5", _WARM_UP),
+        ("x_warm_up__mutmut_6", _WARM_UP),
+        ("x_warm_up__mutmut_7", _WARM_UP),
+    ],
+    "symattn.grading.batch.files": [
+        ("x__printable__mutmut_9", _UTF8_NAME),
+        ("x__printable__mutmut_13", _UTF8_NAME),
+        ("x_read_steps_file__mutmut_55", _UTF8_NAME),
+    ],
+    "symattn.grading.batch.summary": [
+        ("x__who__mutmut_3", "None and '' are both false: a row without a learner is its line either way"),
+        ("x__who__mutmut_5", "None and '' are both false: a row without a learner is its line either way"),
+        ("x__ranked__mutmut_16", "most_common(2)[0] is most_common(1)[0]"),
+        ("x__ranked__mutmut_24", _LATEX_DEFAULT),
+        ("x__ranked__mutmut_26", _LATEX_DEFAULT),
+        ("x__ranked__mutmut_29", _LATEX_DEFAULT),
+        ("x_best__mutmut_2", _BEST),
+        ("x_best__mutmut_4", _BEST),
+        ("x_best__mutmut_7", _BEST),
+        ("x_best__mutmut_9", _BEST),
+        (
+            "x__ranked__mutmut_3",
+            "most_common(None)[0] is most_common(1)[0]: the most frequent answer either way",
+        ),
+    ],
+}
+#: Survivors known and not killed, with what killing them would take. Name -> one line.
+_TWO_FIGURES = (
+    "each needs two saturation figures drawn and compared (seconds each): not done, for the suite's time"
+)
+_STDIN_EDGE = (
+    "how much of standard input --stdin reads differs only for an answer after 4 x MAX_LENGTH characters "
+    "of white space"
+)
+_REAL_PROCESS = (
+    "acts on a real file descriptor, only in a process of its own (tests/cli/test_full_device_process.py): "
+    "mutmut runs a mutant's tests by the calls it saw in-process, so not that test"
+)
+_LATE = "found in the last minutes of the time for this pass (19:40): a test is owed"
+_NOT_KILLED = {
+    "symattn.grading.batch.files": [
+        ("x__printable__mutmut_1", _LATE + " (a header message of exactly 81 characters)"),
+        ("x_read_steps_file__mutmut_1", _LATE + " (a refused steps file's name in the row's feedback)"),
+        ("x_read_steps_file__mutmut_5", _LATE + " (a steps file name of 61 to 80 characters, shortened)"),
+        ("x_read_steps_file__mutmut_6", _LATE + " (a steps file name of exactly 61 characters)"),
+        (
+            "x_read_steps_file__mutmut_33",
+            "differs only if the file vanishes between its read and its stat (a race)",
+        ),
+        (
+            "x_read_steps_file__mutmut_34",
+            "differs only if the file is replaced between its read and its stat (a race)",
+        ),
+        ("x_read_steps_file__mutmut_37", "the message of a file replaced while it was read (a race)"),
+        ("x_read_steps_file__mutmut_40", _LATE + " (a steps file of exactly 200,000 bytes is read)"),
+        ("x_read_steps_file__mutmut_42", _LATE + " (a steps file of exactly 200,000 bytes is read)"),
+        ("x_read_steps_file__mutmut_43", "the message of a file that grew while it was read (a race)"),
+        ("x_read_steps_file__mutmut_58", _LATE + " (a steps file with old Mac line ends, CR alone)"),
+        ("x_read_steps_file__mutmut_59", _LATE + " (a steps file with old Mac line ends, CR alone)"),
+        ("x_read_steps_file__mutmut_60", _LATE + " (the words for a steps file that is not UTF-8)"),
+    ],
+    "symattn.cli.commands": [
+        *((f"x__silence_stdout__mutmut_{i}", _REAL_PROCESS) for i in range(2, 12)),
+        ("x_grade__mutmut_104", _LATE + " (the summary's head on a resumed run: 'N already graded in OUT')"),
+        ("x_grade__mutmut_111", _LATE + " (the blank line after the summary's head)"),
+        *(
+            (f"x_grade__mutmut_{i}", _LATE + " (the words when the summary itself cannot be written)")
+            for i in range(114, 124)
+        ),
+        (
+            "x_lab_saturation__mutmut_11",
+            "one figure trial more matters only at exactly 19,999 keys: a 2 x 10^9-number figure (minutes)",
+        ),
+        ("x_check__mutmut_9", _STDIN_EDGE),
+        ("x_check__mutmut_10", _STDIN_EDGE),
+        ("x_check__mutmut_12", _STDIN_EDGE),
+        ("x_check__mutmut_13", _STDIN_EDGE),
+        ("x__plot_target__mutmut_2", "the limit's edge is a figure of exactly 2 x 10^9 numbers (minutes)"),
+        (
+            "x_lab_saturation__mutmut_35",
+            "the hint's edge is a direct run of exactly 10^8 numbers on a terminal (seconds, 800 MB)",
+        ),
+        ("x_lab_saturation__mutmut_76", _TWO_FIGURES),
+        ("x_lab_saturation__mutmut_78", _TWO_FIGURES),
+        ("x_lab_saturation__mutmut_79", _TWO_FIGURES),
+        ("x_lab_saturation__mutmut_80", _TWO_FIGURES),
+    ],
+    "symattn.cli.app": [
+        *((f"x__silence_stdout__mutmut_{i}", _REAL_PROCESS) for i in range(3, 13)),
+        (
+            "x__did_you_mean__mutmut_24",
+            "n=4 differs only for a word near four names of one choice list: none found",
+        ),
+        ("x__silence_stdout__mutmut_2", "suppress(None) differs only when /dev/null cannot be opened"),
+    ],
+}
+NOT_KILLED: dict[str, str] = {
+    f"{m}.{name}": why for m, entries in _NOT_KILLED.items() for name, why in entries
+}
+
+EQUIVALENT: dict[str, str] = {
+    f"{m}.{name}": why for m, entries in _EQUIVALENT.items() for name, why in entries
+}
+
+
+def copy_repository(workdir: Path, exclude: tuple[str, ...] = ()) -> None:
+    """The files git tracks or would track (not ignored), as in the working tree, into ``workdir``,
+    less those named in ``exclude`` (a test file someone is still writing, say)."""
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
+    for name in filter(None, listed):
+        if name in exclude:
+            continue
+        source = ROOT / name
+        if source.is_file():
+            (workdir / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, workdir / name)
+
+
+def leave_unmutated(workdir: Path) -> None:
+    """Mark the functions of :data:`NOT_MUTATED` in the copy so that mutmut leaves them alone."""
+    for name, functions in NOT_MUTATED.items():
+        path = workdir / name
+        text = path.read_text()
+        for function in functions:
+            text, n = re.subn(
+                rf"^(def {function}\(.*\)(?: -> [^:]+)?:)$",
+                r"\1  # pragma: no mutate block",
+                text,
+                flags=re.M,
+            )
+            assert n == 1, f"{name}: no one-line def {function}(...):"
+        path.write_text(text)
+
+
+def mutmut(workdir: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mutmut", *args], cwd=workdir, text=True, **kwargs)
+
+
+def check_tool() -> None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version(TOOL[0])
+    except PackageNotFoundError:
+        install = "pip install -c constraints.txt -e '.[mutation]'"
+        sys.exit(f"bench/mutation.py: {TOOL[0]} is not installed: {install}")
+    if found != TOOL[1]:
+        sys.exit(f"bench/mutation.py: needs {TOOL[0]} {TOOL[1]}, found {found}")
+
+
+def rerun_survivors(workdir: Path, exclude: tuple[str, ...] = ()) -> float:
+    """The repository as it is now copied over the last pass's ``workdir`` (its ``mutants/`` kept:
+    mutmut mutates again only the functions that changed, and forgets only their results), and
+    only the pass's survivors and mutants without tests run again, by name, with the tests as they
+    are now (mutmut collects the new tests' coverage first). Checks new tests in minutes."""
+    start = time.monotonic()
+    fresh = workdir.with_name(workdir.name + "-now")
+    copy_repository(fresh, exclude)
+    leave_unmutated(fresh)
+    for path in sorted(fresh.rglob("*")):
+        if path.is_file():
+            target = workdir / path.relative_to(fresh)
+            if not target.exists() or target.read_bytes() != path.read_bytes():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, target)
+    shutil.rmtree(fresh)
+    before = results(workdir)
+    snapshot = workdir / "before-again.json"
+    if not snapshot.exists():  # the counts of the pass itself, kept across reruns
+        snapshot.write_text(json.dumps(before, indent=0))
+    names = [n for n, s in before.items() if s in ("survived", "no tests")]
+    done = mutmut(workdir, "run", "--max-children", "1", *names, check=False, stdout=sys.stderr)
+    if done.returncode != 0:
+        sys.exit(f"bench/mutation.py: mutmut run exited {done.returncode}")
+    return (time.monotonic() - start) / 60
+
+
+def run_pass(workdir: Path) -> float:
+    """mutmut's pass, in minutes. Before mutating anything mutmut runs the tests with every mutated
+    function made to raise, and stops (exit 1) if they still pass: that is the check that the tests
+    import the copy's ``mutants/`` code, not the editable install's."""
+    start = time.monotonic()
+    done = mutmut(workdir, "run", "--max-children", "1", check=False, stdout=sys.stderr)
+    if done.returncode != 0:
+        sys.exit(f"bench/mutation.py: mutmut run exited {done.returncode}")
+    return (time.monotonic() - start) / 60
+
+
+def results(workdir: Path) -> dict[str, str]:
+    """Mutant name -> status, from ``mutmut results --all true``."""
+    out = mutmut(workdir, "results", "--all", "true", capture_output=True, check=True).stdout
+    found = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*(\S+): (.+)$", line)
+        if m:
+            found[m.group(1)] = m.group(2).strip()
+    return found
+
+
+def module_of(mutant: str) -> str:
+    """``symattn.cli.app.x_main__mutmut_3`` -> ``symattn/cli/app.py``."""
+    dotted = mutant.split("__mutmut_")[0].rsplit(".", 1)[0]
+    if "ǁ" in dotted:  # a method: module.xǁClassǁmethod
+        dotted = dotted.split(".xǁ")[0]
+    return dotted.replace(".", "/") + ".py"
+
+
+#: Column headings short enough for the table to fit a page 720 pixels wide.
+SHORT = {"no tests": "untested", "not checked": "not run"}
+
+
+def section(
+    workdir: Path = WORKDIR,
+    reuse: bool = False,
+    exclude: tuple[str, ...] = (),
+    again: bool = False,
+    resume: bool = False,
+) -> list[str]:
+    check_tool()
+    took = None
+    if again:
+        took = rerun_survivors(workdir, exclude)
+    elif resume:  # mutmut keeps each mutant's result: it goes on with those not checked
+        took = run_pass(workdir)
+    elif not reuse:
+        copy_repository(workdir, exclude)
+        leave_unmutated(workdir)
+        took = run_pass(workdir)
+    status = results(workdir)
+    by_module: dict[str, Counter] = defaultdict(Counter)
+    for name, s in status.items():
+        by_module[module_of(name)][s] += 1
+    columns = ["killed", "survived", "timeout", "no tests", "not checked"]
+    other = sorted({s for c in by_module.values() for s in c} - set(columns))
+    columns += other
+    total = Counter()
+    for c in by_module.values():
+        total.update(c)
+    survivors = sorted(n for n, s in status.items() if s == "survived")
+    unexplained = [n for n in survivors if n not in EQUIVALENT]
+    snapshot = workdir / "before-again.json"
+    first = Counter(json.loads(snapshot.read_text()).values()) if snapshot.exists() else None
+    lines = [
+        f"Written by `python bench/report.py --only mutation` (bench/mutation.py): {TOOL[0]} {TOOL[1]}, "
+        "one worker, over " + " and ".join(f"`{m}`" for m in MODULES) + ", in a copy of the repository. "
+        "Tests run: those of `[tool.mutmut]` in pyproject.toml (tests/cli/ and tests/grading/batch/ "
+        "less their few slowest tests); each mutant runs the tests that call the function it changes. "
+        "Not mutated: the argument parser's declarations ("
+        + ", ".join(f"`{f}`" for fs in NOT_MUTATED.values() for f in fs)
+        + " in `symattn/cli/app.py`), whose options each have a generated test of their effect."
+        + (f" This run took {took:.0f} minutes." if took else ""),
+        "",
+    ]
+    if total["not checked"]:
+        lines += [
+            f"**A partial pass**: {total['not checked']} mutants were not checked, the pass having been "
+            "stopped at its time limit (mutmut runs the mutants whose tests take longest last: these are "
+            "mostly in the grading pool and the class file's writing, whose tests each take seconds).",
+            "",
+        ]
+    if total["no tests"]:
+        lines += [
+            f"No tests: {total['no tests']} mutants are in functions that run only in another process "
+            "(`check_row` and `_seed` in grade's worker pool, `audit`'s report in its isolated worker, "
+            "`run`, the program's entry): mutmut picks each mutant's tests by the calls it sees in the "
+            "test process, and sees none of these, so it runs none on them.",
+            "",
+        ]
+    if first is not None:
+        lines += [
+            "Before the tests written for the survivors (the pass itself): "
+            + ", ".join(f"{first[k]} {k}" for k in columns if first[k])
+            + "; after them (its survivors and untested mutants run again with `bench/mutation.py --again`):",
+            "",
+        ]
+    # (the mutants of a module are its row's sum, given in the prose: one column fewer to fit 720 pixels)
+    lines += [
+        f"Mutants: {sum(total.values())}.",
+        "",
+        "| module | " + " | ".join(SHORT.get(c, c) for c in columns) + " |",
+        "|---|" + "---:|" * len(columns),
+    ]
+    for module in sorted(by_module):
+        c = by_module[module]
+        short = "/".join(module.split("/")[-2:])  # cli/app.py, batch/grade.py
+        lines.append(f"| `{short}` | " + " | ".join(str(c[k]) for k in columns) + " |")
+    bold = " | ".join(f"**{total[k]}**" for k in columns)
+    lines.append(f"| **all** | {bold} |")
+    lines += [
+        "",
+        f"Survivors: {len(survivors)}. Equivalent (the mutant cannot change what a command prints, its "
+        f"exit code or the files it writes): {len(survivors) - len(unexplained)}, each with why. "
+        f"Not killed and not shown equivalent: {len(unexplained)}, each still owed a test or a reason.",
+        "",
+    ]
+    lines += [f"- `{n}`: {EQUIVALENT[n]}" for n in survivors if n in EQUIVALENT]
+    if unexplained:
+        lines += ["", "Not killed, not shown equivalent:", ""]
+        lines += [f"- `{n}`" + (f": {NOT_KILLED[n]}" if n in NOT_KILLED else "") for n in unexplained]
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workdir", type=Path, default=WORKDIR)
+    parser.add_argument("--reuse", action="store_true", help="report the last pass in --workdir")
+    parser.add_argument(
+        "--exclude", action="append", default=[], metavar="PATH", help="a file not to copy (repeatable)"
+    )
+    parser.add_argument(
+        "--again", action="store_true", help="rerun the last pass's survivors with the tests as they are now"
+    )
+    parser.add_argument("--resume", action="store_true", help="go on with a stopped pass in --workdir")
+    args = parser.parse_args()
+    print("\n".join(section(args.workdir, args.reuse, tuple(args.exclude), args.again, args.resume)))
+
+
+if __name__ == "__main__":
+    main()

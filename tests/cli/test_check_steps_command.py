@@ -1,0 +1,30 @@
+"""`symattn check ID --steps FILE`: what it refuses, in one line, and its text output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+PROOF = str(Path(__file__).parents[1] / "data" / "learner_proofs" / "ex6.3" / "c01_module_solution.tex")
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["x"], "give an ANSWER or --steps FILE, not both (--steps - reads standard input)"),
+        (["--stdin"], "give an ANSWER or --steps FILE, not both (--steps - reads standard input)"),
+        (["--seed", "1"], "--seed does not apply to --steps"),
+    ],
+)
+def test_steps_with_an_answer_or_a_seed_is_refused(cli, extra, message):
+    assert cli("check", "ex6.3", *extra, "--steps", PROOF) == (2, "", f"symattn: error: {message}\n")
+
+
+def test_steps_print_text_by_default_and_json_when_asked(cli):
+    code, out, err = cli("check", "ex6.3", "--steps", PROOF)
+    assert (code, err) == (0, "")
+    assert out.startswith("ex6.3, checked step by step:\n✓ line 3: ")
+    code, out, _ = cli("check", "ex6.3", "--steps", PROOF, "--json")
+    assert code == 0 and json.loads(out)["verdict"] == "correct"

@@ -1,0 +1,36 @@
+"""`symattn lab saturation`: --seed and --method reach the run and its header; text unless --json."""
+
+from __future__ import annotations
+
+import json
+
+ARGV = ["lab", "saturation", "--trials", "50"]
+
+
+def test_seed_and_method_are_used_and_named(cli):
+    runs = {}
+    for seed, method in (("1", "direct"), ("2", "direct"), ("1", "reduced")):
+        code, out, err = cli(*ARGV, "--seed", seed, "--method", method)
+        assert (code, err) == (0, "")
+        assert out.splitlines()[0].endswith(f"p_max > 0.99 ({method}, seed {seed})")
+        runs[seed, method] = out.splitlines()[2:]
+    assert len({tuple(rows) for rows in runs.values()}) == 3  # each changes the draws
+
+
+def test_text_unless_json(cli):
+    code, out, _ = cli(*ARGV, "--seed", "1")
+    assert code == 0 and out.startswith("50 trials, d_k = 128, 64 keys, p_max > 0.99 (direct, seed 1)\n")
+    code, out, _ = cli(*ARGV, "--seed", "1", "--json")
+    assert code == 0 and isinstance(json.loads(out), dict)
+
+
+def test_a_figure_over_the_limit_is_refused_before_the_run(cli, tmp_path):
+    """The figure draws 20,000 trials of keys + 1 numbers at each of its 5 widths: from 20,000 keys
+    that is over 2 x 10^9, refused in one line, and nothing is written."""
+    figure = tmp_path / "f.svg"
+    code, out, err = cli(*ARGV, "--keys", "20000", "--plot", str(figure))
+    assert (code, out) == (2, "")
+    assert (
+        err == "symattn: error: the figure would draw 2e+09 random numbers, more than the limit of 2 x 10^9\n"
+    )
+    assert not figure.exists()

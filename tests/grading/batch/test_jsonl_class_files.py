@@ -1,0 +1,67 @@
+"""Class files in JSON Lines (symattn/grading/batch/files.py): numbers keep their text, a line that
+is not an object spoils only itself, output columns given back are ignored, and the refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from symattn.grading.batch.files import ClassFileError, read_class
+from symattn.grading.batch.summary import invalid_reason
+
+LINES = [
+    "not json",
+    "[1, 2]",
+    '{"line": 5, "learner": "a", "exercise": "ex6.2", "answer": 1.960, "verdict": "correct", "seed": null}',
+    '{"learner": "b", "extra": [1], "exercise": "ex6.2", "answer": "1", "note": "n"}',
+    '{"learner": "c", "exercise": "ex6.2", "answer": 2, "seed": 7}',
+]
+
+
+def write(tmp_path: Path, lines: list[str], name: str = "class.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_each_line_is_a_row_numbered_from_one(tmp_path):
+    path = write(tmp_path, LINES)
+    c = read_class(path)
+    assert (c.path, c.format) == (str(path), "jsonl")
+    assert c.columns == ["learner", "exercise", "answer", "seed", "note"]  # a field not text: not a column
+    assert [(r.number, r.line) for r in c.rows] == [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5)]
+    assert c.rows[0].problem == "line 1: not a JSON object: Expecting value"
+    assert c.rows[1].problem == "line 2: not a JSON object"
+    # numbers keep their text, null is empty, and the output's own columns are not input
+    assert c.rows[2].fields == {"learner": "a", "exercise": "ex6.2", "answer": "1.960", "seed": ""}
+    assert c.rows[2].problem is None
+    assert c.rows[3].problem == "line 4: the field extra is not text or a number"
+    assert c.rows[3].fields == {"learner": "b", "exercise": "ex6.2", "answer": "1", "note": "n"}
+    assert c.rows[4].fields == {"learner": "c", "exercise": "ex6.2", "answer": "2", "seed": "7"}
+
+
+def test_grade_writes_jsonl_rows_with_the_answers_as_typed(cli, tmp_path):
+    path = write(tmp_path, [*LINES[2:3], '{"learner": "d", "exercise": "ex6.2", "answer": 1.96}'])
+    out = tmp_path / "graded.jsonl"
+    code, _, err = cli("grade", str(path), "--jobs", "1", "--out", str(out))
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["line"], r["answer"], r["verdict"]) for r in rows] == [
+        (1, "1.960", "correct"),
+        (2, "1.96", "correct"),
+    ]
+
+
+def test_a_file_with_no_object_is_refused_naming_the_fields(tmp_path):
+    path = write(tmp_path, ["[1]", "nothing"])
+    with pytest.raises(ClassFileError) as caught:
+        read_class(path)
+    assert str(caught.value) == f"{path}: no line is a JSON object with the fields learner, exercise, answer"
+
+
+def test_a_one_word_reason_keeps_its_second_part_and_a_longer_one_does_not():
+    assert invalid_reason("line 3: seed: not a whole number: 'x'") == "seed: not a whole number"
+    assert invalid_reason("line 3: no exercise 'ex9.9': the exercises are ex6.1") == "no exercise '…'"
+    assert invalid_reason("two words: more: and more") == "two words"
