@@ -196,8 +196,9 @@ _STDIN_EDGE = (
     "of white space"
 )
 _REAL_PROCESS = (
-    "acts on a real file descriptor, only in a process of its own (tests/cli/test_full_device_process.py): "
-    "mutmut runs a mutant's tests by the calls it saw in-process, so not that test"
+    "acts on a real file descriptor, only in a process of its own (the real-process /dev/full tests in "
+    "tests/cli/test_cli.py and test_cli_lab.py): mutmut runs a mutant's tests by the calls it saw "
+    "in-process, so not that test"
 )
 _LATE = "found in the last minutes of the time for this pass (19:40): a test is owed"
 _NOT_KILLED = {

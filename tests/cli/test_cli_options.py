@@ -1078,14 +1078,18 @@ def _(cli, tmp_path, monkeypatch):
         assert re.search(rf"^\s+{w['d_k']}\s+{w['ratio']:.4f}\s", text, re.M)
 
 
+def plot_draws_and_prints_the_same(cli, path: Path, *argv: str) -> None:
+    """--plot PATH: also draws the lab's figure to PATH; the printed results are the same."""
+    code, out, err = cli("lab", *argv, "--plot", str(path))
+    assert code == 0, err
+    assert out == once(cli, "lab", *argv)[1]
+    assert path.read_text().lstrip().startswith("<?xml") and "<svg" in path.read_text()
+
+
 @effect("lab variance", "--plot")
 def _(cli, tmp_path, monkeypatch):
     """--plot PATH: also draws the lab's figure to PATH; the printed results are the same."""
-    path = tmp_path / "variance.svg"
-    code, out, err = cli("lab", *VARIANCE, "--plot", str(path))
-    assert code == 0, err
-    assert out == once(cli, "lab", *VARIANCE)[1]
-    assert path.read_text().lstrip().startswith("<?xml") and "<svg" in path.read_text()
+    plot_draws_and_prints_the_same(cli, tmp_path / "variance.svg", *VARIANCE)
 
 
 # -- lab saturation ------------------------------------------------------------------------------
@@ -1173,11 +1177,7 @@ def _(cli, tmp_path, monkeypatch):
 @effect("lab saturation", "--plot")
 def _(cli, tmp_path, monkeypatch):
     """--plot PATH: also draws the lab's figure to PATH; the printed results are the same."""
-    path = tmp_path / "saturation.svg"
-    code, out, err = cli("lab", *SATURATION, "--plot", str(path))
-    assert code == 0, err
-    assert out == once(cli, "lab", *SATURATION)[1]
-    assert path.read_text().lstrip().startswith("<?xml") and "<svg" in path.read_text()
+    plot_draws_and_prints_the_same(cli, tmp_path / "saturation.svg", *SATURATION)
 
 
 # -- environment variables -----------------------------------------------------------------------
