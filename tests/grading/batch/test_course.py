@@ -9,10 +9,10 @@ import os
 import re
 import shutil
 import stat
-import tempfile
 from pathlib import Path
 
 import pytest
+from graded import regrade_alone
 
 from symattn.grading import exercises, plugins
 from symattn.grading.batch.files import MAX_FIELD_BYTES, MAX_STEPS_BYTES
@@ -59,34 +59,23 @@ def check_doc(cli, row: dict[str, str], folder: Path, *extra: str) -> tuple[int,
     return code, (json.loads(out) if out.strip() else None), err
 
 
-def graded_alone(cli, graded: dict[str, str], folder: Path, *extra: str) -> dict[str, str]:
-    """The row graded again in a class of its own, with no other row competing for the cores."""
-    with tempfile.TemporaryDirectory() as tmp:
-        row = {k: graded[k] for k in ("learner", "exercise", "answer", "seed")}
-        if graded["steps_file"]:
-            shutil.copy(folder / graded["steps_file"], Path(tmp) / "steps.tex")
-            row["steps_file"] = "steps.tex"
-        klass = write_csv(Path(tmp) / "one.csv", [row])
-        code, _, err = cli("grade", str(klass), "--out", str(Path(tmp) / "o.csv"), "--jobs", "1", *extra)
-        assert code == 0, err
-        (again,) = read_csv(Path(tmp) / "o.csv")
-    return again | {"line": graded["line"], "steps_file": graded["steps_file"]}
+def cut_by_a_limit(doc: dict | None, graded: dict[str, str]) -> tuple[bool, bool]:
+    """Whether check's verdict and grade's were cut by a limit ("too costly to check")."""
+    return doc is not None and doc["feedback"].startswith("too costly"), "too costly" in graded["feedback"]
 
 
 def assert_graded_as_checked(cli, graded: dict[str, str], folder: Path, *extra: str) -> None:
     """Every field grade keeps equals what `symattn check --json` prints for the row."""
     code, doc, err = check_doc(cli, graded, folder, *extra)
     for _ in range(2):  # a loaded machine, not the row, may be what cut one side's budget
-        check_cut = doc is not None and doc["feedback"].startswith("too costly")
-        grade_cut = "too costly" in graded["feedback"]
+        check_cut, grade_cut = cut_by_a_limit(doc, graded)
         if check_cut == grade_cut:
             break
         if check_cut:
             code, doc, err = check_doc(cli, graded, folder, *extra)
         else:
-            graded = graded_alone(cli, graded, folder, *extra)
-    check_cut = doc is not None and doc["feedback"].startswith("too costly")
-    grade_cut = "too costly" in graded["feedback"]
+            graded = regrade_alone(cli, graded, folder, *extra)
+    check_cut, grade_cut = cut_by_a_limit(doc, graded)
     where = f"{graded['exercise']} {graded['seed']} {graded['answer'][:60]!r} {graded['steps_file']}"
     where += f": grade said {graded['feedback'][:200]!r}"
     if check_cut != grade_cut:

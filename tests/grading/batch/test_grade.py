@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from graded import regrade_alone
 from terminal import Terminal
 
 from symattn.grading.batch import grade as grade_module
@@ -83,7 +84,7 @@ def assert_same_as_check(cli, graded: dict[str, str], cache: dict) -> None:
     if doc is not None and (starved in graded["feedback"]) != (starved in doc["feedback"]):
         cache[key] = code, doc = check_json(cli, *key)
         if starved in graded["feedback"] and starved not in doc["feedback"]:
-            graded = regrade_alone(graded)
+            graded = regrade_alone(cli, graded)
     where = f"{key}: grade said {graded['verdict']} ({graded['feedback']}), check exit {code} {doc}"
     if doc is None:  # check refused the row itself (unknown exercise, bad seed): exit 2
         assert code == 2 and graded["verdict"] == "invalid", where
@@ -98,17 +99,6 @@ def assert_same_as_check(cli, graded: dict[str, str], cache: dict) -> None:
     assert graded["mistake"] == (doc["mistake"] or ""), where
     assert graded["read_as"] == doc["given"], where
     assert graded["notes"] == "; ".join(doc.get("notes", [])), where
-
-
-def regrade_alone(graded: dict[str, str]) -> dict[str, str]:
-    """The row graded again in a class of its own, with no other answer competing for the cores."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        row = {k: graded[k] for k in ("learner", "exercise", "answer", "seed")}
-        klass = write_csv(Path(tmp) / "one.csv", [row])
-        again = grade_file(str(klass), str(Path(tmp) / "o.csv"), jobs=1).records[0]
-    return again | {"line": graded["line"]}
 
 
 # -- verdicts equal to check ----------------------------------------------------------------------
@@ -142,7 +132,7 @@ def test_verdicts_equal_check_on_the_whole_bank(bank, tmp_path, cli):
     cache: dict = {}
     for i, (g, r) in enumerate(zip(graded, bank_rows, strict=True)):
         if stated and g["verdict"] != r["verdict"] and "no result within" in g["feedback"]:
-            g = regrade_alone(g)  # a wall-clock limit hit on a machine this busy
+            g = regrade_alone(cli, g)  # a wall-clock limit hit on a machine this busy
         if stated:
             assert g["verdict"] == r["verdict"], (r, g)
         if not stated or i % STRIDE == 0:
