@@ -36,19 +36,24 @@ PROOFS = ROOT / "tests" / "data" / "learner_proofs"
 LOAD_MS = 120_000
 
 
-def cli_json(argv: list[str], stdin: str = "") -> dict:
-    """What `symattn ARGV --json` prints, from the command line's own main, in this process."""
+def cli_run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    """`symattn ARGV` from the command line's own main, in this process: exit code, stdout, stderr."""
     from symattn.cli import main
 
-    out = io.StringIO()
+    out, err = io.StringIO(), io.StringIO()
     saved = sys.stdin
     sys.stdin = io.StringIO(stdin)
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-            main(argv)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
     finally:
         sys.stdin = saved
-    return json.loads(out.getvalue())
+    return code, out.getvalue(), err.getvalue()
+
+
+def cli_json(argv: list[str], stdin: str = "") -> dict:
+    """What `symattn ARGV --json` prints, from the command line's own main, in this process."""
+    return json.loads(cli_run(argv, stdin)[1])
 
 
 def cli_check(exercise: str, answer: str, seed: str | None = None) -> dict:
@@ -138,12 +143,17 @@ def test_learner_proofs_get_the_command_lines_marks(api_page):
     paths = _proofs()
     assert len(paths) == len(list(PROOFS.rglob("*.tex"))) > 60  # every fixture, in every folder
     items = [{"id": p.parent.name, "text": p.read_text(encoding="utf-8")} for p in paths]
+
+    def judged_by_the_cli(item: dict) -> dict:
+        return cli_json(["check", item["id"], "--steps", "-", "--json"], item["text"])
+
     api_page.evaluate(
         "(items) => { window.proofsJudged = (async () => { const out = []; for (const it of items) "
         "out.push(await symattn.checkSteps(it.id, it.text)); return out; })(); }",
         items,
     )
-    clis = [cli_json(["check", it["id"], "--steps", "-", "--json"], it["text"]) for it in items]
+
+    clis = [judged_by_the_cli(it) for it in items]
     got = api_page.evaluate("() => window.proofsJudged")
     for item, path, cli, browser_result in zip(items, paths, clis, got, strict=True):
         for _ in range(2):  # a loaded machine, not the proof, may be what cut one side's budget
@@ -152,7 +162,7 @@ def test_learner_proofs_get_the_command_lines_marks(api_page):
             if cli_cut == page_cut:
                 break
             if cli_cut:
-                cli = cli_json(["check", item["id"], "--steps", "-", "--json"], item["text"])
+                cli = judged_by_the_cli(item)
             else:  # judged again alone, with nothing else running beside it
                 browser_result = api_page.evaluate("(it) => symattn.checkSteps(it.id, it.text)", item)
         if "too costly" in cli.get("feedback", "") or "too costly" in browser_result.get("feedback", ""):
@@ -176,16 +186,13 @@ def test_variants_are_the_command_lines(api_page):
 def test_refused_input_resolves_to_the_command_lines_message(api_page):
     """An unknown exercise, a proof given an answer, and every exercise of the registry that
     has no answer to check: the command line's one-line refusal, word for word."""
-    from symattn.cli import main
-
     refused = [("ex6.9", "1"), ("ex6.3", "1")]
     refused += [(e.id, "1") for e in exercises.EXERCISES.values() if kind(e) == "none"]
     assert len(refused) > 2
     for exercise, answer in refused:
-        err = io.StringIO()
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-            assert main(["check", exercise, answer, "--json"]) == 2
-        message = re.sub(r"^symattn( \w+)?: error: ", "", err.getvalue().strip())
+        code, _, err = cli_run(["check", exercise, answer, "--json"])
+        assert code == 2, exercise
+        message = re.sub(r"^symattn( \w+)?: error: ", "", err.strip())
         got = api_page.evaluate("([e, a]) => symattn.check(e, a)", [exercise, answer])
         assert got == {"error": message, "exit_code": 2}, exercise
 
