@@ -34,32 +34,23 @@ for folder in (
 
 import _common  # noqa: E402, F401  (single-threaded BLAS)
 
-#: What the last timed call ended with: its error, its message on stderr, or what it returned.
-LAST: list[str] = [""]
-
-
-def _seconds(f: Callable[[], object]) -> float:
-    """Wall-clock seconds of one call, its output swallowed (a refusal is the point); how it ended
-    is kept in LAST."""
-    start = time.perf_counter()
-    err = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-            LAST[0] = repr(f())[:80]
-    except (Exception, SystemExit) as exc:
-        LAST[0] = f"{type(exc).__name__}: {exc}"[:80]
-    seconds = time.perf_counter() - start
-    if err.getvalue().strip():
-        LAST[0] = err.getvalue().strip().splitlines()[-1][-80:]
-    return seconds
-
-
 Row = tuple[str, str, float, str]
 
 
 def _row(what: str, limit: str, f: Callable[[], object]) -> Row:
-    seconds = _seconds(f)
-    return what, limit, seconds, LAST[0]
+    """(what, limit, wall-clock seconds of one call of ``f``, how it ended: its error, its last
+    line on stderr, or what it returned); its output is swallowed (a refusal is the point)."""
+    start = time.perf_counter()
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+            ended = repr(f())[:80]
+    except (Exception, SystemExit) as exc:
+        ended = f"{type(exc).__name__}: {exc}"[:80]
+    seconds = time.perf_counter() - start
+    if err.getvalue().strip():
+        ended = err.getvalue().strip().splitlines()[-1][-80:]
+    return what, limit, seconds, ended
 
 
 def _slowest(what: str, limit: str, calls: list[tuple[str, Callable[[], object]]]) -> Row:
