@@ -2,7 +2,8 @@
 
 The counts per module, and every survivor with why it is equivalent or what killing it would take.
 
-Run: python bench/mutation.py [--workdir DIR] [--exclude PATH ...] [--reuse | --again | --resume]
+Run: python bench/mutation.py [--workdir DIR] [--exclude PATH ...] [--children N]
+                              [--reuse | --again | --resume]
      python bench/report.py --only mutation   (writes the section into docs/benchmarks.md)
 
 Needs the ``mutation`` extra (``pip install -c constraints.txt -e '.[mutation]'``: mutmut, pinned).
@@ -11,11 +12,12 @@ copy of the repository (``--workdir``, default a folder under the temporary fold
 tracks or would track, as they are in the working tree, so mutmut's ``mutants/`` folder never
 touches the checkout. mutmut puts the copy's ``mutants/`` first on ``sys.path``, ahead of the
 editable install's finder, so the tests import the mutated code (mutmut checks it before the
-pass: the tests must fail when every mutated function raises). One worker
-(``--max-children 1``): on this shared 2-core machine half the mutants took 25 minutes, and the
-rest (the grading pool's and the class file's, whose tests take seconds each) take hours, so a pass
+pass: the tests must fail when every mutated function raises). One worker by default
+(``--children`` sets mutmut's ``--max-children``; 2 on an otherwise idle 2-core machine): the
+mutants whose tests take seconds (the grading pool's and the class file's) come last, so a pass
 may be stopped (its results are kept mutant by mutant; ``--resume`` goes on with the rest) and the
-section then says it is partial.
+section then says it is partial. The workers and minutes of each run are kept in the workdir's
+``runs.json``, which the section reports.
 CI never runs it. ``--exclude`` leaves out a file of the working tree (a test someone is still
 writing).
 ``--reuse`` prints the section from the last pass in ``--workdir`` without running it again;
@@ -323,7 +325,25 @@ def check_tool() -> None:
         sys.exit(f"bench/mutation.py: needs {TOOL[0]} {TOOL[1]}, found {found}")
 
 
-def rerun_survivors(workdir: Path, exclude: tuple[str, ...] = ()) -> float:
+RUNS = "runs.json"
+
+
+def record_run(workdir: Path, kind: str, children: int, start: float) -> float:
+    """Adds this run (pass, resume or again) to the workdir's ``runs.json``; its minutes."""
+    minutes = (time.monotonic() - start) / 60
+    path = workdir / RUNS
+    runs = json.loads(path.read_text()) if path.exists() else []
+    runs.append({"kind": kind, "children": children, "minutes": round(minutes, 1)})
+    path.write_text(json.dumps(runs, indent=1))
+    return minutes
+
+
+def recorded_runs(workdir: Path) -> list[dict]:
+    path = workdir / RUNS
+    return json.loads(path.read_text()) if path.exists() else []
+
+
+def rerun_survivors(workdir: Path, exclude: tuple[str, ...] = (), children: int = 1) -> float:
     """The repository as it is now copied over the last pass's ``workdir`` (its ``mutants/`` kept:
     mutmut mutates again only the functions that changed, and forgets only their results), and
     only the pass's survivors and mutants without tests run again, by name, with the tests as they
@@ -344,21 +364,21 @@ def rerun_survivors(workdir: Path, exclude: tuple[str, ...] = ()) -> float:
     if not snapshot.exists():  # the counts of the pass itself, kept across reruns
         snapshot.write_text(json.dumps(before, indent=0))
     names = [n for n, s in before.items() if s in ("survived", "no tests")]
-    done = mutmut(workdir, "run", "--max-children", "1", *names, check=False, stdout=sys.stderr)
+    done = mutmut(workdir, "run", "--max-children", str(children), *names, check=False, stdout=sys.stderr)
     if done.returncode != 0:
         sys.exit(f"bench/mutation.py: mutmut run exited {done.returncode}")
-    return (time.monotonic() - start) / 60
+    return record_run(workdir, "again", children, start)
 
 
-def run_pass(workdir: Path) -> float:
+def run_pass(workdir: Path, children: int = 1, kind: str = "pass") -> float:
     """mutmut's pass, in minutes. Before mutating anything mutmut runs the tests with every mutated
     function made to raise, and stops (exit 1) if they still pass: that is the check that the tests
     import the copy's ``mutants/`` code, not the editable install's."""
     start = time.monotonic()
-    done = mutmut(workdir, "run", "--max-children", "1", check=False, stdout=sys.stderr)
+    done = mutmut(workdir, "run", "--max-children", str(children), check=False, stdout=sys.stderr)
     if done.returncode != 0:
         sys.exit(f"bench/mutation.py: mutmut run exited {done.returncode}")
-    return (time.monotonic() - start) / 60
+    return record_run(workdir, kind, children, start)
 
 
 def results(workdir: Path) -> dict[str, str]:
@@ -390,17 +410,18 @@ def section(
     exclude: tuple[str, ...] = (),
     again: bool = False,
     resume: bool = False,
+    children: int = 1,
 ) -> list[str]:
     check_tool()
-    took = None
     if again:
-        took = rerun_survivors(workdir, exclude)
+        rerun_survivors(workdir, exclude, children)
     elif resume:  # mutmut keeps each mutant's result: it goes on with those not checked
-        took = run_pass(workdir)
+        run_pass(workdir, children, "resume")
     elif not reuse:
         copy_repository(workdir, exclude)
         leave_unmutated(workdir)
-        took = run_pass(workdir)
+        run_pass(workdir, children)
+    runs = recorded_runs(workdir)
     status = results(workdir)
     by_module: dict[str, Counter] = defaultdict(Counter)
     for name, s in status.items():
@@ -416,14 +437,16 @@ def section(
     snapshot = workdir / "before-again.json"
     first = Counter(json.loads(snapshot.read_text()).values()) if snapshot.exists() else None
     lines = [
-        f"Written by `python bench/report.py --only mutation` (bench/mutation.py): {TOOL[0]} {TOOL[1]}, "
-        "one worker, over " + " and ".join(f"`{m}`" for m in MODULES) + ", in a copy of the repository. "
+        f"Written by `python bench/report.py --only mutation` (bench/mutation.py): {TOOL[0]} {TOOL[1]} "
+        "over " + " and ".join(f"`{m}`" for m in MODULES) + ", in a copy of the repository. "
         "Tests run: those of `[tool.mutmut]` in pyproject.toml (tests/cli/ and tests/grading/batch/ "
         "less their few slowest tests); each mutant runs the tests that call the function it changes. "
         "Not mutated: the argument parser's declarations ("
         + ", ".join(f"`{f}`" for fs in NOT_MUTATED.values() for f in fs)
         + " in `symattn/cli/app.py`), whose options each have a generated test of their effect."
-        + (f" This run took {took:.0f} minutes." if took else ""),
+        + (" Runs: " + "; ".join(
+            f"{r['kind']}, {r['minutes']:.0f} minutes on {r['children']} worker{'s' * (r['children'] > 1)}"
+            for r in runs) + "." if runs else ""),
         "",
     ]
     if total["not checked"]:
@@ -486,8 +509,12 @@ def main() -> None:
         "--again", action="store_true", help="rerun the last pass's survivors with the tests as they are now"
     )
     parser.add_argument("--resume", action="store_true", help="go on with a stopped pass in --workdir")
+    parser.add_argument(
+        "--children", type=int, default=1, metavar="N", help="mutants run at once (mutmut's --max-children)"
+    )
     args = parser.parse_args()
-    print("\n".join(section(args.workdir, args.reuse, tuple(args.exclude), args.again, args.resume)))
+    lines = section(args.workdir, args.reuse, tuple(args.exclude), args.again, args.resume, args.children)
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

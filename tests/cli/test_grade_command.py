@@ -4,7 +4,10 @@ written is said in one line."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
+import sys
 
 from symattn.grading.batch import grade as batch
 
@@ -139,3 +142,43 @@ def test_the_files_grade_writes_are_utf_8_whatever_the_locale(tmp_path):
     assert done.returncode == 0, done.stderr
     for name in ("o.csv", *outputs.values()):
         assert "Zoë" in (tmp_path / name).read_bytes().decode("utf-8"), name
+
+
+def test_the_summary_head_is_one_line_then_a_blank_line(cli, tmp_path):
+    """A resumed run's head says how many rows its --out already held; a blank line follows it.
+    (The two rows of exercises that do not exist are provisional, judged again on each run.)"""
+    path, out = class_file(tmp_path), tmp_path / "o.csv"
+    assert cli("grade", str(path), "--jobs", "1", "--out", str(out))[0] == 0
+    code, text, err = cli("grade", str(path), "--jobs", "1", "--out", str(out))
+    head, blank, table = text.split("\n", 2)
+    assert (code, err) == (0, "")
+    judged, resumed = head.split(", ")
+    assert re.fullmatch(rf"3 rows from {re.escape(str(path))}: 2 judged in \d+\.\d s", judged), head
+    assert resumed == f"1 already graded in {out}"
+    assert blank == "" and table.strip()
+
+
+class _FullAtSummary(io.StringIO):
+    """A stream that takes every line but the summary's, which finds the disk full."""
+
+    def write(self, text: str) -> int:
+        if " rows from " in text:
+            raise OSError(28, "No space left on device")
+        return super().write(text)
+
+
+def test_a_summary_that_cannot_be_written_names_its_stream(cli, tmp_path, monkeypatch, capsys):
+    """The summary goes to stdout with --out and to stderr without; either failing is one line
+    naming that stream (exit 2), after the rows and files were written."""
+    path, out = class_file(tmp_path), tmp_path / "o.csv"
+    stdout = _FullAtSummary()
+    monkeypatch.setattr(sys, "stdout", stdout)
+    code, _, err = cli("grade", str(path), "--jobs", "1", "--out", str(out))
+    assert (code, err) == (2, "symattn: error: cannot write standard output: No space left on device\n")
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 4  # the rows were written
+    monkeypatch.undo()
+    stderr = _FullAtSummary()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    code, rows, _ = cli("grade", str(path), "--jobs", "1")
+    assert code == 2 and rows.startswith("line,learner,")
+    assert stderr.getvalue() == "symattn: error: cannot write standard error: No space left on device\n"

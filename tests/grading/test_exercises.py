@@ -94,6 +94,7 @@ def _slip_values(ex):
     return [(m.code, m.value) for m in ex.mistakes if not isinstance(m.value, sp.MatrixBase)]
 
 
+@pytest.mark.exhaustive  # the whole of what quicker tests sample (CI's second run leaves it out)
 @pytest.mark.parametrize("ex_id", ["ex6.2", "ex6.5"])
 def test_no_variant_lets_a_slip_pass_over_a_thousand_seeds(ex_id):
     """For 1,000 seeds: the answer is judged correct, and no slip is (judged in-process).

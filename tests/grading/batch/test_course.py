@@ -136,6 +136,7 @@ def _latex(value) -> str:
     return sp.latex(value)
 
 
+@pytest.mark.exhaustive  # the whole of what quicker tests sample (CI's second run leaves it out)
 def test_every_kind_of_exercise_is_graded_as_check_grades_it(tmp_path, cli):
     """A class with rows for every exercise of the registry (a plugin's included) and for
     seeded variants: each row's verdict, feedback, slip, reading and notes equal check's."""
@@ -172,6 +173,7 @@ def test_every_kind_of_exercise_is_graded_as_check_grades_it(tmp_path, cli):
 
 
 # -- the course of the tests: every kind, resubmissions, hostile rows, paths out -------------
+@pytest.mark.exhaustive  # the whole of what quicker tests sample (CI's second run leaves it out)
 def test_the_course_end_to_end(tmp_path, cli):
     """tests/data/course.csv (every kind of exercise, resubmissions, variants, two hostile
     derivations, steps files leading out of its folder) graded once, with its gradebook, JSON

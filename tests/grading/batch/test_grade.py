@@ -110,6 +110,7 @@ BANKS = [*sorted(DATA.glob("answer_bank.*")), DATA / "grade_bank.csv"]
 STRIDE = 1 if os.environ.get("SYMATTN_GRADE_FULL_BANK") else 8
 
 
+@pytest.mark.exhaustive  # the whole of what quicker tests sample (CI's second run leaves it out)
 @pytest.mark.parametrize("bank", BANKS, ids=lambda p: p.name)
 def test_verdicts_equal_check_on_the_whole_bank(bank, tmp_path, cli):
     """Every answer of the bank gets from `grade` the verdict `symattn check` gives it.
@@ -467,6 +468,7 @@ def test_identical_answers_are_judged_once(tmp_path, monkeypatch):
     assert [g["mistake"] for g in graded[:4]] == ["uniform-weights", "", "uniform-weights", "uniform-weights"]
 
 
+@pytest.mark.exhaustive  # the whole of what quicker tests sample (CI's second run leaves it out)
 def test_steps_file_rows_are_judged_as_check_steps(tmp_path, cli):
     """A row with a steps_file (relative to the class file) gets `check ID --steps FILE`'s verdict,
     feedback and slip."""
