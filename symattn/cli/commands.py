@@ -110,22 +110,8 @@ def _emit(text: str) -> None:
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
-    except OSError as exc:
-        _silence_stdout()
+    except OSError as exc:  # main's one line for it also points stdout at /dev/null
         raise InputError(f"cannot write to standard output: {exc.strerror or exc}") from None
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null so Python's final flush of the unwritten text stays quiet."""
-    import os
-
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
 
 
 def exercises(args: argparse.Namespace) -> int:
@@ -156,8 +142,14 @@ def check(args: argparse.Namespace) -> int:
         return check_steps(args)
     if args.stdin and args.answer is not None:
         raise InputError("give the answer as an argument or with --stdin, not both")
-    if args.stdin:
-        answer = sys.stdin.read(4 * MAX_LENGTH + 1).strip()
+    if args.stdin:  # an answer of MAX_LENGTH characters, with room for white space around it
+        limit = 4 * MAX_LENGTH
+        raw = sys.stdin.read(limit + 1)
+        if len(raw) > limit:  # never judge what is left of a cut answer
+            raise InputError(
+                f"standard input holds more than {limit:,} characters: an answer has at most {MAX_LENGTH}"
+            )
+        answer = raw.strip()
     elif args.answer is None:
         raise InputError(
             "give an ANSWER: symattn check ID ANSWER (or --stdin), or a derivation with --steps FILE"

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 
 from symattn.cli import browser
 
@@ -32,3 +34,17 @@ def test_a_variant_whose_seed_is_skipped_says_so(cli):
     doc = json.loads(browser.variant("ex6.2", 18))
     assert doc["note"].startswith("seed 18 would give a variant whose slip ")
     assert f"Note: {doc['note']}" in doc["text"]  # the page shows what the command line prints
+
+
+def test_stdin_is_read_up_to_four_answers_long_and_more_is_refused(cli, monkeypatch):
+    """--stdin reads at most 4 x 400 characters (an answer and white space around it); an input
+    longer than that is refused, never judged cut short (a cut "1.96" would be "1.9", a slip)."""
+    answer = "1.96\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(" " * (1600 - len(answer)) + answer))
+    assert cli("check", "ex6.2", "--stdin")[0] == 0
+    monkeypatch.setattr(sys, "stdin", io.StringIO(" " * (1601 - len(answer)) + answer))
+    assert cli("check", "ex6.2", "--stdin") == (
+        2,
+        "",
+        "symattn: error: standard input holds more than 1,600 characters: an answer has at most 400\n",
+    )

@@ -82,3 +82,21 @@ def test_flops_text_and_errors(cli):
     assert code == 2 and "divisible" in err
     code, _, err = cli("flops", "--d-model", "0", "--n", "10")
     assert code == 2 and err.count("\n") == 1
+
+
+def test_derive_verifies_in_worker_processes(cli, monkeypatch):
+    """derive checks in forked workers (as verify does), so that a check that ends its process is
+    reported as a failure rather than ending derive."""
+    from symattn.proof.engine import default_jobs
+
+    seen = []
+    real = Derivation.verify
+
+    def recorded(self, jobs=1, isolate=False):
+        seen.append((jobs, isolate))
+        return real(self, jobs=jobs, isolate=isolate)
+
+    monkeypatch.setattr(Derivation, "verify", recorded)
+    code, _, err = cli("derive", "multihead_flops")
+    assert code == 0, err
+    assert seen == [(default_jobs(), True)]

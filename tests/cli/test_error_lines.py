@@ -4,9 +4,10 @@ something, and a stderr that cannot be written changes no exit code."""
 from __future__ import annotations
 
 import io
+import os
 import sys
 
-from symattn.cli import commands, main
+from symattn.cli import app, commands, main
 
 
 def test_an_error_without_words_says_unknown_error(cli, monkeypatch):
@@ -34,3 +35,40 @@ class Unwritable(io.StringIO):
 def test_an_unwritable_stderr_keeps_the_exit_code(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stderr", Unwritable())
     assert main(["attention", "--q", "[[1,2],[3]]", "--k", "[[1]]", "--v", "[[1]]"]) == 2
+
+
+# -- after the one line, stdout points at /dev/null (app._silence_stdout) ----------------------
+def _open_fds() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+def test_after_an_error_stdout_writes_go_to_dev_null(tmp_path, monkeypatch):
+    """Python's last flush of text stdout never took must not fail with a traceback: the
+    stream's descriptor is made /dev/null's (writable), and no descriptor is left open."""
+    target = tmp_path / "stdout.txt"
+    with open(target, "w", encoding="utf-8") as stream:
+        monkeypatch.setattr(sys, "stdout", stream)
+        before = _open_fds()
+        app._silence_stdout()
+        assert _open_fds() == before
+        assert os.path.samestat(os.fstat(stream.fileno()), os.stat(os.devnull))
+        assert os.write(stream.fileno(), b"lost\n") == 5
+    assert target.read_bytes() == b""
+
+
+def test_silencing_stdout_that_cannot_be_silenced_is_quiet(tmp_path, monkeypatch):
+    """A stdout with no descriptor (captured in memory), and a /dev/null that cannot be opened,
+    leave stdout as it is and raise nothing."""
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    app._silence_stdout()
+    target = tmp_path / "stdout.txt"
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", os.devnull)
+
+    with open(target, "w", encoding="utf-8") as stream:
+        monkeypatch.setattr(sys, "stdout", stream)
+        monkeypatch.setattr(app.os, "open", refused)
+        app._silence_stdout()
+        monkeypatch.undo()
+        assert os.path.samestat(os.fstat(stream.fileno()), os.stat(target))

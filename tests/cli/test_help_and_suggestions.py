@@ -36,3 +36,16 @@ def test_a_bad_matrix_is_named_by_its_letter(cli):
         code, out, err = cli("attention", *(w for n in "qkv" for w in (f"--{n}", matrices[n])))
         assert (code, out) == (2, "")
         assert err == f"symattn: error: {name.upper()}: ragged rows (row 1 has 2 entries, row 2 has 1)\n"
+
+
+def test_at_most_three_near_choices_are_suggested():
+    """No choice list of symattn's own has four names near one word (the nearest word found has
+    three: 'adei', near grade, audit and derive), so the cap on suggestions is shown with the
+    message argparse would give for a longer list (a plugin's exercises, say)."""
+    from symattn.cli.app import _did_you_mean
+
+    message = "argument ID: invalid choice: 'ex7' (choose from 'ex1', 'ex2', 'ex3', 'ex4', 'ex5')"
+    head, near = _did_you_mean(message).split("; did you mean ")
+    assert head == "argument ID: invalid choice: 'ex7'" and near.endswith("?")
+    named = near[:-1].split(" or ")
+    assert len(named) == len(set(named)) == 3 and set(named) <= {"ex1", "ex2", "ex3", "ex4", "ex5"}

@@ -34,3 +34,30 @@ def test_a_figure_over_the_limit_is_refused_before_the_run(cli, tmp_path):
         err == "symattn: error: the figure would draw 2e+09 random numbers, more than the limit of 2 x 10^9\n"
     )
     assert not figure.exists()
+
+
+def test_the_figure_is_drawn_with_the_runs_keys_threshold_and_seed(cli, tmp_path, monkeypatch):
+    """--plot draws the lab's figure for the keys, threshold and seed of the run (the figure's
+    own curves are checked against a simulation in tests/labs/test_figures.py)."""
+    from symattn.labs import figures
+
+    calls = []
+    monkeypatch.setattr(figures, "saturation_curve", lambda path, **kw: calls.append((str(path), kw)))
+    figure = tmp_path / "f.svg"
+    argv = [*ARGV, "--keys", "32", "--threshold", "0.9", "--seed", "7", "--plot", str(figure)]
+    code, _, err = cli(*argv)
+    assert (code, err) == (0, "")
+    assert calls == [(str(figure), {"keys": 32, "threshold": 0.9, "seed": 7})]
+
+
+def test_a_figure_of_exactly_the_limit_is_drawn(cli, tmp_path, monkeypatch):
+    """At 19,999 keys the figure draws 5 x 20,000 x 20,000 = 2 x 10^9 numbers, exactly the limit:
+    allowed (the drawing itself is replaced here; it would take minutes)."""
+    from symattn.labs import figures
+
+    calls = []
+    monkeypatch.setattr(figures, "saturation_curve", lambda path, **kw: calls.append(kw["keys"]))
+    figure = tmp_path / "f.svg"
+    argv = [*ARGV, "--method", "reduced", "--keys", "19999", "--plot", str(figure)]
+    code, _, err = cli(*argv)
+    assert (code, err, calls) == (0, "", [19999])

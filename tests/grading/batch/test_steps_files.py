@@ -5,9 +5,11 @@ header message's width. Each case is one a mutation pass found untested (bench/m
 from __future__ import annotations
 
 import hashlib
+import os
 
 import pytest
 
+import symattn.grading.batch.files as files
 from symattn.grading.batch.files import (
     MAX_STEPS_BYTES,
     ClassFileError,
@@ -82,3 +84,26 @@ def test_the_header_message_shows_at_most_80_characters_of_what_was_found(
         read_class(path)
     shown = str(refused.value).split("found: ", 1)[1]
     assert shown == (found[:77] + "..." if shortened else found)
+
+
+@pytest.mark.parametrize("race", ["removed", "replaced"])
+def test_a_steps_file_changed_while_it_was_read_is_refused(tmp_path, monkeypatch, race: str) -> None:
+    """The bytes read must be the file's that was resolved inside the folder: one removed or
+    replaced (another file put at its name) between the read and the check is refused."""
+    path = tmp_path / "p.tex"
+    path.write_text("a = b\n", encoding="utf-8")
+    read = files._read_regular
+
+    def racing(name: str, limit: int):
+        got = read(name, limit)
+        if race == "replaced":  # a new file, made while the old one still holds its inode
+            (tmp_path / "new.tex").write_text("a = c\n", encoding="utf-8")
+            os.replace(tmp_path / "new.tex", path)
+        else:
+            path.unlink()
+        return got
+
+    monkeypatch.setattr(files, "_read_regular", racing)
+    with pytest.raises(StepsFileRefused) as refused:
+        read_steps_file(tmp_path, "p.tex")
+    assert str(refused.value) == "steps_file changed while it was read: p.tex"

@@ -1,0 +1,78 @@
+"""The audit's report as its worker makes it (symattn/cli/commands.py, _audit_report), called here
+in-process: the command line runs it in an isolated process, where a mutation pass cannot see it
+(bench/mutation.py). What it returns is what `symattn audit` prints, line for line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from symattn.cli.commands import _audit_report
+
+DATA = Path(__file__).parents[1]
+MODULE = DATA / "data" / "module" / "attention.md"
+WRONG_KEYS = DATA / "fixtures" / "module_wrong.md"
+
+
+def with_a_wrong_figure(tmp_path) -> Path:
+    """The test module with one figure wrong (e^12.7 is about 327,747, not 33,000)."""
+    text = MODULE.read_text(encoding="utf-8")
+    bad = tmp_path / "bad.md"
+    text = text.replace(r"e^{12.7} \approx 330{,}000", r"e^{12.7} \approx 33{,}000")
+    bad.write_text(text, encoding="utf-8")
+    return bad
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+@pytest.mark.parametrize("which", ["module", "wrong keys", "wrong figure"])
+def test_the_worker_report_is_what_audit_prints(cli, tmp_path, which: str, as_json: bool):
+    path = {"module": MODULE, "wrong keys": WRONG_KEYS, "wrong figure": None}[which] or with_a_wrong_figure(
+        tmp_path
+    )
+    report, problems, wrong = _audit_report(path.read_text(encoding="utf-8"), as_json)
+    code, out, err = cli("audit", str(path), *(["--json"] if as_json else []))
+    assert (out, err.splitlines(), code) == (report, problems, 1 if wrong else 0)
+    assert wrong == (which != "module")
+
+
+def test_a_wrong_figure_is_one_line_naming_its_line_and_true_value(tmp_path):
+    text = with_a_wrong_figure(tmp_path).read_text(encoding="utf-8")
+    line = next(n for n, t in enumerate(text.splitlines(), start=1) if "33{,}000" in t)
+    _, problems, wrong = _audit_report(text, False)
+    # e^12.7 = 327,747.90... (to one decimal, as the audit shows true values)
+    said = f"symattn: wrong: line {line}: e^(12.7) ≈ 33,000: true value e^(127/10) ≈ 327747.9"
+    assert wrong and problems == [said]
+
+
+def test_a_text_with_nothing_to_audit_has_no_report():
+    assert _audit_report("Attention is all you need.\n", False) == (None, [], False)
+
+
+def test_the_audit_runs_in_a_worker_under_its_own_limits(cli, monkeypatch):
+    """audit hands the module to an isolated worker with the limits commands.py documents (the
+    worker's enforcement of its limits is tested with the parser's, tests/grading/answers/
+    test_parsing.py and tests/grading/test_bounds_fuzz.py)."""
+    from symattn.cli import commands
+    from symattn.grading import worker
+
+    seen = []
+    real = worker.isolated
+
+    def recorded(fn, *args, **limits):
+        seen.append((fn.__name__, limits))
+        return real(fn, *args, **limits)
+
+    monkeypatch.setattr(worker, "isolated", recorded)
+    assert cli("audit", str(MODULE))[0] == 0
+    assert seen == [
+        (
+            "_audit_report",
+            {
+                "timeout": commands.AUDIT_WALL_SECONDS,
+                "memory_mb": commands.AUDIT_MEMORY_MB,
+                "cpu_seconds": commands.AUDIT_CPU_SECONDS,
+                "max_bytes": 8 << 20,
+            },
+        )
+    ]

@@ -1,0 +1,97 @@
+"""The program's entry, `run` (symattn/cli/app.py), called in-process with the process's end
+replaced: it runs main on sys.argv, ends with main's exit code, turns a fault of symattn's own into
+one line and exit 3, stops a worker left running, and flushes what it can. (Real processes run it
+too, in tests/cli/test_cli.py; a mutation pass sees only in-process calls.)"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+import sys
+import time
+
+import pytest
+
+from symattn.cli import app
+
+
+class Ended(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+class _OS:
+    """The os module as app.py sees it, but for _exit, which raises Ended(code). (Not os._exit
+    itself: the judge's forked workers end with it.)"""
+
+    def __getattr__(self, name: str):
+        return getattr(os, name)
+
+    @staticmethod
+    def _exit(code: int) -> None:
+        raise Ended(code)
+
+
+@pytest.fixture
+def ended(monkeypatch):
+    monkeypatch.setattr(app, "os", _OS())
+
+
+def run(monkeypatch, *argv: str) -> int:
+    monkeypatch.setattr(sys, "argv", ["symattn", *argv])
+    with pytest.raises(Ended) as done:
+        app.run()
+    return done.value.code
+
+
+def test_run_ends_with_mains_exit_code(ended, monkeypatch, capsys):
+    assert run(monkeypatch, "flops", "--n", "2", "--d-model", "4") == 0
+    assert "FLOPs" in capsys.readouterr().out
+    assert run(monkeypatch, "check", "ex6.2", "4") == 1
+    assert run(monkeypatch, "flops", "--n", "0", "--d-model", "4") == 2
+    assert capsys.readouterr().err.startswith("symattn")
+
+
+def test_a_fault_of_symattns_own_is_one_line_and_exit_3(ended, monkeypatch, capsys):
+    def broken(argv=None):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(app, "main", broken)
+    assert run(monkeypatch) == 3
+    assert capsys.readouterr() == (
+        "",
+        "symattn: error: internal error (RuntimeError: boom); please report it with the command\n",
+    )
+
+
+def test_a_worker_left_running_is_stopped(ended, monkeypatch):
+    worker = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
+    worker.start()
+    try:
+        assert run(monkeypatch, "flops", "--n", "2", "--d-model", "4") == 0
+        worker.join(10)
+        assert not worker.is_alive() and worker.exitcode == -9  # SIGKILL
+    finally:
+        if worker.is_alive():
+            worker.kill()
+
+
+class _Unflushable(io.StringIO):
+    def flush(self) -> None:
+        raise OSError(28, "No space left on device")
+
+
+def test_what_cannot_be_flushed_is_left_and_what_can_is_flushed(ended, monkeypatch):
+    flushed = io.StringIO()
+    calls = []
+    monkeypatch.setattr(flushed, "flush", lambda: calls.append("flushed"))
+    monkeypatch.setattr(app, "main", lambda argv=None: 0)
+    monkeypatch.setattr(sys, "stdout", _Unflushable())
+    monkeypatch.setattr(sys, "stderr", flushed)
+    assert run(monkeypatch) == 0
+    assert calls == ["flushed"]
+    monkeypatch.setattr(sys, "stdout", flushed)
+    monkeypatch.setattr(sys, "stderr", None)  # started with 2>&-
+    assert run(monkeypatch) == 0
+    assert calls == ["flushed", "flushed"]
