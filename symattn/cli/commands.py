@@ -133,7 +133,6 @@ def exercises(args: argparse.Namespace) -> int:
 
 def check(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..grading.answers.notation import MAX_LENGTH
     from ..grading.exercises import get
     from ..grading.submission import expected_latex, judge_submission
     from ..present.exercise_render import verdict_json, verdict_text
@@ -142,14 +141,8 @@ def check(args: argparse.Namespace) -> int:
         return check_steps(args)
     if args.stdin and args.answer is not None:
         raise InputError("give the answer as an argument or with --stdin, not both")
-    if args.stdin:  # an answer of MAX_LENGTH characters, with room for white space around it
-        limit = 4 * MAX_LENGTH
-        raw = sys.stdin.read(limit + 1)
-        if len(raw) > limit:  # never judge what is left of a cut answer
-            raise InputError(
-                f"standard input holds more than {limit:,} characters: an answer has at most {MAX_LENGTH}"
-            )
-        answer = raw.strip()
+    if args.stdin:
+        answer = _stdin_answer()
     elif args.answer is None:
         raise InputError(
             "give an ANSWER: symattn check ID ANSWER (or --stdin), or a derivation with --steps FILE"
@@ -163,6 +156,33 @@ def check(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(verdict_text(exercise.id, verdict))
     return verdict.exit_code
+
+
+#: Characters --stdin reads: an answer (at most 400 of them, white space around it aside) and any
+#: amount of white space a file may carry, within a bound on memory.
+STDIN_CHARACTERS = 1 << 20
+
+
+def _stdin_answer() -> str:
+    """The answer on standard input, as a file saved by an editor holds it: white space around it
+    and a UTF-8 byte-order mark (Notepad's) dropped. Never what is left of a cut answer: more
+    than :data:`STDIN_CHARACTERS` is refused, as is text that is not UTF-8."""
+    from ..errors import InputError
+    from ..grading.answers.notation import MAX_LENGTH
+
+    not_utf8 = InputError("standard input is not UTF-8 text")
+    try:
+        raw = sys.stdin.read(STDIN_CHARACTERS + 1)
+    except UnicodeDecodeError:  # a strict decoder (a UTF-8 locale)
+        raise not_utf8 from None
+    if len(raw) > STDIN_CHARACTERS:
+        raise InputError(
+            f"standard input holds more than {STDIN_CHARACTERS:,} characters: "
+            f"an answer is at most {MAX_LENGTH}"
+        )
+    if any("\udc80" <= c <= "\udcff" for c in raw):  # bytes a lenient decoder (the C locale) kept
+        raise not_utf8
+    return raw.lstrip("\ufeff").strip()
 
 
 def check_steps(args: argparse.Namespace) -> int:

@@ -50,10 +50,10 @@ def test_a_text_with_nothing_to_audit_has_no_report():
 
 
 def test_the_audit_runs_in_a_worker_under_its_own_limits(cli, monkeypatch):
-    """audit hands the module to an isolated worker with the limits commands.py documents (the
+    """audit hands the module to an isolated worker with its limits: 4 CPU seconds, 15 s of wall
+    clock, 400 MB and an 8 MiB result (the
     worker's enforcement of its limits is tested with the parser's, tests/grading/answers/
     test_parsing.py and tests/grading/test_bounds_fuzz.py)."""
-    from symattn.cli import commands
     from symattn.grading import worker
 
     seen = []
@@ -69,10 +69,10 @@ def test_the_audit_runs_in_a_worker_under_its_own_limits(cli, monkeypatch):
         (
             "_audit_report",
             {
-                "timeout": commands.AUDIT_WALL_SECONDS,
-                "memory_mb": commands.AUDIT_MEMORY_MB,
-                "cpu_seconds": commands.AUDIT_CPU_SECONDS,
-                "max_bytes": 8 << 20,
+                "timeout": 15.0,
+                "memory_mb": 400,
+                "cpu_seconds": 4,
+                "max_bytes": 8 * 2**20,
             },
         )
     ]

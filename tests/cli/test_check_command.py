@@ -36,15 +36,32 @@ def test_a_variant_whose_seed_is_skipped_says_so(cli):
     assert f"Note: {doc['note']}" in doc["text"]  # the page shows what the command line prints
 
 
-def test_stdin_is_read_up_to_four_answers_long_and_more_is_refused(cli, monkeypatch):
-    """--stdin reads at most 4 x 400 characters (an answer and white space around it); an input
-    longer than that is refused, never judged cut short (a cut "1.96" would be "1.9", a slip)."""
+def test_stdin_is_read_as_an_editor_saves_it_and_never_cut(cli, monkeypatch):
+    """--stdin drops the white space around the answer and a UTF-8 byte-order mark; it reads up to
+    2^20 characters, and refuses more rather than judge what is left of a cut answer (a cut
+    "1.96" could be "1.9", a slip)."""
+    for text in ("1.96\r\n", "\ufeff1.96\n", "\n\n  1.96" + "\n" * 1700):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+        assert cli("check", "ex6.2", "--stdin")[0] == 0, repr(text[:12])
     answer = "1.96\n"
-    monkeypatch.setattr(sys, "stdin", io.StringIO(" " * (1600 - len(answer)) + answer))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(" " * (2**20 - len(answer)) + answer))
     assert cli("check", "ex6.2", "--stdin")[0] == 0
-    monkeypatch.setattr(sys, "stdin", io.StringIO(" " * (1601 - len(answer)) + answer))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(" " * (2**20 + 1 - len(answer)) + answer))
     assert cli("check", "ex6.2", "--stdin") == (
         2,
         "",
-        "symattn: error: standard input holds more than 1,600 characters: an answer has at most 400\n",
+        "symattn: error: standard input holds more than 1,048,576 characters: an answer is at most 400\n",
     )
+
+
+def test_stdin_that_is_not_utf8_is_refused(cli, monkeypatch):
+    """Bytes that are not UTF-8 (a UTF-16 file from PowerShell, Latin-1), whether the decoder
+    refuses them (a UTF-8 locale) or keeps them as surrogates (the C locale)."""
+    utf16 = "1.96\n".encode("utf-16")
+    for stream in (
+        io.TextIOWrapper(io.BytesIO(utf16), encoding="utf-8", errors="strict"),
+        io.TextIOWrapper(io.BytesIO(utf16), encoding="utf-8", errors="surrogateescape"),
+    ):
+        monkeypatch.setattr(sys, "stdin", stream)
+        refused = (2, "", "symattn: error: standard input is not UTF-8 text\n")
+        assert cli("check", "ex6.2", "--stdin") == refused

@@ -3,9 +3,12 @@ something, and a stderr that cannot be written changes no exit code."""
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import sys
+
+import pytest
 
 from symattn.cli import app, commands, main
 
@@ -38,19 +41,37 @@ def test_an_unwritable_stderr_keeps_the_exit_code(capsys, monkeypatch):
 
 
 # -- after the one line, stdout points at /dev/null (app._silence_stdout) ----------------------
-def _open_fds() -> set[str]:
-    return set(os.listdir("/proc/self/fd"))
+class _OS:
+    """The os module as app.py sees it, with open recorded (or refused): not os.open itself,
+    which every thread of the test process uses."""
+
+    def __init__(self, refuse: bool = False) -> None:
+        self.opened: list[int] = []
+        self.refuse = refuse
+
+    def __getattr__(self, name: str):
+        return getattr(os, name)
+
+    def open(self, *args, **kwargs) -> int:
+        if self.refuse:
+            raise PermissionError(13, "Permission denied", os.devnull)
+        self.opened.append(os.open(*args, **kwargs))
+        return self.opened[-1]
 
 
 def test_after_an_error_stdout_writes_go_to_dev_null(tmp_path, monkeypatch):
     """Python's last flush of text stdout never took must not fail with a traceback: the
-    stream's descriptor is made /dev/null's (writable), and no descriptor is left open."""
+    stream's descriptor is made /dev/null's (writable), and the one opened for it is closed."""
     target = tmp_path / "stdout.txt"
+    seen = _OS()
+    monkeypatch.setattr(app, "os", seen)
     with open(target, "w", encoding="utf-8") as stream:
         monkeypatch.setattr(sys, "stdout", stream)
-        before = _open_fds()
         app._silence_stdout()
-        assert _open_fds() == before
+        (devnull,) = seen.opened
+        with pytest.raises(OSError) as closed:
+            os.fstat(devnull)
+        assert closed.value.errno == errno.EBADF
         assert os.path.samestat(os.fstat(stream.fileno()), os.stat(os.devnull))
         assert os.write(stream.fileno(), b"lost\n") == 5
     assert target.read_bytes() == b""
@@ -63,12 +84,9 @@ def test_silencing_stdout_that_cannot_be_silenced_is_quiet(tmp_path, monkeypatch
     app._silence_stdout()
     target = tmp_path / "stdout.txt"
 
-    def refused(*args, **kwargs):
-        raise PermissionError(13, "Permission denied", os.devnull)
-
     with open(target, "w", encoding="utf-8") as stream:
         monkeypatch.setattr(sys, "stdout", stream)
-        monkeypatch.setattr(app.os, "open", refused)
+        monkeypatch.setattr(app, "os", _OS(refuse=True))
         app._silence_stdout()
         monkeypatch.undo()
         assert os.path.samestat(os.fstat(stream.fileno()), os.stat(target))

@@ -39,12 +39,13 @@ def serve(folder: Path) -> http.server.ThreadingHTTPServer:
 def site(tmp_path_factory) -> Path:
     """`mkdocs build --strict` of docs/ (its hook puts Pyodide and the wheels into the site)."""
     out = tmp_path_factory.mktemp("site") / "site"
-    subprocess.run(
+    built = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
         cwd=ROOT,
-        check=True,
         capture_output=True,
+        text=True,
     )
+    assert built.returncode == 0, f"mkdocs build --strict failed:\n{built.stderr[-4000:]}"
     return out
 
 

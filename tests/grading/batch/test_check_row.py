@@ -43,6 +43,13 @@ def test_an_answer_row_is_judged_as_check_judges_it(cli, exercise, seed, answer)
     assert got.notes == "; ".join(doc["notes"]) and not got.row_problem and got.seconds >= 0
 
 
+def test_several_notes_are_one_cell_joined_by_semicolons():
+    """A CSV cell holds every note on how the answer was read, in check's order, "; " between."""
+    got = check_row("ex6.5", "", r"8\,192 \text{ tokens}")
+    assert got.verdict == "correct"
+    assert got.notes == r"the unit 'tokens' is ignored; 8\,192 read as 8192"
+
+
 @pytest.mark.parametrize(
     ("exercise", "seed", "said"),
     [
@@ -65,9 +72,11 @@ def test_the_largest_seed_is_a_seed(cli):
     assert not got.row_problem and (got.verdict, got.feedback) == (doc["verdict"], doc["feedback"])
 
 
-def test_a_steps_row_is_judged_as_check_steps_judges_it(cli):
+@pytest.mark.parametrize(("seed", "answer"), [("", ""), (" ", " ")], ids=["empty", "blank cells"])
+def test_a_steps_row_is_judged_as_check_steps_judges_it(cli, seed, answer):
+    """Blank answer and seed cells (white space only, as a spreadsheet may leave them) are empty."""
     path = sorted((PROOFS / "ex6.3").glob("*.tex"))[0]
-    got = check_row("ex6.3", "", "", path.read_text(encoding="utf-8"))
+    got = check_row("ex6.3", seed, answer, path.read_text(encoding="utf-8"))
     doc, _ = check_json(cli, "ex6.3", "--steps", str(path))
     assert (got.verdict, got.feedback, got.mistake) == (doc["verdict"], doc["feedback"], doc["mistake"])
     assert not got.row_problem

@@ -107,3 +107,20 @@ def test_a_steps_file_changed_while_it_was_read_is_refused(tmp_path, monkeypatch
     with pytest.raises(StepsFileRefused) as refused:
         read_steps_file(tmp_path, "p.tex")
     assert str(refused.value) == "steps_file changed while it was read: p.tex"
+
+
+def test_a_steps_file_that_grew_while_it_was_read_is_refused(tmp_path, monkeypatch) -> None:
+    """Its size said it fitted, but more than the limit came: refused, not cut to the limit."""
+    (tmp_path / "p.tex").write_text("a = b\n", encoding="utf-8")
+    read = files._read_regular
+
+    def grown(name: str, limit: int):
+        raw, info = read(name, limit)
+        return raw + b"%" * (limit + 1 - len(raw)), info
+
+    monkeypatch.setattr(files, "_read_regular", grown)
+    with pytest.raises(StepsFileRefused) as refused:
+        read_steps_file(tmp_path, "p.tex")
+    assert str(refused.value) == (
+        f"steps_file is larger than the {MAX_STEPS_BYTES:,} bytes a derivation may hold: p.tex"
+    )
