@@ -193,10 +193,6 @@ _EQUIVALENT = {
 _TWO_FIGURES = (
     "each needs two saturation figures drawn and compared (seconds each): not done, for the suite's time"
 )
-_STDIN_EDGE = (
-    "how much of standard input --stdin reads differs only for an answer after 4 x MAX_LENGTH characters "
-    "of white space"
-)
 _REAL_PROCESS = (
     "acts on a real file descriptor, only in a process of its own (the real-process /dev/full tests in "
     "tests/cli/test_cli.py and test_cli_lab.py): mutmut runs a mutant's tests by the calls it saw "
@@ -226,7 +222,6 @@ _NOT_KILLED = {
         ("x_read_steps_file__mutmut_60", _LATE + " (the words for a steps file that is not UTF-8)"),
     ],
     "symattn.cli.commands": [
-        *((f"x__silence_stdout__mutmut_{i}", _REAL_PROCESS) for i in range(2, 12)),
         ("x_grade__mutmut_104", _LATE + " (the summary's head on a resumed run: 'N already graded in OUT')"),
         ("x_grade__mutmut_111", _LATE + " (the blank line after the summary's head)"),
         *(
@@ -237,10 +232,6 @@ _NOT_KILLED = {
             "x_lab_saturation__mutmut_11",
             "one figure trial more matters only at exactly 19,999 keys: a 2 x 10^9-number figure (minutes)",
         ),
-        ("x_check__mutmut_9", _STDIN_EDGE),
-        ("x_check__mutmut_10", _STDIN_EDGE),
-        ("x_check__mutmut_12", _STDIN_EDGE),
-        ("x_check__mutmut_13", _STDIN_EDGE),
         ("x__plot_target__mutmut_2", "the limit's edge is a figure of exactly 2 x 10^9 numbers (minutes)"),
         (
             "x_lab_saturation__mutmut_35",

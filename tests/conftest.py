@@ -55,14 +55,23 @@ def pytest_configure(config) -> None:
     ):
         if not os.environ.get(variable, "").startswith(tempfile.gettempdir()):
             os.environ[variable] = tempfile.mkdtemp(prefix=prefix)
-    if "PYTEST_XDIST_WORKER" not in os.environ:
-        _BEFORE.update(snapshot(ROOT))
+    if not guarded():
+        return
+    _BEFORE.update(snapshot(ROOT))
+
+
+def guarded() -> bool:
+    """Whether this process lists the files a run must leave as they are: the controlling process
+    of a run, but not a pytest-xdist worker, nor a mutant's run under mutmut (bench/mutation.py),
+    whose copy of the repository mutmut itself writes to (a mutant's results, while others run),
+    which would fail the mutant's tests and count it killed."""
+    return "PYTEST_XDIST_WORKER" not in os.environ and "MUTANT_UNDER_TEST" not in os.environ
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:
     """The run fails if it wrote, removed or rewrote a file of the checkout or the user's cache
     (tests write to temporary folders only)."""
-    if not _BEFORE or "PYTEST_XDIST_WORKER" in os.environ:
+    if not _BEFORE or not guarded():
         return
     found = changes(_BEFORE, snapshot(ROOT))
     if found:
