@@ -322,10 +322,8 @@ RUNS = "runs.json"
 def record_run(workdir: Path, kind: str, children: int, start: float) -> float:
     """Adds this run (pass, resume or again) to the workdir's ``runs.json``; its minutes."""
     minutes = (time.monotonic() - start) / 60
-    path = workdir / RUNS
-    runs = json.loads(path.read_text()) if path.exists() else []
-    runs.append({"kind": kind, "children": children, "minutes": round(minutes, 1)})
-    path.write_text(json.dumps(runs, indent=1))
+    runs = [*recorded_runs(workdir), {"kind": kind, "children": children, "minutes": round(minutes, 1)}]
+    (workdir / RUNS).write_text(json.dumps(runs, indent=1))
     return minutes
 
 
