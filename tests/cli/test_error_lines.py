@@ -9,6 +9,7 @@ import os
 import sys
 
 import pytest
+from stand_in import StandIn
 
 from symattn.cli import app, commands, main
 
@@ -41,34 +42,21 @@ def test_an_unwritable_stderr_keeps_the_exit_code(capsys, monkeypatch):
 
 
 # -- after the one line, stdout points at /dev/null (app._silence_stdout) ----------------------
-class _OS:
-    """The os module as app.py sees it, with open recorded (or refused): not os.open itself,
-    which every thread of the test process uses."""
-
-    def __init__(self, refuse: bool = False) -> None:
-        self.opened: list[int] = []
-        self.refuse = refuse
-
-    def __getattr__(self, name: str):
-        return getattr(os, name)
-
-    def open(self, *args, **kwargs) -> int:
-        if self.refuse:
-            raise PermissionError(13, "Permission denied", os.devnull)
-        self.opened.append(os.open(*args, **kwargs))
-        return self.opened[-1]
-
-
 def test_after_an_error_stdout_writes_go_to_dev_null(tmp_path, monkeypatch):
     """Python's last flush of text stdout never took must not fail with a traceback: the
     stream's descriptor is made /dev/null's (writable), and the one opened for it is closed."""
     target = tmp_path / "stdout.txt"
-    seen = _OS()
-    monkeypatch.setattr(app, "os", seen)
+    opened: list[int] = []
+
+    def recorded(*args, **kwargs) -> int:
+        opened.append(os.open(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(app, "os", StandIn(os, open=recorded))
     with open(target, "w", encoding="utf-8") as stream:
         monkeypatch.setattr(sys, "stdout", stream)
         app._silence_stdout()
-        (devnull,) = seen.opened
+        (devnull,) = opened
         with pytest.raises(OSError) as closed:
             os.fstat(devnull)
         assert closed.value.errno == errno.EBADF
@@ -84,9 +72,12 @@ def test_silencing_stdout_that_cannot_be_silenced_is_quiet(tmp_path, monkeypatch
     app._silence_stdout()
     target = tmp_path / "stdout.txt"
 
+    def refused(*args, **kwargs) -> int:
+        raise PermissionError(13, "Permission denied", os.devnull)
+
     with open(target, "w", encoding="utf-8") as stream:
         monkeypatch.setattr(sys, "stdout", stream)
-        monkeypatch.setattr(app, "os", _OS(refuse=True))
+        monkeypatch.setattr(app, "os", StandIn(os, open=refused))
         app._silence_stdout()
         monkeypatch.undo()
         assert os.path.samestat(os.fstat(stream.fileno()), os.stat(target))

@@ -12,6 +12,7 @@ import sys
 import time
 
 import pytest
+from stand_in import StandIn
 
 from symattn.cli import app
 
@@ -21,21 +22,14 @@ class Ended(Exception):
         self.code = code
 
 
-class _OS:
-    """The os module as app.py sees it, but for _exit, which raises Ended(code). (Not os._exit
-    itself: the judge's forked workers end with it.)"""
-
-    def __getattr__(self, name: str):
-        return getattr(os, name)
-
-    @staticmethod
-    def _exit(code: int) -> None:
-        raise Ended(code)
+def _ended(code: int) -> None:
+    raise Ended(code)
 
 
 @pytest.fixture
 def ended(monkeypatch):
-    monkeypatch.setattr(app, "os", _OS())
+    """app's os._exit raises Ended(code) (not os._exit itself: the judge's forked workers end with it)."""
+    monkeypatch.setattr(app, "os", StandIn(os, _exit=_ended))
 
 
 def run(monkeypatch, *argv: str) -> int:
