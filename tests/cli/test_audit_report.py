@@ -27,9 +27,8 @@ def with_a_wrong_figure(tmp_path) -> Path:
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 @pytest.mark.parametrize("which", ["module", "wrong keys", "wrong figure"])
 def test_the_worker_report_is_what_audit_prints(cli, tmp_path, which: str, as_json: bool):
-    path = {"module": MODULE, "wrong keys": WRONG_KEYS, "wrong figure": None}[which] or with_a_wrong_figure(
-        tmp_path
-    )
+    fixed = {"module": MODULE, "wrong keys": WRONG_KEYS}
+    path = fixed[which] if which in fixed else with_a_wrong_figure(tmp_path)
     report, problems, wrong = _audit_report(path.read_text(encoding="utf-8"), as_json)
     code, out, err = cli("audit", str(path), *(["--json"] if as_json else []))
     assert (out, err.splitlines(), code) == (report, problems, 1 if wrong else 0)
@@ -51,9 +50,8 @@ def test_a_text_with_nothing_to_audit_has_no_report():
 
 def test_the_audit_runs_in_a_worker_under_its_own_limits(cli, monkeypatch):
     """audit hands the module to an isolated worker with its limits: 4 CPU seconds, 15 s of wall
-    clock, 400 MB and an 8 MiB result (the
-    worker's enforcement of its limits is tested with the parser's, tests/grading/answers/
-    test_parsing.py and tests/grading/test_bounds_fuzz.py)."""
+    clock, 400 MB and an 8 MiB result (the worker's enforcement of its limits is tested with the
+    parser's, in tests/grading/answers/test_parsing.py and tests/grading/test_bounds_fuzz.py)."""
     from symattn.grading import worker
 
     seen = []
