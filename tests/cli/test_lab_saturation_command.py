@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 ARGV = ["lab", "saturation", "--trials", "50"]
 
 
@@ -36,28 +38,29 @@ def test_a_figure_over_the_limit_is_refused_before_the_run(cli, tmp_path):
     assert not figure.exists()
 
 
-def test_the_figure_is_drawn_with_the_runs_keys_threshold_and_seed(cli, tmp_path, monkeypatch):
-    """--plot draws the lab's figure for the keys, threshold and seed of the run (the figure's
-    own curves are checked against a simulation in tests/labs/test_figures.py)."""
+@pytest.fixture
+def drawings(monkeypatch) -> list[tuple[str, dict]]:
+    """The saturation figures --plot asks for, (path, arguments) each; none drawn (minutes)."""
     from symattn.labs import figures
 
-    calls = []
+    calls: list[tuple[str, dict]] = []
     monkeypatch.setattr(figures, "saturation_curve", lambda path, **kw: calls.append((str(path), kw)))
+    return calls
+
+
+def test_the_figure_is_drawn_with_the_runs_keys_threshold_and_seed(cli, tmp_path, drawings):
+    """--plot draws the lab's figure for the keys, threshold and seed of the run (the figure's
+    own curves are checked against a simulation in tests/labs/test_figures.py)."""
     figure = tmp_path / "f.svg"
     argv = [*ARGV, "--keys", "32", "--threshold", "0.9", "--seed", "7", "--plot", str(figure)]
     code, _, err = cli(*argv)
     assert (code, err) == (0, "")
-    assert calls == [(str(figure), {"keys": 32, "threshold": 0.9, "seed": 7})]
+    assert drawings == [(str(figure), {"keys": 32, "threshold": 0.9, "seed": 7})]
 
 
-def test_a_figure_of_exactly_the_limit_is_drawn(cli, tmp_path, monkeypatch):
+def test_a_figure_of_exactly_the_limit_is_drawn(cli, tmp_path, drawings):
     """At 19,999 keys the figure draws 5 x 20,000 x 20,000 = 2 x 10^9 numbers, exactly the limit:
-    allowed (the drawing itself is replaced here; it would take minutes)."""
-    from symattn.labs import figures
-
-    calls = []
-    monkeypatch.setattr(figures, "saturation_curve", lambda path, **kw: calls.append(kw["keys"]))
-    figure = tmp_path / "f.svg"
-    argv = [*ARGV, "--method", "reduced", "--keys", "19999", "--plot", str(figure)]
+    allowed."""
+    argv = [*ARGV, "--method", "reduced", "--keys", "19999", "--plot", str(tmp_path / "f.svg")]
     code, _, err = cli(*argv)
-    assert (code, err, calls) == (0, "", [19999])
+    assert (code, err, [kw["keys"] for _, kw in drawings]) == (0, "", [19999])
