@@ -167,7 +167,7 @@ class _FullAtSummary(io.StringIO):
         return super().write(text)
 
 
-def test_a_summary_that_cannot_be_written_names_its_stream(cli, tmp_path, monkeypatch, capsys):
+def test_a_summary_that_cannot_be_written_names_its_stream(cli, tmp_path, monkeypatch):
     """The summary goes to stdout with --out and to stderr without; either failing is one line
     naming that stream (exit 2), after the rows and files were written."""
     path, out = class_file(tmp_path), tmp_path / "o.csv"
