@@ -13,6 +13,11 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
 
 GROUPED = """
 import pytest
@@ -35,18 +40,87 @@ def test_loose(i):
 """
 
 
+# tests/conftest.py's hook, in a suite of its own, with a stand-in for `symattn build`'s output
+CONFTEST = """
+import pytest
+from groups import join_costly_groups, refuse_conflicts
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    join_costly_groups(items)
+
+
+def pytest_runtest_setup(item):
+    refuse_conflicts(item)
+
+
+@pytest.fixture(scope="session")
+def generated():
+    return "built"
+"""
+
+USERS = """
+import pytest
+
+
+@pytest.mark.parametrize("i", range(6))
+def test_user(i, generated):
+    assert generated == "built"
+"""
+
+TWO_GROUPS = """
+import pytest
+
+
+@pytest.mark.xdist_group("browser")
+def test_user(generated):
+    pass
+"""
+
+
+def _run(folder: Path) -> subprocess.CompletedProcess:
+    """pytest -n 2 --dist loadgroup over ``folder``, as scripts/test.sh runs the suite, verbose."""
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v", "-n", "2", "--dist", "loadgroup",
+         "-o", "addopts=", "--rootdir", str(folder), str(folder)],
+        cwd=folder, capture_output=True, text=True, timeout=120,
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")} | {"PYTHONPATH": str(TESTS)},
+    )
+
+
+def _workers(done: subprocess.CompletedProcess, test: str) -> set[str]:
+    """The workers that ran the tests whose node id holds ``test``."""
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    passed = re.findall(r"^\[(gw\d)\] .*PASSED (\S+)", done.stdout, re.M)
+    assert len(passed) == 18, done.stdout
+    return {worker for worker, name in passed if test in name}
+
+
 def test_a_group_runs_on_one_worker(tmp_path) -> None:
     (tmp_path / "test_one.py").write_text(GROUPED)
     (tmp_path / "test_two.py").write_text(GROUPED)
     (tmp_path / "test_loose.py").write_text(LOOSE)
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v", "-n", "2", "--dist", "loadgroup",
-         "-o", "addopts=", "--rootdir", str(tmp_path), str(tmp_path)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
-        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")},
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    passed = re.findall(r"^\[(gw\d)\] .*PASSED (\S+)", done.stdout, re.M)
-    assert len(passed) == 18, done.stdout
-    grouped = {worker for worker, test in passed if "::test_grouped[" in test}
+    grouped = _workers(_run(tmp_path), "::test_grouped[")
     assert len(grouped) == 1, f"the group ran on {sorted(grouped)}"
+
+
+def test_the_users_of_a_costly_fixture_run_on_one_worker_unmarked(tmp_path) -> None:
+    """No test here is marked: tests/conftest.py's hook puts each user of `generated` (session-wide)
+    into its group, so the fixture is built once."""
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "test_one.py").write_text(USERS)
+    (tmp_path / "test_two.py").write_text(USERS)
+    (tmp_path / "test_loose.py").write_text(LOOSE)
+    users = _workers(_run(tmp_path), "::test_user[")
+    assert len(users) == 1, f"the users of generated ran on {sorted(users)}"
+
+
+def test_a_user_in_another_group_fails_saying_why(tmp_path) -> None:
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "test_one.py").write_text(TWO_GROUPS)
+    done = _run(tmp_path)
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "ERROR test_one.py::test_user" in done.stdout  # at its setup: no fixture built
+    assert "\nin xdist groups ['browser'] but its fixtures need ['generated']\n" in done.stdout
+

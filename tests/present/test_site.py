@@ -207,6 +207,7 @@ def test_build_without_the_module_keeps_audit_md_and_check_notes_it(tmp_path, cl
     assert "wrote a short page in its place" in err
 
 
+@pytest.mark.xdist_group("generated")  # one `symattn build` per run, not one per worker
 def test_the_home_table_says_how_each_derivation_was_proved(generated, verify):
     """One row per derivation, in four columns (so it fits at 1280 pixels: see
     test_site_pages.py): its title linking to its page, its number of steps, the number proved

@@ -407,7 +407,10 @@ def test_a_failed_load_says_so_with_the_command_to_use(browser, site, tmp_path, 
 
 @pytest.mark.parametrize("exercise", ["ex6.1", "ex6.2", "ex6.3", "ex6.4", "ex6.5", "ex6.6", "ex6.7"])
 def test_every_box_renders_its_markdown_and_math(page, base, exercise):
-    """Opened, every collapsible box shows typeset math and real tables, never raw Markdown."""
+    """Opened, every collapsible box shows typeset math and real tables, never raw Markdown.
+    The checker is kept from loading (its worker's script refused): the boxes owe it nothing, and
+    Pyodide's boot would be most of the test's time."""
+    page.route("**/javascripts/checker-worker.mjs", lambda route: route.abort())
     page.goto(base + f"exercises/{exercise}/")
     page.wait_for_load_state("networkidle")
     page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")

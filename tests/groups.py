@@ -1,0 +1,43 @@
+"""Each costly session fixture is built once per run: a test that asks for one joins its
+pytest-xdist group (``--dist loadgroup`` then runs the group's tests on one worker). Without it, a
+test written without the group's mark builds the fixture a second time on the other worker: a
+minute or more of CI for `symattn build`'s output, half a minute for the browser's site."""
+
+from __future__ import annotations
+
+import pytest
+
+#: why an item cannot be run in one group (it is failed when its setup starts)
+CONFLICT = pytest.StashKey[str]()
+
+#: fixture name -> the xdist group whose worker builds it (when the fixture is session-wide)
+COSTLY = {"generated": "generated", "site": "browser", "base": "browser", "browser": "browser"}
+
+
+def join_costly_groups(items: list[pytest.Item], costly: dict[str, str] = COSTLY) -> None:
+    """Marks each item that uses a session-wide fixture of ``costly`` with that fixture's group. A
+    test in another group already, or needing two groups, fails (`refuse_conflicts`): pytest-xdist
+    would put it in a third group of its own and build the fixtures again. (Raising here would not
+    do: a pytest-xdist worker's collection error reaches the user without its message.)"""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:  # a doctest
+            continue
+        marks = item.iter_markers("xdist_group")
+        have = {m.args[0] if m.args else m.kwargs.get("name", "default") for m in marks}
+        needed = {
+            group
+            for name, group in costly.items()
+            if (defs := info.name2fixturedefs.get(name)) and defs[-1].scope == "session"
+        }
+        if len(needed | have) > 1 and needed:
+            item.stash[CONFLICT] = f"in xdist groups {sorted(have)} but its fixtures need {sorted(needed)}"
+            continue
+        for group in needed - have:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def refuse_conflicts(item: pytest.Item) -> None:
+    """Fails, before its fixtures are built, a test that ``join_costly_groups`` could not place."""
+    if CONFLICT in item.stash:
+        pytest.fail(item.stash[CONFLICT], pytrace=False)
