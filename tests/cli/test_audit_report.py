@@ -74,3 +74,15 @@ def test_the_audit_runs_in_a_worker_under_its_own_limits(cli, monkeypatch):
             },
         )
     ]
+
+
+def test_a_long_wrong_claim_is_shown_by_its_first_80_characters():
+    """A wrong claim longer than a line is cut to its first 80 characters, so that its one line
+    still ends with the true value: here H_15 = 1/1 + ... + 1/15 = 3.3182..., claimed 2.5."""
+    from fractions import Fraction
+
+    terms = " + ".join(rf"\frac{{1}}{{{k}}}" for k in range(1, 16))
+    _, problems, wrong = _audit_report(f"The fifteenth harmonic number: ${terms} \\approx 2.5$.\n", False)
+    claim = " + ".join(f"1/{k}" for k in range(1, 16)) + " ≈ 2.5"  # as words() writes it, 97 characters
+    harmonic = sum(Fraction(1, k) for k in range(1, 16))
+    assert wrong and problems == [f"symattn: wrong: line 1: {claim[:80]}: true value {float(harmonic):.6f}"]
