@@ -23,10 +23,13 @@ async function boot() {
   done("python");
   say("Loading SymPy and the LaTeX reader (2 of 3)");
   const manifest = await (await fetch(new URL("wheels/manifest.json", site))).json();
+  // Pyodide reports a wheel it could not fetch or install here, and resolves all the same.
+  const missed = [];
   await python.loadPackage(
     manifest.wheels.map((name) => new URL("wheels/" + name, site).href),
-    { messageCallback: () => {}, errorCallback: () => {} },
+    { messageCallback: () => {}, errorCallback: (message) => missed.push(message) },
   );
+  if (missed.length > 0) throw new Error("SymPy and the LaTeX reader did not all arrive from the site");
   done("wheels");
   say("Preparing the checker (3 of 3)");
   python.runPython("import sympy");
@@ -38,9 +41,19 @@ async function boot() {
   return phases;
 }
 
+// Why loading failed, in one line for the page's sentence: never a traceback. A Python error's
+// message is its traceback and Pyodide's advice: its "Type: message" line is kept.
+function reason(error) {
+  const text = String(error && error.message ? error.message : error);
+  const lines = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const raised = lines.filter((line) => /^[A-Za-z_.]*(Error|Exception|Exit|Interrupt)\b.*:/.test(line));
+  const line = raised.length > 0 ? raised[raised.length - 1] : lines[0] || "no reason given";
+  return line.length > 160 ? line.slice(0, 159) + "…" : line;
+}
+
 const ready = boot().then(
   (phases) => postMessage({ kind: "ready", phases }),
-  (error) => postMessage({ kind: "failed", message: String(error && error.message ? error.message : error) }),
+  (error) => postMessage({ kind: "failed", message: reason(error) }),
 );
 
 onmessage = async (event) => {
