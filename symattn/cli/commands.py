@@ -210,13 +210,15 @@ def audit(args: argparse.Namespace) -> int:
 
     try:
         with open(args.file, encoding="utf-8") as fh:
-            text = fh.read(2_000_000)
+            text = fh.read(AUDIT_CHARACTERS + 1)
     except OSError as exc:
         raise InputError(f"cannot read {args.file}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise InputError(f"cannot read {args.file}: not UTF-8 text (a binary file?)") from None
     if "\0" in text:
         raise InputError(f"cannot read {args.file}: not a text file (it holds NUL bytes)")
+    if len(text) > AUDIT_CHARACTERS:  # audited in part, its verdict would pass over the rest
+        raise InputError(f"{args.file}: longer than {AUDIT_CHARACTERS:,} characters, too long to audit")
     try:
         out, problems, wrong = isolated(
             _audit_report,
@@ -239,6 +241,8 @@ def audit(args: argparse.Namespace) -> int:
 
 #: Limits for one audit, run in a worker as answers are: CPU seconds (the module's answer within
 #: 5 s on a machine that is not busy), a wall-clock backstop for a busy one, and memory.
+#: The longest module audit reads (the course module is about 20,000 characters).
+AUDIT_CHARACTERS = 2_000_000
 AUDIT_CPU_SECONDS = 4
 AUDIT_WALL_SECONDS = 15.0
 AUDIT_MEMORY_MB = 400

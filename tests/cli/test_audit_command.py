@@ -1,0 +1,76 @@
+"""`symattn audit FILE` as a command (symattn/cli/commands.py, audit): what it reads, and the one
+line, exit 2, for each file it refuses. The report itself: test_audit_report.py and
+tests/grading/audit/test_audit.py."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from symattn.grading import worker
+
+
+def test_a_missing_file_is_named_with_the_systems_reason(cli, tmp_path):
+    missing = tmp_path / "nope.md"
+    said = f"symattn: error: cannot read {missing}: No such file or directory\n"
+    assert cli("audit", str(missing)) == (2, "", said)
+
+
+@pytest.mark.parametrize(
+    "content, says",
+    [
+        (b"\xff\xfe# a module\n", "cannot read {}: not UTF-8 text (a binary file?)"),
+        (b"# a module\n\x00 1 + 1 = 2\n", "cannot read {}: not a text file (it holds NUL bytes)"),
+        (b"# a module\n\nNo figures here.\n", "{}: no exercises and no numeric claims found"),
+    ],
+    ids=["not UTF-8", "NUL bytes", "nothing to audit"],
+)
+def test_a_file_it_cannot_audit_is_one_line_exit_2(cli, tmp_path, content: bytes, says: str):
+    path = tmp_path / "m.md"
+    path.write_bytes(content)
+    assert cli("audit", str(path)) == (2, "", f"symattn: error: {says.format(path)}\n")
+
+
+def test_a_module_of_two_million_characters_is_read_whole_and_one_more_is_refused(cli, tmp_path):
+    """Never audited in part: a verdict on the first two million characters would pass over the
+    rest. Exactly 2,000,000 are read (here they hold no claim, so the audit says so)."""
+    path = tmp_path / "long.md"
+    path.write_text("x" * 1_999_999 + "\n", encoding="utf-8")
+    assert cli("audit", str(path))[2] == f"symattn: error: {path}: no exercises and no numeric claims found\n"
+    path.write_text("x" * 2_000_000 + "\n", encoding="utf-8")
+    said = f"symattn: error: {path}: longer than 2,000,000 characters, too long to audit\n"
+    assert cli("audit", str(path)) == (2, "", said)
+
+
+def test_a_module_the_worker_gives_up_on_is_named_with_the_workers_reason(cli, tmp_path, monkeypatch):
+    def gives_up(fn, *args, **limits):
+        raise worker.WorkerError("too costly to audit: no result within 15 s")
+
+    monkeypatch.setattr(worker, "isolated", gives_up)
+    path = tmp_path / "m.md"
+    path.write_text("$e^{12.7} \\approx 330{,}000$\n", encoding="utf-8")
+    said = f"symattn: error: {path}: too costly to audit: no result within 15 s\n"
+    assert cli("audit", str(path)) == (2, "", said)
+
+
+def test_the_file_is_read_as_utf_8_whatever_the_locale(tmp_path):
+    """A module holds math in Unicode (≈, √): it is read as UTF-8 even where the locale's encoding
+    is ASCII (the C locale, without Python's UTF-8 mode or its coercion of that locale). In a
+    process of its own, since the encoding is the interpreter's from its start (so a mutation pass,
+    in this process, cannot see it: bench/mutation.py names that mutant)."""
+    path = tmp_path / "m.md"
+    path.write_text("The score is $e^{12.7} ≈ 330{,}000$.\n", encoding="utf-8")
+    env = os.environ | {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    env["PYTHONIOENCODING"] = "utf-8"  # the report's ≈ printed (else a one-line refusal of its own)
+    done = subprocess.run(
+        [sys.executable, "-c", "import locale, sys; print(locale.getpreferredencoding(False)); "
+         "from symattn.cli import main; sys.exit(main(sys.argv[1:]))", "audit", str(path)],
+        capture_output=True, env=env, timeout=120,
+    )
+    encoding, _, report = done.stdout.partition(b"\n")
+    assert encoding.decode().lower() in ("ansi_x3.4-1968", "ascii"), encoding  # the locale is ASCII
+    assert (done.returncode, done.stderr) == (0, b""), done.stderr
+    assert "330,000" in report.decode("utf-8")
