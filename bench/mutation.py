@@ -21,8 +21,9 @@ section then says it is partial. The workers and minutes of each run are kept in
 CI never runs it. ``--exclude`` leaves out a file of the working tree (a test someone is still
 writing).
 ``--reuse`` prints the section from the last pass in ``--workdir`` without running it again;
-``--again`` reruns only that pass's survivors (and mutants no test reached) with the tests as they
-are now, for checking new tests in minutes rather than a full pass.
+``--again`` reruns only that pass's survivors (and mutants no test reached), and every mutant of a
+function changed since, with the code and tests as they are now, for checking new tests in minutes
+rather than a full pass.
 """
 
 from __future__ import annotations
@@ -336,7 +337,8 @@ def rerun_survivors(workdir: Path, exclude: tuple[str, ...] = (), children: int 
     """The repository as it is now copied over the last pass's ``workdir`` (its ``mutants/`` kept:
     mutmut mutates again only the functions that changed, and forgets only their results), and
     only the pass's survivors and mutants without tests run again, by name, with the tests as they
-    are now (mutmut collects the new tests' coverage first). Checks new tests in minutes."""
+    are now (mutmut collects the new tests' coverage first), then the mutants of the functions that
+    changed. Checks new tests in minutes."""
     start = time.monotonic()
     fresh = workdir.with_name(workdir.name + "-now")
     copy_repository(fresh, exclude)
@@ -353,10 +355,22 @@ def rerun_survivors(workdir: Path, exclude: tuple[str, ...] = (), children: int 
     if not snapshot.exists():  # the counts of the pass itself, kept across reruns
         snapshot.write_text(json.dumps(before, indent=0))
     names = [n for n, s in before.items() if s in ("survived", "no tests")]
+    run_named(workdir, names, children)
+    # A function changed since the pass is mutated again and its results forgotten: its mutants
+    # (renumbered, and new ones) run too, or a change to the code would hide its own survivors.
+    after = results(workdir)
+    forgotten = [n for n, s in after.items() if s == "not checked" and before.get(n) != "not checked"]
+    run_named(workdir, forgotten, children)
+    return record_run(workdir, "again", children, start)
+
+
+def run_named(workdir: Path, names: list[str], children: int) -> None:
+    """``mutmut run`` of the mutants ``names`` (none: nothing to run)."""
+    if not names:
+        return
     done = mutmut(workdir, "run", "--max-children", str(children), *names, check=False, stdout=sys.stderr)
     if done.returncode != 0:
         sys.exit(f"bench/mutation.py: mutmut run exited {done.returncode}")
-    return record_run(workdir, "again", children, start)
 
 
 def run_pass(workdir: Path, children: int = 1, kind: str = "pass") -> float:

@@ -86,3 +86,32 @@ def test_a_long_wrong_claim_is_shown_by_its_first_80_characters():
     claim = " + ".join(f"1/{k}" for k in range(1, 16)) + " ≈ 2.5"  # as words() writes it, 97 characters
     harmonic = sum(Fraction(1, k) for k in range(1, 16))
     assert wrong and problems == [f"symattn: wrong: line 1: {claim[:80]}: true value {float(harmonic):.6f}"]
+
+
+def test_wrong_keys_are_named_by_their_exercise_or_else_their_position():
+    """A key the registry's exercise disagrees with is named by that exercise's id; a key no
+    exercise of the registry fits (a spider's legs, here the eighth exercise) by its position.
+    Each at the line of its *Answer:*."""
+    text = WRONG_KEYS.read_text(encoding="utf-8") + (
+        "\n**Exercise (apply).** How many legs has a spider?\n\n*Answer:* 8 (within 0)\n"
+    )
+    lines = text.splitlines()
+    keys = ("1.9 (within 0.01)", "4096 (within 0)", "8 (within 0)")
+    at = {key: lines.index(f"*Answer:* {key}") + 1 for key in keys}
+    _, problems, wrong = _audit_report(text, False)
+    assert wrong and [p.split(": ")[1:3] for p in problems] == [
+        ["wrong key", f"ex6.2 (line {at['1.9 (within 0.01)']})"],
+        ["wrong key", f"ex6.5 (line {at['4096 (within 0)']})"],
+        ["unmatched", f"exercise 8 (line {at['8 (within 0)']})"],
+    ]
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_the_report_is_json_only_when_asked(as_json: bool):
+    import json
+
+    report, _, _ = _audit_report(MODULE.read_text(encoding="utf-8"), as_json)
+    if as_json:
+        assert set(json.loads(report)) >= {"claims", "keys"}
+    else:
+        assert not report.lstrip().startswith("{") and "ex6.2" in report
