@@ -65,3 +65,43 @@ def test_stdin_that_is_not_utf8_is_refused(cli, monkeypatch):
         monkeypatch.setattr(sys, "stdin", stream)
         refused = (2, "", "symattn: error: standard input is not UTF-8 text\n")
         assert cli("check", "ex6.2", "--stdin") == refused
+
+
+class _Endless(io.TextIOBase):
+    """Standard input that never ends (``yes " "``): each read's size is recorded, and a read
+    without a bound is a failure, not a hang."""
+
+    def __init__(self) -> None:
+        self.asked: list[int | None] = []
+
+    def read(self, size: int | None = -1) -> str:
+        self.asked.append(size)
+        assert size is not None and size >= 0, "standard input read without a bound"
+        return " " * size
+
+
+def test_stdin_is_read_with_a_bound_even_when_it_never_ends(cli, monkeypatch):
+    endless = _Endless()
+    monkeypatch.setattr(sys, "stdin", endless)
+    code, _, err = cli("check", "ex6.2", "--stdin")
+    assert (code, endless.asked) == (2, [2**20 + 1]), err
+    assert err.startswith("symattn: error: standard input holds more than 1,048,576 characters")
+
+
+def test_stdin_with_any_byte_a_lenient_decoder_kept_is_refused(cli, monkeypatch):
+    """The C locale's decoder keeps a byte that is not UTF-8 as a surrogate, U+DC80 to U+DCFF:
+    the first and the last of them, each after a right answer, are refused."""
+    refused = (2, "", "symattn: error: standard input is not UTF-8 text\n")
+    for byte in (b"\x80", b"\xff"):
+        raw = io.BytesIO(b"1.96" + byte + b"\n")
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape"))
+        assert cli("check", "ex6.2", "--stdin") == refused, byte
+
+
+def test_stdin_gives_the_verdict_the_argument_gives(cli, monkeypatch):
+    """The answer on standard input is the answer as an argument, whatever letter it begins with
+    (only white space and a byte-order mark are dropped)."""
+    for answer in ("X", "XX1.96", "1.96", r"\frac{e^2+11}{e^2+2}", "e^2"):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(answer + "\n"))
+        given = cli("check", "ex6.2", "--json", "--", answer)
+        assert cli("check", "ex6.2", "--json", "--stdin") == given, answer
