@@ -100,3 +100,20 @@ def test_derive_verifies_in_worker_processes(cli, monkeypatch):
     code, _, err = cli("derive", "multihead_flops")
     assert code == 0, err
     assert seen == [(default_jobs(), True)]
+
+
+def test_derive_without_a_name_says_how_to_find_one(cli):
+    assert cli("derive") == (2, "", "symattn: error: name a derivation (symattn derive --list shows them)\n")
+
+
+def test_derive_shows_what_it_checks_on_a_terminal_only(cli, monkeypatch):
+    import sys
+
+    from terminal import Terminal
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli("derive", "multihead_flops")[0] == 0
+    assert terminal.text == "checking multihead_flops ...\n"
+    monkeypatch.undo()
+    assert cli("derive", "multihead_flops")[2] == ""  # not a terminal: nothing
