@@ -89,6 +89,12 @@ _BEST = (
     "grade writes only correct, incorrect and invalid, whose alphabetical order is their rank: "
     "min agrees with or without the key"
 )
+_LOCALE = (
+    "open() without an encoding takes the locale's, UTF-8 in every test process (CPython coerces the C "
+    "locale); a test in a process of its own, under an ASCII locale, shows the file read or written as "
+    "UTF-8, but mutmut sees no other process"
+)
+_LINE_BUFFERED = "sys.stderr is line-buffered (Python 3.9+): each progress line is written at its newline"
 _EQUIVALENT = {
     "symattn.cli.app": [
         ("xǁ_Versionǁ__call____mutmut_3", _FALLBACK),
@@ -128,6 +134,14 @@ _EQUIVALENT = {
         ("x__did_you_mean__mutmut_23", "cutoff=0.6 is difflib.get_close_matches' default"),
     ],
     "symattn.cli.commands": [
+        ("x_audit__mutmut_2", _LOCALE + " (tests/cli/test_audit_command.py)"),
+        ("x_audit__mutmut_4", _LOCALE + " (tests/cli/test_audit_command.py)"),
+        ("x_audit__mutmut_6", _UTF8_NAME),
+        ("x__write_output__mutmut_3", _LOCALE + " (tests/cli/test_grade_command.py)"),
+        ("x__write_output__mutmut_7", _LOCALE + " (tests/cli/test_grade_command.py)"),
+        ("x_progress__mutmut_3", _LINE_BUFFERED),
+        ("x_progress__mutmut_6", _LINE_BUFFERED),
+        ("x_progress__mutmut_7", _LINE_BUFFERED),
         ("x_grade__mutmut_43", "ensure_ascii=None is false, as False is"),
         ("x_grade__mutmut_5", _JOBS),
         ("x_grade__mutmut_10", _JOBS),

@@ -30,7 +30,7 @@ def regrade_alone(cli, graded: dict[str, str], folder: Path | None = None, *extr
     no other row competing for the cores: for a wall-clock limit a loaded machine may have hit.
     Its steps_file, if any, is read from ``folder``; ``extra`` goes to grade (``--plugin P``)."""
     with tempfile.TemporaryDirectory() as tmp:
-        row = {k: graded[k] for k in ("learner", "exercise", "seed", "answer")}
+        row = {k: graded.get(k, "") for k in ("learner", "exercise", "seed", "answer")}
         row["steps_file"] = ""
         if graded.get("steps_file"):
             shutil.copy(Path(folder or ".") / graded["steps_file"], Path(tmp) / "steps.tex")

@@ -180,6 +180,7 @@ def test_variants_are_the_command_lines(api_page):
         with contextlib.redirect_stdout(out):
             assert main(["exercises", "variant", exercise, "--seed", str(seed)]) == 0
         got = api_page.evaluate("([e, s]) => symattn.variant(e, s)", [exercise, seed])
+        assert "text" in got, got  # else the page's refusal (its time limit, on a busy machine)
         assert got["text"] == out.getvalue()
 
 

@@ -486,6 +486,10 @@ def test_steps_file_rows_are_judged_as_check_steps(tmp_path, cli):
     for g, p in zip(graded, proofs, strict=True):
         _, out, _ = cli("check", p.parent.name, "--steps", str(p), "--json")
         doc = json.loads(out)
+        if "too costly" in g["feedback"] and "too costly" not in doc["feedback"]:
+            # a derivation's CPU limit (3.5 s) hit by a 2 s proof in a pool worker while the other
+            # test worker's processes share the two cores (CPU time swells under contention)
+            g = regrade_alone(cli, g, tmp_path)
         assert [g[k] for k in ("verdict", "feedback", "mistake")] == [
             doc[k] for k in ("verdict", "feedback", "mistake")
         ]
