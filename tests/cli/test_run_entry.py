@@ -92,3 +92,17 @@ def test_what_cannot_be_flushed_is_left_and_what_can_is_flushed(ended, monkeypat
     monkeypatch.setattr(sys, "stderr", None)  # started with 2>&-
     assert run(monkeypatch) == 0
     assert calls == ["flushed", "flushed"]
+
+
+def test_a_stream_closed_before_the_end_is_left_alone(ended, monkeypatch):
+    """A closed stream's flush raises ValueError (a library that closed sys.stdout, say): the
+    program still ends with main's code, and flushes the other stream."""
+    closed, flushed = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()
+    closed.close()  # (a closed StringIO's flush does not raise; a real stream's does)
+    calls = []
+    monkeypatch.setattr(flushed, "flush", lambda: calls.append("flushed"))
+    monkeypatch.setattr(app, "main", lambda argv=None: 1)
+    monkeypatch.setattr(sys, "stdout", closed)
+    monkeypatch.setattr(sys, "stderr", flushed)
+    assert run(monkeypatch) == 1
+    assert calls == ["flushed"]
