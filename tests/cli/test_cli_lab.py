@@ -233,3 +233,17 @@ def test_a_long_direct_saturation_run_suggests_the_reduced_method(monkeypatch, c
     )
     err = term.text + capsys.readouterr().err
     assert ("--method reduced gives the same distribution from 16 times fewer" in err) == hinted
+
+
+@pytest.mark.parametrize(("threshold", "hinted"), [(1600, True), (1601, False)])
+def test_the_hint_starts_at_its_threshold_exactly(monkeypatch, threshold, hinted):
+    """20 direct trials of 4 keys at width 16 draw 20 x (4 + 1) x 16 = 1,600 numbers: a threshold
+    of 1,600 is reached (hint), one of 1,601 is not."""
+    from symattn.cli import commands, main
+
+    monkeypatch.setattr(commands, "REDUCED_HINT_NUMBERS", threshold)
+    term = Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    argv = ["lab", "saturation", "--trials", "20", "--width", "16", "--keys", "4", "--method", "direct"]
+    assert main(argv) == 0
+    assert ("--method reduced gives the same distribution" in term.text) == hinted
