@@ -5,6 +5,7 @@ here in-process: grade runs it in worker processes, where a mutation pass cannot
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,35 @@ def test_a_fault_of_the_judge_keeps_the_batch_going_and_says_so(monkeypatch):
     got = check_row("ex6.2", "", "1")
     expected = "could not be checked (internal error KeyError; please report it)"
     assert (got.verdict, got.feedback, got.row_problem) == ("invalid", expected, False)
+
+
+def test_the_smallest_seed_is_a_seed(cli):
+    """check --seed takes 0 to 2^63 - 1: seed 0 is judged, not refused."""
+    got = check_row("ex6.2", "0", "1")
+    doc, _ = check_json(cli, "ex6.2", "--seed", "0", "--", "1")
+    assert doc is not None
+    assert not got.row_problem and (got.verdict, got.feedback) == (doc["verdict"], doc["feedback"])
+
+
+def test_a_fault_of_the_judge_reads_nothing_and_names_no_mistake(monkeypatch):
+    def broken(*args, **kwargs):
+        raise KeyError("oops")
+
+    monkeypatch.setattr("symattn.grading.submission.judge_submission", broken)
+    got = check_row("ex6.2", "", "1")
+    assert (got.mistake, got.read_as, got.read_as_latex, got.read_as_typed, got.notes) == ("", "", "", "", "")
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer", "fault"),
+    [("ex6.2", "1.96", False), ("ex9", "1", False), ("ex6.2", "1", True)],
+    ids=["judged", "refused", "judge-fault"],
+)
+def test_the_seconds_are_the_time_the_row_took(monkeypatch, exercise, answer, fault):
+    """seconds: the wall-clock time of this row, so at least 0 and at most the time of the call."""
+    if fault:
+        monkeypatch.setattr("symattn.grading.submission.judge_submission", lambda *a, **k: 1 / 0)
+    before = time.perf_counter()
+    got = check_row(exercise, "", answer)
+    took = time.perf_counter() - before
+    assert isinstance(got.seconds, float) and 0 <= got.seconds <= took

@@ -15,6 +15,7 @@ import pytest
 from graded import regrade_alone
 
 from symattn.grading import exercises, plugins
+from symattn.grading.batch import files as files_module
 from symattn.grading.batch.files import MAX_FIELD_BYTES, MAX_STEPS_BYTES
 from symattn.grading.batch.grade import grade_file
 from symattn.grading.submission import kind
@@ -329,6 +330,29 @@ def test_output_files_follow_the_umask(tmp_path, cli, umask):
     assert code == 0, err
     for name in names:
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o666 & ~umask, name
+
+
+def test_a_new_out_follows_the_umask_where_proc_cannot_be_read(tmp_path, cli, monkeypatch):
+    """Without /proc/self/status (not Linux, or /proc not mounted) the umask is asked of the
+    process instead: --out is still 0666 less the umask, and the umask is left as it was."""
+    real_open = open
+
+    def no_proc(path, *args, **kwargs):
+        if str(path).startswith("/proc/"):
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(files_module, "open", no_proc, raising=False)
+    klass = one_row(tmp_path)
+    old = os.umask(0o027)
+    try:
+        code, _, err = grade_cli(cli, klass, tmp_path / "o.csv")
+        after = os.umask(0o027)
+    finally:
+        os.umask(old)
+    assert code == 0, err
+    assert stat.S_IMODE((tmp_path / "o.csv").stat().st_mode) == 0o640
+    assert after == 0o027
 
 
 def test_an_output_that_cannot_be_written_names_the_file(tmp_path, cli):

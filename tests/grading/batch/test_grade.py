@@ -507,3 +507,93 @@ def test_progress_only_on_a_terminal(tmp_path, cli, monkeypatch):
 
     assert main(["grade", str(klass), "--out", str(tmp_path / "b.csv"), "--jobs", "1"]) == 0
     assert "1/1" in term.text and "row" in term.text and "<" in term.text
+
+
+def test_a_row_the_pool_gave_up_on_reads_nothing_and_names_no_mistake(tmp_path, monkeypatch):
+    """A row whose worker died or outlived the deadline (1 s here): invalid, nothing read, no
+    mistake, and the seconds it was given."""
+    monkeypatch.setattr(grade_module, "check_row", die_on_answer)
+    monkeypatch.setattr(grade_module, "ROW_TIMEOUT", 1.0)
+    rows = [{"learner": f"L{i}", "exercise": "ex6.2", "answer": a} for i, a in enumerate(["die", "hang"])]
+    graded = grade_file(str(write_csv(tmp_path / "c.csv", rows)), None, jobs=1).records
+    assert [(g["verdict"], g["mistake"], g["read_as"], g["seconds"]) for g in graded] == [
+        ("invalid", "", "", "0.000"),
+        ("invalid", "", "", "1.000"),
+    ]
+
+
+def test_a_row_that_cannot_be_read_is_not_judged_and_takes_no_time(tmp_path):
+    rows = [
+        {"learner": "a", "exercise": "", "answer": "4"},
+        {"learner": "b", "exercise": "ex6.2", "answer": "4"},
+    ]
+    graded = grade_file(str(write_csv(tmp_path / "c.csv", rows)), None, jobs=1).records
+    assert (graded[0]["verdict"], graded[0]["feedback"]) == ("invalid", "line 2: missing exercise")
+    assert (graded[0]["mistake"], graded[0]["read_as"], graded[0]["seconds"]) == ("", "", "0.000")
+
+
+STARVE: list[Path] = [Path("/nonexistent")]
+STARVED = grade_module.Outcome("invalid", "too costly to check: no result within 4 s", "", "", 4.0)
+
+
+def starving(exercise, seed, answer, steps=None):
+    """A stand-in for check_row, out of the judge's wall clock on its first calls (see each
+    answer); it notes each call in the file STARVE[0]."""
+    with open(STARVE[0], "a") as fh:
+        fh.write(answer + "\n")
+    n = STARVE[0].read_text().split().count(answer)
+    if answer == "always" and n <= 2:
+        return STARVED
+    if answer in ("once", "then-hang") and n == 1:
+        return STARVED
+    if answer == "slow":
+        time.sleep(1.5)
+    if answer == "then-hang" and n == 2:
+        time.sleep(60)
+    return grade_module.Outcome("invalid", f"judged {n} times", "", "", 0.0)  # fails, never hangs
+
+
+def test_a_row_out_of_wall_clock_twice_keeps_that_verdict(tmp_path, monkeypatch):
+    """Judged once more after the rest, and out of time again: that verdict stands (no third try)."""
+    monkeypatch.setattr(grade_module, "check_row", starving)
+    monkeypatch.setattr(sys.modules[__name__], "STARVE", [tmp_path / "calls"])
+    rows = [{"learner": "a", "exercise": "ex6.2", "answer": "always"}]
+    graded = grade_file(str(write_csv(tmp_path / "c.csv", rows)), None, jobs=1).records
+    assert graded[0]["feedback"] == "too costly to check: no result within 4 s"
+    assert (tmp_path / "calls").read_text().split() == ["always", "always"]
+
+
+def test_the_second_try_of_a_row_has_the_pools_deadline_too(tmp_path, monkeypatch):
+    monkeypatch.setattr(grade_module, "check_row", starving)
+    monkeypatch.setattr(grade_module, "ROW_TIMEOUT", 1.0)
+    monkeypatch.setattr(sys.modules[__name__], "STARVE", [tmp_path / "calls"])
+    rows = [{"learner": "a", "exercise": "ex6.2", "answer": "then-hang"}]
+    graded = grade_file(str(write_csv(tmp_path / "c.csv", rows)), None, jobs=1).records
+    assert graded[0]["feedback"] == "too costly to check: stopped after 1 s"
+
+
+def test_a_row_out_of_wall_clock_is_tried_again_only_after_the_rest(tmp_path, monkeypatch):
+    """The second try waits for every other row, so that it does not compete with them."""
+    monkeypatch.setattr(grade_module, "check_row", starving)
+    monkeypatch.setattr(sys.modules[__name__], "STARVE", [tmp_path / "calls"])
+    rows = [{"learner": a, "exercise": "ex6.2", "answer": a} for a in ("once", "slow")]
+    order: list[str] = []
+    klass = write_csv(tmp_path / "c.csv", rows)
+    graded = grade_file(str(klass), None, jobs=2, on_row=lambda r, _: order.append(r.get("answer")))
+    assert order == ["slow", "once"]
+    assert (tmp_path / "calls").read_text().split()[-1] == "once"
+    assert graded.records[0]["feedback"] == "judged 2 times"
+
+
+def raising(exercise, seed, answer, steps=None):
+    """A stand-in for check_row that fails in its worker (check_row itself never raises)."""
+    raise KeyError(answer)
+
+
+def test_a_row_whose_worker_fails_is_invalid_and_says_to_report_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(grade_module, "check_row", raising)
+    rows = [{"learner": "a", "exercise": "ex6.2", "answer": "1.96"}]
+    graded = grade_file(str(write_csv(tmp_path / "c.csv", rows)), None, jobs=1).records
+    assert [(g["verdict"], g["feedback"], g["mistake"], g["read_as"], g["seconds"]) for g in graded] == [
+        ("invalid", "could not be checked (internal error KeyError; please report it)", "", "", "0.000")
+    ]

@@ -1,0 +1,102 @@
+"""Class files in CSV (symattn/grading/batch/files.py, read_class): where the header may stand,
+blank lines, quoted fields over several lines up to MAX_RECORD_LINES (20), a broken record that
+spoils only itself, and the words of each refusal. Each case is one a mutation pass found untested."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from symattn.grading.batch.files import ClassFileError, read_class
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "class.csv"
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def test_a_header_after_blank_lines_is_the_header_and_not_a_row(tmp_path):
+    rows = read_class(write(tmp_path, "\n\nlearner,exercise,answer\na,ex6.2,1.96\n")).rows
+    assert [(r.line, r.fields, r.problem) for r in rows] == [
+        (4, {"learner": "a", "exercise": "ex6.2", "answer": "1.96"}, None)
+    ]
+
+
+def test_a_blank_line_between_rows_is_skipped_and_the_rows_after_it_are_read(tmp_path):
+    rows = read_class(write(tmp_path, "learner,exercise,answer\na,ex6.2,1.96\n\nb,ex6.2,4\n")).rows
+    assert [(r.number, r.line, r.get("learner")) for r in rows] == [(1, 2, "a"), (2, 4, "b")]
+
+
+def test_a_quoted_answer_over_two_lines_is_one_answer(tmp_path):
+    rows = read_class(write(tmp_path, 'learner,exercise,answer\na,ex6.2,"1.96\n"\nb,ex6.2,4\n')).rows
+    assert [(r.line, r.get("answer"), r.problem) for r in rows] == [(2, "1.96\n", None), (4, "4", None)]
+
+
+def test_a_quoted_field_over_exactly_20_lines_is_read(tmp_path):
+    text = 'learner,exercise,answer\na,ex6.2,"1\n' + "x\n" * 18 + 'x"\nb,ex6.2,4\n'  # lines 2 to 21
+    rows = read_class(write(tmp_path, text)).rows
+    assert [(r.line, r.problem) for r in rows] == [(2, None), (22, None)]
+    assert rows[0].get("answer") == "1\n" + "x\n" * 18 + "x"
+
+
+def test_a_quoted_field_over_21_lines_spoils_its_first_line_only(tmp_path):
+    text = 'learner,exercise,answer\na,ex6.2,"1\n' + "x\n" * 19 + 'x"\nb,ex6.2,4\n'  # lines 2 to 22
+    rows = read_class(write(tmp_path, text)).rows
+    assert rows[0].line == 2
+    assert rows[0].problem == "line 2: bad CSV: a quoted field runs over 20 lines"
+    # From the next line on, each line is read again as a record of its own.
+    assert [(r.line, r.get("learner")) for r in rows[1:3]] == [(3, "x"), (4, "x")]
+    assert (rows[-1].line, rows[-1].fields, rows[-1].problem) == (
+        23,
+        {"learner": "b", "exercise": "ex6.2", "answer": "4"},
+        None,
+    )
+    assert len(rows) == 22  # line 2, the 20 lines 3 to 22, and line 23
+
+
+@pytest.mark.parametrize("after", [0, 19], ids=["last-line", "20-lines-to-the-end"])
+def test_a_quote_left_open_to_the_end_of_the_file_is_not_closed(tmp_path, after):
+    """Open on line 3 and never closed, with the file ending within 20 lines: not closed (not
+    "runs over 20 lines", which it does not)."""
+    text = 'learner,exercise,answer\na,ex6.2,4\nb,ex6.2,"4\n' + "x\n" * after
+    rows = read_class(write(tmp_path, text)).rows
+    assert [r.problem for r in rows[:2]] == [None, "line 3: bad CSV: a quoted field is not closed"]
+    assert len(rows) == 2 + after  # each line after the open quote is then a row of its own
+
+
+def test_another_csv_fault_is_named_in_pythons_words(tmp_path):
+    bad = 'b,ex6.2,"1"2\n'
+    with pytest.raises(csv.Error) as python:  # the reference: what Python's csv says of the line
+        list(csv.reader([bad], strict=True))
+    rows = read_class(write(tmp_path, "learner,exercise,answer\na,ex6.2,4\n" + bad)).rows
+    assert rows[1].problem == f"line 3: bad CSV: {python.value}"
+    assert "not closed" not in rows[1].problem and "None" not in rows[1].problem
+
+
+HEADER_MUST = (
+    "the header must name the columns learner, exercise, answer once each (optional: seed, steps_file)"
+)
+OPEN_QUOTE = "line 1: cannot read the header: bad CSV: a quoted field is not closed"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('"learner,exercise,answer\n', OPEN_QUOTE),
+        (",,\n", "no header"),
+        ("learner,exercise,answer,\n", f"{HEADER_MUST}; found: learner, exercise, answer, "),
+        ("learner,exercise,answer,answer\n", f"{HEADER_MUST}; found: learner, exercise, answer, answer"),
+        ("learner,exercise,ans\x07wer\n", f"{HEADER_MUST}; found: learner, exercise, ans?wer"),
+        ("learner,exercise,answer,line,verdict\n", "the column names line, verdict are for the output"),
+        ("learner,exercise,answer,line\n", "the column names line are for the output"),
+    ],
+    ids=["open-quote", "no-header", "empty-name", "twice", "control-character", "output-names", "line"],
+)
+def test_a_header_that_cannot_be_used_is_refused_naming_the_file(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ClassFileError) as refused:
+        read_class(path)
+    assert str(refused.value) == f"{path}: {message}"
