@@ -9,7 +9,7 @@ from pathlib import Path
 
 import mpmath
 import pytest
-from groups import join_costly_groups, refuse_conflicts
+from groups import pytest_collection_modifyitems, pytest_runtest_setup  # noqa: F401 (hooks)
 from hypothesis import settings as hypothesis_settings
 from writes import changes, snapshot
 
@@ -66,15 +66,6 @@ def guarded() -> bool:
     whose copy of the repository mutmut itself writes to (a mutant's results, while others run),
     which would fail the mutant's tests and count it killed."""
     return "PYTEST_XDIST_WORKER" not in os.environ and "MUTANT_UNDER_TEST" not in os.environ
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    join_costly_groups(items)
-
-
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    refuse_conflicts(item)
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:

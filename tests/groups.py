@@ -41,3 +41,14 @@ def refuse_conflicts(item: pytest.Item) -> None:
     """Fails, before its fixtures are built, a test that ``join_costly_groups`` could not place."""
     if CONFLICT in item.stash:
         pytest.fail(item.stash[CONFLICT], pytrace=False)
+
+
+# The hooks themselves: tests/conftest.py imports these two, and so does the small suite of
+# tests/test_xdist_groups.py, so the test runs the suite's own hooks.
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    join_costly_groups(items)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    refuse_conflicts(item)

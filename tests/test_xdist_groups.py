@@ -43,20 +43,12 @@ def test_loose(i):
 # tests/conftest.py's hook, in a suite of its own, with a stand-in for `symattn build`'s output
 CONFTEST = """
 import pytest
-from groups import join_costly_groups, refuse_conflicts
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items):
-    join_costly_groups(items)
-
-
-def pytest_runtest_setup(item):
-    refuse_conflicts(item)
+from groups import pytest_collection_modifyitems, pytest_runtest_setup  # tests/conftest.py's hooks
 
 
 @pytest.fixture(scope="session")
-def generated():
+def generated(tmp_path_factory):
+    (tmp_path_factory.getbasetemp() / "built").touch()
     return "built"
 """
 
@@ -83,7 +75,7 @@ def _run(folder: Path) -> subprocess.CompletedProcess:
     """pytest -n 2 --dist loadgroup over ``folder``, as scripts/test.sh runs the suite, verbose."""
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v", "-n", "2", "--dist", "loadgroup",
-         "-o", "addopts=", "--rootdir", str(folder), str(folder)],
+         "-o", "addopts=", "--rootdir", str(folder), "--basetemp", str(folder / "base"), str(folder)],
         cwd=folder, capture_output=True, text=True, timeout=120,
         env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")} | {"PYTHONPATH": str(TESTS)},
     )
@@ -122,5 +114,15 @@ def test_a_user_in_another_group_fails_saying_why(tmp_path) -> None:
     done = _run(tmp_path)
     assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout[-2000:] + done.stderr[-2000:]
     assert "ERROR test_one.py::test_user" in done.stdout  # at its setup: no fixture built
+    assert not list((tmp_path / "base").rglob("built")), "the fixture was built"
     assert "\nin xdist groups ['browser'] but its fixtures need ['generated']\n" in done.stdout
 
+
+
+def test_the_suite_runs_these_hooks():
+    """tests/conftest.py's hooks are groups.py's, the ones the small suites above run."""
+    import conftest
+    import groups
+
+    assert conftest.pytest_collection_modifyitems is groups.pytest_collection_modifyitems
+    assert conftest.pytest_runtest_setup is groups.pytest_runtest_setup

@@ -42,13 +42,22 @@ async function boot() {
 }
 
 // Why loading failed, in one line for the page's sentence: never a traceback. A Python error's
-// message is its traceback and Pyodide's advice: its "Type: message" line is kept.
+// message is its traceback (and Pyodide's advice): its last unindented "Type: message" line after
+// the traceback is kept, else its type alone (Pyodide's error.type), never a line of the traceback.
 function reason(error) {
   const text = String(error && error.message ? error.message : error);
-  const lines = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
-  const raised = lines.filter((line) => /^[A-Za-z_.]*(Error|Exception|Exit|Interrupt)\b.*:/.test(line));
-  const line = raised.length > 0 ? raised[raised.length - 1] : lines[0] || "no reason given";
-  return line.length > 160 ? line.slice(0, 159) + "…" : line;
+  const lines = text.split(/\r\n|[\r\n\u2028\u2029]/);
+  const start = lines.map((line) => line.startsWith("Traceback")).lastIndexOf(true);
+  let line = "";
+  if (start >= 0) {
+    const raised = lines.slice(start + 1).filter((l) => /^[A-Za-z_][\w.]*(:|$)/.test(l) && !/^\s/.test(l));
+    line = raised.length > 0 ? raised[raised.length - 1].trim() : "";
+    if (line === "" || line.includes("Traceback")) line = error && error.type ? String(error.type) : "a Python error";
+  } else {
+    line = lines.map((l) => l.trim()).find((l) => l !== "") || "no reason given";
+  }
+  const chars = Array.from(line);
+  return chars.length > 160 ? chars.slice(0, 159).join("") + "…" : line;
 }
 
 const ready = boot().then(

@@ -25,8 +25,10 @@ def test_a_header_after_blank_lines_is_the_header_and_not_a_row(tmp_path):
     ]
 
 
-def test_a_blank_line_between_rows_is_skipped_and_the_rows_after_it_are_read(tmp_path):
-    rows = read_class(write(tmp_path, "learner,exercise,answer\na,ex6.2,1.96\n\nb,ex6.2,4\n")).rows
+@pytest.mark.parametrize("blank", ["", "  ", ",,", " , ,\t"], ids=["empty", "spaces", "commas", "mixed"])
+def test_a_blank_line_between_rows_is_skipped_and_the_rows_after_it_are_read(tmp_path, blank):
+    """A line with no text in any cell (a spreadsheet's empty row) is no row."""
+    rows = read_class(write(tmp_path, f"learner,exercise,answer\na,ex6.2,1.96\n{blank}\nb,ex6.2,4\n")).rows
     assert [(r.number, r.line, r.get("learner")) for r in rows] == [(1, 2, "a"), (2, 4, "b")]
 
 
