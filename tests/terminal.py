@@ -14,3 +14,8 @@ class Terminal(io.StringIO):
     @property
     def text(self) -> str:
         return self.getvalue()
+
+
+#: The environment of a process whose locale is ASCII: the C locale, with neither Python's UTF-8
+#: mode nor its coercion of that locale (so open() without an encoding would be ASCII).
+ASCII_LOCALE = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}

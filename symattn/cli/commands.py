@@ -241,11 +241,11 @@ def audit(args: argparse.Namespace) -> int:
 
 #: Limits for one audit, run in a worker as answers are: CPU seconds (the module's answer within
 #: 5 s on a machine that is not busy), a wall-clock backstop for a busy one, and memory.
-#: The longest module audit reads (the course module is about 20,000 characters).
-AUDIT_CHARACTERS = 2_000_000
 AUDIT_CPU_SECONDS = 4
 AUDIT_WALL_SECONDS = 15.0
 AUDIT_MEMORY_MB = 400
+#: The longest module audit reads (the course module is about 20,000 characters).
+AUDIT_CHARACTERS = 2_000_000
 
 
 def _audit_report(text: str, as_json: bool) -> tuple[str | None, list[str], bool]:

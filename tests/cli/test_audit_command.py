@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from terminal import ASCII_LOCALE
 
 from symattn.grading import worker
 
@@ -68,7 +69,7 @@ def test_the_file_is_read_as_utf_8_whatever_the_locale(tmp_path):
     in this process, cannot see it: bench/mutation.py names that mutant)."""
     path = tmp_path / "m.md"
     path.write_text("The score is $e^{12.7} ≈ 330{,}000$.\n", encoding="utf-8")
-    env = os.environ | {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    env = os.environ | ASCII_LOCALE
     env["PYTHONIOENCODING"] = "utf-8"  # the report's ≈ printed (else a one-line refusal of its own)
     done = subprocess.run(
         [sys.executable, "-c", "import locale, sys; print(locale.getpreferredencoding(False)); "

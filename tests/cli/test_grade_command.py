@@ -9,6 +9,8 @@ import json
 import re
 import sys
 
+from terminal import ASCII_LOCALE
+
 from symattn.grading.batch import grade as batch
 
 
@@ -137,7 +139,7 @@ def test_the_files_grade_writes_are_utf_8_whatever_the_locale(tmp_path):
     argv = [sys.executable, "-m", "symattn", "grade", str(klass), "--jobs", "1", "--out", "o.csv"]
     for option, name in outputs.items():
         argv += [option, name]
-    env = os.environ | {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    env = os.environ | ASCII_LOCALE
     done = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, timeout=300)
     assert done.returncode == 0, done.stderr
     for name in ("o.csv", *outputs.values()):
