@@ -229,6 +229,30 @@ _EQUIVALENT = {
             (f"xǁResultFileǁstart__mutmut_{i}", "appended records have exactly the output columns")
             for i in (26, 28)
         ),
+        *((f"x__row__mutmut_{i}", _UTF8_NAME) for i in (65, 69)),
+        ("x__has_bad_bytes__mutmut_3", _UTF8_NAME),
+        ("xǁResultFileǁload__mutmut_29", "bytes.decode's default encoding is UTF-8"),
+        ("xǁResultFileǁload__mutmut_32", _UTF8_NAME),
+        *(
+            (f"xǁResultFileǁfinish__mutmut_{i}", _LOCALE + " (tests/cli/test_grade_command.py)")
+            for i in (36, 40)
+        ),
+        *((f"xǁResultFileǁfinish__mutmut_{i}", _NEWLINE) for i in (37, 41)),
+        ("xǁResultFileǁfinish__mutmut_45", _UTF8_NAME),
+        (
+            "xǁResultFileǁfinish__mutmut_59",
+            "the temporary file was made by this call and is still there: its unlink raises nothing to "
+            "suppress",
+        ),
+        ("xǁResultFileǁ_write__mutmut_39", "csv.DictWriter lowercases extrasaction: 'IGNORE' is 'ignore'"),
+        *(
+            (name, "'' is false as None is: _write builds the same writer")
+            for name in ("xǁResultFileǁ__init____mutmut_5", "xǁResultFileǁclose__mutmut_3")
+        ),
+        (
+            "xǁResultFileǁappend__mutmut_4",
+            "a writer built afresh for each appended row (no header) writes the same bytes",
+        ),
     ],
     "symattn.grading.batch.grade": [
         ("x_check_row__mutmut_73", "row_problem is only ever tested for truth: None and False alike"),
@@ -277,11 +301,6 @@ _NOT_KILLED = {
         *(
             (f"xǁResultFileǁstart__mutmut_{i}", _OWN_PROCESS)
             for i in (6, 10)
-        ),
-        (
-            "x__read_csv_records__mutmut_62",
-            "keeps the cells of a row with more fields than the header (its learner and answer then show "
-            "in --out and the gradebook): which is right is not decided, so no test pins it yet",
         ),
         ("x__printable__mutmut_1", _LATE + " (a header message of exactly 81 characters)"),
         ("x_read_steps_file__mutmut_1", _LATE + " (a refused steps file's name in the row's feedback)"),

@@ -51,6 +51,20 @@ def test_a_module_over_the_limit_is_refused_and_one_at_it_is_read_whole(cli, tmp
     assert cli("audit", str(path)) == (2, "", said)
 
 
+def test_a_module_is_read_only_to_one_character_past_the_limit(cli, tmp_path, monkeypatch):
+    """A module of any length costs at most the limit and one character of memory to refuse."""
+    from reads import record_reads
+
+    from symattn.cli import commands
+
+    monkeypatch.setattr(commands, "AUDIT_CHARACTERS", 1_000)
+    path = tmp_path / "long.md"
+    path.write_text("x" * 5_000, encoding="utf-8")
+    sizes = record_reads(monkeypatch, commands)
+    assert cli("audit", str(path))[0] == 2
+    assert sizes == [1_001]
+
+
 def test_a_module_the_worker_gives_up_on_is_named_with_the_workers_reason(cli, tmp_path, monkeypatch):
     def gives_up(fn, *args, **limits):
         raise worker.WorkerError("too costly to check: CPU time limit reached")  # the worker's words

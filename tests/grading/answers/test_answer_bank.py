@@ -12,6 +12,7 @@ import csv
 from pathlib import Path
 
 import pytest
+from sampled import sampled
 
 from symattn.grading.answers.judge import judge
 from symattn.grading.exercises import get
@@ -36,7 +37,9 @@ def test_bank_covers_every_checkable_exercise_and_a_dozen_variants():
     assert all(r["reason"].strip() for r in ROWS)
 
 
-@pytest.mark.parametrize("row", ROWS, ids=[f"{r['exercise']}:{r['seed']}:{i}" for i, r in enumerate(ROWS)])
+@pytest.mark.parametrize(
+    "row", sampled(ROWS, 3, lambda i, r: f"{r['exercise']}:{r['seed']}:{i}")  # one in 3 in CI's second run
+)
 def test_bank_verdict(row):
     """The judge gives the bank's verdict in the learner's words. (An answer its time limit stops
     is "invalid", too costly, which is no row's verdict for that reason; bench/limits.py times them.)"""

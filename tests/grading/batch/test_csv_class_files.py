@@ -102,3 +102,74 @@ def test_a_header_that_cannot_be_used_is_refused_naming_the_file(tmp_path, text,
     with pytest.raises(ClassFileError) as refused:
         read_class(path)
     assert str(refused.value) == f"{path}: {message}"
+
+
+# -- a row's fields: what is kept as typed, what makes a row unjudgeable, and what is kept of it --
+def test_the_answer_is_kept_as_typed_and_every_other_field_is_trimmed(tmp_path):
+    (row,) = read_class(write(tmp_path, 'learner,exercise,answer,seed\n L1 ,\tex6.2 ," 4 ", 7 \n')).rows
+    assert row.fields == {"learner": "L1", "exercise": "ex6.2", "answer": " 4 ", "seed": "7"}
+    assert row.problem is None
+
+
+def test_each_missing_field_is_named_and_an_empty_answer_is_judged(tmp_path):
+    rows = read_class(write(tmp_path, "learner,exercise,answer\n,,4\nL2,,4\nL3,ex6.2,\n")).rows
+    missing = ["line 2: missing learner and exercise", "line 3: missing exercise", None]
+    assert [r.problem for r in rows] == missing
+
+
+def test_a_row_with_more_fields_than_the_header_keeps_none_of_them(tmp_path):
+    """An unquoted comma (1,96 typed for 1.96) shifts the cells: which is the answer cannot be
+    known, so none is kept (the line says which row it was), never "1" shown as the answer."""
+    rows = read_class(write(tmp_path, "learner,exercise,answer\na,ex6.2,1,96\nb,ex6.2,4\n")).rows
+    assert (rows[0].problem, rows[0].fields) == ("line 2: 4 fields where the header names 3", {})
+    assert rows[1].fields == {"learner": "b", "exercise": "ex6.2", "answer": "4"}
+
+
+def test_a_row_with_bytes_that_are_not_utf_8_is_refused_and_kept_printable(tmp_path):
+    path = tmp_path / "class.csv"
+    path.write_bytes(b"learner,exercise,answer\nL\xff1,ex6.2,4\nL2,ex6.2,4\n")
+    bad, good = read_class(path).rows
+    assert bad.problem == "line 2: not UTF-8 text" and good.problem is None
+    assert bad.fields == {"learner": "L?1", "exercise": "ex6.2", "answer": "4"}
+
+
+def test_a_field_too_large_is_refused_by_name_and_size_and_kept_cut(tmp_path):
+    from symattn.grading.batch.files import MAX_FIELD_BYTES
+
+    name = "n" * 45  # a column of the class's own, named at most 40 characters long in the message
+    big = "é" * (MAX_FIELD_BYTES // 2 + 1)  # two bytes each
+    text = f"learner,exercise,answer,{name}\nL1,ex6.2,4,{big}\n"
+    (row,) = read_class(write(tmp_path, text)).rows
+    size = 2 * len(big)
+    assert row.problem == (
+        f"line 2: the field {'n' * 37}... is {size:,} bytes, larger than the 1 MB a field may hold"
+    )
+    assert row.fields == {"learner": "L1", "exercise": "ex6.2", "answer": "4", name: "é" * 200 + "..."}
+
+
+# -- the file's size ------------------------------------------------------------------------------
+@pytest.mark.parametrize("extra", [0, 1])
+def test_a_class_file_is_read_up_to_its_limit_and_one_byte_more_is_refused(tmp_path, monkeypatch, extra):
+    """Only the limit and one byte more are read, whatever the file's size."""
+    from reads import record_reads
+
+    import symattn.grading.batch.files as files
+
+    monkeypatch.setattr(files, "MAX_BYTES", 3 << 20)
+    header = b"learner,exercise,answer\n"
+    path = tmp_path / "class.csv"
+    path.write_bytes(header + b"a,ex6.2," + b"1" * ((3 << 20) - len(header) - 8 + extra))
+    sizes = record_reads(monkeypatch, files)
+    if extra:
+        with pytest.raises(ClassFileError) as refused:
+            read_class(path)
+        assert str(refused.value) == f"{path}: larger than 3 MB"
+    else:
+        assert len(read_class(path).rows) == 1
+    assert sizes == [(3 << 20) + 1]
+
+
+def test_a_class_file_that_cannot_be_read_is_refused_in_the_systems_words(tmp_path):
+    with pytest.raises(ClassFileError) as refused:
+        read_class(tmp_path)
+    assert str(refused.value) == f"cannot read {tmp_path}: Is a directory"

@@ -604,3 +604,43 @@ def test_a_row_whose_worker_fails_is_invalid_and_says_to_report_it(tmp_path, mon
     assert [(g["verdict"], g["feedback"], g["mistake"], g["read_as"], g["seconds"]) for g in graded] == [
         ("invalid", "could not be checked (internal error KeyError; please report it)", "", "", "0.000")
     ]
+
+
+# -- grade_file's own contract ---------------------------------------------------------------------
+def test_out_naming_the_class_file_itself_is_refused_and_the_file_left_alone(tmp_path):
+    """By its own name or through a symbolic link: the class file would be overwritten."""
+    from symattn.errors import InputError
+
+    klass = write_csv(tmp_path / "c.csv", [{"learner": "a", "exercise": "ex6.2", "answer": "4"}])
+    before = klass.read_bytes()
+    (tmp_path / "link.csv").symlink_to(klass)
+    for out in (str(klass), str(tmp_path / "link.csv")):
+        with pytest.raises(InputError) as refused:
+            grade_file(str(klass), out, jobs=1)
+        assert str(refused.value) == f"--out {out} is the class file itself"
+    assert klass.read_bytes() == before
+
+
+def test_each_row_is_reported_with_the_record_written_for_it(tmp_path, capsys):
+    """on_row gets each judged row and its record, the one --out holds; no progress is shown unless
+    asked; the time taken is the run's own."""
+    rows = [
+        {"learner": "a", "exercise": "ex6.2", "answer": "1.96"},
+        {"learner": "b", "exercise": "ex6.2", "answer": "4"},
+    ]
+    klass = write_csv(tmp_path / "c.csv", rows)
+    seen: list[tuple[str, dict[str, str]]] = []
+    began = time.perf_counter()
+    graded = grade_file(
+        str(klass),
+        str(tmp_path / "o.csv"),
+        jobs=1,
+        on_row=lambda r, rec: seen.append((r.get("learner"), rec)),
+    )
+    took = time.perf_counter() - began
+    assert [(learner, rec["verdict"]) for learner, rec in seen] == [("a", "correct"), ("b", "incorrect")]
+    assert [rec for _, rec in seen] == graded.records
+    assert [r["verdict"] for r in read_csv(tmp_path / "o.csv")] == ["correct", "incorrect"]
+    assert graded.classfile.columns == HEADER and (graded.judged, graded.resumed) == (2, 0)
+    assert 0 < graded.seconds <= took
+    assert capsys.readouterr().err == ""

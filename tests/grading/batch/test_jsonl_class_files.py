@@ -65,3 +65,20 @@ def test_a_one_word_reason_keeps_its_second_part_and_a_longer_one_does_not():
     assert invalid_reason("line 3: seed: not a whole number: 'x'") == "seed: not a whole number"
     assert invalid_reason("line 3: no exercise 'ex9.9': the exercises are ex6.1") == "no exercise '…'"
     assert invalid_reason("two words: more: and more") == "two words"
+
+
+def test_a_steps_file_stands_for_an_absent_answer_only(tmp_path):
+    """A line without an answer needs a steps_file; one missing more says all of it."""
+    lines = [
+        '{"learner": "a", "exercise": "ex6.3", "steps_file": "p.tex"}',
+        '{"learner": "b", "exercise": "ex6.3"}',
+        '{"exercise": "ex6.3", "steps_file": "p.tex"}',
+        '{"learner": "d", "exercise": "ex6.3", "steps_file": ""}',
+    ]
+    rows = read_class(write(tmp_path, lines)).rows
+    assert [r.problem for r in rows] == [
+        None,
+        "line 2: missing answer",
+        "line 3: missing learner and answer",
+        "line 4: missing answer",
+    ]

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from sampled import sampled
 
 from symattn.grading.proofs.derivation import check_derivation
 
@@ -33,7 +34,8 @@ def test_bank_has_thirty_derivations_per_exercise():
         assert {"correct", "incorrect", "invalid"} <= kinds
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+# half of them in CI's second run too
+@pytest.mark.parametrize("path", sampled(FILES, 2, lambda _, p: f"{p.parent.name}/{p.stem}"))
 def test_derivation_bank(path, monkeypatch):
     """The verdict, and the first step that is not ok, are those the file states.
 
