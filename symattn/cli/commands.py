@@ -252,14 +252,14 @@ def _audit_report(text: str, as_json: bool) -> tuple[str | None, list[str], bool
     """In the audit's worker: the report, the lines for standard error, whether anything is wrong
     (plain data: the parent rebuilds nothing the module's text made)."""
     from ..grading.audit.keys import audit_module
-    from ..present.audit_render import audit_json, audit_text_report, claim_text
+    from ..present.audit_render import audit_json, audit_text_report, short_claim
     from ..present.text_math import words
 
     result = audit_module(text)
     if not result.keys and not result.claims:
         return None, [], False
     problems = [
-        f"symattn: wrong: line {c.line}: {' '.join(claim_text(c).split())[:80]}: true value {c.value}"
+        f"symattn: wrong: line {c.line}: {short_claim(c, 80)}: true value {c.value}"
         for c in result.claims
         if c.verdict == "wrong"
     ]

@@ -18,6 +18,16 @@ def _short(s: str | None, width: int = _WIDTH) -> str:
     return s if len(s) <= width else s[: width - 1] + "…"
 
 
+def short_claim(c, width: int) -> str:
+    """A claim on one line in at most ``width`` characters: a longer one keeps its start and its
+    end, where it states the value it claims (``1/1 + 1/2 + … + 1/15 ≈ 2.5``), with … between."""
+    s = " ".join(claim_text(c).split())
+    if len(s) <= width:
+        return s
+    head = (width - 1) // 2
+    return s[:head].rstrip() + "…" + s[len(s) - (width - 1 - head) :].lstrip()
+
+
 def summary(audit: ModuleAudit) -> str:
     n = Counter(c.verdict for c in audit.claims)
     wrong_keys = sum(r.wrong for r in audit.keys)
@@ -35,7 +45,7 @@ def claim_text(c) -> str:
 def claims_table(audit: ModuleAudit) -> str:
     header = ("line", "verdict", "claim", "true value", "rule")
     body = [
-        (str(c.line), c.verdict, _short(claim_text(c), 48), _short(c.value, 40), _short(words(c.rule), 70))
+        (str(c.line), c.verdict, short_claim(c, 48), _short(c.value, 40), _short(words(c.rule), 70))
         for c in audit.claims
     ]
     return text_table(header, body)

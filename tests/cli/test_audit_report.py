@@ -76,16 +76,29 @@ def test_the_audit_runs_in_a_worker_under_its_own_limits(cli, monkeypatch):
     ]
 
 
-def test_a_long_wrong_claim_is_shown_by_its_first_80_characters():
-    """A wrong claim longer than a line is cut to its first 80 characters, so that its one line
-    still ends with the true value: here H_15 = 1/1 + ... + 1/15 = 3.3182..., claimed 2.5."""
+def test_a_long_wrong_claim_is_shown_in_80_characters_with_the_value_it_claims():
+    """A wrong claim longer than a line is cut to 80 characters, its start and its end, so that
+    its one line shows the value claimed and still ends with the true value: here
+    H_15 = 1/1 + ... + 1/15 = 3.3182..., claimed 2.5."""
     from fractions import Fraction
 
     terms = " + ".join(rf"\frac{{1}}{{{k}}}" for k in range(1, 16))
     _, problems, wrong = _audit_report(f"The fifteenth harmonic number: ${terms} \\approx 2.5$.\n", False)
-    claim = " + ".join(f"1/{k}" for k in range(1, 16)) + " ≈ 2.5"  # as words() writes it, 97 characters
+    claim = " + ".join(f"1/{k}" for k in range(1, 16)) + " ≈ 2.5"  # as words() writes it, 99 characters
     harmonic = sum(Fraction(1, k) for k in range(1, 16))
-    assert wrong and problems == [f"symattn: wrong: line 1: {claim[:80]}: true value {float(harmonic):.6f}"]
+    shown = "1/1 + 1/2 + 1/3 + 1/4 + 1/5 + 1/6 + 1/7…+ 1/11 + 1/12 + 1/13 + 1/14 + 1/15 ≈ 2.5"  # 39, …, 40
+    assert len(claim) > 80 and len(shown) <= 80
+    assert wrong and problems == [f"symattn: wrong: line 1: {shown}: true value {float(harmonic):.6f}"]
+
+
+def test_the_terminal_table_shows_a_long_claim_by_its_start_and_the_value_it_claims():
+    from symattn.grading.audit.keys import audit_module
+    from symattn.present.audit_render import claims_table
+
+    terms = " + ".join(rf"\frac{{1}}{{{k}}}" for k in range(1, 16))
+    table = claims_table(audit_module(f"The fifteenth harmonic number: ${terms} \\approx 2.5$.\n"))
+    shown = "1/1 + 1/2 + 1/3 + 1/4 +…1/13 + 1/14 + 1/15 ≈ 2.5"  # its first 23, …, its last 24 (of 48)
+    assert f" {shown} " in table and "1/8" not in table
 
 
 def test_wrong_keys_are_named_by_their_exercise_or_else_their_position():
