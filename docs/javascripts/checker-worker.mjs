@@ -23,13 +23,23 @@ async function boot() {
   done("python");
   say("Loading SymPy and the LaTeX reader (2 of 3)");
   const manifest = await (await fetch(new URL("wheels/manifest.json", site))).json();
-  // Pyodide reports a wheel it could not fetch or install here, and resolves all the same.
+  // Pyodide reports a package it could not fetch or install to errorCallback, and resolves all the
+  // same. Its warnings come there too ("Loading same package ...", "URI mismatch ..."): only
+  // its "The following error occurred while loading NAME:" lines name a package that is missing.
   const missed = [];
   await python.loadPackage(
     manifest.wheels.map((name) => new URL("wheels/" + name, site).href),
-    { messageCallback: () => {}, errorCallback: (message) => missed.push(message) },
+    {
+      messageCallback: () => {},
+      errorCallback: (message) => {
+        const failed = /^The following error occurred while loading (.+):$/.exec(String(message));
+        if (failed) missed.push(failed[1]);
+      },
+    },
   );
-  if (missed.length > 0) throw new Error("SymPy and the LaTeX reader did not all arrive from the site");
+  if (missed.length > 0) {
+    throw new Error(`SymPy and the LaTeX reader did not all arrive from the site (missing: ${missed.sort().join(", ")})`);
+  }
   done("wheels");
   say("Preparing the checker (3 of 3)");
   python.runPython("import sympy");

@@ -11,6 +11,15 @@
   const WORKER_URL = new URL("checker-worker.mjs", script ? script.src : location.href);
 
   // -- the worker ---------------------------------------------------------------------------
+  // A reason for the page's one sentence: its first line that is not blank, at most 160 characters
+  // (the worker's own reasons are already so; a browser's error event may not be).
+  function brief(message) {
+    const lines = String(message).split(/\r\n|[\r\n\u2028\u2029]/).map((l) => l.trim());
+    const line = lines.find((l) => l !== "") || "no reason given";
+    const chars = Array.from(line);
+    return chars.length > 160 ? chars.slice(0, 159).join("") + "…" : line;
+  }
+
   class Checker {
     constructor(onStatus) {
       this.onStatus = onStatus;
@@ -25,7 +34,8 @@
       this.worker = new Worker(WORKER_URL, { type: "module" });
       this.ready = new Promise((resolve, reject) => {
         // Pyodide does not always reject when its WebAssembly cannot load: give loading a limit.
-        const fail = (message) => {
+        const fail = (why) => {
+          const message = brief(why);
           clearTimeout(this.bootTimer);
           this.failed = message;
           this.worker.terminate();
