@@ -29,27 +29,33 @@
     }
 
     start() {
+      clearTimeout(this.bootTimer);  // a worker replaced while it was loading
       this.pending = new Map();
       this.failed = null;
-      this.worker = new Worker(WORKER_URL, { type: "module" });
+      const worker = new Worker(WORKER_URL, { type: "module" });
+      this.worker = worker;
       this.ready = new Promise((resolve, reject) => {
-        // Pyodide does not always reject when its WebAssembly cannot load: give loading a limit.
+        // Pyodide does not always reject when its WebAssembly cannot load: give loading a limit,
+        // which ends when it has loaded (else it would stop a working checker later on).
         const fail = (why) => {
+          clearTimeout(bootTimer);
+          if (this.worker !== worker) return;  // a worker already replaced: its news is old
           const message = brief(why);
-          clearTimeout(this.bootTimer);
           this.failed = message;
-          this.worker.terminate();
+          worker.terminate();
           this.onStatus("failed", message);
           reject(new Error(message));
         };
-        this.bootTimer = setTimeout(
+        const bootTimer = setTimeout(
           () => fail("it did not finish loading within " + window.symattn.loadTimeoutSeconds + " s"),
           Number(window.symattn.loadTimeoutSeconds) * 1000,
         );
-        this.worker.onmessage = (event) => {
+        this.bootTimer = bootTimer;
+        worker.onmessage = (event) => {
           const m = event.data;
           if (m.kind === "progress") this.onStatus("loading", m.message);
           else if (m.kind === "ready") {
+            clearTimeout(bootTimer);
             this.loadPhases = m.phases;
             this.onStatus("ready", "");
             resolve();
@@ -66,7 +72,7 @@
             }
           }
         };
-        this.worker.onerror = (event) => fail(event.message || "the checker's worker could not start");
+        worker.onerror = (event) => fail(event.message || "the checker's worker could not start");
       });
       this.ready.catch(() => {});
     }
