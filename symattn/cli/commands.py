@@ -205,10 +205,16 @@ def check_steps(args: argparse.Namespace) -> int:
 
 
 def audit(args: argparse.Namespace) -> int:
+    import os
+    import stat
+
     from ..errors import EXIT_CHECK_FAILED, InputError
     from ..grading.worker import WorkerError, isolated
 
     try:
+        # a FIFO (or a device) would wait for a writer before a byte could be read: refused unread
+        if not stat.S_ISREG(os.stat(args.file).st_mode):
+            raise InputError(f"cannot read {args.file}: not a regular file")
         with open(args.file, encoding="utf-8") as fh:
             text = fh.read(AUDIT_CHARACTERS + 1)
     except OSError as exc:

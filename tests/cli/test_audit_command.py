@@ -94,3 +94,10 @@ def test_the_file_is_read_as_utf_8_whatever_the_locale(tmp_path):
     assert encoding.decode().lower() in ("ansi_x3.4-1968", "ascii"), encoding  # the locale is ASCII
     assert (done.returncode, done.stderr) == (0, b""), done.stderr
     assert "330,000" in report.decode("utf-8")
+
+
+def test_a_module_that_is_not_a_regular_file_is_refused_unread(cli, tmp_path):
+    """A FIFO would wait for a writer for ever."""
+    fifo = tmp_path / "m.md"
+    os.mkfifo(fifo)
+    assert cli("audit", str(fifo)) == (2, "", f"symattn: error: cannot read {fifo}: not a regular file\n")

@@ -120,6 +120,9 @@ def read_class(path: str | Path) -> ClassFile:
     """Read a class file; raise :class:`ClassFileError` only if it cannot be read at all."""
     name = str(path)
     try:
+        # a FIFO (or a device) would wait for a writer before a byte could be read: refused unread
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ClassFileError(f"cannot read {name}: not a regular file")
         with open(path, "rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
     except OSError as exc:
@@ -165,6 +168,8 @@ def _read_csv_records(name: str, records: list[tuple[int, list[str], str | None]
             break
     if header is None:
         raise ClassFileError(f"{name}: no header")
+    if any(_has_bad_bytes(c) for c in header):  # a column name could not be written to --out
+        raise ClassFileError(f"{name}: the header is not UTF-8 text")
     missing = [f for f in REQUIRED if f not in header]
     if missing or any(header.count(c) > 1 for c in header) or "" in header:
         found = _printable(", ".join(header))
@@ -179,6 +184,8 @@ def _read_csv_records(name: str, records: list[tuple[int, list[str], str | None]
         if problem is None and not any(c.strip() for c in cells):
             continue  # a blank line
         number = len(out.rows) + 1
+        if problem is None and not any(c.strip() for c in cells[len(header) :]):
+            cells = cells[: len(header)]  # empty cells past the header (a spreadsheet's trailing commas)
         if problem is None and len(cells) > len(header):
             problem = f"{len(cells)} fields where the header names {len(header)}"
         fields = dict(zip(header, cells, strict=False)) if problem is None else {}
@@ -218,7 +225,7 @@ def _read_jsonl(name: str, lines: list[str]) -> ClassFile:
             continue
         try:
             obj = json.loads(line, parse_int=str, parse_float=str)  # numbers keep their text
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested too deeply
             parsed.append((line_no, {}, f"not a JSON object: {str(exc).split(':')[0]}"))
             continue
         if not isinstance(obj, dict):
@@ -229,6 +236,9 @@ def _read_jsonl(name: str, lines: list[str]) -> ClassFile:
         for key, value in obj.items():
             if key in ("line", *RESULTS):
                 continue  # an output column: a graded file given back as input
+            if _has_bad_bytes(key):  # a lone surrogate escaped in a name: no column to write it in
+                problem = "not UTF-8 text"
+                continue
             if value is None:
                 value = ""
             if not isinstance(value, str):
@@ -490,7 +500,7 @@ def _parse_records(text: str) -> list[dict[str, str]]:
     if stripped.startswith("{"):
         records = []
         for line in text.splitlines():
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(ValueError, RecursionError):
                 obj = json.loads(line)
                 if isinstance(obj, dict):
                     records.append({k: "" if v is None else str(v) for k, v in obj.items()})

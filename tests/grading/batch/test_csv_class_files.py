@@ -5,6 +5,7 @@ spoils only itself, and the words of each refusal. Each case is one a mutation p
 from __future__ import annotations
 
 import csv
+import os
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,13 @@ def test_a_row_with_more_fields_than_the_header_keeps_none_of_them(tmp_path):
     assert rows[1].fields == {"learner": "b", "exercise": "ex6.2", "answer": "4"}
 
 
+@pytest.mark.parametrize("tail", [",", ",,", ", ,\t"], ids=["one", "two", "blank"])
+def test_empty_cells_past_the_header_are_dropped(tmp_path, tail):
+    """A spreadsheet's trailing commas (a row exported beside a longer one) cost nothing."""
+    (row,) = read_class(write(tmp_path, f"learner,exercise,answer\na,ex6.2,1.96{tail}\n")).rows
+    assert (row.fields, row.problem) == ({"learner": "a", "exercise": "ex6.2", "answer": "1.96"}, None)
+
+
 def test_a_row_with_bytes_that_are_not_utf_8_is_refused_and_kept_printable(tmp_path):
     path = tmp_path / "class.csv"
     path.write_bytes(b"learner,exercise,answer\nL\xff1,ex6.2,4\nL2,ex6.2,4\n")
@@ -171,5 +179,24 @@ def test_a_class_file_is_read_up_to_its_limit_and_one_byte_more_is_refused(tmp_p
 
 def test_a_class_file_that_cannot_be_read_is_refused_in_the_systems_words(tmp_path):
     with pytest.raises(ClassFileError) as refused:
-        read_class(tmp_path)
-    assert str(refused.value) == f"cannot read {tmp_path}: Is a directory"
+        read_class(tmp_path / "absent.csv")
+    assert str(refused.value) == f"cannot read {tmp_path / 'absent.csv'}: No such file or directory"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_class_file_that_is_not_a_regular_file_is_refused_unread(tmp_path, kind):
+    """A FIFO would wait for a writer for ever (a review found `grade` hung on one)."""
+    path = tmp_path / "class.csv"
+    os.mkfifo(path) if kind == "fifo" else path.mkdir()
+    with pytest.raises(ClassFileError) as refused:
+        read_class(path)
+    assert str(refused.value) == f"cannot read {path}: not a regular file"
+
+
+def test_a_header_that_is_not_utf_8_is_refused_naming_the_file(tmp_path):
+    """Its column could not be written to --out (a review found it refused as a terminal fault)."""
+    path = tmp_path / "class.csv"
+    path.write_bytes(b"learner,exercise,answer,\xff\na,ex6.2,4,x\n")
+    with pytest.raises(ClassFileError) as refused:
+        read_class(path)
+    assert str(refused.value) == f"{path}: the header is not UTF-8 text"

@@ -623,7 +623,7 @@ def test_out_naming_the_class_file_itself_is_refused_and_the_file_left_alone(tmp
 
 def test_each_row_is_reported_with_the_record_written_for_it(tmp_path, capsys):
     """on_row gets each judged row and its record, the one --out holds; no progress is shown unless
-    asked; the time taken is the run's own."""
+    asked; the time taken lies within the call's."""
     rows = [
         {"learner": "a", "exercise": "ex6.2", "answer": "1.96"},
         {"learner": "b", "exercise": "ex6.2", "answer": "4"},

@@ -82,3 +82,21 @@ def test_a_steps_file_stands_for_an_absent_answer_only(tmp_path):
         "line 3: missing learner and answer",
         "line 4: missing answer",
     ]
+
+
+def test_a_line_nested_too_deeply_is_one_invalid_row(tmp_path):
+    """json raises RecursionError, not ValueError, past Python's depth: still this line only."""
+    deep = '{"learner": "a", "exercise": "ex6.2", "answer": "4", "x": ' + "[" * 200_000 + "]" * 200_000 + "}"
+    rows = read_class(write(tmp_path, [deep, '{"learner": "b", "exercise": "ex6.2", "answer": "4"}'])).rows
+    assert rows[0].problem.startswith("line 1: not a JSON object: maximum recursion depth exceeded")
+    assert "\n" not in rows[0].problem and (rows[1].get("learner"), rows[1].problem) == ("b", None)
+
+
+def test_a_name_that_is_not_utf_8_spoils_its_line_only(tmp_path):
+    lines = [
+        '{"learner": "a", "exercise": "ex6.2", "answer": "4", "\\ud800": "x"}',
+        '{"learner": "b", "exercise": "ex6.2", "answer": "4"}',
+    ]
+    klass = read_class(write(tmp_path, lines))
+    assert [r.problem for r in klass.rows] == ["line 1: not UTF-8 text", None]
+    assert all(not any("\ud800" <= c <= "\udfff" for c in col) for col in klass.columns)

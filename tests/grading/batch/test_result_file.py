@@ -147,7 +147,8 @@ def test_an_out_that_is_not_a_regular_file_is_refused_unread(tmp_path):
 
 
 def test_a_row_torn_inside_a_character_is_read_with_a_replacement_not_refused(tmp_path):
-    """The bytes of a row cut inside a character decode with U+FFFD: the file is still read."""
+    """The bytes of a row cut inside a character do not stop the file being read: the torn row is
+    judged again, the rows before it kept."""
     out = tmp_path / "o.csv"
     files.ResultFile(str(out), "csv", COLUMNS).finish([graded("a"), graded("Zoë", line="3")])
     raw = out.read_bytes()
