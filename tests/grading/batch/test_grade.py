@@ -307,7 +307,7 @@ def test_unreadable_rows_are_invalid_with_their_line(tmp_path, cli):
         (b"", "empty"),
         (b"name,answer\nann,1.96\n", "the header must name the columns learner, exercise, answer"),
         (b'{"a": 1\n[2]\n', "no line is a JSON object"),
-        (b"\x89PNG\r\n\x1a\n\x00\x00", "the header must name"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "the header is not UTF-8 text"),  # a binary file
     ],
 )
 def test_a_file_that_cannot_be_read_exits_2(tmp_path, cli, content, message):
