@@ -556,9 +556,10 @@ def section(
     ]
     if total["not checked"]:
         lines += [
-            f"**A partial pass**: {total['not checked']} mutants were not checked, the pass having been "
-            "stopped at its time limit (mutmut runs the mutants whose tests take longest last: these are "
-            "mostly in the grading pool and the class file's writing, whose tests each take seconds).",
+            f"**A partial pass**: {total['not checked']} mutants were not checked: a run was stopped "
+            "at its time limit before them. These are the mutants whose tests take longest (mutmut runs "
+            "them last), or those of functions changed after the pass, which `--again` mutates afresh "
+            "and runs after the survivors.",
             "",
         ]
     if total["no tests"]:
