@@ -190,15 +190,14 @@ def test_an_out_over_the_resume_limit_is_refused_after_one_byte_past_it(tmp_path
 def test_a_column_added_to_out_by_hand_is_dropped_and_its_rows_kept(tmp_path):
     """A teacher's own column added to --out (a spreadsheet's note): the rows are still resumed,
     and the rewritten --out has grade's columns only."""
-    klass, out = tmp_path / "c.csv", tmp_path / "o.csv"
-    klass.write_text("learner,exercise,answer\na,ex6.2,1.96\nb,ex6.2,4\n", encoding="utf-8")
+    klass, out = two_rows(tmp_path), tmp_path / "o.csv"
     grade_file(str(klass), str(out), jobs=1)
     with open(out, encoding="utf-8", newline="") as fh:
         table = list(csv.reader(fh))
     columns = table[0]
     with open(out, "w", encoding="utf-8", newline="") as fh:
         csv.writer(fh).writerows([[*row, "note" if i == 0 else "seen"] for i, row in enumerate(table)])
-    again = grade_file(str(klass), str(out), jobs=1)
-    assert again.resumed == 2 and again.judged == 0
+    judged, again = rerun(klass, out)
+    assert judged == [] and again.resumed == 2 and again.judged == 0
     with open(out, encoding="utf-8", newline="") as fh:
         assert next(csv.reader(fh)) == columns
