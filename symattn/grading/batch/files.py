@@ -121,12 +121,11 @@ def read_class(path: str | Path) -> ClassFile:
     name = str(path)
     try:
         # a FIFO (or a device) would wait for a writer before a byte could be read: refused unread
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ClassFileError(f"cannot read {name}: not a regular file")
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+        raw, _ = _read_regular(name, MAX_BYTES)
     except OSError as exc:
         raise ClassFileError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if raw is None:
+        raise ClassFileError(f"cannot read {name}: not a regular file")
     if len(raw) > MAX_BYTES:
         raise ClassFileError(f"{name}: larger than {MAX_BYTES // 2**20} MB")
     # Undecodable bytes spoil only the rows they are in (see _text_problem).
