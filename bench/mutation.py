@@ -459,9 +459,9 @@ def rerun_survivors(workdir: Path, exclude: tuple[str, ...] = (), children: int 
     names = [n for n, s in before.items() if s in ("survived", "no tests") and n not in EQUIVALENT]
     run_named(workdir, names, children)
     # A function changed since the pass is mutated again and its results forgotten: its mutants
-    # (renumbered, and new ones) run too, or a change to the code would hide its own survivors.
-    after = results(workdir)
-    forgotten = [n for n, s in after.items() if s == "not checked" and before.get(n) != "not checked"]
+    # (renumbered, and new ones) run too, or a change to the code would hide its own survivors;
+    # so do those an earlier rerun forgot and was stopped before it reached.
+    forgotten = [n for n, s in results(workdir).items() if s == "not checked"]
     run_named(workdir, forgotten, children)
     return record_run(workdir, "again", children, start)
 
