@@ -86,6 +86,51 @@ def page(context):
     p.close()
 
 
+#: Back to a page as it was first loaded: the default time limit, the exercise's own numbers (a
+#: link whose answer is blank restores them, and is refused before any check), then no address
+#: fragment, an empty field and no verdict, and nothing focused.
+RESET = """async () => {
+  symattn.timeoutSeconds = 10;
+  const result = document.querySelector('.symattn-result');
+  result.removeAttribute('data-verdict');
+  location.hash = 'answer=%20&steps=%20';
+  for (let t = 0; !result.dataset.verdict; t += 10) {
+    if (t > 60000) throw new Error('the page did not take the blank link: a check still running?');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  history.replaceState(null, '', location.pathname);
+  const field = document.querySelector('.symattn-answer');
+  field.value = '';
+  field.dispatchEvent(new Event('input'));
+  result.removeAttribute('data-verdict');
+  result.replaceChildren();
+  if (document.activeElement) document.activeElement.blur();
+}"""
+
+
+@pytest.fixture(scope="module")
+def kept(context, base):
+    """``kept(path)``: that exercise page, loaded once in this module and kept (a load boots
+    Pyodide, 10-15 s), reset for each test as it was first loaded. For the tests that do not
+    need a page's first load; ``kept.requests[path]`` is every URL the page has requested."""
+    pages: dict[str, object] = {}
+
+    def get(path: str):
+        if path not in pages:
+            p = context.new_page()
+            seen = get.requests[path] = []
+            p.on("request", lambda r: seen.append(r.url))
+            p.goto(base + path)
+            pages[path] = p
+        pages[path].evaluate(RESET)
+        return pages[path]
+
+    get.requests = {}
+    yield get
+    for p in pages.values():
+        p.close()
+
+
 def _bank_sample() -> list[dict[str, str]]:
     """Seeded rows and a sample of the answer bank, and every formula row of the form bank (the
     answer bank has only value, matrix and threshold answers)."""
@@ -206,10 +251,8 @@ def _result(page) -> dict:
     return {"verdict": verdict, "text": page.inner_text(".symattn-result")}
 
 
-def test_typing_an_answer_and_pressing_check_shows_correct(page, base):
-    requests: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
-    page.goto(base + "exercises/ex6.2/")
+def test_typing_an_answer_and_pressing_check_shows_correct(kept, base):
+    page = kept("exercises/ex6.2/")
     page.click(".symattn-answer")
     page.keyboard.type(r"\frac{e^2+11}{e^2+2}")
     page.wait_for_selector(".symattn-preview .katex")  # the live typeset preview, next frame
@@ -220,12 +263,13 @@ def test_typing_an_answer_and_pressing_check_shows_correct(page, base):
     assert page.locator(".symattn-result .katex").count() == 1  # "read as", typeset
     assert page.get_attribute(".symattn-result", "aria-live") == "polite"
     # nothing left the machine: every request went to the page's own server
+    requests = kept.requests["exercises/ex6.2/"]
     assert requests and all(u.startswith(base) or u.startswith(("data:", "blob:")) for u in requests)
 
 
-def test_a_decimal_is_echoed_as_typed_on_the_page(page, base):
+def test_a_decimal_is_echoed_as_typed_on_the_page(kept):
     """1.96 is read as 1.96, as the command line says it, not as the exact 49/25 it is judged as."""
-    page.goto(base + "exercises/ex6.2/")
+    page = kept("exercises/ex6.2/")
     page.fill(".symattn-answer", "1.96")
     page.click(".symattn-check")
     shown = _result(page)
@@ -233,8 +277,8 @@ def test_a_decimal_is_echoed_as_typed_on_the_page(page, base):
     assert page.inner_text(".symattn-result .symattn-read") == "Read as 1.96"
 
 
-def test_a_wrong_answer_names_its_slip_in_words_and_typeset_math(page, base):
-    page.goto(base + "exercises/ex6.5/")
+def test_a_wrong_answer_names_its_slip_in_words_and_typeset_math(kept):
+    page = kept("exercises/ex6.5/")
     page.fill(".symattn-answer", "N > 4096")
     page.click(".symattn-check")
     shown = _result(page)
@@ -268,11 +312,11 @@ def test_keyboard_alone_checks_and_the_verdict_is_announced(page, base):
     assert region.get_attribute("aria-live") == "polite" and region.get_attribute("aria-atomic") == "true"
 
 
-def test_a_wrong_proof_is_marked_at_its_first_wrong_line(page, base):
+def test_a_wrong_proof_is_marked_at_its_first_wrong_line(kept):
     text = (PROOFS / "ex6.3" / "w01_scaling_rule.tex").read_text(encoding="utf-8")
     cli = cli_json(["check", "ex6.3", "--steps", "-", "--json"], text)
     first_wrong = next(s for s in cli["steps"] if s["status"] != "ok")
-    page.goto(base + "exercises/ex6.3/")
+    page = kept("exercises/ex6.3/")
     page.fill(".symattn-answer", text)
     page.click(".symattn-check")
     assert _result(page)["verdict"] == "incorrect"
@@ -302,13 +346,14 @@ def test_a_link_with_a_seed_checks_against_that_variant(page, base):
     page.goto(base + f"exercises/ex6.2/#answer={quote(answer)}&seed=7")
     assert _result(page)["verdict"] == "correct"
     assert "seed 7" in page.inner_text(".symattn-variant-prompt")
-    page.goto(base + "exercises/ex6.2/#answer=" + quote(r"\frac{e^2+11}{e^2+2}") + "&seed=7")
-    page.reload()
+    page.evaluate("() => document.querySelector('.symattn-result').removeAttribute('data-verdict')")
+    page.goto(base + "exercises/ex6.2/#answer=" + quote(r"\frac{e^2+11}{e^2+2}") + "&seed=7")  # hashchange
     assert _result(page)["verdict"] == cli_check("ex6.2", r"\frac{e^2+11}{e^2+2}", "7")["verdict"]
 
 
-def test_a_link_without_a_seed_after_one_with_a_seed_uses_the_exercises_own_numbers(page, base):
-    page.goto(base + "exercises/ex6.2/#answer=1.95&seed=7")
+def test_a_link_without_a_seed_after_one_with_a_seed_uses_the_exercises_own_numbers(kept):
+    page = kept("exercises/ex6.2/")
+    page.evaluate("() => { location.hash = 'answer=1.95&seed=7'; }")
     assert _result(page)["verdict"] == cli_check("ex6.2", "1.95", "7")["verdict"] == "incorrect"
     page.evaluate("() => document.querySelector('.symattn-result').removeAttribute('data-verdict')")
     page.evaluate("() => { location.hash = 'answer=' + encodeURIComponent('1.95'); }")
@@ -316,21 +361,18 @@ def test_a_link_without_a_seed_after_one_with_a_seed_uses_the_exercises_own_numb
     assert page.inner_text(".symattn-variant-prompt").strip() == ""
 
 
-def test_a_link_with_a_bad_seed_says_what_the_command_line_says(page, base):
-    """Each bad seed by a link: the first loads the page, the others change its address (one
-    page load for three links)."""
+def test_a_link_with_a_bad_seed_says_what_the_command_line_says(kept):
+    """Each bad seed by a link, which changes the address of a loaded page."""
     from symattn.cli import main
 
-    for k, seed in enumerate(["-3", "abc", "99999999999999999999"]):
+    page = kept("exercises/ex6.2/")
+    for seed in ["-3", "abc", "99999999999999999999"]:
         err = io.StringIO()
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             assert main(["check", "ex6.2", "1.95", "--seed", seed]) == 2
         message = err.getvalue().strip().split("error: ", 1)[1]
-        if k == 0:
-            page.goto(base + f"exercises/ex6.2/#answer=1.95&seed={seed}")
-        else:
-            page.evaluate("() => document.querySelector('.symattn-result').removeAttribute('data-verdict')")
-            page.evaluate(f"() => {{ location.hash = 'answer=1.95&seed={seed}'; }}")
+        page.evaluate("() => document.querySelector('.symattn-result').removeAttribute('data-verdict')")
+        page.evaluate(f"() => {{ location.hash = 'answer=1.95&seed={seed}'; }}")
         shown = _result(page)
         assert shown["verdict"] == "invalid" and message in shown["text"], seed
 
@@ -342,16 +384,17 @@ def test_an_answer_is_never_read_as_an_option(api_page):
     assert api_page.evaluate("() => symattn.check('ex6.2', '-1')")["verdict"] == "incorrect"
 
 
-def test_a_link_with_steps_checks_the_derivation(page, base):
+def test_a_link_with_steps_checks_the_derivation(kept):
     text = (PROOFS / "ex6.3" / "c01_module_solution.tex").read_text(encoding="utf-8")
-    page.goto(base + "exercises/ex6.3/#steps=" + quote(text))
+    page = kept("exercises/ex6.3/")
+    page.evaluate("(steps) => { location.hash = 'steps=' + steps; }", quote(text))
     assert _result(page)["verdict"] == "correct"
 
 
-def test_new_numbers_makes_a_variant_and_checks_against_it(page, base):
+def test_new_numbers_makes_a_variant_and_checks_against_it(kept):
     from symattn.grading.exercises import get
 
-    page.goto(base + "exercises/ex6.2/")
+    page = kept("exercises/ex6.2/")
     page.click(".symattn-variant")
     page.wait_for_selector(".symattn-variant-title", timeout=LOAD_MS)
     seed = int(re.search(r"seed (\d+)", page.inner_text(".symattn-variant-prompt")).group(1))
@@ -362,10 +405,10 @@ def test_new_numbers_makes_a_variant_and_checks_against_it(page, base):
     assert _result(page)["verdict"] == "correct"
 
 
-def test_a_variants_prompt_has_its_math_typeset(page, base):
+def test_a_variants_prompt_has_its_math_typeset(kept):
     r"""ex6.5's prompt holds $d_{\text{model}}$ and two cost terms: New numbers shows them typeset
     by KaTeX, never as LaTeX source between dollars."""
-    page.goto(base + "exercises/ex6.5/")
+    page = kept("exercises/ex6.5/")
     page.click(".symattn-variant")
     page.wait_for_selector(".symattn-variant-title", timeout=LOAD_MS)
     box = page.locator(".symattn-variant-prompt")
@@ -390,8 +433,8 @@ def test_the_checker_still_answers_long_after_it_loaded(page, base):
     assert page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")["verdict"] == "correct"
 
 
-def test_a_check_past_the_time_limit_is_stopped_and_the_next_one_works(page, base):
-    page.goto(base + "exercises/ex6.2/")
+def test_a_check_past_the_time_limit_is_stopped_and_the_next_one_works(kept):
+    page = kept("exercises/ex6.2/")
     page.evaluate("() => symattn.ready()")
     page.evaluate("() => { symattn.timeoutSeconds = 0.001; }")
     slow = page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")
@@ -514,12 +557,10 @@ def test_the_audit_page_typesets_every_claim_and_true_value(page, base):
         assert not any(bad in "".join(shown) for bad in ("**", "sqrt", "oo", "exp(")), shown
 
 
-def test_once_loaded_the_checker_works_offline(browser, base):
+def test_once_loaded_the_checker_works_offline(kept, context):
     """After the page has loaded the checker, no network is needed to check answers or proofs."""
-    context = browser.new_context()
+    page = kept("exercises/ex6.3/")
     try:
-        page = context.new_page()
-        page.goto(base + "exercises/ex6.3/")
         page.evaluate("() => symattn.ready()")
         context.set_offline(True)
         assert page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")["verdict"] == "correct"
@@ -528,4 +569,4 @@ def test_once_loaded_the_checker_works_offline(browser, base):
         page.click(".symattn-check")
         assert _result(page)["verdict"] == "correct"
     finally:
-        context.close()
+        context.set_offline(False)
