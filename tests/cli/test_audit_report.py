@@ -128,3 +128,18 @@ def test_the_report_is_json_only_when_asked(as_json: bool):
         assert set(json.loads(report)) >= {"claims", "keys"}
     else:
         assert not report.lstrip().startswith("{") and "ex6.2" in report
+
+
+def test_a_wrong_claim_of_81_characters_is_cut_and_one_of_80_is_not():
+    """The cut is at 80 characters: H_12 claimed as 2.5555 is 81 characters, and as 2.555, 80."""
+    from fractions import Fraction
+
+    terms = " + ".join(rf"\frac{{1}}{{{k}}}" for k in range(1, 13))
+    true = str(sum(Fraction(1, k) for k in range(1, 13)))  # 86021/27720, shown exactly
+    claim = " + ".join(f"1/{k}" for k in range(1, 13)) + " ≈ 2.555"
+    assert len(claim) == 80
+    _, problems, _ = _audit_report(f"H: ${terms} \\approx 2.555$.\n", False)
+    assert problems == [f"symattn: wrong: line 1: {claim}: true value {true}"]
+    _, problems, _ = _audit_report(f"H: ${terms} \\approx 2.5555$.\n", False)
+    cut = claim[:39].rstrip() + "…" + (claim + "5")[-40:].lstrip()
+    assert problems == [f"symattn: wrong: line 1: {cut}: true value {true}"]

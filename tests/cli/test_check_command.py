@@ -7,6 +7,8 @@ import io
 import json
 import sys
 
+import pytest
+
 from symattn.cli import browser
 
 
@@ -105,3 +107,14 @@ def test_stdin_gives_the_verdict_the_argument_gives(cli, monkeypatch):
         monkeypatch.setattr(sys, "stdin", io.StringIO(answer + "\n"))
         given = cli("check", "ex6.2", "--json", "--", answer)
         assert cli("check", "ex6.2", "--json", "--stdin") == given, answer
+
+
+def test_h_is_check_s_help_not_an_answer(cli):
+    code, out, _ = cli("check", "ex6.2", "-h")
+    assert code == 0 and out.startswith("usage: symattn check")
+
+
+@pytest.mark.parametrize("word", ["--a1", "--z"])
+def test_a_double_dash_word_that_starts_with_a_letter_is_an_option(cli, word):
+    """An unknown --word is a mistyped option, refused by name, not an answer (--1 is one)."""
+    assert cli("check", "ex6.2", word) == (2, "", f"symattn: error: unrecognized arguments: {word}\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -402,3 +403,8 @@ def test_a_terminal_that_cannot_show_the_math_is_told_so_in_one_line(name, capsy
     assert code == 2 and err.count("\n") == 1, err
     assert err.startswith("symattn: error: cannot write to standard output: its encoding, ascii, has no ")
     assert err.rstrip().endswith("(set PYTHONIOENCODING=utf-8)")
+
+
+def test_help_shows_the_version_option_with_its_words(capsys):
+    assert main(["--help"]) == 0
+    assert re.search(r"--version\s+print the version and exit", capsys.readouterr().out)

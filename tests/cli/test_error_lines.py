@@ -81,3 +81,91 @@ def test_silencing_stdout_that_cannot_be_silenced_is_quiet(tmp_path, monkeypatch
         app._silence_stdout()
         monkeypatch.undo()
         assert os.path.samestat(os.fstat(stream.fileno()), os.stat(target))
+
+
+# -- what main says for each way a command can fail (app.main's handlers) -----------------------
+def raising(exc: BaseException):
+    def run(args):
+        raise exc
+
+    return run
+
+
+@pytest.mark.parametrize(
+    ("exc", "line"),
+    [
+        (
+            OSError(errno.EACCES, "Permission denied", "class.csv"),
+            "cannot read or write class.csv: Permission denied",
+        ),
+        (
+            OSError(errno.ENOSPC, "No space left on device"),
+            "cannot write to standard output: No space left on device",
+        ),
+        (
+            OSError(errno.EDQUOT, "Disk quota exceeded"),
+            "cannot write to standard output: Disk quota exceeded",
+        ),
+        (OSError(errno.EIO, "Input/output error"), "cannot read or write: Input/output error"),
+        (MemoryError(), "out of memory: the problem is too large for this machine"),
+        (RecursionError("maximum recursion depth exceeded"), "input nested too deeply"),
+        (
+            UnicodeEncodeError("ascii", "a\u221ab", 1, 2, "ordinal not in range(128)"),
+            "cannot write to standard output: its encoding, ascii, has no '\u221a' "
+            "(set PYTHONIOENCODING=utf-8)",
+        ),
+    ],
+    ids=["a-named-file", "a-full-device", "a-quota", "no-file-no-room", "memory", "recursion", "encoding"],
+)
+def test_each_failure_is_its_own_one_line(cli, monkeypatch, exc, line):
+    """The system's words after the file, or after standard output when a write found no room
+    (no file named: symattn's own files name themselves); the one character the terminal lacks."""
+    monkeypatch.setattr(commands, "flops", raising(exc))
+    assert cli("flops", "--n", "2", "--d-model", "4") == (2, "", f"symattn: error: {line}\n")
+
+
+def test_a_flush_that_finds_no_room_is_the_one_line(capsys, monkeypatch):
+    """What the command printed is flushed before main returns, where a full device says so."""
+
+    class Full(io.StringIO):
+        def flush(self) -> None:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    code = main(["flops", "--n", "2", "--d-model", "4"])
+    assert (code, capsys.readouterr().err) == (
+        2,
+        "symattn: error: cannot write to standard output: No space left on device\n",
+    )
+
+
+def test_a_parse_that_ends_with_a_code_that_is_not_a_number_is_exit_2(monkeypatch, capsys):
+    def ends(argv):
+        raise SystemExit("not a number")
+
+    monkeypatch.setattr(app, "_check_argv", ends)
+    assert main(["check", "ex6.2", "1.96"]) == 2
+
+
+def test_a_standard_output_closed_at_the_start_is_the_one_line(monkeypatch, capsys):
+    """Started with >&- (Python's sys.stdout is None): exit 2 and the reason, nothing run."""
+    monkeypatch.setattr(commands, "flops", raising(AssertionError("must not run")))
+    monkeypatch.setattr(sys, "stdout", None)
+    code = main(["flops", "--n", "2", "--d-model", "4"])
+    assert (code, capsys.readouterr().err) == (
+        2,
+        "symattn: error: cannot write to standard output: it is closed\n",
+    )
+
+
+def test_a_standard_error_closed_at_the_start_becomes_dev_null(monkeypatch, capsys):
+    """Started with 2>&- (sys.stderr is None): errors go to a writable /dev/null, never to
+    stdout, and the exit code is the same."""
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main(["attention", "--q", "[[1,2],[3]]", "--k", "[[1]]", "--v", "[[1]]"]) == 2
+    stderr = sys.stderr
+    try:
+        assert stderr.name == os.devnull and stderr.writable() and not stderr.closed
+        assert capsys.readouterr().out == ""
+    finally:
+        stderr.close()

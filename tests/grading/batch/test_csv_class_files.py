@@ -211,3 +211,22 @@ def test_a_header_that_is_not_utf_8_is_refused_naming_the_file(tmp_path):
     with pytest.raises(ClassFileError) as refused:
         read_class(path)
     assert str(refused.value) == f"{path}: the header is not UTF-8 text"
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_column(tmp_path):
+    """A spreadsheet's UTF-8 export starts with a byte order mark: the header is still learner."""
+    path = tmp_path / "class.csv"
+    path.write_bytes(b"\xef\xbb\xbflearner,exercise,answer\r\na,ex6.2,1.96\r\n")
+    klass = read_class(path)
+    assert (klass.path, klass.format, klass.columns) == (str(path), "csv", ["learner", "exercise", "answer"])
+    assert (klass.rows[0].fields, klass.rows[0].problem) == (
+        {"learner": "a", "exercise": "ex6.2", "answer": "1.96"},
+        None,
+    )
+
+
+def test_a_quoted_answer_keeps_its_own_line_ends(tmp_path):
+    """Line ends inside a quoted answer are the learner's, CR LF included, as typed."""
+    path = tmp_path / "class.csv"
+    path.write_bytes(b'learner,exercise,answer\r\na,ex6.3,"x = 1\r\ny = 2"\r\n')
+    assert read_class(path).rows[0].fields["answer"] == "x = 1\r\ny = 2"

@@ -100,3 +100,33 @@ def test_a_name_that_is_not_utf_8_spoils_its_line_only(tmp_path):
     klass = read_class(write(tmp_path, lines))
     assert [r.problem for r in klass.rows] == ["line 1: not UTF-8 text", None]
     assert all(not any("\ud800" <= c <= "\udfff" for c in col) for col in klass.columns)
+
+
+def test_the_fields_after_a_name_that_is_not_utf_8_are_kept(tmp_path):
+    """The row is refused, and what it held is still written beside the reason."""
+    line = '{"\\ud800": "x", "learner": "a", "exercise": "ex6.2", "answer": "4"}'
+    row, _ = read_class(write(tmp_path, [line, '{"learner": "b", "exercise": "ex6.2", "answer": "4"}'])).rows
+    assert (row.problem, row.fields) == (
+        "line 1: not UTF-8 text",
+        {"learner": "a", "exercise": "ex6.2", "answer": "4"},
+    )
+
+
+@pytest.mark.parametrize("name", ["class.ndjson", "class.json", "CLASS.JSONL", "Class.NDJSON"])
+def test_a_json_lines_name_is_read_as_json_lines_whatever_its_first_line(tmp_path, name):
+    """By its suffix (in any case), a file whose first line is not an object is still JSON Lines."""
+    path = write(
+        tmp_path, ["learner,exercise,answer", '{"learner": "a", "exercise": "ex6.2", "answer": "4"}'], name
+    )
+    klass = read_class(path)
+    assert klass.format == "jsonl"
+    assert [r.problem for r in klass.rows] == ["line 1: not a JSON object: Expecting value", None]
+
+
+def test_a_first_object_after_spaces_makes_json_lines(tmp_path):
+    path = write(tmp_path, ['   {"learner": "a", "exercise": "ex6.2", "answer": "4"}  '], "class.txt")
+    klass = read_class(path)
+    assert (klass.format, klass.rows[0].fields) == (
+        "jsonl",
+        {"learner": "a", "exercise": "ex6.2", "answer": "4"},
+    )

@@ -201,3 +201,14 @@ def test_a_column_added_to_out_by_hand_is_dropped_and_its_rows_kept(tmp_path):
     assert judged == [] and again.resumed == 2 and again.judged == 0
     with open(out, encoding="utf-8", newline="") as fh:
         assert next(csv.reader(fh)) == columns
+
+
+def test_a_line_of_out_nested_too_deeply_is_skipped_and_the_others_resumed(tmp_path):
+    """json raises RecursionError past Python's depth: on resume, that line is not a record, and
+    the rows before it are kept."""
+    klass, out = two_rows(tmp_path), tmp_path / "o.jsonl"
+    grade_file(str(klass), str(out), jobs=1)
+    with open(out, "a", encoding="utf-8") as fh:
+        fh.write('{"learner": ' + "[" * 200_000 + "]" * 200_000 + "}\n")
+    judged, again = rerun(klass, out)
+    assert judged == [] and again.resumed == 2
