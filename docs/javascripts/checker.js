@@ -12,7 +12,7 @@
 
   // -- the worker ---------------------------------------------------------------------------
   // A reason for the page's one sentence: its first line that is not blank, at most 160 characters
-  // (the worker's own reasons are already so; a browser's error event may not be).
+  // (the worker's own reasons and a browser's error event alike).
   function brief(message) {
     const lines = String(message).split(/\r\n|[\r\n\u2028\u2029]/).map((l) => l.trim());
     const line = lines.find((l) => l !== "") || "no reason given";
@@ -29,7 +29,6 @@
     }
 
     start() {
-      clearTimeout(this.bootTimer);  // a worker replaced while it was loading
       this.pending = new Map();
       this.failed = null;
       const worker = new Worker(WORKER_URL, { type: "module" });
@@ -39,7 +38,6 @@
         // which ends when it has loaded (else it would stop a working checker later on).
         const fail = (why) => {
           clearTimeout(bootTimer);
-          if (this.worker !== worker) return;  // a worker already replaced: its news is old
           const message = brief(why);
           this.failed = message;
           worker.terminate();
@@ -50,7 +48,6 @@
           () => fail("it did not finish loading within " + window.symattn.loadTimeoutSeconds + " s"),
           Number(window.symattn.loadTimeoutSeconds) * 1000,
         );
-        this.bootTimer = bootTimer;
         worker.onmessage = (event) => {
           const m = event.data;
           if (m.kind === "progress") this.onStatus("loading", m.message);

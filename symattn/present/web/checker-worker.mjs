@@ -66,8 +66,7 @@ function reason(error) {
   } else {
     line = lines.map((l) => l.trim()).find((l) => l !== "") || "no reason given";
   }
-  const chars = Array.from(line);
-  return chars.length > 160 ? chars.slice(0, 159).join("") + "…" : line;
+  return line;  // the page cuts it to 160 characters
 }
 
 const ready = boot().then(
