@@ -230,3 +230,14 @@ def test_a_quoted_answer_keeps_its_own_line_ends(tmp_path):
     path = tmp_path / "class.csv"
     path.write_bytes(b'learner,exercise,answer\r\na,ex6.3,"x = 1\r\ny = 2"\r\n')
     assert read_class(path).rows[0].fields["answer"] == "x = 1\r\ny = 2"
+
+
+def test_old_mac_line_ends_end_rows(tmp_path):
+    """A file whose lines end in CR alone (classic Mac OS, some exports) is read row by row."""
+    path = tmp_path / "class.csv"
+    path.write_bytes(b"learner,exercise,answer\ra,ex6.2,1.96\rb,ex6.2,4\r")
+    rows = read_class(path).rows
+    assert [(r.line, r.get("learner"), r.get("answer"), r.problem) for r in rows] == [
+        (2, "a", "1.96", None),
+        (3, "b", "4", None),
+    ]
