@@ -149,3 +149,24 @@ def test_a_row_torn_inside_a_character_is_read_with_a_replacement_not_refused(tm
     out.write_bytes(raw[: raw.index("ë".encode()) + 1])  # the second row cut inside ë
     done = files.ResultFile(str(out), "csv", COLUMNS).load()
     assert [r["learner"] for r in done.values()] == ["a"]
+
+
+def test_out_is_opened_to_append_as_utf_8_whatever_the_locale(tmp_path, monkeypatch):
+    """The file kept open for the rows still to come is UTF-8, named so: without it, open() takes
+    the locale's encoding (ASCII under LANG=C on older systems), which test_grade_command's
+    ASCII-locale test shows in a process of its own."""
+    opened: list[tuple[str, object]] = []
+    real = open
+    out = str(tmp_path / "o.csv")
+
+    def recording(file, mode="r", *args, **kwargs):
+        if str(file) == out:
+            opened.append((mode, kwargs.get("encoding")))
+        return real(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(files, "open", recording, raising=False)
+    results = files.ResultFile(out, "csv", COLUMNS)
+    results.start([])
+    results.append(graded("é"))
+    results.close()
+    assert opened == [("a", "utf-8")]
