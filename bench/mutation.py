@@ -490,7 +490,8 @@ def section(
         + ", ".join(f"`{f}`" for fs in NOT_MUTATED.values() for f in fs)
         + " in `symattn/cli/app.py`), whose options each have a generated test of their effect."
         + (" Runs: " + "; ".join(
-            f"{r['kind']}, {r['minutes']:.0f} minutes on {r['children']} worker{'s' * (r['children'] > 1)}"
+            f"{r['kind']}, {r['minutes']:.0f} minute{'s' * (round(r['minutes']) != 1)} "
+            f"on {r['children']} worker{'s' * (r['children'] > 1)}"
             for r in runs) + "." if runs else ""),
         "",
     ]
@@ -534,7 +535,8 @@ def section(
         "",
         f"Survivors: {len(survivors)}. Equivalent (the mutant cannot change what a command prints, its "
         f"exit code or the files it writes): {len(survivors) - len(unexplained)}, each with why. "
-        f"Not killed and not shown equivalent: {len(unexplained)}, each still owed a test or a reason.",
+        f"Not killed and not shown equivalent: {len(unexplained)}"
+        + (", each still owed a test or a reason." if unexplained else "."),
         "",
     ]
     lines += [f"- `{n}`: {EQUIVALENT[n]}" for n in survivors if n in EQUIVALENT]
