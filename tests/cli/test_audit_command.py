@@ -101,3 +101,17 @@ def test_a_module_that_is_not_a_regular_file_is_refused_unread(cli, tmp_path):
     fifo = tmp_path / "m.md"
     os.mkfifo(fifo)
     assert cli("audit", str(fifo)) == (2, "", f"symattn: error: cannot read {fifo}: not a regular file\n")
+
+
+def test_the_module_is_opened_as_utf_8_by_name(cli, monkeypatch, tmp_path):
+    """Read as UTF-8 by name, not by the locale (the ASCII-locale test above shows the same in a
+    process of its own)."""
+    from opens import record_opens
+
+    from symattn.cli import commands
+
+    module = tmp_path / "m.md"
+    module.write_text("Two halves: $1/2 + 1/2 = 1$ ≈ one.\n", encoding="utf-8")
+    asked = record_opens(monkeypatch, commands, module)
+    assert cli("audit", str(module))[0] == 0
+    assert asked == [("m.md", "r", "utf-8")]

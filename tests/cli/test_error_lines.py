@@ -106,16 +106,27 @@ def raising(exc: BaseException):
             OSError(errno.EDQUOT, "Disk quota exceeded"),
             "cannot write to standard output: Disk quota exceeded",
         ),
+        (OSError(errno.EFBIG, "File too large"), "cannot write to standard output: File too large"),
         (OSError(errno.EIO, "Input/output error"), "cannot read or write: Input/output error"),
         (MemoryError(), "out of memory: the problem is too large for this machine"),
         (RecursionError("maximum recursion depth exceeded"), "input nested too deeply"),
         (
-            UnicodeEncodeError("ascii", "a\u221ab", 1, 2, "ordinal not in range(128)"),
+            # a run of two characters the codec lacks, as encode() reports it: the first is named
+            UnicodeEncodeError("ascii", "a\u221a\u03c0b", 1, 3, "ordinal not in range(128)"),
             "cannot write to standard output: its encoding, ascii, has no '\u221a' "
             "(set PYTHONIOENCODING=utf-8)",
         ),
     ],
-    ids=["a-named-file", "a-full-device", "a-quota", "no-file-no-room", "memory", "recursion", "encoding"],
+    ids=[
+        "a-named-file",
+        "a-full-device",
+        "a-quota",
+        "a-file-too-large",
+        "no-file-no-room",
+        "memory",
+        "recursion",
+        "encoding",
+    ],
 )
 def test_each_failure_is_its_own_one_line(cli, monkeypatch, exc, line):
     """The system's words after the file, or after standard output when a write found no room
@@ -169,3 +180,17 @@ def test_a_standard_error_closed_at_the_start_becomes_dev_null(monkeypatch, caps
         assert capsys.readouterr().out == ""
     finally:
         stderr.close()
+
+
+def test_a_failed_check_keeps_its_own_exit_code(cli, monkeypatch):
+    """A library error carries its exit code: a derivation step that fails is 1 (the check said
+    no), not 2 (bad input)."""
+    from symattn.proof.engine import StepFailed
+
+    assert StepFailed.exit_code == 1
+    monkeypatch.setattr(commands, "flops", raising(StepFailed("step 1 (wrong): the two sides differ")))
+    assert cli("flops", "--n", "2", "--d-model", "4") == (
+        1,
+        "",
+        "symattn: error: step 1 (wrong): the two sides differ\n",
+    )

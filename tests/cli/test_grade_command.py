@@ -184,3 +184,23 @@ def test_a_summary_that_cannot_be_written_names_its_stream(cli, tmp_path, monkey
     code, rows, _ = cli("grade", str(path), "--jobs", "1")
     assert code == 2 and rows.startswith("line,learner,")
     assert stderr.getvalue() == "symattn: error: cannot write standard error: No space left on device\n"
+
+
+def test_the_summaries_grade_writes_are_opened_as_utf_8_by_name(cli, monkeypatch, tmp_path):
+    """--gradebook, --summary-json and --report are written as UTF-8 by name, not by the locale
+    (the ASCII-locale test above shows the same in a process of its own)."""
+    from opens import record_opens
+
+    from symattn.cli import commands
+
+    klass = tmp_path / "class.csv"
+    klass.write_text("learner,exercise,answer\nÉmile,ex6.2,1.96\n", encoding="utf-8")
+    outputs = {
+        "--gradebook": tmp_path / "b.csv",
+        "--summary-json": tmp_path / "s.json",
+        "--report": tmp_path / "r.md",
+    }
+    asked = record_opens(monkeypatch, commands, *outputs.values())
+    code, _, err = cli("grade", str(klass), *(str(x) for pair in outputs.items() for x in pair))
+    assert code == 0, err
+    assert sorted(asked) == [("b.csv", "w", "utf-8"), ("r.md", "w", "utf-8"), ("s.json", "w", "utf-8")]

@@ -190,10 +190,10 @@ def test_the_course_end_to_end(tmp_path, cli):
 
 def course_rows_are_judged_as_check_judges_them(course: Path, cli) -> None:
     """Every row of the course is graded; the same submission always gets the same verdict, and
-    check's verdict on a sample (the first submission of each exercise, verdict and slip, and one
-    in five of the others: check runs each alone, a second or two for a derivation); a
-    steps_file that leads out of the class file's folder is refused with the reason, and the
-    hostile derivations cost their rows only."""
+    check's verdict on a sample (the first submission of each exercise, verdict and slip, with or
+    without a seed or a steps file, and one in five of the others: check runs each alone, a
+    second or two for a derivation); a steps_file that leads out of the class file's folder is
+    refused with the reason, and the hostile derivations cost their rows only."""
     graded = read_csv(course / "graded.csv")
     assert len(graded) == len(read_csv(DATA / "course.csv"))
     seen: dict[tuple, dict] = {}
@@ -213,7 +213,7 @@ def course_rows_are_judged_as_check_judges_them(course: Path, cli) -> None:
         if g["steps_file"].startswith("hostile/"):
             assert g["verdict"] == "invalid" and "too costly to check" in g["feedback"], g
             continue
-        what = (g["exercise"], g["verdict"], g["mistake"], bool(g["steps_file"]))
+        what = (g["exercise"], g["verdict"], g["mistake"], bool(g["steps_file"]), bool(g["seed"]))
         if what not in kinds or len(seen) % 5 == 0:
             kinds.add(what)
             checked += 1

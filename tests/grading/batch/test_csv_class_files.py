@@ -186,6 +186,7 @@ def test_a_class_file_is_read_up_to_its_limit_and_one_byte_more_is_refused(tmp_p
         monkeypatch.setattr(os, "read", read)
         assert len(rows) == 1
         assert sum(taken) == 3 << 20
+    assert max(taken) <= 1 << 20
 
 
 def test_a_class_file_that_cannot_be_read_is_refused_in_the_systems_words(tmp_path):
@@ -240,4 +241,17 @@ def test_old_mac_line_ends_end_rows(tmp_path):
     assert [(r.line, r.get("learner"), r.get("answer"), r.problem) for r in rows] == [
         (2, "a", "1.96", None),
         (3, "b", "4", None),
+    ]
+
+
+def test_a_form_feed_in_a_field_does_not_end_its_row(tmp_path):
+    """Only CR and LF end a line of a CSV file; str.splitlines' other breaks (form feed, U+0085,
+    U+2028) are characters of the field."""
+    path = tmp_path / "class.csv"
+    path.write_bytes("learner,exercise,answer\na,ex6.2,1.96\x0c\nb,ex6.2,4\u2028\nc,ex6.2,\x855\n".encode())
+    rows = read_class(path).rows
+    assert [(r.line, r.get("learner"), r.problem) for r in rows] == [
+        (2, "a", None),
+        (3, "b", None),
+        (4, "c", None),
     ]

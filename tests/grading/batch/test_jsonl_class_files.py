@@ -130,3 +130,12 @@ def test_a_first_object_after_spaces_makes_json_lines(tmp_path):
         "jsonl",
         {"learner": "a", "exercise": "ex6.2", "answer": "4"},
     )
+
+
+def test_a_line_separator_inside_a_string_does_not_end_the_line(tmp_path):
+    """json.dumps(ensure_ascii=False) writes U+2028 as itself: it is part of the string, not a
+    line end, as is a form feed."""
+    lines = [json.dumps({"learner": "a\u2028b\x0c", "exercise": "ex6.2", "answer": "4"}, ensure_ascii=False)]
+    lines.append('{"learner": "c", "exercise": "ex6.2", "answer": "4"}')
+    rows = read_class(write(tmp_path, lines)).rows
+    assert [(r.line, r.get("learner"), r.problem) for r in rows] == [(1, "a\u2028b", None), (2, "c", None)]

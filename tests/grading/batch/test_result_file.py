@@ -151,22 +151,17 @@ def test_a_row_torn_inside_a_character_is_read_with_a_replacement_not_refused(tm
     assert [r["learner"] for r in done.values()] == ["a"]
 
 
-def test_out_is_opened_to_append_as_utf_8_whatever_the_locale(tmp_path, monkeypatch):
-    """The file kept open for the rows still to come is UTF-8, named so: without it, open() takes
-    the locale's encoding (ASCII under LANG=C on older systems), which test_grade_command's
-    ASCII-locale test shows in a process of its own."""
-    opened: list[tuple[str, object]] = []
-    real = open
-    out = str(tmp_path / "o.csv")
+def test_out_is_opened_as_utf_8_by_name_to_append_and_to_rewrite(tmp_path, monkeypatch):
+    """The file kept open for the rows still to come, and the rewrite renamed over it, are UTF-8,
+    named so: without it, open() takes the locale's encoding (ASCII under LANG=C on older
+    systems), which test_grade_command's ASCII-locale test shows in a process of its own."""
+    from opens import record_fdopens, record_opens
 
-    def recording(file, mode="r", *args, **kwargs):
-        if str(file) == out:
-            opened.append((mode, kwargs.get("encoding")))
-        return real(file, mode, *args, **kwargs)
-
-    monkeypatch.setattr(files, "open", recording, raising=False)
-    results = files.ResultFile(out, "csv", COLUMNS)
+    out = tmp_path / "o.csv"
+    appended, rewritten = record_opens(monkeypatch, files, out), record_fdopens(monkeypatch)
+    results = files.ResultFile(str(out), "csv", COLUMNS)
     results.start([])
     results.append(graded("é"))
-    results.close()
-    assert opened == [("a", "utf-8")]
+    results.finish([graded("é")])
+    assert appended == [("o.csv", "a", "utf-8")]
+    assert rewritten == [("w", "utf-8"), ("w", "utf-8")]  # by start, then by finish
