@@ -498,7 +498,9 @@ def _parse_records(text: str) -> list[dict[str, str]]:
     stripped = text.lstrip()
     if stripped.startswith("{"):
         records = []
-        for line in text.splitlines():
+        # CR and LF alone end a record, as in read_class: str.splitlines would also split at
+        # U+2028, U+0085 or a form feed, which json.dumps(ensure_ascii=False) writes as they are
+        for line in io.StringIO(text, newline=""):
             with contextlib.suppress(ValueError, RecursionError):
                 obj = json.loads(line)
                 if isinstance(obj, dict):

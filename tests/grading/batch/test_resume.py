@@ -212,3 +212,13 @@ def test_a_line_of_out_nested_too_deeply_is_skipped_and_the_others_resumed(tmp_p
         fh.write('{"learner": ' + "[" * 200_000 + "]" * 200_000 + "}\n")
     judged, again = rerun(klass, out)
     assert judged == [] and again.resumed == 2
+
+
+def test_a_line_separator_in_an_answer_does_not_split_its_record_on_resume(tmp_path):
+    """--out in JSON Lines holds U+2028 as itself (json.dumps with ensure_ascii=False): on resume it
+    is part of the answer, not a line end, so the row is kept, not judged again."""
+    klass, out = two_rows(tmp_path, answer_a="1.96\u2028"), tmp_path / "o.jsonl"
+    grade_file(str(klass), str(out), jobs=1)
+    assert "\u2028" in out.read_text(encoding="utf-8")
+    judged, again = rerun(klass, out)
+    assert judged == [] and again.resumed == 2
