@@ -5,6 +5,9 @@ cannot show (a file read past its limit is refused all the same)."""
 from __future__ import annotations
 
 import builtins
+import contextlib
+import os
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
@@ -27,3 +30,22 @@ def record_reads(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> list[An
 
     monkeypatch.setattr(module, "open", recording, raising=False)
     return sizes
+
+
+@contextlib.contextmanager
+def os_reads() -> Iterator[list[int]]:
+    """The size of each chunk ``os.read`` returns while the block runs (for code that reads a file
+    descriptor in pieces); ``os.read`` is itself again after it."""
+    taken: list[int] = []
+    read = os.read
+
+    def counted(fd: int, n: int) -> bytes:
+        chunk = read(fd, n)
+        taken.append(len(chunk))
+        return chunk
+
+    os.read = counted
+    try:
+        yield taken
+    finally:
+        os.read = read

@@ -160,6 +160,8 @@ def test_a_field_too_large_is_refused_by_name_and_size_and_kept_cut(tmp_path):
 def test_a_class_file_is_read_up_to_its_limit_and_one_byte_more_is_refused(tmp_path, monkeypatch, extra):
     """Only the limit and one byte more are read, whatever the file's size (the file a MiB longer
     than that, and read in pieces of at most 1 MiB)."""
+    from reads import os_reads
+
     import symattn.grading.batch.files as files
 
     monkeypatch.setattr(files, "MAX_BYTES", 3 << 20)
@@ -167,23 +169,14 @@ def test_a_class_file_is_read_up_to_its_limit_and_one_byte_more_is_refused(tmp_p
     path = tmp_path / "class.csv"
     body = b"1" * ((3 << 20) - len(header) - 8 + extra)
     path.write_bytes(header + b"a,ex6.2," + body + (b"\n" + b"2" * (1 << 20) if extra else b""))
-    read, taken = os.read, []
-
-    def counted(fd: int, n: int) -> bytes:
-        chunk = read(fd, n)
-        taken.append(len(chunk))
-        return chunk
-
-    monkeypatch.setattr(os, "read", counted)
     if extra:
-        with pytest.raises(ClassFileError) as refused:
+        with os_reads() as taken, pytest.raises(ClassFileError) as refused:
             read_class(path)
-        monkeypatch.setattr(os, "read", read)
         assert str(refused.value) == f"{path}: larger than 3 MB"
         assert sum(taken) == (3 << 20) + 1
     else:
-        rows = read_class(path).rows
-        monkeypatch.setattr(os, "read", read)
+        with os_reads() as taken:
+            rows = read_class(path).rows
         assert len(rows) == 1
         assert sum(taken) == 3 << 20
     assert max(taken) <= 1 << 20

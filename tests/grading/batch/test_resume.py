@@ -7,9 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 
 import pytest
+from reads import os_reads
 
 import symattn.grading.batch.files as files
 from symattn.grading.batch.grade import grade_file
@@ -170,19 +170,9 @@ def test_an_out_over_the_resume_limit_is_refused_after_one_byte_past_it(tmp_path
     monkeypatch.setattr(files, "MAX_RESUME_BYTES", limit)
     out = tmp_path / "o.csv"
     out.write_bytes(b"x" * (limit + (1 << 20)))
-    read = os.read
-    taken: list[int] = []
-
-    def counted(fd: int, n: int) -> bytes:
-        chunk = read(fd, n)
-        taken.append(len(chunk))
-        return chunk
-
-    monkeypatch.setattr(os, "read", counted)
     results = files.ResultFile(str(out), "csv", ["line", "learner", "exercise", "answer", *files.RESULTS])
-    with pytest.raises(files.ClassFileError) as refused:
+    with os_reads() as taken, pytest.raises(files.ClassFileError) as refused:
         results.load()
-    monkeypatch.setattr(os, "read", read)
     assert str(refused.value) == f"cannot read {out} to resume: larger than 2 MB"
     assert sum(taken) == limit + 1
 
