@@ -11,7 +11,7 @@ the docs' index page.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import FunctionType
 
@@ -20,7 +20,7 @@ import sympy as sp
 from symattn._text import exception_line as _why
 from symattn.errors import SymattnError
 from symattn.proof import Derivation, Lemma, LemmaFailed, StepFailed
-from symattn.proof.engine import NO_CLAIMS
+from symattn.proof.engine import NO_CLAIMS, DerivationReport, verify_many
 from symattn.proof.operators import Ex, Var
 
 from . import load
@@ -835,19 +835,32 @@ def catalogue(names: Iterable[str] | None = None) -> list[Mutation]:
 
 def outcome(mutation: Mutation) -> tuple[bool, str]:
     """Plant ``mutation`` and verify: (caught where planted, one line saying so)."""
-    try:
-        want = str(expected(mutation))
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # an author's plant that fails (or calls sys.exit) plants nothing
-        return False, f"{mutation.derivation}: {mutation.description}: NOT planted ({_why(exc)})"
-    got, message = run(mutation)
-    where = f"step {want}" if want.isdigit() else f"the {want}"
-    caught = got == want and mutation.why in message
-    said = f"caught at {where}" if caught else f"NOT caught at {where} ({got}: {message})"
-    if got == want and not caught:
-        said = f"NOT caught for its reason ({mutation.why!r}) at {where}: {message}"
-    return caught, f"{mutation.derivation}: {mutation.description}: {said}"
+    return next(outcomes([mutation]))
+
+
+def outcomes(mutations: Sequence[Mutation], jobs: int = 1) -> Iterator[tuple[bool, str]]:
+    """:func:`outcome` of each mutation, in order, each as soon as it is known; the verifying
+    is shared as in :func:`run_all`."""
+    wants: list[tuple[bool, str]] = []  # (planted, what must fail or why it was not planted)
+    for mutation in mutations:
+        try:
+            wants.append((True, str(expected(mutation))))
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # an author's plant that fails (or calls sys.exit) plants nothing
+            wants.append((False, _why(exc)))
+    ran = run_all([m for m, (planted, _) in zip(mutations, wants, strict=True) if planted], jobs)
+    for mutation, (planted, want) in zip(mutations, wants, strict=True):
+        if not planted:
+            yield False, f"{mutation.derivation}: {mutation.description}: NOT planted ({want})"
+            continue
+        got, message = next(ran)
+        where = f"step {want}" if want.isdigit() else f"the {want}"
+        caught = got == want and mutation.why in message
+        said = f"caught at {where}" if caught else f"NOT caught at {where} ({got}: {message})"
+        if got == want and not caught:
+            said = f"NOT caught for its reason ({mutation.why!r}) at {where}: {message}"
+        yield caught, f"{mutation.derivation}: {mutation.description}: {said}"
 
 
 def run(mutation: Mutation) -> tuple[str, str]:
@@ -856,25 +869,42 @@ def run(mutation: Mutation) -> tuple[str, str]:
     Steps after the planted one, and the numeric checks, are not run (they cannot hide the
     error, and the catalogue stays fast); a planted claim keeps every step.
     """
-    try:
-        d = load(mutation.derivation)
-        target = mutation.plant(d)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # an author's plant that fails (or calls sys.exit) plants nothing
-        return "error", f"the error could not be planted ({_why(exc)})"
-    d.checks = []
-    if isinstance(target, int):
-        d.steps = d.steps[:target]
-        d.claims = []
-    try:
-        d.verify(isolate=True)  # in a forked worker: a planted check may end its process
-    except (StepFailed, LemmaFailed) as exc:
-        if isinstance(target, int) and str(exc).startswith(f"{d.name}: {NO_CLAIMS}"):
+    return next(run_all([mutation]))
+
+
+def run_all(mutations: Sequence[Mutation], jobs: int = 1) -> Iterator[tuple[str, str]]:
+    """:func:`run` of each mutation, in order, each as soon as it is known. The verifying is
+    shared among ``jobs`` forked workers that serve the whole list (a planted check may end
+    its process: that task alone is run again in a process of its own, and fails), so what
+    SymPy caches for one planted error serves the next."""
+    planted: list[tuple[Derivation, int | str] | str] = []
+    for mutation in mutations:
+        try:
+            d = load(mutation.derivation)
+            target = mutation.plant(d)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # an author's plant that fails (or calls sys.exit) plants nothing
+            planted.append(f"the error could not be planted ({_why(exc)})")
+            continue
+        d.checks = []
+        if isinstance(target, int):
+            d.steps = d.steps[:target]
+            d.claims = []
+        planted.append((d, target))
+    reports = verify_many([p[0] for p in planted if not isinstance(p, str)], jobs)
+    for p in planted:
+        yield ("error", p) if isinstance(p, str) else _reported(*p, next(reports))
+
+
+def _reported(d: Derivation, target: int | str, result: DerivationReport | SymattnError) -> tuple[str, str]:
+    """(what failed, the message) of a planted derivation's verification."""
+    if isinstance(result, (StepFailed, LemmaFailed)):
+        if isinstance(target, int) and str(result).startswith(f"{d.name}: {NO_CLAIMS}"):
             return "nothing", ""  # every step up to the planted one passed; the claims were dropped
-        return _what_failed(str(exc), exc), str(exc)
-    except SymattnError as exc:
-        return "error", str(exc)
+        return _what_failed(str(result), result), str(result)
+    if isinstance(result, SymattnError):
+        return "error", str(result)
     return "nothing", ""
 
 

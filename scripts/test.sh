@@ -26,16 +26,25 @@ fi
 
 npm ci --no-audit --no-fund --loglevel=error
 
+# Math-Verify, for the answer-checking peer tests only, in its own environment: it needs antlr
+# 4.13 and latex2sympy2 pins 4.7.2 (bench/peers_answers.py finds it in .venv-mathverify).
+# Where it cannot install, tests/grading/answers/test_peer_suites.py skips its Math-Verify test, saying why
+# (unless SYMATTN_REQUIRED_PEERS names math-verify, as .ci/run does: then it fails). It installs
+# while .venv does.
+mathverify_log=$(mktemp)
+( python3 -m venv .venv-mathverify && .venv-mathverify/bin/pip install -q math-verify==0.9.0 ) \
+  >"$mathverify_log" 2>&1 &
+mathverify=$!
+
 python3 -m venv .venv
 # PyTorch, for the peer tests only (not a dependency of symattn). 2.13.0 CPU is the wheel these
 # machines carry; any other version downloads a multi-GB CUDA build.
 .venv/bin/pip install -q -c constraints.txt -e '.[test]' torch==2.13.0
-# Math-Verify, for the answer-checking peer tests only, in its own environment: it needs antlr
-# 4.13 and latex2sympy2 pins 4.7.2 (bench/peers_answers.py finds it in .venv-mathverify).
-# Where it cannot install, tests/grading/answers/test_peer_suites.py skips its Math-Verify test, saying why
-# (unless SYMATTN_REQUIRED_PEERS names math-verify, as .ci/run does: then it fails).
-if ! { python3 -m venv .venv-mathverify && .venv-mathverify/bin/pip install -q math-verify==0.9.0; }; then
+
+if ! wait "$mathverify"; then
+  cat "$mathverify_log" >&2
   echo "scripts/test.sh: Math-Verify did not install; its peer test will skip" >&2
 fi
+rm -f "$mathverify_log"
 
 .venv/bin/python -m pytest -n auto --dist loadgroup "$@"

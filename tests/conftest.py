@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import mpmath
@@ -94,19 +95,22 @@ def _command_line_precision():
 _CACHE: dict[str, tuple[Derivation, DerivationReport]] = {}
 
 _PLANTED: dict[mutations.Mutation, tuple[str, str]] = {}
-_run_mutation = mutations.run
+_run_all = mutations.run_all
 
 
-def _run_once(mutation: mutations.Mutation) -> tuple[str, str]:
+def _run_all_once(wanted: Sequence[mutations.Mutation], jobs: int = 1) -> Iterator[tuple[str, str]]:
     """Each planted error is verified once per test process: tests/test_mutations.py and the
     `generated` build (which counts the caught ones for the docs' index page) share the result
-    (the two sit in one pytest-xdist group, so on one worker)."""
-    if mutation not in _PLANTED:
-        _PLANTED[mutation] = _run_mutation(mutation)
-    return _PLANTED[mutation]
+    (the two sit in one pytest-xdist group, so on one worker). The first that asks verifies the
+    whole catalogue in one batch (:func:`derivations.mutations.run_all`, one forked worker, so
+    SymPy's caches serve one planted error after another)."""
+    if any(m not in _PLANTED for m in wanted):
+        missing = [m for m in dict.fromkeys([*mutations.MUTATIONS, *wanted]) if m not in _PLANTED]
+        _PLANTED.update(zip(missing, _run_all(missing, 1), strict=True))
+    return iter([_PLANTED[m] for m in wanted])
 
 
-mutations.run = _run_once
+mutations.run_all = _run_all_once
 
 
 def verified(name: str) -> tuple[Derivation, DerivationReport]:

@@ -313,22 +313,24 @@ def verify(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
 
-    _, ok = verify_all(names, progress=progress, write=write, jobs=args.jobs or default_jobs())
+    jobs = args.jobs or default_jobs()
+    _, ok = verify_all(names, progress=progress, write=write, jobs=jobs)
     if getattr(args, "mutations", False):
-        ok &= _planted_errors(names, write)
+        ok &= _planted_errors(names, write, jobs)
     return 0 if ok else EXIT_CHECK_FAILED
 
 
-def _planted_errors(names: list[str], write) -> bool:
+def _planted_errors(names: list[str], write, jobs: int) -> bool:
     """``verify --mutations``: plant each error of these derivations; each must fail where planted."""
-    from derivations.mutations import catalogue, outcome
+    from derivations.mutations import catalogue, outcomes
 
     planted = catalogue(names)
     write(f"\nplanted errors: {len(planted)}\n")
     caught = 0
+    results = outcomes(planted, jobs)
     for m in planted:
         progress(f"planting {m.derivation}: {m.description} ...")
-        ok, line = outcome(m)
+        ok, line = next(results)
         caught += ok
         write(f"  {line}\n")
     write(f"caught where planted: {caught} of {len(planted)}\n")

@@ -169,10 +169,14 @@ def compare(files: dict[str, bytes], out: Path, placeholders: dict[str, bytes] |
 
 # -- pages ----------------------------------------------------------------------------------
 def _mutation_counts() -> tuple[int, int]:
-    """(planted, caught): every error of derivations/mutations.py, planted and verified."""
-    from derivations.mutations import MUTATIONS, expected, run
+    """(planted, caught): every error of derivations/mutations.py, planted and verified (the
+    verifying shared among as many forked workers as there are CPUs)."""
+    from derivations.mutations import MUTATIONS, expected, run_all
 
-    caught = sum(run(m)[0] == str(expected(m)) for m in MUTATIONS)
+    from ..proof.engine import default_jobs
+
+    ran = run_all(MUTATIONS, default_jobs())
+    caught = sum(got == str(expected(m)) for m, (got, _) in zip(MUTATIONS, ran, strict=True))
     return len(MUTATIONS), caught
 
 

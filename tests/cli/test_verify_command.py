@@ -31,13 +31,15 @@ def verifier(monkeypatch):
     def catalogue(names=None):
         return [SimpleNamespace(derivation=n, description=f"error in {n}") for n in names]
 
-    def outcome(m):
-        caught = seen["caught"].get(m.derivation, True)
-        return caught, f"{m.derivation}: {'caught' if caught else 'NOT caught'}"
+    def outcomes(ms, jobs=1):
+        seen["planting jobs"] = jobs
+        for m in ms:
+            caught = seen["caught"].get(m.derivation, True)
+            yield caught, f"{m.derivation}: {'caught' if caught else 'NOT caught'}"
 
     monkeypatch.setattr(verify_table, "verify_all", verify_all)
     monkeypatch.setattr(planted, "catalogue", catalogue)
-    monkeypatch.setattr(planted, "outcome", outcome)
+    monkeypatch.setattr(planted, "outcomes", outcomes)
     return seen
 
 
@@ -76,6 +78,8 @@ def test_mutations_counts_the_planted_errors_caught(cli, verifier):
         f"{first} ok\n{second} ok\n\nplanted errors: 2\n"
         f"  {first}: caught\n  {second}: caught\ncaught where planted: 2 of 2\n"
     )
+    assert verifier["planting jobs"] == verifier["jobs"] == engine.default_jobs()
+    assert cli("verify", first, "--mutations", "--jobs", "3")[0] == 0 and verifier["planting jobs"] == 3
     verifier["caught"] = {second: False}
     code, out, _ = cli("verify", first, second, "--mutations")
     assert code == 1 and out.endswith(f"  {second}: NOT caught\ncaught where planted: 1 of 2\n")

@@ -51,6 +51,26 @@ def test_a_plant_that_calls_sys_exit_plants_nothing():
     assert not ok and line == "attention_by_hand: exits: NOT planted (SystemExit: 0)"
 
 
+@pytest.mark.xdist_group("generated")  # it shares the catalogue's verifying (conftest.py)
+def test_outcomes_come_in_order_around_a_plant_that_fails():
+    """``verify --mutations`` writes a line per planted error in the catalogue's order, a plant
+    that fails among them included; the verifying is shared (derivations.mutations.run_all)."""
+    from derivations.mutations import Mutation, outcomes, run
+
+    first, second = MUTATIONS[0], MUTATIONS[1]
+    broken = Mutation("attention_by_hand", "divides by zero", lambda d: 1 // 0)
+    (ok1, line1), (ok2, line2), (ok3, line3) = outcomes([first, broken, second])
+    assert (ok1, ok2, ok3) == (True, False, True)
+    why = "ZeroDivisionError: integer division or modulo by zero"
+    assert line2 == f"attention_by_hand: divides by zero: NOT planted ({why})"
+    assert line1.startswith(f"{first.derivation}: {first.description}: caught at ")
+    assert line3.startswith(f"{second.derivation}: {second.description}: caught at ")
+    assert run(broken) == (
+        "error",
+        "the error could not be planted (ZeroDivisionError: integer division or modulo by zero)",
+    )
+
+
 def test_the_guide_counts_the_planted_errors_and_the_sabotage():
     """The derivations guide states how many errors are planted and how many sabotage edits
     there are; the numbers follow the lists."""

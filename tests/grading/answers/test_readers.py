@@ -110,3 +110,80 @@ def test_the_guide_gives_the_choice_and_its_reason():
     deps = page.split("## Dependencies", 1)[1].split("\n## ", 1)[0]
     assert "docs/readers.md" in deps and "bench/readers.py" in deps
     assert "typing.io" in deps and readers.DEFAULT in deps
+
+
+# -- latex2sympy2's two-stage parse (SLL, then full LL where SLL fails) ----------------------
+def _reading(text: str) -> str:
+    """What the reader makes of ``text``: the expression's srepr, or the refusal."""
+    import sympy as sp
+
+    from symattn.grading.answers.parsing import read_latex
+
+    try:
+        return sp.srepr(read_latex(text))
+    except Exception as exc:  # a refusal is a reading too, compared by its words
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _texts() -> list[str]:
+    """Every 6th of latex2sympy's own pairs (sums, integrals, functions, matrices, errors),
+    every distinct answer of the answer bank and the course, and texts that only the second
+    stage reads (SLL's first try fails on them)."""
+    import csv
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    import peer_suites
+
+    texts = [p["latex"] for p in peer_suites.load_pairs()[::6]]
+    for name in ("answer_bank.csv", "course.csv"):
+        with (Path(__file__).parents[2] / "data" / name).open(encoding="utf-8", newline="") as fh:
+            texts += [r["answer"] for r in csv.DictReader(fh) if r["answer"]]
+    return list(dict.fromkeys([*texts, *NEEDS_LL]))
+
+
+#: Texts whose SLL parse fails and whose full LL parse succeeds (found over the banks).
+NEEDS_LL = ("N^2", r"2 d_{model}", r"\frac{1}{N}\mathbf{1}_N \mathbf{1}_N^T V")
+
+
+def test_the_two_stage_parse_reads_every_text_as_the_full_parse_does(monkeypatch):
+    """antlr's guarantee (an SLL parse that succeeds builds LL's tree), checked: the same
+    expression, or the same refusal in the same words, for each of some 600 texts."""
+    texts = _texts()
+    assert len(texts) > 500
+    monkeypatch.setattr(readers, "TWO_STAGE", False)
+    full = [_reading(t) for t in texts]
+    monkeypatch.setattr(readers, "TWO_STAGE", True)
+    two = [_reading(t) for t in texts]
+    assert [(t, a, b) for t, a, b in zip(texts, full, two, strict=True) if a != b] == []
+    assert sum(r.startswith("Latex") for r in full) > 20  # refusals are compared too
+
+
+def test_a_text_sll_cannot_parse_is_read_by_the_second_stage(monkeypatch):
+    """Where the first stage bails out, the text is parsed again with full LL prediction."""
+    import sympy as sp
+
+    failures = []
+    real = readers._sll_failure
+    monkeypatch.setattr(readers, "_sll_failure", lambda exc: failures.append(exc) or real(exc))
+    for text in NEEDS_LL:
+        failures.clear()
+        assert not _reading(text).startswith("Latex"), text
+        assert len(failures) == 1, text
+    assert _reading("N^2") == sp.srepr(sp.Symbol("N") ** 2)
+
+
+def test_the_first_stage_predicts_without_full_context(monkeypatch):
+    """The first stage is SLL: it never falls back to full-context prediction, which the
+    library's own LL mode does on the same text (the cost the two stages save)."""
+    from antlr4.atn.ParserATNSimulator import ParserATNSimulator
+
+    calls = []
+    real = ParserATNSimulator.execATNWithFullContext
+    monkeypatch.setattr(ParserATNSimulator, "execATNWithFullContext", lambda *a: calls.append(1) or real(*a))
+    text = r"\frac{e^{2} + 11}{e^{2} + 2} + \sin(x)"
+    monkeypatch.setattr(readers, "TWO_STAGE", False)
+    _reading(text)
+    assert calls
+    calls.clear()
+    monkeypatch.setattr(readers, "TWO_STAGE", True)
+    assert _reading(text) == _reading(text) and not calls
