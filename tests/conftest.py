@@ -101,11 +101,14 @@ _run_all = mutations.run_all
 def _run_all_once(wanted: Sequence[mutations.Mutation], jobs: int = 1) -> Iterator[tuple[str, str]]:
     """Each planted error is verified once per test process: tests/test_mutations.py and the
     `generated` build (which counts the caught ones for the docs' index page) share the result
-    (the two sit in one pytest-xdist group, so on one worker). The first that asks verifies the
-    whole catalogue in one batch (:func:`derivations.mutations.run_all`, one forked worker, so
-    SymPy's caches serve one planted error after another)."""
+    (the two sit in one pytest-xdist group, so on one worker): the first that asks about a
+    derivation verifies every planted error of that derivation in one batch
+    (:func:`derivations.mutations.run_all`, one forked worker, so SymPy's caches serve one
+    planted error after another)."""
     if any(m not in _PLANTED for m in wanted):
-        missing = [m for m in dict.fromkeys([*mutations.MUTATIONS, *wanted]) if m not in _PLANTED]
+        names = {m.derivation for m in wanted}
+        every = dict.fromkeys([*mutations.MUTATIONS, *wanted])
+        missing = [m for m in every if m not in _PLANTED and m.derivation in names]
         _PLANTED.update(zip(missing, _run_all(missing, 1), strict=True))
     return iter([_PLANTED[m] for m in wanted])
 

@@ -210,7 +210,9 @@ def _judge_all(cases: list[tuple[str, str]]) -> list[tuple[str, float, dict | No
 
 #: One worker runs this module, so its costly module fixture is computed once, not once
 #: per worker (CI runs with --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("judge_fuzz")
+#: The 5,000 strings are the first run's (CI's second run, on the newest Python, judges the
+#: answer bank's sample, the form bank, the judge's own tests and the bounds fuzz instead).
+pytestmark = [pytest.mark.xdist_group("judge_fuzz"), pytest.mark.exhaustive]
 
 
 @pytest.fixture(scope="module")
