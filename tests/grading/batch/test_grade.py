@@ -497,9 +497,16 @@ def test_steps_file_rows_are_judged_as_check_steps(tmp_path, cli, monkeypatch):
     for g, p in zip(graded, proofs, strict=True):
         _, out, _ = cli("check", p.parent.name, "--steps", str(p), "--json")
         doc = json.loads(out)
+        for _ in range(2):  # a loaded machine, not the proof, may have cut one side's budget
+            if ("too costly" in doc["feedback"]) == ("too costly" in g["feedback"]):
+                break
+            if "too costly" in doc["feedback"]:
+                doc = json.loads(cli("check", p.parent.name, "--steps", str(p), "--json")[1])
+            else:
+                g = regrade_alone(cli, g, tmp_path)
         assert [g[k] for k in ("verdict", "feedback", "mistake")] == [
             doc[k] for k in ("verdict", "feedback", "mistake")
-        ]
+        ], p
 
 
 # -- progress ----------------------------------------------------------------------------------------
