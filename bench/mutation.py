@@ -78,9 +78,7 @@ _WARM_UP = "warm_up returns and prints nothing whatever it checks: only the next
 _HAS_PLUGIN = (
     "the namespace always has plugin (exercises' own --plugin defaults to None): the default is never read"
 )
-_VERSION_DEFAULT = (
-    "the namespace's version is read by nothing (--version ends the run when it is given)"
-)
+_VERSION_DEFAULT = "the namespace's version is read by nothing (--version ends the run when it is given)"
 _LAST_OPTION = (
     "a --seed, --steps or --plugin with no word after it is passed on as an option either way, and "
     "argparse says it expects one argument"
@@ -92,6 +90,10 @@ _SUBPARSERS = "argparse's subparsers action reads neither its parser nor its opt
 _MUTATIONS_SET = "verify's parser always sets mutations: getattr's default is never read"
 _LATEX_DEFAULT = "only rows that have read_as_latex are read: the default is never used"
 _UTF8_NAME = "'UTF-8' and 'utf-8' name the same codec"
+_UNIVERSAL = (
+    "universal newlines split at the same CR, LF and CR LF, only turning each into LF, which json.loads "
+    "reads as whitespace (json.dumps escapes CR and LF inside strings)"
+)
 _BEST = (
     "grade writes only correct, incorrect and invalid, whose alphabetical order is their rank: "
     "min agrees with or without the key"
@@ -158,9 +160,9 @@ _EQUIVALENT = {
         ("x_progress__mutmut_6", _LINE_BUFFERED),
         ("x_progress__mutmut_7", _LINE_BUFFERED),
         ("x_grade__mutmut_43", "ensure_ascii=None is false, as False is"),
-        ("x_verify__mutmut_19", _MUTATIONS_SET),
-        ("x_verify__mutmut_22", _MUTATIONS_SET),
-        ("x_verify__mutmut_25", _MUTATIONS_SET),
+        ("x_verify__mutmut_20", _MUTATIONS_SET),
+        ("x_verify__mutmut_23", _MUTATIONS_SET),
+        ("x_verify__mutmut_26", _MUTATIONS_SET),
         ("x_lab_variance__mutmut_8", _VARIANCE_FIGURE),
         ("x_lab_variance__mutmut_13", _VARIANCE_FIGURE),
         ("x_lab_variance__mutmut_14", _VARIANCE_FIGURE),
@@ -196,6 +198,7 @@ _EQUIVALENT = {
         ("x_warm_up__mutmut_7", _WARM_UP),
     ],
     "symattn.grading.batch.files": [
+        *((f"x__parse_records__mutmut_{i}", _UNIVERSAL) for i in (7, 9)),
         ("x__printable__mutmut_9", _UTF8_NAME),
         ("x__printable__mutmut_13", _UTF8_NAME),
         ("x_read_steps_file__mutmut_55", _UTF8_NAME),
@@ -384,6 +387,9 @@ def rerun_survivors(workdir: Path, exclude: tuple[str, ...] = (), children: int 
         snapshot.write_text(json.dumps(before, indent=0))
     # (a survivor named equivalent cannot be killed: it is left, unless its function changed)
     names = [n for n, s in before.items() if s in ("survived", "no tests") and n not in EQUIVALENT]
+    # mutmut mutates the changed functions afresh only when it runs: with no such survivor left,
+    # one survivor named equivalent runs (it survives again), so that changed functions are found.
+    names = names or sorted(n for n, s in before.items() if s == "survived")[:1]
     run_named(workdir, names, children)
     # A function changed since the pass is mutated again and its results forgotten: its mutants
     # (renumbered, and new ones) run too, or a change to the code would hide its own survivors;
@@ -476,10 +482,17 @@ def section(
         "Not mutated: the argument parser's declarations ("
         + ", ".join(f"`{f}`" for fs in NOT_MUTATED.values() for f in fs)
         + " in `symattn/cli/app.py`), whose options each have a generated test of their effect."
-        + (" Runs: " + "; ".join(
-            f"{r['kind']}, {r['minutes']:.0f} minute{'s' * (round(r['minutes']) != 1)} "
-            f"on {r['children']} worker{'s' * (r['children'] > 1)}"
-            for r in runs) + "." if runs else ""),
+        + (
+            " Runs: "
+            + "; ".join(
+                f"{r['kind']}, {r['minutes']:.0f} minute{'s' * (round(r['minutes']) != 1)} "
+                f"on {r['children']} worker{'s' * (r['children'] > 1)}"
+                for r in runs
+            )
+            + "."
+            if runs
+            else ""
+        ),
         "",
     ]
     if total["not checked"]:
