@@ -35,6 +35,8 @@ mathverify_log=$(mktemp)
 ( python3 -m venv .venv-mathverify && .venv-mathverify/bin/pip install -q math-verify==0.9.0 ) \
   >"$mathverify_log" 2>&1 &
 mathverify=$!
+# If .venv fails to install (set -e ends the script), the Math-Verify install ends with it.
+trap 'kill "$mathverify" 2>/dev/null || true; rm -f "$mathverify_log"' EXIT
 
 python3 -m venv .venv
 # PyTorch, for the peer tests only (not a dependency of symattn). 2.13.0 CPU is the wheel these
@@ -46,5 +48,6 @@ if ! wait "$mathverify"; then
   echo "scripts/test.sh: Math-Verify did not install; its peer test will skip" >&2
 fi
 rm -f "$mathverify_log"
+trap - EXIT
 
 .venv/bin/python -m pytest -n auto --dist loadgroup "$@"

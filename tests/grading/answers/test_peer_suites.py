@@ -38,8 +38,10 @@ ADAPTER_EQUAL_AT_LEAST = 1263  # \variable placeholders are refused on purpose
 pytestmark = pytest.mark.xdist_group("peer_suites")
 
 #: The tests on the whole suite of pairs (read twice, by raw latex2sympy2 and by symattn) are the
-#: first run's: CI's second run, on the newest Python, reads every 6th pair through symattn's
-#: reader in tests/grading/answers/test_readers.py, and the vendored files' tests here.
+#: first run's. CI's second run, on the newest Python, does not compare symattn's readings of the
+#: pairs with their expected values: it reads every 6th pair in both parse modes
+#: (tests/grading/answers/test_readers.py), the answer bank's sample against its verdicts, and the
+#: small-subset and vendored-file tests here.
 WHOLE_SUITE = pytest.mark.exhaustive
 
 

@@ -187,3 +187,26 @@ def test_the_first_stage_predicts_without_full_context(monkeypatch):
     calls.clear()
     monkeypatch.setattr(readers, "TWO_STAGE", True)
     assert _reading(text) == _reading(text) and not calls
+
+
+def test_only_a_parse_failure_sends_a_text_to_the_second_stage():
+    """What ends the first stage and leads to the full parse: antlr's bail-out and recognition
+    errors, the library listener's bare Exception, trailing input, too deep a nesting. Anything
+    else (out of memory, an alarm, a conversion's own error) is raised as it is, never retried."""
+    from antlr4.error.Errors import ParseCancellationException, RecognitionException
+
+    retried = [
+        ParseCancellationException("bail"),
+        RecognitionException(),
+        Exception("I don't understand this"),
+        readers.TrailingInput(")", 5),
+        RecursionError(),
+    ]
+    assert all(readers._sll_failure(exc) for exc in retried)
+
+    class Alarm(Exception):
+        pass
+
+    assert not any(
+        readers._sll_failure(exc) for exc in (MemoryError(), ValueError("x"), Alarm(), TypeError())
+    )
