@@ -9,6 +9,27 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The Python environments install in the background from the start, while Debian's packages and
+# npm's install (apt and pip wait mostly on downloads and disks, so together they take little more
+# than the longer of the two):
+#   - .venv, with PyTorch for the peer tests only (not a dependency of symattn): 2.13.0 CPU is
+#     the wheel these machines carry; any other version downloads a multi-GB CUDA build.
+#   - .venv-mathverify, Math-Verify for the answer-checking peer tests only, in its own
+#     environment: it needs antlr 4.13 and latex2sympy2 pins 4.7.2 (bench/peers_answers.py finds
+#     it there). Where it cannot install, tests/grading/answers/test_peer_suites.py skips its
+#     Math-Verify test, saying why (unless SYMATTN_REQUIRED_PEERS names math-verify, as .ci/run
+#     does: then it fails).
+venv_log=$(mktemp)
+( python3 -m venv .venv && .venv/bin/pip install -q -c constraints.txt -e '.[test]' torch==2.13.0 ) \
+  >"$venv_log" 2>&1 &
+venv=$!
+mathverify_log=$(mktemp)
+( python3 -m venv .venv-mathverify && .venv-mathverify/bin/pip install -q math-verify==0.9.0 ) \
+  >"$mathverify_log" 2>&1 &
+mathverify=$!
+# If this script ends early (set -e), the installs end with it.
+trap 'kill "$venv" "$mathverify" 2>/dev/null || true; rm -f "$venv_log" "$mathverify_log"' EXIT
+
 need=()
 command -v pdflatex >/dev/null || need+=(texlive-latex-base texlive-latex-recommended texlive-fonts-recommended)
 command -v chromium >/dev/null || need+=(chromium)
@@ -26,28 +47,16 @@ fi
 
 npm ci --no-audit --no-fund --loglevel=error
 
-# Math-Verify, for the answer-checking peer tests only, in its own environment: it needs antlr
-# 4.13 and latex2sympy2 pins 4.7.2 (bench/peers_answers.py finds it in .venv-mathverify).
-# Where it cannot install, tests/grading/answers/test_peer_suites.py skips its Math-Verify test, saying why
-# (unless SYMATTN_REQUIRED_PEERS names math-verify, as .ci/run does: then it fails). It installs
-# while .venv does.
-mathverify_log=$(mktemp)
-( python3 -m venv .venv-mathverify && .venv-mathverify/bin/pip install -q math-verify==0.9.0 ) \
-  >"$mathverify_log" 2>&1 &
-mathverify=$!
-# If .venv fails to install (set -e ends the script), the Math-Verify install ends with it.
-trap 'kill "$mathverify" 2>/dev/null || true; rm -f "$mathverify_log"' EXIT
-
-python3 -m venv .venv
-# PyTorch, for the peer tests only (not a dependency of symattn). 2.13.0 CPU is the wheel these
-# machines carry; any other version downloads a multi-GB CUDA build.
-.venv/bin/pip install -q -c constraints.txt -e '.[test]' torch==2.13.0
-
+if ! wait "$venv"; then
+  cat "$venv_log" >&2
+  echo "scripts/test.sh: .venv did not install" >&2
+  exit 1
+fi
 if ! wait "$mathverify"; then
   cat "$mathverify_log" >&2
   echo "scripts/test.sh: Math-Verify did not install; its peer test will skip" >&2
 fi
-rm -f "$mathverify_log"
+rm -f "$venv_log" "$mathverify_log"
 trap - EXIT
 
 .venv/bin/python -m pytest -n auto --dist loadgroup "$@"

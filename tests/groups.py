@@ -13,6 +13,10 @@ CONFLICT = pytest.StashKey[str]()
 #: fixture name -> the xdist group whose worker builds it (when the fixture is session-wide)
 COSTLY = {"generated": "generated", "site": "browser", "base": "browser", "browser": "browser"}
 
+#: fixture name -> the mark its users get: a test of the whole of `symattn build` (CI's second
+#: run deselects ``build``: see pyproject.toml's markers)
+MARKS = {"generated": "build"}
+
 
 def join_costly_groups(items: list[pytest.Item], costly: dict[str, str] = COSTLY) -> None:
     """Marks each item that uses a session-wide fixture of ``costly`` with that fixture's group. A
@@ -37,6 +41,18 @@ def join_costly_groups(items: list[pytest.Item], costly: dict[str, str] = COSTLY
             item.add_marker(pytest.mark.xdist_group(group))
 
 
+def mark_users(items: list[pytest.Item], marks: dict[str, str] = MARKS) -> None:
+    """Marks each item that uses a session-wide fixture of ``marks`` with that fixture's mark, so
+    that ``-m "not build"`` deselects every user of `symattn build`'s output, marked or not."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:  # a doctest
+            continue
+        for name, mark in marks.items():
+            if (defs := info.name2fixturedefs.get(name)) and defs[-1].scope == "session":
+                item.add_marker(getattr(pytest.mark, mark))
+
+
 def refuse_conflicts(item: pytest.Item) -> None:
     """Fails, before its fixtures are built, a test that ``join_costly_groups`` could not place."""
     if CONFLICT in item.stash:
@@ -45,9 +61,10 @@ def refuse_conflicts(item: pytest.Item) -> None:
 
 # The hooks themselves: tests/conftest.py imports these two, and so does the small suite of
 # tests/test_xdist_groups.py, so the test runs the suite's own hooks.
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's hook reads the groups and -m reads the marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     join_costly_groups(items)
+    mark_users(items)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

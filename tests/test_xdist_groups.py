@@ -71,11 +71,11 @@ def test_user(generated):
 """
 
 
-def _run(folder: Path) -> subprocess.CompletedProcess:
+def _run(folder: Path, *extra: str) -> subprocess.CompletedProcess:
     """pytest -n 2 --dist loadgroup over ``folder``, as scripts/test.sh runs the suite, verbose."""
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-v", "-n", "2", "--dist", "loadgroup",
-         "-o", "addopts=", "--rootdir", str(folder), "--basetemp", str(folder / "base"), str(folder)],
+         "-o", "addopts=", "--rootdir", str(folder), "--basetemp", str(folder / "base"), *extra, str(folder)],
         cwd=folder, capture_output=True, text=True, timeout=120,
         env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")} | {"PYTHONPATH": str(TESTS)},
     )
@@ -106,6 +106,19 @@ def test_the_users_of_a_costly_fixture_run_on_one_worker_unmarked(tmp_path) -> N
     (tmp_path / "test_loose.py").write_text(LOOSE)
     users = _workers(_run(tmp_path), "::test_user[")
     assert len(users) == 1, f"the users of generated ran on {sorted(users)}"
+
+
+def test_not_build_deselects_every_user_of_the_build_unmarked(tmp_path) -> None:
+    """CI's second run passes ``-m "not build"``: the hook marks each user of `generated`, so none
+    runs and the fixture is never built; the other tests run."""
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "test_one.py").write_text(USERS)
+    (tmp_path / "test_loose.py").write_text(LOOSE)
+    done = _run(tmp_path, "-m", "not build")
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    passed = re.findall(r"PASSED (\S+)", done.stdout)
+    assert len(passed) == 6 and all("::test_loose[" in name for name in passed), done.stdout
+    assert not list((tmp_path / "base").rglob("built")), "the fixture was built"
 
 
 def test_a_user_in_another_group_fails_saying_why(tmp_path) -> None:

@@ -11,6 +11,7 @@ import csv
 from pathlib import Path
 
 import pytest
+from sampled import sampled
 
 from symattn.grading.answers.formula import judge_formula
 from symattn.grading.answers.judge import judge
@@ -35,27 +36,27 @@ def _verdict(row: dict[str, str]) -> str:
     return v.verdict
 
 
-@pytest.fixture(scope="module")
-def judged() -> list[tuple[dict[str, str], str]]:
-    return [(row, _verdict(row)) for row in ROWS]
+WRONG = [row for row in ROWS if row["verdict"] != "correct"]
+RIGHT = [row for row in ROWS if row["verdict"] == "correct"]
 
 
 def test_bank_size_and_spread():
     """304 rows, over ex6.2, ex6.4, ex6.5 and ex6.6, right and wrong."""
-    assert len(ROWS) == 304
+    assert len(ROWS) == 304 and len(WRONG) + len(RIGHT) == 304
     assert {r["exercise"] for r in ROWS} == {"ex6.2", "ex6.4", "ex6.5", "ex6.6"}
     for ex in ("ex6.2", "ex6.4", "ex6.5", "ex6.6"):
         assert {r["verdict"] for r in ROWS if r["exercise"] == ex} == {"correct", "incorrect"}
 
 
-def test_no_false_accepts(judged):
+# every wrong row in CI's first run, one in four in its second (tests/sampled.py)
+@pytest.mark.parametrize("row", sampled(WRONG, 4, lambda i, r: f"{i}-{r['exercise']}"))
+def test_no_false_accepts(row):
     """No wrong answer is called correct."""
-    accepted = [(r["answer"], r["reason"]) for r, v in judged if r["verdict"] != "correct" and v == "correct"]
-    assert accepted == []
+    assert _verdict(row) != "correct", (row["answer"], row["reason"])
 
 
-def test_at_most_three_percent_of_right_answers_refused(judged):
+@pytest.mark.exhaustive  # a share of the whole bank's right answers (CI's second run leaves it out)
+def test_at_most_three_percent_of_right_answers_refused():
     """Right answers in any of the bank's notations are accepted (at most 3 % refused)."""
-    right = [(r, v) for r, v in judged if r["verdict"] == "correct"]
-    refused = [(r["answer"], v) for r, v in right if v != "correct"]
-    assert len(refused) <= 0.03 * len(right), refused
+    refused = [(r["answer"], v) for r in RIGHT if (v := _verdict(r)) != "correct"]
+    assert len(refused) <= 0.03 * len(RIGHT), refused

@@ -145,6 +145,9 @@ def _texts() -> list[str]:
 NEEDS_LL = ("N^2", r"2 d_{model}", r"\frac{1}{N}\mathbf{1}_N \mathbf{1}_N^T V")
 
 
+# the first run's only: antlr's runtime is latex2sympy2's pin (4.7.2) in both of CI's runs, and
+# the second run still reads the texts that need the second stage (below)
+@pytest.mark.exhaustive
 def test_the_two_stage_parse_reads_every_text_as_the_full_parse_does(monkeypatch):
     """antlr's guarantee (an SLL parse that succeeds builds LL's tree), checked: the same
     expression, or the same refusal in the same words, for each of some 600 texts."""
