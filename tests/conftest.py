@@ -96,18 +96,30 @@ _CACHE: dict[str, tuple[Derivation, DerivationReport]] = {}
 
 _PLANTED: dict[mutations.Mutation, tuple[str, str]] = {}
 _run_all = mutations.run_all
+#: The catalogue's planted errors this session's tests ask about (every one in CI's first run;
+#: in its second, which leaves the build out, the sample tests/sampled.py keeps).
+_SELECTED: set[mutations.Mutation] = set()
+
+
+def pytest_collection_finish(session) -> None:
+    """Records which planted errors the selected tests check (after ``-m`` has deselected)."""
+    _SELECTED.clear()
+    for item in session.items:
+        param = getattr(getattr(item, "callspec", None), "params", {}).get("mutation")
+        if isinstance(param, mutations.Mutation):
+            _SELECTED.add(param)
 
 
 def _run_all_once(wanted: Sequence[mutations.Mutation], jobs: int = 1) -> Iterator[tuple[str, str]]:
     """Each planted error is verified once per test process: tests/test_mutations.py and the
     `generated` build (which counts the caught ones for the docs' index page) share the result
     (the two sit in one pytest-xdist group, so on one worker): the first that asks about a
-    derivation verifies every planted error of that derivation in one batch
-    (:func:`derivations.mutations.run_all`, one forked worker, so SymPy's caches serve one
-    planted error after another)."""
+    derivation verifies, in one batch, every planted error of that derivation that this
+    session's tests check (:func:`derivations.mutations.run_all`, one forked worker, so SymPy's
+    caches serve one planted error after another)."""
     if any(m not in _PLANTED for m in wanted):
         names = {m.derivation for m in wanted}
-        every = dict.fromkeys([*mutations.MUTATIONS, *wanted])
+        every = dict.fromkeys([*(m for m in mutations.MUTATIONS if m in _SELECTED), *wanted])
         missing = [m for m in every if m not in _PLANTED and m.derivation in names]
         _PLANTED.update(zip(missing, _run_all(missing, 1), strict=True))
     return iter([_PLANTED[m] for m in wanted])

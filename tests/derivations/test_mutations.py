@@ -21,8 +21,9 @@ def test_the_catalogue_is_large_and_covers_every_derivation():
     assert kinds == {"step", "claim", "lemma"}
 
 
-#: One planted error in EVERY is checked in CI's second run as well (tests/sampled.py).
-EVERY = 3
+#: One planted error in EVERY is checked in CI's second run as well (tests/sampled.py): 12 of
+#: the 84, in every derivation.
+EVERY = 7
 
 
 def test_the_second_runs_sample_plants_errors_in_every_derivation():

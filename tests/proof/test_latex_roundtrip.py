@@ -21,6 +21,10 @@ from symattn.grading.answers.parsing import LatexError, read_latex
 from symattn.proof.equivalence import prove_zero
 from symattn.proof.latex import latex
 
+#: One worker runs this module, so its costly module fixture (every formula printed and read
+#: back, some 15 s) is computed once, not once per worker (CI runs with --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("latex_roundtrip")
+
 #: Constructs latex2sympy2 1.9.1 cannot read, and why.
 CANNOT_READ = {
     r"\mathbb{E}": "expectation: no grammar rule for \\mathbb",

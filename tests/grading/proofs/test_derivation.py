@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from sampled import sampled
+from sampled import kept, sampled
 
 from symattn.grading.proofs.derivation import check_derivation
 
@@ -34,8 +34,17 @@ def test_bank_has_thirty_derivations_per_exercise():
         assert {"correct", "incorrect", "invalid"} <= kinds
 
 
-# half of them in CI's second run too
-@pytest.mark.parametrize("path", sampled(FILES, 2, lambda _, p: f"{p.parent.name}/{p.stem}"))
+def test_the_second_runs_sample_has_every_exercise_and_every_verdict():
+    """The learner proofs CI's second run checks (one in four, tests/sampled.py) include both
+    proof exercises and each verdict of each."""
+    sample = [f for i, f in enumerate(FILES) if kept(i, 4)]
+    wanted = {(f.parent.name, expectation(f)[0]) for f in FILES}
+    assert {(f.parent.name, expectation(f)[0]) for f in sample} == wanted
+    assert len(wanted) == 6
+
+
+# one in four of them in CI's second run too
+@pytest.mark.parametrize("path", sampled(FILES, 4, lambda _, p: f"{p.parent.name}/{p.stem}"))
 def test_derivation_bank(path, monkeypatch):
     """The verdict, and the first step that is not ok, are those the file states.
 
