@@ -9,6 +9,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+need=()
+command -v pdflatex >/dev/null || need+=(texlive-latex-base texlive-latex-recommended texlive-fonts-recommended)
+command -v chromium >/dev/null || need+=(chromium)
+command -v node >/dev/null || need+=(nodejs)
+command -v npm >/dev/null || need+=(npm)
+if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" -ne 0 ]; then
+  echo "scripts/test.sh: missing ${need[*]}; install them (Debian) or run as root" >&2
+  exit 2
+fi
+
 # The Python environments install in the background from the start, while Debian's packages and
 # npm's install (apt and pip wait mostly on downloads and disks, so together they take little more
 # than the longer of the two):
@@ -30,16 +40,7 @@ mathverify=$!
 # If this script ends early (set -e), the installs end with it.
 trap 'kill "$venv" "$mathverify" 2>/dev/null || true; rm -f "$venv_log" "$mathverify_log"' EXIT
 
-need=()
-command -v pdflatex >/dev/null || need+=(texlive-latex-base texlive-latex-recommended texlive-fonts-recommended)
-command -v chromium >/dev/null || need+=(chromium)
-command -v node >/dev/null || need+=(nodejs)
-command -v npm >/dev/null || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "scripts/test.sh: missing ${need[*]}; install them (Debian) or run as root" >&2
-    exit 2
-  fi
   echo "installing Debian packages: ${need[*]}" >&2
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

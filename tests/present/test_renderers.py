@@ -70,25 +70,97 @@ def test_katex_renders_every_fragment(generated):
     assert failures == []
 
 
-@pytest.mark.xdist_group("generated")  # one `symattn build` per run, not one per worker
-def test_standalone_document_compiles(generated, tmp_path):
-    """docs/latex/derivations.tex compiles with pdflatex: no errors, no undefined commands."""
+def _katex_failures(items: list[dict]) -> list:
+    node = shutil.which("node")
+    assert node, "node is needed (scripts/test.sh installs it)"
+    assert (ROOT / "node_modules" / "katex").is_dir(), "run `npm ci` (scripts/test.sh does)"
+    run = subprocess.run(
+        [node, str(KATEX_SCRIPT)], input=json.dumps(items), capture_output=True, text=True, cwd=ROOT,
+        check=True,
+    )
+    return json.loads(run.stdout)
+
+
+def test_katex_renders_every_derivations_page_and_latex_block(verify):
+    """Without the build (CI's second run leaves the build out: this is where its SymPy, newer
+    than constraints.txt's, prints the math KaTeX must render): each derivation's page and LaTeX
+    block, attention output and the exercises' expected answers."""
+    import derivations
+    from symattn.present.proof_render import to_latex, to_latex_block, to_markdown
+
+    items = []
+    for name in derivations.NAMES:
+        d, report = verify(name)
+        items += _math_in_markdown(f"derivations/{name}.md", to_markdown(d, report, stable=True))
+        items += _math_in_markdown(f"{name} notebook block", to_latex_block(d, report))
+        document = to_latex(d, report)
+        for k, m in enumerate(re.finditer(r"\\begin\{align\*\}.*?\\end\{align\*\}", document, re.S)):
+            items.append({"id": f"{name} align {k}", "tex": m.group(0), "display": True})
+    q, k_, v = [[3, -3], [1, 1]], [[-3, 3], [1, 1]], [[0, -1], [1, 2]]
+    causal = attention_latex(attention(q, k_, v, "causal"))
+    items.append({"id": "attention causal", "tex": causal, "display": True})
+    items += [
+        {"id": f"{e.id} expected", "tex": e.expected.latex(), "display": True}
+        for e in EXERCISES.values()
+        if e.checkable
+    ]
+    assert len([i for i in items if " align " in i["id"]]) >= len(derivations.NAMES)
+    assert len(items) == 245  # measured: a fragment lost fails
+    assert _katex_failures(items) == []
+
+
+def test_katex_check_finds_a_fragment_it_cannot_render():
+    """The KaTeX check can fail: an undefined command and an unbalanced brace are reported."""
+    items = [
+        {"id": "good", "tex": r"\frac{1}{\sqrt{d_k}}", "display": False},
+        {"id": "undefined", "tex": r"\notacommand{x}", "display": False},
+        {"id": "brace", "tex": r"\frac{1}{2", "display": True},
+    ]
+    assert sorted(f["id"] for f in _katex_failures(items)) == ["brace", "undefined"]
+
+
+def _pdflatex_log(source: bytes, folder: Path) -> str:
+    """Compiles ``source`` with pdflatex in ``folder``; asserts it compiled cleanly; the log."""
     pdflatex = shutil.which("pdflatex")
     assert pdflatex, "pdflatex is needed (scripts/test.sh installs Debian's texlive)"
-    source = tmp_path / "derivations.tex"
-    source.write_bytes(generated.files["latex/derivations.tex"])
+    (folder / "derivations.tex").write_bytes(source)
     run = subprocess.run(
-        [pdflatex, "-interaction=nonstopmode", "-halt-on-error", source.name],
-        cwd=tmp_path,
+        [pdflatex, "-interaction=nonstopmode", "-halt-on-error", "derivations.tex"],
+        cwd=folder,
         capture_output=True,
         text=True,
         timeout=300,
     )
-    log = (tmp_path / "derivations.log").read_text(errors="replace")
+    log = (folder / "derivations.log").read_text(errors="replace")
     assert run.returncode == 0, log[-3000:]
     assert "Undefined control sequence" not in log
     assert not re.search(r"^! ", log, re.M)
-    assert (tmp_path / "derivations.pdf").stat().st_size > 10_000
+    assert (folder / "derivations.pdf").stat().st_size > 10_000
+    return log
+
+
+@pytest.mark.xdist_group("generated")  # one `symattn build` per run, not one per worker
+def test_standalone_document_compiles(generated, tmp_path):
+    """docs/latex/derivations.tex compiles with pdflatex: no errors, no undefined commands."""
+    _pdflatex_log(generated.files["latex/derivations.tex"], tmp_path)
+
+
+def test_the_document_of_the_verified_derivations_compiles(verify, tmp_path):
+    """The same document made from the derivations without the build (CI's second run, at
+    newer versions, leaves the build out): it compiles with pdflatex."""
+    import derivations
+    from symattn.present.site import _latex_document
+
+    document = _latex_document({name: verify(name) for name in derivations.NAMES})
+    assert document.count(r"\begin{align*}") >= len(derivations.NAMES)
+    _pdflatex_log(document.encode(), tmp_path)
+
+
+def test_the_pdflatex_check_can_fail(tmp_path):
+    """An undefined command fails the compile check."""
+    broken = b"\\documentclass{article}\\begin{document}\\notacommand\\end{document}\n"
+    with pytest.raises(AssertionError, match="Undefined control sequence"):
+        _pdflatex_log(broken, tmp_path)
 
 
 # The built site in Chromium, page by page: tests/present/test_site_pages.py.

@@ -55,7 +55,7 @@ def test_what_the_rules_do_not_cover_is_refused():
         model.expect(sp.exp(q[i]))
 
 
-# d = 2 in CI's first run only (tests/sampled.py): the second checks d = 1
+# d = 2 in CI's first run only: the second checks d = 1
 @pytest.mark.parametrize("n", [1, pytest.param(2, marks=pytest.mark.exhaustive)])
 def test_rules_agree_with_sympy_stats_on_actual_normals(n):
     """The rules, checked against sympy.stats on n actual normal variables with symbolic moments.

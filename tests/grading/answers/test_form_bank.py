@@ -2,7 +2,7 @@
 
 Its verdicts were decided by rule in tests/data/make_form_bank.py, never by running the judge.
 Every answer runs the command's own path (the limited worker; ex6.6's formula judge). The bank
-holds at 0 false accepts, and at most 3 % of its correct answers may be refused.
+holds at 0 false accepts and (at most 3 % promised) 0 refusals of its correct answers.
 """
 
 from __future__ import annotations
@@ -55,8 +55,9 @@ def test_no_false_accepts(row):
     assert _verdict(row) != "correct", (row["answer"], row["reason"])
 
 
-@pytest.mark.exhaustive  # a share of the whole bank's right answers (CI's second run leaves it out)
-def test_at_most_three_percent_of_right_answers_refused():
-    """Right answers in any of the bank's notations are accepted (at most 3 % refused)."""
-    refused = [(r["answer"], v) for r in RIGHT if (v := _verdict(r)) != "correct"]
-    assert len(refused) <= 0.03 * len(RIGHT), refused
+# every right row in CI's first run, one in four in its second: none is refused today (the bank's
+# promise is at most 3 %; held at the measured value, so one refusal fails)
+@pytest.mark.parametrize("row", sampled(RIGHT, 4, lambda i, r: f"{i}-{r['exercise']}"))
+def test_every_right_answer_is_accepted(row):
+    """Right answers in any of the bank's notations are accepted."""
+    assert _verdict(row) == "correct", (row["answer"], row["reason"])
