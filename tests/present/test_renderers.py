@@ -30,44 +30,45 @@ def _math_in_markdown(name: str, text: str) -> list[dict]:
     return items
 
 
+def _align_blocks(name: str, tex: str) -> list[dict]:
+    """The align* environments of a LaTeX document, each a display fragment."""
+    return [
+        {"id": f"{name} align {k}", "tex": m.group(0), "display": True}
+        for k, m in enumerate(re.finditer(r"\\begin\{align\*\}.*?\\end\{align\*\}", tex, re.S))
+    ]
+
+
+def _attention_and_answers(masks: tuple[str, ...]) -> list[dict]:
+    """The worked example's attention output under each mask, and every checkable exercise's
+    expected answer."""
+    q, k_, v = [[3, -3], [1, 1]], [[-3, 3], [1, 1]], [[0, -1], [1, 2]]
+    items = [
+        {"id": f"attention {mask}", "tex": attention_latex(attention(q, k_, v, mask)), "display": True}
+        for mask in masks
+    ]
+    return items + [
+        {"id": f"{e.id} expected", "tex": e.expected.latex(), "display": True}
+        for e in EXERCISES.values()
+        if e.checkable
+    ]
+
+
 def _fragments(generated) -> list[dict]:
     items = []
     for rel, data in generated.files.items():
         if rel.endswith(".md"):
             items += _math_in_markdown(rel, data.decode())
-    tex = generated.files["latex/derivations.tex"].decode()
-    for k, m in enumerate(re.finditer(r"\\begin\{align\*\}.*?\\end\{align\*\}", tex, re.S)):
-        items.append({"id": f"derivations.tex align {k}", "tex": m.group(0), "display": True})
-    q, k_, v = [[3, -3], [1, 1]], [[-3, 3], [1, 1]], [[0, -1], [1, 2]]
-    for mask in ("none", "causal", "causal:bottom-right", "padding:1"):
-        items.append(
-            {"id": f"attention {mask}", "tex": attention_latex(attention(q, k_, v, mask)), "display": True}
-        )
-    for e in EXERCISES.values():
-        if e.checkable:
-            items.append({"id": f"{e.id} expected", "tex": e.expected.latex(), "display": True})
-    return items
+    items += _align_blocks("derivations.tex", generated.files["latex/derivations.tex"].decode())
+    return items + _attention_and_answers(("none", "causal", "causal:bottom-right", "padding:1"))
 
 
 @pytest.mark.xdist_group("generated")  # one `symattn build` per run, not one per worker
 def test_katex_renders_every_fragment(generated):
     """KaTeX (throwOnError, strict) renders every formula in the docs, the LaTeX document's
     align* blocks, attention output and the exercises' expected answers."""
-    node = shutil.which("node")
-    assert node, "node is needed (scripts/test.sh installs it)"
-    assert (ROOT / "node_modules" / "katex").is_dir(), "run `npm ci` (scripts/test.sh does)"
     items = _fragments(generated)
     assert len(items) == 975
-    run = subprocess.run(
-        [node, str(KATEX_SCRIPT)],
-        input=json.dumps(items),
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=True,
-    )
-    failures = json.loads(run.stdout)
-    assert failures == []
+    assert _katex_failures(items) == []
 
 
 def _katex_failures(items: list[dict]) -> list:
@@ -93,17 +94,8 @@ def test_katex_renders_every_derivations_page_and_latex_block(verify):
         d, report = verify(name)
         items += _math_in_markdown(f"derivations/{name}.md", to_markdown(d, report, stable=True))
         items += _math_in_markdown(f"{name} notebook block", to_latex_block(d, report))
-        document = to_latex(d, report)
-        for k, m in enumerate(re.finditer(r"\\begin\{align\*\}.*?\\end\{align\*\}", document, re.S)):
-            items.append({"id": f"{name} align {k}", "tex": m.group(0), "display": True})
-    q, k_, v = [[3, -3], [1, 1]], [[-3, 3], [1, 1]], [[0, -1], [1, 2]]
-    causal = attention_latex(attention(q, k_, v, "causal"))
-    items.append({"id": "attention causal", "tex": causal, "display": True})
-    items += [
-        {"id": f"{e.id} expected", "tex": e.expected.latex(), "display": True}
-        for e in EXERCISES.values()
-        if e.checkable
-    ]
+        items += _align_blocks(name, to_latex(d, report))
+    items += _attention_and_answers(("causal",))
     assert len([i for i in items if " align " in i["id"]]) >= len(derivations.NAMES)
     assert len(items) == 245  # measured: a fragment lost fails
     assert _katex_failures(items) == []
@@ -119,8 +111,8 @@ def test_katex_check_finds_a_fragment_it_cannot_render():
     assert sorted(f["id"] for f in _katex_failures(items)) == ["brace", "undefined"]
 
 
-def _pdflatex_log(source: bytes, folder: Path) -> str:
-    """Compiles ``source`` with pdflatex in ``folder``; asserts it compiled cleanly; the log."""
+def _assert_compiles(source: bytes, folder: Path) -> None:
+    """Compiles ``source`` with pdflatex in ``folder``; asserts it compiled cleanly."""
     pdflatex = shutil.which("pdflatex")
     assert pdflatex, "pdflatex is needed (scripts/test.sh installs Debian's texlive)"
     (folder / "derivations.tex").write_bytes(source)
@@ -136,13 +128,12 @@ def _pdflatex_log(source: bytes, folder: Path) -> str:
     assert "Undefined control sequence" not in log
     assert not re.search(r"^! ", log, re.M)
     assert (folder / "derivations.pdf").stat().st_size > 10_000
-    return log
 
 
 @pytest.mark.xdist_group("generated")  # one `symattn build` per run, not one per worker
 def test_standalone_document_compiles(generated, tmp_path):
     """docs/latex/derivations.tex compiles with pdflatex: no errors, no undefined commands."""
-    _pdflatex_log(generated.files["latex/derivations.tex"], tmp_path)
+    _assert_compiles(generated.files["latex/derivations.tex"], tmp_path)
 
 
 def test_the_document_of_the_verified_derivations_compiles(verify, tmp_path):
@@ -153,14 +144,14 @@ def test_the_document_of_the_verified_derivations_compiles(verify, tmp_path):
 
     document = _latex_document({name: verify(name) for name in derivations.NAMES})
     assert document.count(r"\begin{align*}") >= len(derivations.NAMES)
-    _pdflatex_log(document.encode(), tmp_path)
+    _assert_compiles(document.encode(), tmp_path)
 
 
 def test_the_pdflatex_check_can_fail(tmp_path):
     """An undefined command fails the compile check."""
     broken = b"\\documentclass{article}\\begin{document}\\notacommand\\end{document}\n"
     with pytest.raises(AssertionError, match="Undefined control sequence"):
-        _pdflatex_log(broken, tmp_path)
+        _assert_compiles(broken, tmp_path)
 
 
 # The built site in Chromium, page by page: tests/present/test_site_pages.py.
