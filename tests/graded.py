@@ -4,6 +4,7 @@ again alone for the tests that compare grade with check."""
 from __future__ import annotations
 
 import csv
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -23,6 +24,21 @@ def record(learner, exercise, verdict, mistake="", read_as="", answer="x", line=
         "read_as": read_as,
         "seconds": "0.1",
     }
+
+
+#: The limits a loaded machine can trip (time and CPU), as check's and grade's feedback words them;
+#: a proof's verdict says it after the line it stopped at ("line 4 cannot be checked: too costly
+#: to check: no result within 3 s"). Fixed limits (a number of 400 digits) are not among them.
+LOAD_LIMIT = re.compile(
+    r"too costly to check: (no result within|the derivation took more than|stopped after|the worker stopped)"
+)
+
+
+def cut_by_a_limit(doc: dict | None, graded: dict[str, str]) -> tuple[bool, bool]:
+    """Whether check's verdict and grade's were cut by a time or CPU limit."""
+    return doc is not None and bool(LOAD_LIMIT.search(doc["feedback"])), bool(
+        LOAD_LIMIT.search(graded["feedback"])
+    )
 
 
 def regrade_alone(cli, graded: dict[str, str], folder: Path | None = None, *extra: str) -> dict[str, str]:

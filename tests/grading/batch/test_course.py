@@ -12,7 +12,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from graded import regrade_alone
+from graded import cut_by_a_limit, regrade_alone
 
 from symattn.grading import exercises, plugins
 from symattn.grading.batch import files as files_module
@@ -58,21 +58,6 @@ def check_doc(cli, row: dict[str, str], folder: Path, *extra: str) -> tuple[int,
         extra = ()
     code, out, err = cli(*argv, *extra)
     return code, (json.loads(out) if out.strip() else None), err
-
-
-#: The limits a loaded machine can trip (time and CPU), as check's and grade's feedback words them;
-#: a proof's verdict says it after the line it stopped at ("line 4 cannot be checked: too costly
-#: to check: no result within 3 s"). Fixed limits (a number of 400 digits) are not among them.
-LOAD_LIMIT = re.compile(
-    r"too costly to check: (no result within|the derivation took more than|stopped after|the worker stopped)"
-)
-
-
-def cut_by_a_limit(doc: dict | None, graded: dict[str, str]) -> tuple[bool, bool]:
-    """Whether check's verdict and grade's were cut by a time or CPU limit."""
-    return doc is not None and bool(LOAD_LIMIT.search(doc["feedback"])), bool(
-        LOAD_LIMIT.search(graded["feedback"])
-    )
 
 
 def assert_graded_as_checked(cli, graded: dict[str, str], folder: Path, *extra: str) -> None:
