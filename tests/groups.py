@@ -18,22 +18,26 @@ COSTLY = {"generated": "generated", "site": "browser", "base": "browser", "brows
 MARKS = {"generated": "build"}
 
 
+def session_fixtures(item: pytest.Item) -> set[str]:
+    """The names of the session-wide fixtures ``item`` uses (none for a doctest)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:  # a doctest
+        return set()
+    return {name for name, defs in info.name2fixturedefs.items() if defs and defs[-1].scope == "session"}
+
+
 def join_costly_groups(items: list[pytest.Item], costly: dict[str, str] = COSTLY) -> None:
     """Marks each item that uses a session-wide fixture of ``costly`` with that fixture's group. A
     test in another group already, or needing two groups, fails (`refuse_conflicts`): pytest-xdist
     would put it in a third group of its own and build the fixtures again. (Raising here would not
     do: a pytest-xdist worker's collection error reaches the user without its message.)"""
     for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:  # a doctest
+        if getattr(item, "_fixtureinfo", None) is None:  # a doctest
             continue
         marks = item.iter_markers("xdist_group")
         have = {m.args[0] if m.args else m.kwargs.get("name", "default") for m in marks}
-        needed = {
-            group
-            for name, group in costly.items()
-            if (defs := info.name2fixturedefs.get(name)) and defs[-1].scope == "session"
-        }
+        used = session_fixtures(item)
+        needed = {group for name, group in costly.items() if name in used}
         if len(needed | have) > 1 and needed:
             item.stash[CONFLICT] = f"in xdist groups {sorted(have)} but its fixtures need {sorted(needed)}"
             continue
@@ -45,11 +49,9 @@ def mark_users(items: list[pytest.Item], marks: dict[str, str] = MARKS) -> None:
     """Marks each item that uses a session-wide fixture of ``marks`` with that fixture's mark, so
     that ``-m "not build"`` deselects every user of `symattn build`'s output, marked or not."""
     for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:  # a doctest
-            continue
+        used = session_fixtures(item)
         for name, mark in marks.items():
-            if (defs := info.name2fixturedefs.get(name)) and defs[-1].scope == "session":
+            if name in used:
                 item.add_marker(getattr(pytest.mark, mark))
 
 
