@@ -17,6 +17,11 @@ COSTLY = {"generated": "generated", "site": "browser", "base": "browser", "brows
 #: run deselects ``build``: see pyproject.toml's markers)
 MARKS = {"generated": "build"}
 
+#: fixtures whose users run after every other test of a worker: a worker that has imported torch
+#: (tests/core/test_peers_torch.py's fixture) forks more than twice as slowly, 18 ms against 7 on
+#: CI's machine, and the checker forks once for each answer it reads, thousands of times a run
+LAST = {"torch"}
+
 
 def session_fixtures(item: pytest.Item) -> set[str]:
     """The names of the session-wide fixtures ``item`` uses (none for a doctest)."""
@@ -55,6 +60,12 @@ def mark_users(items: list[pytest.Item], marks: dict[str, str] = MARKS) -> None:
                 item.add_marker(getattr(pytest.mark, mark))
 
 
+def run_last(items: list[pytest.Item], last: set[str] = LAST) -> None:
+    """Moves the users of a fixture of ``last`` to the end, keeping the order of each part.
+    pytest-xdist's loadgroup hands out single tests in this order (its groups, larger, first)."""
+    items[:] = sorted(items, key=lambda item: bool(last & set(getattr(item, "fixturenames", ()))))
+
+
 def refuse_conflicts(item: pytest.Item) -> None:
     """Fails, before its fixtures are built, a test that ``join_costly_groups`` could not place."""
     if CONFLICT in item.stash:
@@ -67,6 +78,7 @@ def refuse_conflicts(item: pytest.Item) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     join_costly_groups(items)
     mark_users(items)
+    run_last(items)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

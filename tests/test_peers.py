@@ -3,7 +3,10 @@ every peer its environments have."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -32,3 +35,14 @@ def test_ci_requires_every_peer_each_run_installs():
     second = re.search(r"^SYMATTN_REQUIRED_PEERS=(\S+) \\\n\s+\.venv-newest/bin/python -m pytest", ci, re.M)
     assert first and set(first.group(1).split(",")) == {"torch", "math-verify"}
     assert second and second.group(1) == "math-verify"
+
+
+def test_collecting_the_torch_peer_imports_no_torch():
+    """Every pytest worker collects tests/core/test_peers_torch.py; a worker that imported torch
+    there would fork the checker's workers more than twice as slowly all run long."""
+    code = "import sys, test_peers_torch; print(sorted(m for m in sys.modules if m.split('.')[0] == 'torch'))"
+    paths = os.pathsep.join(str(ROOT / "tests" / part) for part in ("", "core"))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env=os.environ | {"PYTHONPATH": paths}, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]"

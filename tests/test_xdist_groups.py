@@ -131,6 +131,35 @@ def test_a_user_in_another_group_fails_saying_why(tmp_path) -> None:
     assert "\nin xdist groups ['browser'] but its fixtures need ['generated']\n" in done.stdout
 
 
+TORCH_USERS = """
+import pytest
+
+
+@pytest.fixture(scope="module")
+def torch():
+    return "a stand-in"
+
+
+@pytest.mark.parametrize("i", range(6))
+def test_torch_user(i, torch):
+    pass
+"""
+
+
+def test_the_users_of_torch_run_after_every_other_test_of_their_worker(tmp_path) -> None:
+    """Collected first, the users of the ``torch`` fixture still run last on each worker: a worker
+    that has imported torch forks every answer's checker more slowly for the rest of the run."""
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "test_a_torch.py").write_text(TORCH_USERS)
+    (tmp_path / "test_loose.py").write_text(LOOSE)
+    (tmp_path / "test_users.py").write_text(USERS)
+    done = _run(tmp_path)
+    _workers(done, "")  # all 18 passed
+    for worker in ("gw0", "gw1"):
+        ran = re.findall(rf"^\[{worker}\] .*PASSED (\S+)", done.stdout, re.M)
+        users = [i for i, name in enumerate(ran) if "::test_torch_user[" in name]
+        assert users == list(range(len(ran) - len(users), len(ran))), ran
+
 
 def test_the_suite_runs_these_hooks(pytestconfig):
     """The hooks this suite runs include groups.py's own, the ones the small suites above run.

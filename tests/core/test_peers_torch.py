@@ -1,5 +1,10 @@
 """Peer checks against PyTorch 2.13 (CPU, float64): attention, multi-head attention, the softmax
-Jacobian and the FLOP count. scripts/test.sh installs torch==2.13.0, so CI runs these."""
+Jacobian and the FLOP count. scripts/test.sh installs torch==2.13.0, so CI runs these.
+
+torch is imported by the ``torch`` fixture, not at the top: a pytest worker that has imported it
+forks more than twice as slowly (18 ms against 7 on this machine), and the checker forks a worker
+per answer, thousands of times a run. Collecting this file imports nothing of torch, and
+tests/groups.py runs its tests last on each worker."""
 
 from __future__ import annotations
 
@@ -8,20 +13,11 @@ import pytest
 import sympy as sp
 from peers import missing
 
-try:
-    import torch
-except ImportError:
-    missing("torch", "it is not installed (scripts/test.sh installs 2.13.0)")
-F = torch.nn.functional
-from torch.nn.attention import SDPBackend, sdpa_kernel  # noqa: E402
-from torch.nn.attention.bias import causal_lower_right  # noqa: E402
-from torch.utils.flop_counter import FlopCounterMode  # noqa: E402
-
-from derivations.softmax_jacobian import explicit  # noqa: E402
-from symattn.core.flops import breakdown  # noqa: E402
-from symattn.core.multihead import multihead_numeric  # noqa: E402
-from symattn.core.numeric import attention_numeric, attention_weights_numeric  # noqa: E402
-from symattn.errors import EmptyRowError  # noqa: E402
+from derivations.softmax_jacobian import explicit
+from symattn.core.flops import breakdown
+from symattn.core.multihead import multihead_numeric
+from symattn.core.numeric import attention_numeric, attention_weights_numeric
+from symattn.errors import EmptyRowError
 
 SHAPES = [(3, 5, 4, 2), (6, 2, 3, 7), (1, 9, 8, 8), (16, 16, 64, 32), (5, 11, 2, 3)]
 
@@ -31,39 +27,51 @@ def _random(n, m, dk, dv, seed):
     return rng.normal(size=(n, dk)), rng.normal(size=(m, dk)), rng.normal(size=(m, dv))
 
 
-def _sdpa(q, k, v, **kw):
+@pytest.fixture(scope="module")
+def torch():
+    """PyTorch, imported once a test of this file runs (a missing one skips or, when required, fails)."""
+    try:
+        import torch
+    except ImportError:
+        missing("torch", "it is not installed (scripts/test.sh installs 2.13.0)")
+    return torch
+
+
+def _sdpa(torch, q, k, v, **kw):
     t = [torch.from_numpy(a) for a in (q, k, v)]
-    return F.scaled_dot_product_attention(*t, **kw).numpy()
+    return torch.nn.functional.scaled_dot_product_attention(*t, **kw).numpy()
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_no_mask_and_explicit_scale(shape):
+def test_no_mask_and_explicit_scale(shape, torch):
     """No mask, and an explicit scale, match SDPA to 1e-12 (N != M, d_v != d_k included)."""
     q, k, v = _random(*shape, seed=1)
-    assert np.abs(attention_numeric(q, k, v) - _sdpa(q, k, v)).max() <= 1e-12
-    assert np.abs(attention_numeric(q, k, v, scale=0.37) - _sdpa(q, k, v, scale=0.37)).max() <= 1e-12
+    assert np.abs(attention_numeric(q, k, v) - _sdpa(torch, q, k, v)).max() <= 1e-12
+    assert np.abs(attention_numeric(q, k, v, scale=0.37) - _sdpa(torch, q, k, v, scale=0.37)).max() <= 1e-12
 
 
 @pytest.mark.parametrize("shape", [s for s in SHAPES if s[0] <= s[1]])
-def test_causal_top_left_is_is_causal(shape):
+def test_causal_top_left_is_is_causal(shape, torch):
     """symattn's `causal` is torch's is_causal (aligned top-left for N != M)."""
     q, k, v = _random(*shape, seed=2)
     got = attention_numeric(q, k, v, "causal")
-    assert np.abs(got - _sdpa(q, k, v, is_causal=True)).max() <= 1e-12
+    assert np.abs(got - _sdpa(torch, q, k, v, is_causal=True)).max() <= 1e-12
 
 
 @pytest.mark.parametrize("shape", [s for s in SHAPES if s[0] <= s[1]])
-def test_causal_bottom_right(shape):
+def test_causal_bottom_right(shape, torch):
     """`causal:bottom-right` matches torch.nn.attention.bias.causal_lower_right."""
+    from torch.nn.attention.bias import causal_lower_right
+
     q, k, v = _random(*shape, seed=3)
     n, m = shape[0], shape[1]
     t = [torch.from_numpy(a)[None] for a in (q, k, v)]
-    want = F.scaled_dot_product_attention(*t, attn_mask=causal_lower_right(n, m))[0].numpy()
+    want = torch.nn.functional.scaled_dot_product_attention(*t, attn_mask=causal_lower_right(n, m))[0].numpy()
     assert np.abs(attention_numeric(q, k, v, "causal:bottom-right") - want).max() <= 1e-12
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_padding_and_window_as_boolean_masks(shape):
+def test_padding_and_window_as_boolean_masks(shape, torch):
     """padding and sliding-window masks equal SDPA with the same boolean mask (True = allowed)."""
     from symattn.core.masks import Mask
 
@@ -74,21 +82,21 @@ def test_padding_and_window_as_boolean_masks(shape):
         if mask.empty_rows(n, m):
             continue
         allowed = torch.from_numpy(mask.allowed(n, m))
-        want = _sdpa(q, k, v, attn_mask=allowed)
+        want = _sdpa(torch, q, k, v, attn_mask=allowed)
         assert np.abs(attention_numeric(q, k, v, spec) - want).max() <= 1e-12
 
 
 @pytest.mark.parametrize("shape", SHAPES)
-def test_additive_float_mask(shape):
+def test_additive_float_mask(shape, torch):
     """A float mask is added to the scaled scores, as SDPA does."""
     q, k, v = _random(*shape, seed=5)
     bias = np.random.default_rng(6).normal(size=(shape[0], shape[1]))
-    want = _sdpa(q, k, v, attn_mask=torch.from_numpy(bias))
+    want = _sdpa(torch, q, k, v, attn_mask=torch.from_numpy(bias))
     assert np.abs(attention_numeric(q, k, v, bias) - want).max() <= 1e-12
 
 
 @pytest.mark.parametrize(("n", "d", "h"), [(5, 8, 2), (7, 12, 3), (4, 16, 8), (9, 6, 1)])
-def test_multihead_matches_nn_multiheadattention(n, d, h):
+def test_multihead_matches_nn_multiheadattention(n, d, h, torch):
     """With nn.MultiheadAttention's weights (in_proj rows [W_q; W_k; W_v], y = x W^T + b),
     symattn's multi-head attention gives the same outputs and per-head weights (1e-12)."""
     torch.manual_seed(n * 100 + d + h)
@@ -129,7 +137,7 @@ def test_multihead_matches_nn_multiheadattention(n, d, h):
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])
-def test_softmax_jacobian_matches_autograd(n):
+def test_softmax_jacobian_matches_autograd(n, torch):
     """The lambdified J = diag(p) - p p^T equals torch.autograd's Jacobian of softmax (1e-12)."""
     _, jac, zs = explicit(n)
     f = sp.lambdify([zs], jac, "numpy")
@@ -140,18 +148,26 @@ def test_softmax_jacobian_matches_autograd(n):
         assert np.abs(np.asarray(f(z), float) - want.numpy()).max() <= 1e-12
 
 
+def _flops(mha, x) -> int:
+    """The FLOPs FlopCounterMode counts for ``mha(x, x, x)`` on SDPA's MATH backend."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    from torch.utils.flop_counter import FlopCounterMode
+
+    with sdpa_kernel(SDPBackend.MATH), FlopCounterMode(display=False) as counter:
+        mha(x, x, x, need_weights=False)
+    return counter.get_total_flops()
+
+
 @pytest.mark.parametrize(("n", "d", "h"), [(16, 32, 4), (64, 16, 2), (128, 64, 8), (32, 16, 1)])
-def test_flop_count_matches_flopcountermode(n, d, h):
+def test_flop_count_matches_flopcountermode(n, d, h, torch):
     """FlopCounterMode on nn.MultiheadAttention (MATH backend) counts exactly
     2 (4 N d^2 + 2 N^2 d): two FLOPs per multiply-add of symattn's formula."""
     mha = torch.nn.MultiheadAttention(d, h, batch_first=True, dtype=torch.float64)
     x = torch.randn(1, n, d, dtype=torch.float64)
-    with sdpa_kernel(SDPBackend.MATH), FlopCounterMode(display=False) as counter:
-        mha(x, x, x, need_weights=False)
-    assert counter.get_total_flops() == 2 * breakdown(n, d, h)["total"]
+    assert _flops(mha, x) == 2 * breakdown(n, d, h)["total"]
 
 
-def test_terms_are_equal_at_the_crossover():
+def test_terms_are_equal_at_the_crossover(torch):
     """At N = 2 d the N^2 terms and the N d^2 terms cost the same (counted by torch)."""
     d, h = 16, 2
     n = 2 * d
@@ -159,17 +175,15 @@ def test_terms_are_equal_at_the_crossover():
     assert b["scores"] + b["weighted_sum"] == b["projections"] + b["output_projection"]
     mha = torch.nn.MultiheadAttention(d, h, batch_first=True, dtype=torch.float64)
     x = torch.randn(1, n, d, dtype=torch.float64)
-    with sdpa_kernel(SDPBackend.MATH), FlopCounterMode(display=False) as counter:
-        mha(x, x, x, need_weights=False)
-    assert counter.get_total_flops() == 2 * 2 * (b["projections"] + b["output_projection"])
+    assert _flops(mha, x) == 2 * 2 * (b["projections"] + b["output_projection"])
 
 
-def test_fully_masked_row_differs_by_design():
+def test_fully_masked_row_differs_by_design(torch):
     """A row with no allowed key: torch returns 0 for it, symattn refuses (JAX returns mean(V))."""
     q, k, v = _random(3, 4, 2, 2, seed=9)
     allowed = np.ones((3, 4), bool)
     allowed[1] = False
-    torch_out = _sdpa(q, k, v, attn_mask=torch.from_numpy(allowed))
+    torch_out = _sdpa(torch, q, k, v, attn_mask=torch.from_numpy(allowed))
     assert np.all(torch_out[1] == 0)
     with pytest.raises(EmptyRowError, match="row 2"):
         attention_numeric(q, k, v, np.where(allowed, 0.0, -np.inf))
