@@ -195,8 +195,16 @@ def _shows_what_the_readme_says(command: str, out: str, folder: Path) -> None:
         raise AssertionError(f"no expectation for {command}")
 
 
+def _tour_cases() -> list:
+    """The tour's commands; `verify --mutations` is exhaustive: it verifies all 84 planted errors
+    (a minute and a half of CPU), which tests/derivations/test_mutations.py samples."""
+    every = ["verify", "--mutations"]
+    return [pytest.param(c, marks=pytest.mark.exhaustive) if c.split()[1:3] == every else c
+            for c in _tour_commands()]
+
+
 @pytest.mark.xdist_group("generated")  # verify --mutations reuses the planted errors' results
-@pytest.mark.parametrize("command", _tour_commands())
+@pytest.mark.parametrize("command", _tour_cases())
 def test_every_command_of_the_readme_runs_as_shown(command, tmp_path, monkeypatch, cli):
     """Run from a folder holding the repository's examples/ and tests/ (as a clone does), each
     command of the tour succeeds (exit 0) and prints what the README says it does."""
