@@ -19,7 +19,7 @@ MARKS = {"generated": "build"}
 
 #: fixtures whose users run after every other test of a worker: a worker that has imported torch
 #: (tests/core/test_peers_torch.py's fixture) forks more than twice as slowly, 18 ms against 7 on
-#: CI's machine, and the checker forks once for each answer it reads, thousands of times a run
+#: these machines, and the checker forks once for each answer it reads, thousands of times a run
 LAST = {"torch"}
 
 
@@ -62,8 +62,19 @@ def mark_users(items: list[pytest.Item], marks: dict[str, str] = MARKS) -> None:
 
 def run_last(items: list[pytest.Item], last: set[str] = LAST) -> None:
     """Moves the users of a fixture of ``last`` to the end, keeping the order of each part.
-    pytest-xdist's loadgroup hands out single tests in this order (its groups, larger, first)."""
-    items[:] = sorted(items, key=lambda item: bool(last & set(getattr(item, "fixturenames", ()))))
+    pytest-xdist's loadgroup hands out single tests in this order, but its groups first (larger
+    first): a user in an xdist group would run early, so it fails (`refuse_conflicts`). pytest's
+    ``--ff`` and ``--nf`` reorder after this hook (CI runs without the cache plugin)."""
+
+    def user(item: pytest.Item) -> bool:
+        return bool(last & set(getattr(item, "fixturenames", ())))
+
+    for item in items:
+        groups = [m.args[0] if m.args else m.kwargs.get("name") for m in item.iter_markers("xdist_group")]
+        if user(item) and groups and CONFLICT not in item.stash:
+            why = f"in xdist groups {sorted(groups)} but it uses {sorted(last)}, which runs last"
+            item.stash[CONFLICT] = why
+    items[:] = sorted(items, key=user)
 
 
 def refuse_conflicts(item: pytest.Item) -> None:

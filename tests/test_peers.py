@@ -46,3 +46,14 @@ def test_collecting_the_torch_peer_imports_no_torch():
                           env=os.environ | {"PYTHONPATH": paths}, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "[]"
+
+
+def test_every_test_of_the_torch_peer_takes_the_torch_fixture():
+    """tests/groups.py runs last the users of the ``torch`` fixture: a test of that file that
+    imported torch itself would run anywhere in a worker's order, and import it early."""
+    import ast
+
+    tree = ast.parse((ROOT / "tests" / "core" / "test_peers_torch.py").read_text(encoding="utf-8"))
+    tests = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name.startswith("test_")]
+    assert len(tests) >= 10
+    assert [f.name for f in tests if "torch" not in [a.arg for a in f.args.args]] == []

@@ -161,6 +161,31 @@ def test_the_users_of_torch_run_after_every_other_test_of_their_worker(tmp_path)
         assert users == list(range(len(ran) - len(users), len(ran))), ran
 
 
+TORCH_GROUPED = """
+import pytest
+
+
+@pytest.fixture(scope="module")
+def torch():
+    return "a stand-in"
+
+
+@pytest.mark.xdist_group("peers")
+def test_torch_user(torch):
+    pass
+"""
+
+
+def test_a_user_of_torch_in_an_xdist_group_fails_saying_why(tmp_path) -> None:
+    """pytest-xdist hands out its groups first: a grouped user of ``torch`` would import it early."""
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "test_a_torch.py").write_text(TORCH_GROUPED)
+    done = _run(tmp_path)
+    assert done.returncode == pytest.ExitCode.TESTS_FAILED, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "ERROR test_a_torch.py::test_torch_user" in done.stdout
+    assert "\nin xdist groups ['peers'] but it uses ['torch'], which runs last\n" in done.stdout
+
+
 def test_the_suite_runs_these_hooks(pytestconfig):
     """The hooks this suite runs include groups.py's own, the ones the small suites above run.
 

@@ -2,7 +2,7 @@
 Jacobian and the FLOP count. scripts/test.sh installs torch==2.13.0, so CI runs these.
 
 torch is imported by the ``torch`` fixture, not at the top: a pytest worker that has imported it
-forks more than twice as slowly (18 ms against 7 on this machine), and the checker forks a worker
+forks more than twice as slowly (18 ms against 7 on these machines), and the checker forks a worker
 per answer, thousands of times a run. Collecting this file imports nothing of torch, and
 tests/groups.py runs its tests last on each worker."""
 
