@@ -26,9 +26,9 @@ fi
 #     the wheel these machines carry; any other version downloads a multi-GB CUDA build.
 #   - .venv-mathverify, Math-Verify for the answer-checking peer tests only, in its own
 #     environment: it needs antlr 4.13 and latex2sympy2 pins 4.7.2 (bench/peers_answers.py finds
-#     it there). Where it cannot install, tests/grading/answers/test_peer_suites.py skips its
-#     Math-Verify test, saying why (unless SYMATTN_REQUIRED_PEERS names math-verify, as .ci/run
-#     does: then it fails).
+#     it there).
+# Both peers are required (SYMATTN_REQUIRED_PEERS, tests/peers.py): a peer that did not install
+# fails the run instead of skipping its tests. SYMATTN_REQUIRED_PEERS= (empty) lets them skip.
 venv_log=$(mktemp)
 ( python3 -m venv .venv && .venv/bin/pip install -q -c constraints.txt -e '.[test]' torch==2.13.0 ) \
   >"$venv_log" 2>&1 &
@@ -55,9 +55,11 @@ if ! wait "$venv"; then
 fi
 if ! wait "$mathverify"; then
   cat "$mathverify_log" >&2
-  echo "scripts/test.sh: Math-Verify did not install; its peer test will skip" >&2
+  echo "scripts/test.sh: Math-Verify did not install (the answer checker's peer)" >&2
+  exit 1
 fi
 rm -f "$venv_log" "$mathverify_log"
 trap - EXIT
 
-.venv/bin/python -m pytest -n auto --dist loadgroup "$@"
+SYMATTN_REQUIRED_PEERS="${SYMATTN_REQUIRED_PEERS-torch,math-verify}" \
+  .venv/bin/python -m pytest -n auto --dist loadgroup "$@"

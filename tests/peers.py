@@ -1,7 +1,8 @@
 """The test peers (PyTorch, Math-Verify): a test that needs one skips, saying why, where the peer
 is absent, except for the peers SYMATTN_REQUIRED_PEERS names, comma-separated; there it fails.
-`.ci/run` names every peer its environment has, so in CI a missing peer fails the run rather
-than passing it quietly. (Chromium is always required: tests/present/conftest.py.)"""
+scripts/test.sh (the README's test command) requires torch and Math-Verify, and `.ci/run` names
+every peer each of its environments has, so there a missing peer fails the run rather than
+passing it quietly. (Chromium is always required: tests/present/conftest.py.)"""
 
 from __future__ import annotations
 

@@ -7,35 +7,55 @@ import os
 import re
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 TESTS = Path(__file__).parent
-EXPLORING = pytest.mark.skipif(
-    os.environ.get("HYPOTHESIS_PROFILE", "ci") != "ci", reason="HYPOTHESIS_PROFILE asks for another profile"
-)
+ROOT = TESTS.parent
+
+#: the profile this run asked for (tests/conftest.py loads it; "ci" unless told otherwise)
+ASKED = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 
 
-@EXPLORING
-def test_the_loaded_profile_is_derandomised():
-    """The default profile, "ci": derandomized, no database, no deadline, failures reproducible."""
-    current = settings.default
-    assert current.derandomize is True and current.database is None and current.deadline is None
-    assert current.print_blob is True and current.max_examples == 100  # as before it was fixed
+def _fields(s: settings) -> tuple:
+    return s.derandomize, s.database, s.deadline, s.print_blob, s.max_examples
 
 
-@EXPLORING
+def test_the_ci_profile_is_derandomised():
+    """"ci", the default: derandomized, no database, no deadline, failures reproducible."""
+    assert _fields(settings.get_profile("ci")) == (True, None, None, True, 100)  # 100: as before
+
+
+def test_the_explore_profile_differs_only_in_drawing_new_examples():
+    """HYPOTHESIS_PROFILE=explore draws new examples each run, and still writes no database."""
+    assert _fields(settings.get_profile("explore")) == (False, None, None, True, 100)
+
+
+def test_the_loaded_profile_is_the_one_asked_for():
+    """Whatever HYPOTHESIS_PROFILE says (nothing: "ci"), that profile is the run's default."""
+    assert _fields(settings.default) == _fields(settings.get_profile(ASKED))
+
+
+def test_ci_runs_the_fixed_profile():
+    """.ci/run asks for "ci" before its first run, so a caller's HYPOTHESIS_PROFILE cannot make
+    CI draw new examples."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    asked = re.search(r"^export HYPOTHESIS_PROFILE=(\S+)$", ci, re.M)
+    assert asked and asked.group(1) == "ci"
+    assert asked.start() < ci.index("bash scripts/test.sh") < ci.index(".venv-newest/bin/python -m pytest")
+
+
 def test_every_collected_property_test_inherits_the_profile(request):
-    """Each @given test collected in this run, under its own @settings too, is derandomized and
-    has no database (the one below is collected whatever else is)."""
+    """Each @given test collected in this run, under its own @settings too, draws as the loaded
+    profile does and has no database (the one below is collected whatever else is)."""
     chosen = {
         item.nodeid: item.obj._hypothesis_internal_use_settings
         for item in request.session.items
         if hasattr(getattr(item, "obj", None), "_hypothesis_internal_use_settings")
     }
     assert any(n.endswith("::test_a_property_test_runs_under_the_profile") for n in chosen)
-    assert [n for n, s in chosen.items() if not (s.derandomize is True and s.database is None)] == []
+    loaded = settings.default.derandomize
+    assert [n for n, s in chosen.items() if not (s.derandomize is loaded and s.database is None)] == []
 
 
 def test_no_test_overrides_the_profile():

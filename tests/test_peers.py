@@ -57,3 +57,61 @@ def test_every_test_of_the_torch_peer_takes_the_torch_fixture():
     tests = [f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name.startswith("test_")]
     assert len(tests) >= 10
     assert [f.name for f in tests if "torch" not in [a.arg for a in f.args.args]] == []
+
+
+_PYTHON3 = """#!/bin/bash
+# a stand-in python3: `python3 -m venv DIR` makes DIR/bin/pip and DIR/bin/python stand-ins
+[ "$1 $2" = "-m venv" ] || exit 3
+mkdir -p "$3/bin"
+cat >"$3/bin/pip" <<'PIP'
+#!/bin/bash
+case "$*" in *math-verify*) [ -n "$MATH_VERIFY_FAILS" ] && { echo "no route to the index"; exit 1; } ;; esac
+exit 0
+PIP
+cat >"$3/bin/python" <<'PY'
+#!/bin/bash
+echo "pytest ran: SYMATTN_REQUIRED_PEERS=${SYMATTN_REQUIRED_PEERS-unset} $*"
+PY
+chmod +x "$3/bin/pip" "$3/bin/python"
+"""
+
+
+def _test_sh(tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
+    """scripts/test.sh, copied into an empty checkout, run with stand-ins for python3, apt's
+    packages and npm: what it installs is not installed, what it runs is echoed."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "test.sh").write_text((ROOT / "scripts" / "test.sh").read_text())
+    bin_ = tmp_path / "stubs"
+    bin_.mkdir()
+    stubs = {"python3": _PYTHON3} | dict.fromkeys(("pdflatex", "chromium", "node", "npm"), "#!/bin/bash\n")
+    for name, text in stubs.items():
+        (bin_ / name).write_text(text)
+        (bin_ / name).chmod(0o755)
+    clean = {k: v for k, v in os.environ.items() if k != "SYMATTN_REQUIRED_PEERS"}
+    path = os.pathsep.join((str(bin_), "/usr/bin", "/bin"))
+    return subprocess.run(["bash", str(tmp_path / "scripts" / "test.sh"), "-x"], capture_output=True,
+                          text=True, timeout=60, env=clean | {"PATH": path} | env)
+
+
+def test_the_readme_test_command_requires_both_peers_it_installs(tmp_path):
+    """`bash scripts/test.sh` runs the suite with torch and Math-Verify required: a peer that
+    cannot be imported fails its tests instead of skipping them."""
+    done = _test_sh(tmp_path)
+    assert done.returncode == 0, done.stderr
+    ran = "pytest ran: SYMATTN_REQUIRED_PEERS=torch,math-verify -m pytest -n auto --dist loadgroup -x\n"
+    assert done.stdout == ran
+
+
+def test_the_readme_test_command_lets_the_peers_skip_only_when_told(tmp_path):
+    """`SYMATTN_REQUIRED_PEERS= bash scripts/test.sh` (empty) is passed on: the peers may skip."""
+    done = _test_sh(tmp_path, SYMATTN_REQUIRED_PEERS="")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("pytest ran: SYMATTN_REQUIRED_PEERS= -m pytest")
+
+
+def test_the_readme_test_command_fails_when_math_verify_does_not_install(tmp_path):
+    """No run with a peer quietly missing: the install's log, one line saying so, exit 1."""
+    done = _test_sh(tmp_path, MATH_VERIFY_FAILS="1")
+    assert done.returncode == 1 and "pytest ran" not in done.stdout
+    assert done.stderr.endswith("no route to the index\nscripts/test.sh: Math-Verify did not install "
+                                "(the answer checker's peer)\n"), done.stderr

@@ -33,7 +33,8 @@ def torch():
     try:
         import torch
     except ImportError:
-        missing("torch", "it is not installed (scripts/test.sh installs 2.13.0)")
+        missing("torch", "it is not installed (scripts/test.sh installs 2.13.0, whose wheel here is for "
+                "Python 3.11 only: .ci/run's newest-Python run has none)")
     return torch
 
 
