@@ -33,7 +33,7 @@ def test_ci_requires_every_peer_each_run_installs():
     ci = (ROOT / ".ci" / "run").read_text()
     first = re.search(r"^SYMATTN_REQUIRED_PEERS=(\S+) bash scripts/test\.sh", ci, re.M)
     second = re.search(r"^SYMATTN_REQUIRED_PEERS=(\S+) \\\n\s+\.venv-newest/bin/python -m pytest", ci, re.M)
-    assert first and set(first.group(1).split(",")) == {"torch", "math-verify"}
+    assert first and set(first.group(1).split(",")) == {"torch", "math-verify", "course-module"}
     assert second and second.group(1) == "math-verify"
 
 

@@ -54,8 +54,11 @@ def _attention_and_answers(masks: tuple[str, ...]) -> list[dict]:
 
 
 def _fragments(generated) -> list[dict]:
+    """The formulas of the pages the site shows: those the build generated, and the committed
+    page it keeps in place of one it could not (docs/audit.md, where the course module is absent)."""
     items = []
-    for rel, data in generated.files.items():
+    kept = {rel: (ROOT / "docs" / rel).read_bytes() for rel in generated.placeholders}
+    for rel, data in sorted((generated.files | kept).items()):
         if rel.endswith(".md"):
             items += _math_in_markdown(rel, data.decode())
     items += _align_blocks("derivations.tex", generated.files["latex/derivations.tex"].decode())
