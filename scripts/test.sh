@@ -27,8 +27,9 @@ fi
 #   - .venv-mathverify, Math-Verify for the answer-checking peer tests only, in its own
 #     environment: it needs antlr 4.13 and latex2sympy2 pins 4.7.2 (bench/peers_answers.py finds
 #     it there).
-# Both peers are required (SYMATTN_REQUIRED_PEERS, tests/peers.py): a peer that did not install
-# fails the run instead of skipping its tests. SYMATTN_REQUIRED_PEERS= (empty) lets them skip.
+# Either install failing stops this script (exit 1), and both peers are required in the run
+# (SYMATTN_REQUIRED_PEERS, tests/peers.py): a peer that installed but cannot be used fails its
+# tests instead of skipping them (SYMATTN_REQUIRED_PEERS= , empty, lets those skip).
 venv_log=$(mktemp)
 ( python3 -m venv .venv && .venv/bin/pip install -q -c constraints.txt -e '.[test]' torch==2.13.0 ) \
   >"$venv_log" 2>&1 &
@@ -38,7 +39,9 @@ mathverify_log=$(mktemp)
   >"$mathverify_log" 2>&1 &
 mathverify=$!
 # If this script ends early (set -e), the installs end with it.
-trap 'kill "$venv" "$mathverify" 2>/dev/null || true; rm -f "$venv_log" "$mathverify_log"' EXIT
+# (pkill -P: the pip each subshell runs, which would otherwise go on writing into .venv*.)
+trap 'pkill -P "$venv,$mathverify" 2>/dev/null || true; kill "$venv" "$mathverify" 2>/dev/null || true
+      rm -f "$venv_log" "$mathverify_log"' EXIT
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing Debian packages: ${need[*]}" >&2

@@ -12,6 +12,7 @@ import mpmath
 import pytest
 from groups import pytest_collection_modifyitems, pytest_runtest_setup  # noqa: F401 (hooks)
 from hypothesis import settings as hypothesis_settings
+from peers import KNOWN, unknown
 from writes import changes, snapshot
 
 import derivations
@@ -50,7 +51,11 @@ _BEFORE: dict = {}
 def pytest_configure(config) -> None:
     """Before any worker starts (pytest-xdist's inherit the environment): the lemma cache and
     Hypothesis's storage in folders of their own under the temporary folder, shared by the run's
-    workers; and, in the controlling process, the list of files the run must leave as they are."""
+    workers; and, in the controlling process, the list of files the run must leave as they are.
+    A name in SYMATTN_REQUIRED_PEERS that is no peer's (tests/peers.py) stops the run at once."""
+    if unknown():
+        names, known = ", ".join(unknown()), ", ".join(KNOWN)
+        raise pytest.UsageError(f"SYMATTN_REQUIRED_PEERS names {names}, which is no peer's (known: {known})")
     for variable, prefix in (
         ("SYMATTN_CACHE_DIR", "symattn-test-cache-"),
         ("HYPOTHESIS_STORAGE_DIRECTORY", "symattn-test-hypothesis-"),

@@ -11,16 +11,25 @@ from typing import NoReturn
 
 import pytest
 
+#: The names SYMATTN_REQUIRED_PEERS may hold (COURSE_MODULE below is the last).
+KNOWN = ("torch", "math-verify", "course-module")
+
 
 def required() -> set[str]:
     return {p.strip() for p in os.environ.get("SYMATTN_REQUIRED_PEERS", "").split(",") if p.strip()}
+
+
+def unknown() -> list[str]:
+    """The names in SYMATTN_REQUIRED_PEERS that are no peer's (a misspelt one would require
+    nothing); tests/conftest.py refuses to run with any."""
+    return sorted(required() - set(KNOWN))
 
 
 #: Not a peer but an input from outside the repository, named like one: the course module that
 #: pyproject.toml's ``[tool.symattn] module`` names, from which `symattn build` makes docs/audit.md.
 #: Without it the build keeps the committed page, and the tests check that (tests/present/
 #: test_site.py); .ci/run, whose machine has it, requires it, so there audit.md is compared too.
-COURSE_MODULE = "course-module"
+COURSE_MODULE = KNOWN[2]
 
 
 def missing(peer: str, why: str) -> NoReturn:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -27,8 +29,11 @@ def test_the_ci_profile_is_derandomised():
 
 
 def test_the_explore_profile_differs_only_in_drawing_new_examples():
-    """HYPOTHESIS_PROFILE=explore draws new examples each run, and still writes no database."""
-    assert _fields(settings.get_profile("explore")) == (False, None, None, True, 100)
+    """HYPOTHESIS_PROFILE=explore draws new examples each run; every other setting is ci's (no
+    database either)."""
+    explore, ci = settings.get_profile("explore"), settings.get_profile("ci")
+    assert explore.derandomize is False
+    assert repr(explore) == repr(settings(ci, derandomize=False))
 
 
 def test_the_loaded_profile_is_the_one_asked_for():
@@ -36,13 +41,34 @@ def test_the_loaded_profile_is_the_one_asked_for():
     assert _fields(settings.default) == _fields(settings.get_profile(ASKED))
 
 
+def _code_lines(path: Path, word: str) -> list[str]:
+    """The lines of a shell script that name ``word`` outside a comment."""
+    lines = path.read_text().splitlines()
+    return [line.strip() for line in lines if word in line.split("#")[0]]
+
+
 def test_ci_runs_the_fixed_profile():
-    """.ci/run asks for "ci" before its first run, so a caller's HYPOTHESIS_PROFILE cannot make
-    CI draw new examples."""
+    """.ci/run asks for "ci" before its first run and nowhere for another, and scripts/test.sh
+    leaves the profile alone, so a caller's HYPOTHESIS_PROFILE cannot make CI draw new examples."""
+    assert _code_lines(ROOT / ".ci" / "run", "HYPOTHESIS_PROFILE") == ["export HYPOTHESIS_PROFILE=ci"]
+    assert _code_lines(ROOT / "scripts" / "test.sh", "HYPOTHESIS_PROFILE") == []
     ci = (ROOT / ".ci" / "run").read_text()
-    asked = re.search(r"^export HYPOTHESIS_PROFILE=(\S+)$", ci, re.M)
-    assert asked and asked.group(1) == "ci"
-    assert asked.start() < ci.index("bash scripts/test.sh") < ci.index(".venv-newest/bin/python -m pytest")
+    first, second = ci.index("bash scripts/test.sh"), ci.index(".venv-newest/bin/python -m pytest")
+    assert ci.index("export HYPOTHESIS_PROFILE=ci") < first < second
+
+
+def test_another_profile_can_be_asked_for():
+    """Run with HYPOTHESIS_PROFILE=explore, this file's tests pass: tests/conftest.py loaded the
+    profile the environment named, and every property test draws new examples."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", __file__,
+         "-k", "not another_profile"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+        env=os.environ | {"HYPOTHESIS_PROFILE": "explore"},
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    assert re.search(r"^7 passed", done.stdout, re.M), done.stdout[-3000:]
+
 
 
 def test_every_collected_property_test_inherits_the_profile(request):

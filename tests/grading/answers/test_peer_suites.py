@@ -2,7 +2,8 @@
 
 The pairs are vendored in tests/data/peers/ (see its README). The whole suite is read once per
 session by raw latex2sympy2 and by symattn's reader (bench/peer_suites.py), in two worker
-processes; Math-Verify runs in its own environment and its test skips, saying why, without it.
+processes; Math-Verify runs in its own environment; without it its test fails where the run
+requires it (scripts/test.sh, .ci/run: tests/peers.py) and elsewhere skips, saying why.
 """
 
 from __future__ import annotations
