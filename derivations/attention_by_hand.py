@@ -23,6 +23,8 @@ from symattn.core.softmax import RowSoftmax
 from symattn.proof import Derivation
 from symattn.proof.latex import written
 
+from .planted import Mutation, drops_root, drops_transpose, rendering, statement, transposes_matrices
+
 NAME = "attention_by_hand"
 TITLE = "Attention on two tokens, by hand"
 
@@ -167,3 +169,35 @@ def _check_numeric() -> tuple[float, float]:
         got = attention_numeric(np.array(Q, float), np.array(K, float), np.array(V, float), mask)
         worst = max(worst, float(np.abs(got - want).max()))
     return worst, 1e-15
+
+
+# -- planted errors: what the page says and prints (derivations.mutations gathers them) ----------
+MUTATIONS = [
+    Mutation(
+        NAME,
+        "a heading says sqrt(d_k) = 2 where d_k = 2",
+        statement("sections", r"\sqrt{d_k} = \sqrt{2}", r"\sqrt{d_k} = 2"),
+        why="the heading",
+    ),
+    Mutation(
+        NAME,
+        "a rule says e^(-oo) = 1",
+        statement("rules", r"e^{-\infty} = 0", r"e^{-\infty} = 1"),
+        why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "the assumption d_k = 4, which the headings' sqrt(2) then contradicts",
+        statement("assumptions", "d_k = 2", "d_k = 4"),
+        why="the heading",
+    ),
+    Mutation(
+        NAME,
+        "a printer that drops a transpose: Q K^T shown as Q K",
+        rendering(_print_Transpose=drops_transpose),
+    ),
+    Mutation(
+        NAME, "a printer that shows each matrix transposed", rendering(_print_MatrixBase=transposes_matrices)
+    ),
+    Mutation(NAME, "a printer that loses a square root", rendering(_print_Pow=drops_root)),
+]

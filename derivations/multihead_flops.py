@@ -27,6 +27,8 @@ from symattn.core.multihead import multihead_exact, multihead_numeric
 from symattn.proof import Derivation, StepFailed
 from symattn.proof.latex import written
 
+from .planted import Mutation, flips_fraction, rendering, statement, swaps_squares
+
 NAME = "multihead_flops"
 TITLE = "Multi-head attention and its cost"
 
@@ -178,8 +180,10 @@ def derivation() -> Derivation:
 
     # The four costs in the module's order (projections first), and its order of terms.
     four = written(
-        sp.Add(*(cost(S(stage)) for stage in ("projections", "scores", "weighted_sum", "output_projection")),
-               evaluate=False)
+        sp.Add(
+            *(cost(S(stage)) for stage in ("projections", "scores", "weighted_sum", "output_projection")),
+            evaluate=False,
+        )
     )
     total_shown = written(sp.Add(4 * N * dm**2, 2 * N**2 * dm, evaluate=False))
     n_above = sp.StrictGreaterThan(N, 2 * dm, evaluate=False)  # N > 2 d_model, as the module says
@@ -214,9 +218,10 @@ def derivation() -> Derivation:
         definition={d_k: dm / h},
     )
     D.step(
-        sp.Mul(512, sp.Pow(8, -1, evaluate=False), evaluate=False),
+        dm / h,
         sp.Integer(64),
         r"the paper: $h = 8$, $d_{\text{model}} = 512$",
+        given={h: 8, dm: 512},  # each number bound to the symbol the rule gives it to
     )
 
     D.section("The four costs")
@@ -333,3 +338,40 @@ def _check_exact() -> tuple[float, float]:
         mask="causal",
     )
     return float(np.abs(got - np.array(exact.evalf(30).tolist(), float)).max()), 1e-13
+
+
+# -- planted errors: what the page says and prints (derivations.mutations gathers them) ----------
+MUTATIONS = [
+    Mutation(
+        NAME,
+        "the theorem puts the crossover at N > d_model / 2",
+        statement("theorem", r"N > 2 d_{\text{model}}", r"N > d_{\text{model}} / 2"),
+        why="the theorem",
+    ),
+    Mutation(
+        NAME,
+        "the crossover's rule binds 4096 to N where the step gives it to d_model",
+        statement("rules", r"at $d_{\text{model}} = 4096$", "at $N = 4096$"),
+        why="puts in",
+    ),
+    Mutation(
+        NAME,
+        "the paper's numbers bound to the wrong symbols: h = 512, d_model = 8",
+        statement("rules", r"$h = 8$, $d_{\text{model}} = 512$", r"$h = 512$, $d_{\text{model}} = 8$"),
+        why="puts in",
+    ),
+    Mutation(
+        NAME,
+        "the assumptions say d_k = d_model h where the proof defines d_model / h",
+        statement("assumptions", r"d_{\text{model}} / h", r"d_{\text{model}} \cdot h"),
+        why="assumption",
+    ),
+    Mutation(
+        NAME,
+        "a rule says the head width is d_k = d_model h",
+        statement("rules", r"$d_k = d_{\text{model}} / h$", r"$d_k = d_{\text{model}} h$"),
+        why="the rule of step",
+    ),
+    Mutation(NAME, "a printer that shows each square as a cube", rendering(_print_Pow=swaps_squares)),
+    Mutation(NAME, "a printer that turns each fraction upside down", rendering(_print_Mul=flips_fraction)),
+]

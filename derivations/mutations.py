@@ -12,35 +12,21 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from importlib import import_module
 from types import FunctionType
 
 import sympy as sp
 
 from symattn._text import exception_line as _why
 from symattn.errors import SymattnError
-from symattn.proof import Derivation, Lemma, LemmaFailed, StepFailed
+from symattn.proof import Derivation, Lemma, LemmaFailed, RenderingFailed, StatementFailed, StepFailed
 from symattn.proof.engine import NO_CLAIMS, DerivationReport, verify_many
 from symattn.proof.operators import Ex, Var
 
-from . import load
+from . import NAMES, load
+from .planted import Mutation
 
 TINY = sp.Rational(1, 10**20)
-
-
-@dataclass(frozen=True)
-class Mutation:
-    """One planted error in ``derivation``; ``plant`` changes a fresh copy in place.
-
-    ``plant`` returns what must fail: a step number (1-based), ``"claim"`` or ``"lemma"``.
-    """
-
-    derivation: str
-    description: str
-    plant: Callable[[Derivation], int | str]
-    #: Words the failure must say, where the place alone could be reached for another reason
-    #: (a lemma replaced on its step is also a declared lemma no step uses).
-    why: str = ""
 
 
 def _find(d: Derivation, text: str) -> int:
@@ -824,11 +810,13 @@ def _pe_unmasked_reversed() -> sp.Matrix:
 
 
 def catalogue(names: Iterable[str] | None = None) -> list[Mutation]:
-    """The planted errors of ``names`` (default: every derivation), with those that registered
-    derivations bring (their modules' ``MUTATIONS``, see :mod:`symattn.grading.plugins`)."""
+    """The planted errors of ``names`` (default: every derivation): this module's, then those
+    each built-in derivation module carries (its ``MUTATIONS``: its prose and its printing), then
+    those registered derivations bring (see :mod:`symattn.grading.plugins`)."""
     from . import REGISTERED
 
-    every = MUTATIONS + [m for plugin in REGISTERED.values() for m in plugin.mutations]
+    modules = [m for name in NAMES for m in getattr(import_module(f"derivations.{name}"), "MUTATIONS", [])]
+    every = MUTATIONS + modules + [m for plugin in REGISTERED.values() for m in plugin.mutations]
     wanted = None if names is None else set(names)
     return [m for m in every if wanted is None or m.derivation in wanted]
 
@@ -916,6 +904,10 @@ def expected(mutation: Mutation) -> int | str:
 def _what_failed(message: str, exc: Exception) -> str:
     if isinstance(exc, LemmaFailed):
         return "lemma"
+    if isinstance(exc, StatementFailed):
+        return "statement"
+    if isinstance(exc, RenderingFailed):
+        return "rendering"
     if "the theorem claims" in message or NO_CLAIMS in message:
         return "claim"
     head = message.split(": ", 1)[0]

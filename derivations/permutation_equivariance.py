@@ -29,6 +29,8 @@ from symattn.core.numeric import attention_numeric
 from symattn.core.softmax import RowSoftmax, softmax_rows
 from symattn.proof import Derivation, Lemma
 
+from .planted import Mutation, drops_transpose, rendering, statement, transposes_matrices
+
 NAME = "permutation_equivariance"
 TITLE = "Attention cannot see word order"
 SIZES = (2, 3, 4, 5)
@@ -105,14 +107,19 @@ def _mul(*factors: sp.Basic) -> sp.MatMul:
 
 def scores_of(x: sp.MatrixExpr) -> sp.MatrixExpr:
     """(x W^Q)(x W^K)^T / sqrt(d_k), kept as written."""
-    return sp.MatMul(
-        1 / sp.sqrt(d_k), _mul(x, Wq), sp.Transpose(_mul(x, Wk)), evaluate=False
-    )
+    return sp.MatMul(1 / sp.sqrt(d_k), _mul(x, Wq), sp.Transpose(_mul(x, Wk)), evaluate=False)
 
 
 def attention_of(x: sp.MatrixExpr) -> sp.MatrixExpr:
     """softmax((x W^Q)(x W^K)^T / sqrt(d_k)) (x W^V), kept as written."""
     return _mul(RowSoftmax(scores_of(x)), _mul(x, Wv))
+
+
+def _attention(*args: sp.MatrixExpr) -> sp.MatrixExpr:
+    """Attention(Q, K, V) = softmax(Q K^T / sqrt(d_k)) V as the theorem writes it; with one
+    argument X, self-attention: Attention(X W^Q, X W^K, X W^V)."""
+    q, k, v = args if len(args) == 3 else (_mul(args[0], Wq), _mul(args[0], Wk), _mul(args[0], Wv))
+    return _mul(RowSoftmax(sp.MatMul(1 / sp.sqrt(d_k), q, k.T)), v)
 
 
 S_X = sp.MatMul(1 / sp.sqrt(d_k), Xm, Wq, Wk.T, Xm.T)  # the scores of X, as SymPy writes them
@@ -258,6 +265,9 @@ def derivation() -> Derivation:
         concrete=concrete,
     )
     D.claim(attention_of(_mul(Pm, Xm)), _mul(Pm, attention_of(Xm)))
+    # The theorem's Attention, read as the claim above: Attention(X) is self-attention.
+    D.operators = {"Attention": _attention}
+    D.unchecked = {r"P^\top P = I": "the rule of step 3, the lemma it names, checked at sizes"}
 
     D.section("The general argument, for any $N$ and any widths")
     D.step(
@@ -355,3 +365,30 @@ def _check_numeric() -> tuple[float, float]:
         got = attention_numeric(px @ w[0], px @ w[1], px @ w[2])
         worst = max(worst, float(np.abs(got - base[order]).max()))
     return worst, 1e-13
+
+
+# -- planted errors: what the page says and prints (derivations.mutations gathers them) ----------
+MUTATIONS = [
+    Mutation(
+        NAME,
+        "the theorem says Attention(PX...) = Attention(X...), the P dropped",
+        statement("theorem", r"= P \operatorname{Attention}", r"= \operatorname{Attention}"),
+        why="the theorem",
+    ),
+    Mutation(
+        NAME,
+        "a rule reverses the transpose of a product without P^T",
+        statement("rules", r"(W^K)^\top X^\top P^\top", r"(W^K)^\top X^\top"),
+        why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "a rule says (P X W^K)^T = P X W^K",
+        statement("rules", r"= (W^K)^\top X^\top P^\top", r"= P X W^K"),
+        why="the rule of step",
+    ),
+    Mutation(NAME, "a printer that drops a transpose", rendering(_print_Transpose=drops_transpose)),
+    Mutation(
+        NAME, "a printer that shows each matrix transposed", rendering(_print_MatrixBase=transposes_matrices)
+    ),
+]

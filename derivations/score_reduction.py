@@ -28,6 +28,8 @@ from symattn.proof.expectation import Expectation, Family, normals
 from symattn.proof.latex import written
 from symattn.proof.operators import Ex
 
+from .planted import Mutation, drops_minus, rendering, statement, swaps_squares
+
 NAME = "score_reduction"
 TITLE = "Drawing scores without drawing keys"
 
@@ -118,6 +120,9 @@ class _Rules:
             model = Expectation([Family(b) for b in self.random], used=self.used)
             return model.expect(arg)
         coeff, total = sp.expand(arg.args[0]).as_independent(sp.Sum, as_Add=False)
+        entries = [x for x in arg.atoms(sp.Indexed) if x.base in self.random]
+        if not total.has(sp.Sum) and len(entries) == 1:  # one coordinate: E[e^{-s q_i^2}]
+            return _single_mgf(arg.args[0], entries[0])
         if not isinstance(total, sp.Sum) or len(total.limits) != 1:
             raise StepFailed(f"{NAME}: no rule for {sp.sstr(e)}")
         index, low, high = total.limits[0]
@@ -146,6 +151,7 @@ def derivation() -> Derivation:
 
     X = stats.ChiSquared("X", d)
     laplace = stats.E(sp.exp(-s * X), evaluate=False)
+    D.unchecked = {r"r = \lVert q \rVert": "the substitution step 4 makes, in words"}
     D.claim(Ex(sp.exp(t * z)), sp.exp(t**2 * norm2 / 2))  # given q, z ~ N(0, |q|^2)
     D.claim(Ex(z * sp.Sum(sp.Mul(q[i], k2[i], evaluate=False), (i, 1, d))), 0)  # uncorrelated
     D.claim(Ex(sp.exp(-s * norm2)), (1 + 2 * s) ** (-d / 2))  # the Laplace transform of |q|^2 ...
@@ -232,3 +238,16 @@ def _check_methods() -> tuple[float, float]:
         pooled = (p1 + p2) / 2
         gaps.append((abs(p1 - p2), 4 * float(np.sqrt(2 * pooled * (1 - pooled) / n))))
     return max(gaps, key=lambda gap: gap[0] / gap[1])
+
+
+# -- planted errors: what the page says and prints (derivations.mutations gathers them) ----------
+MUTATIONS = [
+    Mutation(
+        NAME,
+        "a rule says E[e^(-s q_i^2)] = (1 + s)^(-1/2)",
+        statement("rules", r"= (1 + 2s)^{-1/2}", r"= (1 + s)^{-1/2}"),
+        why="the rule of step",
+    ),
+    Mutation(NAME, "a printer that drops a minus sign", rendering(_print_Mul=drops_minus)),
+    Mutation(NAME, "a printer that shows each square as a cube", rendering(_print_Pow=swaps_squares)),
+]

@@ -29,6 +29,8 @@ from symattn.proof import Derivation, Lemma, StepFailed
 from symattn.proof.equivalence import prove_equal
 from symattn.proof.latex import written
 
+from .planted import Mutation, drops_digit, drops_transpose, flips_fraction, rendering, statement
+
 NAME = "softmax_jacobian"
 TITLE = "The softmax Jacobian"
 
@@ -291,6 +293,12 @@ def derivation() -> Derivation:
         J_ij: _times(P[i], _minus(delta, P[j])),
         J_ji: _times(P[j], _minus(sp.KroneckerDelta(j, i), P[i])),
     }
+    D.unchecked = {
+        r"p = \operatorname{softmax}(z)": "a definition in words: the abbreviation p_i writes it out",
+        "j = i": "a condition (the term the delta keeps), not a claim",
+        r"\delta_{ij} = 0": "a claim under a condition (unless i = j), which step 9 proves by cases",
+        "i = j": "a condition, not a claim",
+    }
     D.claim(sp.Derivative(p(i), z[j]), p(i) * (delta - p(j)))
     D.claim(sp.Sum(p(i) * (delta - p(j)), (j, 1, n)), 0)
     D.claim(rank(Jsym), n - 1)
@@ -468,3 +476,61 @@ def _check_exact() -> tuple[float, float]:
         want = np.array(exact.evalf(30).tolist(), dtype=float)
         worst = max(worst, float(np.abs(got - want).max()))
     return worst, 1e-14
+
+
+# -- planted errors: what the page says and prints (derivations.mutations gathers them) ----------
+MUTATIONS = [
+    Mutation(
+        NAME,
+        "the theorem says J = diag(p) + p p^T",
+        statement("theorem", r"\operatorname{diag}(p) - p p^\top", r"\operatorname{diag}(p) + p p^\top"),
+        why="the theorem",
+    ),
+    Mutation(
+        NAME,
+        "the theorem says dp_i/dz_j = p_i (delta_ij + p_j)",
+        statement("theorem", r"(\delta_{ij} - p_j)", r"(\delta_{ij} + p_j)"),
+        why="the theorem",
+    ),
+    Mutation(
+        NAME,
+        "a rule completes the square as (p - 1/3)^2",
+        statement("rules", r"(p - \tfrac12)^2", r"(p - \tfrac13)^2"),
+        why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "a rule assumes r <= 0, which the bound's proof does not show",
+        statement("rules", r"r \ge 0", r"r \le 0"),
+        why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "a rule says the point is p = 0.98 where the step takes 0.99",
+        statement("rules", "$p = 0.99$", "$p = 0.98$"),
+        why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "a rule says delta_ij = -delta_ji",
+        statement("rules", r"\delta_{ij} = \delta_{ji}", r"\delta_{ij} = -\delta_{ji}"),
+        why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "the weighted mean written with p_i for p_j",
+        statement("rules", r"\bar{x} = \sum_j p_j x_j", r"\bar{x} = \sum_j p_i x_j"),
+        why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "a printer that drops a transpose: J = diag(p) - p p",
+        rendering(_print_Transpose=drops_transpose),
+    ),
+    Mutation(
+        NAME,
+        "a printer that loses a decimal's last digit: 0.99 as 0.9",
+        rendering(_print_Rational=drops_digit),
+    ),
+    Mutation(NAME, "a printer that turns each fraction upside down", rendering(_print_Mul=flips_fraction)),
+]

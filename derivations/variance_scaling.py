@@ -32,6 +32,8 @@ from symattn.proof.expectation import Expectation, Family, normals, rule_matches
 from symattn.proof.latex import written
 from symattn.proof.operators import Ex, Var
 
+from .planted import Mutation, adds_for_subtracts, drops_root, rendering, statement, swaps_squares
+
 NAME = "variance_scaling"
 TITLE = r"Why divide by $\sqrt{d_k}$"
 
@@ -404,6 +406,9 @@ def derivation() -> Derivation:
         definition={g: z_i - z_j},
     )
     D.approx(sp.exp(20, evaluate=False), "4.85E+8", "a gap of 20, common at $d_k = 128$", digits=3)
+    D.unchecked = {
+        "d_k = 128": "the width at which the module calls a gap of 20 common: context, not a claim"
+    }
     D.approx(
         sp.exp(sp.Rational(127, 10), evaluate=False), "3.28E+5", "the gap of 12.7 in section 6.2", digits=3
     )
@@ -443,3 +448,47 @@ def general_shown() -> sp.Expr:
     """The general formula as written: d (s_q^2 s_k^2 + m_q^2 s_k^2 + m_k^2 s_q^2)."""
     terms = (_times(s_q**2, s_k**2), _times(m_q**2, s_k**2), _times(m_k**2, s_q**2))
     return _times(d, sp.Add(*terms, evaluate=False))
+
+
+# -- planted errors: what the page says and prints (derivations.mutations gathers them) ----------
+MUTATIONS = [
+    Mutation(
+        NAME,
+        "the theorem says Var(z) = sqrt(d_k)",
+        statement("theorem", r"\operatorname{Var}(z) = d_k", r"\operatorname{Var}(z) = \sqrt{d_k}"),
+        why="the theorem",
+    ),
+    Mutation(
+        NAME,
+        "the scaling rule written Var(aX) = a Var(X)",
+        statement("rules", r"a^2 \operatorname{Var}(X)", r"a \operatorname{Var}(X)"),
+        why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "a rule says E[q_i] = 1",
+        statement("rules", r"$\mathbb{E}[q_i] = 0$", r"$\mathbb{E}[q_i] = 1$"),
+        why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "the second-moment rule without its delta",
+        statement("rules", r"m_q^2 + s_q^2 \delta_{ij}", r"m_q^2 + s_q^2"),
+        why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "the assumptions say s_q, s_k < 0, where both are declared positive",
+        statement("assumptions", "s_q, s_k > 0", "s_q, s_k < 0"),
+        why="assumption",
+    ),
+    Mutation(
+        NAME,
+        "a figure's width written d_k = 81 where the step takes sqrt(64)",
+        statement("rules", "at $d_k = 64$", "at $d_k = 81$"),
+        why="the rule of step",
+    ),
+    Mutation(NAME, "a printer that shows each square as a cube", rendering(_print_Pow=swaps_squares)),
+    Mutation(NAME, "a printer that loses a square root", rendering(_print_Pow=drops_root)),
+    Mutation(NAME, "a printer that writes a - b as a + b", rendering(_print_Add=adds_for_subtracts)),
+]

@@ -12,6 +12,7 @@ looks like math: :mod:`.plain_math`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import sympy as sp
@@ -19,16 +20,10 @@ from sympy.printing.pretty.pretty import PrettyPrinter
 from sympy.printing.pretty.pretty_symbology import pretty_use_unicode
 
 from ..proof.engine import Derivation, DerivationReport, Step, StepReport
-from ..proof.latex import latex as _latex
-from ..proof.latex import printed_terms
+from ..proof.latex import RELATIONS_LATEX, side_latex, term_pieces
+from ..proof.latex import page_latex as latex
 from . import plain_math
 from .text_math import to_unicode, words
-
-
-def latex(expr: Any) -> str:
-    """A side as the pages show it: exact decimals (127/10) as decimals (12.7), and each sum
-    started with a term without a minus sign, as a person writes it (1 - p, not -p + 1)."""
-    return _latex(expr, decimal_rationals=True, plus_first=True)
 
 
 def prose(s: str) -> str:
@@ -36,7 +31,6 @@ def prose(s: str) -> str:
     return plain_math.markdown(s)
 
 
-RELATIONS_LATEX = {"=": "=", "<=": r"\le", "<": "<", "≈": r"\approx", "≠": r"\neq", "⟺": r"\iff"}
 RELATIONS_TEXT = {"=": "=", "<=": "<=", "<": "<", "≈": "≈", "≠": "!=", "⟺": "<=>"}
 
 _TEXT_ESCAPES = {
@@ -98,23 +92,22 @@ def notation(d: Derivation) -> list[tuple[Any, Any]]:
     ]
 
 
-def _side_latex(value: Any, relation: str, digits_text: bool = False) -> str:
-    if isinstance(value, str):
-        if "E" in value:
-            mant, exp = value.split("E")
-            return rf"{mant} \times 10^{{{int(exp)}}}"
-        return value
-    return latex(value)
-
-
-def step_latex(step: Step, lhs_shown: bool, lhs: Any) -> tuple[str, str]:
-    """(left, right) LaTeX of a step; the left is empty for a continued chain."""
+def step_latex(
+    step: Step, lhs_shown: bool, lhs: Any, printer: Callable[[Any], str] = side_latex
+) -> tuple[str, str]:
+    """(left, right) LaTeX of a step, each side by ``printer`` (the derivation's, whose output
+    ``verify`` reads back); the left is empty for a continued chain."""
     left = ""
     if lhs_shown:
-        left = _side_latex(step.shown_lhs if step.shown_lhs is not None else lhs, step.relation)
+        left = printer(step.shown_lhs if step.shown_lhs is not None else lhs)
     right_value = step.shown_rhs if step.shown_rhs is not None else step.rhs
-    right = RELATIONS_LATEX[step.relation] + " " + _side_latex(right_value, step.relation)
+    right = RELATIONS_LATEX[step.relation] + " " + printer(right_value)
     return left, right
+
+
+def _printer(report: DerivationReport) -> Callable[[Any], str]:
+    d = report.derivation
+    return (d.printer if d is not None else None) or side_latex
 
 
 def _sections(d: Derivation, report: DerivationReport) -> list[tuple[str, list[StepReport]]]:
@@ -137,12 +130,14 @@ def number(r: StepReport) -> str:
     return f" &\\qquad& \\text{{({r.index + 1})}}"
 
 
-def _aligned_rows(rows: list[StepReport], labels: bool = True, tags: bool = True) -> list[str]:
+def _aligned_rows(
+    rows: list[StepReport], labels: bool = True, tags: bool = True, printer: Callable[[Any], str] = side_latex
+) -> list[str]:
     """One ``lhs &= rhs && \\text{rule} \\tag{n}`` line per step; ``labels`` adds how it was checked;
     without ``tags`` (inside ``aligned``, which takes none) the number is a last column."""
     lines = []
     for r in rows:
-        left, right = step_latex(r.step, r.step.lhs is not None, r.lhs)
+        left, right = step_latex(r.step, r.step.lhs is not None, r.lhs, printer)
         why = escape_text(f"{r.step.rule} [{check_label(r)}]" if labels else r.step.rule)
         numbered = tag(r) if tags else f"&& \\text{{({r.index + 1})}}"
         lines.append(f"{left} &{right} && \\text{{{why}}} {numbered}")
@@ -167,7 +162,7 @@ def to_latex(d: Derivation, report: DerivationReport) -> str:
         if title:
             out.append(f"\\paragraph{{{escape_text(prose(title))}}}")
         out.append("\\begin{align*}")
-        out.append(" \\\\\n".join(_aligned_rows(rows)))
+        out.append(" \\\\\n".join(_aligned_rows(rows, printer=_printer(report))))
         out.append("\\end{align*}")
         out.append("")
     return "\n".join(out)
@@ -176,7 +171,8 @@ def to_latex(d: Derivation, report: DerivationReport) -> str:
 def to_latex_block(d: Derivation, report: DerivationReport) -> str:
     """The whole proof as one display-math block (for notebooks)."""
     rows = [r for _, rs in _sections(d, report) for r in rs]
-    return "$$\\begin{aligned}\n" + " \\\\\n".join(_aligned_rows(rows, tags=False)) + "\n\\end{aligned}$$"
+    lines = _aligned_rows(rows, tags=False, printer=_printer(report))
+    return "$$\\begin{aligned}\n" + " \\\\\n".join(lines) + "\n\\end{aligned}$$"
 
 
 #: Visible characters one displayed row may hold: the site's text column is about 690 px wide
@@ -196,12 +192,12 @@ def visible_width(tex: str) -> int:
     return len(re.sub(r"[{}&^_\s]", "", s))
 
 
-def _narrow_rows(rows: list[StepReport]) -> list[str]:
+def _narrow_rows(rows: list[StepReport], printer: Callable[[Any], str] = side_latex) -> list[str]:
     """Rows for a web page: each step's rule on its own row under the step, and a step too
     wide for the text column split: the left side alone, then the right side, and a long sum
     continued over several rows, so nothing is hidden behind a scroll bar."""
     lines = []
-    sides = [step_latex(r.step, r.step.lhs is not None, r.lhs) for r in rows]
+    sides = [step_latex(r.step, r.step.lhs is not None, r.lhs, printer) for r in rows]
     # Rules sit in the right-hand column, after the widest left side kept in the left one.
     kept = [visible_width(a) for a, b in sides if visible_width(a) + visible_width(b) <= ROW_BUDGET]
     rule_budget = max(20, RULE_BUDGET - (4 * max(kept, default=0)) // 3)
@@ -247,13 +243,11 @@ def _wrap_words(text: str, budget: int) -> list[str]:
 
 def _split_terms(value: Any, tex: str, relation: str) -> list[str]:
     """``tex`` (the LaTeX of ``value``) over several rows when ``value`` is a long sum."""
-    terms = printed_terms(value)
-    if visible_width(tex) <= ROW_BUDGET or terms is None:
+    pieces = term_pieces(value)
+    if visible_width(tex) <= ROW_BUDGET or pieces is None:
         return [tex]
     parts, current = [], f"{relation} " if relation else ""
-    for k, term in enumerate(terms):
-        t = latex(term)
-        piece = t if k == 0 else (f"- {t[1:].lstrip()}" if t.startswith("-") else f"+ {t}")
+    for k, piece in enumerate(pieces):
         if k and visible_width(current + piece) > ROW_BUDGET:
             parts.append(current)
             current = r"\quad " + piece
@@ -286,7 +280,7 @@ def to_markdown(d: Derivation, report: DerivationReport, stable: bool = False) -
         out += [
             "$$",
             "\\begin{alignedat}{2}",
-            " \\\\\n".join(_narrow_rows(rows)),
+            " \\\\\n".join(_narrow_rows(rows, _printer(report))),
             "\\end{alignedat}",
             "$$",
             "",

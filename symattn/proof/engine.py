@@ -55,6 +55,7 @@ from .equivalence import (
     random_point,
 )
 from .operators import Ex, Var
+from .shown import NotShownAsChecked, check_rendering, check_statements
 
 #: Largest relative difference at random points (evaluated to 60 digits) for two sides to agree.
 TOLERANCE = 1e-45
@@ -98,6 +99,14 @@ class StepFailed(SymattnError):
     """Raised when a step of a derivation is false or unproved; the message says which and why."""
 
     exit_code = EXIT_CHECK_FAILED
+
+
+class StatementFailed(StepFailed):
+    """Raised when the prose of a derivation states a relation it does not establish."""
+
+
+class RenderingFailed(StepFailed):
+    """Raised when a formula the pages print does not read back as the object printed."""
 
 
 class LemmaFailed(SymattnError):
@@ -193,7 +202,12 @@ def _false(result: Any) -> bool:
 _CHECKED: set[tuple[Lemma, Callable[[int], bool], Callable[[int], bool] | None, int]] = set()
 
 #: Errors a task may report, re-raised by name when its result is assembled.
-_FAILURES: dict[str, type[SymattnError]] = {"StepFailed": StepFailed, "LemmaFailed": LemmaFailed}
+_FAILURES: dict[str, type[SymattnError]] = {
+    "StepFailed": StepFailed,
+    "LemmaFailed": LemmaFailed,
+    "StatementFailed": StatementFailed,
+    "RenderingFailed": RenderingFailed,
+}
 
 
 def source_digest(package: Path) -> str:
@@ -390,6 +404,9 @@ class DerivationReport(Shown):  # Jupyter shows it (symattn.present.jupyter)
     lemmas: list[tuple[Lemma, tuple[int, ...]]]
     seconds: float
     derivation: Derivation | None = None
+    #: What the checks of :mod:`.shown` found: the prose's relations established, the printed
+    #: formulas read back.
+    shown: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -453,6 +470,17 @@ class Derivation:
     #: registered ones; an exercise's worked solution): its theorem must be stated as claims.
     requires_claims: bool = False
     points: int = 6
+    #: Formulas of the prose (``$...$`` in the theorem, a rule ...) that verify reads but does
+    #: not hold to the relations they write, each with why (a definition in words, a condition):
+    #: ``verify`` reports how many, and fails on one that it establishes after all or that no
+    #: text writes. Every other formula's relations must be established (:mod:`.shown`).
+    unchecked: Mapping[str, str] = field(default_factory=dict)
+    #: What an operator the prose writes means, by its name (``Attention``): a function of the
+    #: operator's arguments, so that a statement written with it is read as the claim it makes.
+    operators: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    #: How the pages print a step's side (None: :func:`symattn.proof.latex.side_latex`);
+    #: ``verify`` reads what it prints back (a planted printer error replaces it).
+    printer: Callable[[Any], str] | None = None
     _section: str = ""
 
     # -- building -------------------------------------------------------------------------
@@ -540,7 +568,8 @@ class Derivation:
         """The independent pieces of ``verify``: every lemma at every size, every step, every check."""
         sized = [("lemma", k) for k in range(len(self._lemma_sizes()))]
         steps = [("step", i) for i in range(len(self.steps))]
-        return sized + steps + [("check", c) for c in range(len(self.checks))]
+        shown = [("shown", k) for k in range(len(SHOWN))]
+        return sized + steps + shown + [("check", c) for c in range(len(self.checks))]
 
     def groups(self) -> list[list[tuple[str, int]]]:
         """The tasks, in groups that each run in turn in one worker, costliest group first.
@@ -579,6 +608,8 @@ class Derivation:
             return self._lemma_sizes()[key][0].cost
         if kind == "check":
             return self.checks[key].cost
+        if kind == "shown":
+            return 0.3
         step = self.steps[key]
         if step.cost is not None:
             return step.cost
@@ -601,6 +632,11 @@ class Derivation:
                 # not depend on which steps ran before it (or in which process).
                 r = self._verify_step(key, random.Random(self.seed * 100_003 + key))
                 return ("ok", r.method, str.__str__(str(r.detail)), float(r.error), float(r.seconds))
+            if kind == "shown":
+                try:
+                    return ("ok", str.__str__(str(SHOWN[key][1](self))))
+                except NotShownAsChecked as exc:
+                    raise SHOWN[key][2](f"{self.name}: {exc}") from None
             c, t = self.checks[key], time.perf_counter()
             try:
                 err, tol = c.run()
@@ -653,7 +689,12 @@ class Derivation:
                     raise _FAILURES.get(result[1], StepFailed)(result[2])
                 checks.append(CheckReport(self.checks[key].name, *result[1:]))
         lemmas = [(lemma, lemma.sizes) for lemma in self.lemmas()]
-        return DerivationReport(self.name, reports, checks, lemmas, seconds, self)
+        shown = [
+            f"{SHOWN[key][0]}: {result[1]}"
+            for (kind, key), result in zip(tasks, results, strict=True)
+            if kind == "shown"
+        ]
+        return DerivationReport(self.name, reports, checks, lemmas, seconds, self, shown)
 
     def failure_of(self, kind: str, key: int, why: str) -> str:
         """The message for task (kind, key) failing for the reason ``why``."""
@@ -662,6 +703,8 @@ class Derivation:
         if kind == "lemma":
             lemma, n = self._lemma_sizes()[key]
             return f"{self.name}: lemma '{lemma.name}' at size {n}: {why}"
+        if kind == "shown":
+            return f"{self.name}: {SHOWN[key][0]}: {why}"
         return f"{self.name}: the numeric check '{self.checks[key].name}': {why}"
 
     def _fail(self, index: int, why: str) -> StepFailed:
@@ -734,6 +777,17 @@ class Derivation:
         return StepReport(index, step, lhs, step.method, f"{detail}{shown}", error, time.perf_counter() - t)
 
     # -- the methods ----------------------------------------------------------------------
+    def reduce_expectations(self, expr: Any, index: int | None = None) -> Any:
+        """``expr`` with E and Var taken by the rules of step ``index`` (or the derivation's);
+        raises where there are none, or they do not apply."""
+        if not _has_operators(expr):
+            return expr
+        model = (self.steps[index].expectation if index is not None else None) or self.expectation
+        if model is None:
+            raise StepFailed("the derivation has no expectation rules")
+        model.used.clear()
+        return model.reduce(expr)
+
     def _reduced(self, index: int, lhs: Any, rhs: Any) -> tuple[Any, Any]:
         """Both sides with E[...] and Var(...) reduced by the expectation rules."""
         if not _has_operators(lhs, rhs):
@@ -1295,6 +1349,13 @@ def _send_result(send: Any, index: int, kind: str, key: int) -> None:
     finally:
         send.close()
 
+
+#: The checks that what a page shows is what was checked (:mod:`.shown`), in the order of
+#: their tasks: (what, check).
+SHOWN: tuple[tuple[str, Callable[[Derivation], str], type[StepFailed]], ...] = (
+    ("the prose's formulas", lambda d: check_statements(d, d.reduce_expectations), StatementFailed),
+    ("the printed formulas", check_rendering, RenderingFailed),
+)
 
 #: The failure of a derivation whose theorem states no claims.
 NO_CLAIMS = "the theorem states no claims"

@@ -200,3 +200,39 @@ def latex(expr: Any, **settings: Any) -> str:
     options = {"mat_str": "bmatrix", "mat_delim": ""}
     options.update(settings)
     return SymattnLatexPrinter(options).doprint(expr)
+
+
+#: How the pages write each relation a step can state (``verify`` reads each back).
+RELATIONS_LATEX = {"=": "=", "<=": r"\le", "<": "<", "≈": r"\approx", "≠": r"\neq", "⟺": r"\iff"}
+
+
+def page_latex(expr: Any) -> str:
+    """A side as the pages show it: exact decimals (127/10) as decimals (12.7), and each sum
+    started with a term without a minus sign, as a person writes it (1 - p, not -p + 1).
+    ``verify`` reads what this prints back and compares it with the side (:mod:`.shown`)."""
+    return latex(expr, decimal_rationals=True, plus_first=True)
+
+
+def side_latex(value: Any) -> str:
+    """A step's side as the pages show it: a stated figure (a string, ``4.85E+8``) in
+    scientific notation, any other side by :func:`page_latex`."""
+    if isinstance(value, str):
+        if "E" in value:
+            mant, exp = value.split("E")
+            return rf"{mant} \times 10^{{{int(exp)}}}"
+        return value
+    return page_latex(value)
+
+
+def term_pieces(value: Any) -> list[str] | None:
+    """A sum as the pages split it over rows: each term printed alone, the first as it is,
+    the others after their sign (``+ t`` or ``- t``); None for anything but a sum. Joined with
+    spaces, the pieces are the sum (``verify`` reads them back so)."""
+    terms = printed_terms(value)
+    if terms is None:
+        return None
+    pieces = []
+    for k, term in enumerate(terms):
+        t = page_latex(term)
+        pieces.append(t if k == 0 else (f"- {t[1:].lstrip()}" if t.startswith("-") else f"+ {t}"))
+    return pieces

@@ -1,0 +1,157 @@
+r"""Planted errors: what one is, and the ways to plant one in what a page shows.
+
+A :class:`Mutation` takes a fresh copy of a derivation and plants one deliberate mistake, which
+``verify`` must catch where it was planted. Each derivation module carries its own planted
+errors in ``MUTATIONS`` (the errors of its prose and its printing, planted with
+:func:`statement` and :func:`rendering`); :mod:`derivations.mutations` holds the catalogue's
+older errors (steps, claims, lemmas, models) and gathers every list
+(:func:`derivations.mutations.catalogue`).
+
+This module imports no derivation, so a derivation module can import it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from symattn.proof import Derivation
+from symattn.proof.latex import SymattnLatexPrinter, side_latex
+
+#: What a planted error can make fail: a step (its number), or one of these.
+PLACES = ("claim", "lemma", "statement", "rendering")
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """One planted error in ``derivation``; ``plant`` changes a fresh copy in place.
+
+    ``plant`` returns what must fail: a step number (1-based), ``"claim"``, ``"lemma"``,
+    ``"statement"`` (the prose states what the proof does not establish) or ``"rendering"``
+    (a formula printed is not the object printed).
+    """
+
+    derivation: str
+    description: str
+    plant: Callable[[Derivation], int | str]
+    #: Words the failure must say, where the place alone could be reached for another reason
+    #: (a lemma replaced on its step is also a declared lemma no step uses; a statement names
+    #: the text it is in).
+    why: str = ""
+
+
+# -- the prose ------------------------------------------------------------------------------------
+def statement(where: str, old: str, new: str) -> Callable[[Derivation], str]:
+    """Replace ``old`` by ``new`` in one text of the derivation: ``where`` is ``title``,
+    ``theorem``, ``assumptions``, ``sections``, ``rules`` or ``checks`` (``old`` must occur in
+    exactly one of its texts)."""
+
+    def plant(d: Derivation) -> str:
+        if where in ("title", "theorem"):
+            text = getattr(d, where)
+            if text.count(old) != 1:
+                raise LookupError(f"{d.name}: {old!r} occurs {text.count(old)} times in the {where}")
+            setattr(d, where, text.replace(old, new))
+            return "statement"
+        if where == "assumptions":
+            found = [k for k, a in enumerate(d.assumptions) if old in a]
+            _one(d, found, old, where)
+            d.assumptions = [a.replace(old, new) if k == found[0] else a for k, a in enumerate(d.assumptions)]
+            return "statement"
+        if where == "sections":
+            titles = {s.section for s in d.steps if old in s.section}
+            _one(d, sorted(titles), old, where)
+            d.steps = [dataclasses.replace(s, section=s.section.replace(old, new)) for s in d.steps]
+            return "statement"
+        if where == "rules":
+            found = [k for k, s in enumerate(d.steps) if old in s.rule]
+            _one(d, found, old, where)
+            k = found[0]
+            d.steps[k] = dataclasses.replace(d.steps[k], rule=d.steps[k].rule.replace(old, new))
+            return "statement"
+        if where == "checks":
+            found = [k for k, c in enumerate(d.checks) if old in c.name]
+            _one(d, found, old, where)
+            k = found[0]
+            d.checks[k] = dataclasses.replace(d.checks[k], name=d.checks[k].name.replace(old, new))
+            return "statement"
+        raise ValueError(f"no texts called {where!r}")
+
+    return plant
+
+
+def _one(d: Derivation, found: list[Any], old: str, where: str) -> None:
+    if len(found) != 1:
+        raise LookupError(f"{d.name}: {len(found)} of its {where} hold {old!r}")
+
+
+# -- the printing ---------------------------------------------------------------------------------
+def rendering(**methods: Callable[..., str]) -> Callable[[Derivation], str]:
+    """Print the derivation's sides with a printer whose ``_print_...`` methods are replaced by
+    ``methods`` (each a function of the printer and the object, a printer bug)."""
+    broken = type("BrokenPrinter", (SymattnLatexPrinter,), dict(methods))
+
+    def printer(value: Any) -> str:
+        if isinstance(value, str):
+            return side_latex(value)
+        options = {"mat_str": "bmatrix", "mat_delim": "", "decimal_rationals": True, "plus_first": True}
+        return broken(options).doprint(value)
+
+    def plant(d: Derivation) -> str:
+        d.printer = printer
+        return "rendering"
+
+    return plant
+
+
+def drops_transpose(self: SymattnLatexPrinter, e: sp.Transpose) -> str:
+    """A transpose printed as the matrix itself: p p^T shown as p p."""
+    return self.parenthesize(e.arg, 1000)
+
+
+def drops_minus(self: SymattnLatexPrinter, e: sp.Mul) -> str:
+    """A negative product printed without its sign."""
+    text = SymattnLatexPrinter._print_Mul(self, e)
+    return text.lstrip("- ").lstrip() if text.startswith("-") else text
+
+
+def flips_fraction(self: SymattnLatexPrinter, e: sp.Mul) -> str:
+    """A fraction printed upside down: a / b as b / a."""
+    top, bottom = sp.fraction(e)
+    if bottom != 1:
+        return rf"\frac{{{self._print(bottom)}}}{{{self._print(top)}}}"
+    return SymattnLatexPrinter._print_Mul(self, e)
+
+
+def adds_for_subtracts(self: SymattnLatexPrinter, e: sp.Add, order: str | None = None) -> str:
+    """A difference printed as a sum: a - b as a + b."""
+    return SymattnLatexPrinter._print_Add(self, e, order).replace(" - ", " + ", 1)
+
+
+def drops_digit(self: SymattnLatexPrinter, e: sp.Rational) -> str:
+    """An exact decimal printed with its last digit lost (0.99 as 0.9)."""
+    text = SymattnLatexPrinter._print_Rational(self, e)
+    return text[:-1] if "." in text and len(text.split(".")[1]) > 1 else text
+
+
+def drops_root(self: SymattnLatexPrinter, e: sp.Pow) -> str:
+    """A square root printed as its argument."""
+    if e.exp == sp.S.Half:
+        return self._print(e.base)
+    return SymattnLatexPrinter._print_Pow(self, e)
+
+
+def transposes_matrices(self: SymattnLatexPrinter, e: sp.MatrixBase) -> str:
+    """A matrix of numbers printed transposed (rows as columns)."""
+    return SymattnLatexPrinter._print_MatrixBase(self, e.T)
+
+
+def swaps_squares(self: SymattnLatexPrinter, e: sp.Pow) -> str:
+    """A square printed as a cube."""
+    if e.exp == 2:
+        return SymattnLatexPrinter._print_Pow(self, sp.Pow(e.base, 3, evaluate=False))
+    return SymattnLatexPrinter._print_Pow(self, e)

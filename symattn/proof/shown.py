@@ -1,0 +1,568 @@
+r"""What a derivation shows is what was checked: its printed sides and the math of its prose.
+
+Two checks that ``verify`` runs beside the steps (:meth:`symattn.proof.Derivation.tasks`):
+
+- **Rendering.** Every side a page shows (:func:`symattn.proof.latex.side_latex`, the printer
+  the LaTeX and Markdown pages use) and every line of the notation is read back by
+  :mod:`.reader` and must equal the object it was printed from: the relation, the transposes,
+  the signs, the fractions, a decimal's digits. A printer that drops a ``^{\top}`` fails here.
+- **Statements.** Every formula in ``$...$`` of the title, the theorem, the assumptions, the
+  section headings, the rules and the numeric checks' names must be read, and each relation it
+  states must be one the derivation establishes (a claim, a step, a point of a chain, an
+  abbreviation or a definition), a value put into its step, or one the engine proves on the
+  spot (:func:`established`). A theorem that says ``\operatorname{Var}(z) = \sqrt{d_k}`` while
+  its proof shows ``d_k`` fails, naming the theorem.
+
+The derivation is read through its attributes only (no import of the engine, which imports
+this module).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+import sympy as sp
+
+from ..core.digits import decimal_string
+from .equivalence import numeric_difference, prove_equal
+from .latex import RELATIONS_LATEX, page_latex, side_latex, term_pieces
+from .operators import Ex, Var
+from .reader import RELATIONS, ReadError, Reading, Vocabulary, readings, vocabulary
+
+#: Largest relative difference at random points for two sides to agree (as the engine's).
+TOLERANCE = 1e-45
+
+
+class NotShownAsChecked(Exception):
+    """What a page shows differs from what was checked; the message says where and how."""
+
+
+# -- the derivation's words --------------------------------------------------------------------
+def texts(d: Any) -> Iterator[tuple[str, str, int | None]]:
+    """(where, text, step index or None) for every piece of prose a page shows."""
+    yield "the title", d.title, None
+    yield "the theorem", d.theorem, None
+    for k, a in enumerate(d.assumptions):
+        yield f"assumption {k + 1}", a, None
+    seen: set[str] = set()
+    for s in d.steps:
+        if s.section and s.section not in seen:
+            seen.add(s.section)
+            yield f"the heading '{_plain(s.section)}'", s.section, None
+    for k, s in enumerate(d.steps):
+        yield f"the rule of step {k + 1} ({_plain(s.rule)})", s.rule, k
+    for c in d.checks:
+        yield f"the numeric check '{_plain(c.name)}'", c.name, None
+
+
+def formulas(text: str) -> list[str]:
+    """The inline math of ``text``: each ``$...$``."""
+    return [m for m in re.findall(r"\$([^$]+)\$", text) if m.strip()]
+
+
+def words_vocabulary(d: Any) -> Vocabulary:
+    """The derivation's names, operators and ranges, as its printer shows them."""
+    objects: list[Any] = []
+    for m in [d.expectation, *(s.expectation for s in d.steps)]:
+        objects += [sp.IndexedBase(b) if isinstance(b, str) else b for b in getattr(m, "random", ()) or ()]
+    for short, meaning in d.abbreviations.items():
+        objects.append(short)
+        if not callable(meaning) or isinstance(meaning, sp.Basic):
+            objects.append(meaning)
+    for k, s in enumerate(d.steps):
+        objects += [d.lhs_of(k), s.rhs, s.shown_lhs, s.shown_rhs]
+        for name, value in {**(s.definition or {}), **(s.given or {})}.items():
+            objects += [name, value]
+    for claim in d.claims:
+        objects += list(claim[:2])
+    vocab = vocabulary(objects, page_latex)
+    vocab.functions.update(getattr(d, "operators", {}) or {})
+    return vocab
+
+
+# -- rendering -----------------------------------------------------------------------------------
+def shown_sides(d: Any) -> Iterator[tuple[str, Any]]:
+    """(what, value) for every side a page prints: the shown side where one is given."""
+    for k, s in enumerate(d.steps):
+        if s.lhs is not None:
+            yield f"step {k + 1}, left side", s.shown_lhs if s.shown_lhs is not None else s.lhs
+        yield f"step {k + 1}, right side", s.shown_rhs if s.shown_rhs is not None else s.rhs
+
+
+def check_rendering(d: Any) -> str:
+    """Read back every printed side and notation line; raise :class:`NotShownAsChecked` at the
+    first that differs from its object. Returns a summary."""
+    vocab = words_vocabulary(d)
+    printer = getattr(d, "printer", None) or side_latex
+    count = 0
+    for what, value in shown_sides(d):
+        _read_back(what, value, printer(value), vocab)
+        count += 1
+        pieces = term_pieces(value) if not isinstance(value, str) else None
+        if pieces is not None and len(pieces) > 1:  # the same sum split over rows, term by term
+            _read_back(f"{what}, split over rows", value, " ".join(pieces), vocab)
+            count += 1
+    for k, s in enumerate(d.steps):
+        written = RELATIONS_LATEX.get(s.relation, "")
+        if RELATIONS.get(written) != s.relation:
+            raise NotShownAsChecked(
+                f"step {k + 1} states {s.relation}, but its relation is printed as ${written}$, "
+                f"which reads as {RELATIONS.get(written, 'no relation')}"
+            )
+    for short, meaning in _notation(d):
+        _read_back("the notation", short, page_latex(short), vocab)
+        _read_back(f"the notation for {page_latex(short)}", meaning, page_latex(meaning), vocab)
+        count += 2
+    return f"{count} printed formulas read back"
+
+
+def _notation(d: Any) -> Iterator[tuple[Any, Any]]:
+    i = sp.Symbol("i", integer=True, positive=True)
+    for short, meaning in d.abbreviations.items():
+        if isinstance(short, sp.IndexedBase):
+            yield short[i], meaning(i)
+        else:
+            yield short, meaning
+
+
+def _read_back(what: str, value: Any, tex: str, vocab: Vocabulary) -> None:
+    try:
+        found = list(readings(tex, vocab))
+    except (ReadError, ValueError, TypeError, sp.ShapeError) as exc:
+        raise NotShownAsChecked(f"{what} is printed as ${tex}$, which does not read back ({exc})") from None
+    obj = _as_object(value)
+    for reading in found:
+        try:
+            got = reading.value()
+        except ReadError:
+            continue
+        if agree(got, obj):
+            return
+    raise NotShownAsChecked(f"{what} is printed as ${tex}$, which reads back as something else")
+
+
+def _concrete_matrix(e: Any) -> bool:
+    return (
+        isinstance(e, sp.MatrixExpr)
+        and not isinstance(e, sp.MatrixBase)
+        and all(sp.sympify(n).is_Integer for n in e.shape)
+    )
+
+
+def _as_object(value: Any) -> Any:
+    if isinstance(value, str):
+        return sp.Rational(str(Decimal(value)))
+    return value
+
+
+def _plain_form(e: Any) -> Any:
+    """``e`` without display wrappers (written(), an unevaluated power)."""
+    if isinstance(e, sp.MatrixBase):
+        return e.applyfunc(_plain_form)
+    if not isinstance(e, sp.Basic):
+        return e
+    return e.replace(lambda x: isinstance(x, sp.UnevaluatedExpr), lambda x: x.args[0])
+
+
+def agree(read_: Any, obj: Any) -> bool:
+    """The formula read is the object: the same relation, the same matrix entry by entry (an
+    infinite entry compared as itself), else equal values proved by SymPy and confirmed at
+    random points."""
+    obj = _plain_form(obj)
+    if isinstance(obj, sp.Rel) or isinstance(read_, sp.Rel):
+        return (
+            type(obj) is type(read_)
+            and agree(read_.lhs, obj.lhs)
+            and agree(read_.rhs, obj.rhs)
+        )
+    if isinstance(obj, sp.MatrixBase) or isinstance(read_, sp.MatrixBase):
+        if not (isinstance(obj, sp.MatrixBase) and isinstance(read_, sp.MatrixBase)):
+            return False
+        if obj.shape != read_.shape:
+            return False
+        return all(
+            (a == b) if sp.oo in (abs(a), abs(b)) else agree(a, b) for a, b in zip(read_, obj, strict=True)
+        )
+    if isinstance(obj, sp.ZeroMatrix):
+        return read_ == 0 or (isinstance(read_, sp.ZeroMatrix) and read_.shape == obj.shape)
+    if isinstance(obj, sp.MatrixExpr) or isinstance(read_, sp.MatrixExpr):
+        if not (isinstance(obj, sp.MatrixExpr) and isinstance(read_, sp.MatrixExpr)):
+            return False
+        if obj.shape != read_.shape:
+            return False
+    if isinstance(read_, sp.Tuple) or isinstance(obj, sp.Tuple):
+        return isinstance(read_, sp.Tuple) and isinstance(obj, sp.Tuple) and len(read_) == len(obj) and all(
+            agree(a, b) for a, b in zip(read_, obj, strict=True)
+        )
+    try:
+        if read_ == obj or sp.sympify(read_) == sp.sympify(obj):
+            return True
+        if _concrete_matrix(obj) and _concrete_matrix(read_):
+            # A block matrix times a matrix, say: compared entry by entry.
+            return agree(sp.Matrix(read_.as_explicit()), sp.Matrix(obj.as_explicit()))
+        if prove_equal(read_, obj) is None:
+            return False
+        if isinstance(obj, sp.MatrixExpr) and not isinstance(obj, sp.MatrixBase):
+            return True  # equal as matrix expressions of symbolic shape: nothing to sample
+        err, *_ = numeric_difference(read_, obj, random.Random(0))
+        return bool(err <= TOLERANCE)
+    except Exception:
+        return False
+
+
+# -- statements -----------------------------------------------------------------------------------
+def check_statements(d: Any, reduce: Any) -> str:
+    """Read every formula of the derivation's prose; each relation it states must be
+    established (:func:`established`). ``reduce(expr, step)`` takes E and Var out of an
+    expression by the rules of the step whose rule writes it (or the derivation's), or raises.
+    A formula the derivation lists in ``unchecked`` (with why) is read but not held to its
+    relations where they are not established; an entry no text needs fails (it is stale).
+    Raises :class:`NotShownAsChecked` naming the text."""
+    vocab = words_vocabulary(d)
+    hypotheses = _hypotheses(d, vocab)
+    unchecked = dict(getattr(d, "unchecked", {}) or {})
+    used: set[str] = set()
+    count = 0
+    for where, text, step in texts(d):
+        for f in formulas(text):
+            try:
+                found = list(readings(f, vocab))
+            except (ReadError, ValueError, TypeError, sp.ShapeError) as exc:
+                raise NotShownAsChecked(f"{where} writes ${f}$, which symattn cannot read ({exc})") from None
+            why = ""
+            for k in range(len(found[0].relations())):
+                why = _first_reason(d, found, k, step, reduce, hypotheses, where.startswith("assumption"))
+                if why:
+                    break
+                count += 1
+            if why and f.strip() in unchecked:
+                used.add(f.strip())
+                continue
+            if why:
+                raise NotShownAsChecked(f"{where} states ${f}$: {why}")
+    if left := [f for f in unchecked if f not in used]:
+        raise NotShownAsChecked(
+            f"${left[0]}$ is listed as unchecked ({unchecked[left[0]]}), but no text writes it where "
+            "verify does not establish it: take it off the list"
+        )
+    skipped = f", {len(used)} formulas stated in words (unchecked)" if used else ""
+    return f"{count} stated relations established{skipped}"
+
+
+def _first_reason(
+    d: Any, found: list[Reading], k: int, step: int | None, reduce: Any, hypotheses: dict, assumed: bool
+) -> str:
+    """Why relation ``k`` of a formula is not established under any of its readings ("" if it is)."""
+    reasons = []
+    for reading in found:
+        relations = reading.relations()
+        if k >= len(relations):
+            continue
+        lhs, rel, rhs = relations[k]
+        try:
+            why = established(d, lhs, rel, rhs, reading, step, lambda e: reduce(e, step), hypotheses)
+            if why and assumed and not _defined(d, lhs, rhs):
+                # An assumption the proof does not establish is a hypothesis: it must not
+                # contradict what its symbols are declared to be, nor what the proof defines.
+                hypothesis = _hypothesis(lhs, rel, rhs)
+                why = why if hypothesis is None else hypothesis
+        except Exception as exc:
+            why = f"it cannot be checked ({type(exc).__name__}: {exc})"
+        if not why:
+            return ""
+        reasons.append(why)
+    return reasons[0] if reasons else ""
+
+
+def _hypothesis(lhs: Any, rel: str, rhs: Any) -> str | None:
+    """An assumption about a symbol (``s_q > 0``, ``d_k = 2``, ``1 \\le i``): a hypothesis, which
+    must not contradict what the symbol is declared to be. None when neither side is a symbol."""
+    if not any(isinstance(x, sp.Symbol) for x in (lhs, rhs)):
+        return None
+    holds = {"<": sp.Lt, "<=": sp.Le, ">": sp.Gt, ">=": sp.Ge, "=": sp.Eq, "≠": sp.Ne}.get(rel)
+    if holds is None:
+        return None
+    try:
+        truth = holds(lhs, rhs)
+    except TypeError:
+        return None
+    if truth is sp.false:
+        return f"it contradicts what the symbols are declared to be ({_declared(lhs, rhs)})"
+    return ""
+
+
+def _defined(d: Any, lhs: Any, rhs: Any) -> bool:
+    """The derivation defines a symbol of this relation itself (a definition, an abbreviation, a
+    value put into a step): an assumption about it must then be what the proof has."""
+    named = {x for x in (lhs, rhs) if isinstance(x, sp.Symbol)}
+    defined = {a for a, _, r in _pairs(d, claims=False) if r == "=" and isinstance(a, sp.Symbol)}
+    for s in d.steps:
+        defined |= set((s.given or {}).keys())
+    return bool(named & defined)
+
+
+def _declared(*sides: Any) -> str:
+    facts = []
+    for s in sides:
+        if isinstance(s, sp.Symbol):
+            known = sorted(k for k, v in s.assumptions0.items() if v and k in _SIGNS)
+            facts.append(f"{s}: {', '.join(known) or 'nothing'}")
+    return "; ".join(facts)
+
+
+_SIGNS = ("positive", "negative", "nonnegative", "nonpositive", "zero", "nonzero", "integer")
+
+
+def _hypotheses(d: Any, vocab: Vocabulary) -> dict[Any, Any]:
+    """The values the assumptions give symbols (``d_k = 2``, ``d_k = d_{model} / h``)."""
+    values: dict[Any, Any] = {}
+    for text in d.assumptions:
+        for f in formulas(text):
+            try:
+                reading = next(readings(f, vocab))
+            except Exception:
+                continue
+            for lhs, rel, rhs in reading.relations():
+                if rel == "=" and isinstance(lhs, sp.Symbol) and not reading.listing and lhs not in values:
+                    values[lhs] = rhs
+    return values
+
+
+def _pairs(d: Any, claims: bool = True) -> Iterator[tuple[Any, Any, str]]:
+    """(left, right, relation) for everything the derivation establishes or defines."""
+    for claim in d.claims if claims else ():
+        yield claim[0], claim[1], claim[2] if len(claim) > 2 else "="
+    for k, s in enumerate(d.steps):
+        lhs = d.lhs_of(k)
+        for left in {id(x): x for x in (lhs, s.shown_lhs) if x is not None}.values():
+            for right in {id(x): x for x in (s.rhs, s.shown_rhs) if x is not None}.values():
+                if not isinstance(right, str):
+                    yield left, right, s.relation
+        for name, value in (s.definition or {}).items():
+            yield name, value, "="
+    for short, meaning in _notation(d):
+        yield short, meaning, "="
+    # A relation a step holds as a side (the crossover N > 2 d_model of a step ⟺).
+    sides = [x for k, s in enumerate(d.steps) for x in (d.lhs_of(k), s.rhs, s.shown_lhs, s.shown_rhs)]
+    for x in sides + [c for claim in d.claims for c in claim[:2]]:
+        if isinstance(x, sp.Rel):
+            yield x.lhs, x.rhs, _RELATION_NAMES.get(type(x), "")
+
+
+_RELATION_NAMES = {sp.Eq: "=", sp.Lt: "<", sp.Le: "<=", sp.Gt: ">", sp.Ge: ">=", sp.Ne: "≠"}
+
+
+def _chains(d: Any) -> list[list[Any]]:
+    """The points of each chain of equalities (every side, shown or checked, along it)."""
+    chains: list[list[Any]] = []
+    for s in d.steps:
+        if s.relation != "=" or s.given is not None:
+            chains.append([])
+            continue
+        if s.lhs is not None or not chains:
+            chains.append([x for x in (s.lhs, s.shown_lhs) if x is not None])
+        chains[-1] += [x for x in (s.rhs, s.shown_rhs) if x is not None]
+    return chains
+
+
+def established(
+    d: Any,
+    lhs: Any,
+    rel: str,
+    rhs: Any,
+    reading: Reading,
+    step: int | None,
+    reduce: Any,
+    hypotheses: dict | None = None,
+) -> str:
+    """Why ``lhs rel rhs`` is not established by the derivation; "" where it is: a range or a
+    law in words, a claim, a step, a relation a step holds as a side (the ``N > 2 d`` of a
+    crossover), two points of one chain, an abbreviation or a definition, a value put into its
+    step, a new name defined on the spot (``g = z_i - z_j``), or a relation the engine proves
+    here (under the assumptions' values)."""
+    if reading.listing or rel == "~" or _list_like(lhs) or _list_like(rhs):
+        return ""  # a range (d = 1, ..., 8), a truncated decimal, a law (X ~ N(0, 1)): words
+    if rel in (">", ">="):
+        lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
+    pairs = []
+    for a, b, r in _pairs(d):
+        if r in (">", ">="):
+            a, b, r = b, a, {">": "<", ">=": "<="}[r]
+        if r == rel:
+            pairs += [(a, b)] + ([(b, a)] if r == "=" else [])
+    # Alike first (the same tree, or the same free names), then proved equal: the costly
+    # comparisons only where they can succeed.
+    for a, b in pairs:
+        if _alike(lhs, a) and _alike(rhs, b) and _matches(lhs, a) and _matches(rhs, b):
+            return ""
+    if rel == "=":
+        for chain in _chains(d):
+            if any(_alike(lhs, x) and _matches(lhs, x) for x in chain) and any(
+                _alike(rhs, x) and _matches(rhs, x) for x in chain
+            ):
+                return ""
+        if step is not None and (why := _premise(d, lhs, rhs, step)) is not None:
+            return why
+        if isinstance(lhs, sp.Symbol) and lhs in reading.unknown:
+            return ""  # a new name, defined where it is written (p_i = ...)
+        return _proved_equal(d, lhs, rhs, reading, reduce, hypotheses or {})
+    if rel in ("<", "<="):
+        gap = _substituted(d, _reduced(d, rhs - lhs, reading, reduce), hypotheses or {})
+        sign = gap.is_positive if rel == "<" else gap.is_nonnegative
+        if sign:
+            return ""
+        shown = "positive" if rel == "<" else "nonnegative"
+        return f"no step states it, and SymPy cannot show {sp.sstr(rhs)} - {sp.sstr(lhs)} is {shown}"
+    if rel == "≈":
+        return _rounded(lhs, rhs)
+    return f"no step states this {rel}"
+
+
+def _free(e: Any) -> set[Any]:
+    return set(getattr(e, "free_symbols", set()))
+
+
+def _list_like(e: Any) -> bool:
+    return isinstance(e, sp.Tuple) or (isinstance(e, sp.MatrixBase) and 1 in e.shape and len(e) > 1)
+
+
+def _premise(d: Any, lhs: Any, rhs: Any, step: int) -> str | None:
+    """A value put into a step (``at $d_k = 64$``): a derivation's symbol equal to a number. It
+    must be the value the step is given for that symbol, or a number the step's sides hold;
+    None when the relation is not of that form."""
+    if not (isinstance(lhs, sp.Symbol) and sp.sympify(rhs).is_Number):
+        return None
+    s = d.steps[step]
+    if s.given:
+        given = {str(k): sp.sympify(v) for k, v in s.given.items()}
+        if given.get(str(lhs)) == rhs:
+            return ""
+        return f"the step puts in {_given_text(s.given)}, not {sp.sstr(lhs)} = {rhs}"
+    sides = [d.lhs_of(step), s.rhs, s.shown_lhs, s.shown_rhs]
+    numbers = {a for e in sides if isinstance(e, sp.Basic) for a in e.atoms(sp.Number)}
+    if rhs in numbers or (any(isinstance(e, str) for e in sides) and _in_figure(rhs, sides)):
+        return ""
+    return None
+
+
+def _in_figure(value: Any, sides: list[Any]) -> bool:
+    return any(isinstance(e, str) and str(value) in e for e in sides)
+
+
+def _given_text(given: Any) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in given.items())
+
+
+def _substituted(d: Any, e: Any, hypotheses: dict) -> Any:
+    """``e`` with the derivation's definitions (d_k = d_model / h), then the assumptions' values,
+    put in until nothing changes."""
+    values = {k: v for s in d.steps for k, v in (s.definition or {}).items()}
+    values.update({k: v for k, v in hypotheses.items() if k not in values})
+    for _ in range(len(values) + 1):
+        before, e = e, sp.sympify(e).xreplace(values)
+        if e == before:
+            break
+    return e
+
+
+def _proved_equal(d: Any, lhs: Any, rhs: Any, reading: Reading, reduce: Any, hypotheses: dict) -> str:
+    try:
+        a, b = (_substituted(d, _reduced(d, x, reading, reduce), hypotheses) for x in (lhs, rhs))
+    except Exception as exc:
+        return f"it is no claim or step of the proof, and the engine cannot check it ({exc})"
+    if agree(a, b):
+        return ""
+    try:
+        err, *_ = numeric_difference(a, b, random.Random(0))
+    except Exception:
+        err = 0.0
+    if err > TOLERANCE:
+        return f"it is no claim or step of the proof, and it is false ({sp.sstr(a)} is not {sp.sstr(b)})"
+    return f"it is no claim or step of the proof, and SymPy does not prove {sp.sstr(a)} = {sp.sstr(b)}"
+
+
+def _reduced(d: Any, e: Any, reading: Reading, reduce: Any) -> Any:
+    """``e`` with its E and Var taken by the derivation's rules; a placeholder inside them (the
+    X of Var(aX)) stands for a product of entries of the random families (X and Y different
+    ones), so that a general rule is checked on an instance of it."""
+    e = sp.sympify(e)
+    expand = getattr(d, "expand_abbreviations", None)
+    if expand is not None and getattr(d, "abbreviations", None):
+        e = expand(e)  # Var(z) with z the score's short name is Var of the score
+    if e.has(sp.Derivative):
+        e = e.doit()
+    if not e.has(Ex, Var):
+        return e
+    inside = {s for op in e.atoms(Ex, Var) for s in op.args[0].free_symbols}
+    placeholders = sorted((s for s in reading.unknown if s in inside and s.name[:1].isupper()), key=str)
+    if placeholders:
+        families = _families(d)
+        if not families:
+            raise ValueError("the derivation has no random families")
+        e = e.xreplace({p: sp.Mul(*(f[k + 1] for f in families)) for k, p in enumerate(placeholders)})
+    return reduce(e)
+
+
+def _families(d: Any) -> list[sp.IndexedBase]:
+    random_ = getattr(d.expectation, "random", ()) or ()
+    return [sp.IndexedBase(b) if isinstance(b, str) else b for b in random_][:2]
+
+
+def _rounded(lhs: Any, rhs: Any) -> str:
+    stated = _as_object(rhs)
+    if not (isinstance(stated, sp.Rational)):
+        return "an approximation whose right side is not a decimal"
+    text = page_latex(stated)
+    digits = len(text.replace("-", "").replace(".", "").lstrip("0")) or 1
+    value = decimal_string(sp.sympify(lhs), digits)
+    if Decimal(value) != Decimal(text):
+        return f"correctly rounded it is {value}"
+    return ""
+
+
+def _matches(a: Any, b: Any) -> bool:
+    """``a`` is ``b`` (remembered: a derivation's texts compare the same sides many times)."""
+    if isinstance(b, str):
+        b = _as_object(b)
+    key = (_hashable(a), _hashable(b))
+    if key not in _MATCHED:
+        try:
+            _MATCHED[key] = agree(a, b)
+        except Exception:
+            _MATCHED[key] = False
+    return _MATCHED[key]
+
+
+_MATCHED: dict[tuple[Any, Any], bool] = {}
+
+
+def _hashable(e: Any) -> Any:
+    if isinstance(e, sp.MatrixBase):
+        return sp.ImmutableMatrix(e)
+    return e
+
+
+def _alike(a: Any, b: Any) -> bool:
+    """A cheap necessary sign that ``a`` may be ``b``: the same free names, both matrices or neither."""
+    if isinstance(b, str):
+        b = _as_object(b)
+    if isinstance(a, sp.ZeroMatrix) or isinstance(b, sp.ZeroMatrix):
+        return a == 0 or b == 0 or _is_matrix(a) == _is_matrix(b)
+    if _is_matrix(a) != _is_matrix(b):
+        return False
+    try:
+        return {str(x) for x in _free(_plain_form(a))} == {str(x) for x in _free(_plain_form(b))}
+    except Exception:
+        return True
+
+
+def _is_matrix(e: Any) -> bool:
+    return isinstance(e, sp.MatrixBase | sp.MatrixExpr)
+
+
+def _plain(text: str) -> str:
+    return text.replace("$", "")
