@@ -110,7 +110,7 @@ def rendering(**methods: Callable[..., str]) -> Callable[[Derivation], str]:
 
 def drops_transpose(self: SymattnLatexPrinter, e: sp.Transpose) -> str:
     """A transpose printed as the matrix itself: p p^T shown as p p."""
-    return self.parenthesize(e.arg, 1000)
+    return self._print(e.arg)
 
 
 def drops_minus(self: SymattnLatexPrinter, e: sp.Mul) -> str:

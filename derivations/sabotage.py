@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 ENGINE = "symattn.proof.engine"
+SHOWN = "symattn.proof.shown"
 
 
 @dataclass(frozen=True)
@@ -244,6 +245,90 @@ SABOTAGE: list[Sabotage] = [
         "    return a",
         ("test_proof::test_a_figure_beside_a_rounding_boundary_is_certified",),
         module="symattn.core.digits",
+    ),
+    # -- what a page shows (issue 46: symattn/proof/shown.py, symattn/proof/reader.py) ---------
+    Sabotage(
+        "the what-is-shown checks are not run by verify",
+        '        shown = [("shown", k) for k in range(len(SHOWN))]',
+        "        shown = []",
+        ("test_shown::test_verify_fails_on_the_misstated_theorem",),
+    ),
+    Sabotage(
+        "a relation the prose states that the proof does not establish is let through",
+        '                raise NotShownAsChecked(f"{where} states ${f}$: {why}")',
+        "                pass",
+        ("test_shown::test_a_theorem_that_misstates_its_claim_fails_naming_the_theorem",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "a stated relation matches a claim by its left side alone",
+        "        if _alike(lhs, a) and _alike(rhs, b) and _matches(lhs, a) and _matches(rhs, b):",
+        "        if _alike(lhs, a) and _matches(lhs, a):",
+        ("test_shown::test_a_theorem_that_misstates_its_claim_fails_naming_the_theorem",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "a premise's number may be given to any symbol",
+        "        if given.get(str(lhs)) == rhs:",
+        "        if rhs in given.values():",
+        ("test_shown::test_a_number_bound_to_the_wrong_symbol_fails",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "an assumption may contradict what a symbol is declared to be",
+        "    if truth is sp.false:",
+        "    if False:",
+        ("test_shown::test_an_assumption_that_contradicts_a_declared_symbol_fails",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "an assumption about a defined symbol is taken as a hypothesis",
+        "    return bool(named & defined)",
+        "    return False",
+        ("test_shown::test_an_assumption_must_agree_with_what_the_proof_defines",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "an unchecked entry no text needs is kept",
+        "    if left := [f for f in unchecked if f not in used]:",
+        "    if left := []:",
+        ("test_shown::test_an_unchecked_entry_must_be_needed_and_written",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "a printed formula that reads back as something else passes",
+        '    raise NotShownAsChecked(f"{what} is printed as ${tex}$, which reads back as something else")',
+        "    return",
+        ("test_shown::test_a_printer_that_drops_a_transpose_fails_verify",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "any formula read back agrees with any object",
+        "        if read_ == obj or sp.sympify(read_) == sp.sympify(obj):",
+        "        if True:",
+        ("test_reader::test_a_lost_transpose_or_sign_does_not_read_back_as_the_object",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "a step's relation is not read back",
+        "        if RELATIONS.get(written) != s.relation:",
+        "        if False:",
+        ("test_shown::test_a_relation_printed_reversed_fails",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "a sum split over rows is not read back",
+        "        if pieces is not None and len(pieces) > 1:  # the same sum split over rows, term by term",
+        "        if False:",
+        ("test_shown::test_a_sum_split_over_rows_reads_back_term_by_term",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "a decimal is read as a float",
+        '    return sp.Rational(text) if "." in text else sp.Integer(text)',
+        '    return sp.Float(text) if "." in text else sp.Integer(text)',
+        ("test_reader::test_decimals_and_scientific_notation_are_read_exactly",),
+        module="symattn.proof.reader",
     ),
 ]
 

@@ -171,7 +171,7 @@ def _shows_what_the_readme_says(command: str, out: str, folder: Path) -> None:
         from derivations.mutations import catalogue
 
         n = len(catalogue())
-        assert n == 84 and f"caught where planted: {n} of {n}" in out
+        assert n >= 124 and f"caught where planted: {n} of {n}" in out  # issue 46 brought it to 124
     elif word == "check":
         assert out.startswith(("Correct.", "ex6.3, checked step by step:"))
         assert "\nCorrect: the steps establish" in out or out.startswith("Correct.")
@@ -196,8 +196,8 @@ def _shows_what_the_readme_says(command: str, out: str, folder: Path) -> None:
 
 
 def _tour_cases() -> list:
-    """The tour's commands; `verify --mutations` is exhaustive: it verifies all 84 planted errors
-    (a minute and a half of CPU), which tests/derivations/test_mutations.py samples."""
+    """The tour's commands; `verify --mutations` is exhaustive: it verifies every planted error
+    (two minutes of CPU), which tests/derivations/test_mutations.py samples."""
     def every(c: str) -> bool:
         return c.split()[1] == "verify" and "--mutations" in c.split()
 
@@ -206,7 +206,7 @@ def _tour_cases() -> list:
 
 def test_the_tours_only_exhaustive_command_verifies_every_planted_error():
     """CI's second run leaves out `exhaustive` tests: there only the README's `verify
-    --mutations` (all 84 planted errors) is left out of the tour, and nothing else of it."""
+    --mutations` (every planted error) is left out of the tour, and nothing else of it."""
     cases = _tour_cases()
     params = [c for c in cases if not isinstance(c, str)]
     marked = [c.values[0] for c in params if [m.name for m in c.marks] == ["exhaustive"]]

@@ -305,6 +305,8 @@ def to_markdown(d: Derivation, report: DerivationReport, stable: bool = False) -
             out.append(
                 f"| {r.index + 1} | {_cell(r.step.rule)} | {_cell(check_label(r))} | {r.seconds:.2f} s |"
             )
+    if report.shown:
+        out += ["", "What the page shows was checked too: " + "; ".join(report.shown) + "."]
     if report.checks:
         out += ["", "| numeric check | result | tolerance |", "|---|---|---|"]
         for c in report.checks:
@@ -389,6 +391,8 @@ def to_text(d: Derivation, report: DerivationReport) -> str:
                 number = " " * len(number)
             out += _hang(f"{number}{rel} ", rhs)
             out.append(f"        [{words(r.step.rule)}; {words(check_label(r))}]")
+    if report.shown:
+        out += ["", "Shown as checked"] + [f"  {line}" for line in report.shown]
     if report.checks:
         out += ["", "Numeric checks"]
         for c in report.checks:

@@ -169,15 +169,18 @@ def compare(files: dict[str, bytes], out: Path, placeholders: dict[str, bytes] |
 
 # -- pages ----------------------------------------------------------------------------------
 def _mutation_counts() -> tuple[int, int]:
-    """(planted, caught): every error of derivations/mutations.py, planted and verified (the
-    verifying shared among as many forked workers as there are CPUs)."""
-    from derivations.mutations import MUTATIONS, expected, run_all
+    """(planted, caught): every planted error of the built-in derivations (derivations.mutations'
+    catalogue), planted and verified (the verifying shared among as many forked workers as there
+    are CPUs)."""
+    import derivations
+    from derivations.mutations import catalogue, expected, run_all
 
     from ..proof.engine import default_jobs
 
-    ran = run_all(MUTATIONS, default_jobs())
-    caught = sum(got == str(expected(m)) for m, (got, _) in zip(MUTATIONS, ran, strict=True))
-    return len(MUTATIONS), caught
+    planted = catalogue(derivations.NAMES)
+    ran = run_all(planted, default_jobs())
+    caught = sum(got == str(expected(m)) for m, (got, _) in zip(planted, ran, strict=True))
+    return len(planted), caught
 
 
 def _index(reports: dict, mutations: tuple[int, int]) -> str:
@@ -230,11 +233,18 @@ def _index(reports: dict, mutations: tuple[int, int]) -> str:
             "",
             "## Planted errors",
             "",
+            "Every formula of a page is what was checked: the math in each theorem, assumption, "
+            "heading and rule is read by symattn's own reader and each relation it states is a "
+            "claim, a step or a premise of the proof, or is proved on the spot; every printed "
+            "side is read back and compared with the object printed.",
+            "",
             f"To show the checks can fail, {mutations[0]} mathematical errors are planted one at a time "
-            f"in copies of the derivations (`derivations/mutations.py`): wrong right-hand sides, false "
+            f"in copies of the derivations (each derivation's own, gathered by "
+            f"`derivations/mutations.py`): wrong right-hand sides, false "
             f"lemma bodies, misrounded figures, theorems claiming more than their proofs, a side "
-            f"shown that is not the side checked, constants off by $10^{{-20}}$. Caught at the step "
-            f"where they were planted: "
+            f"shown that is not the side checked, constants off by $10^{{-20}}$, a theorem or a rule "
+            f"stating what the proof does not, a printer that drops a transpose. Caught where they "
+            f"were planted: "
             f"**{mutations[1]} of {mutations[0]}**.",
             "",
         ]

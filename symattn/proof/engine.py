@@ -55,7 +55,8 @@ from .equivalence import (
     random_point,
 )
 from .operators import Ex, Var
-from .shown import NotShownAsChecked, check_rendering, check_statements
+from . import shown as _shown
+from .shown import NotShownAsChecked
 
 #: Largest relative difference at random points (evaluated to 60 digits) for two sides to agree.
 TOLERANCE = 1e-45
@@ -1353,8 +1354,8 @@ def _send_result(send: Any, index: int, kind: str, key: int) -> None:
 #: The checks that what a page shows is what was checked (:mod:`.shown`), in the order of
 #: their tasks: (what, check).
 SHOWN: tuple[tuple[str, Callable[[Derivation], str], type[StepFailed]], ...] = (
-    ("the prose's formulas", lambda d: check_statements(d, d.reduce_expectations), StatementFailed),
-    ("the printed formulas", check_rendering, RenderingFailed),
+    ("the prose's formulas", lambda d: _shown.check_statements(d, d.reduce_expectations), StatementFailed),
+    ("the printed formulas", lambda d: _shown.check_rendering(d), RenderingFailed),
 )
 
 #: The failure of a derivation whose theorem states no claims.

@@ -313,6 +313,13 @@ def read_value(text: str, vocab: Vocabulary) -> Any:
 
 
 _ELIDED = sp.Symbol("…")
+#: Functions LaTeX writes as commands, read as SymPy's.
+_STANDARD: dict[str, Callable[..., Any]] = {
+    **{name: getattr(sp, name) for name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "log")},
+    "ln": sp.log,
+    "max": sp.Max,
+    "min": sp.Min,
+}
 _RELATIONALS = {"=": sp.Eq, "<": sp.Lt, ">": sp.Gt, "<=": sp.Le, ">=": sp.Ge, "≠": sp.Ne}
 
 
@@ -534,8 +541,11 @@ class _Parser:
             return Expectation(arg) if sp.sympify(arg).atoms(RandomSymbol) else Ex(arg)
         if t.text.startswith(r"\begin{"):
             return self.matrix()
+        if t.text[1:] in _STANDARD:
+            return self.standard_function()
         if (t.kind == "group" and t.text.startswith(r"\operatorname{")) or t.text in (
-            r"\mathrm{Var}", r"\text{Var}", r"\log", r"\exp", r"\ln", r"\max", r"\min"
+            r"\mathrm{Var}",
+            r"\text{Var}",
         ):
             return self.operator()
         if t.text == r"\delta" and self.peek(1) is not None and self.peek(1).text == "_":  # type: ignore[union-attr]
@@ -691,6 +701,17 @@ class _Parser:
             raise ReadError("a matrix whose rows differ in length")
         return sp.Matrix(rows)
 
+    def standard_function(self) -> Any:
+        """\\sin x, \\sin^{2}{\\left(x \\right)}, \\log(x), \\exp{\\left(x \\right)}: SymPy's function."""
+        f = _STANDARD[self.next().text[1:]]
+        power = None
+        if self.at("^"):
+            self.next()
+            power = self.script()
+        arg = self.argument() if self.at("(", "[", "{") else self.factor()
+        value = f(*(arg if isinstance(arg, tuple) else (arg,)))
+        return value if power is None else value**power
+
     def operator(self) -> Any:
         t = self.next()
         name = re.sub(r"^\\(?:operatorname|mathrm|text)\{(.*)\}$", r"\1", t.text).lstrip("\\")
@@ -698,9 +719,8 @@ class _Parser:
             return Var(self.argument())
         arg = self.argument()
         args = arg if isinstance(arg, tuple) else (arg,)
-        standard = {"log": sp.log, "ln": sp.log, "exp": sp.exp, "max": sp.Max, "min": sp.Min}
-        if name in standard:
-            return standard[name](*args)
+        if name in _STANDARD:
+            return _STANDARD[name](*args)
         f = self.vocab.functions.get(name)
         if f is None:
             f = sp.Function(name)

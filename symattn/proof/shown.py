@@ -117,7 +117,7 @@ def check_rendering(d: Any) -> str:
         _read_back("the notation", short, page_latex(short), vocab)
         _read_back(f"the notation for {page_latex(short)}", meaning, page_latex(meaning), vocab)
         count += 2
-    return f"{count} printed formulas read back"
+    return f"{count} read back"
 
 
 def _notation(d: Any) -> Iterator[tuple[Any, Any]]:
@@ -249,8 +249,8 @@ def check_statements(d: Any, reduce: Any) -> str:
             f"${left[0]}$ is listed as unchecked ({unchecked[left[0]]}), but no text writes it where "
             "verify does not establish it: take it off the list"
         )
-    skipped = f", {len(used)} formulas stated in words (unchecked)" if used else ""
-    return f"{count} stated relations established{skipped}"
+    skipped = f", {len(used)} stated in words (not checked)" if used else ""
+    return f"{count} relations established{skipped}"
 
 
 def _first_reason(

@@ -1,0 +1,196 @@
+"""What a derivation page shows is what verify checked (symattn/proof/shown.py): the prose's
+formulas are claims, steps or premises of the proof, and every printed formula reads back as
+its object. Each test plants one error and asserts the check names it."""
+
+from __future__ import annotations
+
+import dataclasses
+from unittest import mock
+
+import pytest
+import sympy as sp
+
+import derivations
+from derivations.planted import drops_transpose, rendering
+from symattn.present.proof_render import to_latex, to_markdown
+from symattn.proof import RenderingFailed, StatementFailed, shown
+from symattn.proof import latex as printing
+from symattn.proof.shown import NotShownAsChecked
+
+
+def _statements(d) -> str:
+    return shown.check_statements(d, d.reduce_expectations)
+
+
+def _with_rule(d, old: str, new: str):
+    k = next(k for k, s in enumerate(d.steps) if old in s.rule)
+    d.steps[k] = dataclasses.replace(d.steps[k], rule=d.steps[k].rule.replace(old, new))
+    return d
+
+
+def test_every_derivation_states_relations_and_all_are_established():
+    for name in derivations.NAMES:
+        d = derivations.load(name)
+        said = _statements(d)
+        assert int(said.split()[0]) > 0, f"{name}: {said}"  # its prose states something checked
+        assert "read back" in shown.check_rendering(d)
+
+
+def test_a_theorem_that_misstates_its_claim_fails_naming_the_theorem():
+    """Issue 46's example: the theorem says Var(z) = sqrt(d_k); the proof shows d_k."""
+    d = derivations.load("variance_scaling")
+    _statements(d)
+    d.theorem = d.theorem.replace(r"\operatorname{Var}(z) = d_k", r"\operatorname{Var}(z) = \sqrt{d_k}")
+    with pytest.raises(NotShownAsChecked, match=r"^the theorem states .*\\sqrt\{d_k\}"):
+        _statements(d)
+
+
+def test_verify_fails_on_the_misstated_theorem():
+    d = derivations.load("variance_scaling")
+    d.theorem = d.theorem.replace(r"\operatorname{Var}(z) = d_k", r"\operatorname{Var}(z) = \sqrt{d_k}")
+    with pytest.raises(StatementFailed, match="variance_scaling: the theorem states"):
+        d.verify()
+
+
+def test_a_rule_that_misstates_its_lemma_is_checked_on_an_instance_and_fails():
+    d = derivations.load("variance_scaling")
+    d = _with_rule(d, r"a^2 \operatorname{Var}(X)", r"a \operatorname{Var}(X)")
+    with pytest.raises(NotShownAsChecked, match=r"the rule of step \d+ .* it is false"):
+        _statements(d)
+
+
+def test_a_crossover_stated_wrong_fails_and_the_right_one_is_the_steps_side():
+    d = derivations.load("multihead_flops")
+    _statements(d)
+    d.theorem = d.theorem.replace(r"N > 2 d_{\text{model}}", r"N > d_{\text{model}} / 2")
+    with pytest.raises(NotShownAsChecked, match="the theorem states"):
+        _statements(d)
+
+
+def test_a_number_bound_to_the_wrong_symbol_fails():
+    """The step puts in d_model = 4096; its rule saying N = 4096 is a premise the step does not make."""
+    d = _with_rule(derivations.load("multihead_flops"), r"d_{\text{model}} = 4096", "N = 4096")
+    with pytest.raises(NotShownAsChecked, match="puts in d_model = 4096, not N = 4096"):
+        _statements(d)
+
+
+def test_an_assumption_that_contradicts_a_declared_symbol_fails():
+    d = derivations.load("variance_scaling")
+    d.assumptions = [a.replace("s_q, s_k > 0", "s_q, s_k < 0") for a in d.assumptions]
+    with pytest.raises(NotShownAsChecked, match=r"assumption 2 .* contradicts"):
+        _statements(d)
+
+
+def test_an_assumption_must_agree_with_what_the_proof_defines():
+    d = derivations.load("multihead_flops")
+    d.assumptions = [a.replace(r"d_{\text{model}} / h", r"d_{\text{model}} \cdot h") for a in d.assumptions]
+    with pytest.raises(NotShownAsChecked, match="assumption 1"):
+        _statements(d)
+
+
+def test_a_premise_must_be_a_number_the_step_uses():
+    d = _with_rule(derivations.load("softmax_jacobian"), "$p = 0.99$", "$p = 0.98$")
+    with pytest.raises(NotShownAsChecked, match=r"p = 0\.98"):
+        _statements(d)
+
+
+def test_a_new_name_may_be_defined_in_words_but_a_known_one_may_not_be_misdefined():
+    d = derivations.load("variance_scaling")
+    d.theorem += r" Write $w = \operatorname{Var}(z)$."
+    _statements(d)  # w is new: a name defined where it is written
+    d.theorem += r" Then $d_k = 2 \operatorname{Var}(z)$."
+    with pytest.raises(NotShownAsChecked, match="the theorem states"):
+        _statements(d)
+
+
+def test_an_unchecked_entry_must_be_needed_and_written():
+    d = derivations.load("permutation_equivariance")
+    d.unchecked = {**d.unchecked, "N = 3": "not written anywhere"}
+    with pytest.raises(NotShownAsChecked, match=r"\$N = 3\$ is listed as unchecked"):
+        _statements(d)
+    d = derivations.load("permutation_equivariance")
+    d.unchecked = {}
+    with pytest.raises(NotShownAsChecked, match=r"P\^\\top P = I"):
+        _statements(d)  # without its entry, the formula must be established, and is not
+
+
+def test_a_printer_that_drops_a_transpose_fails_verify():
+    """Issue 46's example: J = diag(p) - p p^T printed as diag(p) - p p, by the printer every
+    page uses."""
+    d = derivations.load("softmax_jacobian")
+    shown.check_rendering(d)
+    def dropped(self, e):
+        return self._print(e.arg)
+
+    with mock.patch.object(printing.SymattnLatexPrinter, "_print_Transpose", dropped):
+        with pytest.raises(NotShownAsChecked, match=r"step 4, right side is printed as .*- p p\$"):
+            shown.check_rendering(d)
+        with pytest.raises(RenderingFailed, match="softmax_jacobian: step 4"):
+            d.verify()
+
+
+def test_a_planted_printer_is_caught_where_it_prints():
+    d = derivations.load("attention_by_hand")
+    rendering(_print_Transpose=drops_transpose)(d)
+    with pytest.raises(NotShownAsChecked, match=r"step 1, left side is printed as \$Q K\$"):
+        shown.check_rendering(d)
+
+
+def test_a_relation_printed_reversed_fails():
+    d = derivations.load("softmax_jacobian")
+    shown.check_rendering(d)
+    reversed_ = r"states <=, but its relation is printed as \$\\ge\$"
+    with (
+        mock.patch.dict(printing.RELATIONS_LATEX, {"<=": r"\ge"}),
+        pytest.raises(NotShownAsChecked, match=reversed_),
+    ):
+        shown.check_rendering(d)
+
+
+def test_a_decimal_printed_wrong_fails():
+    d = derivations.load("softmax_jacobian")
+    rational = printing.SymattnLatexPrinter._print_Rational
+
+    def wrong(self, e):
+        return rational(self, e).replace("0.99", "0.9")
+
+    with (
+        mock.patch.object(printing.SymattnLatexPrinter, "_print_Rational", wrong),
+        pytest.raises(NotShownAsChecked, match=r"printed as \$0.9 \\cdot"),
+    ):
+        shown.check_rendering(d)
+
+
+def test_a_sum_split_over_rows_reads_back_term_by_term():
+    """The pages split a long sum into rows term by term; a term lost there fails too."""
+    d = derivations.load("multihead_flops")
+    shown.check_rendering(d)
+
+    def lost_terms(value):
+        return ["N", "+ N"] if printing.printed_terms(value) else None
+
+    with (
+        mock.patch.object(shown, "term_pieces", lost_terms),
+        pytest.raises(NotShownAsChecked, match="split over rows"),
+    ):
+        shown.check_rendering(d)
+
+
+def test_the_pages_print_with_the_printer_verify_reads_back():
+    """A derivation's printer is what its LaTeX and Markdown pages use, so a planted printer
+    error is on the page exactly as verify read it."""
+    d = derivations.load("attention_by_hand")
+    report = d.verify()
+    seen: list[str] = []
+
+    def printer(value):
+        text = printing.side_latex(value)
+        seen.append(text)
+        return r"\mathrm{MARK}" if isinstance(value, sp.MatrixBase) else text
+
+    d.printer = printer
+    report.derivation = d
+    latex_page, markdown_page = to_latex(d, report), to_markdown(d, report, stable=True)
+    assert seen and r"\mathrm{MARK}" in latex_page and r"\mathrm{MARK}" in markdown_page
+    with pytest.raises(NotShownAsChecked, match="MARK"):
+        shown.check_rendering(d)
