@@ -7,8 +7,9 @@ Theorem. With queries [3, -3], [1, 1], keys [-3, 3], [1, 1] and values [0, -1], 
 mask, token 1 puts all but 1/(1 + e^(9 sqrt 2)), about e^(-9 sqrt 2), of its weight on token 2.
 
 Each step is the matrix operation written out on explicit matrices; SymPy carries it out and
-proves it equal to the stated result. The lambdified NumPy attention is then compared with
-the exact values.
+proves it equal to the stated result. symattn's own ``attention`` is tied to the steps: each of
+its stages (scores, scaled, masked, weights, output) is a claim the steps must establish. The
+lambdified NumPy attention is then compared with the exact values.
 """
 
 from __future__ import annotations
@@ -78,6 +79,15 @@ def derivation() -> Derivation:
     scaled = sp.MatMul(sp.Pow(R2, -1, evaluate=False), Qs, Ks.T)  # 1/sqrt(2), not sqrt(2)/2
 
     D.claim(_softmax_rows(Zm), A).claim(_mul(A, V), O)
+    # symattn's own attention, stage by stage, is what the steps below work by hand: each stage
+    # it computes must be established by a chain of the proof (a library that scaled by d_k, or
+    # masked after the softmax, fails here).
+    library = attention(Q.tolist(), K.tolist(), V.tolist(), "causal")
+    worked = {"scores": S, "scaled": Z, "masked": Zm, "weights": A, "output": O}
+    if set(library.stages) != set(worked):
+        raise ValueError(f"{NAME}: the library's stages {sorted(library.stages)} are not the worked ones")
+    for stage, matrix in worked.items():
+        D.claim(library.stages[stage], matrix)
 
     D.section("Scores")
     D.step(

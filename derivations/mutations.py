@@ -23,7 +23,7 @@ from symattn.proof import Derivation, Lemma, LemmaFailed, RenderingFailed, State
 from symattn.proof.engine import NO_CLAIMS, DerivationReport, verify_many
 from symattn.proof.operators import Ex, Var
 
-from . import NAMES, load
+from . import NAMES
 from .planted import Mutation
 
 TINY = sp.Rational(1, 10**20)
@@ -868,7 +868,7 @@ def run_all(mutations: Sequence[Mutation], jobs: int = 1) -> Iterator[tuple[str,
     planted: list[tuple[Derivation, int | str] | str] = []
     for mutation in mutations:
         try:
-            d = load(mutation.derivation)
+            d = mutation.fresh()
             target = mutation.plant(d)
         except KeyboardInterrupt:
             raise
@@ -898,7 +898,7 @@ def _reported(d: Derivation, target: int | str, result: DerivationReport | Symat
 
 def expected(mutation: Mutation) -> int | str:
     """What the mutation must make fail (planting it again on a fresh copy)."""
-    return mutation.plant(load(mutation.derivation))
+    return mutation.plant(mutation.fresh())
 
 
 def _what_failed(message: str, exc: Exception) -> str:

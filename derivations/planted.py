@@ -42,6 +42,51 @@ class Mutation:
     #: (a lemma replaced on its step is also a declared lemma no step uses; a statement names
     #: the text it is in).
     why: str = ""
+    #: Builds the derivation to plant in, where it is not one ``derivations.load`` knows (an
+    #: exercise's worked solution); None: ``derivations.load(derivation)``.
+    build: Callable[[], Derivation] | None = None
+
+    def fresh(self) -> Derivation:
+        """A fresh copy of the derivation the error is planted in."""
+        if self.build is not None:
+            return self.build()
+        from . import load
+
+        return load(self.derivation)
+
+
+def perturbed(value: Any) -> Any:
+    """``value`` made wrong the least way: a number plus 1, a relation's right side plus 1, a
+    matrix with its first finite entry plus 1."""
+    if isinstance(value, sp.Rel):
+        return value.func(value.lhs, value.rhs + 1, evaluate=False)
+    if isinstance(value, sp.MatrixBase):
+        m = sp.Matrix(value)
+        k = next(k for k, x in enumerate(m) if x.is_finite is not False)
+        m[k] = m[k] + 1
+        return m
+    return sp.sympify(value) + 1
+
+
+def worked(name: str, build: Callable[[], Derivation]) -> list[Mutation]:
+    """Errors planted in any worked derivation (an exercise's solution): its last step's right
+    side off by one (caught at that step), and its first claim's right side off by one (the
+    theorem claims what no chain establishes)."""
+
+    def last_step(d: Derivation) -> int:
+        k = max(k for k, s in enumerate(d.steps) if s.relation in ("=", "⟺") and s.given is None)
+        d.steps[k] = dataclasses.replace(d.steps[k], rhs=perturbed(d.steps[k].rhs), shown_rhs=None)
+        return k + 1
+
+    def first_claim(d: Derivation) -> str:
+        lhs, rhs, *rel = d.claims[0]
+        d.claims[0] = (lhs, perturbed(rhs), *rel)
+        return "claim"
+
+    return [
+        Mutation(name, "the worked solution's last step off by one", last_step, build=build),
+        Mutation(name, "the worked solution claims its answer plus one", first_claim, build=build),
+    ]
 
 
 # -- the prose ------------------------------------------------------------------------------------

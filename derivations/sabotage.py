@@ -324,6 +324,13 @@ SABOTAGE: list[Sabotage] = [
         module=SHOWN,
     ),
     Sabotage(
+        "the normal fourth moment off: E[x^4] = m^4 + 6 m^2 v + 2 v^2",
+        "                return m**4 + 6 * m**2 * v + 3 * v**2",
+        "                return m**4 + 6 * m**2 * v + 2 * v**2",
+        ("test_expectation::test_the_normal_moments_agree_with_sympy_stats_up_to_the_fourth",),
+        module="symattn.proof.expectation",
+    ),
+    Sabotage(
         "a decimal is read as a float",
         '    return sp.Rational(text) if "." in text else sp.Integer(text)',
         '    return sp.Float(text) if "." in text else sp.Integer(text)',

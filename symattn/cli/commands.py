@@ -302,19 +302,20 @@ def verify(args: argparse.Namespace) -> int:
     import derivations
 
     from ..errors import EXIT_CHECK_FAILED
-    from ..present.verify_table import verify_all
+    from ..present import verify_table
     from ..proof.engine import default_jobs
 
-    names = args.names or list(derivations.names())
+    every = verify_table.names()  # the derivations, then the exercises' worked solutions
+    names = args.names or every
     for name in names:
-        if name not in derivations.names():
+        if name not in every:
             derivations.load(name)  # raises the one-line error
     def write(text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
 
     jobs = args.jobs or default_jobs()
-    _, ok = verify_all(names, progress=progress, write=write, jobs=jobs)
+    _, ok = verify_table.verify_all(names, progress=progress, write=write, jobs=jobs)
     if getattr(args, "mutations", False):
         ok &= _planted_errors(names, write, jobs)
     return 0 if ok else EXIT_CHECK_FAILED
@@ -324,7 +325,9 @@ def _planted_errors(names: list[str], write, jobs: int) -> bool:
     """``verify --mutations``: plant each error of these derivations; each must fail where planted."""
     from derivations.mutations import catalogue, outcomes
 
-    planted = catalogue(names)
+    from ..grading.exercises import solution_mutations
+
+    planted = catalogue(names) + solution_mutations(names)
     write(f"\nplanted errors: {len(planted)}\n")
     caught = 0
     results = outcomes(planted, jobs)

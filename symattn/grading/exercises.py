@@ -127,10 +127,12 @@ def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...]
     def solution() -> Derivation:
         from ..proof.latex import latex
 
+        weighted = sp.Add(*[w * x for w, x in zip(weights, v, strict=True)])
         d = Derivation(
             "ex6.2",
             "Output from given scores",
-            f"Scores ${list(s)}$, values ${list(v)}$: output ${latex(exact, plus_first=True)}$",
+            f"Scores ${list(s)}$ and values ${list(v)}$ give the output "
+            f"${latex(weighted, plus_first=True)} = {latex(exact, plus_first=True)}$",
         )
         d.step(
             sp.Matrix(
@@ -145,12 +147,8 @@ def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...]
             weights,
             "softmax: $e^{z_j} / \\sum_k e^{z_k}$",
         )
-        d.step(
-            sp.Add(*[w * x for w, x in zip(weights, v, strict=True)]),
-            exact,
-            "weighted sum of the values, over one denominator",
-        )
-        d.claim(sp.Add(*[w * x for w, x in zip(weights, v, strict=True)]), exact)
+        d.step(weighted, exact, "weighted sum of the values, over one denominator")
+        d.claim(weighted, exact)
         d.approx(exact, decimal_string(exact, 4), "to four digits", digits=4)
         return d
 
@@ -223,6 +221,7 @@ def mask_exercise(n: int = 3) -> Exercise:
             "The causal mask",
             f"The causal mask for {n} tokens; its first row of weights is [1, 0, ..., 0].",
         )
+        d.unchecked = {r"j \le i": "a condition: the keys query i may see", "j > i": "a condition"}
         # The rule, entry by entry (kept unevaluated), against the mask the library builds.
         rule = sp.Matrix(
             n,
@@ -314,11 +313,16 @@ def crossover_exercise(width: int = 4096) -> Exercise:
     def solution() -> Derivation:
         from derivations.multihead_flops import _solved_for_n
 
-        d = Derivation("ex6.5", "Where the N^2 term overtakes", f"At d_model = {width}: N > {answer}.")
+        d = Derivation(
+            "ex6.5",
+            "Where the N^2 term overtakes",
+            f"The quadratic term is the larger exactly when $N > {answer}$.",
+            assumptions=[rf"$d_{{\text{{model}}}} = {width}$"],
+        )
         d.step(
             quad > lin,
             sp.reduce_inequalities(quad > lin, N),
-            "solve for $N$ ($N, d > 0$)",
+            r"solve for $N$ ($N, d_{\text{model}} > 0$)",
             relation="⟺",
             check=_solved_for_n,
         )
@@ -451,6 +455,21 @@ def _scores_and_values(rng: random.Random) -> tuple[tuple[int, ...], tuple[int, 
             break
     values = rng.sample(range(-5, 10), k)
     return tuple(scores), tuple(values)
+
+
+def solutions() -> dict[str, Callable[[], Derivation]]:
+    """The worked solutions that are derivations of their own (not one of ``derivations``), by
+    exercise id: ``symattn verify`` verifies them beside the derivations."""
+    return {e.id: e.derivation for e in EXERCISES.values() if callable(e.solution)}
+
+
+def solution_mutations(ids: list[str] | None = None) -> list:
+    """Errors planted in the worked solutions (``verify --mutations``): see
+    :func:`derivations.planted.worked`."""
+    from derivations.planted import worked
+
+    found = solutions()
+    return [m for i in (found if ids is None else ids) if i in found for m in worked(i, found[i])]
 
 
 def get(exercise_id: str, seed: int | None = None) -> Exercise:

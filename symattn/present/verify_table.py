@@ -34,7 +34,6 @@ def verify_all(
     report) for each that verified. With ``jobs`` > 1 the lemmas, steps and checks of all the
     derivations are shared among that many worker processes.
     """
-    import derivations
 
     width = max([len("derivation"), *map(len, names)])
     head = _line("derivation", HEADER, "result", width)
@@ -46,7 +45,7 @@ def verify_all(
     for name in names:
         progress(f"building {name} ...")
         try:
-            built[name] = derivations.load(name)
+            built[name] = _load(name)
         except PluginError:
             raise  # a plugin that cannot be used is bad input, not a failed check
         except SymattnError as exc:
@@ -66,6 +65,28 @@ def verify_all(
         if write:
             write(row)
     return "".join(out), ok
+
+
+def _load(name: str) -> Derivation:
+    """A derivation, or an exercise's worked solution (by the exercise's id)."""
+    import derivations
+
+    from ..grading.exercises import solutions
+
+    worked = solutions()
+    if name in worked and name not in derivations.names():
+        return worked[name]()
+    return derivations.load(name)
+
+
+def names() -> list[str]:
+    """What ``symattn verify`` verifies with no names given: every derivation, then every
+    exercise's worked solution that is not one of them."""
+    import derivations
+
+    from ..grading.exercises import solutions
+
+    return list(derivations.names()) + [i for i in solutions() if i not in derivations.names()]
 
 
 def _row(name: str, width: int, result: DerivationReport | SymattnError) -> tuple[str, bool]:

@@ -46,6 +46,7 @@ from .._text import exception_line as _why
 from ..core.digits import decimal_string, round_decimal
 from ..display import Shown
 from ..errors import EXIT_CHECK_FAILED, SymattnError
+from . import shown as _shown
 from .equivalence import (
     _relative_error,
     describe_point,
@@ -55,7 +56,6 @@ from .equivalence import (
     random_point,
 )
 from .operators import Ex, Var
-from . import shown as _shown
 from .shown import NotShownAsChecked
 
 #: Largest relative difference at random points (evaluated to 60 digits) for two sides to agree.

@@ -248,10 +248,11 @@ def rule_matches_stats(n: int, oracle: Any = gaussian) -> bool:
     """At width n, the rules give what sympy.stats gives for normal entries.
 
     Checked: E and Var of q . k with general means and variances, E[q_1 q_2] and E[q_1^2],
-    and linearity over n terms. The family entries are replaced by n actual normal
-    variables; the rules work on the same expression with indices. ``oracle`` evaluates the
-    sympy.stats expectations: :mod:`symattn.proof.gaussian` by default (sympy.stats's
-    integrals, evaluated exactly and fast), or ``sympy.stats`` itself.
+    linearity over n terms, and every moment the normal family's rules state, up to the 4th
+    (E[q_1^p] for p <= 4, E[q_1^p q_2^r] for p + r <= 4, E[q_1^2 k_1^2]). The family entries
+    are replaced by n actual normal variables; the rules work on the same expression with
+    indices. ``oracle`` evaluates the sympy.stats expectations: :mod:`symattn.proof.gaussian`
+    by default (sympy.stats's integrals, evaluated exactly and fast), or ``sympy.stats`` itself.
     """
     m_q, m_k = sp.symbols("m_q m_k", real=True)
     s_q, s_k = sp.symbols("s_q s_k", positive=True)
@@ -267,4 +268,13 @@ def rule_matches_stats(n: int, oracle: Any = gaussian) -> bool:
         (model.expect(q[1] * q[min(2, n)]), oracle.E(qs[0] * qs[min(2, n) - 1])),
         (model.expect(q[1] ** 2 * k[1]), oracle.E(qs[0] ** 2 * ks[0])),
     ]
+    # The normal family's moments, every one the rules state (up to the 4th, the grading's
+    # E[x^3] = 0 and E[x^4] = 3 among them): of one entry, and of two entries of one family.
+    normal = Expectation([Family(q, m_q, s_q**2, normal=True), Family(k, m_k, s_k**2, normal=True)])
+    two = min(2, n)
+    for p in (1, 2, 3, 4):
+        pairs.append((normal.expect(q[1] ** p), oracle.E(qs[0] ** p)))
+    for p, r in ((1, 1), (1, 2), (2, 1), (2, 2), (1, 3), (3, 1)):
+        pairs.append((normal.expect(q[1] ** p * q[two] ** r), oracle.E(qs[0] ** p * qs[two - 1] ** r)))
+    pairs.append((normal.expect(q[1] ** 2 * k[1] ** 2), oracle.E(qs[0] ** 2 * ks[0] ** 2)))
     return all(sp.expand(sp.sympify(a).doit() - b) == 0 for a, b in pairs)

@@ -43,12 +43,15 @@ def verifier(monkeypatch):
     return seen
 
 
-def test_no_names_verifies_every_derivation_on_the_default_workers(cli, verifier):
+def test_no_names_verifies_every_derivation_and_worked_solution_on_the_default_workers(cli, verifier):
+    from symattn.grading.exercises import solutions
+
     code, out, err = cli("verify")
     assert (code, err) == (0, "")
-    assert verifier["names"] == list(derivations.names())
+    every = [*derivations.names(), *(i for i in solutions() if i not in derivations.names())]
+    assert verifier["names"] == every and set(solutions()) <= set(every)
     assert verifier["jobs"] == engine.default_jobs()
-    assert out == "".join(f"{n} ok\n" for n in derivations.names())
+    assert out == "".join(f"{n} ok\n" for n in every)
 
 
 def test_names_and_jobs_are_passed_on(cli, verifier):
