@@ -182,7 +182,21 @@ def _check_numeric() -> tuple[float, float]:
 
 
 # -- planted errors: what the page says and prints (derivations.mutations gathers them) ----------
+def _library_scaled_by_d_k(d: Derivation) -> str:
+    """symattn's attention as if it divided the scores by d_k, not sqrt(d_k): its stages put in
+    place of the library's claims (the by-hand steps unchanged)."""
+    wrong = attention(Q.tolist(), K.tolist(), V.tolist(), "causal", scale=sp.Rational(1, 2))
+    stages = [wrong.stages[name] for name in ("scores", "scaled", "masked", "weights", "output")]
+    d.claims = (
+        d.claims[:2]
+        + [(stage, claim[1]) for stage, claim in zip(stages, d.claims[2:7], strict=True)]
+        + d.claims[7:]
+    )
+    return "claim"
+
+
 MUTATIONS = [
+    Mutation(NAME, "the library's attention scaled by d_k, not sqrt(d_k)", _library_scaled_by_d_k),
     Mutation(
         NAME,
         "a heading says sqrt(d_k) = 2 where d_k = 2",

@@ -261,6 +261,7 @@ def derivation() -> Derivation:
         assumptions=[
             r"$P$ an $N \times N$ permutation matrix; $X$ of size $N \times d$; no mask; no position "
             r"information in $X$",
+            r"the sizes $N, d, d_k, d_v$ positive integers",
         ],
         concrete=concrete,
     )

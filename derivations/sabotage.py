@@ -208,10 +208,13 @@ SABOTAGE: list[Sabotage] = [
         ),
     ),
     Sabotage(
-        "a Float is allowed in a symbolic step",
-        'if step.method != "certified" and floats:',
-        "if False:",
-        ("test_proof::test_a_float_is_refused_in_a_step_that_is_not_certified",),
+        "a Float is allowed in a step",
+        "        if floats:",
+        "        if False:",
+        (
+            "test_proof::test_a_float_is_refused_in_a_step_that_is_not_certified",
+            "test_proof::test_a_float_is_refused_in_a_certified_counterexample_too",
+        ),
     ),
     Sabotage(
         "a step that does nothing passes",
@@ -262,8 +265,8 @@ SABOTAGE: list[Sabotage] = [
     ),
     Sabotage(
         "a stated relation matches a claim by its left side alone",
-        "        if _alike(lhs, a) and _alike(rhs, b) and _matches(lhs, a) and _matches(rhs, b):",
-        "        if _alike(lhs, a) and _matches(lhs, a):",
+        "    return _alike(lhs, a) and _alike(rhs, b) and _matches(lhs, a) and _matches(rhs, b)",
+        "    return _alike(lhs, a) and _matches(lhs, a)",
         ("test_shown::test_a_theorem_that_misstates_its_claim_fails_naming_the_theorem",),
         module=SHOWN,
     ),
@@ -329,6 +332,20 @@ SABOTAGE: list[Sabotage] = [
         "                return m**4 + 6 * m**2 * v + 2 * v**2",
         ("test_expectation::test_the_normal_moments_agree_with_sympy_stats_up_to_the_fourth",),
         module="symattn.proof.expectation",
+    ),
+    Sabotage(
+        "a sign declared of a symbol need not be shown on the page",
+        "            if x.assumptions0.get(fact) and not (shown.get(x, set()) & set(words)):",
+        "            if False:",
+        ("test_shown::test_a_sign_the_proof_assumes_must_be_on_the_page",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "a sign the page assumes need not be declared",
+        "    if _sign_statement(lhs, rel, rhs) and truth is not sp.true:",
+        "    if False:",
+        ("test_shown::test_a_sign_the_page_assumes_must_be_the_proofs",),
+        module=SHOWN,
     ),
     Sabotage(
         "a decimal is read as a float",

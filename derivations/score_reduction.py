@@ -142,7 +142,8 @@ def derivation() -> Derivation:
         r"$\lVert q \rVert^2 \sim \chi^2_d$: a trial's scores are $\sqrt{X} g_j$ with $X \sim \chi^2_d$ and "
         r"$g_j \sim \mathcal{N}(0, 1)$.",
         assumptions=[
-            r"$q, k_1, \dots, k_M$ independent with $\mathcal{N}(0, 1)$ entries; $q$ held fixed first"
+            r"$q, k_1, \dots, k_M$ independent with $\mathcal{N}(0, 1)$ entries; $q$ held fixed first",
+            r"the width $d$ positive; the transforms' variables $s, t$ real with $s > 0$; $r > 0$",
         ],
         expectation=_Rules(),
     )

@@ -277,7 +277,7 @@ def derivation() -> Derivation:
         r"the Jacobian $J = \operatorname{diag}(p) - p p^\top$ has rows summing to 0, is symmetric and "
         r"positive semidefinite of rank $n - 1$, has entries at most $\tfrac14$ in size, and all of "
         r"them tend to 0 as one weight tends to 1.",
-        assumptions=[r"$z_1, \dots, z_n$ real; $1 \le i, j \le n$"],
+        assumptions=[r"$z_1, \dots, z_n$ real, $n \ge 1$; $1 \le i, j \le n$"],
         concrete=concrete,
         sizes=SIZES,
         sample=_sample,
@@ -503,6 +503,12 @@ MUTATIONS = [
         "a rule assumes r <= 0, which the bound's proof does not show",
         statement("rules", r"r \ge 0", r"r \le 0"),
         why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "the page no longer says r >= 0, which the proof's r is declared (a hidden assumption)",
+        statement("rules", r", $r \ge 0$", ""),
+        why="declared nonnegative",
     ),
     Mutation(
         NAME,

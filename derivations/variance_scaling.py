@@ -254,6 +254,7 @@ def derivation() -> Derivation:
             r"$q_i, k_i$ independent, with mean 0 and variance 1 (the standard case)",
             r"in the general case: entries $\tilde{q}_i, \tilde{k}_i$ with means $m_q, m_k$ and standard "
             r"deviations $s_q, s_k > 0$",
+            r"the widths $d_k, d$ positive integers",
         ],
         expectation=_Rules(),
         concrete=concrete,
@@ -481,6 +482,12 @@ MUTATIONS = [
         "the assumptions say s_q, s_k < 0, where both are declared positive",
         statement("assumptions", "s_q, s_k > 0", "s_q, s_k < 0"),
         why="assumption",
+    ),
+    Mutation(
+        NAME,
+        "the widths' assumption dropped: d_k and d are declared positive, which the page then hides",
+        statement("assumptions", "the widths $d_k, d$ positive integers", "the widths as in the module"),
+        why="declared positive",
     ),
     Mutation(
         NAME,

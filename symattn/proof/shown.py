@@ -145,6 +145,21 @@ def _read_back(what: str, value: Any, tex: str, vocab: Vocabulary) -> None:
     raise NotShownAsChecked(f"{what} is printed as ${tex}$, which reads back as something else")
 
 
+def rebuilt(e: Any) -> Any:
+    """``e`` built again node by node with SymPy's evaluation (an unevaluated product or sum, as
+    a derivation keeps it for printing, in SymPy's own order)."""
+    if not isinstance(e, sp.Basic) or not e.args or isinstance(e, (sp.Indexed, sp.MatrixSymbol)):
+        return e
+    try:
+        return e.func(*(rebuilt(a) for a in e.args))
+    except Exception:
+        return e
+
+
+def _atoms(a: Any, b: Any, *kinds: type) -> bool:
+    return any(isinstance(x, sp.Basic) and x.has(*kinds) for x in (a, b))
+
+
 def _concrete_matrix(e: Any) -> bool:
     return (
         isinstance(e, sp.MatrixExpr)
@@ -201,11 +216,16 @@ def agree(read_: Any, obj: Any) -> bool:
     try:
         if read_ == obj or sp.sympify(read_) == sp.sympify(obj):
             return True
+        if rebuilt(read_) == rebuilt(obj):
+            return True  # the same tree once SymPy's evaluation puts each node in its order
         if _concrete_matrix(obj) and _concrete_matrix(read_):
             # A block matrix times a matrix, say: compared entry by entry.
             return agree(sp.Matrix(read_.as_explicit()), sp.Matrix(obj.as_explicit()))
-        if prove_equal(read_, obj) is None:
+        method = prove_equal(read_, obj)
+        if method is None:
             return False
+        if method in ("identity", "expand") and not _atoms(read_, obj, sp.Sum, sp.Product):
+            return True  # equal as polynomials: no normal form with an assumption of its own
         if isinstance(obj, sp.MatrixExpr) and not isinstance(obj, sp.MatrixBase):
             return True  # equal as matrix expressions of symbolic shape: nothing to sample
         err, *_ = numeric_difference(read_, obj, random.Random(0))
@@ -292,7 +312,17 @@ def _hypothesis(lhs: Any, rel: str, rhs: Any) -> str | None:
         return None
     if truth is sp.false:
         return f"it contradicts what the symbols are declared to be ({_declared(lhs, rhs)})"
+    if _sign_statement(lhs, rel, rhs) and truth is not sp.true:
+        # A sign the page assumes is one the proof's symbol has: else the proof does not use it.
+        return f"the proof's symbol is not declared so ({_declared(lhs, rhs)})"
     return ""
+
+
+def _sign_statement(lhs: Any, rel: str, rhs: Any) -> bool:
+    """``x > 0``, ``x \\ge 1``, ``0 < x``: a symbol's sign, against 0 or 1."""
+    return rel in ("<", "<=", ">", ">=") and (
+        (isinstance(lhs, sp.Symbol) and rhs in (0, 1)) or (isinstance(rhs, sp.Symbol) and lhs in (0, 1))
+    )
 
 
 def _defined(d: Any, lhs: Any, rhs: Any) -> bool:
@@ -315,6 +345,91 @@ def _declared(*sides: Any) -> str:
 
 
 _SIGNS = ("positive", "negative", "nonnegative", "nonpositive", "zero", "nonzero", "integer")
+
+
+#: Sign assumptions a page must show, and the words or relations that show each.
+_SHOWN_SIGNS = {
+    "positive": ("positive",),
+    "negative": ("negative",),
+    "nonnegative": ("nonnegative", "positive"),
+    "nonpositive": ("nonpositive", "negative"),
+}
+#: Words after a list of names in an assumption that state their sign (``$N, h$ positive integers``).
+_SIGN_WORDS = re.compile(r"\$([^$]+)\$\s+(positive|negative|nonnegative|nonpositive)\b")
+
+
+def check_assumptions(d: Any) -> str:
+    """Every sign SymPy is told of a symbol the proof uses (positive, nonnegative, ...) is shown
+    on the page: a relation of the prose (``s_q, s_k > 0``, ``r \\ge 0``) or an assumption's
+    words after the names (``$N, h$ positive integers``). A summation index (its range is its
+    sum's) and a name a definition step introduces (its sign is proved of its value) are exempt.
+    Raises :class:`NotShownAsChecked` naming the first hidden one. Only for a derivation
+    symattn publishes (``requires_claims``: the module's, a plugin's, a worked solution)."""
+    if not getattr(d, "requires_claims", False):
+        return "not published: its page is not checked for hidden signs"
+    vocab = words_vocabulary(d)
+    shown: dict[Any, set[str]] = {}
+    for _, text, _ in texts(d):
+        for f in formulas(text):
+            try:
+                reading = next(readings(f, vocab))
+            except Exception:
+                continue
+            for lhs, rel, rhs in reading.relations():
+                if rel in (">", ">="):
+                    lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
+                for x, facts in _signs_stated(lhs, rel, rhs):
+                    shown.setdefault(x, set()).update(facts)
+    for text in d.assumptions:
+        for names, word in _SIGN_WORDS.findall(text):
+            try:
+                items = next(readings(names, vocab)).items
+            except Exception:
+                continue
+            for item in items:
+                if len(item) == 1 and isinstance(item[0], sp.Symbol):
+                    shown.setdefault(item[0], set()).add(word)
+    for x in sorted(_used_symbols(d), key=str):
+        for fact, words in _SHOWN_SIGNS.items():
+            if x.assumptions0.get(fact) and not (shown.get(x, set()) & set(words)):
+                raise NotShownAsChecked(
+                    f"{x} is declared {fact}, which no assumption or rule of the page states: show it "
+                    f"(a relation such as ${page_latex(x)} > 0$, or the word after its name)"
+                )
+    count = len({x for x in _used_symbols(d) if any(x.assumptions0.get(f) for f in _SHOWN_SIGNS)})
+    return f"{count} signs shown"
+
+
+def _signs_stated(lhs: Any, rel: str, rhs: Any) -> list[tuple[Any, set[str]]]:
+    """The signs ``lhs rel rhs`` states of a symbol (``0 < x``: positive; ``1 <= n``: positive)."""
+    if isinstance(rhs, sp.Symbol) and lhs in (0, 1):  # 0 < x, 0 <= x, 1 <= n
+        strict = rel == "<" or lhs == 1
+        return [(rhs, {"positive", "nonnegative"} if strict else {"nonnegative"})]
+    if isinstance(lhs, sp.Symbol) and rhs == 0:  # x < 0, x <= 0
+        return [(lhs, {"negative", "nonpositive"} if rel == "<" else {"nonpositive"})]
+    return []
+
+
+def _used_symbols(d: Any) -> set[sp.Symbol]:
+    """The symbols of the proof's sides and claims, but summation indices and defined names."""
+    found: set[sp.Symbol] = set()
+    bound: set[Any] = set()
+    objects: list[Any] = [c for claim in d.claims for c in claim[:2]]
+    for k, s in enumerate(d.steps):
+        objects += [d.lhs_of(k), s.rhs, s.shown_lhs, s.shown_rhs, *(s.given or {})]
+        bound |= set(s.definition or {})
+    for e in objects:
+        if not isinstance(e, sp.Basic | sp.MatrixBase):
+            continue
+        e = sp.ImmutableMatrix(e) if isinstance(e, sp.MatrixBase) else e
+        found |= {a for a in e.atoms(sp.Symbol) if not isinstance(a, sp.Dummy)}
+        for node in e.atoms(sp.Sum, sp.Product, sp.Limit):
+            bound |= {node.args[1]} if isinstance(node, sp.Limit) else {lim[0] for lim in node.limits}
+    return {x for x in found - bound if not _limit_direction_symbol(x)}
+
+
+def _limit_direction_symbol(x: sp.Symbol) -> bool:
+    return x.name in ("+", "-", "+-")
 
 
 def _hypotheses(d: Any, vocab: Vocabulary) -> dict[Any, Any]:
@@ -397,12 +512,12 @@ def established(
     # Alike first (the same tree, or the same free names), then proved equal: the costly
     # comparisons only where they can succeed.
     for a, b in pairs:
-        if _alike(lhs, a) and _alike(rhs, b) and _matches(lhs, a) and _matches(rhs, b):
+        if _pair(lhs, rhs, a, b):
             return ""
     if hypotheses:  # the same under the assumptions' values (N > 2 d_model at d_model = 8192)
         for a, b in pairs:
             a, b = _substituted(d, a, hypotheses), _substituted(d, b, hypotheses)
-            if _alike(lhs, a) and _alike(rhs, b) and _matches(lhs, a) and _matches(rhs, b):
+            if _pair(lhs, rhs, a, b):
                 return ""
     if rel == "=":
         for chain in _chains(d):
@@ -527,6 +642,11 @@ def _rounded(lhs: Any, rhs: Any) -> str:
     if Decimal(value) != Decimal(text):
         return f"correctly rounded it is {value}"
     return ""
+
+
+def _pair(lhs: Any, rhs: Any, a: Any, b: Any) -> bool:
+    """``lhs`` is ``a`` and ``rhs`` is ``b`` (cheap signs first, then proved)."""
+    return _alike(lhs, a) and _alike(rhs, b) and _matches(lhs, a) and _matches(rhs, b)
 
 
 def _matches(a: Any, b: Any) -> bool:

@@ -223,6 +223,19 @@ def test_a_float_is_refused_in_a_step_that_is_not_certified(lhs, rhs):
         d.verify()
 
 
+def test_a_float_is_refused_in_a_certified_counterexample_too():
+    """Issue 46: a 20-digit Float made two equal outputs "differ" by 1e-22 in a certified
+    counterexample; a Float is refused in every step (a stated figure is a string)."""
+    d = Derivation("demo", "demo", "floats")
+    third = sp.Float("0.33333333333333333333", 20)
+    d.step(sp.Matrix([[third]]), sp.Matrix([[sp.Rational(1, 3)]]), "a counterexample", relation="≠")
+    with pytest.raises(StepFailed, match=r"step 1.*floating-point"):
+        d.verify()
+    d = Derivation("demo", "demo", "figure")
+    d.approx(sp.Rational(1, 3), "0.333", "a figure, stated as a string", digits=3)
+    d.verify()
+
+
 def test_a_substitution_takes_its_values_from_the_step_and_its_rule_states_only_them():
     """Issue 26, must-have 4: 2 d = 8192 at d = 4096 is checked with the step's own values; a
     rule stating another value, or a wrong right side, fails the step."""

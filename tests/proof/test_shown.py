@@ -194,3 +194,39 @@ def test_the_pages_print_with_the_printer_verify_reads_back():
     assert seen and r"\mathrm{MARK}" in latex_page and r"\mathrm{MARK}" in markdown_page
     with pytest.raises(NotShownAsChecked, match="MARK"):
         shown.check_rendering(d)
+
+
+def _signed(assumption: str, x):
+    from symattn.proof import Derivation
+
+    d = Derivation("demo", "demo", "a square root", assumptions=[assumption] if assumption else [])
+    root = sp.Pow(sp.Pow(x, 2, evaluate=False), sp.S.Half, evaluate=False)  # sqrt(x^2), unevaluated
+    d.step(root, x, "a square root")
+    d.claim(root, x)
+    d.requires_claims = True  # a derivation symattn publishes
+    return d
+
+
+def test_a_sign_the_proof_assumes_must_be_on_the_page():
+    """Issue 46: a symbol's hidden assumption. sqrt(x^2) = x holds because x is declared
+    positive; a page that never says so hides what the step stands on."""
+    x = sp.Symbol("x", positive=True)
+    with pytest.raises(NotShownAsChecked, match="x is declared positive, which no assumption or rule"):
+        shown.check_assumptions(_signed("", x))
+    with pytest.raises(NotShownAsChecked, match="declared positive"):
+        shown.check_assumptions(_signed(r"$x \ge 0$", x))  # weaker than what the proof uses
+    assert shown.check_assumptions(_signed(r"$x > 0$", x)) == "1 signs shown"
+    assert shown.check_assumptions(_signed(r"$x$ positive", x)) == "1 signs shown"
+    with pytest.raises(StatementFailed, match="demo: x is declared positive"):
+        _signed("", x).verify()
+
+
+def test_a_sign_the_page_assumes_must_be_the_proofs():
+    """An assumption x > 0 for an x the proof declares only real is a sign the proof does not
+    use: the page and the proof disagree."""
+    x, y = sp.Symbol("x", positive=True), sp.Symbol("y", real=True)
+    d = _signed(r"$x, y > 0$", x)
+    twice = sp.Pow(y, 2, evaluate=False) * 2
+    d.steps.append(dataclasses.replace(d.steps[0], lhs=twice, rhs=2 * y**2, rule="twice"))
+    with pytest.raises(NotShownAsChecked, match=r"assumption 1 .* not declared so"):
+        shown.check_statements(d, d.reduce_expectations)
