@@ -348,6 +348,12 @@ SABOTAGE: list[Sabotage] = [
         module=SHOWN,
     ),
     Sabotage(
+        "a model may answer at another size than the one asked",
+        "            if _free_of(side) and len(values) > 1 and all(_same(values[0], v) for v in values[1:]):",
+        "            if False:",
+        ("test_proof::test_a_model_asked_at_one_size_must_answer_at_that_size",),
+    ),
+    Sabotage(
         "a decimal is read as a float",
         '    return sp.Rational(text) if "." in text else sp.Integer(text)',
         '    return sp.Float(text) if "." in text else sp.Integer(text)',

@@ -15,6 +15,7 @@ The rank n - 1 is proved at n = 2, 3, 4, 5 and says so.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from functools import cache
 from typing import Any
@@ -479,7 +480,18 @@ def _check_exact() -> tuple[float, float]:
 
 
 # -- planted errors: what the page says and prints (derivations.mutations gathers them) ----------
+def _model_at_two(d: Derivation) -> int:
+    """The rank step's model asked at each size answers at size 2, where rank J = n - 1 = 1 holds
+    by itself: every size would "prove" what one size shows."""
+    k = next(k for k, s in enumerate(d.steps) if "nonzero $(n-1)$-minor" in s.rule)
+    model = d.steps[k].concrete or d.concrete
+    assert model is not None
+    d.steps[k] = dataclasses.replace(d.steps[k], concrete=lambda expr, size: model(expr, 2))
+    return k + 1
+
+
 MUTATIONS = [
+    Mutation(NAME, "the rank model asked at size n answers at size 2", _model_at_two, why="one value"),
     Mutation(
         NAME,
         "the theorem says J = diag(p) + p p^T",

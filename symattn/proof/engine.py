@@ -877,8 +877,11 @@ class Derivation:
         if extra > max(sizes) and waiver is not None:
             extra = None  # beyond a documented cost
         errors = []
+        answers: dict[str, list[Any]] = {"left": [], "right": []}
         for n in (*sizes, extra) if extra else sizes:
             a, b = concrete(lhs, n), concrete(rhs, n)
+            answers["left"].append(a)
+            answers["right"].append(b)
             for values in self._indices(a, b, n):
                 av, bv = _subs(a, values), _subs(b, values)
                 method = prove_equal(av, bv)
@@ -887,6 +890,18 @@ class Derivation:
                     raise self._fail(index, f"not proved equal at size {n}")
                 if method != "identity":  # a normal form said 0: confirm it numerically
                     errors.append(self._cross_check(index, av, bv, rng, n))
+        # The size answered is the size asked: a side that depends on the size (its symbols, its
+        # shape) has a different value at each size. A model asked at 5 that answers at 2 gives
+        # the same value at every size, and would prove at "every size" what holds at one.
+        for which, side in (("left", lhs), ("right", rhs)):
+            values = answers[which]
+            if _free_of(side) and len(values) > 1 and all(_same(values[0], v) for v in values[1:]):
+                raise self._fail(
+                    index,
+                    f"the model gives the {which} side one value at every size "
+                    f"({', '.join(map(str, (*sizes, extra) if extra else sizes))}): it does not "
+                    "answer at the size it is asked",
+                )
         why = f"; largest size {max(sizes)}: {waiver}" if max(sizes) < LARGE_SIZE and waiver else ""
         chosen = f" and {extra}, chosen by the engine" if extra else ""
         return f"{', '.join(map(str, sizes))}{chosen} ({step.lemma.name}{why})", max(errors, default=0.0)

@@ -879,6 +879,24 @@ def test_a_model_that_returns_a_stored_answer_is_refused():
         _at_sizes(rank(m), n - 1, lambda e, size: sp.Integer(size - 1)).verify()
 
 
+def test_a_model_asked_at_one_size_must_answer_at_that_size():
+    """Issue 46: a model asked at size 5 that answers at size 2 proves at "every size" what holds
+    at one. Here sum_i f_i = 2 f_1 holds with every f_i equal at n = 2 only."""
+    f = sp.IndexedBase("f")
+    lhs, rhs = sp.Sum(f[i], (i, 1, n)), 2 * f[1]
+
+    def model(e, size):  # every f_i is 1, and n is 2 whatever size is asked
+        return sp.sympify(e).subs(n, 2).doit().replace(lambda x: isinstance(x, sp.Indexed), lambda x: 1)
+
+    def honest(e, size):
+        return sp.sympify(e).subs(n, size).doit().replace(lambda x: isinstance(x, sp.Indexed), lambda x: 1)
+
+    with pytest.raises(StepFailed, match="one value at every size"):
+        _at_sizes(lhs, rhs, model).verify()
+    with pytest.raises(StepFailed, match="differ at size 3"):
+        _at_sizes(lhs, rhs, honest).verify()
+
+
 def test_a_model_that_makes_every_score_equal_is_refused():
     """With every score equal, P S = S P holds for every permutation P: the model must still tell
     the planted sides (transposed, P replaced by the identity) from the right side, and it cannot."""
