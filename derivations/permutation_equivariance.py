@@ -35,6 +35,10 @@ NAME = "permutation_equivariance"
 TITLE = "Attention cannot see word order"
 SIZES = (2, 3, 4, 5)
 WIDTH = 2
+#: The end-to-end check's key and value widths: d, d_k, d_v all different, so that a product
+#: taken in the wrong order, or a transpose slipped, has the wrong shape (with d = d_k = d_v,
+#: every one of those products is defined and a slip can pass on square matrices).
+KEY_WIDTH, VALUE_WIDTH = 3, 1
 
 
 def permutation_matrix(order: tuple[int, ...]) -> sp.Matrix:
@@ -53,7 +57,8 @@ def self_attention(
 
 @cache
 def _weights() -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
-    return tuple(symbol_matrix(name, WIDTH, WIDTH) for name in ("a", "b", "c"))
+    widths = (KEY_WIDTH, KEY_WIDTH, VALUE_WIDTH)
+    return tuple(symbol_matrix(name, WIDTH, w) for name, w in zip(("a", "b", "c"), widths, strict=True))
 
 
 def equivariant_at(n: int) -> bool:
@@ -164,12 +169,13 @@ def _values_last(expr: sp.Basic) -> bool:
 
 @cache
 def end_to_end(expr: sp.Basic, n: int) -> sp.Matrix:
-    """expr at N = n, X an n x 2 matrix of symbols, W^Q, W^K, W^V 2 x 2: every permutation."""
+    """expr at N = n, X an n x d matrix of symbols, W^Q and W^K d x d_k, W^V d x d_v (d = 2, d_k = 3,
+    d_v = 1): every permutation."""
     x = symbol_matrix("x", n, WIDTH)
     wq, wk, wv = _weights()
     values = {Xm: x, Wq: wq, Wk: wk, Wv: wv}
     e = sp.sympify(expr).xreplace({m: sp.ImmutableMatrix(v) for m, v in values.items()})
-    e = e.subs({N: n, d: WIDTH, d_k: WIDTH, d_v: WIDTH})
+    e = e.subs({N: n, d: WIDTH, d_k: KEY_WIDTH, d_v: VALUE_WIDTH})
     blocks = [
         carry_out(e.xreplace({sp.MatrixSymbol("P", n, n): sp.ImmutableMatrix(permutation_matrix(order))}))
         for order in permutations(range(n))
@@ -295,7 +301,8 @@ def derivation() -> Derivation:
     D.step(
         attention_of(_mul(Pm, Xm)),
         _mul(Pm, attention_of(Xm)),
-        f"all $N!$ permutations, $X$ of width {WIDTH} and the projections matrices of symbols: "
+        f"all $N!$ permutations, $X$ of width {WIDTH}, projections of widths {KEY_WIDTH} and "
+        f"{VALUE_WIDTH}, all matrices of symbols: "
         "attention computed exactly on both sides",
         method="at sizes",
         lemma=EXHAUSTIVE,

@@ -354,6 +354,12 @@ SABOTAGE: list[Sabotage] = [
         ("test_proof::test_a_model_asked_at_one_size_must_answer_at_that_size",),
     ),
     Sabotage(
+        "a model's symmetric test matrices may hide a transpose",
+        "                if _symmetric_side(lhs):",
+        "                if True:",
+        ("test_proof::test_a_model_whose_test_matrices_are_symmetric_is_refused",),
+    ),
+    Sabotage(
         "a decimal is read as a float",
         '    return sp.Rational(text) if "." in text else sp.Integer(text)',
         '    return sp.Float(text) if "." in text else sp.Integer(text)',

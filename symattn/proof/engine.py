@@ -1082,7 +1082,13 @@ class Derivation:
                     raise self._fail(index, why) from None
                 continue  # refused: the model gives no answer for a side it has no meaning for
             if what == TRANSPOSED and _symmetric(left):
-                continue
+                if _symmetric_side(lhs):
+                    continue  # the side is symmetric itself: its transpose is no wrong version
+                raise self._fail(
+                    index,
+                    f"the model at size {MODEL_SIZE} gives the left side a symmetric value where the "
+                    "side is not symmetric: its test matrices hide a transpose",
+                )
             if k == 0 and not _told_apart(right, 0 * right, random.Random(index)):
                 continue  # twice 0 is 0: the other plants (plus 1, an entry changed) test the model
             if _told_apart(wrong, right, random.Random(index * 31 + k)):
@@ -1426,6 +1432,18 @@ def _wrong_side(side: Any) -> tuple[str, Any]:
 
 def _symmetric(m: Any) -> bool:
     return isinstance(m, sp.MatrixBase) and m.shape[0] == m.shape[1] and _same(m, m.T)
+
+
+def _symmetric_side(side: Any) -> bool:
+    """The side equals its transpose as an expression (diag(p) - p p^T), not merely at a point."""
+    e = sp.sympify(side)
+    if not getattr(e, "is_Matrix", False):
+        return True
+    try:
+        transposed = e.T
+        return _same(transposed.doit(), e.doit()) or prove_equal(transposed, e) is not None
+    except Exception:
+        return False
 
 
 def _told_apart(wrong: Any, right: Any, rng: random.Random) -> bool:

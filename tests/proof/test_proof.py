@@ -897,6 +897,25 @@ def test_a_model_asked_at_one_size_must_answer_at_that_size():
         _at_sizes(lhs, rhs, honest).verify()
 
 
+def test_a_model_whose_test_matrices_are_symmetric_is_refused():
+    """Issue 46: a model whose matrices are symmetric makes a transpose slip invisible: with
+    A symmetric, A = A^T "holds" at every size. The engine refuses such a model."""
+    a = sp.MatrixSymbol("A", n, n)
+
+    def symmetric(e, size):
+        m = sp.Matrix(size, size, lambda r, c: r + c + 1)  # symmetric: a transpose changes nothing
+        return sp.Matrix(sp.sympify(e).subs(n, size).xreplace({sp.MatrixSymbol("A", size, size): m}).doit())
+
+    def asymmetric(e, size):
+        m = sp.Matrix(size, size, lambda r, c: (r + 1) * (2 * c + 1) + c)
+        return sp.Matrix(sp.sympify(e).subs(n, size).xreplace({sp.MatrixSymbol("A", size, size): m}).doit())
+
+    with pytest.raises(StepFailed, match="symmetric value where the side is not symmetric"):
+        _at_sizes(a, a.T, symmetric).verify()
+    with pytest.raises(StepFailed, match="cannot tell the left side transposed"):
+        _at_sizes(a, a.T, asymmetric).verify()  # the false step, refused for what it is
+
+
 def test_a_model_that_makes_every_score_equal_is_refused():
     """With every score equal, P S = S P holds for every permutation P: the model must still tell
     the planted sides (transposed, P replaced by the identity) from the right side, and it cannot."""
