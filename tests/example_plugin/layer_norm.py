@@ -50,7 +50,10 @@ def derivation() -> Derivation:
         TITLE,
         "Entries minus their mean sum to zero and do not change when the same constant is added to "
         "every entry; divided by the standard deviation, they have mean square 1.",
-        assumptions=["the entries are real", "they are not all equal, so the standard deviation is positive"],
+        assumptions=[
+            r"the entries are real, $n$ of them, $n \ge 1$",
+            "they are not all equal, so the standard deviation is positive",
+        ],
         sample=_at_least_two_entries,
     )
     D.abbreviations = {mu_: mean, sigma_: sigma}
