@@ -112,17 +112,12 @@ def statement(where: str, old: str, new: str) -> Callable[[Derivation], str]:
             _one(d, sorted(titles), old, where)
             d.steps = [dataclasses.replace(s, section=s.section.replace(old, new)) for s in d.steps]
             return "statement"
-        if where == "rules":
-            found = [k for k, s in enumerate(d.steps) if old in s.rule]
+        if where in ("rules", "checks"):
+            items, attr = (d.steps, "rule") if where == "rules" else (d.checks, "name")
+            found = [k for k, x in enumerate(items) if old in getattr(x, attr)]
             _one(d, found, old, where)
             k = found[0]
-            d.steps[k] = dataclasses.replace(d.steps[k], rule=d.steps[k].rule.replace(old, new))
-            return "statement"
-        if where == "checks":
-            found = [k for k, c in enumerate(d.checks) if old in c.name]
-            _one(d, found, old, where)
-            k = found[0]
-            d.checks[k] = dataclasses.replace(d.checks[k], name=d.checks[k].name.replace(old, new))
+            items[k] = dataclasses.replace(items[k], **{attr: getattr(items[k], attr).replace(old, new)})
             return "statement"
         raise ValueError(f"no texts called {where!r}")
 

@@ -128,6 +128,13 @@ def derivation_page() -> str:
             "long sums, which are what is checked. `D.abbreviations` says what each short name stands "
             "for, and `verify` fails a step whose shown side, written out, is not the side checked. A "
             "shown side that is a single symbol is a label, a name for the checked value.",
+            "- **The words are checked too.** Every formula in `$...$` of the theorem, the "
+            "assumptions, the headings and the rules is read back, and each relation it states must "
+            "be a claim, a step or a value put into its step, or be proved on the spot; every sign "
+            "the proof declares of a symbol (`positive=True`) must be on the page (here $n \\ge 1$). "
+            "A formula that states no claim (a condition) goes in `D.unchecked` with why; an "
+            "operator the prose writes goes in `D.operators` with its meaning. Every printed side is "
+            "read back too, so the page shows what was checked.",
             "",
             "## Checking it",
             "",

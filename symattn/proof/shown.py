@@ -369,17 +369,11 @@ def check_assumptions(d: Any) -> str:
         return "not published: its page is not checked for hidden signs"
     vocab = words_vocabulary(d)
     shown: dict[Any, set[str]] = {}
-    for _, text, _ in texts(d):
-        for f in formulas(text):
-            try:
-                reading = next(readings(f, vocab))
-            except Exception:
-                continue
-            for lhs, rel, rhs in reading.relations():
-                if rel in (">", ">="):
-                    lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
-                for x, facts in _signs_stated(lhs, rel, rhs):
-                    shown.setdefault(x, set()).update(facts)
+    for _, lhs, rel, rhs in _stated([text for _, text, _ in texts(d)], vocab):
+        if rel in (">", ">="):
+            lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
+        for x, facts in _signs_stated(lhs, rel, rhs):
+            shown.setdefault(x, set()).update(facts)
     for text in d.assumptions:
         for names, word in _SIGN_WORDS.findall(text):
             try:
@@ -397,7 +391,7 @@ def check_assumptions(d: Any) -> str:
                     f"(a relation such as ${page_latex(x)} > 0$, or the word after its name)"
                 )
     count = len({x for x in _used_symbols(d) if any(x.assumptions0.get(f) for f in _SHOWN_SIGNS)})
-    return f"{count} signs shown"
+    return f"{count} sign{'s' if count != 1 else ''} shown"
 
 
 def _signs_stated(lhs: Any, rel: str, rhs: Any) -> list[tuple[Any, set[str]]]:
@@ -435,16 +429,24 @@ def _limit_direction_symbol(x: sp.Symbol) -> bool:
 def _hypotheses(d: Any, vocab: Vocabulary) -> dict[Any, Any]:
     """The values the assumptions give symbols (``d_k = 2``, ``d_k = d_{model} / h``)."""
     values: dict[Any, Any] = {}
-    for text in d.assumptions:
+    for reading, lhs, rel, rhs in _stated(d.assumptions, vocab):
+        if rel == "=" and isinstance(lhs, sp.Symbol) and not reading.listing and lhs not in values:
+            values[lhs] = rhs
+    return values
+
+
+def _stated(prose: list[str], vocab: Vocabulary) -> Iterator[tuple[Reading, Any, str, Any]]:
+    """(reading, left, relation, right) for each relation the formulas of ``prose`` state, in
+    their first reading (a formula that cannot be read states nothing here: the statements
+    check names it)."""
+    for text in prose:
         for f in formulas(text):
             try:
                 reading = next(readings(f, vocab))
             except Exception:
                 continue
             for lhs, rel, rhs in reading.relations():
-                if rel == "=" and isinstance(lhs, sp.Symbol) and not reading.listing and lhs not in values:
-                    values[lhs] = rhs
-    return values
+                yield reading, lhs, rel, rhs
 
 
 def _pairs(d: Any, claims: bool = True) -> Iterator[tuple[Any, Any, str]]:

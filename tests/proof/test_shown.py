@@ -215,8 +215,8 @@ def test_a_sign_the_proof_assumes_must_be_on_the_page():
         shown.check_assumptions(_signed("", x))
     with pytest.raises(NotShownAsChecked, match="declared positive"):
         shown.check_assumptions(_signed(r"$x \ge 0$", x))  # weaker than what the proof uses
-    assert shown.check_assumptions(_signed(r"$x > 0$", x)) == "1 signs shown"
-    assert shown.check_assumptions(_signed(r"$x$ positive", x)) == "1 signs shown"
+    assert shown.check_assumptions(_signed(r"$x > 0$", x)) == "1 sign shown"
+    assert shown.check_assumptions(_signed(r"$x$ positive", x)) == "1 sign shown"
     with pytest.raises(StatementFailed, match="demo: x is declared positive"):
         _signed("", x).verify()
 
