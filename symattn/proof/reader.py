@@ -184,13 +184,15 @@ def vocabulary(objects: Iterable[Any], printer: Callable[[Any], str]) -> Vocabul
             if not isinstance(x, sp.Basic):
                 continue
             labels = {b.label for b in x.atoms(sp.IndexedBase)} | {i.base.label for i in x.atoms(sp.Indexed)}
-            for b in {i.base for i in x.atoms(sp.Indexed)} | set(x.atoms(sp.IndexedBase)):
+            # In SymPy's sort order, not a set's: which of two objects printed alike comes first
+            # must not depend on the hash seed.
+            for b in _ordered({i.base for i in x.atoms(sp.Indexed)} | set(x.atoms(sp.IndexedBase))):
                 v.add(b, printer(b.label))
-            for s in x.atoms(sp.Symbol, sp.MatrixSymbol, RandomSymbol):
+            for s in _ordered(x.atoms(sp.Symbol, sp.MatrixSymbol, RandomSymbol)):
                 if s in labels or isinstance(s, sp.Dummy) or _limit_direction(x, s):
                     continue
                 v.add(s, printer(s))
-            for s in x.atoms(sp.Sum, sp.Product):
+            for s in _ordered(x.atoms(sp.Sum, sp.Product)):
                 for index, low, high in s.limits:
                     v.ranges.setdefault(str(index), (low, high))
             for node in sp.preorder_traversal(x):
@@ -200,6 +202,10 @@ def vocabulary(objects: Iterable[Any], printer: Callable[[Any], str]) -> Vocabul
 
 #: Matrix algebra, which a printer may start with an operator's name (diag(p) - p p^T).
 _ALGEBRA = {"MatAdd", "MatMul", "MatPow", "Transpose", "Inverse", "HadamardProduct", "Add", "Mul", "Pow"}
+
+
+def _ordered(items: Iterable[Any]) -> list[Any]:
+    return sorted(items, key=sp.default_sort_key)
 
 
 def _limit_direction(e: sp.Basic, s: sp.Basic) -> bool:
