@@ -95,7 +95,7 @@ def main() -> None:
         "",
         cli_latency.table(cli_latency.rows()),
         "",
-        "## verify and derive, nothing cached (issue 10: verify within 10 s, derive within 3 s)",
+        "## verify and derive, nothing cached (issue 46: verify within 4 s, derive within 3 s)",
         "",
         verify_speed.table(verify_speed.measure(1)),
         "",
