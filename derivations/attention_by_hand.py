@@ -199,6 +199,12 @@ MUTATIONS = [
     Mutation(NAME, "the library's attention scaled by d_k, not sqrt(d_k)", _library_scaled_by_d_k),
     Mutation(
         NAME,
+        "the theorem states the first output as [0, 1]",
+        statement("theorem", "the outputs $[0, -1]$", "the outputs $[0, 1]$"),
+        why="no side of the proof",
+    ),
+    Mutation(
+        NAME,
         "a heading says sqrt(d_k) = 2 where d_k = 2",
         statement("sections", r"\sqrt{d_k} = \sqrt{2}", r"\sqrt{d_k} = 2"),
         why="the heading",

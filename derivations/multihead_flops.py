@@ -260,6 +260,7 @@ def derivation() -> Derivation:
     )
     D.then(total_cost(), "collect", shown_rhs=total_shown)
 
+    D.unchecked = {"N^2": "names the terms by their factor"}
     D.claim(2 * N**2 * dm > 4 * N * dm**2, n_above, "⟺")
     D.section("The crossover")
     D.step(
@@ -355,6 +356,12 @@ def _check_exact() -> tuple[float, float]:
 
 # -- planted errors: what the page says and prints (derivations.mutations gathers them) ----------
 MUTATIONS = [
+    Mutation(
+        NAME,
+        "the theorem says the cost is 3 N d_model^2 + 2 N^2 d_model",
+        statement("theorem", r"$4 N d_{\text{model}}^2", r"$3 N d_{\text{model}}^2"),
+        why="no side of the proof",
+    ),
     Mutation(
         NAME,
         "the theorem puts the crossover at N > d_model / 2",

@@ -360,6 +360,13 @@ SABOTAGE: list[Sabotage] = [
         ("test_proof::test_a_model_whose_test_matrices_are_symmetric_is_refused",),
     ),
     Sabotage(
+        "a value the theorem states need not be a side of the proof",
+        "        missing = [v for v in values if not _in_proof(d, v)]",
+        "        missing = []",
+        ("test_shown::test_a_value_the_theorem_states_is_a_side_of_the_proof",),
+        module=SHOWN,
+    ),
+    Sabotage(
         "a decimal is read as a float",
         '    return sp.Rational(text) if "." in text else sp.Integer(text)',
         '    return sp.Float(text) if "." in text else sp.Integer(text)',

@@ -506,6 +506,12 @@ MUTATIONS = [
     ),
     Mutation(
         NAME,
+        "the theorem bounds the entries by 1/3",
+        statement("theorem", r"at most $\tfrac14$", r"at most $\tfrac13$"),
+        why="no side of the proof",
+    ),
+    Mutation(
+        NAME,
         "a rule completes the square as (p - 1/3)^2",
         statement("rules", r"(p - \tfrac12)^2", r"(p - \tfrac13)^2"),
         why="the rule of step",

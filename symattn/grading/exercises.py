@@ -131,8 +131,8 @@ def output_exercise(scores: tuple[int, ...] = (2, 0, 0), values: tuple[int, ...]
         d = Derivation(
             "ex6.2",
             "Output from given scores",
-            f"Scores ${list(s)}$ and values ${list(v)}$ give the output "
-            f"${latex(weighted, plus_first=True)} = {latex(exact, plus_first=True)}$",
+            f"The output is ${latex(weighted, plus_first=True)} = {latex(exact, plus_first=True)}$.",
+            assumptions=[f"scores ${list(s)}$ (already scaled) and values ${list(v)}$"],
         )
         d.step(
             sp.Matrix(

@@ -259,6 +259,11 @@ def check_statements(d: Any, reduce: Any) -> str:
                 if why:
                     break
                 count += 1
+            if not why and where == "the theorem":
+                # A value the theorem states in words ("costs $4 N d^2 + 2 N^2 d$", "the
+                # weights $[1, 0]$") is a side of the proof, or a row of one.
+                why = _stated_values(d, found)
+                count += not why and any(_valued(r) for r in found[0].items)
             if why and f.strip() in unchecked:
                 used.add(f.strip())
                 continue
@@ -270,7 +275,51 @@ def check_statements(d: Any, reduce: Any) -> str:
             "verify does not establish it: take it off the list"
         )
     skipped = f", {len(used)} stated in words (not checked)" if used else ""
-    return f"{count} relation{'s' if count != 1 else ''} established{skipped}"
+    return f"{count} stated relations and values established{skipped}"
+
+
+def _valued(item: tuple[Any, ...]) -> bool:
+    """A bare expression (no relation) that is a value, not a name or a list of names."""
+    if len(item) != 1:
+        return False
+    e = item[0]
+    names = (sp.Symbol, sp.Indexed, sp.IndexedBase, sp.MatrixSymbol)
+    return not isinstance(e, names) and not (isinstance(e, sp.Tuple) and all(isinstance(x, names) for x in e))
+
+
+def _stated_values(d: Any, found: list[Reading]) -> str:
+    """Why a value the theorem states is no side of the proof ("" when each is one, under some
+    reading). A formula with a name the proof does not know, or a truncated one, is words."""
+    reasons = []
+    for reading in found:
+        if reading.listing or reading.unknown:
+            return ""
+        values = [item[0] for item in reading.items if _valued(item)]
+        missing = [v for v in values if not _in_proof(d, v)]
+        if not missing:
+            return ""
+        reasons.append(f"{sp.sstr(missing[0])} is no side of the proof, nor a row of one")
+    return reasons[0] if reasons else ""
+
+
+def _in_proof(d: Any, value: Any) -> bool:
+    sides = [x for k, s in enumerate(d.steps) for x in (d.lhs_of(k), s.rhs, s.shown_lhs, s.shown_rhs)]
+    sides += [c for claim in d.claims for c in claim[:2]]
+    for side in sides:
+        if side is None or isinstance(side, str):
+            continue
+        if _alike(value, side) and _matches(value, side):
+            return True
+        if _a_row_of(value, side):
+            return True
+    return False
+
+
+def _a_row_of(value: Any, side: Any) -> bool:
+    """``value``, a row vector, is a row of the matrix ``side`` (the weights $[1, 0]$ of A)."""
+    if not (isinstance(value, sp.MatrixBase) and isinstance(side, sp.MatrixBase) and value.rows == 1):
+        return False
+    return side.cols == value.cols and any(_matches(value, side.row(r)) for r in range(side.rows))
 
 
 def _first_reason(

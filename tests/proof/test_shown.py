@@ -230,3 +230,17 @@ def test_a_sign_the_page_assumes_must_be_the_proofs():
     d.steps.append(dataclasses.replace(d.steps[0], lhs=twice, rhs=2 * y**2, rule="twice"))
     with pytest.raises(NotShownAsChecked, match=r"assumption 1 .* not declared so"):
         shown.check_statements(d, d.reduce_expectations)
+
+
+def test_a_value_the_theorem_states_is_a_side_of_the_proof():
+    """A theorem states values in words too ("costs $4 N d^2 + 2 N^2 d$", "the outputs $[0, -1]$"):
+    each must be a side of the proof or a row of one."""
+    for name, old, new in [
+        ("multihead_flops", r"$4 N d_{\text{model}}^2", r"$3 N d_{\text{model}}^2"),
+        ("attention_by_hand", "the outputs $[0, -1]$", "the outputs $[0, 1]$"),
+    ]:
+        d = derivations.load(name)
+        shown.check_statements(d, d.reduce_expectations)
+        d.theorem = d.theorem.replace(old, new)
+        with pytest.raises(NotShownAsChecked, match="is no side of the proof, nor a row of one"):
+            shown.check_statements(d, d.reduce_expectations)
