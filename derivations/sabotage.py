@@ -367,6 +367,13 @@ SABOTAGE: list[Sabotage] = [
         module=SHOWN,
     ),
     Sabotage(
+        "two symbols of one kind may be printed alike",
+        "        if len(kinds) != len(set(kinds)):  # d_k and d both printed d: one name on the page",
+        "        if False:",
+        ("test_shown::test_two_symbols_printed_alike_fail_the_rendering",),
+        module=SHOWN,
+    ),
+    Sabotage(
         "a decimal is read as a float",
         '    return sp.Rational(text) if "." in text else sp.Integer(text)',
         '    return sp.Float(text) if "." in text else sp.Integer(text)',

@@ -299,6 +299,7 @@ def derivation() -> Derivation:
         "j = i": "a condition (the term the delta keeps), not a claim",
         r"\delta_{ij} = 0": "a claim under a condition (unless i = j), which step 9 proves by cases",
         "i = j": "a condition, not a claim",
+        "p_j = 1 - p_i - r": "defines r in words: the weight that is neither p_i nor p_j",
     }
     D.claim(sp.Derivative(p(i), z[j]), p(i) * (delta - p(j)))
     D.claim(sp.Sum(p(i) * (delta - p(j)), (j, 1, n)), 0)

@@ -491,6 +491,16 @@ MUTATIONS = [
     ),
     Mutation(
         NAME,
+        "an assumption d_k = 4 the proof does not use, which would make Var(z) = 4 a premise",
+        statement(
+            "assumptions",
+            "the widths $d_k, d$ positive integers",
+            "the widths $d_k, d$ positive integers; $d_k = 4$",
+        ),
+        why="does not use",
+    ),
+    Mutation(
+        NAME,
         "a figure's width written d_k = 81 where the step takes sqrt(64)",
         statement("rules", "at $d_k = 64$", "at $d_k = 81$"),
         why="the rule of step",

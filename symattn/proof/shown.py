@@ -97,6 +97,11 @@ def check_rendering(d: Any) -> str:
     """Read back every printed side and notation line; raise :class:`NotShownAsChecked` at the
     first that differs from its object. Returns a summary."""
     vocab = words_vocabulary(d)
+    for key, objects in vocab.names.items():
+        kinds = [type(x) for x in objects]
+        if len(kinds) != len(set(kinds)):  # d_k and d both printed d: one name on the page
+            shown_as = ", ".join(sorted(str(x) for x in objects))
+            raise NotShownAsChecked(f"{shown_as} are all printed as ${key}$: one name, one meaning")
     printer = getattr(d, "printer", None) or side_latex
     count = 0
     for what, value in shown_sides(d):
@@ -333,12 +338,15 @@ def _first_reason(
             continue
         lhs, rel, rhs = relations[k]
         try:
-            why = established(d, lhs, rel, rhs, reading, step, lambda e: reduce(e, step), hypotheses)
+            # An assumption is not proved from itself (d_k = 4 from d_k = 4).
+            given = {k: v for k, v in hypotheses.items() if k != lhs} if assumed else hypotheses
+            why = established(d, lhs, rel, rhs, reading, step, lambda e: reduce(e, step), given)
             if why and assumed and not _defined(d, lhs, rhs):
                 # An assumption the proof does not establish is a hypothesis: it must not
-                # contradict what its symbols are declared to be, nor what the proof defines.
+                # contradict what its symbols are declared to be, nor what the proof defines,
+                # and a value it gives a symbol must be one the proof uses.
                 hypothesis = _hypothesis(lhs, rel, rhs)
-                why = why if hypothesis is None else hypothesis
+                why = why if hypothesis is None else hypothesis or _unused_hypothesis(d, lhs, rel, rhs)
         except Exception as exc:
             why = f"it cannot be checked ({type(exc).__name__}: {exc})"
         if not why:
@@ -379,8 +387,8 @@ def _defined(d: Any, lhs: Any, rhs: Any) -> bool:
     value put into a step): an assumption about it must then be what the proof has."""
     named = {x for x in (lhs, rhs) if isinstance(x, sp.Symbol)}
     defined = {a for a, _, r in _pairs(d, claims=False) if r == "=" and isinstance(a, sp.Symbol)}
-    for s in d.steps:
-        defined |= set((s.given or {}).keys())
+    for s in d.steps:  # a value put in: defined, unless it is the very value assumed
+        defined |= {k for k, v in (s.given or {}).items() if not (k == lhs and sp.sympify(v) == rhs)}
     return bool(named & defined)
 
 
@@ -484,6 +492,21 @@ def _hypotheses(d: Any, vocab: Vocabulary) -> dict[Any, Any]:
     return values
 
 
+def _unused_hypothesis(d: Any, lhs: Any, rel: str, rhs: Any) -> str:
+    """Why an assumption x = c is one the proof does not use ("" if it does): the proof works
+    at that value where a step puts it in (``given``), or where x is free in none of its
+    checked sides (the hand-worked example, whose d_k is 2 throughout). Assuming d_k = 4 beside
+    a proof for every d_k would let the theorem claim Var(z) = 4."""
+    if rel != "=" or not isinstance(lhs, sp.Symbol) or not sp.sympify(rhs).is_number:
+        return ""
+    if any(sp.sympify((s.given or {}).get(lhs, sp.nan)) == rhs for s in d.steps):
+        return ""
+    sides = [x for k, s in enumerate(d.steps) for x in (d.lhs_of(k), s.rhs)]
+    if any(isinstance(x, sp.Basic) and lhs in x.free_symbols for x in sides):
+        return f"the proof holds for every {lhs} and puts in no {lhs} = {rhs}: an assumption it does not use"
+    return ""
+
+
 def _stated(prose: list[str], vocab: Vocabulary) -> Iterator[tuple[Reading, Any, str, Any]]:
     """(reading, left, relation, right) for each relation the formulas of ``prose`` state, in
     their first reading (a formula that cannot be read states nothing here: the statements
@@ -550,8 +573,8 @@ def established(
     crossover), two points of one chain, an abbreviation or a definition, a value put into its
     step, a new name defined on the spot (``g = z_i - z_j``), or a relation the engine proves
     here (under the assumptions' values)."""
-    if reading.listing or rel == "~" or _list_like(lhs) or _list_like(rhs):
-        return ""  # a range (d = 1, ..., 8), a truncated decimal, a law (X ~ N(0, 1)): words
+    if reading.listing or rel == "~" or isinstance(lhs, sp.Tuple) or isinstance(rhs, sp.Tuple):
+        return ""  # a range (d = 1, ..., 8), a truncated decimal, a law (X ~ N(0, 1)), a pair: words
     if rel in (">", ">="):
         lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
     pairs = []
@@ -578,8 +601,8 @@ def established(
                 return ""
         if step is not None and (why := _premise(d, lhs, rhs, step)) is not None:
             return why
-        if isinstance(lhs, sp.Symbol) and lhs in reading.unknown:
-            return ""  # a new name, defined where it is written (p_i = ...)
+        if isinstance(lhs, sp.Symbol) and lhs in reading.unknown and not _base_known(d, lhs):
+            return ""  # a new name, defined where it is written (p_i = ... where no p is known)
         return _proved_equal(d, lhs, rhs, reading, reduce, hypotheses or {})
     if rel in ("<", "<="):
         gap = _substituted(d, _reduced(d, rhs - lhs, reading, reduce), hypotheses or {})
@@ -593,12 +616,15 @@ def established(
     return f"no step states this {rel}"
 
 
+def _base_known(d: Any, name: sp.Symbol) -> bool:
+    """The letter a placeholder is written with (the p of p_j) names something of the
+    derivation: p_j is then that thing's entry, not a new name."""
+    base = re.split(r"[_^]", name.name, maxsplit=1)[0]
+    return any(re.split(r"[_^]", key, maxsplit=1)[0] == base for key in words_vocabulary(d).names)
+
+
 def _free(e: Any) -> set[Any]:
     return set(getattr(e, "free_symbols", set()))
-
-
-def _list_like(e: Any) -> bool:
-    return isinstance(e, sp.Tuple) or (isinstance(e, sp.MatrixBase) and 1 in e.shape and len(e) > 1)
 
 
 def _premise(d: Any, lhs: Any, rhs: Any, step: int) -> str | None:
@@ -613,15 +639,11 @@ def _premise(d: Any, lhs: Any, rhs: Any, step: int) -> str | None:
         if given.get(str(lhs)) == rhs:
             return ""
         return f"the step puts in {_given_text(s.given)}, not {sp.sstr(lhs)} = {rhs}"
-    sides = [d.lhs_of(step), s.rhs, s.shown_lhs, s.shown_rhs]
-    numbers = {a for e in sides if isinstance(e, sp.Basic) for a in e.atoms(sp.Number)}
-    if rhs in numbers or (any(isinstance(e, str) for e in sides) and _in_figure(rhs, sides)):
+    left = [d.lhs_of(step), s.shown_lhs]  # the instance: 64 in sqrt(64), not the 8 it gives
+    numbers = {a for e in left if isinstance(e, sp.Basic) for a in e.atoms(sp.Number)}
+    if rhs in numbers:
         return ""
     return None
-
-
-def _in_figure(value: Any, sides: list[Any]) -> bool:
-    return any(isinstance(e, str) and str(value) in e for e in sides)
 
 
 def _given_text(given: Any) -> str:
@@ -689,10 +711,12 @@ def _rounded(lhs: Any, rhs: Any) -> str:
         return "an approximation whose right side is not a decimal"
     text = page_latex(stated)
     digits = len(text.replace("-", "").replace(".", "").lstrip("0")) or 1
-    value = decimal_string(sp.sympify(lhs), digits)
-    if Decimal(value) != Decimal(text):
-        return f"correctly rounded it is {value}"
-    return ""
+    try:
+        value = decimal_string(sp.sympify(lhs), digits)
+        same = Decimal(value) == Decimal(text)
+    except Exception as exc:
+        return f"{sp.sstr(lhs)} cannot be rounded to compare with {text} ({type(exc).__name__})"
+    return "" if same else f"correctly rounded it is {value}"
 
 
 def _pair(lhs: Any, rhs: Any, a: Any, b: Any) -> bool:

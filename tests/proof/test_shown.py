@@ -244,3 +244,43 @@ def test_a_value_the_theorem_states_is_a_side_of_the_proof():
         d.theorem = d.theorem.replace(old, new)
         with pytest.raises(NotShownAsChecked, match="is no side of the proof, nor a row of one"):
             shown.check_statements(d, d.reduce_expectations)
+
+
+def test_the_reviews_holes_are_closed():
+    """Found by a hostile review (issue 46): each passed before, each is refused now."""
+
+    def refused(name, change, words):
+        d = derivations.load(name)
+        change(d)
+        with pytest.raises(NotShownAsChecked, match=words):
+            shown.check_statements(d, d.reduce_expectations)
+
+    # p_i is an entry of the derivation's p, not a new name defined on the spot
+    refused("softmax_jacobian", lambda d: setattr(d, "theorem", d.theorem + " Also $p_i = 7$."), "is not 7")
+    # a vector side is a value, compared, not words
+    outputs = r"the outputs $A V = \begin{bmatrix}0 & 1\end{bmatrix}$"
+    refused(
+        "attention_by_hand",
+        lambda d: setattr(d, "theorem", d.theorem.replace("the outputs $[0, -1]$", outputs)),
+        "it is false",
+    )
+    # an assumption the proof does not use is not a premise for the rest
+    unused = "$d_k = 4$"
+    refused("variance_scaling", lambda d: setattr(d, "assumptions", [*d.assumptions, unused]), "does not use")
+    # a premise's number stands in the step's instance, not only in its result (sqrt(64) = 8)
+    refused("variance_scaling", lambda d: _with_rule(d, "at $d_k = 64$", "at $d_k = 8$"), "d_k is not 8")
+
+
+def test_two_symbols_printed_alike_fail_the_rendering():
+    """A printer that writes d_k as d merges two symbols of variance_scaling on the page."""
+    d = derivations.load("variance_scaling")
+    symbol = printing.SymattnLatexPrinter._print_Symbol
+
+    def merged(self, e, style="plain"):
+        return "d" if e.name == "d_k" else symbol(self, e, style)
+
+    with (
+        mock.patch.object(printing.SymattnLatexPrinter, "_print_Symbol", merged),
+        pytest.raises(NotShownAsChecked, match=r"are all printed as \$d\$"),
+    ):
+        shown.check_rendering(d)
