@@ -315,6 +315,7 @@ def readings(text: str, vocab: Vocabulary) -> Iterator[Reading]:
 
 
 def read_value(text: str, vocab: Vocabulary) -> Any:
+    """``text`` read as one expression or relation (:meth:`Reading.value`) in its first reading."""
     return read(text, vocab).value()
 
 
@@ -595,19 +596,16 @@ class _Parser:
     def bracketed(self) -> Any:
         opening = self.next().text
         end = {"(": ")", "[": "]", r"\{": r"\}", "{": "}"}[opening]
-        items = [self.chain_or_expr()]
+        items = [self.expr()]
         while self.at(","):
             self.next()
-            items.append(self.chain_or_expr())
+            items.append(self.expr())
         self.expect(end)
         if len(items) == 1:
             return items[0]
         if opening == "[":
             return sp.Matrix([items])
         return sp.Tuple(*items)
-
-    def chain_or_expr(self) -> Any:
-        return self.expr()
 
     def fraction(self) -> Any:
         self.next()
