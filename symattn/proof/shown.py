@@ -1,6 +1,6 @@
 r"""What a derivation shows is what was checked: its printed sides and the math of its prose.
 
-Two checks that ``verify`` runs beside the steps (:meth:`symattn.proof.Derivation.tasks`):
+Three checks that ``verify`` runs beside the steps (:meth:`symattn.proof.Derivation.tasks`):
 
 - **Rendering.** Every side a page shows (:func:`symattn.proof.latex.side_latex`, the printer
   the LaTeX and Markdown pages use) and every line of the notation is read back by
@@ -12,6 +12,8 @@ Two checks that ``verify`` runs beside the steps (:meth:`symattn.proof.Derivatio
   abbreviation or a definition), a value put into its step, or one the engine proves on the
   spot (:func:`established`). A theorem that says ``\operatorname{Var}(z) = \sqrt{d_k}`` while
   its proof shows ``d_k`` fails, naming the theorem.
+- **Assumptions.** Every sign a published derivation declares of a symbol (positive,
+  nonnegative, ...) is stated on its page, and every sign the page assumes is declared.
 
 The derivation is read through its attributes only (no import of the engine, which imports
 this module).
