@@ -780,12 +780,16 @@ class Derivation:
         return StepReport(index, step, lhs, step.method, f"{detail}{shown}", error, time.perf_counter() - t)
 
     # -- the methods ----------------------------------------------------------------------
+    def rules_of(self, index: int | None) -> Any:
+        """The expectation rules of step ``index`` (its own, else the derivation's)."""
+        return (self.steps[index].expectation if index is not None else None) or self.expectation
+
     def reduce_expectations(self, expr: Any, index: int | None = None) -> Any:
         """``expr`` with E and Var taken by the rules of step ``index`` (or the derivation's);
         raises where there are none, or they do not apply."""
         if not _has_operators(expr):
             return expr
-        model = (self.steps[index].expectation if index is not None else None) or self.expectation
+        model = self.rules_of(index)
         if model is None:
             raise StepFailed("the derivation has no expectation rules")
         model.used.clear()
@@ -795,7 +799,7 @@ class Derivation:
         """Both sides with E[...] and Var(...) reduced by the expectation rules."""
         if not _has_operators(lhs, rhs):
             return lhs, rhs
-        model = self.steps[index].expectation or self.expectation
+        model = self.rules_of(index)
         if model is None:
             raise self._fail(index, "the step has E or Var but the derivation has no expectation rules")
         model.used.clear()
@@ -829,7 +833,7 @@ class Derivation:
 
     def _check_symbolic(self, index: int, lhs: Any, rhs: Any, rng: random.Random) -> tuple[str, float]:
         a, b = self._reduced(index, lhs, rhs)
-        model = self.steps[index].expectation or self.expectation
+        model = self.rules_of(index)
         rules = sorted(model.used) if _has_operators(lhs, rhs) else []
         method = prove_equal(a, b)
         if method is None:
@@ -1197,6 +1201,22 @@ class Derivation:
         err = self._cross_check(index, gap, step.certificate, rng)
         return "certificate " + sp.sstr(step.certificate), err
 
+    def chains(self) -> list[list[int]]:
+        """The chains of equalities, as the indices of their steps in order: a chain starts at
+        a step with a left side, or after a break. An inequality or a figure ends a chain of
+        equalities; so does a substitution, which holds at the values put in only."""
+        chains: list[list[int]] = []
+        open_chain = False
+        for index, step in enumerate(self.steps):
+            if step.relation != "=" or step.given is not None:
+                open_chain = False
+                continue
+            if step.lhs is not None or not open_chain:
+                chains.append([])
+                open_chain = True
+            chains[-1].append(index)
+        return chains
+
     def _verify_claims(self) -> None:
         """The theorem is stated as claims (where ``requires_claims``), and every claim is the
         start and a later point of some chain (a derivation without claims could have its last
@@ -1206,18 +1226,7 @@ class Derivation:
                 f"{self.name}: {NO_CLAIMS}: say what the proof establishes "
                 "(Derivation.claim(lhs, rhs)), so that its chains are tied to the theorem"
             )
-        chains: list[tuple[Any, list[Any]]] = []
-        open_chain = False
-        for index, step in enumerate(self.steps):
-            if step.relation != "=" or step.given is not None:
-                # An inequality or a figure ends a chain of equalities; so does a substitution,
-                # which holds at the values put in only.
-                open_chain = False
-                continue
-            if step.lhs is not None or not open_chain:
-                chains.append((self.lhs_of(index), []))
-                open_chain = True
-            chains[-1][1].append(step.rhs)
+        chains = [(self.lhs_of(ks[0]), [self.steps[k].rhs for k in ks]) for ks in self.chains()]
         for lhs, rhs, *relation in self.claims:
             if relation and relation[0] != "=":
                 steps = enumerate(self.steps)

@@ -67,7 +67,19 @@ def formulas(text: str) -> list[str]:
 
 
 def words_vocabulary(d: Any) -> Vocabulary:
-    """The derivation's names, operators and ranges, as its printer shows them."""
+    """The derivation's names, operators and ranges, as its printer shows them; built once for
+    the derivation as it stands (its ``_shape``, as the engine keys its own cache of names)."""
+    key = (d._shape(), id(d.operators)) if hasattr(d, "_shape") else None
+    cached = getattr(d, "_vocabulary", None)
+    if key is not None and cached is not None and cached[0] == key:
+        return cached[1]
+    vocab = _vocabulary_of(d)
+    if key is not None:
+        d._vocabulary = (key, vocab)
+    return vocab
+
+
+def _vocabulary_of(d: Any) -> Vocabulary:
     objects: list[Any] = []
     for m in [d.expectation, *(s.expectation for s in d.steps)]:
         objects += [sp.IndexedBase(b) if isinstance(b, str) else b for b in getattr(m, "random", ()) or ()]
@@ -198,11 +210,7 @@ def agree(read_: Any, obj: Any) -> bool:
     random points."""
     obj = _plain_form(obj)
     if isinstance(obj, sp.Rel) or isinstance(read_, sp.Rel):
-        return (
-            type(obj) is type(read_)
-            and agree(read_.lhs, obj.lhs)
-            and agree(read_.rhs, obj.rhs)
-        )
+        return type(obj) is type(read_) and agree(read_.lhs, obj.lhs) and agree(read_.rhs, obj.rhs)
     if isinstance(obj, sp.MatrixBase) or isinstance(read_, sp.MatrixBase):
         if not (isinstance(obj, sp.MatrixBase) and isinstance(read_, sp.MatrixBase)):
             return False
@@ -219,8 +227,11 @@ def agree(read_: Any, obj: Any) -> bool:
         if obj.shape != read_.shape:
             return False
     if isinstance(read_, sp.Tuple) or isinstance(obj, sp.Tuple):
-        return isinstance(read_, sp.Tuple) and isinstance(obj, sp.Tuple) and len(read_) == len(obj) and all(
-            agree(a, b) for a, b in zip(read_, obj, strict=True)
+        return (
+            isinstance(read_, sp.Tuple)
+            and isinstance(obj, sp.Tuple)
+            and len(read_) == len(obj)
+            and all(agree(a, b) for a, b in zip(read_, obj, strict=True))
         )
     try:
         if read_ == obj or sp.sympify(read_) == sp.sympify(obj):
@@ -550,16 +561,20 @@ _RELATION_NAMES = {sp.Eq: "=", sp.Lt: "<", sp.Le: "<=", sp.Gt: ">", sp.Ge: ">=",
 
 
 def _chains(d: Any) -> list[list[Any]]:
-    """The points of each chain of equalities (every side, shown or checked, along it)."""
-    chains: list[list[Any]] = []
-    for s in d.steps:
-        if s.relation != "=" or s.given is not None:
-            chains.append([])
-            continue
-        if s.lhs is not None or not chains:
-            chains.append([x for x in (s.lhs, s.shown_lhs) if x is not None])
-        chains[-1] += [x for x in (s.rhs, s.shown_rhs) if x is not None]
-    return chains
+    """The points of each chain of equalities (:meth:`Derivation.chains`): every side along it,
+    shown or checked."""
+    points = []
+    for ks in d.chains():
+        first = d.steps[ks[0]]
+        start = [d.lhs_of(ks[0]), first.shown_lhs]
+        points.append(
+            [
+                x
+                for x in start + [y for k in ks for y in (d.steps[k].rhs, d.steps[k].shown_rhs)]
+                if x is not None
+            ]
+        )
+    return points
 
 
 def established(
