@@ -74,13 +74,19 @@ def _softmax_rows_of(z: sp.ImmutableMatrix) -> sp.ImmutableMatrix:
 
 def softmax_row(row: list[sp.Expr], index: int = 0) -> list[sp.Expr]:
     """Exact softmax of one row; ``index`` names the row if it has no allowed entry."""
-    allowed = [x for x in row if x != sp.S.NegativeInfinity]
-    if not allowed:
+    if all(x == sp.S.NegativeInfinity for x in row):
         raise EmptyRowError([index])
-    shift = _exact_minimum(allowed)
-    terms = [sp.exp(x - shift) for x in row]  # exp(-oo) is exactly 0
-    total = sp.Add(*terms)
-    return [t / total for t in terms]
+    shift, total = _shift_and_total(tuple(sorted(row, key=sp.default_sort_key)))
+    return [sp.exp(x - shift) / total for x in row]  # exp(-oo) is exactly 0
+
+
+@lru_cache(maxsize=4096)
+def _shift_and_total(row: tuple[sp.Expr, ...]) -> tuple[sp.Expr, sp.Expr]:
+    """The shift and the denominator of a row, given its entries in SymPy's sort order: both
+    depend only on which entries the row has, so a row that is another one reordered (a row of
+    P S P^T, for every permutation P) finds them remembered."""
+    shift = _exact_minimum([x for x in row if x != sp.S.NegativeInfinity])
+    return shift, sp.Add(*(sp.exp(x - shift) for x in row))
 
 
 def _exact_minimum(values: list[sp.Expr]) -> sp.Expr:

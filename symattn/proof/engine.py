@@ -54,6 +54,7 @@ from .equivalence import (
     numeric_difference,
     prove_equal,
     random_point,
+    surely_differ,
 )
 from .operators import Ex, Var
 from .shown import NotShownAsChecked, rebuilt
@@ -553,7 +554,7 @@ class Derivation:
         results = []
         for kind, key in self.tasks():
             results.append(self.run_task(kind, key))
-            if results[-1][0] == "failed" and kind != "check":
+            if results[-1][0] == "failed" and kind not in ("check", "claims"):
                 break  # the first failure is the one reported; the rest need not run
         else:
             return self.assemble(results, time.perf_counter() - start)
@@ -566,11 +567,12 @@ class Derivation:
         return list({id(s.lemma): s.lemma for s in self.steps if s.lemma}.values())
 
     def tasks(self) -> list[tuple[str, int]]:
-        """The independent pieces of ``verify``: every lemma at every size, every step, every check."""
+        """The independent pieces of ``verify``: every lemma at every size, every step, what is
+        shown, the theorem's claims, every check."""
         sized = [("lemma", k) for k in range(len(self._lemma_sizes()))]
         steps = [("step", i) for i in range(len(self.steps))]
         shown = [("shown", k) for k in range(len(SHOWN))]
-        return sized + steps + shown + [("check", c) for c in range(len(self.checks))]
+        return sized + steps + shown + [("claims", 0)] + [("check", c) for c in range(len(self.checks))]
 
     def groups(self) -> list[list[tuple[str, int]]]:
         """The tasks, in groups that each run in turn in one worker, costliest group first.
@@ -609,7 +611,7 @@ class Derivation:
             return self._lemma_sizes()[key][0].cost
         if kind == "check":
             return self.checks[key].cost
-        if kind == "shown":
+        if kind in ("shown", "claims"):
             return 0.3
         step = self.steps[key]
         if step.cost is not None:
@@ -638,6 +640,15 @@ class Derivation:
                     return ("ok", str.__str__(str(SHOWN[key][1](self))))
                 except NotShownAsChecked as exc:
                     raise SHOWN[key][2](f"{self.name}: {exc}") from None
+            if kind == "claims":
+                try:
+                    self._verify_claims()
+                except (SymattnError, KeyboardInterrupt):
+                    raise
+                except BaseException as exc:  # a claim side that cannot even be compared fails the claim
+                    why = f"a claim of the theorem cannot be checked ({_why(exc)})"
+                    raise StepFailed(f"{self.name}: {why}") from None
+                return ("ok",)
             c, t = self.checks[key], time.perf_counter()
             try:
                 err, tol = c.run()
@@ -659,7 +670,7 @@ class Derivation:
         """The report from the tasks' results (in the order of :meth:`tasks`); raise the first failure."""
         tasks = self.tasks()
         for (kind, _), result in zip(tasks, results, strict=True):
-            if result[0] == "failed" and kind != "check":
+            if result[0] == "failed" and kind not in ("check", "claims"):
                 raise _FAILURES.get(result[1], StepFailed)(result[2])
         for lemma, n in self._lemma_sizes():  # checked in a worker: not again in this process
             _CHECKED.add((lemma, lemma.verify, lemma.twin, n))
@@ -675,16 +686,10 @@ class Derivation:
                     f"{self.name}: lemma '{lemma.name}' is used by no step: attach it to the step "
                     "it justifies, or remove it"
                 )
-        try:
-            self._verify_claims()
-        except SymattnError:
-            raise
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # a claim side that cannot even be compared fails the claim
-            raise StepFailed(f"{self.name}: a claim of the theorem cannot be checked ({_why(exc)})") from None
         checks = []
         for (kind, key), result in zip(tasks, results, strict=True):
+            if kind == "claims" and result[0] == "failed":  # checked in a task, like the steps
+                raise _FAILURES.get(result[1], StepFailed)(result[2])
             if kind == "check":
                 if result[0] == "failed":
                     raise _FAILURES.get(result[1], StepFailed)(result[2])
@@ -706,6 +711,8 @@ class Derivation:
             return f"{self.name}: lemma '{lemma.name}' at size {n}: {why}"
         if kind == "shown":
             return f"{self.name}: {SHOWN[key][0]}: {why}"
+        if kind == "claims":
+            return f"{self.name}: the theorem's claims: {why}"
         return f"{self.name}: the numeric check '{self.checks[key].name}': {why}"
 
     def _fail(self, index: int, why: str) -> StepFailed:
@@ -1515,7 +1522,7 @@ def _matches(claimed: Any, proved: Any) -> bool:
     if not isinstance(claimed, str) and not isinstance(proved, str) and rebuilt(claimed) == rebuilt(proved):
         return True  # the same tree once evaluated node by node: no normal form, nothing to sample
     try:
-        if prove_equal(claimed, proved) is None:
+        if surely_differ(claimed, proved) or prove_equal(claimed, proved) is None:
             return False
         err, *_ = numeric_difference(claimed, proved, random.Random(0))
         return err <= TOLERANCE

@@ -17,6 +17,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 from sympy.concrete.delta import deltasummation
+from sympy.stats.rv import RandomSymbol
 
 from ..core.nodes import carry_out
 
@@ -172,7 +173,7 @@ def evaluate(e: Any, point: Point, rng: random.Random, digits: int = 60) -> Any:
     if isinstance(e, sp.MatrixBase):
         return e.applyfunc(lambda x: evaluate(x, point, rng, digits))
     scalar = {s: v for s, v in point.items() if not isinstance(s, sp.Indexed)}
-    x = _empty_when_reversed(sp.sympify(e)).subs(scalar)
+    x = _put_in(_empty_when_reversed(sp.sympify(e)), scalar)
     if x.atoms(sp.MatrixSymbol):
         return evaluate(_fill_matrices(x, point, rng), point, rng, digits)
     x = x.doit()
@@ -182,6 +183,19 @@ def evaluate(e: Any, point: Point, rng: random.Random, digits: int = 60) -> Any:
             point[atom] = sp.Rational(rng.randint(low, 30), 10)
     x = x.subs({k: v for k, v in point.items() if isinstance(k, sp.Indexed)}).doit()
     return sp.N(x, digits)
+
+
+def _put_in(e: sp.Basic, values: Mapping[sp.Basic, Any]) -> sp.Basic:
+    """``e`` with the values put in: by ``xreplace`` (one walk of the tree, many times faster than
+    ``subs`` with many symbols) where no variable is bound in ``e``; else by ``subs``, which
+    leaves a bound variable (a summation index of the same name, say) alone."""
+    if e.has(*_BINDERS) or e.atoms(RandomSymbol) or not all(isinstance(k, sp.Symbol) for k in values):
+        return e.subs(values)
+    return e.xreplace(dict(values))
+
+
+#: The expressions that bind a variable (a sympy.stats random variable holds a symbol too).
+_BINDERS = (sp.Sum, sp.Product, sp.Integral, sp.Derivative, sp.Limit, sp.Lambda, sp.Subs)
 
 
 def _empty_when_reversed(e: sp.Basic) -> sp.Basic:
@@ -452,6 +466,29 @@ def numeric_difference(
         if err >= worst[0]:
             worst = (err, dict(point), a, b)
     return worst
+
+
+def surely_differ(a: Any, b: Any) -> bool:
+    """``a`` and ``b`` differ at a random point by more than any rounding could explain. A
+    refusal only, made before SymPy's normal forms are tried in vain: equal values still go to
+    them (and to the points after them)."""
+    try:
+        a, b = _explicit(a), _explicit(b)
+        # A masked entry (-oo) on one side only: no number to compare it with.
+        matrices = isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase) and a.shape == b.shape
+        if matrices and any((x in _INFINITE or y in _INFINITE) and x != y for x, y in zip(a, b, strict=True)):
+            return True
+        err, *_ = numeric_difference(a, b, random.Random(1), points=1)
+    except Exception:
+        return False
+    return DIFFERENT < err < float("inf")
+
+
+_INFINITE = (sp.oo, -sp.oo, sp.zoo)
+
+
+#: A relative difference at one point (of values evaluated to 60 digits) that is a difference.
+DIFFERENT = 1e-30
 
 
 def _relative_error(a: Any, b: Any) -> float:

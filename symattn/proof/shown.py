@@ -28,9 +28,10 @@ from decimal import Decimal
 from typing import Any
 
 import sympy as sp
+from sympy.stats.rv import RandomSymbol
 
 from ..core.digits import decimal_string
-from .equivalence import numeric_difference, prove_equal
+from .equivalence import numeric_difference, prove_equal, surely_differ
 from .latex import RELATIONS_LATEX, page_latex, side_latex, term_pieces
 from .operators import Ex, Var
 from .reader import RELATIONS, ReadError, Reading, Vocabulary, readings, vocabulary
@@ -241,6 +242,12 @@ def agree(read_: Any, obj: Any) -> bool:
         if _concrete_matrix(obj) and _concrete_matrix(read_):
             # A block matrix times a matrix, say: compared entry by entry.
             return agree(sp.Matrix(read_.as_explicit()), sp.Matrix(obj.as_explicit()))
+        if _random_symbols(read_) != _random_symbols(obj):
+            # A reading that takes a random variable for a plain symbol (or the other way
+            # round) is another formula; it is refused before any expectation is integrated.
+            return False
+        if surely_differ(read_, obj):
+            return False  # no normal form can make them equal: the ladder is not climbed
         method = prove_equal(read_, obj)
         if method is None:
             return False
@@ -773,10 +780,25 @@ def _alike(a: Any, b: Any) -> bool:
         return a == 0 or b == 0 or _is_matrix(a) == _is_matrix(b)
     if _is_matrix(a) != _is_matrix(b):
         return False
-    try:
-        return {str(x) for x in _free(_plain_form(a))} == {str(x) for x in _free(_plain_form(b))}
-    except Exception:
-        return True
+    return _names(a) == _names(b) or _names(a) is None or _names(b) is None
+
+
+def _names(e: Any) -> frozenset[str] | None:
+    """The free names of ``e`` as printed (remembered, as :func:`_matches` is); None if unknown."""
+    key = _hashable(e)
+    if key not in _NAMES:
+        try:
+            _NAMES[key] = frozenset(str(x) for x in _free(_plain_form(e)))
+        except Exception:
+            _NAMES[key] = None
+    return _NAMES[key]
+
+
+_NAMES: dict[Any, frozenset[str] | None] = {}
+
+
+def _random_symbols(e: Any) -> set:
+    return sp.sympify(e).atoms(RandomSymbol)
 
 
 def _is_matrix(e: Any) -> bool:
