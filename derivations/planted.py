@@ -90,6 +90,21 @@ def worked(name: str, build: Callable[[], Derivation]) -> list[Mutation]:
 
 
 # -- the prose ------------------------------------------------------------------------------------
+def stands_for(words: str, other: str) -> Callable[[Derivation], str]:
+    """The theorem's ``words`` said to stand for the claim that stands for ``other`` words (a
+    claim of another form): the words check must refuse it."""
+
+    def plant(d: Derivation) -> str:
+        claims = dict(d.words)
+        if words not in claims or other not in claims:
+            raise LookupError(f"{d.name}: no claim stands for {words!r} or {other!r}")
+        d.words = [(w, claims[other] if w == words else c) for w, c in d.words]
+        return "statement"
+
+    return plant
+
+
+
 def statement(where: str, old: str, new: str) -> Callable[[Derivation], str]:
     """Replace ``old`` by ``new`` in one text of the derivation: ``where`` is ``title``,
     ``theorem``, ``assumptions``, ``sections``, ``rules`` or ``checks`` (``old`` must occur in

@@ -21,6 +21,7 @@ from typing import Any
 
 ENGINE = "symattn.proof.engine"
 SHOWN = "symattn.proof.shown"
+WORDS = "symattn.proof.words"
 
 
 @dataclass(frozen=True)
@@ -290,6 +291,27 @@ SABOTAGE: list[Sabotage] = [
         "    return False",
         ("test_shown::test_an_assumption_must_agree_with_what_the_proof_defines",),
         module=SHOWN,
+    ),
+    Sabotage(
+        "property words that stand for no claim pass",
+        "            if not mine:",
+        "            if False:",
+        ("test_words::test_words_that_stand_for_no_claim_fail_naming_them",),
+        module=WORDS,
+    ),
+    Sabotage(
+        "a claim of any form stands for the words",
+        "            fitting = [k for k, c in mine if any(_fits(prop, d, c, v) for v in value)]",
+        "            fitting = [k for k, c in mine]",
+        ("test_words::test_a_claim_not_of_the_property_s_form_fails",),
+        module=WORDS,
+    ),
+    Sabotage(
+        "the value after valued words is not read (rank $n$ is a mention)",
+        "    m = _VALUE.match(text, at)",
+        "    m = None",
+        ("test_words::test_a_value_after_the_words_must_be_the_claim_s",),
+        module=WORDS,
     ),
     Sabotage(
         "an unchecked entry no text needs is kept",

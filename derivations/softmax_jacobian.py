@@ -30,7 +30,7 @@ from symattn.proof import Derivation, Lemma, StepFailed
 from symattn.proof.equivalence import prove_equal
 from symattn.proof.latex import written
 
-from .planted import Mutation, drops_digit, drops_transpose, flips_fraction, rendering, statement
+from .planted import Mutation, drops_digit, drops_transpose, flips_fraction, rendering, stands_for, statement
 
 NAME = "softmax_jacobian"
 TITLE = "The softmax Jacobian"
@@ -301,11 +301,15 @@ def derivation() -> Derivation:
         "i = j": "a condition, not a claim",
         "p_j = 1 - p_i - r": "defines r in words: the weight that is neither p_i nor p_j",
     }
+    quad = sp.Sum(sp.Sum(x[i] * p(i) * (delta - p(j)) * x[j], (j, 1, n)), (i, 1, n))  # x^T J x
     D.claim(sp.Derivative(p(i), z[j]), p(i) * (delta - p(j)))
-    D.claim(sp.Sum(p(i) * (delta - p(j)), (j, 1, n)), 0)
-    D.claim(rank(Jsym), n - 1)
-    D.claim(pw * (1 - pw), sp.Rational(1, 4), "<=")  # every entry at most 1/4 in size
-    D.claim(sp.Limit(pw * (1 - pw), pw, 1, "-"), sp.S.Zero)  # saturation
+    D.claim(sp.Sum(p(i) * (delta - p(j)), (j, 1, n)), 0, words="summing to")
+    D.claim(p(i) * (delta - p(j)) - p(j) * (sp.KroneckerDelta(j, i) - p(i)), 0, words="symmetric")
+    D.claim(sp.S.Zero, quad, "<=", words="positive semidefinite")
+    D.claim(rank(Jsym), n - 1, words="rank")
+    D.claim(pw * (1 - pw), sp.Rational(1, 4), "<=", words="at most")  # every entry at most 1/4 in size
+    D.claim(sp.Limit(pw * (1 - pw), pw, 1, "-"), sp.S.Zero, words="tend to")  # saturation
+    D.words.append(("as one weight tends to", D.claims[-1]))  # where the limit is taken
 
     D.section("The entries")
     D.step(
@@ -360,7 +364,6 @@ def derivation() -> Derivation:
     D.then(sp.S.Zero, r"$\delta_{ij} = 0$ unless $i = j$", check=_by_cases)
 
     D.section("Positive semidefinite, rank $n - 1$")
-    quad = sp.Sum(sp.Sum(x[i] * p(i) * (delta - p(j)) * x[j], (j, 1, n)), (i, 1, n))
     mean = sp.Sum(p(j) * x[j], (j, 1, n))
     D.step(
         quad,
@@ -546,6 +549,45 @@ MUTATIONS = [
         "the weighted mean written with p_i for p_j",
         statement("rules", r"\bar{x} = \sum_j p_j x_j", r"\bar{x} = \sum_j p_i x_j"),
         why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "the theorem says positive definite",
+        statement("theorem", "positive semidefinite", "positive definite"),
+        why="'positive definite', which stands for no claim",
+    ),
+    Mutation(
+        NAME, "the theorem says rank n", statement("theorem", "rank $n - 1$", "rank $n$"), why="'rank $n$'"
+    ),
+    Mutation(
+        NAME,
+        "the theorem says antisymmetric",
+        statement("theorem", "is symmetric", "is antisymmetric"),
+        why="'antisymmetric'",
+    ),
+    Mutation(
+        NAME,
+        "the theorem says the entries tend to 1",
+        statement("theorem", "tend to 0", "tend to 1"),
+        why="'tend to 1'",
+    ),
+    Mutation(
+        NAME,
+        "the theorem says the rows sum to 1",
+        statement("theorem", "summing to 0", "summing to 1"),
+        why="'summing to 1'",
+    ),
+    Mutation(
+        NAME,
+        "'symmetric' stands for the rows' sum",
+        stands_for("symmetric", "summing to"),
+        why="'symmetric', but the claim it stands for",
+    ),
+    Mutation(
+        NAME,
+        "'positive semidefinite' stands for the bound on the entries",
+        stands_for("positive semidefinite", "at most"),
+        why="'positive semidefinite', but the claim it stands for",
     ),
     Mutation(
         NAME,

@@ -6,6 +6,8 @@ matrix (every MatrixSymbol substituted) evaluates itself with :meth:`UnaryMatrix
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
@@ -35,6 +37,13 @@ def _carried(e: sp.Basic) -> sp.Basic:
     at every level would walk every entry of the explicit matrices again and again)."""
     if isinstance(e, sp.MatrixBase) or not isinstance(e, MatrixExpr):
         return e
+    return _carried_node(e)
+
+
+@lru_cache(maxsize=256)
+def _carried_node(e: MatrixExpr) -> sp.Basic:
+    """One node carried out, remembered: a side evaluated at every permutation P meets its
+    P-free parts (Attention(X) in P Attention(X), softmax(S) in P softmax(S) P^T) each time."""
     if isinstance(e, UnaryMatrixNode):
         return e.on_explicit(_immutable(_carried(e.arg)))
     if isinstance(e, sp.BlockMatrix):

@@ -133,8 +133,11 @@ def derivation_page() -> str:
             "be a claim, a step or a value put into its step, or be proved on the spot; every sign "
             "the proof declares of a symbol (`positive=True`) must be on the page (here $n \\ge 1$). "
             "A formula that states no claim (a condition) goes in `D.unchecked` with why; an "
-            "operator the prose writes goes in `D.operators` with its meaning. Every printed side is "
-            "read back too, so the page shows what was checked.",
+            "operator the prose writes goes in `D.operators` with its meaning. A property the "
+            "theorem states in words (\"sum to zero\", \"symmetric\", \"positive semidefinite\", "
+            "\"of rank $n - 1$\") names the claim it stands for, `D.claim(..., words=\"sum to\")`, "
+            "and that claim must have the property's form. Every printed side is read back too, so "
+            "the page shows what was checked.",
             "",
             "## Checking it",
             "",

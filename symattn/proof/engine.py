@@ -47,6 +47,7 @@ from ..core.digits import decimal_string, round_decimal
 from ..display import Shown
 from ..errors import EXIT_CHECK_FAILED, SymattnError
 from . import shown as _shown
+from . import words as _words
 from .equivalence import (
     _relative_error,
     describe_point,
@@ -483,6 +484,9 @@ class Derivation:
     #: How the pages print a step's side (None: :func:`symattn.proof.latex.side_latex`);
     #: ``verify`` reads what it prints back (a planted printer error replaces it).
     printer: Callable[[Any], str] | None = None
+    #: The properties the theorem states in words, each with the claim it stands for
+    #: (``claim(..., words="symmetric")``); :mod:`.words` checks the claim has its form.
+    words: list[tuple[str, tuple]] = field(default_factory=list)
     _section: str = ""
 
     # -- building -------------------------------------------------------------------------
@@ -514,10 +518,16 @@ class Derivation:
         """
         return self.step(expr, stated, context, relation="≈", digits=digits)
 
-    def claim(self, lhs: Any, rhs: Any, relation: str = "=") -> Derivation:
+    def claim(self, lhs: Any, rhs: Any, relation: str = "=", words: str | None = None) -> Derivation:
         """The theorem states ``lhs = rhs``: some chain of the proof must establish it. With
-        another ``relation`` (``<=``, ``⟺``, ``≠``), a step with that relation must state it."""
-        self.claims.append((lhs, rhs) if relation == "=" else (lhs, rhs, relation))
+        another ``relation`` (``<=``, ``⟺``, ``≠``), a step with that relation must state it
+        (an inequality's side may be the start of a chain that reaches the step's side).
+        ``words``: the property the theorem states in words that this claim stands for
+        ("positive semidefinite"; :mod:`.words`)."""
+        claim = (lhs, rhs) if relation == "=" else (lhs, rhs, relation)
+        self.claims.append(claim)
+        if words is not None:
+            self.words.append((words, claim))
         return self
 
     def numeric_check(
@@ -1238,6 +1248,8 @@ class Derivation:
             if relation and relation[0] != "=":
                 steps = enumerate(self.steps)
                 stated = [(self.lhs_of(k), s.rhs) for k, s in steps if s.relation == relation[0]]
+                if relation[0] in _ORDERS:
+                    stated = _reaching(stated, chains)
                 if not any(_matches(lhs, a) and _matches(rhs, b) for a, b in stated):
                     raise StepFailed(
                         f"{self.name}: the theorem claims {sp.sstr(lhs)} {relation[0]} {sp.sstr(rhs)}, "
@@ -1396,6 +1408,7 @@ SHOWN: tuple[tuple[str, Callable[[Derivation], str], type[StepFailed]], ...] = (
     ("the prose's formulas", lambda d: _shown.check_statements(d, d.reduce_expectations), StatementFailed),
     ("the printed formulas", lambda d: _shown.check_rendering(d), RenderingFailed),
     ("the assumptions", lambda d: _shown.check_assumptions(d), StatementFailed),
+    ("the theorem's words", lambda d: _words.check_words(d, _shown.words_vocabulary(d)), StatementFailed),
 )
 
 #: The failure of a derivation whose theorem states no claims.
@@ -1504,6 +1517,20 @@ def _floats(*sides: Any) -> list[sp.Float]:
         elif isinstance(side, (sp.Basic, sp.MatrixBase)):
             out.extend(sorted(side.atoms(sp.Float), key=str))
     return out
+
+
+#: The order relations: a side of one may be replaced by the start of a chain reaching it.
+_ORDERS = ("<", "<=", ">", ">=")
+
+
+def _reaching(stated: list[tuple[Any, Any]], chains: list[tuple[Any, list[Any]]]) -> list[tuple[Any, Any]]:
+    """The pairs an order relation holds of: a <= b and c = ... = b give a <= c too."""
+    return [(a, b) for x, y in stated for a, b in product(_reached(x, chains), _reached(y, chains))]
+
+
+def _reached(side: Any, chains: list[tuple[Any, list[Any]]]) -> list[Any]:
+    """``side``, and the start of every chain of equalities that reaches it."""
+    return [side] + [start for start, ends in chains if any(_same(side, x) for x in ends)]
 
 
 def _same(lhs: Any, rhs: Any) -> bool:

@@ -67,7 +67,7 @@ def derivation() -> Derivation:
     )
     D.then(total - sp.Sum(x[j], (j, 1, n)), r"$n \cdot \frac{1}{n} = 1$")
     D.then(sp.S.Zero, "the name of a summation index does not matter")
-    D.claim(sp.Sum(x[i] - mean, (i, 1, n)), 0)
+    D.claim(sp.Sum(x[i] - mean, (i, 1, n)), 0, words="sum to")  # the theorem's "sum to zero"
 
     D.section("A constant shift changes nothing")
     shifted = x[i] + c - sp.Sum(x[j] + c, (j, 1, n)) / n

@@ -1,0 +1,316 @@
+r"""What a theorem states in words: each property it names stands for a claim of its form.
+
+A theorem says "$J$ is symmetric and positive semidefinite of rank $n - 1$". The formula
+check (:mod:`.shown`) reads ``$n - 1$``, but the words around it are claims too. Each property
+word of :data:`PROPERTIES` found in a derivation's title or theorem must be one the derivation
+says it stands for (``Derivation.claim(lhs, rhs, relation, words="positive semidefinite")``),
+and that claim must have the property's form:
+
+- *positive semidefinite*: ``0 <= Q`` with Q a quadratic form (Q at twice some vector is four
+  times Q, checked exactly with the sums written out at a size); *positive definite* ``0 < Q``;
+- *symmetric*: ``A_{ji} = A_{ij}`` (the derivation's two indices swapped, or a transpose), or
+  ``A_{ij} - A_{ji} = 0``; *antisymmetric* with a minus sign;
+- *rank $r$*: ``rank(A) = r``; *at most $v$*: ``... <= v``; *at least $v$*: ``v <= ...``;
+- *sums to $v$* (rows summing to 0): a sum equal to v; *tends to $v$*: a limit equal to v;
+  *as ... tends to $v$* ("as one weight tends to 1"): a limit taken at v;
+- and the words with no form of their own (orthogonal, invertible, equivariant, ...): some
+  claim must stand for them.
+
+The claims themselves are verified like every claim (a chain or a step of the proof must
+establish each). A theorem changed to "positive definite", "antisymmetric" or "of rank $n$"
+fails ``verify`` naming the words; so does a claim said to stand for words the theorem does
+not use. Words outside :data:`PROPERTIES` are not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sympy as sp
+
+from .equivalence import prove_equal
+from .reader import ReadError, readings
+from .shown import NotShownAsChecked, agree
+
+
+class WordsNotClaimed(NotShownAsChecked):
+    """A property the prose names stands for no claim of its form; the message says which."""
+
+
+@dataclass(frozen=True)
+class Property:
+    """A property a theorem may state in words."""
+
+    #: The words, as a regular expression (matched without regard to case).
+    pattern: str
+    #: What a claim standing for it must be, in words (for the failure message).
+    form: str
+    #: fits(derivation, lhs, rhs, relation, value): the claim has the property's form; value
+    #: is what follows the words (``rank $n - 1$``), read, or None.
+    fits: Callable[[Any, Any, Any, str, Any], bool]
+    #: The words are followed by a value (``$n - 1$``, ``0``) that the claim must state.
+    valued: bool = False
+
+
+# -- forms ------------------------------------------------------------------------------------
+def _zero(e: Any) -> bool:
+    return isinstance(e, sp.ZeroMatrix) or sp.sympify(e) == 0
+
+
+def _equal(a: Any, b: Any) -> bool:
+    """``a`` is ``b``: the same tree, or proved equal by SymPy's normal forms."""
+    return agree(a, b)
+
+
+def _sizes(e: Any) -> dict[sp.Symbol, int]:
+    """The symbols a sum or product runs up to, at size 3 (sums written out, none empty)."""
+    bounds = {
+        x
+        for s in sp.sympify(e).atoms(sp.Sum, sp.Product)
+        for (_, _, hi) in s.limits
+        for x in sp.sympify(hi).free_symbols
+    }
+    return dict.fromkeys(sorted(bounds, key=str), 3)
+
+
+def _quadratic(form: Any) -> bool:
+    """``form`` is a quadratic form in some vector: at twice the vector it is four times as
+    large (exactly, with its sums written out at size 3), and it is not 0."""
+    e = sp.sympify(form)
+    if _zero(e):
+        return False
+    e = e.subs(_sizes(e)).doit()
+    for base in sorted({x.base for x in e.atoms(sp.Indexed)}, key=str):
+        doubled = e.replace(lambda x, b=base: isinstance(x, sp.Indexed) and x.base == b, lambda x: 2 * x)
+        if prove_equal(doubled, 4 * e) is not None:
+            return True
+    return False
+
+
+def _signed_form(strict: bool, positive: bool) -> Callable[[Any, Any, Any, str, Any], bool]:
+    want = "<" if strict else "<="
+
+    def fits(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
+        small, large = (lhs, rhs) if rel in ("<", "<=") else (rhs, lhs)
+        if {"<": "<", "<=": "<=", ">": "<", ">=": "<="}.get(rel) != want:
+            return False
+        zero, form = (small, large) if positive else (large, small)
+        return _zero(zero) and _quadratic(form)
+
+    return fits
+
+
+def _swapped(d: Any, e: Any) -> Any:
+    indices = tuple(getattr(d, "indices", ()) or ())[:2]
+    if isinstance(e, sp.MatrixBase | sp.MatrixExpr):
+        return e.T
+    if len(indices) != 2:
+        return None
+    i, j = indices
+    return sp.sympify(e).xreplace({i: j, j: i})
+
+
+def _symmetric(sign: int) -> Callable[[Any, Any, Any, str, Any], bool]:
+    """A = sign * A with its indices swapped; or A - sign * swapped(A) = 0, written as such."""
+
+    def fits(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
+        if rel != "=":
+            return False
+        swapped = _swapped(d, lhs)
+        if swapped is None:
+            return False
+        if not _zero(rhs):
+            return _differs(lhs, swapped) and _equal(rhs, sign * swapped)
+        terms = sp.Add.make_args(sp.sympify(lhs))
+        if len(terms) != 2:
+            return False
+        first, second = terms
+        return _differs(first, _swapped(d, first)) and _equal(second, -sign * _swapped(d, first))
+
+    return fits
+
+
+def _differs(a: Any, b: Any) -> bool:
+    """Not the same tree: a claim A = A says nothing of symmetry."""
+    return sp.sympify(a) != sp.sympify(b)
+
+
+def _applied(name: str) -> Callable[[Any], bool]:
+    def test(e: Any) -> bool:
+        return isinstance(e, sp.core.function.AppliedUndef) and e.func.__name__ == name
+
+    return test
+
+
+def _rank(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
+    return rel == "=" and _applied("rank")(lhs) and value is not None and _equal(value, rhs)
+
+
+def _at_most(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
+    bound = rhs if rel in ("<", "<=") else lhs if rel in (">", ">=") else None
+    return bound is not None and value is not None and _equal(value, bound)
+
+
+def _at_least(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
+    bound = lhs if rel in ("<", "<=") else rhs if rel in (">", ">=") else None
+    return bound is not None and value is not None and _equal(value, bound)
+
+
+def _sums_to(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
+    total = sp.sympify(lhs)
+    summed = isinstance(total, sp.Sum | sp.MatMul)
+    return rel == "=" and summed and value is not None and _equal(value, rhs)
+
+
+def _tends_to(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
+    return rel == "=" and isinstance(lhs, sp.Limit) and value is not None and _equal(value, rhs)
+
+
+def _taken_at(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
+    return rel == "=" and isinstance(lhs, sp.Limit) and value is not None and _equal(value, lhs.args[2])
+
+
+def _any_claim(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
+    return True
+
+
+#: The property words a theorem may state, each with the form of the claim it stands for.
+#: Order matters only for reading: each word is found by its own pattern.
+PROPERTIES: dict[str, Property] = {
+    "positive semidefinite": Property(
+        r"positive[ -]semi-?definite", "0 <= Q with Q a quadratic form", _signed_form(False, True)
+    ),
+    "positive definite": Property(
+        r"positive[ -]definite", "0 < Q with Q a quadratic form", _signed_form(True, True)
+    ),
+    "negative semidefinite": Property(
+        r"negative[ -]semi-?definite", "Q <= 0 with Q a quadratic form", _signed_form(False, False)
+    ),
+    "negative definite": Property(
+        r"negative[ -]definite", "Q < 0 with Q a quadratic form", _signed_form(True, False)
+    ),
+    "symmetric": Property(
+        r"(?<![\w-])symmetric",
+        "A_ji = A_ij (indices swapped, or transposed), or A_ij - A_ji = 0",
+        _symmetric(1),
+    ),
+    "antisymmetric": Property(
+        r"(?:anti|skew-?)symmetric", "A_ji = -A_ij (indices swapped, or transposed)", _symmetric(-1)
+    ),
+    "rank": Property(r"\brank\b", "rank(A) = the value stated", _rank, valued=True),
+    "at most": Property(r"\bat most\b", "... <= the value stated", _at_most, valued=True),
+    "at least": Property(r"\bat least\b", "the value stated <= ...", _at_least, valued=True),
+    "sums to": Property(r"\bsum(?:s|ming)? to\b", "a sum equal to the value stated", _sums_to, valued=True),
+    "tends to": Property(r"\btends? to\b", "a limit equal to the value stated", _tends_to, valued=True),
+    "as ... tends to": Property(
+        r"\bas\b[^.;:,$]*?\btends? to\b", "a limit taken at the value stated", _taken_at, valued=True
+    ),
+    "orthogonal": Property(r"\borthogonal\b", "a claim", _any_claim),
+    "invertible": Property(r"\b(?:invertible|singular|nonsingular)\b", "a claim", _any_claim),
+    "equivariant": Property(r"\bequivarian(?:t|ce)\b", "a claim", _any_claim),
+    "invariant": Property(r"\binvarian(?:t|ce)\b", "a claim", _any_claim),
+    "monotone": Property(r"\b(?:monotone|increasing|decreasing)\b", "a claim", _any_claim),
+    "convex": Property(r"\b(?:convex|concave)\b", "a claim", _any_claim),
+}
+
+#: What follows valued words: ``$...$`` (after an optional "of"), a plain number, or "zero".
+_VALUE = re.compile(r"\s*(?:of\s+)?(?:\$([^$]+)\$|(-?\d+(?:\.\d+)?|zero)(?!\w|\.\d))")
+
+
+def property_of(words: str) -> str | None:
+    """The name of the property ``words`` are (the whole of them), or None."""
+    for name, prop in PROPERTIES.items():
+        if re.fullmatch(prop.pattern, words.strip(), re.IGNORECASE):
+            return name
+    return None
+
+
+def found(text: str) -> list[tuple[str, re.Match]]:
+    """(property name, match) for every property word in ``text``, in order."""
+    hits = [
+        (name, m) for name, prop in PROPERTIES.items() for m in re.finditer(prop.pattern, text, re.IGNORECASE)
+    ]
+    # "positive semidefinite" is not also "positive definite": patterns never overlap, but a
+    # match inside a longer one (semi-definite) is dropped all the same.
+    hits = [h for h in hits if not any(o is not h and _inside(h[1], o[1]) for o in hits)]
+    return sorted(hits, key=lambda h: h[1].start())
+
+
+def _inside(a: re.Match, b: re.Match) -> bool:
+    return b.start() <= a.start() and a.end() <= b.end() and (a.end() - a.start()) < (b.end() - b.start())
+
+
+def check_words(d: Any, vocab: Any) -> str:
+    """Raise :class:`WordsNotClaimed` unless every property word of the title and theorem
+    stands for a claim of its form, and every claim said to stand for words stands for words
+    the theorem uses. Returns what was checked."""
+    words = list(getattr(d, "words", ()) or ())
+    claims = {id(c) for c in d.claims}
+    for phrase, claim in words:
+        if property_of(phrase) is None:
+            raise WordsNotClaimed(f"a claim stands for '{phrase}', which is no property symattn reads")
+        if id(claim) not in claims:
+            raise WordsNotClaimed(f"'{phrase}' stands for a claim the theorem does not make")
+    stated = 0
+    used: set[int] = set()
+    for where, text in (("the title", d.title), ("the theorem", d.theorem)):
+        for name, match in found(text):
+            prop = PROPERTIES[name]
+            value, shown = _value_after(text, match.end(), vocab) if prop.valued else ([None], "")
+            said = f"'{match.group(0)}{shown}'"
+            mine = [(k, c) for k, (phrase, c) in enumerate(words) if property_of(phrase) == name]
+            if not mine:
+                raise WordsNotClaimed(
+                    f"{where} says {said}, which stands for no claim: "
+                    f"say which (Derivation.claim(..., words={match.group(0)!r})), of the form {prop.form}"
+                )
+            if value == [None] and prop.valued:  # a mention ("the rank of J"): some claim of it
+                used.update(k for k, _ in mine)
+                stated += 1
+                continue
+            fitting = [k for k, c in mine if any(_fits(prop, d, c, v) for v in value)]
+            if not fitting:
+                shown_claim = _claim_text(mine[0][1])
+                raise WordsNotClaimed(
+                    f"{where} says {said}, but the claim it stands for ({shown_claim}) is not of the "
+                    f"form {prop.form}"
+                )
+            used.update(fitting)
+            stated += 1
+    if unused := [phrase for k, (phrase, _) in enumerate(words) if k not in used]:
+        raise WordsNotClaimed(f"a claim stands for '{unused[0]}', which the theorem does not say")
+    if not stated:
+        return "no property stated in words"
+    return f"{stated} {'property' if stated == 1 else 'properties'} stated in words, each a claim of its form"
+
+
+def _fits(prop: Property, d: Any, claim: tuple, value: Any) -> bool:
+    lhs, rhs, *relation = claim
+    try:
+        return bool(prop.fits(d, lhs, rhs, relation[0] if relation else "=", value))
+    except Exception:
+        return False
+
+
+def _value_after(text: str, at: int, vocab: Any) -> tuple[list[Any], str]:
+    """The value written right after valued words (every reading of it), and its text; [None]
+    where none is written (a mention: "the rank of J")."""
+    m = _VALUE.match(text, at)
+    if m is None:
+        return [None], ""
+    formula, number = m.group(1), m.group(2)
+    if number is not None:
+        return [sp.Rational(0 if number == "zero" else number)], m.group(0).rstrip()
+    try:
+        values = [r.value() for r in readings(formula, vocab)]
+    except (ReadError, ValueError, TypeError) as exc:
+        raise WordsNotClaimed(f"the value in '{m.group(0).strip()}' cannot be read ({exc})") from None
+    return values, m.group(0)
+
+
+def _claim_text(claim: tuple) -> str:
+    lhs, rhs, *relation = claim
+    return f"{sp.sstr(lhs)} {relation[0] if relation else '='} {sp.sstr(rhs)}"
