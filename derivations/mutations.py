@@ -878,7 +878,7 @@ def run_all(mutations: Sequence[Mutation], jobs: int = 1) -> Iterator[tuple[str,
         d.checks = []
         if isinstance(target, int):
             d.steps = d.steps[:target]
-            d.claims = []
+            d.claims, d.words = [], []
         planted.append((d, target))
     reports = verify_many([p[0] for p in planted if not isinstance(p, str)], jobs)
     for p in planted:

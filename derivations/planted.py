@@ -95,10 +95,10 @@ def stands_for(words: str, other: str) -> Callable[[Derivation], str]:
     claim of another form): the words check must refuse it."""
 
     def plant(d: Derivation) -> str:
-        claims = dict(d.words)
-        if words not in claims or other not in claims:
+        places = dict(d.words)
+        if words not in places or other not in places:
             raise LookupError(f"{d.name}: no claim stands for {words!r} or {other!r}")
-        d.words = [(w, claims[other] if w == words else c) for w, c in d.words]
+        d.words = [(w, places[other] if w == words else k) for w, k in d.words]
         return "statement"
 
     return plant

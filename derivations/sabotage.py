@@ -314,6 +314,13 @@ SABOTAGE: list[Sabotage] = [
         module=WORDS,
     ),
     Sabotage(
+        "the words after a name may say what the proof does not declare",
+        '                    if wrong := [w for w in words if getattr(x, f"is_{w}") is not True]:',
+        "                    if wrong := []:",
+        ("test_shown::test_a_whole_number_the_proof_assumes_must_be_on_the_page",),
+        module=SHOWN,
+    ),
+    Sabotage(
         "an unchecked entry no text needs is kept",
         "    if left := [f for f in unchecked if f not in used]:",
         "    if left := []:",

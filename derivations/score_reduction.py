@@ -143,7 +143,7 @@ def derivation() -> Derivation:
         r"$g_j \sim \mathcal{N}(0, 1)$.",
         assumptions=[
             r"$q, k_1, \dots, k_M$ independent with $\mathcal{N}(0, 1)$ entries; $q$ held fixed first",
-            r"the width $d$ positive; the transforms' variables $s, t$ real with $s > 0$; $r > 0$",
+            r"the width $d$ a positive integer; the transforms' variables $s, t$ real with $s > 0$; $r > 0$",
         ],
         expectation=_Rules(),
     )
@@ -248,6 +248,12 @@ MUTATIONS = [
         "a rule says E[e^(-s q_i^2)] = (1 + s)^(-1/2)",
         statement("rules", r"= (1 + 2s)^{-1/2}", r"= (1 + s)^{-1/2}"),
         why="the rule of step",
+    ),
+    Mutation(
+        NAME,
+        "the page no longer says the width d is a whole number, which the proof declares",
+        statement("assumptions", "$d$ a positive integer", "$d$ positive"),
+        why="d is declared integer",
     ),
     Mutation(NAME, "a printer that drops a minus sign", rendering(_print_Mul=drops_minus)),
     Mutation(NAME, "a printer that shows each square as a cube", rendering(_print_Pow=swaps_squares)),

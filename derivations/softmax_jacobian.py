@@ -278,7 +278,7 @@ def derivation() -> Derivation:
         r"the Jacobian $J = \operatorname{diag}(p) - p p^\top$ has rows summing to 0, is symmetric and "
         r"positive semidefinite of rank $n - 1$, has entries at most $\tfrac14$ in size, and all of "
         r"them tend to 0 as one weight tends to 1.",
-        assumptions=[r"$z_1, \dots, z_n$ real, $n \ge 1$; $1 \le i, j \le n$"],
+        assumptions=[r"$z_1, \dots, z_n$ real, $n \ge 1$ an integer; $1 \le i, j \le n$"],
         concrete=concrete,
         sizes=SIZES,
         sample=_sample,
@@ -309,7 +309,7 @@ def derivation() -> Derivation:
     D.claim(rank(Jsym), n - 1, words="rank")
     D.claim(pw * (1 - pw), sp.Rational(1, 4), "<=", words="at most")  # every entry at most 1/4 in size
     D.claim(sp.Limit(pw * (1 - pw), pw, 1, "-"), sp.S.Zero, words="tend to")  # saturation
-    D.words.append(("as one weight tends to", D.claims[-1]))  # where the limit is taken
+    D.words.append(("as one weight tends to", len(D.claims) - 1))  # where the limit is taken
 
     D.section("The entries")
     D.step(

@@ -317,7 +317,7 @@ def crossover_exercise(width: int = 4096) -> Exercise:
             "ex6.5",
             "Where the N^2 term overtakes",
             f"The quadratic term is the larger exactly when $N > {answer}$.",
-            assumptions=[rf"$d_{{\text{{model}}}} = {width}$"],
+            assumptions=[rf"$d_{{\text{{model}}}} = {width}$; the length $N$ a positive integer"],
         )
         # The solution states its answer; the check solves the inequality itself.
         solved = sp.StrictGreaterThan(N, 2 * d_model)  # N > 2 d_model, as the module writes it

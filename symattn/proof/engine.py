@@ -484,9 +484,9 @@ class Derivation:
     #: How the pages print a step's side (None: :func:`symattn.proof.latex.side_latex`);
     #: ``verify`` reads what it prints back (a planted printer error replaces it).
     printer: Callable[[Any], str] | None = None
-    #: The properties the theorem states in words, each with the claim it stands for
-    #: (``claim(..., words="symmetric")``); :mod:`.words` checks the claim has its form.
-    words: list[tuple[str, tuple]] = field(default_factory=list)
+    #: The properties the theorem states in words, each with the place in ``claims`` of the
+    #: claim it stands for (``claim(..., words="symmetric")``); :mod:`.words` checks its form.
+    words: list[tuple[str, int]] = field(default_factory=list)
     _section: str = ""
 
     # -- building -------------------------------------------------------------------------
@@ -524,10 +524,9 @@ class Derivation:
         (an inequality's side may be the start of a chain that reaches the step's side).
         ``words``: the property the theorem states in words that this claim stands for
         ("positive semidefinite"; :mod:`.words`)."""
-        claim = (lhs, rhs) if relation == "=" else (lhs, rhs, relation)
-        self.claims.append(claim)
+        self.claims.append((lhs, rhs) if relation == "=" else (lhs, rhs, relation))
         if words is not None:
-            self.words.append((words, claim))
+            self.words.append((words, len(self.claims) - 1))
         return self
 
     def numeric_check(

@@ -432,9 +432,13 @@ _SHOWN_SIGNS = {
     "negative": ("negative",),
     "nonnegative": ("nonnegative", "positive"),
     "nonpositive": ("nonpositive", "negative"),
+    "integer": ("integer",),
 }
-#: Words after a list of names in an assumption that state their sign (``$N, h$ positive integers``).
-_SIGN_WORDS = re.compile(r"\$([^$]+)\$\s+(positive|negative|nonnegative|nonpositive)\b")
+#: Words after a list of names in an assumption that state their sign or that they are whole
+#: numbers (``$N, h$ positive integers``, ``$n \ge 1$ an integer``, ``$d$ a positive integer``).
+_SIGN_WORDS = re.compile(
+    r"\$([^$]+)\$\s+(?:an?\s+)?((?:positive|negative|nonnegative|nonpositive)(?:\s+integers?)?|integers?)\b"
+)
 
 
 def check_assumptions(d: Any) -> str:
@@ -453,21 +457,33 @@ def check_assumptions(d: Any) -> str:
             lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
         for x, facts in _signs_stated(lhs, rel, rhs):
             shown.setdefault(x, set()).update(facts)
+    for _, lhs, rel, rhs in _stated(list(d.assumptions), vocab):
+        if rel == "=" and isinstance(lhs, sp.Symbol) and isinstance(rhs, sp.Integer):
+            shown.setdefault(lhs, set()).add("integer")  # assumed d_k = 2 (a rule's n = 2 is an instance)
     for text in d.assumptions:
-        for names, word in _SIGN_WORDS.findall(text):
+        for names, said in _SIGN_WORDS.findall(text):
+            words = {w.rstrip("s") for w in said.split()}
+            if not words:
+                continue
             try:
                 items = next(readings(names, vocab)).items
             except Exception:
                 continue
-            for item in items:
-                if len(item) == 1 and isinstance(item[0], sp.Symbol):
-                    shown.setdefault(item[0], set()).add(word)
+            for item in items:  # a name, or the name a relation bounds (n >= 1 an integer)
+                if len(item) in (1, 3) and isinstance(item[0], sp.Symbol):
+                    x = item[0]
+                    if wrong := [w for w in words if getattr(x, f"is_{w}") is not True]:
+                        raise NotShownAsChecked(
+                            f"{text!r} says {x} is {wrong[0]}, which the proof's {x} is not declared"
+                        )
+                    shown.setdefault(x, set()).update(words)
     for x in sorted(_used_symbols(d), key=str):
         for fact, words in _SHOWN_SIGNS.items():
             if x.assumptions0.get(fact) and not (shown.get(x, set()) & set(words)):
+                how = f"${page_latex(x)}$ an integer" if fact == "integer" else f"${page_latex(x)} > 0$"
                 raise NotShownAsChecked(
                     f"{x} is declared {fact}, which no assumption or rule of the page states: show it "
-                    f"(a relation such as ${page_latex(x)} > 0$, or the word after its name)"
+                    f"(a relation such as {how}, or the word after its name)"
                 )
     count = len({x for x in _used_symbols(d) if any(x.assumptions0.get(f) for f in _SHOWN_SIGNS)})
     return f"{count} sign{'s' if count != 1 else ''} shown"

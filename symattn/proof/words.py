@@ -247,13 +247,15 @@ def check_words(d: Any, vocab: Any) -> str:
     """Raise :class:`WordsNotClaimed` unless every property word of the title and theorem
     stands for a claim of its form, and every claim said to stand for words stands for words
     the theorem uses. Returns what was checked."""
-    words = list(getattr(d, "words", ()) or ())
-    claims = {id(c) for c in d.claims}
-    for phrase, claim in words:
+    if not d.claims:  # a published theorem without claims fails the claims check, naming it
+        return "no claims for words to stand for"
+    words = []
+    for phrase, place in getattr(d, "words", ()) or ():
         if property_of(phrase) is None:
             raise WordsNotClaimed(f"a claim stands for '{phrase}', which is no property symattn reads")
-        if id(claim) not in claims:
-            raise WordsNotClaimed(f"'{phrase}' stands for a claim the theorem does not make")
+        if not (isinstance(place, int) and 0 <= place < len(d.claims)):
+            raise WordsNotClaimed(f"'{phrase}' stands for claim {place}, which the theorem does not make")
+        words.append((phrase, d.claims[place]))
     stated = 0
     used: set[int] = set()
     for where, text in (("the title", d.title), ("the theorem", d.theorem)):

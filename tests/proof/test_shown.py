@@ -221,6 +221,25 @@ def test_a_sign_the_proof_assumes_must_be_on_the_page():
         _signed("", x).verify()
 
 
+def test_a_whole_number_the_proof_assumes_must_be_on_the_page():
+    """Must-have 2: integer=True is an assumption too. A page shows it in words after the name
+    ("$n$ a positive integer", "$n \\ge 1$ an integer") or by an assumed value ($n = 3$); a value
+    a rule puts in ($n = 2$ in "at $n = 2$") is an instance, not the assumption; and the words
+    must be what the proof declares."""
+    n = sp.Symbol("n", positive=True, integer=True)
+    with pytest.raises(NotShownAsChecked, match="n is declared integer, which no assumption or rule"):
+        shown.check_assumptions(_signed(r"$n > 0$", n))
+    for page in (r"$n$ a positive integer", r"$n \ge 1$ an integer", r"$n > 0$; $n = 3$"):
+        assert shown.check_assumptions(_signed(page, n)) == "1 sign shown", page
+    d = _signed(r"$n > 0$", n)
+    d.steps[0] = dataclasses.replace(d.steps[0], rule="a square root, at $n = 2$")
+    with pytest.raises(NotShownAsChecked, match="declared integer"):
+        shown.check_assumptions(d)
+    x = sp.Symbol("x", positive=True)
+    with pytest.raises(NotShownAsChecked, match="says x is integer, which the proof's x is not declared"):
+        shown.check_assumptions(_signed(r"$x$ a positive integer", x))
+
+
 def test_a_sign_the_page_assumes_must_be_the_proofs():
     """An assumption x > 0 for an x the proof declares only real is a sign the proof does not
     use: the page and the proof disagree."""

@@ -89,8 +89,7 @@ def test_a_claim_not_of_the_property_s_form_fails():
     total = sp.Sum(a[i] ** 2 * x[i] ** 2, (i, 1, n))
     linear.claim(sp.S.Zero, total, "<=", words="positive semidefinite")
     assert _check(linear)  # a quadratic form in x: a_i^2 x_i^2
-    linear.words = [("positive semidefinite", (sp.S.Zero, sp.Sum(a[i] * x[i] ** 3, (i, 1, n)), "<="))]
-    linear.claims = [linear.words[0][1]]
+    linear.claims = [(sp.S.Zero, sp.Sum(a[i] * x[i] ** 3, (i, 1, n)), "<=")]
     with pytest.raises(WordsNotClaimed, match="not of the form 0 <= Q with Q a quadratic form"):
         _check(linear)
 
@@ -118,7 +117,7 @@ def test_a_limit_and_the_point_it_is_taken_at_are_two_statements():
     limit = sp.Limit(w * (1 - w), w, 1, "-")
     d = Derivation("limit", "Limit", "The entries tend to 0 as one weight tends to 1.")
     d.claim(limit, 0, words="tend to")
-    d.words.append(("as one weight tends to", d.claims[-1]))
+    d.words.append(("as one weight tends to", 0))
     assert _check(d)
     d.theorem = "The entries tend to 1 as one weight tends to 0."
     with pytest.raises(WordsNotClaimed, match="'tend to 1', but"):
