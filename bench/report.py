@@ -99,6 +99,8 @@ def main() -> None:
         "",
         verify_speed.table(verify_speed.measure(1)),
         "",
+        "Where the time goes: " + verify_speed.profile(),
+        "",
     ]
     for heading, make in SECTIONS.values():
         sections += [heading, "", *make(), ""]

@@ -49,6 +49,33 @@ def measure(repeat: int) -> list[tuple[str, float]]:
     return [(label, statistics.median(times[label])) for label, _, _ in commands]
 
 
+def profile() -> str:
+    """Where verify's time goes: in a new process with nothing cached, the seconds to import and
+    build everything, then each kind of task run in turn (one process, so the sum is the CPU the
+    workers share), and the costliest tasks."""
+    code = r"""
+import os, time, collections
+os.environ["SYMATTN_NO_CACHE"] = "1"
+start = time.perf_counter()
+from symattn.present.verify_table import _load, names
+built = [_load(n) for n in names()]
+ready = time.perf_counter() - start
+kinds, tasks = collections.Counter(), []
+for d in built:
+    for kind, key in d.tasks():
+        t = time.perf_counter()
+        d.run_task(kind, key)
+        t = time.perf_counter() - t
+        kinds[kind] += t
+        tasks.append((t, f"{d.name} {kind} {key + 1}"))
+print(f"importing and building: {ready:.2f} s; then, task by task, {sum(kinds.values()):.1f} s: " +
+      ", ".join(f"{k} {v:.1f} s" for k, v in kinds.most_common()) + "; the costliest: " +
+      ", ".join(f"{name} ({t:.2f} s)" for t, name in sorted(tasks, reverse=True)[:5]))
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return run.stdout.strip()
+
+
 def table(rows: list[tuple[str, float]]) -> str:
     base = rows[0][1]
     lines = [
@@ -67,3 +94,5 @@ if __name__ == "__main__":
         "--repeat", type=int, default=3, help="runs per command; the median is shown (default 3)"
     )
     print(table(measure(parser.parse_args().repeat)))
+    print()
+    print("Where the time goes:", profile())
