@@ -2,9 +2,9 @@ r"""What a theorem states in words: each property it names stands for a claim of
 
 A theorem says "$J$ is symmetric and positive semidefinite of rank $n - 1$". The formula
 check (:mod:`.shown`) reads ``$n - 1$``, but the words around it are claims too. Each property
-word of :data:`PROPERTIES` found in a derivation's title or theorem must be one the derivation
-says it stands for (``Derivation.claim(lhs, rhs, relation, words="positive semidefinite")``),
-and that claim must have the property's form:
+word of :data:`PROPERTIES` found in a derivation's title, theorem or section headings must be
+one the derivation says it stands for (``Derivation.claim(lhs, rhs, relation,
+words="positive semidefinite")``), and that claim must have the property's form:
 
 - *positive semidefinite*: ``0 <= Q`` with Q a quadratic form (Q at twice some vector is four
   times Q, checked exactly with the sums written out at a size); *positive definite* ``0 < Q``;
@@ -244,9 +244,9 @@ def _inside(a: re.Match, b: re.Match) -> bool:
 
 
 def check_words(d: Any, vocab: Any) -> str:
-    """Raise :class:`WordsNotClaimed` unless every property word of the title and theorem
-    stands for a claim of its form, and every claim said to stand for words stands for words
-    the theorem uses. Returns what was checked."""
+    """Raise :class:`WordsNotClaimed` unless every property word of the title, the theorem and
+    the section headings stands for a claim of its form, and every claim said to stand for words
+    stands for words they use. Returns what was checked."""
     if not d.claims:  # a published theorem without claims fails the claims check, naming it
         return "no claims for words to stand for"
     words = []
@@ -258,7 +258,7 @@ def check_words(d: Any, vocab: Any) -> str:
         words.append((phrase, d.claims[place]))
     stated = 0
     used: set[int] = set()
-    for where, text in (("the title", d.title), ("the theorem", d.theorem)):
+    for where, text in _stating(d):
         for name, match in found(text):
             prop = PROPERTIES[name]
             value, shown = _value_after(text, match.end(), vocab) if prop.valued else ([None], "")
@@ -287,6 +287,15 @@ def check_words(d: Any, vocab: Any) -> str:
     if not stated:
         return "no property stated in words"
     return f"{stated} {'property' if stated == 1 else 'properties'} stated in words, each a claim of its form"
+
+
+def _stating(d: Any) -> list[tuple[str, str]]:
+    """The texts that state what the derivation proves: its title, its theorem and its section
+    headings ("Rows sum to zero", "Entries at most $\\tfrac14$"); a rule's words are reasons."""
+    headings = dict.fromkeys(s.section for s in d.steps if s.section)
+    return [("the title", d.title), ("the theorem", d.theorem)] + [
+        (f"the heading '{h}'", h) for h in headings
+    ]
 
 
 def _fits(prop: Property, d: Any, claim: tuple, value: Any) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -148,3 +149,21 @@ def test_verify_fails_a_theorem_whose_words_stand_for_no_claim():
         match="softmax_jacobian: the theorem says 'positive definite', which stands for no claim",
     ):
         d.verify()
+
+
+def test_a_heading_states_what_its_section_proves():
+    """A section heading names a property too ("Entries at most $\\tfrac14$"): changed to 1/3,
+    it stands for no claim of its form; a rule's words are reasons and are not read."""
+    from derivations import load
+
+    d = load("softmax_jacobian")
+    d.steps = [
+        dataclasses.replace(s, section=s.section.replace(r"at most $\tfrac14$", r"at most $\tfrac13$"))
+        for s in d.steps
+    ]
+    with pytest.raises(WordsNotClaimed, match=r"the heading 'Entries at most \$\\tfrac13\$; saturation'"):
+        _check(d)
+    d = load("softmax_jacobian")
+    before = _check(d)
+    d.steps[5] = dataclasses.replace(d.steps[5], rule="the weights sum to 1; J is antisymmetric")
+    assert _check(d) == before
