@@ -278,7 +278,9 @@ def derivation() -> Derivation:
         r"the Jacobian $J = \operatorname{diag}(p) - p p^\top$ has rows summing to 0, is symmetric and "
         r"positive semidefinite of rank $n - 1$, has entries at most $\tfrac14$ in size, and all of "
         r"them tend to 0 as one weight tends to 1.",
-        assumptions=[r"$z_1, \dots, z_n$ real, $n \ge 1$ an integer; $1 \le i, j \le n$"],
+        assumptions=[
+            r"$z_1, \dots, z_n$ real, $n \ge 1$ an integer; integers $1 \le i, j \le n$; a weight $p > 0$"
+        ],
         concrete=concrete,
         sizes=SIZES,
         sample=_sample,

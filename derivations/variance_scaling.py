@@ -251,7 +251,8 @@ def derivation() -> Derivation:
         r"the score $z = \sum_{i=1}^{d_k} q_i k_i$ has $\operatorname{Var}(z) = d_k$, so dividing it by "
         r"$\sqrt{d_k}$ gives variance 1 at every width.",
         assumptions=[
-            r"$q_i, k_i$ independent, with mean 0 and variance 1 (the standard case)",
+            r"$q_i, k_i$ independent for integers $1 \le i \le d_k$, with mean 0 and variance 1 "
+            "(the standard case)",
             r"in the general case: entries $\tilde{q}_i, \tilde{k}_i$ with means $m_q, m_k$ and standard "
             r"deviations $s_q, s_k > 0$",
             r"the widths $d_k, d$ positive integers",

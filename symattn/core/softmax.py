@@ -76,6 +76,8 @@ def softmax_row(row: list[sp.Expr], index: int = 0) -> list[sp.Expr]:
     """Exact softmax of one row; ``index`` names the row if it has no allowed entry."""
     if all(x == sp.S.NegativeInfinity for x in row):
         raise EmptyRowError([index])
+    if any(x is sp.nan for x in row):
+        return [sp.nan] * len(row)  # NaN has no place in SymPy's sort order (review finding)
     shift, total = _shift_and_total(tuple(sorted(row, key=sp.default_sort_key)))
     return [sp.exp(x - shift) / total for x in row]  # exp(-oo) is exactly 0
 

@@ -436,9 +436,14 @@ _SHOWN_SIGNS = {
 }
 #: Words after a list of names in an assumption that state their sign or that they are whole
 #: numbers (``$N, h$ positive integers``, ``$n \ge 1$ an integer``, ``$d$ a positive integer``).
-_SIGN_WORDS = re.compile(
-    r"\$([^$]+)\$\s+(?:an?\s+)?((?:positive|negative|nonnegative|nonpositive)(?:\s+integers?)?|integers?)\b"
-)
+_KIND = r"((?:positive|negative|nonnegative|nonpositive)(?:\s+integers?)?|integers?)"
+#: The words end there: a qualifier after them ("an integer or half-integer", "an integer
+#: multiple of 1/2") would make them say less than they seem to (review finding).
+_ENDS = r"(?=\s*(?:$|[;,.)]|\s(?:and|with|for|in|of\s+(?:them|size))\b))"
+_BETWEEN = r"(?:\s*,\s*|\s*\(\s*|\s+is\s+|\s+are\s+|\s+)(?:an?\s+)?"
+_SIGN_WORDS = re.compile(rf"\$([^$]+)\${_BETWEEN}{_KIND}\b{_ENDS}")
+#: The same words before the names: "for integers $1 \le i, j \le n$".
+_SIGN_WORDS_BEFORE = re.compile(rf"\b{_KIND}\s+\$([^$]+)\$")
 
 
 def check_assumptions(d: Any) -> str:
@@ -452,7 +457,7 @@ def check_assumptions(d: Any) -> str:
         return "not published: its page is not checked for hidden signs"
     vocab = words_vocabulary(d)
     shown: dict[Any, set[str]] = {}
-    for _, lhs, rel, rhs in _stated([text for _, text, _ in texts(d)], vocab):
+    for _, lhs, rel, rhs in _stated([text for _, text, _ in texts(d)], vocab, every=True):
         if rel in (">", ">="):
             lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
         for x, facts in _signs_stated(lhs, rel, rhs):
@@ -460,22 +465,25 @@ def check_assumptions(d: Any) -> str:
     for _, lhs, rel, rhs in _stated(list(d.assumptions), vocab):
         if rel == "=" and isinstance(lhs, sp.Symbol) and isinstance(rhs, sp.Integer):
             shown.setdefault(lhs, set()).add("integer")  # assumed d_k = 2 (a rule's n = 2 is an instance)
+    for text in d.assumptions:  # a range of several names, 1 <= i, j <= n: the bound is each one's
+        for f in formulas(text):
+            for x, facts in _range_signs(f, vocab):
+                shown.setdefault(x, set()).update(facts)
     for text in d.assumptions:
-        for names, said in _SIGN_WORDS.findall(text):
+        found = _SIGN_WORDS.findall(text) + [(n, w) for w, n in _SIGN_WORDS_BEFORE.findall(text)]
+        for names, said in found:
             words = {w.rstrip("s") for w in said.split()}
-            if not words:
-                continue
             try:
                 items = next(readings(names, vocab)).items
             except Exception:
                 continue
-            for item in items:  # a name, or the name a relation bounds (n >= 1 an integer)
-                if len(item) in (1, 3) and isinstance(item[0], sp.Symbol):
-                    x = item[0]
-                    if wrong := [w for w in words if getattr(x, f"is_{w}") is not True]:
-                        raise NotShownAsChecked(
-                            f"{text!r} says {x} is {wrong[0]}, which the proof's {x} is not declared"
-                        )
+            # Every name the words are said of: a name listed, or one a relation bounds
+            # (n >= 1 an integer; integers 1 <= i, j <= n). What they say must be declared.
+            for x in (e for item in items for e in _subjects(item) if isinstance(e, sp.Symbol | sp.Indexed)):
+                if wrong := [w for w in words if getattr(x, f"is_{w}") is not True]:
+                    why = f"{text!r} says {x} is {wrong[0]}, which the proof's {x} is not declared"
+                    raise NotShownAsChecked(why)
+                if isinstance(x, sp.Symbol):
                     shown.setdefault(x, set()).update(words)
     for x in sorted(_used_symbols(d), key=str):
         for fact, words in _SHOWN_SIGNS.items():
@@ -487,6 +495,30 @@ def check_assumptions(d: Any) -> str:
                 )
     count = len({x for x in _used_symbols(d) if any(x.assumptions0.get(f) for f in _SHOWN_SIGNS)})
     return f"{count} sign{'s' if count != 1 else ''} shown"
+
+
+def _subjects(item: tuple) -> list[Any]:
+    """What words after a formula are said of: a name listed; the name a relation bounds (n of
+    n >= 1, i and j of 1 <= i, j <= n), not the bound; the middle of 1 <= i <= n."""
+    if len(item) == 1:
+        return [item[0]]
+    if len(item) > 3:
+        return list(item[2:-1:2])
+    left, _, right = item
+    return [right] if sp.sympify(left).is_Number else [left]
+
+
+def _range_signs(formula: str, vocab: Vocabulary) -> list[tuple[Any, set[str]]]:
+    """``1 \\le i, j \\le n``: the lower bound holds of every name in the range, not only the first."""
+    try:
+        items = next(readings(formula, vocab)).items
+    except Exception:
+        return []
+    first, *middle, last = items if len(items) >= 2 else ((), ())
+    if len(first) != 3 or len(last) != 3 or first[1] not in ("<", "<=") or any(len(m) != 1 for m in middle):
+        return []
+    names = [first[2], *(m[0] for m in middle), last[0]]
+    return [found for x in names for found in _signs_stated(first[0], first[1], x)]
 
 
 def _signs_stated(lhs: Any, rel: str, rhs: Any) -> list[tuple[Any, set[str]]]:
@@ -502,19 +534,24 @@ def _signs_stated(lhs: Any, rel: str, rhs: Any) -> list[tuple[Any, set[str]]]:
 def _used_symbols(d: Any) -> set[sp.Symbol]:
     """The symbols of the proof's sides and claims, but summation indices and defined names."""
     found: set[sp.Symbol] = set()
+    free: set[sp.Symbol] = set()
     bound: set[Any] = set()
+    defined: set[Any] = set()
     objects: list[Any] = [c for claim in d.claims for c in claim[:2]]
     for k, s in enumerate(d.steps):
         objects += [d.lhs_of(k), s.rhs, s.shown_lhs, s.shown_rhs, *(s.given or {})]
-        bound |= set(s.definition or {})
+        defined |= set(s.definition or {})
     for e in objects:
         if not isinstance(e, sp.Basic | sp.MatrixBase):
             continue
         e = sp.ImmutableMatrix(e) if isinstance(e, sp.MatrixBase) else e
         found |= {a for a in e.atoms(sp.Symbol) if not isinstance(a, sp.Dummy)}
+        free |= {a for a in e.free_symbols if isinstance(a, sp.Symbol)}
         for node in e.atoms(sp.Sum, sp.Product, sp.Limit):
             bound |= {node.args[1]} if isinstance(node, sp.Limit) else {lim[0] for lim in node.limits}
-    return {x for x in found - bound if not _limit_direction_symbol(x)}
+    # An index summed over in one side but free in another (the i of p_i and of sum_i x_i^2) is
+    # used (review finding: it was exempt everywhere).
+    return {x for x in found - (bound - free) - defined if not _limit_direction_symbol(x)}
 
 
 def _limit_direction_symbol(x: sp.Symbol) -> bool:
@@ -545,18 +582,21 @@ def _unused_hypothesis(d: Any, lhs: Any, rel: str, rhs: Any) -> str:
     return ""
 
 
-def _stated(prose: list[str], vocab: Vocabulary) -> Iterator[tuple[Reading, Any, str, Any]]:
+def _stated(
+    prose: list[str], vocab: Vocabulary, every: bool = False
+) -> Iterator[tuple[Reading, Any, str, Any]]:
     """(reading, left, relation, right) for each relation the formulas of ``prose`` state, in
-    their first reading (a formula that cannot be read states nothing here: the statements
-    check names it)."""
+    their first reading, or in ``every`` reading (``$p > 0$`` of a vector p and of a weight p);
+    a formula that cannot be read states nothing here (the statements check names it)."""
     for text in prose:
         for f in formulas(text):
             try:
-                reading = next(readings(f, vocab))
+                found = list(readings(f, vocab)) if every else [next(readings(f, vocab))]
             except Exception:
                 continue
-            for lhs, rel, rhs in reading.relations():
-                yield reading, lhs, rel, rhs
+            for reading in found:
+                for lhs, rel, rhs in reading.relations():
+                    yield reading, lhs, rel, rhs
 
 
 def _pairs(d: Any, claims: bool = True) -> Iterator[tuple[Any, Any, str]]:

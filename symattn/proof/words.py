@@ -179,45 +179,79 @@ def _any_claim(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
 
 #: The property words a theorem may state, each with the form of the claim it stands for.
 #: Order matters only for reading: each word is found by its own pattern.
+_S = r"[\s-]+"  # between two words: spaces, a line break or a hyphen
+_SEMI = r"semi[\s-]*definite"
+
 PROPERTIES: dict[str, Property] = {
     "positive semidefinite": Property(
-        r"positive[ -]semi-?definite", "0 <= Q with Q a quadratic form", _signed_form(False, True)
+        rf"(?:positive{_S}{_SEMI}|non{_S}?negative{_S}definite)",
+        "0 <= Q with Q a quadratic form",
+        _signed_form(False, True),
     ),
     "positive definite": Property(
-        r"positive[ -]definite", "0 < Q with Q a quadratic form", _signed_form(True, True)
+        rf"positive{_S}definite", "0 < Q with Q a quadratic form", _signed_form(True, True)
     ),
     "negative semidefinite": Property(
-        r"negative[ -]semi-?definite", "Q <= 0 with Q a quadratic form", _signed_form(False, False)
+        rf"(?:negative{_S}{_SEMI}|non{_S}?positive{_S}definite)",
+        "Q <= 0 with Q a quadratic form",
+        _signed_form(False, False),
     ),
     "negative definite": Property(
-        r"negative[ -]definite", "Q < 0 with Q a quadratic form", _signed_form(True, False)
+        rf"negative{_S}definite", "Q < 0 with Q a quadratic form", _signed_form(True, False)
     ),
+    "definite": Property(rf"\b(?:{_SEMI}|definite)\b", "a claim", _any_claim),
     "symmetric": Property(
-        r"(?<![\w-])symmetric",
+        r"(?<![\w-])symmetric\b",
         "A_ji = A_ij (indices swapped, or transposed), or A_ij - A_ji = 0",
         _symmetric(1),
     ),
     "antisymmetric": Property(
-        r"(?:anti|skew-?)symmetric", "A_ji = -A_ij (indices swapped, or transposed)", _symmetric(-1)
+        r"\b(?:anti|skew)[\s-]*symmetric\b", "A_ji = -A_ij (indices swapped, or transposed)", _symmetric(-1)
     ),
-    "rank": Property(r"\brank\b", "rank(A) = the value stated", _rank, valued=True),
-    "at most": Property(r"\bat most\b", "... <= the value stated", _at_most, valued=True),
-    "at least": Property(r"\bat least\b", "the value stated <= ...", _at_least, valued=True),
-    "sums to": Property(r"\bsum(?:s|ming)? to\b", "a sum equal to the value stated", _sums_to, valued=True),
-    "tends to": Property(r"\btends? to\b", "a limit equal to the value stated", _tends_to, valued=True),
+    "rank": Property(r"\branks?\b", "rank(A) = the value stated", _rank, valued=True),
+    "at most": Property(rf"\bat{_S}most\b", "... <= the value stated", _at_most, valued=True),
+    "at least": Property(rf"\bat{_S}least\b", "the value stated <= ...", _at_least, valued=True),
+    "sums to": Property(
+        rf"\bsum(?:s|med|ming)?{_S}to\b", "a sum equal to the value stated", _sums_to, valued=True
+    ),
+    "tends to": Property(
+        rf"\b(?:tends?|goes|go|converges?){_S}to\b",
+        "a limit equal to the value stated",
+        _tends_to,
+        valued=True,
+    ),
     "as ... tends to": Property(
-        r"\bas\b[^.;:,$]*?\btends? to\b", "a limit taken at the value stated", _taken_at, valued=True
+        rf"\b(?:as|when|while)\b[^.;:,]*?\b(?:tends?|goes|go|converges?){_S}to\b",
+        "a limit taken at the value stated",
+        _taken_at,
+        valued=True,
     ),
     "orthogonal": Property(r"\borthogonal\b", "a claim", _any_claim),
-    "invertible": Property(r"\b(?:invertible|singular|nonsingular)\b", "a claim", _any_claim),
+    "invertible": Property(r"\b(?:invertible|singular|nonsingular|non-singular)\b", "a claim", _any_claim),
     "equivariant": Property(r"\bequivarian(?:t|ce)\b", "a claim", _any_claim),
     "invariant": Property(r"\binvarian(?:t|ce)\b", "a claim", _any_claim),
-    "monotone": Property(r"\b(?:monotone|increasing|decreasing)\b", "a claim", _any_claim),
+    "monotone": Property(r"\b(?:monotone|monotonic|increasing|decreasing)\b", "a claim", _any_claim),
     "convex": Property(r"\b(?:convex|concave)\b", "a claim", _any_claim),
 }
 
-#: What follows valued words: ``$...$`` (after an optional "of"), a plain number, or "zero".
-_VALUE = re.compile(r"\s*(?:of\s+)?(?:\$([^$]+)\$|(-?\d+(?:\.\d+)?|zero)(?!\w|\.\d))")
+#: Words that deny what follows them within a few words ("not symmetric", "never singular",
+#: "no longer invertible"): symattn checks no negated property, so a denial fails.
+_DENIAL = re.compile(
+    r"\b(?:not|never|nor|no\s+longer|neither|isn't|aren't|cannot|fails?\s+to\s+be)\W+(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
+
+#: A value after valued words: ``$...$`` after an optional "of", or a plain number or number word
+#: that ends there (a clause boundary or an ordinary word follows, not an operator or a fraction).
+_VALUE = re.compile(
+    r"\s*(?:of\s+)?(?:\$([^$]+)\$|(-?\d+(?:\.\d+)?|zero|one|two|three|four|infinity)"
+    r"(?=\s*$|[;:,.)](?!\d)|\s+(?!(?:plus|minus|times|over|divided|or|and|half|halves|thirds?|quarters?"
+    r"|fifths?)\b)[a-z]))",
+    re.IGNORECASE,
+)
+#: What must follow a ``$...$`` value: not more of the value ("$n - 1$ or $n$").
+_AFTER_FORMULA = re.compile(r"\s*(?:$|[;:,.)]|(?!(?:or|plus|minus|times)\b)[a-z])", re.IGNORECASE)
+_WORD_NUMBERS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "infinity": sp.oo}
 
 
 def property_of(words: str) -> str | None:
@@ -261,7 +295,14 @@ def check_words(d: Any, vocab: Any) -> str:
     for where, text in _stating(d):
         for name, match in found(text):
             prop = PROPERTIES[name]
-            value, shown = _value_after(text, match.end(), vocab) if prop.valued else ([None], "")
+            if _DENIAL.search(text[: match.start()]):
+                raise WordsNotClaimed(
+                    f"{where} denies '{match.group(0)}': a property said not to hold is no claim "
+                    "symattn checks (state what holds, as a claim)"
+                )
+            value, shown = (
+                _value_after(text, match.end(), vocab, match.group(0), where) if prop.valued else ([None], "")
+            )
             said = f"'{match.group(0)}{shown}'"
             mine = [(k, c) for k, (phrase, c) in enumerate(words) if property_of(phrase) == name]
             if not mine:
@@ -269,10 +310,6 @@ def check_words(d: Any, vocab: Any) -> str:
                     f"{where} says {said}, which stands for no claim: "
                     f"say which (Derivation.claim(..., words={match.group(0)!r})), of the form {prop.form}"
                 )
-            if value == [None] and prop.valued:  # a mention ("the rank of J"): some claim of it
-                used.update(k for k, _ in mine)
-                stated += 1
-                continue
             fitting = [k for k, c in mine if any(_fits(prop, d, c, v) for v in value)]
             if not fitting:
                 shown_claim = _claim_text(mine[0][1])
@@ -306,15 +343,24 @@ def _fits(prop: Property, d: Any, claim: tuple, value: Any) -> bool:
         return False
 
 
-def _value_after(text: str, at: int, vocab: Any) -> tuple[list[Any], str]:
-    """The value written right after valued words (every reading of it), and its text; [None]
-    where none is written (a mention: "the rank of J")."""
+def _value_after(text: str, at: int, vocab: Any, said: str, where: str) -> tuple[list[Any], str]:
+    """The value written right after valued words (every reading of it), and its text. Words
+    with no value symattn can read right after them ("full rank", "at most one fifth", "$n - 1$
+    or $n$") fail: a value in words is not checked."""
     m = _VALUE.match(text, at)
+    if m is not None and m.group(1) is not None and not _AFTER_FORMULA.match(text, m.end()):
+        m = None  # the formula goes on: "$n - 1$ or $n$"
     if m is None:
-        return [None], ""
+        rest = text[at : at + 30].strip()
+        raise WordsNotClaimed(
+            f"{where} says '{said}' followed by '{rest}': write the value it states in $...$ right "
+            "after the words, for it to be checked"
+        )
     formula, number = m.group(1), m.group(2)
     if number is not None:
-        return [sp.Rational(0 if number == "zero" else number)], m.group(0).rstrip()
+        word = number.lower()
+        value = sp.sympify(_WORD_NUMBERS[word]) if word in _WORD_NUMBERS else sp.Rational(number)
+        return [value], m.group(0)
     try:
         values = [r.value() for r in readings(formula, vocab)]
     except (ReadError, ValueError, TypeError) as exc:

@@ -68,3 +68,9 @@ def test_latex_and_shape():
     assert node.shape == (2, 3)
     assert sp.latex(node) == r"\operatorname{softmax}\left(Z\right)"
     assert node.as_explicit()[0, 0] == sp.exp(Z[0, 0]) / sum(sp.exp(Z[0, k]) for k in range(3))
+
+
+def test_a_nan_entry_makes_its_row_nan_not_an_error():
+    """The remembered shift sorts a row's entries; NaN has no order, so its row is NaN, as the
+    formula gives (review finding: a TypeError)."""
+    assert softmax_row([sp.nan, sp.Integer(1)]) == [sp.nan, sp.nan]

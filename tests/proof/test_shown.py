@@ -119,6 +119,7 @@ def test_a_printer_that_drops_a_transpose_fails_verify():
     page uses."""
     d = derivations.load("softmax_jacobian")
     shown.check_rendering(d)
+
     def dropped(self, e):
         return self._print(e.arg)
 
@@ -238,6 +239,33 @@ def test_a_whole_number_the_proof_assumes_must_be_on_the_page():
     x = sp.Symbol("x", positive=True)
     with pytest.raises(NotShownAsChecked, match="says x is integer, which the proof's x is not declared"):
         shown.check_assumptions(_signed(r"$x$ a positive integer", x))
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        r"$z_1, \dots, z_n$ real, $n \ge 1$ an integer; a weight $p > 0$",  # i, j: free, not shown
+        r"$z_1, \dots, z_n$ real, $n \ge 1$ an integer or half-integer; integers $1 \le i, j \le n$; $p > 0$",
+        r"$z_1, \dots, z_n$ real, $n, z_1$ positive integers; integers $1 \le i, j \le n$; $p > 0$",
+    ],
+)
+def test_the_softmax_jacobian_page_must_show_every_whole_number_it_uses(page):
+    """Review findings: an index summed in one side but free in another was exempt; words
+    qualified after "integer" counted; words said of an entry z_1 were skipped."""
+    from derivations import load
+
+    d = load("softmax_jacobian")
+    d.assumptions = [page]
+    with pytest.raises(NotShownAsChecked, match="declared"):
+        shown.check_assumptions(d)
+
+
+@pytest.mark.parametrize(
+    "said", [r"$n$ is a positive integer", r"$n$, a positive integer", r"$n \ge 1$ (an integer)"]
+)
+def test_the_words_may_follow_a_name_as_people_write_them(said):
+    n = sp.Symbol("n", positive=True, integer=True)
+    assert shown.check_assumptions(_signed(said, n)) == "1 sign shown"
 
 
 def test_a_sign_the_page_assumes_must_be_the_proofs():

@@ -96,13 +96,16 @@ def test_a_claim_not_of_the_property_s_form_fails():
 
 
 def test_a_value_after_the_words_must_be_the_claim_s():
-    d = Derivation("rank", "The rank", "The matrix has rank $n - 1$, and its entries are at most 3.")
+    d = Derivation("rank", "A matrix", "The matrix has rank $n - 1$, and its entries are at most 3.")
     rank = sp.Function("rank")
     m = sp.MatrixSymbol("M", n, n)
     d.claim(rank(m), n - 1, words="rank")
     d.claim(a[i], 3, "<=", words="at most")
-    # The title mentions the rank (no value): a claim of it is enough.
-    assert _check(d) == "3 properties stated in words, each a claim of its form"
+    assert _check(d) == "2 properties stated in words, each a claim of its form"
+    d.title = "The rank"  # words with no value after them state nothing symattn can check
+    with pytest.raises(WordsNotClaimed, match="the title says 'rank' followed by ''"):
+        _check(d)
+    d.title = "A matrix"
     for theorem, said in [
         ("The matrix has rank $n$, and its entries are at most 3.", "'rank $n$'"),
         ("The matrix has rank $n - 1$, and its entries are at most 4.", "'at most 4'"),
@@ -167,3 +170,60 @@ def test_a_heading_states_what_its_section_proves():
     before = _check(d)
     d.steps[5] = dataclasses.replace(d.steps[5], rule="the weights sum to 1; J is antisymmetric")
     assert _check(d) == before
+
+
+#: Theorem edits a reviewer made that once passed: each must fail the words check.
+FALSE_WORDINGS = [
+    ("is symmetric and", "is not symmetric and"),
+    ("positive semidefinite", "positive semidefinite but not definite"),
+    ("is symmetric and", "is skew symmetric and"),
+    ("is symmetric and", "is anti-symmetric and"),
+    ("positive semidefinite", "positive\ndefinite"),
+    ("positive semidefinite", "positive  definite"),
+    ("of rank $n - 1$", "of full rank"),
+    ("of rank $n - 1$", "of rank n"),
+    ("of rank $n - 1$", "of rank-$n$"),
+    ("of rank $n - 1$", "of rank equal to $n$"),
+    ("of rank $n - 1$", "of ranks $n$"),
+    ("of rank $n - 1$", "of rank $n - 1$ or $n$"),
+    ("summing to 0", "summing to one"),
+    ("summing to 0", "summing to 0+1"),
+    ("summing to 0", "summing to 0,5"),
+    ("summing to 0", "summing to 0 (plus 1)"),
+    ("summing to 0", "summing to 1e0"),
+    ("summing to 0", "summing to nonzero"),
+    ("tend to 0 as", "tend to infinity as"),
+    (r"at most $\tfrac14$", "at most one fifth"),
+    (r"at most $\tfrac14$", r"at most about $\tfrac15$"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), FALSE_WORDINGS, ids=[new for _, new in FALSE_WORDINGS])
+def test_false_or_unreadable_wordings_fail(old, new):
+    from derivations import load
+
+    d = load("softmax_jacobian")
+    assert old in d.theorem
+    d.theorem = d.theorem.replace(old, new, 1)
+    with pytest.raises(WordsNotClaimed):
+        _check(d)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("positive semidefinite", "non-negative definite"),
+        ("positive semidefinite", "positive semi-definite"),
+        ("tends to 1", "goes to 1"),
+        ("as one weight tends to 1", "when $p_i$ tends to 1"),
+        ("summing to 0", "summing to zero"),
+    ],
+)
+def test_other_true_wordings_pass(old, new):
+    from derivations import load
+
+    d = load("softmax_jacobian")
+    d.theorem = d.theorem.replace(old, new, 1)
+    if "when" in new:  # the point's words are the claim's, as the derivation declares them
+        d.words = [("when $p_i$ tends to" if w == "as one weight tends to" else w, k) for w, k in d.words]
+    assert _check(d).endswith("each a claim of its form")
