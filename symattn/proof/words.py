@@ -245,8 +245,8 @@ _DENIAL = re.compile(
 #: that ends there (a clause boundary or an ordinary word follows, not an operator or a fraction).
 _VALUE = re.compile(
     r"\s*(?:of\s+)?(?:\$([^$]+)\$|(-?\d+(?:\.\d+)?|zero|one|two|three|four|infinity)"
-    r"(?=\s*$|[;:,.)](?!\d)|\s+(?!(?:plus|minus|times|over|divided|or|and|half|halves|thirds?|quarters?"
-    r"|fifths?)\b)[a-z]))",
+    r"(?=\s*$|[;:,.)](?!\d)|\s+(?!(?:plus|minus|times|over|divided|or|half|halves|thirds?|quarters?|fifths?)\b"
+    r"|and\s+[\d$])[a-z]))",
     re.IGNORECASE,
 )
 #: What must follow a ``$...$`` value: not more of the value ("$n - 1$ or $n$").

@@ -51,7 +51,7 @@ def derivation() -> Derivation:
         "Entries minus their mean sum to zero and do not change when the same constant is added to "
         "every entry; divided by the standard deviation, they have mean square 1.",
         assumptions=[
-            r"the entries are real, $n$ of them, $n \ge 1$ an integer",
+            r"the entries are real, $n$ of them, $n \ge 1$ an integer; integers $1 \le i \le n$",
             "they are not all equal, so the standard deviation is positive",
         ],
         sample=_at_least_two_entries,
