@@ -315,8 +315,8 @@ SABOTAGE: list[Sabotage] = [
     ),
     Sabotage(
         "the words after a name may say what the proof does not declare",
-        '                    if wrong := [w for w in words if getattr(x, f"is_{w}") is not True]:',
-        "                    if wrong := []:",
+        '                if wrong := [w for w in words if getattr(x, f"is_{w}") is not True]:',
+        "                if wrong := []:",
         ("test_shown::test_a_whole_number_the_proof_assumes_must_be_on_the_page",),
         module=SHOWN,
     ),
