@@ -267,10 +267,20 @@ def found(text: str) -> list[tuple[str, re.Match]]:
     hits = [
         (name, m) for name, prop in PROPERTIES.items() for m in re.finditer(prop.pattern, text, re.IGNORECASE)
     ]
+    # A limit's point ("as one weight tends to 1") follows the limit's value in its sentence
+    # ("the entries tend to 0 as ..."); without one before it, "as expected they tend to 1"
+    # states a value (review of the review: it was read as the point, and passed).
+    hits = [h for h in hits if h[0] != "as ... tends to" or _after_a_value(text, h[1], hits)]
     # "positive semidefinite" is not also "positive definite": patterns never overlap, but a
     # match inside a longer one (semi-definite) is dropped all the same.
     hits = [h for h in hits if not any(o is not h and _inside(h[1], o[1]) for o in hits)]
     return sorted(hits, key=lambda h: h[1].start())
+
+
+def _after_a_value(text: str, point: re.Match, hits: list[tuple[str, re.Match]]) -> bool:
+    """A "tends to" that is not inside ``point`` comes before it in the same sentence."""
+    sentence = max(text.rfind(".", 0, point.start()), text.rfind(";", 0, point.start()))
+    return any(name == "tends to" and sentence < m.start() and m.end() <= point.start() for name, m in hits)
 
 
 def _inside(a: re.Match, b: re.Match) -> bool:

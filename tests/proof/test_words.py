@@ -193,6 +193,8 @@ FALSE_WORDINGS = [
     ("summing to 0", "summing to 1e0"),
     ("summing to 0", "summing to nonzero"),
     ("tend to 0 as", "tend to infinity as"),
+    ("and all of them tend to 0 as one weight tends to 1", "and, as expected, they tend to 1"),
+    ("and all of them tend to 0 as one weight tends to 1", "and as expected they tend to 1"),
     (r"at most $\tfrac14$", "at most one fifth"),
     (r"at most $\tfrac14$", r"at most about $\tfrac15$"),
 ]
