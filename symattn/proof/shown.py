@@ -447,12 +447,14 @@ _SIGN_WORDS_BEFORE = re.compile(rf"\b{_KIND}\s+\$([^$]+)\$")
 
 
 def check_assumptions(d: Any) -> str:
-    """Every sign SymPy is told of a symbol the proof uses (positive, nonnegative, ...) is shown
-    on the page: a relation of the prose (``s_q, s_k > 0``, ``r \\ge 0``) or an assumption's
-    words after the names (``$N, h$ positive integers``). A summation index (its range is its
-    sum's) and a name a definition step introduces (its sign is proved of its value) are exempt.
-    Raises :class:`NotShownAsChecked` naming the first hidden one. Only for a derivation
-    symattn publishes (``requires_claims``: the module's, a plugin's, a worked solution)."""
+    """Every sign and whole number SymPy is told of a symbol the proof uses (positive,
+    nonnegative, integer, ...) is shown on the page: a relation of the prose (``s_q, s_k > 0``,
+    ``1 \\le i, j \\le n``), an assumed value (``d_k = 2``) or an assumption's words around the
+    names (``$N, h$ positive integers``, ``integers $1 \\le i \\le n$``), which must say only what
+    is declared. An index that is only ever summed over (its range is its sum's) and a name a
+    definition step introduces (its sign is proved of its value) are exempt. Raises
+    :class:`NotShownAsChecked` naming the first hidden one. Only for a derivation symattn
+    publishes (``requires_claims``: the module's, a plugin's, a worked solution)."""
     if not getattr(d, "requires_claims", False):
         return "not published: its page is not checked for hidden signs"
     vocab = words_vocabulary(d)
@@ -462,13 +464,12 @@ def check_assumptions(d: Any) -> str:
             lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
         for x, facts in _signs_stated(lhs, rel, rhs):
             shown.setdefault(x, set()).update(facts)
-    for _, lhs, rel, rhs in _stated(list(d.assumptions), vocab):
-        if rel == "=" and isinstance(lhs, sp.Symbol) and isinstance(rhs, sp.Integer):
-            shown.setdefault(lhs, set()).add("integer")  # assumed d_k = 2 (a rule's n = 2 is an instance)
-    for text in d.assumptions:  # a range of several names, 1 <= i, j <= n: the bound is each one's
-        for f in formulas(text):
-            for x, facts in _range_signs(f, vocab):
-                shown.setdefault(x, set()).update(facts)
+    for reading in _first_readings(d.assumptions, vocab):
+        for x, facts in _range_signs(reading.items):  # 1 <= i, j <= n: the bound is each one's
+            shown.setdefault(x, set()).update(facts)
+        for lhs, rel, rhs in reading.relations():
+            if rel == "=" and isinstance(lhs, sp.Symbol) and isinstance(rhs, sp.Integer):
+                shown.setdefault(lhs, set()).add("integer")  # assumed d_k = 2 (a rule's n = 2: an instance)
     for text in d.assumptions:
         found = _SIGN_WORDS.findall(text) + [(n, w) for w, n in _SIGN_WORDS_BEFORE.findall(text)]
         for names, said in found:
@@ -485,7 +486,8 @@ def check_assumptions(d: Any) -> str:
                     raise NotShownAsChecked(why)
                 if isinstance(x, sp.Symbol):
                     shown.setdefault(x, set()).update(words)
-    for x in sorted(_used_symbols(d), key=str):
+    used = sorted(_used_symbols(d), key=str)
+    for x in used:
         for fact, words in _SHOWN_SIGNS.items():
             if x.assumptions0.get(fact) and not (shown.get(x, set()) & set(words)):
                 how = f"${page_latex(x)}$ an integer" if fact == "integer" else f"${page_latex(x)} > 0$"
@@ -493,7 +495,7 @@ def check_assumptions(d: Any) -> str:
                     f"{x} is declared {fact}, which no assumption or rule of the page states: show it "
                     f"(a relation such as {how}, or the word after its name)"
                 )
-    count = len({x for x in _used_symbols(d) if any(x.assumptions0.get(f) for f in _SHOWN_SIGNS)})
+    count = len([x for x in used if any(x.assumptions0.get(f) for f in _SHOWN_SIGNS)])
     return f"{count} sign{'s' if count != 1 else ''} shown"
 
 
@@ -508,12 +510,8 @@ def _subjects(item: tuple) -> list[Any]:
     return [right] if sp.sympify(left).is_Number else [left]
 
 
-def _range_signs(formula: str, vocab: Vocabulary) -> list[tuple[Any, set[str]]]:
+def _range_signs(items: tuple[tuple[Any, ...], ...]) -> list[tuple[Any, set[str]]]:
     """``1 \\le i, j \\le n``: the lower bound holds of every name in the range, not only the first."""
-    try:
-        items = next(readings(formula, vocab)).items
-    except Exception:
-        return []
     first, *middle, last = items if len(items) >= 2 else ((), ())
     if len(first) != 3 or len(last) != 3 or first[1] not in ("<", "<=") or any(len(m) != 1 for m in middle):
         return []
@@ -586,17 +584,21 @@ def _stated(
     prose: list[str], vocab: Vocabulary, every: bool = False
 ) -> Iterator[tuple[Reading, Any, str, Any]]:
     """(reading, left, relation, right) for each relation the formulas of ``prose`` state, in
-    their first reading, or in ``every`` reading (``$p > 0$`` of a vector p and of a weight p);
-    a formula that cannot be read states nothing here (the statements check names it)."""
+    their first reading, or in ``every`` reading (``$p > 0$`` of a vector p and of a weight p)."""
+    for reading in _first_readings(prose, vocab, every):
+        for lhs, rel, rhs in reading.relations():
+            yield reading, lhs, rel, rhs
+
+
+def _first_readings(prose: list[str], vocab: Vocabulary, every: bool = False) -> Iterator[Reading]:
+    """The first reading of each formula of ``prose`` (or ``every`` reading); a formula that
+    cannot be read gives none here (the statements check names it)."""
     for text in prose:
         for f in formulas(text):
             try:
-                found = list(readings(f, vocab)) if every else [next(readings(f, vocab))]
+                yield from list(readings(f, vocab)) if every else [next(readings(f, vocab))]
             except Exception:
                 continue
-            for reading in found:
-                for lhs, rel, rhs in reading.relations():
-                    yield reading, lhs, rel, rhs
 
 
 def _pairs(d: Any, claims: bool = True) -> Iterator[tuple[Any, Any, str]]:

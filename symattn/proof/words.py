@@ -60,11 +60,6 @@ def _zero(e: Any) -> bool:
     return isinstance(e, sp.ZeroMatrix) or sp.sympify(e) == 0
 
 
-def _equal(a: Any, b: Any) -> bool:
-    """``a`` is ``b``: the same tree, or proved equal by SymPy's normal forms."""
-    return agree(a, b)
-
-
 def _sizes(e: Any) -> dict[sp.Symbol, int]:
     """The symbols a sum or product runs up to, at size 3 (sums written out, none empty)."""
     bounds = {
@@ -123,12 +118,12 @@ def _symmetric(sign: int) -> Callable[[Any, Any, Any, str, Any], bool]:
         if swapped is None:
             return False
         if not _zero(rhs):
-            return _differs(lhs, swapped) and _equal(rhs, sign * swapped)
+            return _differs(lhs, swapped) and agree(rhs, sign * swapped)
         terms = sp.Add.make_args(sp.sympify(lhs))
         if len(terms) != 2:
             return False
         first, second = terms
-        return _differs(first, _swapped(d, first)) and _equal(second, -sign * _swapped(d, first))
+        return _differs(first, _swapped(d, first)) and agree(second, -sign * _swapped(d, first))
 
     return fits
 
@@ -146,31 +141,31 @@ def _applied(name: str) -> Callable[[Any], bool]:
 
 
 def _rank(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
-    return rel == "=" and _applied("rank")(lhs) and value is not None and _equal(value, rhs)
+    return rel == "=" and _applied("rank")(lhs) and value is not None and agree(value, rhs)
 
 
 def _at_most(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
     bound = rhs if rel in ("<", "<=") else lhs if rel in (">", ">=") else None
-    return bound is not None and value is not None and _equal(value, bound)
+    return bound is not None and value is not None and agree(value, bound)
 
 
 def _at_least(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
     bound = lhs if rel in ("<", "<=") else rhs if rel in (">", ">=") else None
-    return bound is not None and value is not None and _equal(value, bound)
+    return bound is not None and value is not None and agree(value, bound)
 
 
 def _sums_to(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
     total = sp.sympify(lhs)
     summed = isinstance(total, sp.Sum | sp.MatMul)
-    return rel == "=" and summed and value is not None and _equal(value, rhs)
+    return rel == "=" and summed and value is not None and agree(value, rhs)
 
 
 def _tends_to(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
-    return rel == "=" and isinstance(lhs, sp.Limit) and value is not None and _equal(value, rhs)
+    return rel == "=" and isinstance(lhs, sp.Limit) and value is not None and agree(value, rhs)
 
 
 def _taken_at(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
-    return rel == "=" and isinstance(lhs, sp.Limit) and value is not None and _equal(value, lhs.args[2])
+    return rel == "=" and isinstance(lhs, sp.Limit) and value is not None and agree(value, lhs.args[2])
 
 
 def _any_claim(d: Any, lhs: Any, rhs: Any, rel: str, value: Any) -> bool:
