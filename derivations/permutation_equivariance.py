@@ -41,10 +41,11 @@ WIDTH = 2
 KEY_WIDTH, VALUE_WIDTH = 3, 1
 
 
-def permutation_matrix(order: tuple[int, ...]) -> sp.Matrix:
-    """P with (P X)[r] = X[order[r]]."""
+@cache
+def permutation_matrix(order: tuple[int, ...]) -> sp.ImmutableMatrix:
+    """P with (P X)[r] = X[order[r]] (kept: each is built once and asked for many times)."""
     n = len(order)
-    return sp.Matrix(n, n, lambda r, c: 1 if order[r] == c else 0)
+    return sp.ImmutableMatrix(n, n, [int(order[r] == c) for r in range(n) for c in range(n)])
 
 
 def self_attention(
@@ -73,7 +74,7 @@ def equivariant_at(n: int) -> bool:
     return True
 
 
-def _permutations(n: int) -> list[sp.Matrix]:
+def _permutations(n: int) -> list[sp.ImmutableMatrix]:
     return [permutation_matrix(o) for o in permutations(range(n))]
 
 
@@ -149,7 +150,7 @@ def concrete(expr: sp.Basic, n: int) -> sp.Matrix:
         raise ValueError("the scores and values of X must appear as written in the proof")
     e = e.subs(N, n)
     blocks = [
-        carry_out(e.xreplace({sp.MatrixSymbol("P", n, n): sp.ImmutableMatrix(permutation_matrix(order))}))
+        carry_out(e.xreplace({sp.MatrixSymbol("P", n, n): permutation_matrix(order)}))
         for order in permutations(range(n))
     ]
     return _stacked(blocks)
@@ -177,7 +178,7 @@ def end_to_end(expr: sp.Basic, n: int) -> sp.Matrix:
     e = sp.sympify(expr).xreplace({m: sp.ImmutableMatrix(v) for m, v in values.items()})
     e = e.subs({N: n, d: WIDTH, d_k: KEY_WIDTH, d_v: VALUE_WIDTH})
     blocks = [
-        carry_out(e.xreplace({sp.MatrixSymbol("P", n, n): sp.ImmutableMatrix(permutation_matrix(order))}))
+        carry_out(e.xreplace({sp.MatrixSymbol("P", n, n): permutation_matrix(order)}))
         for order in permutations(range(n))
     ]
     return _stacked(blocks)

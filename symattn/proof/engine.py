@@ -24,6 +24,7 @@ A step whose two sides are structurally identical is refused: a step must do som
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import multiprocessing
 import os
@@ -143,9 +144,7 @@ class Lemma:
     def __post_init__(self) -> None:
         _check_cost(f"lemma {self.name!r}", self.cost)
         sizes = self.sizes
-        if not isinstance(sizes, tuple) or not sizes or not all(
-            type(n) is int and n >= 1 for n in sizes
-        ):
+        if not isinstance(sizes, tuple) or not sizes or not all(type(n) is int and n >= 1 for n in sizes):
             raise ValueError(f"lemma {self.name!r}: sizes must be a non-empty tuple of whole numbers >= 1")
 
     def check(self) -> tuple[int, ...]:
@@ -1113,9 +1112,7 @@ class Derivation:
                 continue  # twice 0 is 0: the other plants (plus 1, an entry changed) test the model
             if _told_apart(wrong, right, random.Random(index * 31 + k)):
                 continue
-            raise self._fail(
-                index, f"the model at size {MODEL_SIZE} cannot tell {what} from the right side"
-            )
+            raise self._fail(index, f"the model at size {MODEL_SIZE} cannot tell {what} from the right side")
 
     def _check_procedure_sees(self, index: int, check: Callable[[Any, Any], str], lhs: Any, rhs: Any) -> None:
         """A step's proof procedure must refuse a wrong left side and a wrong right side (plus 1,
@@ -1327,6 +1324,9 @@ def verify_many(
                 yield exc
         return
     _WORK[:] = derivations
+    # What is built so far is never collected while the workers run: frozen, the collector
+    # leaves it alone, and the workers do not copy the pages it would touch.
+    gc.freeze()
     pool = ProcessPoolExecutor(max(1, jobs), mp_context=multiprocessing.get_context("fork"))
     try:
         # Derivation by derivation, the costliest groups of tasks (Derivation.groups) are
@@ -1356,6 +1356,7 @@ def verify_many(
             raise
         finally:
             _WORK.clear()
+            gc.unfreeze()
 
 
 def _outcome(index: int, task: tuple[str, int], future: Future | None, at: int) -> tuple[float, tuple]:

@@ -169,8 +169,10 @@ def _integral(integral: sp.Integral) -> sp.Expr:
     return f
 
 
+@cache
 def _over_line(f: sp.Expr, x: sp.Symbol) -> sp.Expr:
-    """The integral of f over the real line in x, for f a sum of P(x) e^{quadratic in x}."""
+    """The integral of f over the real line in x, for f a sum of P(x) e^{quadratic in x} (kept:
+    the lemmas and checks ask for the same integrals again and again)."""
     if f == 0:
         return sp.S.Zero
     outside, f = f.as_independent(x, as_Add=False)  # factors free of x stay out of the expansion

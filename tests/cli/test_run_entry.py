@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import subprocess
 import sys
 import time
 
@@ -106,3 +107,17 @@ def test_a_stream_closed_before_the_end_is_left_alone(ended, monkeypatch):
     monkeypatch.setattr(sys, "stderr", flushed)
     assert run(monkeypatch) == 1
     assert calls == ["flushed"]
+
+
+@pytest.mark.parametrize(("command", "size"), [*((c, 100_000) for c in app.VERIFYING), ("check", 1000)])
+def test_a_command_that_verifies_derivations_gets_a_larger_sympy_cache(command, size):
+    """SymPy reads its cache size once, when it is first imported: a new process shows it."""
+    code = (
+        "import gc, sys; from symattn.cli.app import _tune; _tune(sys.argv[1:]); "
+        "import sympy.core.cache as c; print(c.SYMPY_CACHE_SIZE, gc.get_threshold()[0])"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "SYMPY_CACHE_SIZE"}
+    out = subprocess.run(
+        [sys.executable, "-c", code, command], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.split() == [str(size), "50000"]
