@@ -14,6 +14,8 @@ lambdified NumPy attention is then compared with the exact values.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import sympy as sp
 
@@ -24,7 +26,19 @@ from symattn.core.softmax import RowSoftmax
 from symattn.proof import Derivation
 from symattn.proof.latex import written
 
-from .planted import Mutation, drops_root, drops_transpose, rendering, statement, transposes_matrices
+from .planted import (
+    TINY,
+    Mutation,
+    drops_root,
+    drops_transpose,
+    figure,
+    rendering,
+    right_side,
+    statement,
+    step_fields,
+    step_with,
+    transposes_matrices,
+)
 
 NAME = "attention_by_hand"
 TITLE = "Attention on two tokens, by hand"
@@ -230,4 +244,70 @@ MUTATIONS = [
         NAME, "a printer that shows each matrix transposed", rendering(_print_MatrixBase=transposes_matrices)
     ),
     Mutation(NAME, "a printer that loses a square root", rendering(_print_Pow=drops_root)),
+]
+
+
+# -- planted errors in the steps, claims, lemmas and models ---------------------------------
+def _unmasked_weights(D: Derivation) -> str:
+    """The softmax step taken without the mask: a true step, but not the theorem's weights."""
+    k, u = step_with(D, r"$e^{-\infty} = 0$"), step_with(D, "softmax of the unmasked rows")
+    D.steps[k] = dataclasses.replace(D.steps[k], lhs=D.steps[u].lhs, rhs=D.steps[u].rhs, shown_lhs=None)
+    return "claim"
+
+
+def _names() -> tuple[sp.MatrixSymbol, sp.MatrixSymbol]:
+    return sp.MatrixSymbol("Q", 2, 2), sp.MatrixSymbol("K", 2, 2)
+
+
+def _inputs() -> tuple[list, list, list]:
+    return Q.tolist(), K.tolist(), V.tolist()
+
+
+MUTATIONS += [
+    Mutation(
+        NAME,
+        "a score off by one: S[1,1] = -17",
+        right_side("is query $i$ dotted with key $j$", lambda D, m: m + sp.Matrix([[1, 0], [0, 0]])),
+    ),
+    Mutation(NAME, "a swapped digit: sqrt(2) ≈ 1.441", figure("and $[0, 1.414]$", "1.441")),
+    Mutation(
+        NAME,
+        "e^sqrt(2) ≈ 4.131 (digits swapped)",
+        figure("module's row $[1, 4.113]$", "4.131"),
+    ),
+    Mutation(
+        NAME,
+        "a weight off by 10^-20",
+        right_side("row 1 keeps its only key", lambda D, m: m + sp.Matrix([[0, 0], [TINY, 0]])),
+    ),
+    Mutation(
+        NAME,
+        "the mask said to change nothing: both sides causal",
+        right_side("the mask changes the answer", lambda D, m: attention(*_inputs(), "causal").output),
+    ),
+    Mutation(NAME, "the output figure 1.413 → 1.414", figure("second entry", "1.414")),
+    Mutation(
+        NAME,
+        "a label holding an equation: S = QK^T",
+        step_fields("is query $i$ dotted with key $j$", shown_lhs=sp.Symbol(r"S = QK^\top")),
+    ),
+    Mutation(
+        NAME,
+        "both outputs shown by the one name O_none (the mask dropped from a label)",
+        step_fields("the mask changes the answer", shown_lhs=sp.Symbol(r"O_{\text{none}}")),
+    ),
+    Mutation(
+        NAME,
+        "the scores shown as Q^T K",
+        step_fields(
+            "is query $i$ dotted with key $j$",
+            shown_lhs=lambda D, old: sp.MatMul(_names()[0].T, _names()[1]),
+        ),
+    ),
+    Mutation(
+        NAME,
+        "the weights taken without the mask, true but not the claim",
+        _unmasked_weights,
+        why="no chain",
+    ),
 ]

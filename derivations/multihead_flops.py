@@ -14,6 +14,7 @@ every matrix product it performs is counted as it runs.
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from collections.abc import Callable
 from fractions import Fraction
@@ -27,7 +28,18 @@ from symattn.core.multihead import multihead_exact, multihead_numeric
 from symattn.proof import Derivation, StepFailed
 from symattn.proof.latex import written
 
-from .planted import Mutation, flips_fraction, rendering, statement, swaps_squares
+from .planted import (
+    Mutation,
+    changed,
+    flips_fraction,
+    rendering,
+    right_side,
+    shown_as,
+    statement,
+    step_fields,
+    step_with,
+    swaps_squares,
+)
 
 NAME = "multihead_flops"
 TITLE = "Multi-head attention and its cost"
@@ -394,4 +406,89 @@ MUTATIONS = [
     ),
     Mutation(NAME, "a printer that shows each square as a cube", rendering(_print_Pow=swaps_squares)),
     Mutation(NAME, "a printer that turns each fraction upside down", rendering(_print_Mul=flips_fraction)),
+]
+
+
+# -- planted errors in the steps, claims, lemmas and models ---------------------------------
+def _blind_check(D: Derivation) -> int:
+    """The crossover solved as N > d_model, by a procedure that looks at neither side."""
+    k = step_with(D, "solve for $N$")
+    D.steps[k] = dataclasses.replace(D.steps[k], rhs=d_model < N, check=lambda lhs, rhs: "solved")
+    return k + 1
+
+
+def _substitution_claimed(D: Derivation) -> str:
+    D.claim(2 * d_model, sp.Integer(8192))  # true at d_model = 4096 only
+    return "claim"
+
+
+MUTATIONS += [
+    Mutation(
+        NAME,
+        "cost(projections) = 2 N d^2",
+        right_side("projections: $h$ heads", lambda D, old: 2 * N * d_model ** 2),
+    ),
+    Mutation(
+        NAME,
+        "cost(scores) = N^2 d / h",
+        right_side("scores: $h$ products", lambda D, old: N ** 2 * d_model / h),
+    ),
+    Mutation(
+        NAME,
+        "the crossover at 4096 for d_model = 4096",
+        right_side("at $d_{", lambda D, o: sp.Integer(4096)),
+    ),
+    Mutation(
+        NAME,
+        "the total collected as 4 N d^2 + N^2 d",
+        right_side("collect", lambda D, o: 4 * N * d_model ** 2 + N ** 2 * d_model),
+    ),
+    Mutation(
+        NAME,
+        "counting FLOPs doubles only one term",
+        right_side(
+            "both terms double",
+            lambda D, o: 8 * N * d_model ** 2 + 2 * N ** 2 * d_model,
+        ),
+    ),
+    Mutation(NAME, "512 / 8 = 32", right_side("the paper", lambda D, o: sp.Integer(32))),
+    Mutation(
+        NAME,
+        "the total shown in the module's order as 4 N d^2 + 3 N^2 d where 4 N d^2 + 2 N^2 d is checked",
+        shown_as("collect", lambda D, o: o + N ** 2 * d_model),
+    ),
+    Mutation(
+        NAME,
+        "the crossover's rule says d_model = 2048 where the step puts in 4096",
+        changed("at $d_{", "rule", lambda D, o: o.replace("4096", "2048")),
+    ),
+    Mutation(
+        NAME,
+        "the crossover puts in d_model = 2048 where its rule says 4096",
+        changed("at $d_{", "given", lambda D, o: {d_model: 2048}),
+    ),
+    Mutation(
+        NAME,
+        "512 / 8 off by 1e-30, written as a Python float (already 64.0)",
+        right_side("the paper", lambda D, o: o + 1e-30),
+    ),
+    Mutation(
+        NAME,
+        "the crossover solved as N > d_model",
+        right_side("solve for $N$", lambda D, o: d_model < N),
+    ),
+    Mutation(
+        NAME,
+        "a label holding a product: head_1 W^O_1 + head_2 W^O_2",
+        step_fields(
+            "its own rows of $W^O$",
+            shown_rhs=sp.Symbol(r"\operatorname{head}_1 W^O_1 + \operatorname{head}_2 W^O_2"),
+        ),
+    ),
+    Mutation(
+        NAME, "a crossover procedure that looks at neither side", _blind_check, why="accepts"
+    ),
+    Mutation(
+        NAME, "2 d_model = 8192 claimed in general", _substitution_claimed, why="no chain"
+    ),
 ]

@@ -15,6 +15,7 @@ to differ.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from itertools import permutations
 from math import factorial
@@ -29,7 +30,20 @@ from symattn.core.numeric import attention_numeric
 from symattn.core.softmax import RowSoftmax, softmax_rows
 from symattn.proof import Derivation, Lemma
 
-from .planted import Mutation, drops_transpose, rendering, statement, transposes_matrices
+from .planted import (
+    Mutation,
+    changed,
+    claimed,
+    drops_transpose,
+    lemma_fields,
+    rendering,
+    right_side,
+    statement,
+    step_fields,
+    step_with,
+    stops_early,
+    transposes_matrices,
+)
 
 NAME = "permutation_equivariance"
 TITLE = "Attention cannot see word order"
@@ -399,5 +413,141 @@ MUTATIONS = [
     Mutation(NAME, "a printer that drops a transpose", rendering(_print_Transpose=drops_transpose)),
     Mutation(
         NAME, "a printer that shows each matrix transposed", rendering(_print_MatrixBase=transposes_matrices)
+    ),
+]
+
+
+# -- planted errors in the steps, claims, lemmas and models ---------------------------------
+def _equal_scores(D: Derivation) -> int:
+    """Every score equal (all 0) in the derivation's model, and a false step the model then passes:
+    the P in front of softmax(S) dropped."""
+
+    def model(expr: sp.Basic, n: int) -> sp.Basic:
+        return concrete(expr, n).subs({s: 0 for s in symbol_matrix("s", n, n)})
+
+    D.concrete = model
+    k = step_with(D, "softmax works row by row")
+    D.steps[k] = dataclasses.replace(D.steps[k], rhs=_mul(RowSoftmax(S_X), Pm.T, Pm, V_X))
+    return k + 1
+
+
+def _stored_end_to_end(D: Derivation) -> int:
+    k = step_with(D, "all $N!$ permutations")
+    right = D.steps[k].rhs
+    D.steps[k] = dataclasses.replace(D.steps[k], concrete=lambda expr, n: end_to_end(right, n))
+    return k + 1
+
+
+def _dog(D: Derivation) -> sp.MatrixSymbol:
+    return next(s for s in D.abbreviations if "A}" in str(s) and "dog" in str(s))
+
+
+def _right_from_left(D: Derivation) -> int:
+    """Invariance claimed (no P on the right), with a model that answers the right side with the
+    left side's value and evaluates every other side honestly."""
+    k = step_with(D, "all $N!$ permutations")
+    left, right = D.lhs_of(k), attention_of(Xm)
+    model = lambda expr, n: end_to_end(left if expr == right else expr, n)  # noqa: E731
+    D.steps[k] = dataclasses.replace(D.steps[k], rhs=right, concrete=model)
+    return k + 1
+
+
+def _swapped() -> sp.MatrixExpr:
+    return _mul(Pm.T, RowSoftmax(S_X), Pm, Pm, V_X)
+
+
+def _squared_values() -> sp.MatrixExpr:
+    return _mul(Pm, RowSoftmax(S_X), Pm.T, Pm, sp.HadamardProduct(V_X, V_X))
+
+
+def _unreversed() -> sp.MatrixExpr:
+    wrong = sp.MatMul(1 / sp.sqrt(d_k), Pm, Xm, Wq, Wk.T, Xm.T, evaluate=False)
+    return _mul(RowSoftmax(wrong), Pm, V_X)
+
+
+def _unmasked_reversed() -> sp.Matrix:
+    x = symbol_matrix("x", 3, WIDTH).subs(
+        {s: v for s, v in zip(symbol_matrix("x", 3, WIDTH), [1, 0, 0, 1, 1, 1], strict=True)}
+    )
+    reverse = permutation_matrix((2, 1, 0))
+    eye = sp.eye(WIDTH)
+    return self_attention(reverse * x, eye, eye, eye, "causal")
+
+
+MUTATIONS += [
+    Mutation(
+        NAME,
+        "P and P^T swapped: softmax(P S P^T) = P^T softmax(S) P",
+        right_side("commutes with reordering", lambda D, old: _swapped()),
+    ),
+    Mutation(
+        NAME,
+        "P dropped: the output is Attention(X), unpermuted",
+        right_side(r"$P^\top P = I$", lambda D, old: attention_of(Xm)),
+    ),
+    Mutation(
+        NAME,
+        "P^T dropped from the transpose: (P X W^K)^T = W^K^T X^T",
+        right_side("the transpose of a product reverses it", lambda D, old: _unreversed()),
+    ),
+    Mutation(
+        NAME,
+        "the values multiplied entrywise by themselves: P softmax(S) P^T P (V o V)",
+        right_side("commutes with reordering", lambda D, old: _squared_values()),
+    ),
+    Mutation(
+        NAME,
+        "the theorem claims Attention(PX) = Attention(X)",
+        claimed(0, lambda r: attention_of(Xm)),
+    ),
+    Mutation(
+        NAME,
+        "the causal counterexample made no counterexample (the same side twice)",
+        right_side("a causal mask", lambda D, old: _unmasked_reversed()),
+    ),
+    Mutation(
+        NAME,
+        "P^T P = I checked at sizes 1, 2, 1, 2 (two sizes, not four)",
+        changed(r"$P^\top P = I$", "sizes", lambda D, o: (1, 2, 1, 2)),
+    ),
+    Mutation(
+        NAME,
+        "softmax commuting with reordering checked to size 4, excused by a free-text reason",
+        stops_early("softmax works row by row", (1, 2, 3, 4), "size 5 felt slow"),
+    ),
+    Mutation(
+        NAME,
+        "a model with every score equal, and the P dropped",
+        _equal_scores,
+        why="cannot tell",
+    ),
+    Mutation(
+        NAME,
+        "an end-to-end model that returns its stored answer",
+        _stored_end_to_end,
+        why="does not evaluate the side it is given",
+    ),
+    Mutation(
+        NAME,
+        "P^T P = I checked at N = 1..4 (P P = I holds at 1 and 2)",
+        lemma_fields(r"$P^\top P = I$", sizes=(1, 2, 3, 4)),
+        why="vacuous at size 1",
+    ),
+    Mutation(
+        NAME,
+        "equivariance at N = 1..4 with the old waiver",
+        lemma_fields("all $N!$ permutations", sizes=(1, 2, 3, 4), largest="permutations"),
+        why="vacuous at size 1",
+    ),
+    Mutation(
+        NAME,
+        "dog's output difference shown as o^A alone",
+        step_fields('"dog" gets the same output', shown_lhs=lambda D, old: _dog(D)),
+    ),
+    Mutation(
+        NAME,
+        "invariance, by a model that answers the right side with the left's value",
+        _right_from_left,
+        why="does not evaluate the side it is given",
     ),
 ]

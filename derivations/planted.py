@@ -1,11 +1,12 @@
-r"""Planted errors: what one is, and the ways to plant one in what a page shows.
+r"""Planted errors: what one is, and the ways to plant one.
 
 A :class:`Mutation` takes a fresh copy of a derivation and plants one deliberate mistake, which
 ``verify`` must catch where it was planted. Each derivation module carries its own planted
-errors in ``MUTATIONS`` (the errors of its prose and its printing, planted with
-:func:`statement` and :func:`rendering`); :mod:`derivations.mutations` holds the catalogue's
-older errors (steps, claims, lemmas, models) and gathers every list
-(:func:`derivations.mutations.catalogue`).
+errors in ``MUTATIONS``: in its steps, claims, lemmas and models (planted with the functions
+of the last section here: :func:`right_side`, :func:`claimed`, :func:`lemma_fields` ...), in its
+prose (:func:`statement`, :func:`stands_for`) and in its printing (:func:`rendering`).
+:func:`derivations.mutations.catalogue` gathers them from the registry, with those of the
+registered derivations.
 
 This module imports no derivation, so a derivation module can import it.
 """
@@ -15,11 +16,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import FunctionType
 from typing import Any
 
 import sympy as sp
 
-from symattn.proof import Derivation
+from symattn.proof import Derivation, Lemma
 from symattn.proof.latex import SymattnLatexPrinter, side_latex
 
 #: What a planted error can make fail: a step (its number), or one of these.
@@ -210,3 +212,152 @@ def swaps_squares(self: SymattnLatexPrinter, e: sp.Pow) -> str:
     if e.exp == 2:
         return SymattnLatexPrinter._print_Pow(self, sp.Pow(e.base, 3, evaluate=False))
     return SymattnLatexPrinter._print_Pow(self, e)
+
+
+# -- the steps, claims, lemmas and models ----------------------------------------------------
+#: A change too small to see in any printed digit: 10^-20.
+TINY = sp.Rational(1, 10**20)
+
+
+def step_with(D: Derivation, text: str) -> int:
+    """The index of the only step whose rule contains ``text``."""
+    found = [k for k, s in enumerate(D.steps) if text == s.rule] or [
+        k for k, s in enumerate(D.steps) if text in s.rule
+    ]
+    if len(found) != 1:
+        raise LookupError(f"{D.name}: {len(found)} steps have {text!r} in their rule")
+    return found[0]
+
+
+Change = Callable[[Derivation, sp.Basic], sp.Basic]
+
+
+def changed(text: str, side: str, new: Change) -> Callable[[Derivation], int]:
+    """Replace the field ``side`` (``rhs``, ``shown_rhs``) of the step whose rule contains ``text``."""
+
+    def plant(D: Derivation) -> int:
+        k = step_with(D, text)
+        D.steps[k] = dataclasses.replace(D.steps[k], **{side: new(D, getattr(D.steps[k], side))})
+        return k + 1
+
+    return plant
+
+
+def shown_as(text: str, new: Callable[[Derivation, sp.Basic], sp.Basic]) -> Callable[[Derivation], int]:
+    """Change the right-hand side shown (not the one checked) of the step whose rule contains ``text``."""
+    return changed(text, "shown_rhs", new)
+
+
+def right_side(text: str, new: Callable[[Derivation, sp.Basic], sp.Basic]) -> Callable[[Derivation], int]:
+    """Replace the right-hand side of the step whose rule contains ``text``."""
+    return changed(text, "rhs", new)
+
+
+def figure(text: str, stated: str) -> Callable[[Derivation], int]:
+    return right_side(text, lambda D, old: stated)
+
+
+def false_lemma(text: str) -> Callable[[Derivation], str]:
+    """Give the step's lemma a body that is false at its first size."""
+
+    def plant(D: Derivation) -> str:
+        k = step_with(D, text)
+        lemma = D.steps[k].lemma
+        assert lemma is not None
+        swap_lemma(D, k, dataclasses.replace(lemma, verify=lambda n: False))
+        return "lemma"
+
+    return plant
+
+
+def stops_early(text: str, sizes: tuple[int, ...], largest: str) -> Callable[[Derivation], int]:
+    """Check the step at other sizes, its lemma giving a reason for stopping below 5."""
+
+    def plant(D: Derivation) -> int:
+        k = step_with(D, text)
+        lemma = D.steps[k].lemma
+        assert lemma is not None
+        swap_lemma(D, k, dataclasses.replace(lemma, largest=largest))
+        D.steps[k] = dataclasses.replace(D.steps[k], sizes=sizes)
+        return k + 1
+
+    return plant
+
+
+def claimed(index: int, new: Callable[[sp.Basic], sp.Basic]) -> Callable[[Derivation], str]:
+    """The theorem's claim ``index`` with its right side changed by ``new``."""
+
+    def plant(D: Derivation) -> str:
+        lhs, rhs, *relation = D.claims[index]
+        D.claims[index] = (lhs, new(rhs), *relation)
+        return "claim"
+
+    return plant
+
+
+def defined(text: str, new: Callable[[dict], dict]) -> Callable[[Derivation], int]:
+    def plant(D: Derivation) -> int:
+        k = step_with(D, text)
+        D.steps[k] = dataclasses.replace(D.steps[k], definition=new(dict(D.steps[k].definition or {})))
+        return k + 1
+
+    return plant
+
+
+def certified_by(text: str, new: sp.Basic) -> Callable[[Derivation], int]:
+    def plant(D: Derivation) -> int:
+        k = step_with(D, text)
+        D.steps[k] = dataclasses.replace(D.steps[k], certificate=new)
+        return k + 1
+
+    return plant
+
+
+def step_fields(text: str, **fields: object) -> Callable[[Derivation], int]:
+    """Replace fields of the step whose rule contains ``text`` (a value may be a Python function
+    of the derivation and the old value)."""
+
+    def plant(D: Derivation) -> int:
+        k = step_with(D, text)
+        old = D.steps[k]
+        new = {f: v(D, getattr(old, f)) if isinstance(v, FunctionType) else v for f, v in fields.items()}
+        D.steps[k] = dataclasses.replace(old, **new)
+        return k + 1
+
+    return plant
+
+
+def lemma_fields(text: str, **fields: object) -> Callable[[Derivation], str]:
+    """Change the lemma of the step whose rule contains ``text`` (its sizes, say)."""
+
+    def plant(D: Derivation) -> str:
+        k = step_with(D, text)
+        lemma = D.steps[k].lemma
+        assert lemma is not None
+        swap_lemma(D, k, dataclasses.replace(lemma, **fields))
+        return "lemma"
+
+    return plant
+
+
+def swap_lemma(D: Derivation, k: int, new: Lemma) -> None:
+    """Put ``new`` in place of step k's lemma, on every step and among the declared lemmas."""
+    old = D.steps[k].lemma
+    D.steps = [dataclasses.replace(s, lemma=new) if s.lemma is old else s for s in D.steps]
+    D.declared_lemmas = tuple(new if x is old else x for x in D.declared_lemmas)
+
+
+def detached(text: str) -> Callable[[Derivation], str]:
+    """The step whose rule contains ``text`` no longer names its lemma (which stays declared)."""
+
+    def plant(D: Derivation) -> str:
+        k = step_with(D, text)
+        D.steps[k] = dataclasses.replace(D.steps[k], lemma=None)
+        return "lemma"
+
+    return plant
+
+
+def no_claims(D: Derivation) -> str:
+    D.claims = []
+    return "claim"

@@ -16,6 +16,7 @@ exactly by :mod:`symattn.proof.gaussian` (the tests also evaluate them with
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from typing import Any
 
@@ -28,7 +29,19 @@ from symattn.proof.expectation import Expectation, Family, normals
 from symattn.proof.latex import written
 from symattn.proof.operators import Ex
 
-from .planted import Mutation, drops_minus, rendering, statement, swaps_squares
+from .planted import (
+    Mutation,
+    changed,
+    drops_minus,
+    lemma_fields,
+    no_claims,
+    rendering,
+    right_side,
+    statement,
+    step_fields,
+    step_with,
+    swaps_squares,
+)
 
 NAME = "score_reduction"
 TITLE = "Drawing scores without drawing keys"
@@ -264,4 +277,110 @@ MUTATIONS = [
     ),
     Mutation(NAME, "a printer that drops a minus sign", rendering(_print_Mul=drops_minus)),
     Mutation(NAME, "a printer that shows each square as a cube", rendering(_print_Pow=swaps_squares)),
+]
+
+
+# -- planted errors in the steps, claims, lemmas and models ---------------------------------
+def _other_key(D: Derivation) -> int:
+    """E[exp(t q . k')] = prod_i exp(t^2 k'_i^2 / 2): the result still depends on k'."""
+    k = step_with(D, "the MGF of $a k_i$")
+    score = sp.Sum(sp.Mul(q[i], k2[i], evaluate=False), (i, 1, d))
+    D.steps[k] = dataclasses.replace(
+        D.steps[k],
+        lhs=Ex(sp.exp(t * score)),
+        rhs=sp.Product(sp.exp(t**2 * k2[i] ** 2 / 2), (i, 1, d)),
+    )
+    return k + 1
+
+
+def _chi2_2d(D: Derivation) -> int:
+    """A true step about chi2_{2d} in place of the one about chi2_d: the claim is then unproved."""
+    from sympy import stats
+    k = step_with(D, "the Laplace transform")
+    x = stats.ChiSquared("X", 2 * d)
+    D.steps[k] = dataclasses.replace(
+        D.steps[k], lhs=stats.E(sp.exp(-s * x), evaluate=False), rhs=(1 + 2 * s) ** (-d), shown_rhs=None
+    )
+    return "claim"
+
+
+def _plain_q(D: Derivation) -> int:
+    """E[q_1^2] = q_1^2 for a q_1 that is no declared family: treated as a constant."""
+    k = step_with(D, "uncorrelated")
+    q1 = sp.Symbol("q_1", real=True)
+    D.steps[k] = dataclasses.replace(D.steps[k], lhs=Ex(q1**2), rhs=q1**2, shown_lhs=None)
+    return k + 1
+
+
+def _conditioned(e: sp.Basic) -> sp.Basic:
+    """The unevaluated expectation ``e`` of sympy.stats, given that its variable is positive."""
+    from sympy import stats
+
+    (variable,) = stats.random_symbols(e.args[0])
+    return stats.E(e.args[0], variable > 0, evaluate=False)
+
+
+MUTATIONS += [
+    Mutation(
+        NAME,
+        "the normal MGF without its 1/2",
+        right_side("the MGF of $a k_i$", lambda D, old: old.func(old.function**2, *old.limits)),
+    ),
+    Mutation(
+        NAME,
+        "the chi-square Laplace transform (1 + s)^(-d/2)",
+        right_side("independent coordinates; $\\mathbb{E}[e^{-s", lambda D, old: (1 + s) ** (-d / 2)),
+    ),
+    Mutation(
+        NAME,
+        "scores of two keys correlated: E[z z'] = 1",
+        right_side("uncorrelated", lambda D, o: sp.S.One),
+    ),
+    Mutation(
+        NAME,
+        "the MGF of N(0, r^2) taken given Z > 0 (a half-normal)",
+        changed("the MGF of $\\mathcal{N}(0, r^2)$", "lhs", lambda D, old: _conditioned(old)),
+    ),
+    Mutation(
+        NAME,
+        "the MGF of N(0, r^2) as e^(r t^2 / 2): r for r^2",
+        right_side("the MGF of $\\mathcal{N}(0, r^2)$", lambda D, old: sp.exp(r * t ** 2 / 2)),
+    ),
+    Mutation(
+        NAME,
+        "E[exp(t q . k')] = exp(t^2 |k'|^2 / 2): k' left in",
+        _other_key,
+        why="still depends on k'",
+    ),
+    Mutation(
+        NAME,
+        "the chi-square step taken over the keys, q held fixed",
+        step_fields(r"independent coordinates; $\mathbb{E}[e^{-s", expectation=lambda D, old: _Rules()),
+    ),
+    Mutation(
+        NAME,
+        "the uncorrelated scores integrated over q instead of the keys",
+        step_fields("uncorrelated", expectation=lambda D, old: _Rules(random=(q,))),
+    ),
+    Mutation(
+        NAME,
+        "independence checked at d = 1, 2",
+        lemma_fields("the MGF of $a k_i$", sizes=(1, 2)),
+        why="vacuous at size 1",
+    ),
+    Mutation(
+        NAME,
+        "a label holding a distribution: Z ~ N(0, r^2)",
+        step_fields("the MGF of $\\mathcal{N}(0, r^2)$", shown_lhs=sp.Symbol(r"Z \sim N(0, r^2)")),
+    ),
+    Mutation(NAME, "no theorem: the claims dropped", no_claims, why="states no claims"),
+    Mutation(
+        NAME,
+        "the chi-square step about chi2_{2d}, true but not the claim",
+        _chi2_2d,
+        why="no chain",
+    ),
+    Mutation(
+        NAME, "E[q_1^2] = q_1^2 for an undeclared q_1", _plain_q, why="none of the declared"
+    ),
 ]

@@ -30,7 +30,25 @@ from symattn.proof import Derivation, Lemma, StepFailed
 from symattn.proof.equivalence import prove_equal
 from symattn.proof.latex import written
 
-from .planted import Mutation, drops_digit, drops_transpose, flips_fraction, rendering, stands_for, statement
+from .planted import (
+    Mutation,
+    certified_by,
+    changed,
+    claimed,
+    detached,
+    drops_digit,
+    drops_transpose,
+    false_lemma,
+    flips_fraction,
+    lemma_fields,
+    rendering,
+    right_side,
+    shown_as,
+    stands_for,
+    statement,
+    step_fields,
+    step_with,
+)
 
 NAME = "softmax_jacobian"
 TITLE = "The softmax Jacobian"
@@ -602,4 +620,131 @@ MUTATIONS = [
         rendering(_print_Rational=drops_digit),
     ),
     Mutation(NAME, "a printer that turns each fraction upside down", rendering(_print_Mul=flips_fraction)),
+]
+
+
+# -- planted errors in the steps, claims, lemmas and models ---------------------------------
+def _stored_rank(expr: sp.Basic, size: int) -> sp.Basic:
+    """The old rank model: n - 1 whatever matrix it is given."""
+    return (
+        sp.sympify(expr)
+        .subs(n, size)
+        .replace(lambda x: isinstance(x, rank), lambda x: sp.Integer(size - 1))
+    )
+
+
+def _stored_rank_model(D: Derivation) -> int:
+    k = step_with(D, "nonzero $(n-1)$-minor")
+    D.steps[k] = dataclasses.replace(D.steps[k], lhs=rank(_plus()), concrete=_stored_rank)
+    return k + 1
+
+
+def _quad_index(D: Derivation) -> sp.Basic:
+    j_ij = next(s for s in D.abbreviations if str(s) == "J_{ij}")
+    return sp.Sum(sp.Sum(x[i] * j_ij * x[i], (j, 1, n)), (i, 1, n))
+
+
+def _plus() -> sp.MatrixExpr:
+    from sympy.matrices.expressions.diagonal import DiagMatrix
+
+    p = pvec
+    return DiagMatrix(p) + p * p.T
+
+
+def _inner() -> sp.MatrixExpr:
+    from sympy.matrices.expressions.diagonal import DiagMatrix
+
+    p = pvec
+    return DiagMatrix(p) - p.T * p
+
+
+def _plus_entry() -> sp.Expr:
+    return p(i) * (sp.KroneckerDelta(i, j) + p(j))
+
+
+MUTATIONS += [
+    Mutation(
+        NAME,
+        "J = diag(p) + p p^T",
+        right_side("the entries, as a matrix", lambda D, old: _plus()),
+    ),
+    Mutation(
+        NAME,
+        "J = diag(p) - p^T p (a 1 x 1 matrix)",
+        right_side("the entries, as a matrix", lambda D, o: _inner()),
+    ),
+    Mutation(NAME, "rank J = n", right_side("nonzero $(n-1)$-minor", lambda D, old: n)),
+    Mutation(
+        NAME,
+        "rows sum to (n-2)(n-3)(n-4): zero at the sizes 2, 3, 4 only",
+        right_side("the weights sum to 1", lambda D, old: (n - 2) * (n - 3) * (n - 4)),
+    ),
+    Mutation(
+        NAME,
+        "dp_i/dz_j = p_i (delta_ij + p_j)",
+        right_side("factor out $p_i$", lambda D, old: _plus_entry()),
+    ),
+    Mutation(
+        NAME,
+        "p(1-p) <= 1/4 with the certificate (p - 1/3)^2",
+        certified_by(r"$\tfrac14 - p(1-p)", (sp.Symbol("p", positive=True) - sp.Rational(1, 3)) ** 2),
+    ),
+    Mutation(
+        NAME,
+        "p(1-p) at 0.99 = 0.0098",
+        right_side("at $p = 0.99$", lambda D, o: sp.Rational(98, 10_000)),
+    ),
+    Mutation(NAME, "a false rank lemma", false_lemma("nonzero $(n-1)$-minor")),
+    Mutation(
+        NAME,
+        "shown as p_i delta_ij + p_i p_j where p_i delta_ij - p_i p_j is checked",
+        shown_as("split the fraction", lambda D, old: old.args[0].args[0] - old.args[0].args[1]),
+    ),
+    Mutation(
+        NAME,
+        "the theorem claims dp_i/dz_j = -p_i (delta_ij - p_j): the sign lost",
+        claimed(0, lambda old: -old),
+    ),
+    Mutation(
+        NAME,
+        "J 1 = 1 (ones, not zeros)",
+        right_side(r"null vector of $J$", lambda D, old: sp.MatrixSymbol(r"\mathbf{1}", n, 1)),
+    ),
+    Mutation(
+        NAME,
+        "rank(diag(p) + p p^T) claimed n - 1: another matrix",
+        changed("nonzero $(n-1)$-minor", "lhs", lambda D, old: rank(_plus())),
+    ),
+    Mutation(
+        NAME,
+        "a rank model that answers n - 1 for any matrix",
+        _stored_rank_model,
+        why="cannot tell",
+    ),
+    Mutation(
+        NAME,
+        "the square of a sum checked at n = 1 only",
+        lemma_fields("square of a sum", sizes=(1,)),
+        why="vacuous at size 1",
+    ),
+    Mutation(
+        NAME, "the rank at three sizes", step_fields("nonzero $(n-1)$-minor", sizes=(2, 3, 4))
+    ),
+    Mutation(
+        NAME,
+        "the quadratic form shown as sum x_i J_ij x_i: an index changed",
+        step_fields("square of a sum", shown_lhs=lambda D, old: _quad_index(D)),
+    ),
+    Mutation(
+        NAME,
+        "the square-of-a-sum lemma used by no step",
+        detached("square of a sum"),
+        why="used by no step",
+    ),
+    Mutation(
+        NAME,
+        "rank J = n - 1 + (n - 2)(n - 3)(n - 4)(n - 5): true at the author's sizes",
+        right_side("nonzero $(n-1)$-minor", lambda D, old: old + sp.prod(n - c for c in (2, 3, 4, 5))),
+        why="at size 1",
+    ),
 ]

@@ -32,7 +32,22 @@ from symattn.proof.expectation import Expectation, Family, normals, rule_matches
 from symattn.proof.latex import written
 from symattn.proof.operators import Ex, Var
 
-from .planted import Mutation, adds_for_subtracts, drops_root, rendering, statement, swaps_squares
+from .planted import (
+    TINY,
+    Mutation,
+    adds_for_subtracts,
+    claimed,
+    defined,
+    drops_root,
+    false_lemma,
+    figure,
+    lemma_fields,
+    rendering,
+    right_side,
+    shown_as,
+    statement,
+    swaps_squares,
+)
 
 NAME = "variance_scaling"
 TITLE = r"Why divide by $\sqrt{d_k}$"
@@ -509,4 +524,84 @@ MUTATIONS = [
     Mutation(NAME, "a printer that shows each square as a cube", rendering(_print_Pow=swaps_squares)),
     Mutation(NAME, "a printer that loses a square root", rendering(_print_Pow=drops_root)),
     Mutation(NAME, "a printer that writes a - b as a + b", rendering(_print_Add=adds_for_subtracts)),
+]
+
+
+# -- planted errors in the steps, claims, lemmas and models ---------------------------------
+def _second_width(D: Derivation, old: sp.Basic) -> sp.Basic:
+    """The step's right side with d_k replaced by another symbol printed d_k."""
+    return old.xreplace({d_k: sp.Symbol("d_k", real=True)})
+
+
+MUTATIONS += [
+    Mutation(
+        NAME,
+        "Var(z) = d_k + (d_k-1)(d_k-2)(d_k-3): true at d_k = 1, 2, 3 only",
+        right_side("a sum of $d_k$ ones", lambda D, old: old + (old - 1) * (old - 2) * (old - 3)),
+    ),
+    Mutation(NAME, "E[z] = 1", right_side(r"$\mathbb{E}[q_i] = 0$", lambda D, old: sp.S.One)),
+    Mutation(
+        NAME,
+        "the wrong scaling rule Var(aX) = a Var(X)",
+        right_side("scaling rule", lambda D, old: Var(z) / sp.sqrt(d_k)),
+    ),
+    Mutation(
+        NAME,
+        "E[q]^2 for E[q^2]",
+        right_side(
+            r"independence, and $\mathbb{E}[q_i k_i] = 0$",
+            lambda D, old: Ex(q[i]) ** 2 * Ex(k[i]) ** 2,
+        ),
+    ),
+    Mutation(
+        NAME,
+        "a mean dropped from the general formula: m_q s_k^2 for m_q^2 s_k^2",
+        right_side("the $d^2$ terms cancel", lambda D, old: old.subs(m_q ** 2, m_q)),
+    ),
+    Mutation(NAME, "sqrt(128) ≈ 11.4", figure("at $d_k = 128$", "11.4")),
+    Mutation(NAME, "e^20 ≈ 4.85e9: a wrong power of ten", figure("a gap of 20", "4.85E+9")),
+    Mutation(
+        NAME, "the theorem claims Var(z / sqrt(d_k)) = d_k", claimed(2, lambda r: d_k)
+    ),
+    Mutation(
+        NAME,
+        "the gap defined as z_i + z_j",
+        defined("for the gap", lambda m: {k: v.args[0] - v.args[1] for k, v in m.items()}),
+    ),
+    Mutation(
+        NAME, "a false independence lemma", false_lemma("$q_i$ and $k_i$ are independent")
+    ),
+    Mutation(
+        NAME,
+        "Var(z) = d_k + 10^-20",
+        right_side("a sum of $d_k$ ones", lambda D, old: old + TINY),
+    ),
+    Mutation(
+        NAME,
+        "the general result shown as 2 d (s_q^2 s_k^2 + ...) where d (...) is checked",
+        shown_as("the $d^2$ terms cancel", lambda D, old: 2 * old),
+    ),
+    Mutation(
+        NAME,
+        "linearity checked at width 1 only",
+        lemma_fields("linearity of expectation", sizes=(1,)),
+        why="vacuous at size 1",
+    ),
+    Mutation(
+        NAME,
+        "Var(2z) := 7: a definition of a formula",
+        defined("square root of the variance", lambda old: {Var(2 * z): 7}),
+        why="a definition introduces a name",
+    ),
+    Mutation(
+        NAME,
+        "a second d_k, with other assumptions",
+        right_side("linearity of expectation", _second_width),
+        why="printed as d_k",
+    ),
+    Mutation(
+        NAME,
+        "a float 1.0 in a symbolic step",
+        right_side("linearity of expectation", lambda D, old: sp.Float(1.0) * old),
+    ),
 ]

@@ -124,7 +124,7 @@ def _run_all_once(wanted: Sequence[mutations.Mutation], jobs: int = 1) -> Iterat
     caches serve one planted error after another)."""
     if any(m not in _PLANTED for m in wanted):
         names = {m.derivation for m in wanted}
-        every = dict.fromkeys([*(m for m in mutations.MUTATIONS if m in _SELECTED), *wanted])
+        every = dict.fromkeys([*(m for m in mutations.catalogue() if m in _SELECTED), *wanted])
         missing = [m for m in every if m not in _PLANTED and m.derivation in names]
         _PLANTED.update(zip(missing, _run_all(missing, 1), strict=True))
     return iter([_PLANTED[m] for m in wanted])

@@ -8,11 +8,11 @@ from importlib import import_module
 import pytest
 from sampled import kept, sampled
 
-from derivations import NAMES
-from derivations.mutations import MUTATIONS, ROUND_TWO, catalogue, expected, run
+from derivations import NAMES, load
+from derivations.mutations import catalogue, expected, run
 from derivations.planted import PLACES
 
-#: The built-in derivations' planted errors, this module's list first, then each module's own.
+#: The built-in derivations' planted errors, gathered from each module's own list.
 CATALOGUE = catalogue(NAMES)
 
 
@@ -21,28 +21,51 @@ def _place(m) -> str:
     return got if isinstance(got, str) else "step"
 
 
-def test_the_catalogue_covers_every_derivation_and_every_place():
+def _uses_a_model(d) -> bool:
+    """verify evaluates a model of the derivation: a step proved at sizes, or symbolic steps
+    cross-checked at sizes."""
+    return any(s.method == "at sizes" for s in d.steps) or bool(d.cross_sizes and d.concrete)
+
+
+def _changes_a_model(m) -> bool:
+    """The planted error replaces a model verify uses (the derivation's, or a step's)."""
+    fresh, planted = m.fresh(), m.fresh()
+    m.plant(planted)
+    return planted.concrete is not fresh.concrete or any(
+        a.concrete is not b.concrete for a, b in zip(planted.steps, fresh.steps, strict=False)
+    )
+
+
+def test_the_catalogue_is_gathered_from_the_modules_in_the_registrys_order():
     assert len({(m.derivation, m.description) for m in CATALOGUE}) == len(CATALOGUE)
-    assert {m.derivation for m in CATALOGUE} == set(NAMES)
-    assert {_place(m) for m in CATALOGUE} == {"step", *PLACES}
-    # Round two (issue 26): 32 more (it asked for at least 25), over every derivation.
-    assert len(ROUND_TWO) == 32 and all(m in MUTATIONS for m in ROUND_TWO)
-    assert {m.derivation for m in ROUND_TWO} == set(NAMES)
+    carried = [m for name in NAMES for m in import_module(f"derivations.{name}").MUTATIONS]
+    assert carried == CATALOGUE
 
 
-def test_each_derivation_carries_its_own_errors_of_its_prose_and_printing():
+@pytest.mark.parametrize("name", NAMES)
+def test_each_derivation_carries_planted_errors_of_every_kind(name):
     """Issue 46: planted errors live with what they test. Each derivation module's MUTATIONS are
-    its own, gathered into the catalogue, and plant errors in its steps (the catalogue's older
-    list), its statements and its rendering; at least 40 of these, as the issue asked."""
-    own = []
-    for name in NAMES:
-        carried = import_module(f"derivations.{name}").MUTATIONS
-        assert carried and {m.derivation for m in carried} == {name}
-        assert all(m in CATALOGUE for m in carried)
-        places = {_place(m) for m in CATALOGUE if m.derivation == name}
-        assert {"step", "statement", "rendering"} <= places, f"{name}: {places}"
-        own += carried
-    assert len(own) >= 40
+    its own and plant errors of every kind that can reach it: a step, a claim, a statement in
+    its prose, its rendering; a lemma where it declares lemmas; a model where verify uses one."""
+    carried = import_module(f"derivations.{name}").MUTATIONS
+    assert {m.derivation for m in carried} == {name}
+    d = load(name)
+    want = {"step", "claim", "statement", "rendering"}
+    want |= {"lemma"} if d.declared_lemmas else set()
+    got = {_place(m) for m in carried}
+    assert want <= got, f"{name}: no planted error at {want - got}"
+    assert set(PLACES) | {"step"} >= got
+    if _uses_a_model(d):
+        assert any(_changes_a_model(m) for m in carried), f"{name}: no planted error in its model"
+
+
+def test_a_model_error_is_told_from_the_others():
+    """The kind test above can fail: a plant that leaves the models alone is no model error,
+    and a derivation without a model asks for none."""
+    pe = {m.description: m for m in CATALOGUE if m.derivation == "permutation_equivariance"}
+    assert _changes_a_model(pe["an end-to-end model that returns its stored answer"])
+    assert not _changes_a_model(pe["P dropped: the output is Attention(X), unpermuted"])
+    assert not _uses_a_model(load("attention_by_hand"))
 
 
 #: One planted error in EVERY is checked in CI's second run as well (tests/sampled.py), in
@@ -84,7 +107,7 @@ def test_outcomes_come_in_order_around_a_plant_that_fails():
     that fails among them included; the verifying is shared (derivations.mutations.run_all)."""
     from derivations.mutations import Mutation, outcomes, run
 
-    first, second = MUTATIONS[0], MUTATIONS[1]
+    first, second = CATALOGUE[0], CATALOGUE[1]
     broken = Mutation("attention_by_hand", "divides by zero", lambda d: 1 // 0)
     (ok1, line1), (ok2, line2), (ok3, line3) = outcomes([first, broken, second])
     assert (ok1, ok2, ok3) == (True, False, True)
