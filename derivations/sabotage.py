@@ -22,6 +22,7 @@ from typing import Any
 ENGINE = "symattn.proof.engine"
 SHOWN = "symattn.proof.shown"
 WORDS = "symattn.proof.words"
+LAWS = "symattn.proof.laws"
 
 
 @dataclass(frozen=True)
@@ -408,6 +409,21 @@ SABOTAGE: list[Sabotage] = [
         '    return sp.Float(text) if "." in text else sp.Integer(text)',
         ("test_reader::test_decimals_and_scientific_notation_are_read_exactly",),
         module="symattn.proof.reader",
+    ),
+    # -- laws ---------------------------------------------------------------------------------
+    Sabotage(
+        "a random variable's declared law is not compared with the law stated",
+        '    return f"{x} is declared with another law: {dist}, not {law}"',
+        '    return ""',
+        ("test_laws::test_a_random_variable_has_its_declared_law",),
+        module=LAWS,
+    ),
+    Sabotage(
+        "any claimed transform of the side stands for the law stated",
+        "        if c is not None and _equal(value, law.mgf(c)):",
+        "        if c is not None:",
+        ("test_laws::test_a_law_of_an_expression_stands_on_a_claimed_transform",),
+        module=LAWS,
     ),
 ]
 

@@ -154,6 +154,11 @@ class _Rules:
         return sp.Product(_single_mgf(coeff * total.function, bases[0][index]), (index, low, high))
 
 
+def _norm(v: sp.IndexedBase) -> sp.Expr:
+    """The Euclidean norm of a d-vector, as a sum over its coordinates."""
+    return sp.sqrt(sp.Sum(v[i] ** 2, (i, 1, d)))
+
+
 def derivation() -> Derivation:
     D = Derivation(
         NAME,
@@ -173,6 +178,8 @@ def derivation() -> Derivation:
     X = stats.ChiSquared("X", d)
     laplace = stats.E(sp.exp(-s * X), evaluate=False)
     D.unchecked = {r"r = \lVert q \rVert": "the substitution step 4 makes, in words"}
+    # The prose's norm, read as the proof writes it: |q|^2 = q_1^2 + ... + q_d^2.
+    D.operators = {"norm": _norm}
     D.claim(Ex(sp.exp(t * z)), sp.exp(t**2 * norm2 / 2))  # given q, z ~ N(0, |q|^2)
     D.claim(Ex(z * sp.Sum(sp.Mul(q[i], k2[i], evaluate=False), (i, 1, d))), 0)  # uncorrelated
     D.claim(Ex(sp.exp(-s * norm2)), (1 + 2 * s) ** (-d / 2))  # the Laplace transform of |q|^2 ...
@@ -274,6 +281,18 @@ MUTATIONS = [
         "the page no longer says the width d is a whole number, which the proof declares",
         statement("assumptions", "$d$ a positive integer", "$d$ positive"),
         why="d is declared integer",
+    ),
+    Mutation(
+        NAME,
+        "the theorem says |q|^2 ~ chi2 with 2d degrees of freedom",
+        statement("theorem", r"\rVert^2 \sim \chi^2_d$: a", r"\rVert^2 \sim \chi^2_{2d}$: a"),
+        why="moment generating function",
+    ),
+    Mutation(
+        NAME,
+        "a rule says K ~ N(0, 2) where K is a standard normal",
+        statement("rules", r"$K \sim \mathcal{N}(0, 1)$", r"$K \sim \mathcal{N}(0, 2)$"),
+        why="declared with another law",
     ),
     Mutation(NAME, "a printer that drops a minus sign", rendering(_print_Mul=drops_minus)),
     Mutation(NAME, "a printer that shows each square as a cube", rendering(_print_Pow=swaps_squares)),

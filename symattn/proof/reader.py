@@ -509,7 +509,8 @@ class _Parser:
             self.next()
             value = self.expr()
             self.expect(r"\rVert")
-            return sp.Function("norm")(value)
+            # The derivation may say what its norm is (an operator "norm"): then it is that.
+            return self.vocab.functions.get("norm", sp.Function("norm"))(value)
         if t.text in (r"\frac", r"\tfrac", r"\dfrac"):
             return self.fraction()
         if t.text == r"\sqrt":

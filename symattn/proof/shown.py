@@ -31,6 +31,7 @@ import sympy as sp
 from sympy.stats.rv import RandomSymbol
 
 from ..core.digits import decimal_string
+from . import laws
 from .equivalence import numeric_difference, prove_equal, surely_differ
 from .latex import RELATIONS_LATEX, page_latex, side_latex, term_pieces
 from .operators import Ex, Var
@@ -652,13 +653,16 @@ def established(
     reduce: Any,
     hypotheses: dict | None = None,
 ) -> str:
-    """Why ``lhs rel rhs`` is not established by the derivation; "" where it is: a range or a
-    law in words, a claim, a step, a relation a step holds as a side (the ``N > 2 d`` of a
-    crossover), two points of one chain, an abbreviation or a definition, a value put into its
-    step, a new name defined on the spot (``g = z_i - z_j``), or a relation the engine proves
-    here (under the assumptions' values)."""
-    if reading.listing or rel == "~" or isinstance(lhs, sp.Tuple) or isinstance(rhs, sp.Tuple):
-        return ""  # a range (d = 1, ..., 8), a truncated decimal, a law (X ~ N(0, 1)), a pair: words
+    """Why ``lhs rel rhs`` is not established by the derivation; "" where it is: a range, a
+    claim, a step, a relation a step holds as a side (the ``N > 2 d`` of a crossover), two points
+    of one chain, an abbreviation or a definition, a value put into its step, a new name defined
+    on the spot (``g = z_i - z_j``), a relation the engine proves here (under the assumptions'
+    values), or a law ``A ~ L`` as :mod:`symattn.proof.laws` reads it."""
+    if reading.listing or isinstance(lhs, sp.Tuple) or isinstance(rhs, sp.Tuple):
+        return ""  # a range (d = 1, ..., 8), a truncated decimal, a pair: words
+    if rel == "~":  # a new name gets its law where it is written (g_j ~ N(0, 1)): one symattn reads
+        new_name = isinstance(lhs, sp.Symbol) and lhs in reading.unknown and not _base_known(d, lhs)
+        return laws.law_established(d, lhs, rhs, words_vocabulary(d), defining=new_name)
     if rel in (">", ">="):
         lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
     pairs = []
