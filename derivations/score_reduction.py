@@ -312,7 +312,7 @@ def _other_key(D: Derivation) -> int:
     return k + 1
 
 
-def _chi2_2d(D: Derivation) -> int:
+def _chi2_2d(D: Derivation) -> str:
     """A true step about chi2_{2d} in place of the one about chi2_d: the claim is then unproved."""
     from sympy import stats
     k = step_with(D, "the Laplace transform")

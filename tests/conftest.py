@@ -116,7 +116,7 @@ def pytest_collection_finish(session) -> None:
 
 
 def _run_all_once(wanted: Sequence[mutations.Mutation], jobs: int = 1) -> Iterator[tuple[str, str]]:
-    """Each planted error is verified once per test process: tests/test_mutations.py and the
+    """Each planted error is verified once per test process: tests/derivations/test_mutations.py and the
     `generated` build (which counts the caught ones for the docs' index page) share the result
     (the two sit in one pytest-xdist group, so on one worker): the first that asks about a
     derivation verifies, in one batch, every planted error of that derivation that this

@@ -1325,9 +1325,17 @@ def verify_many(
         return
     _WORK[:] = derivations
     # What is built so far is never collected while the workers run: frozen, the collector
-    # leaves it alone, and the workers do not copy the pages it would touch.
-    gc.freeze()
-    pool = ProcessPoolExecutor(max(1, jobs), mp_context=multiprocessing.get_context("fork"))
+    # leaves it alone, and the workers do not copy the pages it would touch. (Only if nothing
+    # is frozen yet: a program that froze its own objects keeps them frozen.)
+    freezing = gc.get_freeze_count() == 0
+    if freezing:
+        gc.freeze()
+    try:
+        pool = ProcessPoolExecutor(max(1, jobs), mp_context=multiprocessing.get_context("fork"))
+    except BaseException:
+        if freezing:
+            gc.unfreeze()
+        raise
     try:
         # Derivation by derivation, the costliest groups of tasks (Derivation.groups) are
         # submitted first; the results are read back in the order of tasks().
@@ -1356,7 +1364,8 @@ def verify_many(
             raise
         finally:
             _WORK.clear()
-            gc.unfreeze()
+            if freezing:
+                gc.unfreeze()
 
 
 def _outcome(index: int, task: tuple[str, int], future: Future | None, at: int) -> tuple[float, tuple]:

@@ -5,6 +5,7 @@ too, in tests/cli/test_cli.py; a mutation pass sees only in-process calls.)"""
 
 from __future__ import annotations
 
+import gc
 import io
 import multiprocessing
 import os
@@ -25,6 +26,14 @@ class Ended(Exception):
 
 def _ended(code: int) -> None:
     raise Ended(code)
+
+
+@pytest.fixture(autouse=True)
+def _collector_settings_kept():
+    """run() tunes the garbage collector for the process; these tests run it in-process."""
+    threshold = gc.get_threshold()
+    yield
+    gc.set_threshold(*threshold)
 
 
 @pytest.fixture

@@ -692,6 +692,33 @@ def test_a_dead_worker_does_not_fail_other_derivations():
     assert second.ok, second
 
 
+def test_the_workers_freeze_what_is_built_and_leave_a_callers_freeze_alone():
+    """verify_many freezes the objects built so far while its workers run (so the collector and
+    the workers leave them alone) and unfreezes them after; a caller that froze its own objects
+    finds them still frozen (review finding: they were unfrozen)."""
+    import gc
+
+    from symattn.proof import verify_many
+
+    def small() -> Derivation:
+        d = Derivation("small", "small", "x")
+        d.step(x * (x + 1), x**2 + x, "distribute")
+        return d
+
+    gc.unfreeze()  # whatever an earlier test left frozen (unfrozen, it is only collected again)
+    results = verify_many([small()], 2)
+    assert next(results).ok and gc.get_freeze_count() > 0  # the generator is still open
+    results.close()
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert all(r.ok for r in verify_many([small()], 2))
+        assert gc.get_freeze_count() >= frozen
+    finally:
+        gc.unfreeze()
+
+
 @pytest.mark.parametrize("cost", [None, "2", -1.0, float("inf"), True, 10**400])
 def test_a_cost_must_be_a_number_of_seconds(cost):
     with pytest.raises(ValueError, match="cost must be a number of seconds"):
