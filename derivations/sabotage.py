@@ -425,6 +425,21 @@ SABOTAGE: list[Sabotage] = [
         ("test_laws::test_a_law_of_an_expression_stands_on_a_claimed_transform",),
         module=LAWS,
     ),
+    # -- the range of a delta's index ---------------------------------------------------------
+    Sabotage(
+        "a delta's index is taken to lie in every sum's range",
+        "    return _below(small, big, isinstance(cond, (sp.Lt, sp.Gt)), ranges)",
+        "    return True",
+        ("test_equivalence::test_a_delta_is_summed_out_where_the_declared_range_proves_its_index_in_the_sum",),
+        module="symattn.proof.equivalence",
+    ),
+    Sabotage(
+        "a declared range need not be on the page",
+        "        if not _same_range(stated_ranges.get(x), (low, high)):",
+        "        if False:",
+        ("test_shown::test_a_delta_is_summed_out_only_in_a_range_the_page_shows",),
+        module=SHOWN,
+    ),
 ]
 
 

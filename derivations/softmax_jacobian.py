@@ -8,8 +8,10 @@ gradient (section 6.3).
 
 Everything is proved for a symbolic n except the rank: the entry formula and the matrix form
 entry by entry (with the shapes checked, so p^T p is refused where p p^T is meant), the row
-sums and the quadratic form by summing out Kronecker deltas (``deltasummation``, which assumes
-1 <= j <= n), taking factors free of the index out of sums and naming summation indices alike.
+sums and the quadratic form by summing out Kronecker deltas (``deltasummation``; that each
+index lies in its sum's range is proved from the ranges the derivation declares, 1 <= i, j <= n,
+which its assumptions show), taking factors free of the index out of sums and naming
+summation indices alike.
 The rank n - 1 is proved at n = 2, 3, 4, 5 and says so.
 """
 
@@ -27,7 +29,7 @@ from sympy.matrices.expressions.matexpr import MatrixElement
 
 from symattn.core.numeric import lambdify_numpy
 from symattn.proof import Derivation, Lemma, StepFailed
-from symattn.proof.equivalence import prove_equal
+from symattn.proof.equivalence import prove_equal, within
 from symattn.proof.latex import written
 
 from .planted import (
@@ -220,7 +222,9 @@ def _entrywise(lhs: Any, rhs: Any) -> str:
         raise StepFailed(f"{NAME}: the shapes differ: {lhs.shape} and {rhs.shape}")
     cols = _b if lhs.shape[1] != 1 else sp.S.Zero
     left, right = _meaning(lhs[_a, cols]), _meaning(rhs[_a, cols])
-    if prove_equal(left, right) is None:
+    with within({_a: (0, n - 1), _b: (0, n - 1)}):  # an entry's indices of an n x n matrix
+        proved = prove_equal(left, right)
+    if proved is None:
         raise StepFailed(f"{NAME}: entry (a, b) differs: {sp.sstr(left)} vs {sp.sstr(right)}")
     rng = random.Random(11)
     for size in (2, 3, 5):
@@ -303,6 +307,7 @@ def derivation() -> Derivation:
         sizes=SIZES,
         sample=_sample,
         indices=(i, j),
+        ranges={i: (1, n), j: (1, n)},  # as the assumptions show: a delta summed out stays in range
     )
     S = total()
     delta = sp.KroneckerDelta(i, j)
@@ -699,6 +704,12 @@ MUTATIONS += [
         NAME,
         "shown as p_i delta_ij + p_i p_j where p_i delta_ij - p_i p_j is checked",
         shown_as("split the fraction", lambda D, old: old.args[0].args[0] - old.args[0].args[1]),
+    ),
+    Mutation(
+        NAME,
+        "the page lets i and j run to n + 1, where the proof sums its deltas out for 1..n",
+        statement("assumptions", r"integers $1 \le i, j \le n$", r"integers $1 \le i, j \le n + 1$"),
+        why="which no assumption states",
     ),
     Mutation(
         NAME,

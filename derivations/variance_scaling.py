@@ -274,6 +274,7 @@ def derivation() -> Derivation:
         ],
         expectation=_Rules(),
         concrete=concrete,
+        ranges={i: (1, d_k)},  # as the assumptions show: a delta summed out stays in range
     )
     E, V = Ex, Var
     sq = sp.Symbol("sigma_z", positive=True)
@@ -570,6 +571,12 @@ MUTATIONS += [
     ),
     Mutation(
         NAME, "a false independence lemma", false_lemma("$q_i$ and $k_i$ are independent")
+    ),
+    Mutation(
+        NAME,
+        "the page lets i run to 2 d_k, where the proof sums its deltas out for 1..d_k",
+        statement("assumptions", r"$1 \le i \le d_k$", r"$1 \le i \le 2 d_k$"),
+        why="which no assumption states",
     ),
     Mutation(
         NAME,

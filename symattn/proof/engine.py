@@ -50,6 +50,7 @@ from ..errors import EXIT_CHECK_FAILED, SymattnError
 from . import shown as _shown
 from . import words as _words
 from .equivalence import (
+    INDEX_RANGES,
     _relative_error,
     describe_point,
     evaluate,
@@ -459,6 +460,10 @@ class Derivation:
     cross_sizes: tuple[int, ...] = ()
     sample: Callable[[random.Random, int | None], Mapping[sp.Basic, Any]] | None = None
     indices: tuple[sp.Symbol, ...] = ()
+    #: The range of each index (index -> (low, high)), which the assumptions must show: a
+    #: Kronecker delta is summed out only where these prove its index lies in the sum's range.
+    #: A derivation symattn publishes has them even when empty (no delta is then assumed in range).
+    ranges: Mapping[sp.Symbol, tuple[Any, Any]] = field(default_factory=dict)
     numeric_allowed: bool = False
     #: Short names a step may show in place of what they stand for: a Symbol or a MatrixSymbol
     #: -> its expression (``Q`` for a matrix of numbers, say), or an IndexedBase -> a function
@@ -630,7 +635,18 @@ class Derivation:
         return [(lemma, n) for lemma in self.lemmas() for n in lemma.sizes]
 
     def run_task(self, kind: str, key: int) -> tuple:
-        """Run one task; return its result as plain data, or ("failed", kind of error, message)."""
+        """Run one task; return its result as plain data, or ("failed", kind of error, message).
+        Its Kronecker deltas are summed out within the derivation's declared ranges
+        (:data:`~symattn.proof.equivalence.INDEX_RANGES`), for a derivation symattn publishes or
+        one that declares ranges."""
+        ranges = self.ranges if (self.requires_claims or self.ranges) else None
+        token = INDEX_RANGES.set(ranges)
+        try:
+            return self._run_task(kind, key)
+        finally:
+            INDEX_RANGES.reset(token)
+
+    def _run_task(self, kind: str, key: int) -> tuple:
         try:
             if kind == "lemma":
                 try:

@@ -11,7 +11,9 @@ Random points are exact rationals, so that numeric evaluation is itself high pre
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import mpmath
@@ -24,12 +26,20 @@ from ..core.nodes import carry_out
 Point = dict[sp.Basic, sp.Expr]
 
 
+#: The ranges of the indices (index -> (low, high)) that the derivation being verified declares
+#: and shows (``Derivation.ranges``). While set, a Kronecker delta is summed out only where its
+#: index provably lies in the sum's range (:func:`in_range`); unset (None), as for a learner's
+#: proof, the index is assumed to lie in it.
+Ranges = Mapping[sp.Symbol, tuple[Any, Any]]
+INDEX_RANGES: ContextVar[Ranges | None] = ContextVar("INDEX_RANGES", default=None)
+
+
 def canonical(e: Any) -> Any:
     """Normalise ``e``: carry out derivatives and limits, remove Kronecker deltas from sums.
 
-    Sums over a symbolic bound are kept (their ``doit`` can bring in Piecewise forms);
-    ``deltasummation(..., no_piecewise=True)`` assumes the delta's index lies inside the
-    summation range (every index here runs over 1..n).
+    Sums over a symbolic bound are kept (their ``doit`` can bring in Piecewise forms). A delta
+    summed out keeps its condition (its index in the sum's range) unless :data:`INDEX_RANGES`
+    proves it; with no ranges set, ``deltasummation(..., no_piecewise=True)`` assumes it.
     """
     if isinstance(e, sp.MatrixBase):
         return e.applyfunc(canonical)
@@ -58,16 +68,74 @@ def _sum_without_deltas(s: sp.Sum) -> sp.Expr:
     body = s.function
     for limit in s.limits:
         var = limit[0]
+        if (ranges := INDEX_RANGES.get()) is not None and body.has(sp.Piecewise):
+            # a delta summed inside left its index's range to prove: this sum's limit gives it
+            body = in_range(body, {**ranges, var: (limit[1], limit[2])})
         body = sp.expand(_delta_powers(body))
         total = sp.S.Zero
         for term in sp.Add.make_args(body):
             if any(var in dl.free_symbols for dl in term.atoms(sp.KroneckerDelta)):
-                total += deltasummation(term, limit, no_piecewise=True)
+                ranges = INDEX_RANGES.get()
+                if ranges is None:
+                    total += deltasummation(term, limit, no_piecewise=True)
+                else:
+                    total += in_range(deltasummation(term, limit), ranges)
                 continue
             constant, varying = term.as_independent(var, as_Add=False)
             total += constant * sp.Sum(varying, limit).doit()
         body = total
     return body
+
+
+@contextmanager
+def within(ranges: Ranges) -> Iterator[None]:
+    """Add ``ranges`` to those in force (where ranges are in force): a procedure that knows more
+    indices' ranges (a matrix entry's (a, b) of an n x n matrix: 0..n-1) says so."""
+    current = INDEX_RANGES.get()
+    token = INDEX_RANGES.set(None if current is None else {**current, **ranges})
+    try:
+        yield
+    finally:
+        INDEX_RANGES.reset(token)
+
+
+def in_range(e: sp.Expr, ranges: Ranges) -> sp.Expr:
+    """``e`` with each case split ``Piecewise((v, c), (0, True))`` that a summed-out delta left
+    replaced by ``v`` where the ranges prove ``c`` (``i <= n`` for ``1 <= i <= n``); a split they
+    do not prove stays, and a proof that needs it fails (a case split is never trusted)."""
+
+    def decided(pw: sp.Piecewise) -> sp.Expr:
+        if len(pw.args) == 2 and pw.args[1].cond == sp.true and holds(pw.args[0].cond, ranges):
+            return pw.args[0].expr
+        return pw
+
+    return e.replace(lambda x: isinstance(x, sp.Piecewise), decided)
+
+
+def holds(cond: Any, ranges: Ranges) -> bool:
+    """``cond`` (relations joined by "and") follows from the ranges: each relation's two sides
+    differ by a quantity SymPy knows the sign of (``i - 1 >= 0`` for a positive integer ``i``),
+    once a ranged index is replaced by its bound (``i <= n + 1`` as ``n <= n + 1`` for
+    ``1 <= i <= n``)."""
+    if cond == sp.true:
+        return True
+    if isinstance(cond, sp.And):
+        return all(holds(c, ranges) for c in cond.args)
+    if not isinstance(cond, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
+        return False
+    small, big = (cond.lhs, cond.rhs) if isinstance(cond, (sp.Le, sp.Lt)) else (cond.rhs, cond.lhs)
+    return _below(small, big, isinstance(cond, (sp.Lt, sp.Gt)), ranges)
+
+
+def _below(small: Any, big: Any, strict: bool, ranges: Ranges) -> bool:
+    """small <= big (small < big if ``strict``): their difference has a known sign, or a range
+    bounds one side by something that does (i <= n + 1 from i <= n)."""
+    gap = sp.expand(big - small)
+    if gap.is_positive if strict else gap.is_nonnegative:
+        return True
+    if small in ranges and _below(ranges[small][1], big, strict, {}):
+        return True
+    return big in ranges and _below(small, ranges[big][0], strict, {})
 
 
 def _delta_powers(e: sp.Expr) -> sp.Expr:

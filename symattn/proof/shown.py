@@ -453,8 +453,10 @@ def check_assumptions(d: Any) -> str:
     ``1 \\le i, j \\le n``), an assumed value (``d_k = 2``) or an assumption's words around the
     names (``$N, h$ positive integers``, ``integers $1 \\le i \\le n$``), which must say only what
     is declared. An index that is only ever summed over (its range is its sum's) and a name a
-    definition step introduces (its sign is proved of its value) are exempt. Raises
-    :class:`NotShownAsChecked` naming the first hidden one. Only for a derivation symattn
+    definition step introduces (its sign is proved of its value) are exempt. Each range the
+    proof declares for an index (``Derivation.ranges``, within which its deltas are summed out)
+    must be stated (``1 \\le i, j \\le n``). Raises :class:`NotShownAsChecked` naming the first
+    hidden one. Only for a derivation symattn
     publishes (``requires_claims``: the module's, a plugin's, a worked solution)."""
     if not getattr(d, "requires_claims", False):
         return "not published: its page is not checked for hidden signs"
@@ -465,9 +467,11 @@ def check_assumptions(d: Any) -> str:
             lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
         for x, facts in _signs_stated(lhs, rel, rhs):
             shown.setdefault(x, set()).update(facts)
+    stated_ranges: dict[Any, tuple[Any, Any]] = {}
     for reading in _first_readings(d.assumptions, vocab):
         for x, facts in _range_signs(reading.items):  # 1 <= i, j <= n: the bound is each one's
             shown.setdefault(x, set()).update(facts)
+        stated_ranges.update(_ranges_stated(reading.items))
         for lhs, rel, rhs in reading.relations():
             if rel == "=" and isinstance(lhs, sp.Symbol) and isinstance(rhs, sp.Integer):
                 shown.setdefault(lhs, set()).add("integer")  # assumed d_k = 2 (a rule's n = 2: an instance)
@@ -496,6 +500,13 @@ def check_assumptions(d: Any) -> str:
                     f"{x} is declared {fact}, which no assumption or rule of the page states: show it "
                     f"(a relation such as {how}, or the word after its name)"
                 )
+    for x, (low, high) in (getattr(d, "ranges", None) or {}).items():
+        if not _same_range(stated_ranges.get(x), (low, high)):
+            raise NotShownAsChecked(
+                f"the proof takes {x} from {sp.sstr(low)} to {sp.sstr(high)} (its deltas are summed "
+                f"out in that range), which no assumption states: show it "
+                f"(${page_latex(low)} \\le {page_latex(x)} \\le {page_latex(high)}$)"
+            )
     count = len([x for x in used if any(x.assumptions0.get(f) for f in _SHOWN_SIGNS)])
     return f"{count} sign{'s' if count != 1 else ''} shown"
 
@@ -518,6 +529,28 @@ def _range_signs(items: tuple[tuple[Any, ...], ...]) -> list[tuple[Any, set[str]
         return []
     names = [first[2], *(m[0] for m in middle), last[0]]
     return [found for x in names for found in _signs_stated(first[0], first[1], x)]
+
+
+def _ranges_stated(items: tuple[tuple[Any, ...], ...]) -> dict[Any, tuple[Any, Any]]:
+    """The ranges an assumption states: ``1 \\le i \\le n`` (one chain) or ``1 \\le i, j \\le n``
+    (the bounds hold of every name listed), each bound inclusive."""
+    if len(items) == 1 and len(items[0]) == 5 and items[0][1] == items[0][3] == "<=":
+        low, _, x, _, high = items[0]
+        return {x: (low, high)}
+    first, *middle, last = items if len(items) >= 2 else ((), ())
+    if len(first) != 3 or len(last) != 3 or any(len(m) != 1 for m in middle):
+        return {}
+    if first[1] != "<=" or last[1] != "<=":
+        return {}
+    names = [first[2], *(m[0] for m in middle), last[0]]
+    return {x: (first[0], last[2]) for x in names}
+
+
+def _same_range(stated: tuple[Any, Any] | None, declared: tuple[Any, Any]) -> bool:
+    if stated is None:
+        return False
+    pairs = zip(stated, declared, strict=True)
+    return all(prove_equal(sp.sympify(a), sp.sympify(b)) is not None for a, b in pairs)
 
 
 def _signs_stated(lhs: Any, rel: str, rhs: Any) -> list[tuple[Any, set[str]]]:

@@ -113,3 +113,55 @@ def test_erf_and_long_sums_go_to_sympy_without_crashing():
     assert err < 1e-45
     long_sum = sp.Sum(x**k, (k, 1, MAX_TERMS + 1))
     assert _enclosed_error(long_sum, long_sum, {x: sp.Rational(1, 2)}, random.Random(0)) is None
+
+
+# -- a delta's range: proved from the ranges a derivation declares, not assumed ------------------
+def _delta_sum(high):
+    """sum_{j=1}^{high} z_j delta_ij, which is z_i only where 1 <= i <= high."""
+    return sp.Sum(z[j] * sp.KroneckerDelta(i, j), (j, 1, high))
+
+
+def test_a_delta_is_summed_out_where_the_declared_range_proves_its_index_in_the_sum():
+    from symattn.proof.equivalence import INDEX_RANGES
+
+    token = INDEX_RANGES.set({i: (1, n)})
+    try:
+        assert prove_equal(_delta_sum(n), z[i]) is not None
+        assert prove_equal(_delta_sum(n + 1), z[i]) is not None  # i <= n <= n + 1
+        assert prove_equal(_delta_sum(n - 1), z[i]) is None  # i = n lies outside
+    finally:
+        INDEX_RANGES.reset(token)
+
+
+def test_a_delta_whose_index_has_no_declared_range_is_not_summed_out():
+    """Issue 46: a range assumption was guarded by six random points. With ranges in force but
+    none for i, sum_j z_j delta_ij = z_i is not proved: i might exceed n. Without ranges in force
+    (a learner's proof), the index is assumed in range, as before."""
+    from symattn.proof.equivalence import INDEX_RANGES
+
+    token = INDEX_RANGES.set({})
+    try:
+        assert prove_equal(_delta_sum(n), z[i]) is None
+        # an index bound by an outer sum has that sum's range: sum_a sum_j z_j delta_aj = sum_a z_a
+        a = sp.Symbol("a", integer=True, positive=True)
+        nested = sp.Sum(sp.Sum(z[j] * sp.KroneckerDelta(a, j), (j, 1, n)), (a, 1, n))
+        assert prove_equal(nested, sp.Sum(z[a], (a, 1, n))) is not None
+        wider = sp.Sum(sp.Sum(z[j] * sp.KroneckerDelta(a, j), (j, 1, n)), (a, 1, n + 1))
+        assert prove_equal(wider, sp.Sum(z[a], (a, 1, n + 1))) is None  # a = n + 1 gives 0, not z_{n+1}
+    finally:
+        INDEX_RANGES.reset(token)
+    assert prove_equal(_delta_sum(n), z[i]) is not None
+
+
+def test_a_procedure_adds_the_ranges_it_knows():
+    from symattn.proof.equivalence import INDEX_RANGES, within
+
+    a = sp.Symbol("a", integer=True, nonnegative=True)
+    entry = sp.Sum(z[k] * sp.KroneckerDelta(a, k), (k, 0, n - 1))
+    token = INDEX_RANGES.set({})
+    try:
+        assert prove_equal(entry, z[a]) is None
+        with within({a: (0, n - 1)}):
+            assert prove_equal(entry, z[a]) is not None
+    finally:
+        INDEX_RANGES.reset(token)

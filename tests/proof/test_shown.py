@@ -13,7 +13,7 @@ import sympy as sp
 import derivations
 from derivations.planted import drops_transpose, rendering
 from symattn.present.proof_render import to_latex, to_markdown
-from symattn.proof import RenderingFailed, StatementFailed, shown
+from symattn.proof import RenderingFailed, StatementFailed, StepFailed, shown
 from symattn.proof import latex as printing
 from symattn.proof.shown import NotShownAsChecked
 
@@ -331,3 +331,35 @@ def test_two_symbols_printed_alike_fail_the_rendering():
         pytest.raises(NotShownAsChecked, match=r"are all printed as \$d\$"),
     ):
         shown.check_rendering(d)
+
+
+def _delta_page(assumption: str, ranges: dict):
+    from symattn.proof import Derivation
+
+    n = sp.Symbol("n", integer=True, positive=True)
+    i, j = sp.symbols("i j", integer=True, positive=True)
+    x = sp.IndexedBase("x", real=True)
+    d = Derivation("demo", "demo", r"$\sum_{j=1}^{n} x_j \delta_{ij} = x_i$", assumptions=[assumption])
+    side = sp.Sum(x[j] * sp.KroneckerDelta(i, j), (j, 1, n))
+    d.step(side, x[i], "the delta keeps the term where the indices agree")
+    d.claim(side, x[i])
+    d.requires_claims, d.ranges = True, ranges
+    return d, i, n
+
+
+def test_a_delta_is_summed_out_only_in_a_range_the_page_shows():
+    """Issue 46, must-have 4: the range of a delta's index is proved, not sampled. A published
+    derivation sums a delta out only within the ranges it declares (else the step is not
+    proved: i might exceed n), and each declared range must be an assumption of the page."""
+    page = r"$n \ge 1$ an integer; integers $1 \le i, j \le n$"
+    d, i, n = _delta_page(page, {})
+    with pytest.raises(StepFailed, match="could not prove"):
+        d.verify()
+    d, i, n = _delta_page(page, {i: (1, n)})
+    assert d.verify().ok
+    d, i, n = _delta_page(r"$n \ge 1$ an integer; integers $1 \le i, j \le n + 1$", {i: (1, n)})
+    with pytest.raises(NotShownAsChecked, match=r"takes i from 1 to n .* which no assumption states"):
+        shown.check_assumptions(d)
+    one_chain = r"$n \ge 1$ an integer; integers $1 \le i \le n$; $j \ge 1$ an integer"
+    d, i, n = _delta_page(one_chain, {i: (1, n)})
+    assert shown.check_assumptions(d)
