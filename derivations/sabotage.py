@@ -440,6 +440,20 @@ SABOTAGE: list[Sabotage] = [
         ("test_shown::test_a_delta_is_summed_out_only_in_a_range_the_page_shows",),
         module=SHOWN,
     ),
+    Sabotage(
+        "a value of a transform at one number stands for a law",
+        "    if not c.free_symbols or (symbols and c.has(*symbols)):",
+        "    if c == 0 or (symbols and c.has(*symbols)):",
+        ("test_laws::test_a_value_of_the_transform_at_one_number_is_no_law",),
+        module=LAWS,
+    ),
+    Sabotage(
+        "a declared range holds even where a sum binds the name",
+        "        outer = enclosing | {x[0] for x in s.limits[at + 1 :]}",
+        "        outer = frozenset()",
+        ("test_equivalence::test_a_declared_range_does_not_hold_where_a_sum_binds_the_name",),
+        module="symattn.proof.equivalence",
+    ),
 ]
 
 

@@ -177,7 +177,11 @@ def derivation() -> Derivation:
 
     X = stats.ChiSquared("X", d)
     laplace = stats.E(sp.exp(-s * X), evaluate=False)
-    D.unchecked = {r"r = \lVert q \rVert": "the substitution step 4 makes, in words"}
+    D.unchecked = {
+        r"r = \lVert q \rVert": "the substitution step 4 makes, in words",
+        r"g_j \sim \mathcal{N}(0, 1)": "the reduced method's draws, named in words: the saturation "
+        "check compares that method with the direct one",
+    }
     # The prose's norm, read as the proof writes it: |q|^2 = q_1^2 + ... + q_d^2.
     D.operators = {"norm": _norm}
     D.claim(Ex(sp.exp(t * z)), sp.exp(t**2 * norm2 / 2))  # given q, z ~ N(0, |q|^2)

@@ -52,11 +52,22 @@ def canonical(e: Any) -> Any:
     if not e.has(sp.Sum):
         return e.doit()
     e = e.replace(lambda x: isinstance(x, (sp.Derivative, sp.Limit)), lambda x: x.doit())
-    e = e.replace(lambda x: isinstance(x, sp.Sum), _sum_without_deltas)
+    e = _sums_without_deltas(e, frozenset())
     return rename_dummies(e)
 
 
-def _sum_without_deltas(s: sp.Sum) -> sp.Expr:
+def _sums_without_deltas(e: sp.Basic, bound: frozenset) -> sp.Basic:
+    """Every sum of ``e`` carried out (:func:`_sum_without_deltas`), the innermost first;
+    ``bound``: the variables of the sums that enclose ``e``."""
+    if not e.has(sp.Sum):
+        return e
+    if isinstance(e, sp.Sum):
+        inside = bound | {limit[0] for limit in e.limits}
+        return _sum_without_deltas(e.func(_sums_without_deltas(e.function, inside), *e.limits), bound)
+    return e.func(*(_sums_without_deltas(a, bound) for a in e.args))
+
+
+def _sum_without_deltas(s: sp.Sum, enclosing: frozenset = frozenset()) -> sp.Expr:
     """Carry out a (possibly multiple) sum limit by limit, innermost first.
 
     A limit whose variable meets a Kronecker delta is summed by ``deltasummation``. Any other
@@ -66,16 +77,22 @@ def _sum_without_deltas(s: sp.Sum) -> sp.Expr:
     (of exp(z_k), say) as they are.
     """
     body = s.function
-    for limit in s.limits:
-        var = limit[0]
-        if (ranges := INDEX_RANGES.get()) is not None and body.has(sp.Piecewise):
-            # a delta summed inside left its index's range to prove: this sum's limit gives it
-            body = in_range(body, {**ranges, var: (limit[1], limit[2])})
+    declared = INDEX_RANGES.get()
+    for at, limit in enumerate(s.limits):
+        var, low, high = limit
+        # The declared range of a name does not hold where a sum binds that name: the variables
+        # of this sum's outer limits and of the sums around it have their limits instead.
+        outer = enclosing | {x[0] for x in s.limits[at + 1 :]}
+        ranges = None if declared is None else {k: v for k, v in declared.items() if k not in outer}
+        if ranges is not None and body.has(sp.Piecewise):
+            # a delta summed inside left its index's range to prove: this sum's limits give it,
+            # where they are a range (not reversed)
+            own = {var: (low, high)} if _below(low, high, False, {}) else {}
+            body = in_range(body, {**{k: v for k, v in ranges.items() if k != var}, **own})
         body = sp.expand(_delta_powers(body))
         total = sp.S.Zero
         for term in sp.Add.make_args(body):
             if any(var in dl.free_symbols for dl in term.atoms(sp.KroneckerDelta)):
-                ranges = INDEX_RANGES.get()
                 if ranges is None:
                     total += deltasummation(term, limit, no_piecewise=True)
                 else:

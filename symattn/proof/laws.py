@@ -9,10 +9,13 @@ statement holds when
   some ``c`` free of ``A``'s symbols, where ``T_L`` is the law's moment generating function (a
   distribution with an MGF is determined by it near 0). verify proves the claim or the step.
 
-A new name given its law where it is written (``g_j \sim \mathcal{N}(0, 1)``) is a definition.
-The laws read: ``\chi^2_\nu`` (MGF ``(1 - 2c)^{-\nu/2}``) and ``\mathcal{N}(\mu, \sigma^2)``
-(MGF ``e^{\mu c + \sigma^2 c^2 / 2}``). Any other law fails, naming it, a new name's too: a law
-symattn cannot read is not checked, so it is not shown as checked.
+The claim's ``c`` must be a variable (a value of the MGF at one number determines no law). A
+law said of a name the proof does not know (``g_j \sim \mathcal{N}(0, 1)``, a name the page
+defines in words) is not checked: the derivation lists it among its unchecked formulas, with
+why, or verify fails. The laws read: ``\chi^2_\nu`` (MGF ``(1 - 2c)^{-\nu/2}``, ``\nu`` known
+positive) and ``\mathcal{N}(\mu, \sigma^2)`` (MGF ``e^{\mu c + \sigma^2 c^2 / 2}``,
+``\sigma^2`` known nonnegative). Any other law fails, naming it: a law symattn cannot read is
+not checked, so it is not shown as checked.
 """
 
 from __future__ import annotations
@@ -57,26 +60,43 @@ class Law:
 
 
 def law_read(value: Any, vocab: Vocabulary) -> Law | None:
-    """The law a read right side names, or None."""
-    if isinstance(value, sp.Symbol) and (m := _CHI2.match(value.name)):
+    """The law a read right side names (``\\chi^2_\\nu``, also written ``\\chi_\\nu^2``, or
+    ``\\mathcal{N}(\\mu, \\sigma^2)``), or None. A law's parameters must be possible ones:
+    degrees of freedom known positive, a variance known nonnegative."""
+    name = None
+    if isinstance(value, sp.Symbol):
+        name = value.name
+    elif isinstance(value, sp.Pow) and value.exp == 2 and isinstance(value.base, sp.Symbol):
+        name = value.base.name + "^{2}"  # \chi_d^2: the square of a name \chi_{d}
+    if name is not None and (m := _CHI2.match(name)):
         try:
             found = [r.value() for r in readings(m.group(1), vocab)]
         except (ReadError, ValueError, TypeError):
             return None
-        return Law("chi2", (found[0],)) if found else None
-    if isinstance(value, AppliedUndef) and str(value.func) == _NORMAL and len(value.args) == 2:
+        if found and sp.sympify(found[0]).is_positive:
+            return Law("chi2", (found[0],))
+        return None
+    normal = isinstance(value, AppliedUndef) and str(value.func) == _NORMAL and len(value.args) == 2
+    if normal and sp.sympify(value.args[1]).is_nonnegative:
         return Law("normal", tuple(value.args))
     return None
 
 
-def law_established(d: Any, lhs: Any, rhs: Any, vocab: Vocabulary, defining: bool = False) -> str:
-    """Why ``lhs ~ rhs`` is not established by the derivation; "" where it is. ``defining``: the
-    left side is a new name, given its law here (it must be a law symattn reads)."""
+def law_established(d: Any, lhs: Any, rhs: Any, vocab: Vocabulary, new_name: bool = False) -> str:
+    """Why ``lhs ~ rhs`` is not established by the derivation; "" where it is. ``new_name``: the
+    left side is a name the proof does not know, so nothing can establish its law."""
     law = law_read(rhs, vocab)
     if law is None:
-        return f"the law {sp.sstr(rhs)} is not one symattn reads (chi-square or normal), so it is not checked"
-    if defining:
-        return ""
+        return (
+            f"the law {sp.sstr(rhs)} is not one symattn reads (chi-square with positive degrees of "
+            "freedom, or normal with a nonnegative variance), so it is not checked"
+        )
+    if new_name or isinstance(lhs, sp.Tuple):
+        return (
+            f"{sp.sstr(lhs)} is no variable or expression of the proof, so its law is not checked "
+            "(a law said of a name the page defines in words belongs in the derivation's unchecked "
+            "formulas, with why)"
+        )
     variables = _random_symbols(d)
     if isinstance(lhs, sp.Symbol) and lhs.name in variables:
         return _declared(variables[lhs.name], law)
@@ -136,7 +156,9 @@ def _coefficient(claimed: Any, variable: Any) -> sp.Expr | None:
         return None
     c = sp.simplify(inner.args[0] / variable)
     symbols = variable.free_symbols | set(variable.atoms(sp.Indexed))
-    if c == 0 or (symbols and c.has(*symbols)):
+    # c must be a variable of the claim (s, t a): a value of the MGF at one number does not
+    # determine a law, its values on an interval do.
+    if not c.free_symbols or (symbols and c.has(*symbols)):
         return None
     return c
 

@@ -691,11 +691,11 @@ def established(
     of one chain, an abbreviation or a definition, a value put into its step, a new name defined
     on the spot (``g = z_i - z_j``), a relation the engine proves here (under the assumptions'
     values), or a law ``A ~ L`` as :mod:`symattn.proof.laws` reads it."""
+    if rel == "~":  # a law: whatever else the formula lists, and even of a pair
+        new_name = isinstance(lhs, sp.Symbol) and lhs in reading.unknown and not _base_known(d, lhs)
+        return laws.law_established(d, lhs, rhs, words_vocabulary(d), new_name=new_name)
     if reading.listing or isinstance(lhs, sp.Tuple) or isinstance(rhs, sp.Tuple):
         return ""  # a range (d = 1, ..., 8), a truncated decimal, a pair: words
-    if rel == "~":  # a new name gets its law where it is written (g_j ~ N(0, 1)): one symattn reads
-        new_name = isinstance(lhs, sp.Symbol) and lhs in reading.unknown and not _base_known(d, lhs)
-        return laws.law_established(d, lhs, rhs, words_vocabulary(d), defining=new_name)
     if rel in (">", ">="):
         lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
     pairs = []

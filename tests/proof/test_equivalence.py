@@ -165,3 +165,23 @@ def test_a_procedure_adds_the_ranges_it_knows():
             assert prove_equal(entry, z[a]) is not None
     finally:
         INDEX_RANGES.reset(token)
+
+
+def test_a_declared_range_does_not_hold_where_a_sum_binds_the_name():
+    """Review findings: the declared range of i (1..n) decided a delta summed inside a sum over i
+    from 1 to m, so sum_i sum_j delta_ij = m passed (it is min(m, n)); and a reversed limit was
+    taken as a range."""
+    from symattn.proof.equivalence import INDEX_RANGES
+
+    m = sp.Symbol("m", integer=True, positive=True)
+    delta = sp.KroneckerDelta(i, j)
+    token = INDEX_RANGES.set({i: (1, n), j: (1, n)})
+    try:
+        assert prove_equal(sp.Sum(delta, (j, 1, n), (i, 1, m)), m) is None
+        assert prove_equal(sp.Sum(sp.Sum(delta, (j, 1, n)), (i, 1, m)), m) is None
+        assert prove_equal(sp.Sum(sp.Sum(delta, (j, n + 3, n + 9)), (i, n + 3, n)), -2) is None
+        # the same within the ranges, and i free in its declared range
+        assert prove_equal(sp.Sum(sp.Sum(z[i] * delta, (j, 1, n)), (i, 1, n)), sp.Sum(z[i], (i, 1, n)))
+        assert prove_equal(_delta_sum(n), z[i]) is not None
+    finally:
+        INDEX_RANGES.reset(token)

@@ -90,12 +90,32 @@ def test_a_random_variable_has_its_declared_law():
         assert "declared with another law" in laws.law_established(D, *_read(D, wrong), vocab)
 
 
-def test_a_law_symattn_cannot_read_fails_even_for_a_new_name():
+def test_a_law_symattn_cannot_read_or_of_a_name_the_proof_does_not_know_fails():
+    """Review findings: a new name's law passed as a definition (g_j ~ N(0, 7), two laws for one
+    name, Q ~ chi2_2d for a Q defined in words); impossible parameters read as laws."""
     D = Derivation("laws", "Laws", "$X$.")
+    D.claim(Ex(sp.exp(-s * sp.Symbol("x"))), (1 + 2 * s) ** (-d / 2))  # names d and s for the reader
+    vocab = words_vocabulary(D)
     lhs, rhs = _read(D, r"g \sim \mathcal{U}(0, 1)")
-    assert "not one symattn reads" in laws.law_established(D, lhs, rhs, words_vocabulary(D), defining=True)
+    assert "not one symattn reads" in laws.law_established(D, lhs, rhs, vocab, new_name=True)
     lhs, rhs = _read(D, r"g \sim \mathcal{N}(0, 1)")
-    assert laws.law_established(D, lhs, rhs, words_vocabulary(D), defining=True) == ""
+    assert "no variable or expression of the proof" in laws.law_established(D, lhs, rhs, vocab, new_name=True)
+    for impossible in (r"X \sim \mathcal{N}(0, -1)", r"X \sim \chi^2_{-d}", r"X \sim \chi^2_0"):
+        assert law_read(_read(D, impossible)[1], vocab) is None, impossible
+    assert law_read(_read(D, r"X \sim \chi_d^2")[1], vocab) == Law("chi2", (d,))  # the other order
+
+
+def test_a_value_of_the_transform_at_one_number_is_no_law():
+    """Review finding: E[e^{-2 W}] = 1/9 for W ~ Exp(1/4) made the page's 2W ~ chi2_4 pass (the
+    MGF (1 - 2c)^(-2) at c = -1 is 1/9 too); 2W is exponential with mean 8."""
+    W = stats.Exponential("W", sp.Rational(1, 4))
+    transform = stats.E(sp.exp(-2 * W), evaluate=False)
+    D = Derivation("laws", "Laws", r"$2 W \sim \chi^2_4$.")
+    D.step(transform, sp.Rational(1, 9), "the exponential's Laplace transform at 2")
+    D.claim(transform, sp.Rational(1, 9))
+    D.requires_claims = True
+    with pytest.raises(StatementFailed, match="no claim gives its moment generating function"):
+        D.verify()
 
 
 @pytest.mark.parametrize(
@@ -105,6 +125,9 @@ def test_a_law_symattn_cannot_read_fails_even_for_a_new_name():
         ("theorem", r"$X \sim \chi^2_d$", r"$X \sim \chi^2_{d + 1}$"),
         ("theorem", r"$g_j \sim \mathcal{N}(0, 1)$", r"$g_j \sim \mathcal{U}(0, 1)$"),
         ("rules", r"$K \sim \mathcal{N}(0, 1)$", r"$K \sim \mathcal{N}(0, 2)$"),
+        # a law is checked whatever else its formula lists (review finding)
+        ("theorem", r"\rVert^2 \sim \chi^2_d$: a", r"\rVert^2 \sim \chi^2_{2d}, \; d = 1, \dots, 8$: a"),
+        ("theorem", r"$g_j \sim \mathcal{N}(0, 1)$", r"$g_j \sim \mathcal{N}(0, 7)$"),
     ],
 )
 def test_verify_fails_a_page_whose_law_is_wrong(where, old, new):
