@@ -454,6 +454,13 @@ SABOTAGE: list[Sabotage] = [
         ("test_equivalence::test_a_declared_range_does_not_hold_where_a_sum_binds_the_name",),
         module="symattn.proof.equivalence",
     ),
+    Sabotage(
+        "a range an assumption denies counts as stated",
+        "        if DENIAL.search(text[last : m.start()]):",
+        "        if False:",
+        ("test_shown::test_a_range_may_be_written_as_people_write_it_but_not_denied",),
+        module=SHOWN,
+    ),
 ]
 
 

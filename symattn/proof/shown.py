@@ -63,6 +63,24 @@ def texts(d: Any) -> Iterator[tuple[str, str, int | None]]:
         yield f"the numeric check '{_plain(c.name)}'", c.name, None
 
 
+#: Words that deny what follows them within a few words ("not symmetric", "we do not assume
+#: integers $1 \le i \le n$"): what they deny is no claim and no assumption.
+DENIAL = re.compile(
+    r"\b(?:not|never|nor|no\s+longer|neither|isn't|aren't|cannot|fails?\s+to\s+be)\W+(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def affirmed(text: str) -> str:
+    r"""``text`` without the formulas it denies (``we do not assume $1 \le i \le n$``)."""
+    kept, last = [], 0
+    for m in re.finditer(r"\$[^$]+\$", text):
+        if DENIAL.search(text[last : m.start()]):
+            kept.append(text[last : m.start()])
+            last = m.end()
+    return "".join(kept) + text[last:]
+
+
 def formulas(text: str) -> list[str]:
     """The inline math of ``text``: each ``$...$``."""
     return [m for m in re.findall(r"\$([^$]+)\$", text) if m.strip()]
@@ -462,20 +480,24 @@ def check_assumptions(d: Any) -> str:
         return "not published: its page is not checked for hidden signs"
     vocab = words_vocabulary(d)
     shown: dict[Any, set[str]] = {}
-    for _, lhs, rel, rhs in _stated([text for _, text, _ in texts(d)], vocab, every=True):
+    for _, lhs, rel, rhs in _stated([affirmed(text) for _, text, _ in texts(d)], vocab, every=True):
         if rel in (">", ">="):
             lhs, rhs, rel = rhs, lhs, {">": "<", ">=": "<="}[rel]
         for x, facts in _signs_stated(lhs, rel, rhs):
             shown.setdefault(x, set()).update(facts)
     stated_ranges: dict[Any, tuple[Any, Any]] = {}
-    for reading in _first_readings(d.assumptions, vocab):
+    assumed = [affirmed(text) for text in d.assumptions]  # what an assumption denies is not assumed
+    for reading in _first_readings(assumed, vocab):
         for x, facts in _range_signs(reading.items):  # 1 <= i, j <= n: the bound is each one's
             shown.setdefault(x, set()).update(facts)
-        stated_ranges.update(_ranges_stated(reading.items))
+        for x, (low, high) in _ranges_stated(reading.items).items():
+            stated_ranges[x] = (low, high)
+            if isinstance(low, sp.Integer) and low >= 0:  # i = 1, ..., n: i >= 1
+                shown.setdefault(x, set()).update({"nonnegative"} | ({"positive"} if low >= 1 else set()))
         for lhs, rel, rhs in reading.relations():
             if rel == "=" and isinstance(lhs, sp.Symbol) and isinstance(rhs, sp.Integer):
                 shown.setdefault(lhs, set()).add("integer")  # assumed d_k = 2 (a rule's n = 2: an instance)
-    for text in d.assumptions:
+    for text in assumed:
         found = _SIGN_WORDS.findall(text) + [(n, w) for w, n in _SIGN_WORDS_BEFORE.findall(text)]
         for names, said in found:
             words = {w.rstrip("s") for w in said.split()}
@@ -485,7 +507,10 @@ def check_assumptions(d: Any) -> str:
                 continue
             # Every name the words are said of: a name listed, or one a relation bounds
             # (n >= 1 an integer; integers 1 <= i, j <= n). What they say must be declared.
-            for x in (e for item in items for e in _subjects(item) if isinstance(e, sp.Symbol | sp.Indexed)):
+            # a range's words are said of the names it ranges (i, j of n \\ge i, j \\ge 1)
+            subjects = list(_ranges_stated(items)) or [e for item in items for e in _subjects(item)]
+            named = (e for e in subjects if isinstance(e, sp.Symbol | sp.Indexed))
+            for x in (e for e in named if not (isinstance(e, sp.Symbol) and e.name == "…")):
                 if wrong := [w for w in words if getattr(x, f"is_{w}") is not True]:
                     why = f"{text!r} says {x} is {wrong[0]}, which the proof's {x} is not declared"
                     raise NotShownAsChecked(why)
@@ -532,18 +557,48 @@ def _range_signs(items: tuple[tuple[Any, ...], ...]) -> list[tuple[Any, set[str]
 
 
 def _ranges_stated(items: tuple[tuple[Any, ...], ...]) -> dict[Any, tuple[Any, Any]]:
-    """The ranges an assumption states: ``1 \\le i \\le n`` (one chain) or ``1 \\le i, j \\le n``
-    (the bounds hold of every name listed), each bound inclusive."""
-    if len(items) == 1 and len(items[0]) == 5 and items[0][1] == items[0][3] == "<=":
-        low, _, x, _, high = items[0]
-        return {x: (low, high)}
+    """The ranges an assumption states, as inclusive bounds: ``1 \\le i \\le n`` (or ``n \\ge i
+    \\ge 1``, or ``1 \\le i < n + 1`` for a whole number), ``1 \\le i, j \\le n`` (the bounds hold of
+    every name listed), ``i = 1, \\dots, n`` and ``i, j = 1, \\dots, n``."""
+    if len(items) == 1 and len(items[0]) == 5:
+        low, r1, x, r2, high = items[0]
+        if r1 in (">", ">=") and r2 in (">", ">="):
+            low, r1, r2, high = high, {">": "<", ">=": "<="}[r2], {">": "<", ">=": "<="}[r1], low
+        bounds = _inclusive(x, low, r1, r2, high)
+        return {x: bounds} if bounds else {}
+    listed = _listed_range(items)
+    if listed:
+        return listed
     first, *middle, last = items if len(items) >= 2 else ((), ())
     if len(first) != 3 or len(last) != 3 or any(len(m) != 1 for m in middle):
         return {}
-    if first[1] != "<=" or last[1] != "<=":
-        return {}
     names = [first[2], *(m[0] for m in middle), last[0]]
-    return {x: (first[0], last[2]) for x in names}
+    low, r1, r2, high = first[0], first[1], last[1], last[2]
+    if r1 in (">", ">=") and r2 in (">", ">="):  # n \\ge i, j \\ge 1
+        flip = {">": "<", ">=": "<="}
+        low, r1, r2, high = high, flip[r2], flip[r1], low
+    found = {x: _inclusive(x, low, r1, r2, high) for x in names}
+    return {x: bounds for x, bounds in found.items() if bounds}
+
+
+def _inclusive(x: Any, low: Any, r1: str, r2: str, high: Any) -> tuple[Any, Any] | None:
+    """low r1 x r2 high as inclusive bounds (a strict bound moved by one, for a whole number)."""
+    if r1 not in ("<", "<=") or r2 not in ("<", "<="):
+        return None
+    if "<" in (r1, r2) and not getattr(x, "is_integer", False):
+        return None
+    return (low + 1 if r1 == "<" else low, high - 1 if r2 == "<" else high)
+
+
+def _listed_range(items: tuple[tuple[Any, ...], ...]) -> dict[Any, tuple[Any, Any]]:
+    """``i = 1, \\dots, n`` or ``i, j = 1, \\dots, n``: each name from the first value to the last."""
+    at = next((k for k, item in enumerate(items) if len(item) == 3 and item[1] == "="), None)
+    if at is None or len(items) != at + 3 or any(len(item) != 1 for item in (*items[:at], *items[at + 1 :])):
+        return {}
+    if not (isinstance(items[at + 1][0], sp.Symbol) and items[at + 1][0].name == "…"):
+        return {}
+    names = [item[0] for item in items[:at]] + [items[at][0]]
+    return {x: (items[at][2], items[at + 2][0]) for x in names}
 
 
 def _same_range(stated: tuple[Any, Any] | None, declared: tuple[Any, Any]) -> bool:

@@ -33,7 +33,7 @@ import sympy as sp
 
 from .equivalence import prove_equal
 from .reader import ReadError, readings
-from .shown import NotShownAsChecked, agree
+from .shown import DENIAL, NotShownAsChecked, agree
 
 
 class WordsNotClaimed(NotShownAsChecked):
@@ -229,13 +229,6 @@ PROPERTIES: dict[str, Property] = {
     "convex": Property(r"\b(?:convex|concave)\b", "a claim", _any_claim),
 }
 
-#: Words that deny what follows them within a few words ("not symmetric", "never singular",
-#: "no longer invertible"): symattn checks no negated property, so a denial fails.
-_DENIAL = re.compile(
-    r"\b(?:not|never|nor|no\s+longer|neither|isn't|aren't|cannot|fails?\s+to\s+be)\W+(?:\w+\W+){0,2}$",
-    re.IGNORECASE,
-)
-
 #: A value after valued words: ``$...$`` after an optional "of", or a plain number or number word
 #: that ends there (a clause boundary or an ordinary word follows, not an operator or a fraction).
 _VALUE = re.compile(
@@ -300,7 +293,7 @@ def check_words(d: Any, vocab: Any) -> str:
     for where, text in _stating(d):
         for name, match in found(text):
             prop = PROPERTIES[name]
-            if _DENIAL.search(text[: match.start()]):
+            if DENIAL.search(text[: match.start()]):  # symattn checks no negated property
                 raise WordsNotClaimed(
                     f"{where} denies '{match.group(0)}': a property said not to hold is no claim "
                     "symattn checks (state what holds, as a claim)"

@@ -363,3 +363,29 @@ def test_a_delta_is_summed_out_only_in_a_range_the_page_shows():
     one_chain = r"$n \ge 1$ an integer; integers $1 \le i \le n$; $j \ge 1$ an integer"
     d, i, n = _delta_page(one_chain, {i: (1, n)})
     assert shown.check_assumptions(d)
+
+
+@pytest.mark.parametrize(
+    ("page", "shown_as_declared"),
+    [
+        (r"$n \ge 1$ an integer; integers $i, j = 1, \dots, n$", True),
+        (r"$n \ge 1$ an integer; integers $1 \le i, j < n + 1$", True),
+        (r"$n \ge 1$ an integer; integers $n \ge i, j \ge 1$", True),
+        (r"$n \ge 1$ an integer; integers $1 \le i \le n$ and $1 \le j \le n$", True),
+        (r"$n \ge 1$ an integer; integers $n > i, j \ge 1$", False),  # i <= n - 1: another range
+        (r"$n \ge 1$ an integer; integers $i, j = 0, \dots, n$", False),
+        (r"$n \ge 1$ an integer; we do not assume integers $1 \le i, j \le n$", False),  # denied
+    ],
+)
+def test_a_range_may_be_written_as_people_write_it_but_not_denied(page, shown_as_declared):
+    """Review findings: only `a \\le x \\le b` forms were read as a range (`i = 1, \\dots, n`,
+    `n \\ge i \\ge 1`, a strict bound were refused; words before a listing were said of the
+    elision `...`); a range in a sentence that denies it counted as stated."""
+    d, i, n = _delta_page(page, {})
+    j = sp.Symbol("j", integer=True, positive=True)
+    d.ranges = {i: (1, n), j: (1, n)}
+    if shown_as_declared:
+        assert shown.check_assumptions(d).endswith("shown")
+    else:
+        with pytest.raises(NotShownAsChecked):
+            shown.check_assumptions(d)
