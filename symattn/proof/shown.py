@@ -474,8 +474,8 @@ def check_assumptions(d: Any) -> str:
     definition step introduces (its sign is proved of its value) are exempt. Each range the
     proof declares for an index (``Derivation.ranges``, within which its deltas are summed out)
     must be stated (``1 \\le i, j \\le n``). Raises :class:`NotShownAsChecked` naming the first
-    hidden one. Only for a derivation symattn
-    publishes (``requires_claims``: the module's, a plugin's, a worked solution)."""
+    hidden one. Only for a derivation symattn publishes (``requires_claims``: the module's, a
+    plugin's, a worked solution)."""
     if not getattr(d, "requires_claims", False):
         return "not published: its page is not checked for hidden signs"
     vocab = words_vocabulary(d)
@@ -507,7 +507,7 @@ def check_assumptions(d: Any) -> str:
                 continue
             # Every name the words are said of: a name listed, or one a relation bounds
             # (n >= 1 an integer; integers 1 <= i, j <= n). What they say must be declared.
-            # a range's words are said of the names it ranges (i, j of n \\ge i, j \\ge 1)
+            # a range's words are said of the names it ranges (i, j of n \ge i, j \ge 1)
             subjects = list(_ranges_stated(items)) or [e for item in items for e in _subjects(item)]
             named = (e for e in subjects if isinstance(e, sp.Symbol | sp.Indexed))
             for x in (e for e in named if not (isinstance(e, sp.Symbol) and e.name == "…")):
@@ -574,7 +574,7 @@ def _ranges_stated(items: tuple[tuple[Any, ...], ...]) -> dict[Any, tuple[Any, A
         return {}
     names = [first[2], *(m[0] for m in middle), last[0]]
     low, r1, r2, high = first[0], first[1], last[1], last[2]
-    if r1 in (">", ">=") and r2 in (">", ">="):  # n \\ge i, j \\ge 1
+    if r1 in (">", ">=") and r2 in (">", ">="):  # n \ge i, j \ge 1
         flip = {">": "<", ">=": "<="}
         low, r1, r2, high = high, flip[r2], flip[r1], low
     found = {x: _inclusive(x, low, r1, r2, high) for x in names}
