@@ -80,14 +80,9 @@ def worked(name: str, build: Callable[[], Derivation]) -> list[Mutation]:
         d.steps[k] = dataclasses.replace(d.steps[k], rhs=perturbed(d.steps[k].rhs), shown_rhs=None)
         return k + 1
 
-    def first_claim(d: Derivation) -> str:
-        lhs, rhs, *rel = d.claims[0]
-        d.claims[0] = (lhs, perturbed(rhs), *rel)
-        return "claim"
-
     return [
         Mutation(name, "the worked solution's last step off by one", last_step, build=build),
-        Mutation(name, "the worked solution claims its answer plus one", first_claim, build=build),
+        Mutation(name, "the worked solution claims its answer plus one", claimed(0, perturbed), build=build),
     ]
 
 
@@ -234,13 +229,7 @@ Change = Callable[[Derivation, sp.Basic], sp.Basic]
 
 def changed(text: str, side: str, new: Change) -> Callable[[Derivation], int]:
     """Replace the field ``side`` (``rhs``, ``shown_rhs``) of the step whose rule contains ``text``."""
-
-    def plant(D: Derivation) -> int:
-        k = step_with(D, text)
-        D.steps[k] = dataclasses.replace(D.steps[k], **{side: new(D, getattr(D.steps[k], side))})
-        return k + 1
-
-    return plant
+    return step_fields(text, **{side: new})
 
 
 def shown_as(text: str, new: Callable[[Derivation, sp.Basic], sp.Basic]) -> Callable[[Derivation], int]:
@@ -259,15 +248,7 @@ def figure(text: str, stated: str) -> Callable[[Derivation], int]:
 
 def false_lemma(text: str) -> Callable[[Derivation], str]:
     """Give the step's lemma a body that is false at its first size."""
-
-    def plant(D: Derivation) -> str:
-        k = step_with(D, text)
-        lemma = D.steps[k].lemma
-        assert lemma is not None
-        swap_lemma(D, k, dataclasses.replace(lemma, verify=lambda n: False))
-        return "lemma"
-
-    return plant
+    return lemma_fields(text, verify=lambda n: False)
 
 
 def stops_early(text: str, sizes: tuple[int, ...], largest: str) -> Callable[[Derivation], int]:
@@ -296,21 +277,13 @@ def claimed(index: int, new: Callable[[sp.Basic], sp.Basic]) -> Callable[[Deriva
 
 
 def defined(text: str, new: Callable[[dict], dict]) -> Callable[[Derivation], int]:
-    def plant(D: Derivation) -> int:
-        k = step_with(D, text)
-        D.steps[k] = dataclasses.replace(D.steps[k], definition=new(dict(D.steps[k].definition or {})))
-        return k + 1
-
-    return plant
+    """Replace the definition of the step whose rule contains ``text`` by ``new`` of it."""
+    return step_fields(text, definition=lambda D, old: new(dict(old or {})))
 
 
 def certified_by(text: str, new: sp.Basic) -> Callable[[Derivation], int]:
-    def plant(D: Derivation) -> int:
-        k = step_with(D, text)
-        D.steps[k] = dataclasses.replace(D.steps[k], certificate=new)
-        return k + 1
-
-    return plant
+    """Give the step whose rule contains ``text`` the certificate ``new``."""
+    return step_fields(text, certificate=new)
 
 
 def step_fields(text: str, **fields: object) -> Callable[[Derivation], int]:

@@ -670,7 +670,7 @@ def _tune(command: Sequence[str]) -> None:
     them in cycles), and a command that verifies derivations gets a larger SymPy cache (read
     when SymPy is first imported, so set before)."""
     gc.set_threshold(50_000, 20, 20)
-    if list(command[:1]) and command[0] in VERIFYING and "sympy" not in sys.modules:
+    if command and command[0] in VERIFYING and "sympy" not in sys.modules:
         os.environ.setdefault("SYMPY_CACHE_SIZE", "100000")
 
 
