@@ -209,7 +209,7 @@ def derivation() -> Derivation:
     w_o = symbol_matrix("w", 4, 3)
     # The heads and W^O's two blocks of rows by name; verify proves each shown side is the
     # checked one.
-    head1, head2 = (sp.MatrixSymbol(rf"\mathrm{{head}}_{t}", 2, 2) for t in (1, 2))
+    head1, head2 = (sp.MatrixSymbol(rf"\text{{head}}_{{{t}}}", 2, 2) for t in (1, 2))
     w_all = sp.MatrixSymbol("W^O", 4, 3)
     w_1, w_2 = sp.MatrixSymbol("W^O_1", 2, 3), sp.MatrixSymbol("W^O_2", 2, 3)
     D.abbreviations = {head1: heads[0], head2: heads[1], w_all: w_o, w_1: w_o[:2, :], w_2: w_o[2:, :]}

@@ -330,7 +330,7 @@ SABOTAGE: list[Sabotage] = [
     ),
     Sabotage(
         "a printed formula that reads back as something else passes",
-        '    raise NotShownAsChecked(f"{what} is printed as ${tex}$, which reads back as something else")',
+        '    raise NotShownAsChecked(f"{what} is printed {printed}, which reads back as something else")',
         "    return",
         ("test_shown::test_a_printer_that_drops_a_transpose_fails_verify",),
         module=SHOWN,
@@ -395,6 +395,34 @@ SABOTAGE: list[Sabotage] = [
         "        missing = []",
         ("test_shown::test_a_value_the_theorem_states_is_a_side_of_the_proof",),
         module=SHOWN,
+    ),
+    Sabotage(
+        "the terminal's Unicode is not read back",
+        "        _read_back_text(what, value, side_text(value, printer), vocab)",
+        "        side_text(value, printer)",
+        ("test_shown::test_a_terminal_that_drops_a_transpose_fails_verify",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "the terminal's relation is not read back",
+        "        if read != s.relation:",
+        "        if False:",
+        ("test_shown::test_a_relation_the_terminal_prints_reversed_fails",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "the terminal drops every transpose",
+        '        return "ᵀ"  # a transpose (\\top) is one already',
+        '        return ""  # a transpose (\\top) is one already',
+        ("test_shown::test_every_derivation_reads_back_in_the_terminal",),
+        module="symattn.unicode_text",
+    ),
+    Sabotage(
+        "a matrix's cells are read as LaTeX twice in the terminal",
+        "    return chr(_HELD + len(matrices) - 1)",
+        "    return matrices[-1]",
+        ("test_shown::test_every_derivation_reads_back_in_the_terminal",),
+        module="symattn.unicode_text",
     ),
     Sabotage(
         "two symbols of one kind may be printed alike",

@@ -259,7 +259,7 @@ def _audit_report(text: str, as_json: bool) -> tuple[str | None, list[str], bool
     (plain data: the parent rebuilds nothing the module's text made)."""
     from ..grading.audit.keys import audit_module
     from ..present.audit_render import audit_json, audit_text_report, short_claim
-    from ..present.text_math import words
+    from ..unicode_text import words
 
     result = audit_module(text)
     if not result.keys and not result.claims:
@@ -284,7 +284,7 @@ def derive(args: argparse.Namespace) -> int:
     from ..proof.engine import default_jobs
 
     if args.list:
-        from ..present.text_math import words  # a title's math ($\sqrt{d_k}$) in Unicode
+        from ..unicode_text import words  # a title's math ($\sqrt{d_k}$) in Unicode
 
         for name in derivations.names():
             print(f"{name}\t{words(derivations.title(name))}")

@@ -7,8 +7,8 @@ import re
 from collections import Counter
 
 from ..grading.audit.keys import AuditRow, ModuleAudit
+from ..unicode_text import words
 from ._table import text_table
-from .text_math import words
 
 _WIDTH = 60
 

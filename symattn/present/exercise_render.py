@@ -7,9 +7,9 @@ import json
 from ..grading.answers.judge import Verdict, expected_decimal
 from ..grading.audit.keys import AuditRow
 from ..grading.exercises import Exercise
+from ..unicode_text import to_unicode, words
 from ._table import text_table
 from .proof_render import to_text
-from .text_math import to_unicode, words
 
 
 def exercise_list(exercises: list[Exercise]) -> str:

@@ -25,8 +25,8 @@ from ..grading.batch.summary import (
     percent,
     summarise,
 )
+from ..unicode_text import words
 from ._table import text_table
-from .text_math import words
 
 __all__ = [
     "TOP_WRONG",

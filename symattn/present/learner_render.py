@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..grading.proofs.derivation import ProofVerdict
-from .text_math import words
+from ..unicode_text import words
 
 MARKS = {"ok": "✓", "wrong": "✗", "unjustified": "?", "invalid": "!"}
 

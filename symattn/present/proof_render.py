@@ -16,22 +16,18 @@ from collections.abc import Callable
 from typing import Any
 
 import sympy as sp
-from sympy.printing.pretty.pretty import PrettyPrinter
-from sympy.printing.pretty.pretty_symbology import pretty_use_unicode
 
 from ..proof.engine import Derivation, DerivationReport, Step, StepReport
-from ..proof.latex import RELATIONS_LATEX, side_latex, term_pieces
+from ..proof.latex import RELATIONS_LATEX, RELATIONS_TEXT, side_latex, side_text, term_pieces
 from ..proof.latex import page_latex as latex
+from ..unicode_text import to_unicode, words
 from . import plain_math
-from .text_math import to_unicode, words
 
 
 def prose(s: str) -> str:
     """A statement with its math marked by ``$...$`` (plain ASCII math is found and marked)."""
     return plain_math.markdown(s)
 
-
-RELATIONS_TEXT = {"=": "=", "<=": "<=", "<": "<", "≈": "≈", "≠": "!=", "⟺": "<=>"}
 
 _TEXT_ESCAPES = {
     "\\": r"\textbackslash{}",
@@ -320,64 +316,36 @@ def _cell(s: str) -> str:
     return s.replace("|", "\\|")
 
 
-_LATEX_HINT = re.compile(r"\\[A-Za-z]|[_^]\{")
-
-
-def _pretty(value: Any) -> tuple[list[str], int]:
-    """A side of a step as Unicode lines (SymPy's pretty printer) and the baseline's index.
-
-    A string (a figure such as ``0.804`` or a LaTeX form given by the derivation) is one line,
-    its math turned into Unicode.
-    """
-    if isinstance(value, str):
-        return [to_unicode(value) if _LATEX_HINT.search(value) else value], 0
-    printer = PrettyPrinter({"use_unicode": True, "wrap_line": False, "order": "none"})
-    try:
-        expr = value if isinstance(value, sp.Basic) else sp.sympify(value, strict=True)
-        # Symbols named in LaTeX (\tilde{Z}) are shown by their Unicode reading.
-        renamed = {
-            x: sp.Symbol(to_unicode(x.name))
-            for x in expr.atoms(sp.Symbol)
-            if _LATEX_HINT.search(x.name) or " " in x.name
-        }
-        renamed.update(
-            {
-                x: sp.MatrixSymbol(to_unicode(x.name), *x.shape)
-                for x in expr.atoms(sp.MatrixSymbol)
-                if _LATEX_HINT.search(x.name)
-            }
-        )
-        if isinstance(expr, sp.Symbol | sp.MatrixSymbol) and expr in renamed:
-            return [renamed[expr].name], 0
-        # SymPy's printer asks a global switch, set from stdout's encoding at import, for some
-        # shapes (a sum's sign): Unicode here whatever the terminal, as the option says.
-        was = pretty_use_unicode(True)
-        try:
-            form = printer._print(expr.xreplace(renamed) if renamed else expr)
-            return form.render(wrap_line=False).split("\n"), form.baseline
-        finally:
-            pretty_use_unicode(was)
-    except (sp.SympifyError, TypeError, ValueError, AttributeError):
-        return [sp.sstr(value, order="none")], 0
-
-
-def _hang(prefix: str, value: Any) -> list[str]:
-    """``prefix`` on the baseline of a pretty block; the other lines indented to match."""
-    lines, baseline = _pretty(value)
-    pad = " " * len(prefix)
-    return [(prefix if k == baseline else pad) + line.rstrip() for k, line in enumerate(lines)]
+def _rows(prefix: str, text: str) -> list[str]:
+    """``prefix`` and a side's text, a matrix of several rows drawn a row to a line, each row
+    under the first (the text is :func:`side_text`'s, line breaks aside)."""
+    lines, start, depth, opened = [], 0, 0, 0
+    for k, c in enumerate(text):
+        if c == "[":
+            depth += 1
+            if depth == 1:
+                opened = k
+        elif c == "]":
+            depth -= 1
+        elif depth == 1 and text.startswith(", [", k):
+            lines.append(text[start : k + 1])
+            start = k + 2
+            indent = len(prefix) + opened + 1
+    lines.append(text[start:])
+    return [prefix + lines[0]] + [" " * indent + line for line in lines[1:]]
 
 
 def to_text(d: Derivation, report: DerivationReport) -> str:
-    """Plain text for a terminal: each step's sides pretty-printed (matrices drawn in Unicode,
-    indented under their step), then its rule in words and how it was checked."""
+    """Plain text for a terminal: each step's sides in Unicode on a line (a matrix a row to a
+    line), as ``verify`` reads them back, then its rule in words and how it was checked."""
+    printer = _printer(report)
     out = [f"{d.name}: {words(prose(d.title))}", f"Theorem. {words(prose(d.theorem))}"]
     if d.assumptions:
         out += ["", "Assumptions"] + [f"  - {words(prose(a))}" for a in d.assumptions]
     if d.abbreviations:
         out += ["", "Notation"]
         for short, meaning in notation(d):
-            out += _hang(f"  {to_unicode(sp.sstr(short))} = ", meaning)
+            out += _rows(f"  {to_unicode(latex(short))} = ", to_unicode(latex(meaning)))
     for title, rows in _sections(d, report):
         out += ["", words(prose(title)) or "Proof"]
         for r in rows:
@@ -387,9 +355,9 @@ def to_text(d: Derivation, report: DerivationReport) -> str:
             number = f"  {r.index + 1:>2}. "
             if r.step.lhs is not None:
                 lhs = r.step.shown_lhs if r.step.shown_lhs is not None else r.lhs
-                out += _hang(number, lhs)
+                out += _rows(number, side_text(lhs, printer))
                 number = " " * len(number)
-            out += _hang(f"{number}{rel} ", rhs)
+            out += _rows(f"{number}{rel} ", side_text(rhs, printer))
             out.append(f"        [{words(r.step.rule)}; {words(check_label(r))}]")
     if report.shown:
         out += ["", "Shown as checked"] + [f"  {line}" for line in report.shown]

@@ -95,7 +95,7 @@ _ATOM = rf"(?:[A-Za-z0-9]|\\(?:{_GREEK})(?![A-Za-z])|\\text\{{[A-Za-z]+\}}|\\pri
 #: ``S = QK^\top``, ``\operatorname{rank} J`` and ``o^A - o^B`` are a relation, an operator
 #: and a formula, which a step shows as a checked side or with the derivation's abbreviations.
 NAME = re.compile(
-    rf"(?:{_LETTER}|\\(?:mathbf|mathrm|mathcal|boldsymbol|tilde|hat|bar|vec)\{{{_LETTER}\}}|\\mathrm\{{[A-Za-z]+\}})'*"
+    rf"(?:{_LETTER}|\\(?:mathbf|mathrm|mathcal|boldsymbol|tilde|hat|bar|vec)\{{{_LETTER}\}}|\\(?:mathrm|text)\{{[A-Za-z]+\}})'*"
     rf"(?:[_^](?:[A-Za-z0-9]|\\(?:{_GREEK})(?![A-Za-z])|\{{{_ATOM}(?:,?{_ATOM})*\}})){{0,2}}'*"
 )
 

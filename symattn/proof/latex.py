@@ -20,6 +20,8 @@ import sympy as sp
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
+from ..unicode_text import to_unicode
+
 #: A symbol named by a word or words (``projections``, ``weighted_sum``), not a letter with a
 #: subscript (``d_k``, ``J_{ij}``): printed upright, in ``\text``.
 _WORD_NAME = re.compile(r"[A-Za-z]{3,}(?:_[A-Za-z]{3,})*")
@@ -204,6 +206,8 @@ def latex(expr: Any, **settings: Any) -> str:
 
 #: How the pages write each relation a step can state (``verify`` reads each back).
 RELATIONS_LATEX = {"=": "=", "<=": r"\le", "<": "<", "≈": r"\approx", "≠": r"\neq", "⟺": r"\iff"}
+#: How the terminal writes them: the same, in Unicode (``verify`` reads these back too).
+RELATIONS_TEXT = {relation: to_unicode(tex) for relation, tex in RELATIONS_LATEX.items()}
 
 
 def page_latex(expr: Any) -> str:
@@ -222,6 +226,13 @@ def side_latex(value: Any) -> str:
             return rf"{mant} \times 10^{{{int(exp)}}}"
         return value
     return page_latex(value)
+
+
+def side_text(value: Any, printer: Any = None) -> str:
+    """A step's side as the terminal shows it (``derive --format text``): the page's LaTeX
+    (``printer``, :func:`side_latex` unless the derivation has its own) in Unicode, on one line
+    (``1/√2 Q Kᵀ``; a matrix as ``[[a, b], [c, d]]``). ``verify`` reads it back too."""
+    return to_unicode((printer or side_latex)(value))
 
 
 def term_pieces(value: Any) -> list[str] | None:

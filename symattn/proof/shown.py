@@ -31,9 +31,10 @@ import sympy as sp
 from sympy.stats.rv import RandomSymbol
 
 from ..core.digits import decimal_string
+from ..unicode_text import UnicodeReadError, from_unicode, to_unicode
 from . import laws
 from .equivalence import numeric_difference, prove_equal, surely_differ
-from .latex import RELATIONS_LATEX, page_latex, side_latex, term_pieces
+from .latex import RELATIONS_LATEX, RELATIONS_TEXT, page_latex, side_latex, side_text, term_pieces
 from .operators import Ex, Var
 from .reader import RELATIONS, ReadError, Reading, Vocabulary, readings, vocabulary
 
@@ -142,7 +143,8 @@ def check_rendering(d: Any) -> str:
     count = 0
     for what, value in shown_sides(d):
         _read_back(what, value, printer(value), vocab)
-        count += 1
+        _read_back_text(what, value, side_text(value, printer), vocab)
+        count += 2
         pieces = term_pieces(value) if not isinstance(value, str) else None
         if pieces is not None and len(pieces) > 1:  # the same sum split over rows, term by term
             _read_back(f"{what}, split over rows", value, " ".join(pieces), vocab)
@@ -154,11 +156,34 @@ def check_rendering(d: Any) -> str:
                 f"step {k + 1} states {s.relation}, but its relation is printed as ${written}$, "
                 f"which reads as {RELATIONS.get(written, 'no relation')}"
             )
+        text = RELATIONS_TEXT.get(s.relation, "")
+        try:
+            read = RELATIONS.get(from_unicode(text))
+        except UnicodeReadError:
+            read = None
+        if read != s.relation:
+            raise NotShownAsChecked(
+                f"step {k + 1} states {s.relation}, but the terminal prints its relation as '{text}', "
+                f"which reads as {read or 'no relation'}"
+            )
     for short, meaning in _notation(d):
         _read_back("the notation", short, page_latex(short), vocab)
         _read_back(f"the notation for {page_latex(short)}", meaning, page_latex(meaning), vocab)
-        count += 2
+        _read_back_text("the notation", short, to_unicode(page_latex(short)), vocab)
+        where = f"the notation for {page_latex(short)}"
+        _read_back_text(where, meaning, to_unicode(page_latex(meaning)), vocab)
+        count += 4
     return f"{count} read back"
+
+
+def _read_back_text(what: str, value: Any, text: str, vocab: Vocabulary) -> None:
+    """Read back a side as the terminal prints it (Unicode, :func:`.latex.side_text`)."""
+    try:
+        tex = from_unicode(text)
+    except UnicodeReadError as exc:
+        printed = f"{what} is printed in the terminal as '{text}'"
+        raise NotShownAsChecked(f"{printed}, which does not read back ({exc})") from None
+    _read_back(what, value, tex, vocab, printed=f"in the terminal as '{text}'")
 
 
 def _notation(d: Any) -> Iterator[tuple[Any, Any]]:
@@ -170,11 +195,13 @@ def _notation(d: Any) -> Iterator[tuple[Any, Any]]:
             yield short, meaning
 
 
-def _read_back(what: str, value: Any, tex: str, vocab: Vocabulary) -> None:
+def _read_back(what: str, value: Any, tex: str, vocab: Vocabulary, printed: str | None = None) -> None:
+    """``tex`` must read as ``value``; ``printed`` says how the reader saw it, if not as ``$tex$``."""
+    printed = printed or f"as ${tex}$"
     try:
         found = list(readings(tex, vocab))
     except (ReadError, ValueError, TypeError, sp.ShapeError) as exc:
-        raise NotShownAsChecked(f"{what} is printed as ${tex}$, which does not read back ({exc})") from None
+        raise NotShownAsChecked(f"{what} is printed {printed}, which does not read back ({exc})") from None
     obj = _as_object(value)
     for reading in found:
         try:
@@ -183,7 +210,7 @@ def _read_back(what: str, value: Any, tex: str, vocab: Vocabulary) -> None:
             continue
         if agree(got, obj):
             return
-    raise NotShownAsChecked(f"{what} is printed as ${tex}$, which reads back as something else")
+    raise NotShownAsChecked(f"{what} is printed {printed}, which reads back as something else")
 
 
 def rebuilt(e: Any) -> Any:

@@ -56,27 +56,28 @@ def test_text_lists_steps_with_labels(verify):
     d, report = verify("multihead_flops")
     text = to_text(d, report)
     assert text.count("[") >= len(report.steps)
-    assert "<=>" in text and "symbolic" in text
+    assert "⟺" in text and "symbolic" in text
 
 
-def test_text_is_pretty_printed_without_latex(verify):
-    """Text: matrices drawn by SymPy's Unicode printer and indented under their step; rules
-    and titles in Unicode words; no LaTeX command and no SymPy repr anywhere."""
+def test_text_is_unicode_on_a_line_without_latex(verify):
+    """Text: each side on one line in Unicode (a matrix a row to a line, its rows under the
+    first); rules and titles in Unicode words; no LaTeX command and no SymPy repr anywhere."""
     d, report = verify("attention_by_hand")
     text = to_text(d, report)
     assert "\\" not in text and "Matrix(" not in text and "Sum(" not in text
     lines = text.splitlines()
-    top = lines.index(next(line for line in lines if "⎡-18  0⎤" in line))
-    # The step's left side, Q K^T in the names of the notation (drawn with T raised), then its matrix.
-    assert lines[top - 1].startswith("   1. Q⋅K") and lines[top - 2].rstrip().endswith("T")
-    assert lines[top].startswith("        ⎡") and lines[top + 1].startswith("      = ⎢")
+    top = lines.index("   1. Q Kᵀ")
+    assert lines[top + 1 : top + 3] == ["      = [[-18, 0],", "         [0, 2]]"]
+    assert "   6. softmax(1/√2 Q Kᵀ + M)" in lines
+    at = lines.index("  A = [[1, 0],")
+    assert lines[at + 1] == "       [1/(1 + e^(√2)), (e^(√2))/(1 + e^(√2))]]"
     assert "[e^(-∞) = 0; row 1 keeps its only key; symbolic]" in text
-    assert "softmax⎜" in text and "RowSoftmax" not in text
+    assert "RowSoftmax" not in text
     assert "Scale by √dₖ = √2" in text
     d2, report2 = verify("variance_scaling")
     text2 = to_text(d2, report2)
     assert "𝔼[qᵢ] = 0" in text2 and "\\mathbb" not in text2
-    assert "Sum(" not in text2 and "∑" in text2
+    assert "Sum(" not in text2 and "∑ᵢ₌₁^dₖ 𝔼[qᵢ kᵢ]" in text2
 
 
 @pytest.mark.parametrize(
@@ -92,7 +93,7 @@ def test_text_is_pretty_printed_without_latex(verify):
 )
 def test_latex_rules_read_as_unicode(latex, text):
     """The rules' inline LaTeX reads as Unicode text (hand-written expectations)."""
-    from symattn.present.text_math import to_unicode
+    from symattn.unicode_text import to_unicode
 
     assert to_unicode(latex) == text
 

@@ -240,7 +240,7 @@ def test_the_menu_names_each_derivation_as_its_page_and_the_home_table_do():
     math as Unicode, since a menu entry is not typeset): the name the home table and the page's
     heading give it."""
     import derivations
-    from symattn.present.text_math import words
+    from symattn.unicode_text import words
 
     nav = (Path(__file__).resolve().parents[2] / "mkdocs.yml").read_text()
     listed = re.findall(r"^      - (.*): derivations/(\w+)\.md$", nav, re.M)

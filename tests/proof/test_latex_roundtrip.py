@@ -46,7 +46,7 @@ READ_OTHERWISE = {
     r"^{\text{rev}}": "a label superscript is read as a power",
     r"Q K^{\top}": "a product of named matrices is read as commuting scalars (and K^\\top as K)",
     "A V": "a product of named matrices is read as commuting scalars",
-    r"\mathrm{head}": "named matrices read as commuting scalars, and W^O as a power",
+    r"\text{head}": "named matrices read as commuting scalars, and W^O as a power",
     r"P_{\text{rev}} O": "a product of named matrices is read as commuting scalars",
     r"\mathbf{1}": "bold one is read as a symbol",
 }
@@ -124,8 +124,8 @@ MISREAD = {
     "permutation_equivariance:5:lhs": r"^{\text{rev}}",
     "permutation_equivariance:5:rhs": r"P_{\text{rev}} O",
     "permutation_equivariance:6:lhs": "^{A}",
-    "multihead_flops:1:lhs": r"\mathrm{head}",
-    "multihead_flops:1:rhs": r"\mathrm{head}",
+    "multihead_flops:1:lhs": r"\text{head}",
+    "multihead_flops:1:rhs": r"\text{head}",
 }
 
 #: The formulas read back equal to their source: all the others (measured; a drop of one fails).

@@ -5,6 +5,7 @@ its object. Each test plants one error and asserts the check names it."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from unittest import mock
 
 import pytest
@@ -128,6 +129,56 @@ def test_a_printer_that_drops_a_transpose_fails_verify():
             shown.check_rendering(d)
         with pytest.raises(RenderingFailed, match="softmax_jacobian: step 4"):
             d.verify()
+
+
+def test_every_derivation_reads_back_in_the_terminal():
+    """What ``derive --format text`` prints (each side in Unicode, each relation, the notation)
+    reads back as what was checked, for every derivation."""
+    for name in derivations.NAMES:
+        shown.check_rendering(derivations.load(name))
+
+
+def test_a_terminal_that_drops_a_transpose_fails_verify():
+    """The pages' LaTeX keeps p p^T; the terminal's Unicode loses it: verify fails, naming the
+    side and showing the text as the terminal prints it."""
+    import symattn.unicode_text as unicode_text
+
+    script = unicode_text._script
+
+    def dropped(arg, mark, following):
+        return "" if arg == "ᵀ" else script(arg, mark, following)
+
+    d = derivations.load("softmax_jacobian")
+    shown.check_rendering(d)
+    with mock.patch.object(unicode_text, "_script", dropped):
+        assert "p pᵀ" not in printing.side_text(d.steps[3].rhs)
+        dropped_ = r"step 4, right side is printed in the terminal as 'diag\(p\) - p p',"
+        with pytest.raises(NotShownAsChecked, match=dropped_):
+            shown.check_rendering(d)
+        with pytest.raises(RenderingFailed, match="softmax_jacobian: step 4"):
+            d.verify()
+
+
+def test_a_relation_the_terminal_prints_reversed_fails():
+    d = derivations.load("softmax_jacobian")
+    with (
+        mock.patch.dict(printing.RELATIONS_TEXT, {"<=": "≥"}),
+        pytest.raises(NotShownAsChecked, match="the terminal prints its relation as '≥', which reads as >="),
+    ):
+        shown.check_rendering(d)
+
+
+def test_the_terminal_prints_the_sides_verify_read_back():
+    """derive --format text shows each side exactly as side_text wrote it for verify (a
+    matrix broken a row to a line, nothing else changed)."""
+    from symattn.present.proof_render import to_text
+
+    for name in ("attention_by_hand", "softmax_jacobian", "multihead_flops"):
+        d = derivations.load(name)
+        text = to_text(d, d.verify())
+        joined = re.sub(r",\n +\[", ", [", text)
+        for what, value in shown.shown_sides(d):
+            assert printing.side_text(value, d.printer) in joined, (name, what)
 
 
 def test_a_planted_printer_is_caught_where_it_prints():

@@ -1,0 +1,415 @@
+r"""LaTeX math as Unicode text, for the terminal: ``\mathbb{E}[q_i^2] = 1`` reads ``𝔼[qᵢ²] = 1``.
+
+Only the small vocabulary the derivations' rules and titles use (Greek letters, operators,
+``\frac``, ``\sqrt``, ``\operatorname``, accents, sub- and superscripts); anything else keeps
+its name without the backslash, so no raw LaTeX reaches a terminal. Words outside ``$...$`` are
+left alone by :func:`words`.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SYMBOLS = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
+    "theta": "θ", "lambda": "λ", "mu": "μ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ",
+    "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω", "Sigma": "Σ", "Delta": "Δ", "Omega": "Ω",
+    "sum": "∑", "prod": "∏", "partial": "∂", "infty": "∞", "times": "×", "cdot": "·",
+    "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "neq": "≠", "ne": "≠", "approx": "≈",
+    "sim": "~", "in": "∈", "to": "→", "iff": "⟺", "implies": "⟹", "top": "ᵀ", "pm": "±",
+    "lVert": "‖", "rVert": "‖", "Vert": "‖", "lvert": "|", "rvert": "|", "mid": "|", "ldots": "…",
+    "dots": "…", "cdots": "⋯", "quad": "  ", "qquad": "    ", ",": " ", ";": " ", "!": "", " ": " ",
+    "{": "{", "}": "}", "%": "%", "_": "_", "&": "&", "#": "#", "$": "$", "\\": " ",
+    "left": "", "right": "", "big": "", "Big": "", "bigl": "", "bigr": "", "displaystyle": "",
+    "log": "log", "exp": "exp", "max": "max", "min": "min", "lim": "lim", "det": "det",
+}
+_BLACKBOARD = {"E": "𝔼", "R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "P": "ℙ", "C": "ℂ"}
+_BOLD_DIGITS = {"0": "𝟎", "1": "𝟏"}
+_ACCENTS = {"tilde": "\u0303", "bar": "\u0305", "hat": "\u0302", "vec": "\u20d7", "dot": "\u0307"}
+_SUPER = dict(zip("0123456789+-=()nijkTt", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱʲᵏᵀᵗ", strict=True))
+_SUB = dict(zip("0123456789+-=()aeijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True))
+_TOKEN = re.compile(r"\\([A-Za-z]+|.)|([{}^_])|([^\\{}^_])", re.S)
+
+
+def words(text: str) -> str:
+    """Text with each ``$...$`` stretch of math turned into Unicode."""
+    parts = text.split("$")
+    return "".join(to_unicode(p) if k % 2 else p for k, p in enumerate(parts))
+
+
+#: A character of a script written as a bare word after ``^`` or ``_``: letters, digits and
+#: subscripts (``e^zᵢ``, ``d_model``), never a superscript (``d_model²`` is d_model squared).
+_WORD = re.compile(f"[A-Za-z0-9{''.join(_SUB.values())}]")
+_UPRIGHT = {r"\text", r"\mathrm", r"\textrm", r"\operatorname"}
+_ROOTS = {"3": "∛", "4": "∜"}
+_HELD = 0xE000  # the first of Unicode's private use characters
+_MATRIX = re.compile(r"\\begin\{([bpvBV]?matrix\*?)\}(.*?)\\end\{\1\}", re.S)
+
+
+def _matrix(m: re.Match) -> str:
+    """A matrix as its rows: ``[[0, -∞], [0, 0]]``."""
+    rows = [r for r in re.split(r"\\\\(?:\[[^\]]*\])?", m.group(2)) if r.strip()]
+    return "[" + ", ".join("[" + ", ".join(to_unicode(c) for c in r.split("&")) + "]" for r in rows) + "]"
+
+
+def to_unicode(latex: str) -> str:
+    """One LaTeX math string as Unicode text."""
+    # Each matrix is written on its own and stands in the rest as one character of Unicode's
+    # private use area, so its cells' Unicode is not read as LaTeX a second time.
+    matrices: list[str] = []
+    tokens = [m.group(0) for m in _TOKEN.finditer(_MATRIX.sub(lambda m: _held(m, matrices), latex))]
+    out, _ = _sequence(tokens, 0, stop=None)
+    out = re.sub(f"[{chr(_HELD)}-{chr(_HELD + 0x17FF)}]", lambda m: matrices[ord(m.group(0)) - _HELD], out)
+    text = re.sub(r" {2,}", " ", out).strip()
+    text = re.sub(r"\s*([=≤≥≠≈∈→⟺~])\s*", r" \1 ", text).replace("( ", "(").strip()
+    return re.sub(r"(\A|[(\[]|, )- ", r"\1-", text)  # a leading minus: -9 √2, x^(-d/2)
+
+
+def _held(m: re.Match, matrices: list[str]) -> str:
+    """The matrix ``m`` written, kept in ``matrices``; the character that stands for it."""
+    matrices.append(_matrix(m))
+    return chr(_HELD + len(matrices) - 1)
+
+
+def _sequence(tokens: list[str], i: int, stop: str | None) -> tuple[str, int]:
+    out = []
+    while i < len(tokens):
+        t = tokens[i]
+        if t == stop:
+            return "".join(out), i + 1
+        piece, i = _atom(tokens, i)
+        scripts: list[tuple[str, str]] = []
+        while i < len(tokens) and tokens[i] in ("^", "_"):
+            mark = tokens[i]
+            # an upright word (O_{\text{none}}) keeps its letters: Oₙₒₙₑ would read as O_{none}
+            upright = _UPRIGHT.intersection(tokens[i + 1 : i + 3])
+            arg, i = _atom(tokens, i + 1)
+            scripts.append((mark + ("!" if upright else ""), arg.strip()))
+        if scripts:
+            if _wrap(piece) != piece or piece.startswith("√"):  # (√x)², (a/b)²: not √x², a/b²
+                piece = f"({piece})"
+            following = tokens[i][:1] if i < len(tokens) else ""
+            written = ""
+            for mark, arg in reversed(scripts):
+                written = _script(arg, mark, written[:1] or following) + written
+            piece += written
+        out.append(piece)
+    return "".join(out), i
+
+
+def _atom(tokens: list[str], i: int) -> tuple[str, int]:
+    """One argument: a group {...}, a command with its arguments, or a single character."""
+    if i >= len(tokens):
+        return "", i
+    t = tokens[i]
+    if t == "{":
+        return _sequence(tokens, i + 1, stop="}")
+    if t in ("}", "^", "_"):
+        return "", i + 1
+    if not t.startswith("\\") or len(t) == 1:
+        return t, i + 1
+    name = t[1:]
+    if name in ("frac", "tfrac", "dfrac"):
+        a, i = _atom(tokens, i + 1)
+        b, i = _atom(tokens, i)
+        return f"{_wrap(a)}/{_wrap(b)}", i
+    if name == "sqrt":
+        degree = ""
+        if i + 1 < len(tokens) and tokens[i + 1] == "[":  # \sqrt[4]{x}: ∜x, or x^(1/5)
+            close = tokens.index("]", i + 1)
+            degree, i = "".join(tokens[i + 2 : close]).strip(), close
+        a, i = _atom(tokens, i + 1)
+        if degree in ("", "2"):
+            return f"√{_wrap(a)}", i
+        if degree in _ROOTS:
+            return f"{_ROOTS[degree]}{_wrap(a)}", i
+        return f"({_wrap(a)})^(1/{degree})", i
+    if name == "mathcal":  # 𝒩 for \mathcal{N}; a letter without a script form stays itself
+        a, i = _atom(tokens, i + 1)
+        return "".join(_SCRIPT.get(c, c) for c in a), i
+    if name in ("operatorname", "mathrm", "text", "textrm", "mathit", "mbox", "textbf", "mathsf"):
+        return _atom(tokens, i + 1)
+    if name == "mathbb":
+        a, i = _atom(tokens, i + 1)
+        return "".join(_BLACKBOARD.get(c, c) for c in a), i
+    if name == "mathbf":
+        a, i = _atom(tokens, i + 1)
+        return "".join(_BOLD_DIGITS.get(c, c) for c in a), i
+    if name in _ACCENTS:
+        a, i = _atom(tokens, i + 1)
+        return (a + _ACCENTS[name]) if len(a) == 1 else a + "~" if name == "tilde" else a, i
+    return _SYMBOLS.get(name, name), i + 1
+
+
+#: Script capitals (Unicode's mathematical script letters; B, E, F, H, I, L, M, R have their own).
+_SCRIPT = {c: chr(0x1D49C + k) for k, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ")} | {
+    "B": "ℬ", "E": "ℰ", "F": "ℱ", "H": "ℋ", "I": "ℐ", "L": "ℒ", "M": "ℳ", "R": "ℛ",
+}
+
+
+def _script(arg: str, mark: str, following: str) -> str:
+    """A super- or subscript: in Unicode's script letters where it has them all (``x²``,
+    ``dₖ``), else after ``^`` or ``_`` as a bare word where :func:`from_unicode` reads the word
+    back whole (``e^zᵢ``, ``d_model``), else in parentheses (``W^(O)₁``, ``e^(√2)``)."""
+    upright = mark.endswith("!")
+    mark = mark[0]
+    table = _SUPER if mark == "^" else _SUB
+    if arg and all(c in table for c in arg) and not (upright and len(arg) > 1):
+        return "".join(table[c] for c in arg)
+    if arg == "ᵀ":
+        return "ᵀ"  # a transpose (\top) is one already
+    bare = bool(arg) and all(_WORD.fullmatch(c) for c in arg) and not _WORD.fullmatch(following or " ")
+    return f"{mark}{arg}" if bare else f"{mark}({arg})"
+
+
+def _wrap(s: str) -> str:
+    s = s.strip()
+    return s if len(s) == 1 or re.fullmatch(r"√?[\w.\u0300-\u036f\u20d7]+", s) or _one_group(s) else f"({s})"
+
+
+def _one_group(s: str) -> bool:
+    """``s`` is one parenthesised group: ``(a + b)``, not ``(a) + (b)``."""
+    if not (s.startswith("(") and s.endswith(")")):
+        return False
+    depth = 0
+    for k, c in enumerate(s):
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth == 0 and k < len(s) - 1:
+            return False
+    return True
+
+
+# -- and back ------------------------------------------------------------------------------------
+_FROM_SUPER = {v: k for k, v in _SUPER.items()}
+_FROM_SUB = {v: k for k, v in _SUB.items()}
+_FROM_SYMBOLS = {
+    "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\epsilon", "θ": r"\theta",
+    "λ": r"\lambda", "μ": r"\mu", "π": r"\pi", "ρ": r"\rho", "σ": r"\sigma", "τ": r"\tau", "φ": r"\phi",
+    "χ": r"\chi", "ψ": r"\psi", "ω": r"\omega", "Σ": r"\Sigma", "Δ": r"\Delta", "Ω": r"\Omega",
+    "∑": r"\sum", "∏": r"\prod", "∂": r"\partial", "∞": r"\infty", "×": r"\times", "·": r"\cdot",
+    "≤": r"\le", "≥": r"\ge", "≠": r"\neq", "≈": r"\approx", "~": r"\sim", "∈": r"\in", "→": r"\to",
+    "⟺": r"\iff", "⟹": r"\implies", "±": r"\pm", "…": r"\ldots", "⋯": r"\cdots",
+} | {v: rf"\mathbb{{{k}}}" for k, v in _BLACKBOARD.items()} | {
+    v: rf"\mathbf{{{k}}}" for k, v in _BOLD_DIGITS.items()
+} | {v: rf"\mathcal{{{k}}}" for k, v in _SCRIPT.items()}
+_FROM_ACCENTS = {v: k for k, v in _ACCENTS.items()}
+_SCRIPT_CHARS = set(_FROM_SUPER) | set(_FROM_SUB)
+#: Names LaTeX writes as commands (\sin, \log): read back as the command, not as letters.
+_NAMED = ("log", "ln", "exp", "max", "min", "lim", "det", "sin", "cos", "tan", "sinh", "cosh", "tanh")
+
+
+class UnicodeReadError(ValueError):
+    """Unicode math that :func:`from_unicode` cannot read back."""
+
+
+def from_unicode(text: str) -> str:
+    r"""The Unicode text :func:`to_unicode` writes, as LaTeX again: ``1/√2 Q Kᵀ`` reads
+    ``\frac{1}{\sqrt{2}} Q K^{\top}``. It reads the conventions ``to_unicode`` keeps (a bare
+    script word ends where :data:`_WORD` does; a fraction's or root's argument is a word, a root
+    or one parenthesised group; ``[[a, b], [c, d]]`` is a matrix), so a printer's slip shows as a
+    different reading. Raises :class:`UnicodeReadError` on text it cannot read."""
+    return _Reader(text).sequence(0, stop=None)[0]
+
+
+def _is_run(c: str) -> bool:
+    """A character of a word: a letter or digit (Greek, 𝔼 and 𝟏 too), a point, or a script."""
+    return c in _SCRIPT_CHARS or c == "." or (c.isalnum() and c != "_")
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def error(self, what: str, i: int) -> UnicodeReadError:
+        return UnicodeReadError(f"{what} at character {i + 1} of '{self.text}'")
+
+    def sequence(self, i: int, stop: str | None) -> tuple[str, int]:
+        """LaTeX for the text from ``i`` to ``stop`` (a closing bracket) or the end."""
+        items: list[list[str]] = []  # [latex, kind]: kind "atom" (takes scripts, fractions) or "op"
+        lvert = lbar = True
+        text = self.text
+        while i < len(text):
+            c = text[i]
+            if c == stop:
+                return self.join(items), i + 1
+            if c in ")]":
+                raise self.error(f"an unmatched '{c}'", i)
+            if c in "^_":
+                if not items or items[-1][1] != "atom":
+                    raise self.error(f"a script '{c}' on nothing", i)
+                arg, i = self.script_argument(i + 1)
+                items[-1][0] += f"{c}{{{arg}}}"
+            elif c == "/":
+                if not items or items[-1][1] != "atom":
+                    raise self.error("a fraction without a numerator", i)
+                numerator = items.pop()[0]
+                denominator, i = self.operand(i + 1)
+                items.append([rf"\frac{{{_bare(numerator)}}}{{{_bare(denominator)}}}", "atom"])
+            elif c in _FROM_ACCENTS:
+                if not items or not re.search(r"[A-Za-z]\Z", items[-1][0]):
+                    raise self.error("an accent on nothing", i)
+                last = items[-1][0]
+                items[-1][0] = last[:-1] + rf"\{_FROM_ACCENTS[c]}{{{last[-1]}}}"
+                i += 1
+            elif c == "‖":
+                items.append([r"\lVert " if lvert else r"\rVert ", "atom" if not lvert else "op"])
+                lvert = not lvert
+                i += 1
+            elif c == "|":
+                items.append([r"\left|" if lbar else r"\right|", "atom" if not lbar else "op"])
+                lbar = not lbar
+                i += 1
+            elif c in "([√∛∜" or _is_run(c):
+                latex, i = self.operand(i)
+                if latex.startswith(("^", "_")):  # scripts on what comes before: Xᵀ after (…)
+                    if not items or items[-1][1] != "atom":
+                        raise self.error("a script on nothing", i)
+                    items[-1][0] += latex
+                else:
+                    items.append([latex, "atom"])
+            elif c in _FROM_SYMBOLS:
+                kind = "atom" if c in "∑∏∂∞…⋯" or c.isalpha() else "op"
+                items.append([_FROM_SYMBOLS[c] + " ", kind])
+                i += 1
+            elif c in " +-=<>,;:!'*":
+                items.append([c, "atom" if c == "'" else "op"])
+                i += 1
+            else:
+                raise self.error(f"'{c}' is not math this printer writes", i)
+        if stop is not None:
+            raise self.error(f"a '{stop}' is missing", i)
+        return self.join(items), i
+
+    @staticmethod
+    def join(items: list[list[str]]) -> str:
+        latex = re.sub(r" {2,}", " ", "".join(latex for latex, _ in items)).strip()
+        return re.sub(r"\\text\{([^{}]*)\} \\text\{", r"\\text{\1 ", latex)  # words: weighted sum
+
+    def operand(self, i: int) -> tuple[str, int]:
+        """One word, root, parenthesised group or matrix, with a function's name applied to
+        the group that follows it (``softmax(…)``)."""
+        text = self.text
+        if i >= len(text):
+            raise self.error("an operand is missing", i)
+        c = text[i]
+        if c == "(":
+            inner, i = self.sequence(i + 1, stop=")")
+            return rf"\left({inner}\right)", i
+        if c == "[":
+            if text.startswith("[[", i):
+                return self.matrix(i)
+            inner, i = self.sequence(i + 1, stop="]")
+            return rf"\left[{inner}\right]", i
+        if c in "√∛∜":
+            inner, i = self.operand(i + 1)
+            degree = {"√": "", "∛": "[3]", "∜": "[4]"}[c]
+            return rf"\sqrt{degree}{{{_bare(inner)}}}", i
+        word, i = self.word(i)
+        while i < len(text):  # d_model², e^zᵢ: a word with its scripts
+            if text[i] in "^_":
+                arg, k = self.script_argument(i + 1)
+                word, i = f"{word}{text[i]}{{{arg}}}", k
+            elif text[i] in _SCRIPT_CHARS:
+                k = i
+                while k < len(text) and text[k] in _SCRIPT_CHARS:
+                    k += 1
+                word, i = word + _word(text[i:k]), k
+            else:
+                break
+        return word, i
+
+    def word(self, i: int) -> tuple[str, int]:
+        """One word: its letters, digits and scripts; a function's name with its group."""
+        text = self.text
+        c = text[i]
+        k = i
+        while k < len(text) and _is_run(text[k]):
+            k += 1
+        if k == i:
+            raise self.error(f"'{c}' cannot start an operand", i)
+        while k < len(text) and (text[k] in _FROM_ACCENTS or _is_run(text[k])):
+            k += 1  # a word's accented letters: q̃ᵢ
+        word = text[i:k]
+        if word in _NAMED:
+            return f"\\{word} ", k
+        if len(word) > 1 and word.isascii() and word.isalpha() and text.startswith("(", k):
+            inner, k = self.sequence(k + 1, stop=")")
+            return rf"\operatorname{{{word}}}\left({inner}\right)", k
+        return _word(word), k
+
+    def script_argument(self, i: int) -> tuple[str, int]:
+        """What follows ``^`` or ``_``: a parenthesised group or a bare word of :data:`_WORD`."""
+        text = self.text
+        if text.startswith("(", i):
+            arg, k = self.sequence(i + 1, stop=")")
+            if not arg:
+                raise self.error("an empty script", i)
+            return arg, k
+        k = i
+        while k < len(text) and _WORD.fullmatch(text[k]):
+            k += 1
+        if k == i:
+            raise self.error("a script without its argument", i)
+        return _word(text[i:k]), k
+
+    def matrix(self, i: int) -> tuple[str, int]:
+        """``[[a, b], [c, d]]`` as a bmatrix."""
+        rows = []
+        i += 1  # the outer [
+        while True:
+            if not self.text.startswith("[", i):
+                raise self.error("a matrix row must start with '['", i)
+            cells, i = self.cells(i + 1)
+            rows.append(" & ".join(cells))
+            if self.text.startswith("]", i):
+                break
+            if not self.text.startswith(", ", i):
+                raise self.error("matrix rows are separated by ', '", i)
+            i += 2
+        return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}", i + 1
+
+    def cells(self, i: int) -> tuple[list[str], int]:
+        """The cells of one row, up to its closing bracket, split at the commas between them."""
+        depth, start, cells = 0, i, []
+        for k in range(i, len(self.text)):
+            c = self.text[k]
+            if c in "([":
+                depth += 1
+            elif c in ")]" and depth:
+                depth -= 1
+            elif (c == "," or c == "]") and depth == 0:
+                cells.append(from_unicode(self.text[start:k].strip()))
+                start = k + 1
+                if c == "]":
+                    return cells, k + 1
+        raise self.error("a matrix row is not closed", i)
+
+
+def _word(word: str) -> str:
+    r"""A word's letters, digits and scripts as LaTeX: ``qᵢ`` is ``q_{i}``, ``Kᵀ`` is ``K^{\top}``."""
+    out = []
+    for m in re.finditer(f"([{''.join(_FROM_SUPER)}]+)|([{''.join(_FROM_SUB)}]+)|([A-Za-z]{{2,}})|(.)", word):
+        sup, sub, name, other = m.groups()
+        if name:  # a name's letters (model, head), printed upright by \text
+            out.append(f"\\{name} " if name in _NAMED else rf"\text{{{name}}}")
+        elif sup:
+            out.append("^{\\top}" if sup == "ᵀ" else "^{" + "".join(_FROM_SUPER[c] for c in sup) + "}")
+        elif sub:
+            out.append("_{" + "".join(_FROM_SUB[c] for c in sub) + "}")
+        elif other in _FROM_ACCENTS:
+            if not out or not re.fullmatch(r"[A-Za-z]", out[-1]):
+                raise UnicodeReadError(f"an accent on nothing in '{word}'")
+            out[-1] = rf"\{_FROM_ACCENTS[other]}{{{out[-1]}}}"
+        else:
+            out.append(_FROM_SYMBOLS[other] + " " if other in _FROM_SYMBOLS else other)
+    return "".join(out).strip()
+
+
+def _bare(latex: str) -> str:
+    r"""A group's content without its outer ``\left( … \right)``: the braces of a fraction or
+    root group it already."""
+    if latex.startswith(r"\left(") and latex.endswith(r"\right)"):
+        inner = latex[len(r"\left(") : -len(r"\right)")]
+        if "(" not in inner or _one_group("(" + inner.replace(r"\left(", "(").replace(r"\right)", ")") + ")"):
+            return inner
+    return latex
