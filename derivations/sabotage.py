@@ -411,6 +411,13 @@ SABOTAGE: list[Sabotage] = [
         module=SHOWN,
     ),
     Sabotage(
+        "the prose's formulas are not read back as the terminal prints them",
+        "            _read_back_words(where, f, found, vocab)",
+        "            pass",
+        ("test_shown::test_a_theorem_the_terminal_prints_wrong_fails",),
+        module=SHOWN,
+    ),
+    Sabotage(
         "the terminal drops every transpose",
         '        return "ᵀ"  # a transpose (\\top) is one already',
         '        return ""  # a transpose (\\top) is one already',

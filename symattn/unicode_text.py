@@ -239,9 +239,10 @@ class _Reader:
                     raise self.error(f"a script '{c}' on nothing", i)
                 arg, i = self.script_argument(i + 1)
                 items[-1][0] += f"{c}{{{arg}}}"
+            elif c == "/" and (not items or items[-1][1] != "atom" or text[i + 1 : i + 2] in ("", " ")):
+                items.append(["/", "op"])  # a slash written with spaces (a / b) is the author's own
+                i += 1
             elif c == "/":
-                if not items or items[-1][1] != "atom":
-                    raise self.error("a fraction without a numerator", i)
                 numerator = items.pop()[0]
                 denominator, i = self.operand(i + 1)
                 items.append([rf"\frac{{{_bare(numerator)}}}{{{_bare(denominator)}}}", "atom"])
@@ -256,7 +257,7 @@ class _Reader:
                 lvert = not lvert
                 i += 1
             elif c == "|":
-                items.append([r"\left|" if lbar else r"\right|", "atom" if not lbar else "op"])
+                items.append([r"\lvert " if lbar else r"\rvert ", "atom" if not lbar else "op"])
                 lbar = not lbar
                 i += 1
             elif c in "([√∛∜" or _is_run(c):
@@ -388,9 +389,9 @@ class _Reader:
 def _word(word: str) -> str:
     r"""A word's letters, digits and scripts as LaTeX: ``qᵢ`` is ``q_{i}``, ``Kᵀ`` is ``K^{\top}``."""
     out = []
-    for m in re.finditer(f"([{''.join(_FROM_SUPER)}]+)|([{''.join(_FROM_SUB)}]+)|([A-Za-z]{{2,}})|(.)", word):
+    for m in re.finditer(f"([{''.join(_FROM_SUPER)}]+)|([{''.join(_FROM_SUB)}]+)|([A-Za-z]{{3,}})|(.)", word):
         sup, sub, name, other = m.groups()
-        if name:  # a name's letters (model, head), printed upright by \text
+        if name:  # a word (model, head), printed upright by \text; two letters are a product (aX)
             out.append(f"\\{name} " if name in _NAMED else rf"\text{{{name}}}")
         elif sup:
             out.append("^{\\top}" if sup == "ᵀ" else "^{" + "".join(_FROM_SUPER[c] for c in sup) + "}")

@@ -45,6 +45,12 @@ VOCAB = vocabulary(NAMES, page_latex)
         ("cost(weighted sum)", r"\operatorname{cost}\left(\text{weighted sum}\right)"),
         ("x̅ ≤ q̃ᵢ", r"\bar{x} \le \tilde{q}_{i}"),
         ("‖q‖² ~ χ", r"\lVert q\rVert ^{2} \sim \chi"),
+        # two letters are a product, three a word; a slash with spaces is the author's own
+        ("Var(aX)", r"\operatorname{Var}\left(aX\right)"),
+        ("a / b", "a / b"),
+        ("|x|", r"\lvert x\rvert"),
+        ("sin²(x)", r"\sin ^{2}\left(x\right)"),
+        ("∛x + x^(1/5)", r"\sqrt[3]{x} + x^{\frac{1}{5}}"),
     ],
 )
 def test_unicode_reads_as_the_latex_it_stands_for(text, latex):
@@ -69,7 +75,7 @@ def test_what_unicode_would_leave_ambiguous_is_written_so_it_reads_back(latex, t
     assert to_unicode(latex) == text
 
 
-@pytest.mark.parametrize("text", ["(a", "a)", "[[1, 2]", "x^", "/2", "a @ b", "[[1]; [2]]", "̃x"])
+@pytest.mark.parametrize("text", ["(a", "a)", "[[1, 2]", "x^", "a @ b", "[[1]; [2]]", "̃x"])
 def test_text_it_cannot_read_is_an_error_naming_where(text):
     with pytest.raises(UnicodeReadError, match=r"at character|accent|in '"):
         from_unicode(text)

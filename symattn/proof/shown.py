@@ -308,6 +308,19 @@ def agree(read_: Any, obj: Any) -> bool:
 
 
 # -- statements -----------------------------------------------------------------------------------
+def _read_back_words(where: str, f: str, found: list[Reading], vocab: Vocabulary) -> None:
+    """The formula ``f`` of the prose as the terminal prints it (Unicode) must read as ``f``
+    does: one of its readings the same items (chains, lists) as one of ``f``'s."""
+    text = to_unicode(f)
+    printed = f"{where} writes ${f}$, which the terminal prints as '{text}'"
+    try:
+        again = [(r.items, r.elided) for r in readings(from_unicode(text), vocab)]
+    except (UnicodeReadError, ReadError, ValueError, TypeError, sp.ShapeError) as exc:
+        raise NotShownAsChecked(f"{printed}, which does not read back ({exc})") from None
+    if not any((r.items, r.elided) in again for r in found):
+        raise NotShownAsChecked(f"{printed}, which reads as something else")
+
+
 def check_statements(d: Any, reduce: Any) -> str:
     """Read every formula of the derivation's prose; each relation it states must be
     established (:func:`established`). ``reduce(expr, step)`` takes E and Var out of an
@@ -326,6 +339,7 @@ def check_statements(d: Any, reduce: Any) -> str:
                 found = list(readings(f, vocab))
             except (ReadError, ValueError, TypeError, sp.ShapeError) as exc:
                 raise NotShownAsChecked(f"{where} writes ${f}$, which symattn cannot read ({exc})") from None
+            _read_back_words(where, f, found, vocab)
             why = ""
             for k in range(len(found[0].relations())):
                 why = _first_reason(d, found, k, step, reduce, hypotheses, where.startswith("assumption"))

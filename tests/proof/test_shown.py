@@ -155,7 +155,9 @@ def test_a_terminal_that_drops_a_transpose_fails_verify():
         dropped_ = r"step 4, right side is printed in the terminal as 'diag\(p\) - p p',"
         with pytest.raises(NotShownAsChecked, match=dropped_):
             shown.check_rendering(d)
-        with pytest.raises(RenderingFailed, match="softmax_jacobian: step 4"):
+        # the theorem's J = diag(p) - p p^T is printed so too: whichever check ends first names it
+        named = r"softmax_jacobian: (step 4|the theorem)"
+        with pytest.raises((RenderingFailed, StatementFailed), match=named):
             d.verify()
 
 
@@ -166,6 +168,21 @@ def test_a_relation_the_terminal_prints_reversed_fails():
         pytest.raises(NotShownAsChecked, match="the terminal prints its relation as '≥', which reads as >="),
     ):
         shown.check_rendering(d)
+
+
+def test_a_theorem_the_terminal_prints_wrong_fails():
+    r"""The theorem's $\lVert q \rVert^2 \sim \chi^2_d$ printed in the terminal with = for ~:
+    the pages' LaTeX is right, the terminal's words are not, and verify names the theorem."""
+    import symattn.unicode_text as unicode_text
+
+    d = derivations.load("score_reduction")
+    _statements(d)
+    with mock.patch.dict(unicode_text._SYMBOLS, {"sim": "="}):
+        misprinted = r"the theorem writes .* which the terminal prints as '‖ q ‖² = χ²_d'"
+        with pytest.raises(NotShownAsChecked, match=misprinted):
+            _statements(d)
+        with pytest.raises(StatementFailed, match="score_reduction"):
+            d.verify()
 
 
 def test_the_terminal_prints_the_sides_verify_read_back():
