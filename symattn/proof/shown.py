@@ -142,8 +142,8 @@ def check_rendering(d: Any) -> str:
     printer = getattr(d, "printer", None) or side_latex
     count = 0
     for what, value in shown_sides(d):
-        _read_back(what, value, printer(value), vocab)
-        _read_back_text(what, value, side_text(value, printer), vocab)
+        agreed = _read_back(what, value, printer(value), vocab)
+        _read_back_text(what, value, side_text(value, printer), vocab, agreed)
         count += 2
         pieces = term_pieces(value) if not isinstance(value, str) else None
         if pieces is not None and len(pieces) > 1:  # the same sum split over rows, term by term
@@ -167,23 +167,25 @@ def check_rendering(d: Any) -> str:
                 f"which reads as {read or 'no relation'}"
             )
     for short, meaning in _notation(d):
-        _read_back("the notation", short, page_latex(short), vocab)
-        _read_back(f"the notation for {page_latex(short)}", meaning, page_latex(meaning), vocab)
-        _read_back_text("the notation", short, to_unicode(page_latex(short)), vocab)
+        agreed = _read_back("the notation", short, page_latex(short), vocab)
+        _read_back_text("the notation", short, to_unicode(page_latex(short)), vocab, agreed)
         where = f"the notation for {page_latex(short)}"
-        _read_back_text(where, meaning, to_unicode(page_latex(meaning)), vocab)
+        agreed = _read_back(where, meaning, page_latex(meaning), vocab)
+        _read_back_text(where, meaning, to_unicode(page_latex(meaning)), vocab, agreed)
         count += 4
     return f"{count} read back"
 
 
-def _read_back_text(what: str, value: Any, text: str, vocab: Vocabulary) -> None:
-    """Read back a side as the terminal prints it (Unicode, :func:`.latex.side_text`)."""
+def _read_back_text(what: str, value: Any, text: str, vocab: Vocabulary, agreed: Any = None) -> None:
+    """Read back a side as the terminal prints it (Unicode, :func:`.latex.side_text`). A
+    reading that is, node for node, the page's reading ``agreed`` (already found equal to
+    ``value``) is not compared again."""
     try:
         tex = from_unicode(text)
     except UnicodeReadError as exc:
         printed = f"{what} is printed in the terminal as '{text}'"
         raise NotShownAsChecked(f"{printed}, which does not read back ({exc})") from None
-    _read_back(what, value, tex, vocab, printed=f"in the terminal as '{text}'")
+    _read_back(what, value, tex, vocab, printed=f"in the terminal as '{text}'", agreed=agreed)
 
 
 def _notation(d: Any) -> Iterator[tuple[Any, Any]]:
@@ -195,8 +197,11 @@ def _notation(d: Any) -> Iterator[tuple[Any, Any]]:
             yield short, meaning
 
 
-def _read_back(what: str, value: Any, tex: str, vocab: Vocabulary, printed: str | None = None) -> None:
-    """``tex`` must read as ``value``; ``printed`` says how the reader saw it, if not as ``$tex$``."""
+def _read_back(
+    what: str, value: Any, tex: str, vocab: Vocabulary, printed: str | None = None, agreed: Any = None
+) -> Any:
+    """``tex`` must read as ``value``; returns the reading that agrees. ``printed`` says how the
+    reader saw it, if not as ``$tex$``; a reading identical to ``agreed`` agrees."""
     printed = printed or f"as ${tex}$"
     try:
         found = list(readings(tex, vocab))
@@ -208,8 +213,8 @@ def _read_back(what: str, value: Any, tex: str, vocab: Vocabulary, printed: str 
             got = reading.value()
         except ReadError:
             continue
-        if agree(got, obj):
-            return
+        if (agreed is not None and got == agreed) or agree(got, obj):
+            return got
     raise NotShownAsChecked(f"{what} is printed {printed}, which reads back as something else")
 
 
