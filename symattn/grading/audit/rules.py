@@ -111,6 +111,8 @@ class Auditor:
         for line in self.doc.lines:
             if line.kind in ("prose", "math", "table") and line.text:
                 self._line(line)
+        for number, why, text in self.doc.unread:  # what was not read is said, never skipped
+            self.claims.append(Claim(number, text, UNCHECKED, None, f"not read: {why}"))
         return sorted(self.claims, key=lambda c: (c.line, c.spans[0] if c.spans else (0, 0)))
 
     def _line(self, line: Line) -> None:

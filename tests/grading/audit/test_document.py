@@ -1,0 +1,82 @@
+"""Reading a module's text (symattn/grading/audit/document.py): math found wherever its
+delimiters stand, and what cannot be read said, never dropped. Each text is written here by
+hand with one wrong claim whose line the audit must name."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.audit.document import read, rows
+from symattn.grading.audit.keys import audit_claims
+
+
+def _verdicts(text: str) -> list[tuple[int, str, str]]:
+    return [(c.line, c.text, c.verdict) for c in audit_claims(text)]
+
+
+def _wrong_lines(text: str) -> list[int]:
+    return [c.line for c in audit_claims(text) if c.verdict == "wrong"]
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("We have \\(2 + 2 = 5\\) here.\n", 1),  # LaTeX's inline delimiters
+        ("We have \\\\(2 + 2 = 5\\\\) here.\n", 1),  # as MathJax in Markdown escapes them
+        ("So\n\\[2 + 2 = 5\\]\nand more.\n", 2),
+        ("So\n\\\\[2 + 2 = 5\\\\]\nand more.\n", 2),
+        ("Text $$3 \\times 4 = 13$$ and more.\n", 1),  # a display inside a line of text
+        ("The sum\n$2 +\n2 = 5$ is wrong.\n", 2),  # inline math wrapped over two lines
+        ("Run `a $ b` then $1 + 1 = 3$.\n", 1),  # a dollar in a code span is no math
+        ("It costs \\$5, and $1 + 1 = 3$.\n", 1),  # nor is an escaped dollar
+    ],
+)
+def test_math_is_read_in_every_delimiter_authors_use(text, line):
+    assert _wrong_lines(text) == [line], _verdicts(text)
+
+
+def test_a_display_closed_at_the_end_of_a_line_no_longer_hides_what_follows():
+    """Issue 47: `\\end{aligned}$$` closing a display on a line of its own text was never seen
+    as the close, and everything after it was dropped without a word."""
+    text = "Intro.\n\n$$\n\\begin{aligned}\nx &= 1 + 1 \\\\\n  &= 2\n\\end{aligned}$$\n\nThen $2 + 2 = 5$.\n"
+    verdicts = _verdicts(text)
+    assert (4, "⟨x = 1 + 1 = 2⟩", "certified") in verdicts  # the aligned rows as one chain
+    assert _wrong_lines(text) == [9]
+
+
+def test_a_display_that_closes_mid_line_keeps_the_text_after_it():
+    text = "$$1 + 1 = 2$$ and then $3 + 3 = 7$.\n"
+    assert [v for _, _, v in _verdicts(text)] == ["certified", "wrong"]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "why"),
+    [
+        ("Start.\n\n$$\n1 + 1 = 3\n", 4, "display math opened here is never closed"),
+        ("One $1 + 1 =\n\nnew paragraph.\n", 1, "not closed in its paragraph"),
+        ("Last line $1 + 1 = 3\n", 1, "never closed"),
+    ],
+)
+def test_what_cannot_be_read_is_reported_with_its_line(text, line, why):
+    doc = read(text)
+    assert [n for n, _, _ in doc.unread] == [line] and why in doc.unread[0][1]
+    claims = [c for c in audit_claims(text) if c.rule.startswith("not read")]
+    assert [(c.line, c.verdict) for c in claims] == [(line, "unchecked")]
+
+
+def test_a_display_opened_alone_on_its_line_is_numbered_from_its_first_row():
+    doc = read("$$\n1 + 1 = 2\n$$\n")
+    assert [(x.number, x.kind) for x in doc.lines if x.kind == "math"] == [(2, "math")]
+
+
+@pytest.mark.parametrize(
+    ("tex", "expected"),
+    [
+        (r"\begin{aligned} a &= b \\ &= c \end{aligned}", ["a = b = c"]),
+        (r"\begin{align*} a &= 1 \\ b &= 2 \tag{3} \end{align*}", ["a = 1", "b = 2"]),
+        (r"\begin{aligned} a &\le b \\[2pt] &< c \end{aligned},", ["a \\le b < c"]),
+        ("x = 1", ["x = 1"]),
+    ],
+)
+def test_aligned_rows_are_formulas_and_continued_rows_are_one_chain(tex, expected):
+    assert [" ".join(r.split()) for r in rows(tex)] == expected
