@@ -233,6 +233,22 @@ class Auditor:
         }
 
     def _chain(self, line, start, end, members, relations, add) -> None:
+        """A chain's verdict with the premises of its unit; where its stated figure could not
+        be compared with them (``d_k = d_model/h = 32``), with the values the section gave
+        before it too (``Let $h = 8$ and $d_{model} = 512$.``)."""
+        found: list[Claim] = []
+        if not self._chain_with(line, start, end, members, relations, found.append, self.premises(line)):
+            earlier = self.premises(line, start)
+            again: list[Claim] = []
+            if earlier != self.premises(line) and self._chain_with(
+                line, start, end, members, relations, again.append, earlier
+            ):
+                found = again
+        for claim in found:
+            add(claim)
+
+    def _chain_with(self, line, start, end, members, relations, add, premises: dict) -> bool:
+        """Add the chain's claim; False when its stated figure was compared with no member."""
         text = line.text[start:end]
         spans = [(start, end)]
         if set(relations) & {">", "<", "≥", "≤"}:
@@ -242,8 +258,7 @@ class Auditor:
                 if numbers
                 else cost.inequality(self, line, text, spans, members, relations)
             )
-            return
-        premises = self.premises(line)
+            return True
         env = {**self.env, **self._defined_env(premises), **premises}
 
         def given(v: sp.Basic | None) -> sp.Basic | None:  # the premises in a model's value too
@@ -255,13 +270,14 @@ class Auditor:
         names = set().union(*(calc.symbols_of(m) for m in members))
 
         def heads(v: sp.Basic) -> sp.Basic:  # d_k = d_model / h only where heads are in play
-            return substitute_heads(v) if names & {"h", "d_model", "N"} else v
+            return given(substitute_heads(v)) if names & {"h", "d_model", "N"} else v
 
         stated_i = max(
             (i for i, m in enumerate(members) if calc.literal(m) or stated_vector(m)), default=None
         )
         problems: list[Said] = []
         checks: list[str] = []
+        compared = stated_i is None
         exact_whole = stated_i is not None and stated_i > 0 and relations[stated_i - 1] == "="
         if stated_i is not None:
             stated_node = members[stated_i]
@@ -272,6 +288,7 @@ class Auditor:
                 if not isinstance(v, sp.MatrixBase) and v.free_symbols:
                     continue  # sqrt(d_k) beside sqrt(2): a premise, not a value
                 ok, how, shown = self._matches(line, m, v, stated_node, exact_whole)
+                compared = True
                 values[i] = shown  # the value as read: a remembered figure by its exact value
                 if ok:
                     checks.append(how)
@@ -344,6 +361,17 @@ class Auditor:
             if any(n[0] == "call" and n[1] in ("E", "Var") for m in members for n in calc.walk(m))
             else "arithmetic"
         )
+        # The premises the verdict used, said with it: those the formula names, and the heads'
+        # where d_k stood for d_model / h.
+        # (a premise whose symbol cancels, d_k in d_k/d_k, was not used)
+        wanted = set()
+        for m in members:
+            raw = evaluate(m, {**self.env, **self.defined})
+            if isinstance(raw, sp.Basic) and not isinstance(raw, sp.MatrixBase):
+                raw = substitute_heads(raw) if names & {"h", "d_model", "N"} else raw
+                wanted |= {x.name for x in raw.free_symbols}
+        used = ", ".join(f"{k} = {premises[k]}" for k in premises if k in wanted)
+        given_ = f"; given {used}" if used else ""
         if problems:
             add(
                 Claim(
@@ -351,7 +379,7 @@ class Auditor:
                     text,
                     WRONG,
                     Said.join("; ", dict.fromkeys(problems)),
-                    f"{kind}: " + (checks[0] if checks else "evaluated"),
+                    f"{kind}: " + (checks[0] if checks else "evaluated") + given_,
                     spans,
                 )
             )
@@ -363,7 +391,7 @@ class Auditor:
                     text,
                     CERTIFIED,
                     value,
-                    f"{kind}: " + ", ".join(dict.fromkeys(checks)),
+                    f"{kind}: " + ", ".join(dict.fromkeys(checks)) + given_,
                     spans,
                 )
             )
@@ -373,6 +401,8 @@ class Auditor:
                     line.number, text, UNCHECKED, None, "no member of the formula could be evaluated", spans
                 )
             )
+            return False
+        return compared
 
     def _matches(self, line, node, value, stated_node, exact_whole) -> tuple[bool, str, sp.Basic]:
         """Whether an evaluated member equals the stated figure (or vector), how, and the value
@@ -417,9 +447,20 @@ class Auditor:
         elif vec is None and not isinstance(value, sp.MatrixBase):
             self.figures.remember(calc.literal(stated_node), value, line)
 
-    def premises(self, line: Line) -> dict:
-        """``d_model = 4096`` and the like, stated as a premise in the line's unit."""
+    def premises(self, line: Line, before: int | None = None) -> dict:
+        """The values a reader takes as given at ``line``: ``at d_k = 64`` and the like in the
+        line's unit; and, for a claim that states a figure (its formula starts at character
+        ``before``), each ``name = number`` stated as a formula of its own earlier in the
+        section, until it is stated again (``With $h = 8$ and $d_{model} = 512$, ...``). A
+        claim without a figure (Var(z) = d_k) holds for every value and is read so."""
         out = {}
+        for x in self.doc.lines if before is not None else ():
+            if x.section != line.section or x.kind not in ("prose", "table", "math"):
+                continue
+            if x is line:
+                out.update(_givens(x, before))
+                break
+            out.update(_givens(x, None))
         for m in re.finditer(
             r"(?:[Ff]or|[Aa]t|[Ww]ith|[Ww]hen)\s+⟨\s*(d_model|d_k|d_v|h|N)\s*=\s*([\d,]+)\s*⟩",
             self.doc.unit_text(line),
@@ -453,6 +494,10 @@ _REFERENCE_PATTERNS = [
 ]
 _GIVEN_PATTERNS = [
     r"\b(?:[Aa]t|[Ff]or|[Ww]ith|[Ww]hen)\s+⟨\s*[A-Za-z_]\w*\s*=\s*[\d,]+\s*⟩",  # at d_k = 64
+    # Let h = 8 and d_model = 512; with h = 8 heads and d_model = 512: a list of given values
+    r"\b(?:[Aa]t|[Ff]or|[Ww]ith|[Ww]hen|[Ll]et|[Ss]uppose|[Tt]ake|[Aa]ssume|[Gg]iven|[Ss]et)\s+"
+    r"(?:⟨\s*[A-Za-z_]\w*\s*=\s*[\d,.]+\s*⟩[^.;⟨]{0,24}?(?:,|\band\b)\s*)+⟨\s*[A-Za-z_]\w*\s*=\s*[\d,.]+\s*⟩",
+    r"\b(?:[Ll]et|[Ss]uppose|[Tt]ake|[Aa]ssume|[Gg]iven|[Ss]et)\s+⟨\s*[A-Za-z_]\w*\s*=\s*[\d,.]+\s*⟩",
     r"\bfrom \d+ to \d+",
     r"\bover \d+ keys",
     r"\bwith ⟨?\d+⟩? keys",
@@ -471,6 +516,22 @@ _GIVEN_PATTERNS = [
     r"(?:mean|variance) (?:0|1)\b",
     r"the paper uses",
 ]
+
+
+#: A formula that gives a value: ``h = 8``, ``d_{model} = 512``.
+_GIVEN = re.compile(r"\s*([A-Za-z]\w*)\s*=\s*(\d+(?:\.\d+)?)\s*")
+
+
+def _givens(line: Line, before: int | None) -> dict:
+    """The values ``line`` gives in formulas of their own (before character ``before``)."""
+    out = {}
+    for _, plain, start, _ in line.formulas:
+        if before is not None and start >= before:
+            break
+        m = _GIVEN.fullmatch(plain)
+        if m and m.group(1) in KNOWN_SYMBOLS:
+            out[m.group(1)] = sp.Rational(m.group(2))
+    return out
 
 
 _HOLDS = {">": lambda s: s > 0, "<": lambda s: s < 0, "≥": lambda s: s >= 0, "≤": lambda s: s <= 0}

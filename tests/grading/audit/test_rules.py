@@ -1,0 +1,45 @@
+"""Premises as a reader takes them (symattn/grading/audit/rules.py): a value stated earlier in
+the section, or earlier in the claim's own sentence, holds for every member of a later chain
+until it is stated again; the verdict says which it used. Texts written here by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.audit.keys import audit_claims
+
+
+def _claims(text: str) -> list[tuple[int, str, str]]:
+    return [(c.line, c.verdict, c.rule) for c in audit_claims(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        # issue 47: a premise in the same sentence made this true claim "wrong"
+        ("With $h = 8$ and $d_{model} = 512$, each head has width $d_k = d_{model}/h = 64$.\n", "certified"),
+        # and in a chain a = b = 32 the number was never compared
+        ("Let $h = 8$ and $d_{model} = 512$.\n\nEach head has width $d_k = d_{model}/h = 32$.\n", "wrong"),
+        ("With $h = 8$ heads and $d_{model} = 512$, each head has width $d_{model}/h = 32$.\n", "wrong"),
+        ("Let $h = 8$ and $d_{model} = 512$.\n\nEach head has width $d_{model}/h = 64$.\n", "certified"),
+    ],
+)
+def test_a_value_given_earlier_holds_for_every_member_of_a_chain(text, verdict):
+    claims = _claims(text)
+    assert [v for _, v, _ in claims] == [verdict], claims
+    assert claims[0][2].endswith("given h = 8, d_model = 512")  # the premises the verdict used
+
+
+def test_a_value_holds_until_it_is_stated_again():
+    text = "Let $h = 8$ and $d_{model} = 512$.\n\nNow let $h = 16$.\n\nA head is $d_{model}/h = 32$ wide.\n"
+    assert [v for _, v, _ in _claims(text)] == ["certified"]
+
+
+def test_a_value_does_not_leave_its_section():
+    text = "# One\n\nLet $h = 8$ and $d_{model} = 512$.\n\n# Two\n\nEach head has width $d_{model}/h = 32$.\n"
+    assert "wrong" not in [v for _, v, _ in _claims(text)]
+
+
+def test_given_values_are_not_counted_as_claims():
+    text = "Let $h = 8$ and $d_{model} = 512$.\n\nWith $d_k = 64$ and $h = 8$, the width is $h d_k = 512$.\n"
+    assert [(line, v) for line, v, _ in _claims(text)] == [(3, "certified")]
