@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
+import sympy as sp
 from hypothesis import strategies as st
 
 rationals = st.fractions(min_value=-4, max_value=4, max_denominator=8)
@@ -45,3 +47,31 @@ def as_text(matrix: list[list[Fraction]]) -> list[list[str]]:
 
 def as_float(matrix: list[list[Fraction]]) -> list[list[float]]:
     return [[float(x) for x in row] for row in matrix]
+
+
+@st.composite
+def expressions(
+    draw, atoms, depth: int = 3, roots=(sp.S.Half,), more: dict[str, Callable] | None = None
+) -> sp.Expr:
+    """SymPy expressions built from ``atoms`` by sums, differences, products, quotients, powers,
+    roots (of ``roots``' orders) and exp; ``more`` adds kinds, each ``(draw, a) -> expression``.
+    A root is taken of a positive number: SymPy prints the imaginary unit as i, like an index."""
+    if depth == 0 or draw(st.booleans()):
+        return draw(atoms)
+    a, b = (draw(expressions(atoms, depth - 1, roots, more)) for _ in range(2))
+    kind = draw(st.sampled_from(["add", "sub", "mul", "div", "pow", "root", "exp", *(more or {})]))
+    if kind == "add":
+        return a + b
+    if kind == "sub":
+        return a - b
+    if kind == "mul":
+        return a * b
+    if kind == "div":
+        return a / b if b != 0 else a
+    if kind == "pow":
+        return a ** draw(st.sampled_from([2, 3, -1]))
+    if kind == "root":
+        return (a**2 + 1) ** draw(st.sampled_from(roots))
+    if kind == "exp":
+        return sp.exp(a)
+    return (more or {})[kind](draw, a)

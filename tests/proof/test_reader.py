@@ -7,6 +7,7 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import expressions
 
 from symattn.proof import shown
 from symattn.proof.latex import page_latex
@@ -95,29 +96,8 @@ def test_unreadable_text_is_a_read_error_naming_where():
 _atoms = st.sampled_from([x, y, d_k, d_model, q[i], sp.Integer(2), sp.Rational(3, 10), sp.Rational(-7, 4)])
 
 
-@st.composite
-def _expressions(draw, depth: int = 3):
-    if depth == 0 or draw(st.booleans()):
-        return draw(_atoms)
-    a, b = draw(_expressions(depth - 1)), draw(_expressions(depth - 1))
-    kind = draw(st.sampled_from(["add", "sub", "mul", "div", "pow", "sqrt", "exp"]))
-    if kind == "add":
-        return a + b
-    if kind == "sub":
-        return a - b
-    if kind == "mul":
-        return a * b
-    if kind == "div":
-        return a / b if b != 0 else a
-    if kind == "pow":
-        return a ** draw(st.sampled_from([2, 3, -1]))
-    if kind == "sqrt":  # of a positive number: SymPy prints the imaginary unit as i, like an index
-        return sp.sqrt(a**2 + 1)
-    return sp.exp(a)
-
-
 @settings(max_examples=60, deadline=None)
-@given(_expressions())
+@given(expressions(_atoms))
 def test_what_the_pages_print_reads_back_as_itself(e):
     tex = page_latex(e)
     assert shown.agree(read_value(tex, VOCAB), e), tex
