@@ -398,7 +398,7 @@ SABOTAGE: list[Sabotage] = [
     ),
     Sabotage(
         "the terminal's Unicode is not read back",
-        "        _read_back_text(what, value, side_text(value, printer), vocab)",
+        "        _read_back_text(what, value, side_text(value, printer), vocab, agreed)",
         "        side_text(value, printer)",
         ("test_shown::test_a_terminal_that_drops_a_transpose_fails_verify",),
         module=SHOWN,
