@@ -398,8 +398,8 @@ SABOTAGE: list[Sabotage] = [
     ),
     Sabotage(
         "the terminal's Unicode is not read back",
-        "        _read_back_text(what, value, side_text(value, printer), vocab, agreed)",
-        "        side_text(value, printer)",
+        "        _read_back_text(what, sides[what], rhs_text, vocab, agreed[what], printer(sides[what]))",
+        "        sides[what]",
         ("test_shown::test_a_terminal_that_drops_a_transpose_fails_verify",),
         module=SHOWN,
     ),
@@ -415,6 +415,13 @@ SABOTAGE: list[Sabotage] = [
         "            _read_back_words(where, f, found, vocab)",
         "            pass",
         ("test_shown::test_a_theorem_the_terminal_prints_wrong_fails",),
+        module=SHOWN,
+    ),
+    Sabotage(
+        "the terminal's text may be another formula of the same value",
+        "    return _form(a) == _form(b)",
+        "    return True",
+        ("test_shown::test_a_terminal_that_prints_another_formula_of_the_same_value_fails",),
         module=SHOWN,
     ),
     Sabotage(

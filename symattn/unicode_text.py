@@ -10,23 +10,33 @@ from __future__ import annotations
 
 import re
 
-_SYMBOLS = {
-    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
-    "theta": "θ", "lambda": "λ", "mu": "μ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ",
-    "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω", "Sigma": "Σ", "Delta": "Δ", "Omega": "Ω",
+_GREEK = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "theta": "θ",
+    "lambda": "λ", "mu": "μ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ",
+    "chi": "χ", "psi": "ψ", "omega": "ω", "zeta": "ζ", "eta": "η", "iota": "ι", "kappa": "κ",
+    "nu": "ν", "xi": "ξ", "upsilon": "υ", "varphi": "ϕ", "Sigma": "Σ", "Delta": "Δ", "Omega": "Ω",
+    "Gamma": "Γ", "Theta": "Θ", "Lambda": "Λ", "Xi": "Ξ", "Phi": "Φ", "Psi": "Ψ", "Pi": "Π",
+}
+_SYMBOLS = _GREEK | {
+    "varepsilon": "ε", "|": "‖",
     "sum": "∑", "prod": "∏", "partial": "∂", "infty": "∞", "times": "×", "cdot": "·",
     "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "neq": "≠", "ne": "≠", "approx": "≈",
     "sim": "~", "in": "∈", "to": "→", "iff": "⟺", "implies": "⟹", "top": "ᵀ", "pm": "±",
-    "lVert": "‖", "rVert": "‖", "Vert": "‖", "lvert": "|", "rvert": "|", "mid": "|", "ldots": "…",
+    "lVert": "‖", "rVert": "‖", "Vert": "‖", "lvert": "|", "rvert": "|", "mid": "∣", "ldots": "…",
     "dots": "…", "cdots": "⋯", "quad": "  ", "qquad": "    ", ",": " ", ";": " ", "!": "", " ": " ",
     "{": "{", "}": "}", "%": "%", "_": "_", "&": "&", "#": "#", "$": "$", "\\": " ",
     "left": "", "right": "", "big": "", "Big": "", "bigl": "", "bigr": "", "displaystyle": "",
     "log": "log", "exp": "exp", "max": "max", "min": "min", "lim": "lim", "det": "det",
 }
 _BLACKBOARD = {"E": "𝔼", "R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "P": "ℙ", "C": "ℂ"}
-_BOLD_DIGITS = {"0": "𝟎", "1": "𝟏"}
+_BOLD_DIGITS = {"0": "𝟎", "1": "𝟏"} | {  # and Unicode's bold letters, 𝐀 to 𝐳
+    c: chr(base + k)
+    for base, letters in ((0x1D400, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"), (0x1D41A, "abcdefghijklmnopqrstuvwxyz"))
+    for k, c in enumerate(letters)
+}
 _ACCENTS = {"tilde": "\u0303", "bar": "\u0305", "hat": "\u0302", "vec": "\u20d7", "dot": "\u0307"}
-_SUPER = dict(zip("0123456789+-=()nijkTt", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱʲᵏᵀᵗ", strict=True))
+# (a transpose, \top, is ᵀ; a power T is written ^T: never the same character)
+_SUPER = dict(zip("0123456789+-=()nijkt", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱʲᵏᵗ", strict=True))
 _SUB = dict(zip("0123456789+-=()aeijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ", strict=True))
 _TOKEN = re.compile(r"\\([A-Za-z]+|.)|([{}^_])|([^\\{}^_])", re.S)
 
@@ -42,6 +52,10 @@ def words(text: str) -> str:
 _WORD = re.compile(f"[A-Za-z0-9{''.join(_SUB.values())}]")
 _UPRIGHT = {r"\text", r"\mathrm", r"\textrm", r"\operatorname"}
 _ROOTS = {"3": "∛", "4": "∜"}
+_ROOT_SIGNS = ("√", "∛", "∜")
+#: A piece that ends in a fraction, a root or a bare script word: what follows it must be set
+#: apart, or it would be read as part of it.
+_GLUED = re.compile(r"[/√∛∜].*[\w)\]]\Z|[\^_]\w+\Z")
 _HELD = 0xE000  # the first of Unicode's private use characters
 _MATRIX = re.compile(r"\\begin\{([bpvBV]?matrix\*?)\}(.*?)\\end\{\1\}", re.S)
 
@@ -61,7 +75,7 @@ def to_unicode(latex: str) -> str:
     out, _ = _sequence(tokens, 0, stop=None)
     out = re.sub(f"[{chr(_HELD)}-{chr(_HELD + 0x17FF)}]", lambda m: matrices[ord(m.group(0)) - _HELD], out)
     text = re.sub(r" {2,}", " ", out).strip()
-    text = re.sub(r"\s*([=≤≥≠≈∈→⟺~])\s*", r" \1 ", text).replace("( ", "(").strip()
+    text = re.sub(r"\s*([=≤≥≠≈∈→⟺~])\s*", r" \1 ", text).replace("( ", "(").replace(" )", ")").strip()
     return re.sub(r"(\A|[(\[]|, )- ", r"\1-", text)  # a leading minus: -9 √2, x^(-d/2)
 
 
@@ -86,13 +100,17 @@ def _sequence(tokens: list[str], i: int, stop: str | None) -> tuple[str, int]:
             arg, i = _atom(tokens, i + 1)
             scripts.append((mark + ("!" if upright else ""), arg.strip()))
         if scripts:
-            if _wrap(piece) != piece or piece.startswith("√"):  # (√x)², (a/b)²: not √x², a/b²
+            powered = f"[\\^{''.join(_SUPER.values())}]"
+            stacked = any(m[0] == "^" for m, _ in scripts) and re.search(powered, piece)
+            if _wrap(piece) != piece or piece.startswith(_ROOT_SIGNS) or stacked:  # (√x)², (x²)³
                 piece = f"({piece})"
             following = tokens[i][:1] if i < len(tokens) else ""
             written = ""
             for mark, arg in reversed(scripts):
                 written = _script(arg, mark, written[:1] or following) + written
             piece += written
+        if out and piece and _GLUED.search(out[-1]) and re.match(r"[\w.(√∛∜]", piece):
+            out.append(" ")  # 1/2 X, √x y, e^z 1/2: not 1/2X, √xy, e^z1/2
         out.append(piece)
     return "".join(out), i
 
@@ -123,7 +141,9 @@ def _atom(tokens: list[str], i: int) -> tuple[str, int]:
             return f"√{_wrap(a)}", i
         if degree in _ROOTS:
             return f"{_ROOTS[degree]}{_wrap(a)}", i
-        return f"({_wrap(a)})^(1/{degree})", i
+        if degree and all(c in _SUPER for c in degree):
+            return "".join(_SUPER[c] for c in degree) + f"√{_wrap(a)}", i
+        return f"({a})^(1/({degree}))", i
     if name == "mathcal":  # 𝒩 for \mathcal{N}; a letter without a script form stays itself
         a, i = _atom(tokens, i + 1)
         return "".join(_SCRIPT.get(c, c) for c in a), i
@@ -132,7 +152,7 @@ def _atom(tokens: list[str], i: int) -> tuple[str, int]:
     if name == "mathbb":
         a, i = _atom(tokens, i + 1)
         return "".join(_BLACKBOARD.get(c, c) for c in a), i
-    if name == "mathbf":
+    if name in ("mathbf", "boldsymbol"):
         a, i = _atom(tokens, i + 1)
         return "".join(_BOLD_DIGITS.get(c, c) for c in a), i
     if name in _ACCENTS:
@@ -154,6 +174,8 @@ def _script(arg: str, mark: str, following: str) -> str:
     upright = mark.endswith("!")
     mark = mark[0]
     table = _SUPER if mark == "^" else _SUB
+    if " " in arg and not upright and all(c in table for c in arg.replace(" ", "")):
+        arg = arg.replace(" ", "")  # δ_{i j} is δᵢⱼ
     if arg and all(c in table for c in arg) and not (upright and len(arg) > 1):
         return "".join(table[c] for c in arg)
     if arg == "ᵀ":
@@ -163,8 +185,17 @@ def _script(arg: str, mark: str, following: str) -> str:
 
 
 def _wrap(s: str) -> str:
+    """``s`` as one operand of a fraction or root: as it is where :func:`from_unicode` reads it
+    as one (``x``, ``dₖ``, ``e^(√2)``, ``Var(z)``, ``(a + b)``), else in parentheses."""
     s = s.strip()
-    return s if len(s) == 1 or re.fullmatch(r"√?[\w.\u0300-\u036f\u20d7]+", s) or _one_group(s) else f"({s})"
+    return s if len(s) == 1 or _one_group(s) or _one_operand(s) else f"({s})"
+
+
+def _one_operand(s: str) -> bool:
+    try:
+        return _Reader(s).operand(0)[1] == len(s)
+    except (UnicodeReadError, IndexError):
+        return False
 
 
 def _one_group(s: str) -> bool:
@@ -180,16 +211,13 @@ def _one_group(s: str) -> bool:
 
 
 # -- and back ------------------------------------------------------------------------------------
-_FROM_SUPER = {v: k for k, v in _SUPER.items()}
+_FROM_SUPER = {v: k for k, v in _SUPER.items()} | {"ᵀ": "ᵀ"}  # ᵀ: a transpose, \top
 _FROM_SUB = {v: k for k, v in _SUB.items()}
 _FROM_SYMBOLS = {
-    "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\epsilon", "θ": r"\theta",
-    "λ": r"\lambda", "μ": r"\mu", "π": r"\pi", "ρ": r"\rho", "σ": r"\sigma", "τ": r"\tau", "φ": r"\phi",
-    "χ": r"\chi", "ψ": r"\psi", "ω": r"\omega", "Σ": r"\Sigma", "Δ": r"\Delta", "Ω": r"\Omega",
     "∑": r"\sum", "∏": r"\prod", "∂": r"\partial", "∞": r"\infty", "×": r"\times", "·": r"\cdot",
     "≤": r"\le", "≥": r"\ge", "≠": r"\neq", "≈": r"\approx", "~": r"\sim", "∈": r"\in", "→": r"\to",
-    "⟺": r"\iff", "⟹": r"\implies", "±": r"\pm", "…": r"\ldots", "⋯": r"\cdots",
-} | {v: rf"\mathbb{{{k}}}" for k, v in _BLACKBOARD.items()} | {
+    "⟺": r"\iff", "⟹": r"\implies", "±": r"\pm", "…": r"\ldots", "⋯": r"\cdots", "∣": r"\mid",
+} | {v: "\\" + k for k, v in _GREEK.items()} | {v: rf"\mathbb{{{k}}}" for k, v in _BLACKBOARD.items()} | {
     v: rf"\mathbf{{{k}}}" for k, v in _BOLD_DIGITS.items()
 } | {v: rf"\mathcal{{{k}}}" for k, v in _SCRIPT.items()}
 _FROM_ACCENTS = {v: k for k, v in _ACCENTS.items()}
@@ -301,9 +329,14 @@ class _Reader:
                 return self.matrix(i)
             inner, i = self.sequence(i + 1, stop="]")
             return rf"\left[{inner}\right]", i
+        index, k = "", i
+        while k < len(text) and text[k] in _FROM_SUPER:
+            k += 1
+        if k > i and text.startswith("√", k):  # ⁵√x: a root's index
+            index, i, c = "".join(_FROM_SUPER[x] for x in text[i:k]), k, "√"
         if c in "√∛∜":
             inner, i = self.operand(i + 1)
-            degree = {"√": "", "∛": "[3]", "∜": "[4]"}[c]
+            degree = f"[{index}]" if index else {"√": "", "∛": "[3]", "∜": "[4]"}[c]
             return rf"\sqrt{degree}{{{_bare(inner)}}}", i
         word, i = self.word(i)
         while i < len(text):  # d_model², e^zᵢ: a word with its scripts
@@ -394,13 +427,16 @@ def _word(word: str) -> str:
         if name:  # a word (model, head), printed upright by \text; two letters are a product (aX)
             out.append(f"\\{name} " if name in _NAMED else rf"\text{{{name}}}")
         elif sup:
-            out.append("^{\\top}" if sup == "ᵀ" else "^{" + "".join(_FROM_SUPER[c] for c in sup) + "}")
+            for part in re.split("(ᵀ)", sup):  # a transpose beside a power: Xᵀ², one script each
+                if part:
+                    mapped = "".join(_FROM_SUPER[c] for c in part)
+                    out.append("^{\\top}" if part == "ᵀ" else "^{" + mapped + "}")
         elif sub:
             out.append("_{" + "".join(_FROM_SUB[c] for c in sub) + "}")
         elif other in _FROM_ACCENTS:
-            if not out or not re.fullmatch(r"[A-Za-z]", out[-1]):
+            if not out or not re.fullmatch(r"[A-Za-z]|\\[A-Za-z]+ ", out[-1]):
                 raise UnicodeReadError(f"an accent on nothing in '{word}'")
-            out[-1] = rf"\{_FROM_ACCENTS[other]}{{{out[-1]}}}"
+            out[-1] = rf"\{_FROM_ACCENTS[other]}{{{out[-1].strip()}}}"
         else:
             out.append(_FROM_SYMBOLS[other] + " " if other in _FROM_SYMBOLS else other)
     return "".join(out).strip()

@@ -18,7 +18,7 @@ from typing import Any
 import sympy as sp
 
 from ..proof.engine import Derivation, DerivationReport, Step, StepReport
-from ..proof.latex import RELATIONS_LATEX, RELATIONS_TEXT, side_latex, side_text, term_pieces
+from ..proof.latex import RELATIONS_LATEX, side_latex, step_text, term_pieces
 from ..proof.latex import page_latex as latex
 from ..unicode_text import to_unicode, words
 from . import plain_math
@@ -350,14 +350,13 @@ def to_text(d: Derivation, report: DerivationReport) -> str:
         out += ["", words(prose(title)) or "Proof"]
         for r in rows:
             # Every step numbered, a continued one too, as in the table of checks.
-            rel = RELATIONS_TEXT[r.step.relation]
-            rhs = r.step.shown_rhs if r.step.shown_rhs is not None else r.step.rhs
+            lhs, rhs = step_text(r.step, printer)
             number = f"  {r.index + 1:>2}. "
-            if r.step.lhs is not None:
-                lhs = r.step.shown_lhs if r.step.shown_lhs is not None else r.lhs
-                out += _rows(number, side_text(lhs, printer))
+            if lhs is not None:
+                out += _rows(number, lhs)
                 number = " " * len(number)
-            out += _rows(f"{number}{rel} ", side_text(rhs, printer))
+            relation, _, side = rhs.partition(" ")
+            out += _rows(f"{number}{relation} ", side)
             out.append(f"        [{words(r.step.rule)}; {words(check_label(r))}]")
     if report.shown:
         out += ["", "Shown as checked"] + [f"  {line}" for line in report.shown]

@@ -235,6 +235,17 @@ def side_text(value: Any, printer: Any = None) -> str:
     return to_unicode((printer or side_latex)(value))
 
 
+def step_text(step: Any, printer: Any = None) -> tuple[str | None, str]:
+    """A step as the terminal prints it (``derive --format text``): its left side, if it
+    states one, and its relation followed by its right side (``= 1/√2 Q Kᵀ``); shown sides
+    where the step gives them. ``verify`` reads back exactly these lines."""
+    lhs = None
+    if step.lhs is not None:
+        lhs = side_text(step.shown_lhs if step.shown_lhs is not None else step.lhs, printer)
+    rhs = step.shown_rhs if step.shown_rhs is not None else step.rhs
+    return lhs, f"{RELATIONS_TEXT[step.relation]} {side_text(rhs, printer)}"
+
+
 def term_pieces(value: Any) -> list[str] | None:
     """A sum as the pages split it over rows: each term printed alone, the first as it is,
     the others after their sign (``+ t`` or ``- t``); None for anything but a sum. Joined with

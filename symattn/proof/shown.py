@@ -34,9 +34,9 @@ from ..core.digits import decimal_string
 from ..unicode_text import UnicodeReadError, from_unicode, to_unicode
 from . import laws
 from .equivalence import numeric_difference, prove_equal, surely_differ
-from .latex import RELATIONS_LATEX, RELATIONS_TEXT, page_latex, side_latex, side_text, term_pieces
+from .latex import RELATIONS_LATEX, page_latex, side_latex, step_text, term_pieces
 from .operators import Ex, Var
-from .reader import RELATIONS, ReadError, Reading, Vocabulary, readings, vocabulary
+from .reader import RELATIONS, ReadError, Reading, Vocabulary, readings, tokenize, vocabulary
 
 #: Largest relative difference at random points for two sides to agree (as the engine's).
 TOLERANCE = 1e-45
@@ -123,9 +123,14 @@ def _vocabulary_of(d: Any) -> Vocabulary:
 def shown_sides(d: Any) -> Iterator[tuple[str, Any]]:
     """(what, value) for every side a page prints: the shown side where one is given."""
     for k, s in enumerate(d.steps):
-        if s.lhs is not None:
-            yield f"step {k + 1}, left side", s.shown_lhs if s.shown_lhs is not None else s.lhs
-        yield f"step {k + 1}, right side", s.shown_rhs if s.shown_rhs is not None else s.rhs
+        yield from shown_sides_of(s, k)
+
+
+def shown_sides_of(s: Any, k: int) -> Iterator[tuple[str, Any]]:
+    """(what, value) for the sides step ``k`` prints."""
+    if s.lhs is not None:
+        yield f"step {k + 1}, left side", s.shown_lhs if s.shown_lhs is not None else s.lhs
+    yield f"step {k + 1}, right side", s.shown_rhs if s.shown_rhs is not None else s.rhs
 
 
 def check_rendering(d: Any) -> str:
@@ -141,10 +146,10 @@ def check_rendering(d: Any) -> str:
             raise NotShownAsChecked(f"{shown_as} are all printed as ${key}$: one name, one meaning")
     printer = getattr(d, "printer", None) or side_latex
     count = 0
+    agreed: dict[str, Any] = {}
     for what, value in shown_sides(d):
-        agreed = _read_back(what, value, printer(value), vocab)
-        _read_back_text(what, value, side_text(value, printer), vocab, agreed)
-        count += 2
+        agreed[what] = _read_back(what, value, printer(value), vocab)
+        count += 1
         pieces = term_pieces(value) if not isinstance(value, str) else None
         if pieces is not None and len(pieces) > 1:  # the same sum split over rows, term by term
             _read_back(f"{what}, split over rows", value, " ".join(pieces), vocab)
@@ -156,7 +161,13 @@ def check_rendering(d: Any) -> str:
                 f"step {k + 1} states {s.relation}, but its relation is printed as ${written}$, "
                 f"which reads as {RELATIONS.get(written, 'no relation')}"
             )
-        text = RELATIONS_TEXT.get(s.relation, "")
+        # The terminal's lines for the step, as derive --format text prints them.
+        lhs_line, rhs_line = step_text(s, printer)
+        sides = dict(shown_sides_of(s, k))
+        if lhs_line is not None:
+            what = f"step {k + 1}, left side"
+            _read_back_text(what, sides[what], lhs_line, vocab, agreed[what], printer(sides[what]))
+        text, _, rhs_text = rhs_line.partition(" ")
         try:
             read = RELATIONS.get(from_unicode(text))
         except UnicodeReadError:
@@ -166,26 +177,107 @@ def check_rendering(d: Any) -> str:
                 f"step {k + 1} states {s.relation}, but the terminal prints its relation as '{text}', "
                 f"which reads as {read or 'no relation'}"
             )
+        what = f"step {k + 1}, right side"
+        _read_back_text(what, sides[what], rhs_text, vocab, agreed[what], printer(sides[what]))
+        count += 1 + (lhs_line is not None)
     for short, meaning in _notation(d):
-        agreed = _read_back("the notation", short, page_latex(short), vocab)
-        _read_back_text("the notation", short, to_unicode(page_latex(short)), vocab, agreed)
-        where = f"the notation for {page_latex(short)}"
-        agreed = _read_back(where, meaning, page_latex(meaning), vocab)
-        _read_back_text(where, meaning, to_unicode(page_latex(meaning)), vocab, agreed)
+        for where, value in (("the notation", short), (f"the notation for {page_latex(short)}", meaning)):
+            page = page_latex(value)
+            agreed = _read_back(where, value, page, vocab)
+            _read_back_text(where, value, to_unicode(page), vocab, agreed, page)
         count += 4
     return f"{count} read back"
 
 
-def _read_back_text(what: str, value: Any, text: str, vocab: Vocabulary, agreed: Any = None) -> None:
-    """Read back a side as the terminal prints it (Unicode, :func:`.latex.side_text`). A
-    reading that is, node for node, the page's reading ``agreed`` (already found equal to
-    ``value``) is not compared again."""
+def _read_back_text(what: str, value: Any, text: str, vocab: Vocabulary, agreed: Any, page: str) -> None:
+    r"""Read back a side as the terminal prints it (Unicode, :func:`.latex.side_text`): it must
+    be the page's formula ``page`` in form (:func:`same_form`: not only its value, so ``8`` for
+    ``\sqrt{64}`` or a lost ``\cdot`` fails) and read as ``value``. A reading that is, node for
+    node, the page's reading ``agreed`` (already found equal to ``value``) is not compared again."""
+    printed = f"{what} is printed in the terminal as '{text}'"
     try:
         tex = from_unicode(text)
     except UnicodeReadError as exc:
-        printed = f"{what} is printed in the terminal as '{text}'"
         raise NotShownAsChecked(f"{printed}, which does not read back ({exc})") from None
+    if not same_form(tex, page):
+        raise NotShownAsChecked(f"{printed}, which is not the page's ${page}$")
     _read_back(what, value, tex, vocab, printed=f"in the terminal as '{text}'", agreed=agreed)
+
+
+#: Spellings of one thing, taken as one when two formulas are compared in form.
+_SAME_FORM = {
+    r"\leq": r"\le", r"\geq": r"\ge", r"\ne": r"\neq", r"\lvert": "|", r"\rvert": "|", r"\lVert": "‖",
+    r"\rVert": "‖", r"\|": "‖", r"\Vert": "‖", r"\dots": r"\ldots", r"\tfrac": r"\frac", r"\dfrac": r"\frac",
+    r"\varepsilon": r"\epsilon", r"\to": r"\rightarrow", r"\ln": r"\log",
+}
+
+
+def same_form(a: str, b: str) -> bool:
+    r"""Two LaTeX formulas are written alike: the same tokens in the same order, braces and
+    sizing aside (``e^{z_i}`` and ``e^{z_{i}}``, ``\left(`` and ``(``), numbers digit by digit
+    (``\frac14`` and ``\frac{1}{4}``), a fraction as its slash (``\frac{a+b}{c}`` and
+    ``(a+b)/c``), parentheses around one token or around a group aside, an upright word in any
+    of its commands (``\text``, ``\mathrm``, ``\operatorname``) and the spellings of
+    :data:`_SAME_FORM` as one. A dropped ``\cdot``, limit or digit, or ``8`` for ``\sqrt{64}``,
+    is another form."""
+    return _form(a) == _form(b)
+
+
+def _form(tex: str) -> list[str]:
+    tokens: list[str] = []
+    for t in tokenize(tex):
+        if t.kind == "num":
+            tokens.extend(t.text)
+            continue
+        text = re.sub(r"^\\(?:mathrm|textrm|operatorname|text)\{", r"\\text{", t.text)
+        tokens.append(_SAME_FORM.get(text, text))
+    out, _ = _form_sequence(tokens, 0)
+    return _unparenthesised(out)
+
+
+def _form_sequence(tokens: list[str], i: int) -> tuple[list[str], int]:
+    out: list[str] = []
+    while i < len(tokens):
+        t = tokens[i]
+        if t == "}":
+            return out, i + 1
+        if t == "{":
+            inner, i = _form_sequence(tokens, i + 1)
+            out += inner
+        elif t == r"\frac":
+            a, i = _form_argument(tokens, i + 1)
+            b, i = _form_argument(tokens, i)
+            out += ["(", *a, ")", "/", "(", *b, ")"]
+        else:
+            out.append(t)
+            i += 1
+    return out, i
+
+
+def _form_argument(tokens: list[str], i: int) -> tuple[list[str], int]:
+    if i < len(tokens) and tokens[i] == "{":
+        return _form_sequence(tokens, i + 1)
+    return tokens[i : i + 1], i + 1
+
+
+def _unparenthesised(tokens: list[str]) -> list[str]:
+    """Without parentheses around a single token or around a group that fills them."""
+    changed = True
+    while changed:
+        changed = False
+        stack: list[int] = []
+        pairs: dict[int, int] = {}
+        for k, t in enumerate(tokens):
+            if t == "(":
+                stack.append(k)
+            elif t == ")" and stack:
+                pairs[stack.pop()] = k
+        for a, b in sorted(pairs.items()):
+            if b - a == 2 or (pairs.get(a + 1) == b - 1):
+                tokens = tokens[:a] + tokens[a + 1 : b] + tokens[b + 1 :]
+                changed = True
+                break
+    return tokens
 
 
 def _notation(d: Any) -> Iterator[tuple[Any, Any]]:
@@ -319,9 +411,12 @@ def _read_back_words(where: str, f: str, found: list[Reading], vocab: Vocabulary
     text = to_unicode(f)
     printed = f"{where} writes ${f}$, which the terminal prints as '{text}'"
     try:
-        again = [(r.items, r.elided) for r in readings(from_unicode(text), vocab)]
+        tex = from_unicode(text)
+        again = [(r.items, r.elided) for r in readings(tex, vocab)]
     except (UnicodeReadError, ReadError, ValueError, TypeError, sp.ShapeError) as exc:
         raise NotShownAsChecked(f"{printed}, which does not read back ({exc})") from None
+    if not same_form(tex, f):
+        raise NotShownAsChecked(f"{printed}, which is not the formula written")
     if not any((r.items, r.elided) in again for r in found):
         raise NotShownAsChecked(f"{printed}, which reads as something else")
 

@@ -70,7 +70,7 @@ def test_text_is_unicode_on_a_line_without_latex(verify):
     assert lines[top + 1 : top + 3] == ["      = [[-18, 0],", "         [0, 2]]"]
     assert "   6. softmax(1/√2 Q Kᵀ + M)" in lines
     at = lines.index("  A = [[1, 0],")
-    assert lines[at + 1] == "       [1/(1 + e^(√2)), (e^(√2))/(1 + e^(√2))]]"
+    assert lines[at + 1] == "       [1/(1 + e^(√2)), e^(√2)/(1 + e^(√2))]]"
     assert "[e^(-∞) = 0; row 1 keeps its only key; symbolic]" in text
     assert "RowSoftmax" not in text
     assert "Scale by √dₖ = √2" in text

@@ -185,17 +185,39 @@ def test_a_theorem_the_terminal_prints_wrong_fails():
             d.verify()
 
 
-def test_the_terminal_prints_the_sides_verify_read_back():
-    """derive --format text shows each side exactly as side_text wrote it for verify (a
-    matrix broken a row to a line, nothing else changed)."""
+def test_the_terminal_prints_the_lines_verify_read_back():
+    """derive --format text shows each step exactly as step_text wrote it for verify, in order
+    (a matrix broken a row to a line, nothing else changed)."""
     from symattn.present.proof_render import to_text
 
     for name in ("attention_by_hand", "softmax_jacobian", "multihead_flops"):
         d = derivations.load(name)
-        text = to_text(d, d.verify())
-        joined = re.sub(r",\n +\[", ", [", text)
-        for what, value in shown.shown_sides(d):
-            assert printing.side_text(value, d.printer) in joined, (name, what)
+        joined = re.sub(r",\n +\[", ", [", to_text(d, d.verify()))
+        at = 0
+        for k, step in enumerate(d.steps):
+            lhs, rhs = printing.step_text(step, d.printer)
+            block = (f"{k + 1:>2}. {lhs}\n" + " " * 6 if lhs is not None else f"{k + 1:>2}. ") + rhs + "\n"
+            found = joined.find(block, at)
+            assert found >= 0, (name, k + 1, block)
+            at = found + len(block)
+
+
+def test_a_terminal_that_prints_another_formula_of_the_same_value_fails():
+    """Review: 8 for sqrt(64), a lost cdot, a lost sum limit all have the page's value; the
+    terminal must print the page's formula, not another of the same value."""
+    import symattn.unicode_text as unicode_text
+
+    for name, patch, shown_as in [
+        ("variance_scaling", {"cdot": ""}, r"'1 1', which is not the page's"),
+        ("attention_by_hand", {"times": ""}, r"'3.3 10⁵', which is not the page's"),
+    ]:
+        d = derivations.load(name)
+        shown.check_rendering(d)
+        with mock.patch.dict(unicode_text._SYMBOLS, patch), pytest.raises(NotShownAsChecked, match=shown_as):
+            shown.check_rendering(d)
+    assert shown.same_form(r"\frac{a + b}{c}", "(a+b)/c") and shown.same_form(r"e^{z_{i}}", "e^{z_i}")
+    assert not shown.same_form(r"\sqrt{64}", "8")
+    assert not shown.same_form(r"\sum_{i=1}^{d} q_i", r"\sum_{i}^{d} q_i")
 
 
 def test_a_planted_printer_is_caught_where_it_prints():
