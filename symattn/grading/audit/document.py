@@ -121,106 +121,146 @@ def read(text: str) -> Document:
 
     Math is found wherever its delimiters stand (:data:`DELIMITERS`): a display may open or
     close in the middle of a line (``\\end{aligned}$$`` and text after it), an inline formula
-    may be wrapped over lines of one paragraph (it is read on the line where it starts). What
-    cannot be read (a display never closed, an inline formula not closed in its paragraph) is
-    listed in :attr:`Document.unread` with its line, never dropped in silence."""
+    may be wrapped over the lines of its paragraph (it is read on the line where it starts). A
+    formula ends within its paragraph: one still open at a blank line, a heading, a code fence
+    or the end is listed in :attr:`Document.unread` with the line it opened on, and its lines
+    are read again as prose, so nothing after it is lost."""
     lines: list[Line] = []
     unread: list[tuple[int, str]] = []
-    in_code = False
-    display: tuple[int, str, list[str]] | None = None  # (first line, closing, parts)
-    held: tuple[int, str, str] | None = None  # a line whose inline formula is still open: (n, raw, body)
+    fence = ""
+    state = _Open()
     raws = text.splitlines()
     for n, raw in enumerate(raws, start=1):
         body = re.sub(r"^\s*>\s?", "", raw)  # blockquotes read as prose
         stripped = body.strip()
-        if display is None and held is None:
-            if stripped.startswith("```"):
-                in_code = not in_code
-                lines.append(Line(n, raw, "", "code"))
-                continue
-            if in_code:
-                lines.append(Line(n, raw, "", "code"))
-                continue
-            if not stripped:
-                lines.append(Line(n, raw, "", "blank"))
-                continue
-            if stripped.startswith("#"):
-                lines.append(Line(n, raw, "", "heading"))
-                continue
-        if held is not None:
-            if not stripped:  # the paragraph ends with the formula still open
-                unread.append((held[0], "an inline formula opened here is not closed in its paragraph"))
-                lines.append(_prose(held[0], held[1], held[2], "prose"))
-                lines.append(Line(n, raw, "", "blank"))
-                held = None
-                continue
-            n_first, raw_first, before = held
-            display, held = _scan(n_first, raw_first, before + " " + stripped, display, lines)
-            lines.append(Line(n, raw, "", "prose"))  # read on the line where the formula opened
+        boundary = not stripped or stripped.startswith(("#", "```", "~~~")) or bool(fence)
+        if state.open and boundary:  # the paragraph ends with a formula still open
+            unread.append(state.abandon(lines))
+        if fence or stripped.startswith(("```", "~~~")):
+            if not fence:
+                fence = stripped[:3]
+            elif stripped.startswith(fence):
+                fence = ""
+            lines.append(Line(n, raw, "", "code"))
             continue
-        display, held = _scan(n, raw, stripped, display, lines)
-    if display is not None:
-        unread.append((display[0], "display math opened here is never closed"))
-    if held is not None:
-        unread.append((held[0], "an inline formula opened here is never closed"))
-        lines.append(_prose(held[0], held[1], held[2], "prose"))
+        if not stripped:
+            lines.append(Line(n, raw, "", "blank"))
+            continue
+        if stripped.startswith("#") and not state.open:
+            lines.append(Line(n, raw, "", "heading"))
+            continue
+        state.line(n, raw, stripped, lines)
+    if state.open:
+        unread.append(state.abandon(lines))
     _group(lines)
     said = [(k, why, raws[k - 1].strip() if k <= len(raws) else "") for k, why in unread]
     return Document(lines, unread=said)
 
 
-def _scan(
-    n: int, raw: str, text: str, display: tuple[int, str, list[str]] | None, lines: list[Line]
-) -> tuple[tuple[int, str, list[str]] | None, tuple[int, str, str] | None]:
-    """Read one line's ``text`` (continuing an open display, if any): prose with its inline
-    formulas as ``$...$`` goes to a prose line, each display to a math line of its own (set
-    apart by blank lines, as a paragraph). Returns the display still open at the line's end,
-    and the line held back when an inline formula is still open there."""
-    prose: list[str] = []
-    i = 0
-    while i <= len(text):
-        if display is not None:
-            start, closing, parts = display
-            k = text.find(closing, i)
+@dataclass
+class _Open:
+    """The formula left open at the end of a line: a display (its rows so far), or an inline
+    formula (the prose of the line it opened on), with the lines it has taken."""
+
+    kind: str = ""  # "", "display" or "inline"
+    closing: str = ""
+    first: int = 0  # the line it opened on
+    start: int = 0  # a display's first line with math on it
+    parts: list[tuple[int, str]] = field(default_factory=list)  # (line, text) of a display
+    held: str = ""  # an inline formula: its line's text so far, from the line's start
+    taken: list[tuple[int, str, str]] = field(default_factory=list)  # (n, raw, text) read so far
+
+    @property
+    def open(self) -> bool:
+        return bool(self.kind)
+
+    def abandon(self, lines: list[Line]) -> tuple[int, str]:
+        """Give up the open formula: its lines are read as prose; (line, why) for the report."""
+        why = (
+            "display math opened here is not closed in its paragraph"
+            if self.kind == "display"
+            else "an inline formula opened here is not closed in its paragraph"
+        )
+        first = self.first
+        for n, raw, text in self.taken:
+            lines.append(_prose(n, raw, text, "table" if text.startswith("|") else "prose"))
+        self.__init__()  # type: ignore[misc]
+        return first, why
+
+    def line(self, n: int, raw: str, text: str, lines: list[Line]) -> None:
+        """Read one line: closing what is open, then prose, inline formulas and displays."""
+        self.taken.append((n, raw, text))
+        i = 0
+        if self.kind == "inline":
+            k = _closing_at(text, self.closing, 0)
             if k < 0:
-                parts.append(text[i:])
+                self.held += " " + text
+                lines.append(Line(n, raw, "", "prose"))  # read on the line where it opened
+                return
+            end = k + len(self.closing)
+            first, opened = self.first, self.held + " " + text[:end]
+            self.__init__()  # type: ignore[misc]
+            self._scan(first, raw, opened, 0, lines)  # closes on the line it opened on
+            text = text[end:]  # the rest of the line is read as its own
+            self.taken = [(n, raw, text)]
+        self._scan(n, raw, text, i, lines)
+        if not self.kind:
+            self.taken = []
+
+    def _scan(self, n: int, raw: str, text: str, i: int, lines: list[Line]) -> None:
+        prose: list[str] = []
+        while i <= len(text):
+            if self.kind == "display":
+                k = text.find(self.closing, i)
+                if k < 0:
+                    self.parts.append((n, text[i:]))
+                    break
+                self.parts.append((n, text[i:k]))
+                _flush(n, raw, prose, lines)
+                lines.append(Line(self.start, raw, "", "blank"))
+                lines.extend(_display_rows(self.parts, self.start))
+                lines.append(Line(n, raw, "", "blank"))
+                i = k + len(self.closing)
+                self.__init__()  # type: ignore[misc]
+                continue
+            m = _OPENING.search(text, i)
+            if m is None:
+                prose.append(text[i:])
                 break
-            parts.append(text[i:k])
-            _flush(n, raw, prose, lines)
-            lines.append(Line(start, raw, "", "blank"))
-            lines.extend(_display(start, row) for row in rows(" ".join(p for p in parts if p.strip())))
-            lines.append(Line(n, raw, "", "blank"))
-            display, i = None, k + len(closing)
-            continue
-        m = _OPENING.search(text, i)
-        if m is None:
-            prose.append(text[i:])
-            break
-        if m.start() > 0 and text[m.start() - 1] == "\\" and m.group().startswith("$"):  # \$ is a dollar
-            prose.append(text[i : m.start() - 1] + _DOLLAR)
-            i = m.start() + 1
-            continue
-        prose.append(text[i : m.start()])
-        opening = m.group()
-        if opening.startswith("`"):  # a code span, kept as it is
-            k = text.find(opening, m.end())
-            k = len(text) if k < 0 else k + len(opening)
-            prose.append(text[m.start() : k])
-            i = k
-            continue
-        closing, apart = next((c, a) for o, c, a in DELIMITERS if o == opening)
-        if apart:  # its line is the first with math on it
-            display, i = (n if text[m.end() :].strip() else n + 1, closing, []), m.end()
-            continue
-        k = text.find(closing, m.end())
-        while closing == "$" and k >= 0 and text.startswith("$$", k):
-            k = text.find(closing, k + 2)
-        if k < 0:  # open at the line's end: the next lines of the paragraph continue it
-            return display, (n, raw, "".join(prose) + text[m.start() :])
-        prose.append("$" + text[m.end() : k].replace("$", "") + "$")
-        i = k + len(closing)
-    _flush(n, raw, prose, lines)
-    return display, None
+            if m.start() > 0 and text[m.start() - 1] == "\\" and m.group().startswith("$"):  # \$: a dollar
+                prose.append(text[i : m.start() - 1] + _DOLLAR)
+                i = m.start() + 1
+                continue
+            prose.append(text[i : m.start()])
+            opening = m.group()
+            if opening.startswith("`"):  # a code span, kept as it is
+                k = text.find(opening, m.end())
+                k = len(text) if k < 0 else k + len(opening)
+                prose.append(text[m.start() : k])
+                i = k
+                continue
+            closing, apart = next((c, a) for o, c, a in DELIMITERS if o == opening)
+            if apart:  # its first line is the first with math on it
+                self.kind, self.closing, self.first = "display", closing, n
+                self.start = n if text[m.end() :].strip() else n + 1
+                i = m.end()
+                continue
+            k = _closing_at(text, closing, m.end())
+            if k < 0:  # open at the line's end: the next lines of the paragraph continue it
+                self.kind, self.closing, self.first = "inline", closing, n
+                self.held = "".join(prose) + text[m.start() :]
+                return
+            prose.append("$" + text[m.end() : k].replace("$", "") + "$")
+            i = k + len(closing)
+        _flush(n, raw, prose, lines)
+
+
+def _closing_at(text: str, closing: str, i: int) -> int:
+    """Where ``closing`` next stands in ``text`` from ``i`` (a single ``$``, not ``$$``)."""
+    k = text.find(closing, i)
+    while closing == "$" and k >= 0 and text.startswith("$$", k):
+        k = text.find(closing, k + 2)
+    return k
 
 
 def _flush(n: int, raw: str, prose: list[str], lines: list[Line]) -> None:
@@ -236,27 +276,53 @@ _ROWS = re.compile(
     r"\\begin\{(aligned|align\*?|gathered|gather\*?|split|eqnarray\*?|equation\*?)\}(.*?)\\end\{\1\}", re.S
 )
 _RELATION = re.compile(r"\s*(?:=|<|>|\\le|\\ge|\\leq|\\geq|\\approx|\\neq|\\sim)")
+#: A row that goes on with the sum or product of the row before it: ``&\quad + 4``.
+_CONTINUED = re.compile(r"(?:\s|\\quad|\\qquad|\\[,;:!]|\{\})*(?:[-+]|\\cdot|\\times)")
 
 
 def rows(tex: str) -> list[str]:
     r"""A display's formulas: an ``aligned`` (``align``, ``gathered``, ...) environment row by
-    row, its ``&`` dropped, a row that starts with a relation (``&= b``) continuing the row
-    before it (``a &= b \\ &= c`` is the chain ``a = b = c``); any other display as it is."""
+    row, its ``&`` dropped, a row that starts with a relation (``&= b``) or an operator
+    (``&\quad + 4``) continuing the row before it (``a &= b \\ &= c`` is the chain
+    ``a = b = c``); any other display as it is."""
+    return [row for _, row in _rows_at(tex)]
+
+
+def _rows_at(tex: str) -> list[tuple[int, str]]:
+    """(where in ``tex`` it starts, row) for each formula of :func:`rows`."""
     m = _ROWS.search(tex)
     if m is None:
-        return [tex]
-    out: list[str] = []
-    for row in re.split(r"\\\\(?:\[[^\]]*\])?", m.group(2)):
-        row = re.sub(r"\\(?:tag|label)\{[^}]*\}|\\(?:nonumber|notag)\b", "", row)
+        return [(0, tex)]
+    out: list[tuple[int, str]] = []
+    at = m.start(2)
+    for piece in re.split(r"(\\\\(?:\[[^\]]*\])?)", m.group(2)):
+        start, at = at, at + len(piece)
+        if piece.startswith("\\\\"):
+            continue
+        row = re.sub(r"\\(?:tag|label)\{[^}]*\}|\\(?:nonumber|notag)\b", "", piece)
         row = row.replace("&", " ").strip()
         if not row:
             continue
-        if out and _RELATION.match(row):
-            out[-1] += " " + row
+        if out and (_RELATION.match(row) or _CONTINUED.match(row)):
+            out[-1] = (out[-1][0], out[-1][1] + " " + row)
         else:
-            out.append(row)
+            out.append((start, row))
     before, after = tex[: m.start()].strip(), tex[m.end() :].strip()
-    return [x for x in (before, *out, after) if x.strip(" ,.")]
+    return [(k, x) for k, x in ((0, before), *out, (m.end(), after)) if x.strip(" ,.")]
+
+
+def _display_rows(parts: list[tuple[int, str]], start: int) -> list[Line]:
+    """A display's math lines, one per formula of :func:`rows`, each on the line it starts."""
+    tex, where = "", []
+    for n, text in parts:
+        if text.strip():
+            where.append((len(tex), n))
+            tex += text + " "
+    out = []
+    for at, row in _rows_at(tex.strip()):
+        n = max((line for k, line in where if k <= at), default=start)
+        out.append(_display(max(n, start), row))
+    return out
 
 
 def _display(n: int, tex: str) -> Line:

@@ -239,11 +239,19 @@ class Auditor:
         found: list[Claim] = []
         if not self._chain_with(line, start, end, members, relations, found.append, self.premises(line)):
             earlier = self.premises(line, start)
+            if members[0][0] == "sym":  # d_k = d_model/h = 32 states d_k: no earlier d_k applies
+                earlier.pop(members[0][1], None)
             again: list[Claim] = []
             if earlier != self.premises(line) and self._chain_with(
                 line, start, end, members, relations, again.append, earlier
             ):
                 found = again
+                # a name the section gave two values before (a toy model's d_k = 16, then the
+                # full size's): which holds is the reader's guess, and a guess decides nothing
+                torn = sorted(k for k in earlier if len(self.given_values(line, start, k)) > 1)
+                if torn and any(c.verdict == WRONG for c in found):
+                    why = f"{', '.join(torn)} given more than one value before this claim: not decided"
+                    found = [Claim(c.line, c.text, UNCHECKED, None, why, c.spans) for c in found]
         for claim in found:
             add(claim)
 
@@ -449,24 +457,37 @@ class Auditor:
 
     def premises(self, line: Line, before: int | None = None) -> dict:
         """The values a reader takes as given at ``line``: ``at d_k = 64`` and the like in the
-        line's unit; and, for a claim that states a figure (its formula starts at character
-        ``before``), each ``name = number`` stated as a formula of its own earlier in the
-        section, until it is stated again (``With $h = 8$ and $d_{model} = 512$, ...``). A
-        claim without a figure (Var(z) = d_k) holds for every value and is read so."""
-        out = {}
+        line's unit; and, when ``before`` (where the claim starts) is given, the values given
+        earlier in the section by a sentence that gives them (``Let $h = 8$ and $d_{model} =
+        512$.``, ``With $h = 8$ heads and ..., ...``; not ``a model with $d_k = 32$ would``),
+        the latest of each name, outside other exercises."""
+        out: dict = {}
         for x in self.doc.lines if before is not None else ():
             if x.section != line.section or x.kind not in ("prose", "table", "math"):
                 continue
+            if x.unit > 0 and x.unit != line.unit:
+                continue  # an exercise's own data stay in the exercise
+            for name, value in _givens(x, before if x is line else None):
+                out[name] = value
             if x is line:
-                out.update(_givens(x, before))
                 break
-            out.update(_givens(x, None))
         for m in re.finditer(
             r"(?:[Ff]or|[Aa]t|[Ww]ith|[Ww]hen)\s+⟨\s*(d_model|d_k|d_v|h|N)\s*=\s*([\d,]+)\s*⟩",
             self.doc.unit_text(line),
         ):
             out[m.group(1)] = sp.Integer(m.group(2).replace(",", ""))
         return out
+
+    def given_values(self, line: Line, before: int, name: str) -> set:
+        """Every value the section gives ``name`` before the claim (more than one: ambiguous)."""
+        seen = set()
+        for x in self.doc.lines:
+            if x.section != line.section or (x.unit > 0 and x.unit != line.unit):
+                continue
+            seen |= {v for k, v in _givens(x, before if x is line else None) if k == name}
+            if x is line:
+                break
+        return seen
 
     def previous_block(self, line: Line) -> str:
         """The paragraph that introduces a display (it ends just before it)."""
@@ -494,10 +515,7 @@ _REFERENCE_PATTERNS = [
 ]
 _GIVEN_PATTERNS = [
     r"\b(?:[Aa]t|[Ff]or|[Ww]ith|[Ww]hen)\s+⟨\s*[A-Za-z_]\w*\s*=\s*[\d,]+\s*⟩",  # at d_k = 64
-    # Let h = 8 and d_model = 512; with h = 8 heads and d_model = 512: a list of given values
-    r"\b(?:[Aa]t|[Ff]or|[Ww]ith|[Ww]hen|[Ll]et|[Ss]uppose|[Tt]ake|[Aa]ssume|[Gg]iven|[Ss]et)\s+"
-    r"(?:⟨\s*[A-Za-z_]\w*\s*=\s*[\d,.]+\s*⟩[^.;⟨]{0,24}?(?:,|\band\b)\s*)+⟨\s*[A-Za-z_]\w*\s*=\s*[\d,.]+\s*⟩",
-    r"\b(?:[Ll]et|[Ss]uppose|[Tt]ake|[Aa]ssume|[Gg]iven|[Ss]et)\s+⟨\s*[A-Za-z_]\w*\s*=\s*[\d,.]+\s*⟩",
+
     r"\bfrom \d+ to \d+",
     r"\bover \d+ keys",
     r"\bwith ⟨?\d+⟩? keys",
@@ -519,18 +537,30 @@ _GIVEN_PATTERNS = [
 
 
 #: A formula that gives a value: ``h = 8``, ``d_{model} = 512``.
+#: A value given in a formula: ``h = 8``, ``d_{model} = 512``.
+_GIVEN_VALUE = r"⟨\s*[A-Za-z]\w*\s*=\s*\d+(?:\.\d+)?\s*⟩"
 _GIVEN = re.compile(r"\s*([A-Za-z]\w*)\s*=\s*(\d+(?:\.\d+)?)\s*")
+#: A sentence that gives values: it opens with a word that gives (Let, With, For, ...) and
+#: lists them (``Let $h = 8$ and $d_{model} = 512$``, ``With $h = 8$ heads and ..., each``);
+#: ``For $h = 8$, $d_k = 60$`` gives h only, and "a model with $d_k = 32$" gives nothing.
+GIVING = re.compile(
+    r"(?:\A|[.;:!?]\s+)(?:(?:Now|Here|Then|So|First|Next),?\s+)?(?:[Ll]et|[Ss]uppose|[Tt]ake|[Aa]ssume"
+    r"|[Gg]iven|[Ss]et|[Ww]ith|[Ff]or|[Aa]t|[Ww]hen)\s+(?P<list>" + _GIVEN_VALUE
+    + r"(?:[^.;⟨,]{0,24}?,\s*" + _GIVEN_VALUE + r")*(?:[^.;⟨,]{0,24}?,?\s*\band\s+" + _GIVEN_VALUE + r")?)"
+)
 
 
-def _givens(line: Line, before: int | None) -> dict:
-    """The values ``line`` gives in formulas of their own (before character ``before``)."""
-    out = {}
-    for _, plain, start, _ in line.formulas:
-        if before is not None and start >= before:
+def _givens(line: Line, before: int | None) -> list[tuple[str, sp.Rational]]:
+    """(name, value) for each value ``line`` gives in a sentence that gives values
+    (:data:`GIVING`), in order, before character ``before``."""
+    out = []
+    for m in GIVING.finditer(line.text):
+        if before is not None and m.start("list") >= before:
             break
-        m = _GIVEN.fullmatch(plain)
-        if m and m.group(1) in KNOWN_SYMBOLS:
-            out[m.group(1)] = sp.Rational(m.group(2))
+        for g in re.finditer(r"⟨([^⟩]*)⟩", m.group("list")):
+            v = _GIVEN.fullmatch(g.group(1))
+            if v and v.group(1) in KNOWN_SYMBOLS and (before is None or m.start("list") + g.start() < before):
+                out.append((v.group(1), sp.Rational(v.group(2))))
     return out
 
 
@@ -593,6 +623,7 @@ def _references(text: str) -> list[tuple[int, int]]:
     spans = []
     for p in _REFERENCE_PATTERNS + _GIVEN_PATTERNS:
         spans.extend(m.span() for m in re.finditer(p, text))
+    spans.extend(m.span("list") for m in GIVING.finditer(text))  # Let h = 8 and d_model = 512
     return spans
 
 

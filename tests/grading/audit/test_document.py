@@ -52,9 +52,9 @@ def test_a_display_that_closes_mid_line_keeps_the_text_after_it():
 @pytest.mark.parametrize(
     ("text", "line", "why"),
     [
-        ("Start.\n\n$$\n1 + 1 = 3\n", 4, "display math opened here is never closed"),
-        ("One $1 + 1 =\n\nnew paragraph.\n", 1, "not closed in its paragraph"),
-        ("Last line $1 + 1 = 3\n", 1, "never closed"),
+        ("Start.\n\n$$\n1 + 1 = 3\n", 3, "display math opened here is not closed in its paragraph"),
+        ("One $1 + 1 =\n\nnew paragraph.\n", 1, "an inline formula opened here is not closed"),
+        ("Last line $1 + 1 = 3\n", 1, "not closed"),
     ],
 )
 def test_what_cannot_be_read_is_reported_with_its_line(text, line, why):
@@ -80,3 +80,35 @@ def test_a_display_opened_alone_on_its_line_is_numbered_from_its_first_row():
 )
 def test_aligned_rows_are_formulas_and_continued_rows_are_one_chain(tex, expected):
     assert [" ".join(r.split()) for r in rows(tex)] == expected
+
+
+_LATER = "Then $2 + 2 = 5$.\n\n# Later\n\nAnd $3 + 3 = 7$.\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "wrong", "unread"),
+    [
+        # review: a display never closed hid the rest of the text, across headings (exit 0)
+        ("The weights lie in \\[0, 1) after dropout.\n\n" + _LATER, [3, 7], [1]),
+        ("~~~\ncost = \"$$\"\n~~~\n\nThen $2 + 2 = 5$.\n", [5], []),  # a ~~~ fence is code too
+        ("GPUs cost $5 an hour.\n```\nx = 1\n```\nThen $2 + 2 = 5$.\n", [5], [1]),  # a fence ends a $
+        ("An open $5 here.\n## Heading\nThen $2 + 2 = 5$.\n", [3], [1]),  # and so does a heading
+    ],
+)
+def test_a_formula_left_open_never_hides_what_follows(text, wrong, unread):
+    assert _wrong_lines(text) == wrong, _verdicts(text)
+    assert [c.line for c in audit_claims(text) if c.rule.startswith("not read")] == unread
+
+
+def test_claims_keep_their_own_lines():
+    """Review: the rest of a line where a wrapped formula closes, and each row of an aligned
+    display, were reported at the line where the formula or display opened."""
+    aligned = "$$\n\\begin{aligned}\nx &= 1 + 1 \\\\\ny &= 3 + 3 \\\\\n  &= 7\n\\end{aligned}\n$$\n"
+    text = "We have $a = b +\nc$ and then on this line $2 + 2 = 5$.\n\n" + aligned
+    assert _wrong_lines(text) == [2, 6], _verdicts(text)
+
+
+def test_a_row_that_goes_on_with_a_sum_is_not_a_formula_of_its_own():
+    """Review: a row starting with + (after \\quad) was read alone, '+ 4 = 10', and flagged."""
+    text = "$$\n\\begin{aligned}\ns &= 1 + 2 + 3 \\\\\n  &\\quad + 4 \\\\\n  &= 10\n\\end{aligned}\n$$\n"
+    assert [(v, t) for _, t, v in _verdicts(text)] == [("certified", "⟨s = 1 + 2 + 3 + 4 = 10⟩")]

@@ -43,3 +43,22 @@ def test_a_value_does_not_leave_its_section():
 def test_given_values_are_not_counted_as_claims():
     text = "Let $h = 8$ and $d_{model} = 512$.\n\nWith $d_k = 64$ and $h = 8$, the width is $h d_k = 512$.\n"
     assert [(line, v) for line, v, _ in _claims(text)] == [(3, "certified")]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdicts"),
+    [
+        # review: a value said of a model in passing is no premise of what follows
+        (
+            "Let $h = 8$ and $d_{model} = 512$.\n\nA model with $d_k = 32$ would need more heads.\n\n"
+            "Each head has $d_k = d_{model}/h = 64$ dimensions.\n",
+            ["certified"],
+        ),
+        # a name given two values before the claim: which holds is a guess, and decides nothing
+        ("Take $d_k = 64$.\n\nNow take $d_k = 16$.\n\nAt full size, $\\sqrt{d_k} = 8$.\n", ["unchecked"]),
+        # the value after a list of givens is a claim, never taken as given (nor lost)
+        ("For $d_{model} = 512$ and $h = 8$, $d_k = 60$.\n", ["unchecked"]),
+    ],
+)
+def test_only_a_sentence_that_gives_values_gives_them(text, verdicts):
+    assert [v for _, v, _ in _claims(text)] == verdicts, _claims(text)
