@@ -243,12 +243,14 @@ class _Open:
             if apart:  # its first line is the first with math on it
                 self.kind, self.closing, self.first = "display", closing, n
                 self.start = n if text[m.end() :].strip() else n + 1
+                self.taken = [(n, raw, text[m.start() :])]  # what is read again if it never closes
                 i = m.end()
                 continue
             k = _closing_at(text, closing, m.end())
             if k < 0:  # open at the line's end: the next lines of the paragraph continue it
                 self.kind, self.closing, self.first = "inline", closing, n
                 self.held = "".join(prose) + text[m.start() :]
+                self.taken = [(n, raw, self.held)]
                 return
             prose.append("$" + text[m.end() : k].replace("$", "") + "$")
             i = k + len(closing)

@@ -112,3 +112,8 @@ def test_a_row_that_goes_on_with_a_sum_is_not_a_formula_of_its_own():
     """Review: a row starting with + (after \\quad) was read alone, '+ 4 = 10', and flagged."""
     text = "$$\n\\begin{aligned}\ns &= 1 + 2 + 3 \\\\\n  &\\quad + 4 \\\\\n  &= 10\n\\end{aligned}\n$$\n"
     assert [(v, t) for _, t, v in _verdicts(text)] == [("certified", "⟨s = 1 + 2 + 3 + 4 = 10⟩")]
+
+
+def test_a_claim_before_a_formula_left_open_is_read_once():
+    text = "Here $1 + 1 = 3$ and \\[ 2 + 2 = 4\n\nThen $3 + 3 = 7$.\n"
+    assert _wrong_lines(text) == [1, 3], _verdicts(text)
