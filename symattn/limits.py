@@ -18,3 +18,7 @@ MAX_WIDTHS = 64
 #: about 1-2 minutes of CPU (20,000,000 reduced saturation trials, 1.3e9 numbers, took 50 s).
 MAX_NUMBERS = 2 * 10**9
 MAX_NUMBERS_TEXT = "2 x 10^9"
+
+#: ``symattn audit --strict``: the share of claims, in percent, that must be decided
+#: (certified or wrong), issue 47's goal for texts the audit reads.
+AUDIT_STRICT_DECIDED = 80

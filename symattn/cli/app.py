@@ -15,7 +15,16 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from ..errors import EXIT_BAD_INPUT, EXIT_INTERNAL, SymattnError
-from ..limits import MAX_COUNT, MAX_DIGITS, MAX_KEYS, MAX_NUMBERS_TEXT, MAX_WIDTH, MAX_WIDTHS, MIN_DRAWS
+from ..limits import (
+    AUDIT_STRICT_DECIDED,
+    MAX_COUNT,
+    MAX_DIGITS,
+    MAX_KEYS,
+    MAX_NUMBERS_TEXT,
+    MAX_WIDTH,
+    MAX_WIDTHS,
+    MIN_DRAWS,
+)
 from . import commands
 
 
@@ -234,10 +243,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="check every numeric claim and answer key of a module file",
         description="Certify or flag every numeric claim in a module file's prose and math, and "
         "check each exercise's stated key against the registry (matched by content). Exit 0 "
-        "when nothing is wrong, 1 when a claim or key is wrong, 2 for an unreadable file.",
+        "when nothing is wrong, 1 when a claim or key is wrong (or, with --min-decided or "
+        "--strict, when too few claims were decided), 2 for an unreadable file.",
     )
     au.add_argument("file", metavar="FILE", help="the module's text (Markdown with LaTeX)")
-    au.add_argument("--json", action="store_true", help='print {"claims": [...], "keys": [...]}')
+    au.add_argument(
+        "--json", action="store_true", help='print {"claims": [...], "keys": [...], "coverage": {...}}'
+    )
+    decided = au.add_mutually_exclusive_group()
+    decided.add_argument(
+        "--min-decided",
+        type=_whole(0, 100),
+        metavar="P",
+        help="exit 1 unless at least P %% of the claims are decided (certified or wrong)",
+    )
+    decided.add_argument(
+        "--strict",
+        action="store_const",
+        dest="min_decided",
+        const=AUDIT_STRICT_DECIDED,
+        help=f"the same as --min-decided {AUDIT_STRICT_DECIDED}",
+    )
     _plugin_option(au)
     au.set_defaults(run=commands.audit)
 

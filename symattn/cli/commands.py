@@ -230,6 +230,7 @@ def audit(args: argparse.Namespace) -> int:
             _audit_report,
             text,
             args.json,
+            getattr(args, "min_decided", None),
             timeout=AUDIT_WALL_SECONDS,
             memory_mb=AUDIT_MEMORY_MB,
             cpu_seconds=AUDIT_CPU_SECONDS,
@@ -254,16 +255,21 @@ AUDIT_MEMORY_MB = 400
 AUDIT_CHARACTERS = 2_000_000
 
 
-def _audit_report(text: str, as_json: bool) -> tuple[str | None, list[str], bool]:
-    """In the audit's worker: the report, the lines for standard error, whether anything is wrong
-    (plain data: the parent rebuilds nothing the module's text made)."""
+def _audit_report(
+    text: str, as_json: bool, min_decided: int | None = None
+) -> tuple[str | None, list[str], bool]:
+    """In the audit's worker: the report, the lines for standard error, whether the audit fails
+    (a claim or key wrong, or fewer than ``min_decided`` % of the claims decided; plain data:
+    the parent rebuilds nothing the module's text made)."""
     from ..grading.audit.keys import audit_module
-    from ..present.audit_render import audit_json, audit_text_report, short_claim
+    from ..present.audit_render import audit_json, audit_text_report, percent, short_claim
     from ..unicode_text import words
 
     result = audit_module(text)
     if not result.keys and not result.claims:
         return None, [], False
+    coverage = result.coverage
+    short = min_decided is not None and coverage.below(min_decided)
     problems = [
         f"symattn: wrong: line {c.line}: {short_claim(c, 80)}: true value {c.value}"
         for c in result.claims
@@ -273,7 +279,12 @@ def _audit_report(text: str, as_json: bool) -> tuple[str | None, list[str], bool
         if r.wrong:
             name = r.exercise.id if r.exercise else f"exercise {r.found.position}"
             problems.append(f"symattn: {r.status}: {name} (line {r.found.where}): {words(r.detail)}")
-    return (audit_json(result) if as_json else audit_text_report(result)), problems, result.wrong
+    if short:
+        problems.append(
+            f"symattn: too little decided: {percent(coverage.decided)} of {coverage.claims} claims, "
+            f"below --min-decided {min_decided} ({coverage.unchecked} unchecked)"
+        )
+    return (audit_json(result) if as_json else audit_text_report(result)), problems, result.wrong or short
 
 
 def derive(args: argparse.Namespace) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 
 from ..grading.audit.keys import AuditRow, ModuleAudit
 from ..unicode_text import words
@@ -29,12 +28,38 @@ def short_claim(c, width: int) -> str:
 
 
 def summary(audit: ModuleAudit) -> str:
-    n = Counter(c.verdict for c in audit.claims)
+    c = audit.coverage
     wrong_keys = sum(r.wrong for r in audit.keys)
-    return (
-        f"{len(audit.claims)} claims: {n['certified']} certified, {n['wrong']} wrong, "
-        f"{n['unchecked']} unchecked; {len(audit.keys)} exercises, {wrong_keys} with a wrong key\n"
-    )
+    lines = [
+        f"{c.claims} claims: {c.certified} certified, {c.wrong} wrong, {c.unchecked} unchecked "
+        f"({percent(c.decided)} decided); {len(audit.keys)} exercises, {wrong_keys} with a wrong key"
+    ]
+    lines += [f"  unchecked, {n}: {words(reason)}" for reason, n in c.reasons.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _as_list(summary_: str) -> list[str]:
+    """The summary for a page: its first line, then each unchecked reason as an item."""
+    first, *reasons = summary_.rstrip("\n").split("\n")
+    return [first, *([""] if reasons else []), *(f"- {r.strip()}" for r in reasons)]
+
+
+def percent(share) -> str:
+    """A share as a percentage to one decimal, rounded down (99.96 % is not 100.0 %)."""
+    tenths = int(share * 1000)
+    return f"{tenths // 10}.{tenths % 10} %"
+
+
+def coverage_dict(audit: ModuleAudit) -> dict:
+    c = audit.coverage
+    return {
+        "claims": c.claims,
+        "certified": c.certified,
+        "wrong": c.wrong,
+        "unchecked": c.unchecked,
+        "decided": float(c.decided),
+        "unchecked_reasons": c.reasons,
+    }
 
 
 def claim_text(c) -> str:
@@ -82,7 +107,11 @@ def key_dict(r: AuditRow) -> dict:
 
 
 def audit_json(audit: ModuleAudit) -> str:
-    doc = {"claims": [c.as_dict() for c in audit.claims], "keys": [key_dict(r) for r in audit.keys]}
+    doc = {
+        "claims": [c.as_dict() for c in audit.claims],
+        "keys": [key_dict(r) for r in audit.keys],
+        "coverage": coverage_dict(audit),
+    }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -170,7 +199,7 @@ def audit_markdown(audit: ModuleAudit, name: str, origin: str = "") -> str:
             "its true value: exact where it is short, with correctly rounded digits where not.",
             "",
             *([origin, ""] if origin else []),
-            summary(audit).strip(),
+            *_as_list(summary(audit)),
             "",
             "## Claims",
             "",

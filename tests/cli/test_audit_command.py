@@ -115,3 +115,59 @@ def test_the_module_is_opened_as_utf_8_by_name(cli, monkeypatch, tmp_path):
     asked = record_opens(monkeypatch, commands, module)
     assert cli("audit", str(module))[0] == 0
     assert asked == [("m.md", "r", "utf-8")]
+
+
+# -- coverage: how much was decided, and --min-decided / --strict --------------------------------
+_THREE_OF_FOUR = (
+    "We have $1 + 1 = 2$, $2 + 2 = 4$ and $3 + 3 = 6$ here.\n\nIn practice a width of 512 is common.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("option", "code"), [([], 0), (["--min-decided", "75"], 0), (["--min-decided", "76"], 1)]
+)
+def test_too_little_decided_fails_only_when_asked_and_exactly_at_the_share(cli, tmp_path, option, code):
+    """3 of 4 claims decided is 75 %: --min-decided 75 passes, 76 fails, with one line naming
+    the share; without the option the unchecked claim never fails the audit."""
+    path = tmp_path / "m.md"
+    path.write_text(_THREE_OF_FOUR)
+    got, out, err = cli("audit", str(path), *option)
+    assert got == code, (out, err)
+    assert "4 claims: 3 certified, 0 wrong, 1 unchecked (75.0 % decided)" in out
+    assert "  unchecked, 1: " in out  # each reason, with its count
+    if code:
+        said = "symattn: too little decided: 75.0 % of 4 claims, below --min-decided 76 (1 unchecked)\n"
+        assert err == said
+
+
+def test_strict_asks_80_percent_and_the_course_module_meets_it(cli, tmp_path):
+    path = tmp_path / "m.md"
+    path.write_text(_THREE_OF_FOUR)
+    assert cli("audit", str(path), "--strict")[0] == 1  # 75 % < 80 %
+    from pathlib import Path
+
+    module = Path(__file__).parents[1] / "data" / "module" / "attention.md"
+    code, out, _ = cli("audit", str(module), "--strict")
+    assert code == 0 and "(95.6 % decided)" in out
+
+
+def test_the_json_report_states_its_coverage(cli, tmp_path):
+    import json
+
+    path = tmp_path / "m.md"
+    path.write_text(_THREE_OF_FOUR)
+    code, out, _ = cli("audit", str(path), "--json")
+    coverage = json.loads(out)["coverage"]
+    assert code == 0 and coverage["claims"] == 4 and coverage["decided"] == 0.75
+    assert (coverage["certified"], coverage["wrong"], coverage["unchecked"]) == (3, 0, 1)
+    assert sum(coverage["unchecked_reasons"].values()) == 1
+
+
+@pytest.mark.parametrize(
+    "option", [["--min-decided", "101"], ["--min-decided", "x"], ["--strict", "--min-decided", "5"]]
+)
+def test_a_bad_share_is_refused_in_one_line(cli, tmp_path, option):
+    path = tmp_path / "m.md"
+    path.write_text(_THREE_OF_FOUR)
+    code, out, err = cli("audit", str(path), *option)
+    assert code == 2 and out == "" and err.count("\n") == 1, err

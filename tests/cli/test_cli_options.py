@@ -937,14 +937,38 @@ def _(cli, tmp_path, monkeypatch):
 
 @effect("audit", "--json")
 def _(cli, tmp_path, monkeypatch):
-    """--json: {"claims": [...], "keys": [...]}, each claim with its 1-based line and verdict."""
+    """--json: {"claims": [...], "keys": [...], "coverage": {...}}, each claim with its 1-based
+    line and verdict."""
     path = module_file(tmp_path / "wrong.md", WRONG)
     code, text, _ = cli("audit", path)
     code, out, _ = cli("audit", path, "--json")
     doc = json.loads(out)
-    assert code == 1 and set(doc) == {"claims", "keys"} and not text.lstrip().startswith("{")
+    assert code == 1 and set(doc) == {"claims", "keys", "coverage"} and not text.lstrip().startswith("{")
     assert [(c["line"], c["verdict"]) for c in doc["claims"]] == [(3, "certified"), (4, "wrong")]
     assert doc["claims"][1]["value"] == "0.3"
+
+
+HALF = RIGHT + "In practice a width of 512 is common.\n"  # one claim certified, one unchecked
+
+
+@effect("audit", "--min-decided")
+def _(cli, tmp_path, monkeypatch):
+    """--min-decided P: exit 1, one line on stderr, when fewer than P % of the claims are
+    decided; the same report either way."""
+    path = module_file(tmp_path / "half.md", HALF)
+    plain = cli("audit", path)
+    assert plain[0] == 0 and "(50.0 % decided)" in plain[1]
+    assert cli("audit", path, "--min-decided", "50")[:2] == plain[:2]
+    code, out, err = cli("audit", path, "--min-decided", "51")
+    assert code == 1 and out == plain[1] and err.startswith("symattn: too little decided: 50.0 %")
+
+
+@effect("audit", "--strict")
+def _(cli, tmp_path, monkeypatch):
+    """--strict: --min-decided 80."""
+    path = module_file(tmp_path / "half.md", HALF)
+    assert cli("audit", path, "--strict")[2] == cli("audit", path, "--min-decided", "80")[2] != ""
+    assert cli("audit", module_file(tmp_path / "right.md", RIGHT), "--strict")[0] == 0
 
 
 @effect("audit", "--plugin")

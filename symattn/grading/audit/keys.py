@@ -13,7 +13,9 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 import sympy as sp
 
@@ -154,6 +156,38 @@ class ModuleAudit:
     @property
     def wrong(self) -> bool:
         return any(c.verdict == "wrong" for c in self.claims) or any(r.wrong for r in self.keys)
+
+    @property
+    def coverage(self) -> Coverage:
+        """How much of the text the audit decided."""
+        return Coverage.of(self.claims)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Claims found, certified, wrong and unchecked (with how many for each reason), and the
+    share decided: certified or wrong, out of all found (1 when none were found)."""
+
+    claims: int
+    certified: int
+    wrong: int
+    unchecked: int
+    reasons: dict[str, int]
+
+    @classmethod
+    def of(cls, claims: list) -> Coverage:
+        count = Counter(c.verdict for c in claims)
+        reasons = Counter(c.rule for c in claims if c.verdict == "unchecked")
+        found = (count["certified"], count["wrong"], count["unchecked"])
+        return cls(len(claims), *found, dict(reasons.most_common()))
+
+    @property
+    def decided(self) -> Fraction:
+        return Fraction(self.certified + self.wrong, self.claims) if self.claims else Fraction(1)
+
+    def below(self, percent: int) -> bool:
+        """Less than ``percent`` % decided (compared exactly: 79.99 % is below 80)."""
+        return self.decided * 100 < percent
 
 
 def audit_claims(text: str) -> list:
