@@ -536,7 +536,6 @@ _GIVEN_PATTERNS = [
 ]
 
 
-#: A formula that gives a value: ``h = 8``, ``d_{model} = 512``.
 #: A value given in a formula: ``h = 8``, ``d_{model} = 512``.
 _GIVEN_VALUE = r"⟨\s*[A-Za-z]\w*\s*=\s*\d+(?:\.\d+)?\s*⟩"
 _GIVEN = re.compile(r"\s*([A-Za-z]\w*)\s*=\s*(\d+(?:\.\d+)?)\s*")
