@@ -1,9 +1,11 @@
 r"""LaTeX math as Unicode text, for the terminal: ``\mathbb{E}[q_i^2] = 1`` reads ``𝔼[qᵢ²] = 1``.
 
-Only the small vocabulary the derivations' rules and titles use (Greek letters, operators,
-``\frac``, ``\sqrt``, ``\operatorname``, accents, sub- and superscripts); anything else keeps
-its name without the backslash, so no raw LaTeX reaches a terminal. Words outside ``$...$`` are
-left alone by :func:`words`.
+:func:`to_unicode` knows the vocabulary the derivations, rules and titles use (Greek letters,
+operators, ``\frac``, ``\sqrt``, ``\operatorname``, accents, bold, sub- and superscripts,
+matrices); anything else keeps its name without the backslash, so no raw LaTeX reaches a
+terminal. Words outside ``$...$`` are left alone by :func:`words`. What it writes can be read
+again: :func:`from_unicode` turns it back into LaTeX, and ``verify`` reads every line the
+terminal shows that way (:mod:`symattn.proof.shown`).
 """
 
 from __future__ import annotations
