@@ -398,8 +398,8 @@ SABOTAGE: list[Sabotage] = [
     ),
     Sabotage(
         "the terminal's Unicode is not read back",
-        "        _read_back_text(what, sides[what], rhs_text, vocab, agreed[what], printer(sides[what]))",
-        "        sides[what]",
+        "        _read_back_text(what, rhs_text, vocab, *pages[what])",
+        "        pages[what]",
         ("test_shown::test_a_terminal_that_drops_a_transpose_fails_verify",),
         module=SHOWN,
     ),

@@ -239,11 +239,18 @@ def step_text(step: Any, printer: Any = None) -> tuple[str | None, str]:
     """A step as the terminal prints it (``derive --format text``): its left side, if it
     states one, and its relation followed by its right side (``= 1/√2 Q Kᵀ``); shown sides
     where the step gives them. ``verify`` reads back exactly these lines."""
-    lhs = None
-    if step.lhs is not None:
-        lhs = side_text(step.shown_lhs if step.shown_lhs is not None else step.lhs, printer)
-    rhs = step.shown_rhs if step.shown_rhs is not None else step.rhs
-    return lhs, f"{RELATIONS_TEXT[step.relation]} {side_text(rhs, printer)}"
+    lhs, rhs = shown_values(step)
+    return (
+        side_text(lhs, printer) if lhs is not None else None,
+        f"{RELATIONS_TEXT[step.relation]} {side_text(rhs, printer)}",
+    )
+
+
+def shown_values(step: Any) -> tuple[Any | None, Any]:
+    """The sides a step prints: its left side (None where it states none) and its right side,
+    each the shown form where the step gives one."""
+    lhs = None if step.lhs is None else step.shown_lhs if step.shown_lhs is not None else step.lhs
+    return lhs, step.shown_rhs if step.shown_rhs is not None else step.rhs
 
 
 def term_pieces(value: Any) -> list[str] | None:

@@ -34,7 +34,7 @@ from ..core.digits import decimal_string
 from ..unicode_text import UnicodeReadError, from_unicode, to_unicode
 from . import laws
 from .equivalence import numeric_difference, prove_equal, surely_differ
-from .latex import RELATIONS_LATEX, page_latex, side_latex, step_text, term_pieces
+from .latex import RELATIONS_LATEX, page_latex, shown_values, side_latex, step_text, term_pieces
 from .operators import Ex, Var
 from .reader import RELATIONS, ReadError, Reading, Vocabulary, readings, tokenize, vocabulary
 
@@ -123,14 +123,10 @@ def _vocabulary_of(d: Any) -> Vocabulary:
 def shown_sides(d: Any) -> Iterator[tuple[str, Any]]:
     """(what, value) for every side a page prints: the shown side where one is given."""
     for k, s in enumerate(d.steps):
-        yield from shown_sides_of(s, k)
-
-
-def shown_sides_of(s: Any, k: int) -> Iterator[tuple[str, Any]]:
-    """(what, value) for the sides step ``k`` prints."""
-    if s.lhs is not None:
-        yield f"step {k + 1}, left side", s.shown_lhs if s.shown_lhs is not None else s.lhs
-    yield f"step {k + 1}, right side", s.shown_rhs if s.shown_rhs is not None else s.rhs
+        lhs, rhs = shown_values(s)
+        if lhs is not None:
+            yield f"step {k + 1}, left side", lhs
+        yield f"step {k + 1}, right side", rhs
 
 
 def check_rendering(d: Any) -> str:
@@ -146,9 +142,10 @@ def check_rendering(d: Any) -> str:
             raise NotShownAsChecked(f"{shown_as} are all printed as ${key}$: one name, one meaning")
     printer = getattr(d, "printer", None) or side_latex
     count = 0
-    agreed: dict[str, Any] = {}
+    pages: dict[str, tuple[Any, str, Any]] = {}  # what: (the side, its LaTeX, the reading that agreed)
     for what, value in shown_sides(d):
-        agreed[what] = _read_back(what, value, printer(value), vocab)
+        page = printer(value)
+        pages[what] = (value, page, _read_back(what, value, page, vocab))
         count += 1
         pieces = term_pieces(value) if not isinstance(value, str) else None
         if pieces is not None and len(pieces) > 1:  # the same sum split over rows, term by term
@@ -163,10 +160,9 @@ def check_rendering(d: Any) -> str:
             )
         # The terminal's lines for the step, as derive --format text prints them.
         lhs_line, rhs_line = step_text(s, printer)
-        sides = dict(shown_sides_of(s, k))
         if lhs_line is not None:
             what = f"step {k + 1}, left side"
-            _read_back_text(what, sides[what], lhs_line, vocab, agreed[what], printer(sides[what]))
+            _read_back_text(what, lhs_line, vocab, *pages[what])
         text, _, rhs_text = rhs_line.partition(" ")
         try:
             read = RELATIONS.get(from_unicode(text))
@@ -178,18 +174,18 @@ def check_rendering(d: Any) -> str:
                 f"which reads as {read or 'no relation'}"
             )
         what = f"step {k + 1}, right side"
-        _read_back_text(what, sides[what], rhs_text, vocab, agreed[what], printer(sides[what]))
+        _read_back_text(what, rhs_text, vocab, *pages[what])
         count += 1 + (lhs_line is not None)
     for short, meaning in _notation(d):
         for where, value in (("the notation", short), (f"the notation for {page_latex(short)}", meaning)):
             page = page_latex(value)
             agreed = _read_back(where, value, page, vocab)
-            _read_back_text(where, value, to_unicode(page), vocab, agreed, page)
+            _read_back_text(where, to_unicode(page), vocab, value, page, agreed)
         count += 4
     return f"{count} read back"
 
 
-def _read_back_text(what: str, value: Any, text: str, vocab: Vocabulary, agreed: Any, page: str) -> None:
+def _read_back_text(what: str, text: str, vocab: Vocabulary, value: Any, page: str, agreed: Any) -> None:
     r"""Read back a side as the terminal prints it (Unicode, :func:`.latex.side_text`): it must
     be the page's formula ``page`` in form (:func:`same_form`: not only its value, so ``8`` for
     ``\sqrt{64}`` or a lost ``\cdot`` fails) and read as ``value``. A reading that is, node for
