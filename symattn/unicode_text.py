@@ -31,7 +31,7 @@ _SYMBOLS = _GREEK | {
     "log": "log", "exp": "exp", "max": "max", "min": "min", "lim": "lim", "det": "det",
 }
 _BLACKBOARD = {"E": "𝔼", "R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "P": "ℙ", "C": "ℂ"}
-_BOLD_DIGITS = {"0": "𝟎", "1": "𝟏"} | {  # and Unicode's bold letters, 𝐀 to 𝐳
+_BOLD = {"0": "𝟎", "1": "𝟏"} | {  # and Unicode's bold letters, 𝐀 to 𝐳
     c: chr(base + k)
     for base, letters in ((0x1D400, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"), (0x1D41A, "abcdefghijklmnopqrstuvwxyz"))
     for k, c in enumerate(letters)
@@ -54,10 +54,16 @@ def words(text: str) -> str:
 _WORD = re.compile(f"[A-Za-z0-9{''.join(_SUB.values())}]")
 _UPRIGHT = {r"\text", r"\mathrm", r"\textrm", r"\operatorname"}
 _ROOTS = {"3": "∛", "4": "∜"}
-_ROOT_SIGNS = ("√", "∛", "∜")
+#: Each root sign and the index it writes: √ none, ∛ [3], ∜ [4] (others: ⁵√x).
+_DEGREES = {"√": ""} | {sign: f"[{k}]" for k, sign in _ROOTS.items()}
+_ROOT_SIGNS = "".join(_DEGREES)
 #: A piece that ends in a fraction, a root or a bare script word: what follows it must be set
 #: apart, or it would be read as part of it.
-_GLUED = re.compile(r"[/√∛∜].*[\w)\]]\Z|[\^_]\w+\Z")
+_GLUED = re.compile(f"[/{_ROOT_SIGNS}].*[\\w)\\]]\\Z|[\\^_]\\w+\\Z")
+#: What a piece that follows a glued one may start with: it would be read as part of it.
+_GLUES = re.compile(f"[\\w.({_ROOT_SIGNS}]")
+#: A piece that already carries a power: another one groups it first, (x²)³.
+_POWERED = re.compile(f"[\\^{''.join(_SUPER.values())}]")
 _HELD = 0xE000  # the first of Unicode's private use characters
 _MATRIX = re.compile(r"\\begin\{([bpvBV]?matrix\*?)\}(.*?)\\end\{\1\}", re.S)
 
@@ -94,24 +100,23 @@ def _sequence(tokens: list[str], i: int, stop: str | None) -> tuple[str, int]:
         if t == stop:
             return "".join(out), i + 1
         piece, i = _atom(tokens, i)
-        scripts: list[tuple[str, str]] = []
+        scripts: list[tuple[str, str, bool]] = []  # (mark, argument, an upright word)
         while i < len(tokens) and tokens[i] in ("^", "_"):
             mark = tokens[i]
             # an upright word (O_{\text{none}}) keeps its letters: Oₙₒₙₑ would read as O_{none}
-            upright = _UPRIGHT.intersection(tokens[i + 1 : i + 3])
+            upright = bool(_UPRIGHT.intersection(tokens[i + 1 : i + 3]))
             arg, i = _atom(tokens, i + 1)
-            scripts.append((mark + ("!" if upright else ""), arg.strip()))
+            scripts.append((mark, arg.strip(), upright))
         if scripts:
-            powered = f"[\\^{''.join(_SUPER.values())}]"
-            stacked = any(m[0] == "^" for m, _ in scripts) and re.search(powered, piece)
-            if _wrap(piece) != piece or piece.startswith(_ROOT_SIGNS) or stacked:  # (√x)², (x²)³
+            stacked = any(mark == "^" for mark, _, _ in scripts) and _POWERED.search(piece)
+            if _wrap(piece) != piece or piece[:1] in _ROOT_SIGNS or stacked:  # (√x)², (x²)³
                 piece = f"({piece})"
             following = tokens[i][:1] if i < len(tokens) else ""
             written = ""
-            for mark, arg in reversed(scripts):
-                written = _script(arg, mark, written[:1] or following) + written
+            for mark, arg, upright in reversed(scripts):
+                written = _script(arg, mark, written[:1] or following, upright) + written
             piece += written
-        if out and piece and _GLUED.search(out[-1]) and re.match(r"[\w.(√∛∜]", piece):
+        if out and piece and _GLUED.search(out[-1]) and _GLUES.match(piece):
             out.append(" ")  # 1/2 X, √x y, e^z 1/2: not 1/2X, √xy, e^z1/2
         out.append(piece)
     return "".join(out), i
@@ -135,7 +140,7 @@ def _atom(tokens: list[str], i: int) -> tuple[str, int]:
         return f"{_wrap(a)}/{_wrap(b)}", i
     if name == "sqrt":
         degree = ""
-        if i + 1 < len(tokens) and tokens[i + 1] == "[":  # \sqrt[4]{x}: ∜x, or x^(1/5)
+        if i + 1 < len(tokens) and tokens[i + 1] == "[":  # \sqrt[4]{x}: ∜x; \sqrt[5]{x}: ⁵√x
             close = tokens.index("]", i + 1)
             degree, i = "".join(tokens[i + 2 : close]).strip(), close
         a, i = _atom(tokens, i + 1)
@@ -156,7 +161,7 @@ def _atom(tokens: list[str], i: int) -> tuple[str, int]:
         return "".join(_BLACKBOARD.get(c, c) for c in a), i
     if name in ("mathbf", "boldsymbol"):
         a, i = _atom(tokens, i + 1)
-        return "".join(_BOLD_DIGITS.get(c, c) for c in a), i
+        return "".join(_BOLD.get(c, c) for c in a), i
     if name in _ACCENTS:
         a, i = _atom(tokens, i + 1)
         return (a + _ACCENTS[name]) if len(a) == 1 else a + "~" if name == "tilde" else a, i
@@ -169,12 +174,10 @@ _SCRIPT = {c: chr(0x1D49C + k) for k, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ
 }
 
 
-def _script(arg: str, mark: str, following: str) -> str:
+def _script(arg: str, mark: str, following: str, upright: bool = False) -> str:
     """A super- or subscript: in Unicode's script letters where it has them all (``x²``,
     ``dₖ``), else after ``^`` or ``_`` as a bare word where :func:`from_unicode` reads the word
     back whole (``e^zᵢ``, ``d_model``), else in parentheses (``W^(O)₁``, ``e^(√2)``)."""
-    upright = mark.endswith("!")
-    mark = mark[0]
     table = _SUPER if mark == "^" else _SUB
     if " " in arg and not upright and all(c in table for c in arg.replace(" ", "")):
         arg = arg.replace(" ", "")  # δ_{i j} is δᵢⱼ
@@ -220,10 +223,14 @@ _FROM_SYMBOLS = {
     "≤": r"\le", "≥": r"\ge", "≠": r"\neq", "≈": r"\approx", "~": r"\sim", "∈": r"\in", "→": r"\to",
     "⟺": r"\iff", "⟹": r"\implies", "±": r"\pm", "…": r"\ldots", "⋯": r"\cdots", "∣": r"\mid",
 } | {v: "\\" + k for k, v in _GREEK.items()} | {v: rf"\mathbb{{{k}}}" for k, v in _BLACKBOARD.items()} | {
-    v: rf"\mathbf{{{k}}}" for k, v in _BOLD_DIGITS.items()
+    v: rf"\mathbf{{{k}}}" for k, v in _BOLD.items()
 } | {v: rf"\mathcal{{{k}}}" for k, v in _SCRIPT.items()}
 _FROM_ACCENTS = {v: k for k, v in _ACCENTS.items()}
 _SCRIPT_CHARS = set(_FROM_SUPER) | set(_FROM_SUB)
+#: A word's parts: superscripts, subscripts, a name of three letters or more, one character.
+_WORD_PARTS = re.compile(f"([{''.join(_FROM_SUPER)}]+)|([{''.join(_FROM_SUB)}]+)|([A-Za-z]{{3,}})|(.)")
+#: The bars that open and close a value: ‖x‖ (a norm), |x| (an absolute value).
+_BARS = {"‖": (r"\lVert ", r"\rVert "), "|": (r"\lvert ", r"\rvert ")}
 #: Names LaTeX writes as commands (\sin, \log): read back as the command, not as letters.
 _NAMED = ("log", "ln", "exp", "max", "min", "lim", "det", "sin", "cos", "tan", "sinh", "cosh", "tanh")
 
@@ -256,7 +263,7 @@ class _Reader:
     def sequence(self, i: int, stop: str | None) -> tuple[str, int]:
         """LaTeX for the text from ``i`` to ``stop`` (a closing bracket) or the end."""
         items: list[list[str]] = []  # [latex, kind]: kind "atom" (takes scripts, fractions) or "op"
-        lvert = lbar = True
+        opening = dict.fromkeys(_BARS, True)  # the next bar of each kind opens
         text = self.text
         while i < len(text):
             c = text[i]
@@ -282,15 +289,11 @@ class _Reader:
                 last = items[-1][0]
                 items[-1][0] = last[:-1] + rf"\{_FROM_ACCENTS[c]}{{{last[-1]}}}"
                 i += 1
-            elif c == "‖":
-                items.append([r"\lVert " if lvert else r"\rVert ", "atom" if not lvert else "op"])
-                lvert = not lvert
+            elif c in _BARS:
+                items.append([_BARS[c][not opening[c]], "op" if opening[c] else "atom"])
+                opening[c] = not opening[c]
                 i += 1
-            elif c == "|":
-                items.append([r"\lvert " if lbar else r"\rvert ", "atom" if not lbar else "op"])
-                lbar = not lbar
-                i += 1
-            elif c in "([√∛∜" or _is_run(c):
+            elif c in "([" or c in _ROOT_SIGNS or _is_run(c):
                 latex, i = self.operand(i)
                 if latex.startswith(("^", "_")):  # scripts on what comes before: Xᵀ after (…)
                     if not items or items[-1][1] != "atom":
@@ -336,9 +339,9 @@ class _Reader:
             k += 1
         if k > i and text.startswith("√", k):  # ⁵√x: a root's index
             index, i, c = "".join(_FROM_SUPER[x] for x in text[i:k]), k, "√"
-        if c in "√∛∜":
+        if c in _ROOT_SIGNS:
             inner, i = self.operand(i + 1)
-            degree = f"[{index}]" if index else {"√": "", "∛": "[3]", "∜": "[4]"}[c]
+            degree = f"[{index}]" if index else _DEGREES[c]
             return rf"\sqrt{degree}{{{_bare(inner)}}}", i
         word, i = self.word(i)
         while i < len(text):  # d_model², e^zᵢ: a word with its scripts
@@ -424,7 +427,7 @@ class _Reader:
 def _word(word: str) -> str:
     r"""A word's letters, digits and scripts as LaTeX: ``qᵢ`` is ``q_{i}``, ``Kᵀ`` is ``K^{\top}``."""
     out = []
-    for m in re.finditer(f"([{''.join(_FROM_SUPER)}]+)|([{''.join(_FROM_SUB)}]+)|([A-Za-z]{{3,}})|(.)", word):
+    for m in _WORD_PARTS.finditer(word):
         sup, sub, name, other = m.groups()
         if name:  # a word (model, head), printed upright by \text; two letters are a product (aX)
             out.append(f"\\{name} " if name in _NAMED else rf"\text{{{name}}}")

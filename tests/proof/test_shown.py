@@ -145,8 +145,8 @@ def test_a_terminal_that_drops_a_transpose_fails_verify():
 
     script = unicode_text._script
 
-    def dropped(arg, mark, following):
-        return "" if arg == "ᵀ" else script(arg, mark, following)
+    def dropped(arg, mark, following, upright=False):
+        return "" if arg == "ᵀ" else script(arg, mark, following, upright)
 
     d = derivations.load("softmax_jacobian")
     shown.check_rendering(d)
