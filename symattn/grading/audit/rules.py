@@ -26,7 +26,7 @@ A number no rule binds is a reference (section 6.3, lab 2b, a year in a citation
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from itertools import pairwise
 
 import sympy as sp
@@ -461,16 +461,7 @@ class Auditor:
         earlier in the section by a sentence that gives them (``Let $h = 8$ and $d_{model} =
         512$.``, ``With $h = 8$ heads and ..., ...``; not ``a model with $d_k = 32$ would``),
         the latest of each name, outside other exercises."""
-        out: dict = {}
-        for x in self.doc.lines if before is not None else ():
-            if x.section != line.section or x.kind not in ("prose", "table", "math"):
-                continue
-            if x.unit > 0 and x.unit != line.unit:
-                continue  # an exercise's own data stay in the exercise
-            for name, value in _givens(x, before if x is line else None):
-                out[name] = value
-            if x is line:
-                break
+        out = dict(self._given_before(line, before)) if before is not None else {}
         for m in re.finditer(
             r"(?:[Ff]or|[Aa]t|[Ww]ith|[Ww]hen)\s+⟨\s*(d_model|d_k|d_v|h|N)\s*=\s*([\d,]+)\s*⟩",
             self.doc.unit_text(line),
@@ -480,14 +471,19 @@ class Auditor:
 
     def given_values(self, line: Line, before: int, name: str) -> set:
         """Every value the section gives ``name`` before the claim (more than one: ambiguous)."""
-        seen = set()
+        return {v for k, v in self._given_before(line, before) if k == name}
+
+    def _given_before(self, line: Line, before: int) -> Iterator[tuple[str, sp.Rational]]:
+        """(name, value), in order, for each value the section gives before character
+        ``before`` of ``line``, outside other exercises (an exercise's data stay in it)."""
         for x in self.doc.lines:
-            if x.section != line.section or (x.unit > 0 and x.unit != line.unit):
+            if x.section != line.section or x.kind not in ("prose", "table", "math"):
                 continue
-            seen |= {v for k, v in _givens(x, before if x is line else None) if k == name}
+            if x.unit > 0 and x.unit != line.unit:
+                continue
+            yield from _givens(x, before if x is line else None)
             if x is line:
-                break
-        return seen
+                return
 
     def previous_block(self, line: Line) -> str:
         """The paragraph that introduces a display (it ends just before it)."""
