@@ -22,3 +22,11 @@ MAX_NUMBERS_TEXT = "2 x 10^9"
 #: ``symattn audit --strict``: the share of claims, in percent, that must be decided
 #: (certified or wrong), issue 47's goal for texts the audit reads.
 AUDIT_STRICT_DECIDED = 80
+#: What one audit reads, bounded by the text, never by the clock (a longer text is audited to
+#: the bound, and the report says where it stopped): characters of the text as read (a
+#: notebook's markdown, a LaTeX file's prose and math) and formulas evaluated. At the bounds an
+#: audit takes under 10 s of CPU on this project's 2-core machines (bench/audit_texts.py).
+AUDIT_CHARACTERS = 2_000_000
+AUDIT_FORMULAS = 1_500
+#: The largest notebook file read (its outputs and images count; its JSON is read whole).
+AUDIT_NOTEBOOK_BYTES = 64 << 20

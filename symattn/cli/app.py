@@ -246,7 +246,11 @@ def build_parser() -> argparse.ArgumentParser:
         "when nothing is wrong, 1 when a claim or key is wrong (or, with --min-decided or "
         "--strict, when too few claims were decided), 2 for an unreadable file.",
     )
-    au.add_argument("file", metavar="FILE", help="the module's text (Markdown with LaTeX)")
+    au.add_argument(
+        "file",
+        metavar="FILE",
+        help="the text: Markdown with LaTeX, a Jupyter notebook (.ipynb) or a LaTeX source (.tex)",
+    )
     au.add_argument(
         "--json", action="store_true", help='print {"claims": [...], "keys": [...], "coverage": {...}}'
     )

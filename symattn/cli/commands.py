@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..limits import AUDIT_CHARACTERS, AUDIT_FORMULAS, AUDIT_NOTEBOOK_BYTES
+
 
 def build(args: argparse.Namespace) -> int:
     from pathlib import Path
@@ -209,28 +211,34 @@ def audit(args: argparse.Namespace) -> int:
     import stat
 
     from ..errors import EXIT_CHECK_FAILED, InputError
+    from ..grading.audit.sources import kind_of
     from ..grading.worker import WorkerError, isolated
 
+    kind = kind_of(args.file)
+    # a notebook is read whole (its JSON, images and all, up to a bound); any other text to one
+    # character past the bound of characters read, the audit then reading it to that bound
+    limit = AUDIT_NOTEBOOK_BYTES if kind == "notebook" else AUDIT_CHARACTERS
     try:
         # a FIFO (or a device) would wait for a writer before a byte could be read: refused unread
         if not stat.S_ISREG(os.stat(args.file).st_mode):
             raise InputError(f"cannot read {args.file}: not a regular file")
         with open(args.file, encoding="utf-8") as fh:
-            text = fh.read(AUDIT_CHARACTERS + 1)
+            text = fh.read(limit + 1)
     except OSError as exc:
         raise InputError(f"cannot read {args.file}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise InputError(f"cannot read {args.file}: not UTF-8 text (a binary file?)") from None
     if "\0" in text:
         raise InputError(f"cannot read {args.file}: not a text file (it holds NUL bytes)")
-    if len(text) > AUDIT_CHARACTERS:  # audited in part, its verdict would pass over the rest
-        raise InputError(f"{args.file}: longer than {AUDIT_CHARACTERS:,} characters, too long to audit")
+    if kind == "notebook" and len(text) > limit:  # JSON cut short is no notebook
+        raise InputError(f"{args.file}: a notebook longer than {limit:,} characters, too long to audit")
     try:
         out, problems, wrong = isolated(
             _audit_report,
             text,
             args.json,
             getattr(args, "min_decided", None),
+            kind,
             timeout=AUDIT_WALL_SECONDS,
             memory_mb=AUDIT_MEMORY_MB,
             cpu_seconds=AUDIT_CPU_SECONDS,
@@ -246,32 +254,33 @@ def audit(args: argparse.Namespace) -> int:
     return EXIT_CHECK_FAILED if wrong else 0
 
 
-#: Limits for one audit, run in a worker as answers are: CPU seconds (the module's answer within
-#: 5 s on a machine that is not busy), a wall-clock backstop for a busy one, and memory.
-AUDIT_CPU_SECONDS = 4
-AUDIT_WALL_SECONDS = 15.0
-AUDIT_MEMORY_MB = 400
-#: The longest module audit reads (the course module is about 20,000 characters).
-AUDIT_CHARACTERS = 2_000_000
+#: Limits for one audit's worker. What an audit reads is bounded by the text (characters and
+#: formulas, symattn.limits); these are only a safety net set far above what those bounds
+#: cost (under 10 s of CPU), in CPU seconds, wall-clock seconds for a busy machine, and memory.
+AUDIT_CPU_SECONDS = 40
+AUDIT_WALL_SECONDS = 120.0
+AUDIT_MEMORY_MB = 500
 
 
 def _audit_report(
-    text: str, as_json: bool, min_decided: int | None = None
+    text: str, as_json: bool, min_decided: int | None = None, kind: str = "markdown"
 ) -> tuple[str | None, list[str], bool]:
     """In the audit's worker: the report, the lines for standard error, whether the audit fails
     (a claim or key wrong, or fewer than ``min_decided`` % of the claims decided; plain data:
     the parent rebuilds nothing the module's text made)."""
     from ..grading.audit.keys import audit_module
+    from ..grading.audit.sources import read_source
     from ..present.audit_render import audit_json, audit_text_report, percent, short_claim
     from ..unicode_text import words
 
-    result = audit_module(text)
+    result = audit_module(read_source(text, kind, AUDIT_CHARACTERS), AUDIT_FORMULAS)
     if not result.keys and not result.claims:
         return None, [], False
     coverage = result.coverage
-    short = min_decided is not None and coverage.below(min_decided)
+    # a text read only in part was not decided past its bound, however much of the part was
+    short = min_decided is not None and (coverage.below(min_decided) or bool(result.stopped))
     problems = [
-        f"symattn: wrong: line {c.line}: {short_claim(c, 80)}: true value {c.value}"
+        f"symattn: wrong: {result.place(c.line)}: {short_claim(c, 80)}: true value {c.value}"
         for c in result.claims
         if c.verdict == "wrong"
     ]
@@ -279,11 +288,18 @@ def _audit_report(
         if r.wrong:
             name = r.exercise.id if r.exercise else f"exercise {r.found.position}"
             problems.append(f"symattn: {r.status}: {name} (line {r.found.where}): {words(r.detail)}")
-    if short:
+    if result.stopped:
+        problems.append(
+            f"symattn: read to {result.place(result.stopped)} only, the bound of what one audit "
+            f"reads ({AUDIT_CHARACTERS:,} characters, {AUDIT_FORMULAS:,} formulas): the rest is not checked"
+        )
+    if short and coverage.below(min_decided):
         problems.append(
             f"symattn: too little decided: {percent(coverage.decided)} of {coverage.claims} claims, "
             f"below --min-decided {min_decided} ({coverage.unchecked} unchecked)"
         )
+    elif short:
+        problems.append(f"symattn: too little decided: the text was read only to {result.place(result.stopped)}")
     return (audit_json(result) if as_json else audit_text_report(result)), problems, result.wrong or short
 
 

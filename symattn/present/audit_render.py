@@ -70,7 +70,7 @@ def claim_text(c) -> str:
 def claims_table(audit: ModuleAudit) -> str:
     header = ("line", "verdict", "claim", "true value", "rule")
     body = [
-        (str(c.line), c.verdict, short_claim(c, 48), _short(c.value, 40), _short(words(c.rule), 70))
+        (audit.where(c.line), c.verdict, short_claim(c, 48), _short(c.value, 40), _short(words(c.rule), 70))
         for c in audit.claims
     ]
     return text_table(header, body)
@@ -108,7 +108,8 @@ def key_dict(r: AuditRow) -> dict:
 
 def audit_json(audit: ModuleAudit) -> str:
     doc = {
-        "claims": [c.as_dict() for c in audit.claims],
+        "kind": audit.source.kind,
+        "claims": [{**c.as_dict(), "where": audit.where(c.line)} for c in audit.claims],
         "keys": [key_dict(r) for r in audit.keys],
         "coverage": coverage_dict(audit),
     }

@@ -4,6 +4,7 @@ tests/grading/audit/test_audit.py."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -35,24 +36,45 @@ def test_a_file_it_cannot_audit_is_one_line_exit_2(cli, tmp_path, content: bytes
     assert cli("audit", str(path)) == (2, "", f"symattn: error: {says.format(path)}\n")
 
 
-def test_a_module_over_the_limit_is_refused_and_one_at_it_is_read_whole(cli, tmp_path, monkeypatch):
-    """Never audited in part: a verdict on the first characters would pass over the rest. The
-    limit is 2,000,000 characters; its edge is shown at a limit of 1,000 (the audit of 2 MB of
-    text would spend half the worker's CPU seconds on a busy machine)."""
+def test_a_text_past_the_bound_is_audited_to_it_and_says_where_it_stopped(cli, tmp_path, monkeypatch):
+    """Issue 47, must-have 7: a text of any length is audited up to the bound of characters read
+    (2,000,000; shown here at 1,000), cut at the last paragraph that ends within it; the report
+    has an unchecked claim for the rest, and standard error names the line where it stopped."""
     from symattn.cli import commands
 
     assert commands.AUDIT_CHARACTERS == 2_000_000
     monkeypatch.setattr(commands, "AUDIT_CHARACTERS", 1_000)
     path = tmp_path / "long.md"
-    path.write_text("x" * 999 + "\n", encoding="utf-8")
-    assert cli("audit", str(path))[2] == f"symattn: error: {path}: no exercises and no numeric claims found\n"
-    path.write_text("x" * 1_000 + "\n", encoding="utf-8")
-    said = f"symattn: error: {path}: longer than 1,000 characters, too long to audit\n"
-    assert cli("audit", str(path)) == (2, "", said)
+    paragraph = "We have $2 + 2 = 4$.\n\n"  # 22 characters, 45 of them within the bound
+    path.write_text(paragraph * 60 + "But $2 + 2 = 5$.\n", encoding="utf-8")
+    code, out, err = cli("audit", str(path), "--json")
+    claims = json.loads(out)["claims"]
+    assert code == 0  # the wrong claim past the bound was not read ...
+    assert [c["verdict"] for c in claims] == ["certified"] * 45 + ["unchecked"]
+    assert claims[-1]["line"] == 91 and claims[-1]["rule"].startswith("not read: ")  # ... and it says so
+    assert err == (
+        "symattn: read to line 91 only, the bound of what one audit reads (1,000 characters, "
+        "1,500 formulas): the rest is not checked\n"
+    )
+    code, _, err = cli("audit", str(path), "--strict")
+    assert code == 1  # what was not read is not decided: strict mode sees it
+
+
+def test_a_text_past_the_bound_of_formulas_is_audited_to_it(cli, tmp_path, monkeypatch):
+    """The work is bounded by the formulas the text holds, never by the clock."""
+    from symattn.cli import commands
+
+    monkeypatch.setattr(commands, "AUDIT_FORMULAS", 10)
+    path = tmp_path / "dense.md"
+    path.write_text("$1 + 1 = 2$ and $2 + 2 = 4$.\n" * 5 + "But $2 + 2 = 5$.\n" * 3, encoding="utf-8")
+    code, out, err = cli("audit", str(path), "--json")
+    claims = json.loads(out)["claims"]
+    assert code == 0 and [c["verdict"] for c in claims] == ["certified"] * 10 + ["unchecked"]
+    assert "read to line 6 only" in err and "10 formulas" in err
 
 
 def test_a_module_is_read_only_to_one_character_past_the_limit(cli, tmp_path, monkeypatch):
-    """A module of any length costs at most the limit and one character of memory to refuse."""
+    """A text of any length costs at most the bound and one character of memory to read."""
     from reads import record_reads
 
     from symattn.cli import commands
@@ -61,7 +83,8 @@ def test_a_module_is_read_only_to_one_character_past_the_limit(cli, tmp_path, mo
     path = tmp_path / "long.md"
     path.write_text("x" * 5_000, encoding="utf-8")
     sizes = record_reads(monkeypatch, commands)
-    assert cli("audit", str(path))[0] == 2
+    code, _, err = cli("audit", str(path))
+    assert code == 0 and "read to line 1 only" in err  # one line longer than the bound: none read
     assert sizes == [1_001]
 
 

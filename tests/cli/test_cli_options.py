@@ -937,13 +937,13 @@ def _(cli, tmp_path, monkeypatch):
 
 @effect("audit", "--json")
 def _(cli, tmp_path, monkeypatch):
-    """--json: {"claims": [...], "keys": [...], "coverage": {...}}, each claim with its 1-based
+    """--json: {"kind": ..., "claims": [...], "keys": [...], "coverage": {...}}, each claim with its 1-based
     line and verdict."""
     path = module_file(tmp_path / "wrong.md", WRONG)
     code, text, _ = cli("audit", path)
     code, out, _ = cli("audit", path, "--json")
     doc = json.loads(out)
-    assert code == 1 and set(doc) == {"claims", "keys", "coverage"} and not text.lstrip().startswith("{")
+    assert code == 1 and set(doc) == {"kind", "claims", "keys", "coverage"} and not text.lstrip().startswith("{")
     assert [(c["line"], c["verdict"]) for c in doc["claims"]] == [(3, "certified"), (4, "wrong")]
     assert doc["claims"][1]["value"] == "0.3"
 

@@ -253,11 +253,17 @@ class _Parser:
                 arg = self.expr()
                 self.take(")")
                 return ("call", value, arg)
-            if value == "E" and nxt is not None and nxt[1] == "[":
+            # E[X], Var[X] and V[X] (\\mathbb{E}, \\operatorname{Var}, \\mathbb{V}) in brackets
+            if value in ("E", "Var", "V") and nxt is not None and nxt[1] == "[":
                 self.take("[")
                 arg = self.expr()
                 self.take("]")
-                return ("call", "E", arg)
+                return ("call", "Var" if value == "V" else value, arg)
+            if value == "V" and nxt is not None and nxt[1] == "(":
+                self.take("(")
+                arg = self.expr()
+                self.take(")")
+                return ("call", "Var", arg)
             return ("sym", value)
         if value == "(":
             node = self.expr()
@@ -340,6 +346,16 @@ def walk(node: Node):
             for y in x:
                 if isinstance(y, tuple):
                     yield from walk(y)
+
+
+def dot_products(node: Node) -> Node:
+    """``q · k`` and ``q^T k``, the dot product of the query and the key, as ``z``."""
+    if not isinstance(node, tuple):
+        return node
+    q, k, qt = ("sym", "q"), ("sym", "k"), ("pow", ("sym", "q"), ("sym", "T"))
+    if node[0] == "mul" and node[2] == k and node[1] in (q, qt):
+        return ("sym", "z")
+    return tuple(dot_products(x) if isinstance(x, tuple) else x for x in node)
 
 
 def symbols_of(node: Node) -> set[str]:

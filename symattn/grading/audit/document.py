@@ -343,22 +343,33 @@ def _plain(tex: str) -> str:
         return " ".join(tex.split())
 
 
+#: An HTML tag with its attributes (``<img src="a.png" width="80%">``): markup, never a claim.
+_TAG = re.compile(r"""</?[A-Za-z][\w-]*(?:\s+[\w:-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))?)*\s*/?>""")
+#: A code span that is arithmetic (```12 * 64 = 768```): numbers, names, operators and a relation.
+_CODE_MATH = re.compile(r"(?=[^`]*\d)(?=[^`]*(?:==?|<=?|>=?|≈|≤|≥))[\w\s.+\-*/^()=<>≈≤≥,]+")
+
+
 def _prose(n: int, raw: str, body: str, kind: str) -> Line:
     body = re.sub(r"^(?:[-*]|\d+\.)\s+", "", body)  # list markers and numbering
     body = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", body)  # links keep their text
     body = re.sub(r"https?://\S+", "", body)
+    body = re.sub(r"<sup>\s*\[?\d+\]?\s*</sup>|\[\^\w+\]", "", body)  # footnote marks
     line = Line(n, raw, "", kind)
     out: list[str] = []
     pos = 0
-    for m in re.finditer(r"\$([^$]+)\$|`([^`]*)`", body):
+    for m in re.finditer(r"\$([^$]+)\$|`([^`]*)`|" + _TAG.pattern, body):
         out.append(_words(body[pos : m.start()]))
-        if m.group(1) is not None:
-            plain = _plain(m.group(1))
+        code = m.group(2)
+        if m.group(1) is not None or (code is not None and _CODE_MATH.fullmatch(code.strip())):
+            tex = m.group(1) if m.group(1) is not None else code.strip().replace("==", "=")
+            plain = _plain(tex) if m.group(1) is not None else tex
             start = sum(len(x) for x in out)
             out.append(f"⟨{plain}⟩")
-            line.formulas.append((m.group(1), plain, start, start + len(plain) + 2))
+            line.formulas.append((tex, plain, start, start + len(plain) + 2))
+        elif code is not None:
+            out.append(code)
         else:
-            out.append(m.group(2))
+            out.append(" " * (m.end() - m.start()) if m.group().strip() else "")  # a tag: markup
         pos = m.end()
     out.append(_words(body[pos:]))
     line.text = "".join(out)

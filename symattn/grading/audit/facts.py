@@ -33,16 +33,43 @@ class Facts:
         except SymattnError:  # a table whose vectors do not fit together: no worked example
             self.examples = {}
         text = doc.text()
-        self.standard_normal = bool(re.search(r"mean ⟨?0⟩? and variance ⟨?1⟩?|~ N\(0, 1\)", text))
+        self.standard_normal = standard_normal(text)
+        #: The width of q and k as the text writes it (d_k, d, D_k): the statistics' dimension.
+        self.dimension = sp.Symbol(dimension(text), positive=True)
         heads = re.search(r"⟨\s*h\s*=\s*(\d+)\s*⟩ and ⟨\s*d_model\s*=\s*(\d+)\s*⟩", text)
         self.heads = (int(heads.group(1)), int(heads.group(2))) if heads else None
 
     def env(self) -> dict:
         env: dict = dict(self.vectors)
         if self.standard_normal:
-            env["E"] = _expectation
-            env["Var"] = _variance
+            width = {_DK: self.dimension}
+            env["E"] = lambda node, env: _expectation(node, env).xreplace(width)
+            env["Var"] = lambda node, env: _variance(node, env).xreplace(width)
         return env
+
+
+#: "zero mean and unit variance", "mean 0 and variance 1", "N(0, 1)", "standard normal"
+_ZERO_MEAN = r"(?:zero|⟨\s*0\s*⟩|0)[ -]mean|mean (?:of )?(?:zero|⟨\s*0\s*⟩|0\b)"
+_UNIT_VARIANCE = r"(?:unit|⟨\s*1\s*⟩|1)[ -]variance|variance (?:of )?(?:one|⟨\s*1\s*⟩|1\b)"
+
+
+def standard_normal(text: str) -> bool:
+    """Whether the text assumes the entries of q and k independent with mean 0 and variance 1."""
+    if re.search(r"N\(0, ?1\)|standard normal", text):
+        return True
+    for sentence in re.split(r"(?<=[.;!?])\s+", text):
+        if re.search(_ZERO_MEAN, sentence) and re.search(_UNIT_VARIANCE, sentence):
+            return True
+    return False
+
+
+def dimension(text: str) -> str:
+    """The name the text gives the width of q and k: the bound of its sum of q_i k_i, or the
+    space they live in (``q, k ∈ R^(d)``); d_k when it names none."""
+    m = re.search(r"sum_\(\w=1\)\^\(?([A-Za-z]\w*)\)? q_\w k_\w", text)
+    if m is None:
+        m = re.search(r"\bq, ?k ∈ R\^\(?([A-Za-z]\w*)\)?", text)
+    return m.group(1) if m else "d_k"
 
 
 def example_table(doc: Document) -> dict[str, sp.Matrix]:
@@ -97,9 +124,7 @@ def _randoms(node: calc.Node, env: dict) -> sp.Expr:
     """The argument of E or Var with q_i, k_i entries of two families and z = sum_j q_j k_j."""
     inner = {k: v for k, v in env.items() if k not in ("E", "Var")}
     inner.update({"q_i": _Q[_I], "k_i": _K[_I], "z": sp.Sum(_Q[_J] * _K[_J], (_J, 1, _DK))})
-    return calc.exact(node, inner)
-
-
+    return calc.exact(calc.dot_products(node), inner)
 def _model():
     from ...proof.expectation import Expectation, Family
 

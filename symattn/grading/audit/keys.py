@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import sympy as sp
@@ -23,6 +23,7 @@ from ...core.inputs import parse_number
 from ..answers.judge import judge
 from ..exercises import EXERCISES, Exercise
 from .document import EXERCISE as _BLOCK
+from .sources import Source
 
 _ANSWER = re.compile(r"\*Answer:\*\s*(?P<value>.+?)\s*(?:\(within\s+(?P<tol>[^)]+)\))?\s*$", re.M)
 
@@ -152,6 +153,24 @@ def audit_text(text: str) -> list[AuditRow]:
 class ModuleAudit:
     claims: list  # of symattn.grading.audit.rules.Claim
     keys: list[AuditRow]
+    #: The text as read, with where each of its lines came from (a notebook's cells).
+    source: Source = field(default_factory=lambda: Source(""))
+
+    def where(self, line: int) -> str:
+        """A claim's line as its author finds it: ``12``, or ``cell 4, line 2`` in a notebook."""
+        return self.source.where(line)
+
+    @property
+    def stopped(self) -> int:
+        """The first line the audit did not read, having reached a bound; 0 when it read all."""
+        from .rules import REST
+
+        return next((c.line for c in self.claims if c.text == REST), 0)
+
+    def place(self, line: int) -> str:
+        """``line 12``, or ``cell 4, line 2``: a claim's place in a sentence."""
+        where = self.where(line)
+        return where if where.startswith("cell") else f"line {where}"
 
     @property
     def wrong(self) -> bool:
@@ -190,16 +209,26 @@ class Coverage:
         return self.decided * 100 < percent
 
 
-def audit_claims(text: str) -> list:
-    """Every numeric claim of the module's prose and math, with its verdict."""
+def audit_claims(text: str, formulas: int | None = None, cut: int = 0) -> list:
+    """Every numeric claim of the module's prose and math, with its verdict; with ``formulas``,
+    the audit stops at the line where it would read more formulas than that, and says so, as it
+    does where the text was ``cut`` (the first line not read)."""
     from .document import read
     from .rules import Auditor
 
-    return Auditor(read(text)).run()
+    return Auditor(read(text), formulas=formulas, cut=cut).run()
 
 
-def audit_module(text: str) -> ModuleAudit:
-    return ModuleAudit(audit_claims(text), audit_text(text))
+def audit_module(text: str | Source, formulas: int | None = None) -> ModuleAudit:
+    """The audit of a module's Markdown, or of a :class:`~.sources.Source` read from a notebook
+    or a LaTeX file, reading at most ``formulas`` formulas when that is given."""
+    source = text if isinstance(text, Source) else Source(text)
+    from .rules import REST
+
+    claims = audit_claims(source.text, formulas, source.cut)
+    stopped = next((c.line for c in claims if c.text == REST), 0)
+    read = "\n".join(source.text.split("\n")[: stopped - 1]) if stopped else source.text
+    return ModuleAudit(claims, audit_text(read), source)
 
 
 def _check_key(f: FoundExercise, ex: Exercise) -> AuditRow:

@@ -52,7 +52,10 @@ from .match import (
 from .said import Math, Said
 from .stated import Stated, Unreadable, rounds_to
 
-__all__ = ["CERTIFIED", "UNCHECKED", "WRONG", "Auditor", "Claim"]
+__all__ = ["CERTIFIED", "REST", "UNCHECKED", "WRONG", "Auditor", "Claim"]
+
+#: The claim that stands for the part of a text the audit did not reach (it stopped at a bound).
+REST = "the rest of the text"
 
 
 #: The rules that read a line after its formulas, each ``rule(auditor, line, add, covered)``.
@@ -66,6 +69,7 @@ RULES = (
     words.example_scalars,
     cost.head_width,
     words.statistics_words,
+    words.moments,
     cost.heads_words,
     cost.growth,
     words.conventions,
@@ -94,8 +98,11 @@ _SAID_UNREADABLE = {"formula too long", "formula nested too deeply"}
 class Auditor:
     """Runs every rule over a document and accounts for every number in it."""
 
-    def __init__(self, doc: Document):
+    def __init__(self, doc: Document, formulas: int | None = None, cut: int = 0):
         self.doc = doc
+        #: The most formulas read (a bound on the work, by the text), and where the text was cut.
+        self.formulas = formulas
+        self.cut = cut
         self.facts = Facts(doc)
         self.env = self.facts.env()
         #: Quantities the text defines by a stated identity (sigma_z = sqrt(Var(z))), as values
@@ -106,13 +113,27 @@ class Auditor:
             [x for steps in self.facts.examples.values() for m in steps.stages.values() for x in m]
         )
         self.claims: list[Claim] = []
+        self._givens: list | None = None
 
     def run(self) -> list[Claim]:
+        read = 0
+        stopped = self.cut
         for line in self.doc.lines:
             if line.kind in ("prose", "math", "table") and line.text:
+                read += len(line.formulas)
+                if self.formulas is not None and read > self.formulas:
+                    stopped = line.number
+                    why = f"the audit reads at most {self.formulas:,} formulas: it stopped here"
+                    break
                 self._line(line)
-        for number, why, text in self.doc.unread:  # what was not read is said, never skipped
-            self.claims.append(Claim(number, text, UNCHECKED, None, f"not read: {why}"))
+        else:
+            why = "the audit reads a text only to its bound of characters: it stopped here"
+        unread = [(n, w, t) for n, w, t in self.doc.unread if not stopped or n < stopped]
+        for number, why_, text in unread:  # what was not read is said, never skipped
+            self.claims.append(Claim(number, text, UNCHECKED, None, f"not read: {why_}"))
+        if stopped:
+            self.claims = [c for c in self.claims if c.line < stopped]
+            self.claims.append(Claim(stopped, REST, UNCHECKED, None, f"not read: {why}"))
         return sorted(self.claims, key=lambda c: (c.line, c.spans[0] if c.spans else (0, 0)))
 
     def _line(self, line: Line) -> None:
@@ -142,11 +163,18 @@ class Auditor:
                 attempt(self._chain, line, start, end, members, relations, add)
             for rule in RULES:
                 attempt(rule, self, line, add, covered)
-        covered.extend(_references(line.text))
+        covered.extend(_references(line))
+        # what no rule bound is one unchecked claim per formula, or per sentence of prose,
+        # however many numbers it writes (a claim is counted once, not once per digit)
+        leftovers: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for start, end in number_spans(line.text):
             if not any(a <= start and end <= b for a, b in covered):
-                add(_leftover(line, start, end, failed))
-                covered.append((start, end))
+                span = formula_span(line, start, end)
+                leftovers.setdefault(span if span != (start, end) else line.sentence_at(start), []).append(
+                    (start, end)
+                )
+        for spans in leftovers.values():
+            add(_leftover(line, spans, failed))
         for c in found:
             c.typeset = _typeset(c.text, line)
         self.claims.extend(c for c in found if c.verdict is not None)
@@ -197,7 +225,10 @@ class Auditor:
             names = set().union(*(calc.symbols_of(m) for m in members))
             crossover = bool(set(relations) & {">", "<", "≥", "≤"}) and {"N", "d_model"} <= names
             about_defined = bool(names & set(self.defined)) and not defines
-            if not defines and not digits and not crossover and not about_defined:
+            statistics = self.facts.standard_normal and any(
+                n[0] == "call" and n[1] in ("E", "Var") for m in members for n in calc.walk(m)
+            )
+            if not defines and not digits and not crossover and not about_defined and not statistics:
                 continue  # N > d_model, sigma_z = d_k (once sigma_z is defined) are claims too
             if (
                 relations == ["="]
@@ -234,10 +265,12 @@ class Auditor:
 
     def _chain(self, line, start, end, members, relations, add) -> None:
         """A chain's verdict with the premises of its unit; where its stated figure could not
-        be compared with them (``d_k = d_model/h = 32``), with the values the section gave
-        before it too (``Let $h = 8$ and $d_{model} = 512$.``)."""
+        be compared with them (``d_k = d_model/h = 32``), with the values the text gave before
+        it too (``Let $h = 8$ and $d_{model} = 512$.``). A figure compared with nothing is not
+        certified by the symbolic members beside it: the claim stays unchecked."""
         found: list[Claim] = []
-        if not self._chain_with(line, start, end, members, relations, found.append, self.premises(line)):
+        compared = self._chain_with(line, start, end, members, relations, found.append, self.premises(line))
+        if not compared:
             earlier = self.premises(line, start)
             if members[0][0] == "sym":  # d_k = d_model/h = 32 states d_k: no earlier d_k applies
                 earlier.pop(members[0][1], None)
@@ -245,13 +278,19 @@ class Auditor:
             if earlier != self.premises(line) and self._chain_with(
                 line, start, end, members, relations, again.append, earlier
             ):
-                found = again
-                # a name the section gave two values before (a toy model's d_k = 16, then the
+                found, compared = again, True
+                # a name the text gave two values before (a toy model's d_k = 16, then the
                 # full size's): which holds is the reader's guess, and a guess decides nothing
                 torn = sorted(k for k in earlier if len(self.given_values(line, start, k)) > 1)
                 if torn and any(c.verdict == WRONG for c in found):
                     why = f"{', '.join(torn)} given more than one value before this claim: not decided"
                     found = [Claim(c.line, c.text, UNCHECKED, None, why, c.spans) for c in found]
+        if not compared:
+            why = "its stated figure could not be compared: a value it needs is not given in the text"
+            found = [
+                Claim(c.line, c.text, UNCHECKED, None, why, c.spans) if c.verdict == CERTIFIED else c
+                for c in found
+            ]
         for claim in found:
             add(claim)
 
@@ -474,16 +513,23 @@ class Auditor:
         return {v for k, v in self._given_before(line, before) if k == name}
 
     def _given_before(self, line: Line, before: int) -> Iterator[tuple[str, sp.Rational]]:
-        """(name, value), in order, for each value the section gives before character
-        ``before`` of ``line``, outside other exercises (an exercise's data stay in it)."""
-        for x in self.doc.lines:
-            if x.section != line.section or x.kind not in ("prose", "table", "math"):
-                continue
-            if x.unit > 0 and x.unit != line.unit:
-                continue
-            yield from _givens(x, before if x is line else None)
-            if x is line:
-                return
+        """(name, value), in order, for each value the text gives before character ``before``
+        of ``line``, outside other exercises (an exercise's data stay in it): a value holds
+        until the text gives that name another."""
+        if self._givens is None:  # every line's givens, found once (a long text has many claims)
+            self._givens = [
+                (i, x.unit, _givens(x, None))
+                for i, x in enumerate(self.doc.lines)
+                if x.kind in ("prose", "table", "math")
+            ]
+            self._givens = [g for g in self._givens if g[2]]
+        here = next(i for i, x in enumerate(self.doc.lines) if x is line)
+        for i, unit, values in self._givens:
+            if i >= here:
+                break
+            if unit <= 0 or unit == line.unit:
+                yield from values
+        yield from _givens(line, before)
 
     def previous_block(self, line: Line) -> str:
         """The paragraph that introduces a display (it ends just before it)."""
@@ -503,6 +549,10 @@ _REFERENCE_PATTERNS = [
     r"\b(?:[Tt]okens?|[Rr]ows?|[Kk]eys?|[Qq]uer(?:y|ies)|[Hh]eads?|[Ss]teps?|[Ee]xercises?|[Ff]igures?|entry)"
     r" \d+(?: to \w+)?(?:'s)?",
     r"\(\d{4}\)",
+    # a year
+    r"\b(?:[Ii]n|[Ss]ince|[Uu]ntil|[Bb]y|[Ff]rom|[Oo]f|[Ee]arly|[Ll]ate|[Mm]id-?)\s+(?:19|20)\d{2}\b",
+    r"(?:et al\.|[A-Z][a-z]+),? (?:19|20)\d{2}[a-z]?\b",  # a citation: Vaswani et al., 2017
+    r"\[\^?\d+\]",  # a footnote or citation mark
     r"\b(?:NeurIPS|ICLR|ICML|ACL|NIPS) \d{4}",
     r"arXiv:\d+\.\d+",
     r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4}",
@@ -519,6 +569,7 @@ _GIVEN_PATTERNS = [
     r"[Oo]ver [\d,]+ random (?:draws|trials)",
     r"mean ⟨?0⟩? and variance ⟨?1⟩?",
     r"⟨[^⟩]*~ N\(0, 1\)⟩",
+    r"⟨\s*N\(0, ?1\)\s*⟩",  # independent N(0, 1) entries: the premise of the statistics
     r"for ⟨\s*d_k\s*=\s*[\d, and]+⟩",
     r"⟨p_max\s*\(1 - p_max\)⟩",
     r"⟨\s*[ij]\s*[+-]\s*1\s*⟩",
@@ -545,17 +596,45 @@ GIVING = re.compile(
 )
 
 
+#: A formula that only gives a value: ``⟨h = 8⟩``, ``⟨d_k = d_v = 64⟩`` (each name before it).
+_LONE = re.compile(r"⟨\s*((?:[A-Za-z]\w*\s*=\s*)+)(\d+(?:\.\d+)?)\s*⟩")
+#: A sentence that supposes (``a model with ⟨d_k = 32⟩ would``): its values hold in it only.
+_SUPPOSING = re.compile(r"\b(?:would|could|might|if|whereas|instead)\b", re.I)
+
+
 def _givens(line: Line, before: int | None) -> list[tuple[str, sp.Rational]]:
-    """(name, value) for each value ``line`` gives in a sentence that gives values
-    (:data:`GIVING`), in order, before character ``before``."""
+    """(name, value) for each value ``line`` gives, in order, before character ``before``: the
+    values a sentence that gives values lists (:data:`GIVING`), and any formula that only gives
+    a value (``We use ⟨h = 8⟩ heads.``) outside a sentence that supposes."""
     out = []
     for m in GIVING.finditer(line.text):
-        if before is not None and m.start("list") >= before:
-            break
         for g in re.finditer(r"⟨([^⟩]*)⟩", m.group("list")):
             v = _GIVEN.fullmatch(g.group(1))
-            if v and v.group(1) in KNOWN_SYMBOLS and (before is None or m.start("list") + g.start() < before):
-                out.append((v.group(1), sp.Rational(v.group(2))))
+            at = m.start("list") + g.start()
+            if v and v.group(1) in KNOWN_SYMBOLS and (before is None or at < before):
+                out.append((at, v.group(1), sp.Rational(v.group(2))))
+    for m in lone_givens(line):
+        if before is not None and m.start() >= before:
+            break
+        a, b = line.sentence_at(m.start())
+        if _SUPPOSING.search(line.text[a:b]):
+            continue
+        for name in re.findall(r"[A-Za-z]\w*", m.group(1)):
+            out.append((m.start(), name, sp.Rational(m.group(2))))
+    return [(name, value) for _, name, value in sorted(out, key=lambda x: x[0])]
+
+
+def lone_givens(line: Line) -> list[re.Match]:
+    """The formulas of ``line`` that only give a value (:data:`_LONE`), less those that follow
+    a list of givens in their sentence: in ``For ⟨h = 8⟩, ⟨d_k = 60⟩`` the second is what the
+    sentence says of the first, a claim."""
+    ends = [m.end("list") for m in GIVING.finditer(line.text)]
+    out = []
+    for m in _LONE.finditer(line.text):
+        a, _ = line.sentence_at(m.start())
+        if any(a <= end <= m.start() for end in ends):
+            continue
+        out.append(m)
     return out
 
 
@@ -614,11 +693,13 @@ def _typeset(text: str, line: Line) -> str:
     return out if "⟨" not in out else ""  # a formula cut by the claim's span: the plain text is shown
 
 
-def _references(text: str) -> list[tuple[int, int]]:
+def _references(line: Line) -> list[tuple[int, int]]:
+    text = line.text
     spans = []
     for p in _REFERENCE_PATTERNS + _GIVEN_PATTERNS:
         spans.extend(m.span() for m in re.finditer(p, text))
     spans.extend(m.span("list") for m in GIVING.finditer(text))  # Let h = 8 and d_model = 512
+    spans.extend(m.span() for m in lone_givens(line))  # We use h = 8 heads
     return spans
 
 
@@ -632,7 +713,9 @@ _FAILED = {
 }
 
 
-def _leftover(line: Line, start: int, end: int, failed: list[str] = ()) -> Claim:
+def _leftover(line: Line, spans: list[tuple[int, int]], failed: list[str] = ()) -> Claim:
+    """One unchecked claim for the numbers ``spans`` of one formula or one sentence."""
+    start, end = spans[0][0], spans[-1][1]
     span = formula_span(line, start, end)
     a, b = line.sentence_at(start)
     shown = (
@@ -647,4 +730,4 @@ def _leftover(line: Line, start: int, end: int, failed: list[str] = ()) -> Claim
         reason = "a statement about practice or frequency, in words: no computation bound"
     else:
         reason = "no computation bound to this number"
-    return Claim(line.number, shown, UNCHECKED, None, reason, [span])
+    return Claim(line.number, shown, UNCHECKED, None, reason, [span] if span != (start, end) else spans)

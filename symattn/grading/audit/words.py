@@ -24,6 +24,7 @@ from .match import (
     evaluate,
     formula_span,
     inside,
+    same,
     stated_vector,
     vector_ok,
 )
@@ -362,6 +363,49 @@ STAT_WORDS = (
         Tex("Var(z/√d_k)", r"\operatorname{Var}(z/\sqrt{d_k})"),
     ),
 )
+
+
+#: "⟨q · k⟩ has mean ⟨0⟩ and variance ⟨d_k⟩": the moments of the formula just before.
+_MOMENTS = re.compile(
+    r"⟨(?P<of>[^⟩]*)⟩[^⟨.;]{0,30}?\b(?:has|have|with)\s+(?:a\s+|an\s+)?(?P<first>mean|expectation|variance)"
+    r"\s+(?:of\s+)?⟨(?P<a>[^⟩]*)⟩(?:\s*,?\s*and\s+(?:a\s+)?(?:variance|mean)\s+(?:of\s+)?⟨(?P<b>[^⟩]*)⟩)?"
+)
+
+
+def moments(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "Their dot product ⟨q · k = ∑ q_i k_i⟩ has mean ⟨0⟩ and variance ⟨d_k⟩": E[...] and
+    Var(...) of the formula just before, by the text's own statistics."""
+    if not au.facts.standard_normal:
+        return
+    for m in _MOMENTS.finditer(line.text):
+        try:
+            members, _ = calc.parse_chain(m.group("of"))
+        except Unreadable:
+            continue
+        first = m.group("first")
+        said = [(m.group("a"), "Var" if first == "variance" else "E", m.span("a"))]
+        if m.group("b") is not None:
+            said.append((m.group("b"), "E" if first == "variance" else "Var", m.span("b")))
+        for stated, moment, span in said:
+            value = evaluate(("call", moment, members[-1]), au.env)
+            try:
+                want, _ = calc.parse_chain(stated)
+                claimed = evaluate(want[0], au.env)
+            except Unreadable:
+                continue
+            if value is None or claimed is None or isinstance(value, sp.MatrixBase):
+                continue
+            name = "the variance" if moment == "Var" else "the mean"
+            add(
+                Claim(
+                    line.number,
+                    line.text[m.start("of") - 1 : span[1] + 1],
+                    CERTIFIED if same(value, claimed) else WRONG,
+                    Said(name, " = ", Math(value)),
+                    r"statistics of independent $\mathcal{N}(0, 1)$ entries (symattn.proof.expectation)",
+                    [(span[0] - 1, span[1] + 1)],
+                )
+            )
 
 
 def statistics_words(au: AuditContext, line: Line, add: Callable, covered: list) -> None:

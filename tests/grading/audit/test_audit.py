@@ -418,18 +418,21 @@ def test_planted_error_in_shuffled_copy_is_flagged_at_its_new_line(module_text):
 
 # -- the command line ------------------------------------------------------------------------------
 def test_json_report(cli):
-    """--json: claims with exactly line, text, verdict, value (plain and LaTeX), rule; keys; the
-    coverage, which counts the claims listed; exit 0."""
+    """--json: the kind of text read; claims with exactly line (and where, the same line for
+    Markdown), text, verdict, value (plain and LaTeX), rule; keys; the coverage, which counts
+    the claims listed; exit 0."""
     code, out, err = cli("audit", str(MODULE), "--json")
     assert code == 0, err
     doc = json.loads(out)
-    assert set(doc) == {"claims", "keys", "coverage"}
+    assert set(doc) == {"kind", "claims", "keys", "coverage"}
+    assert doc["kind"] == "markdown"
     verdicts = [c["verdict"] for c in doc["claims"]]
     assert doc["coverage"]["claims"] == len(verdicts)
     assert [doc["coverage"][v] for v in ("certified", "wrong", "unchecked")] == [
         verdicts.count(v) for v in ("certified", "wrong", "unchecked")
     ]
-    assert all(set(c) == {"line", "text", "verdict", "value", "value_latex", "rule"} for c in doc["claims"])
+    fields = {"line", "where", "text", "verdict", "value", "value_latex", "rule"}
+    assert all(set(c) == fields and c["where"] == str(c["line"]) for c in doc["claims"])
     assert {c["verdict"] for c in doc["claims"]} <= {"certified", "wrong", "unchecked"}
     assert sum(c["verdict"] == "certified" for c in doc["claims"]) == 66  # as CLAIMS counts them
     lines = MODULE.read_text().splitlines()

@@ -35,9 +35,24 @@ def test_a_value_holds_until_it_is_stated_again():
     assert [v for _, v, _ in _claims(text)] == ["certified"]
 
 
-def test_a_value_does_not_leave_its_section():
+def test_a_value_holds_past_its_section_until_it_is_given_again():
+    """Issue 47: given values apply until redefined, in later paragraphs and sections too."""
     text = "# One\n\nLet $h = 8$ and $d_{model} = 512$.\n\n# Two\n\nEach head has width $d_{model}/h = 32$.\n"
-    assert "wrong" not in [v for _, v, _ in _claims(text)]
+    assert [v for _, v, _ in _claims(text)] == ["wrong"]
+    again = text.replace("# Two\n", "# Two\n\nHere we take $h = 16$.\n")
+    assert [v for _, v, _ in _claims(again)] == ["certified"]
+
+
+@pytest.mark.parametrize(
+    "given",
+    ["We use $h = 8$ heads and $d_{model} = 512$.", "The model has $h = 8$ heads; its width is $d_{model} = 512$."],
+)
+def test_a_formula_that_only_gives_a_value_is_a_premise_not_a_claim(given):
+    """Not only "Let ..." gives: any formula ``name = number`` outside a sentence that supposes."""
+    claims = _claims(given + "\n\nEach head has width $d_{model}/h = 32$.\n")
+    assert [(line, v) for line, v, _ in claims] == [(3, "wrong")]
+    supposed = "A model with $h = 16$ heads would be slower.\n\nIt has $d_{model}/h = 64$."
+    assert [v for _, v, _ in _claims(given + "\n\n" + supposed)] == ["certified"]
 
 
 def test_given_values_are_not_counted_as_claims():

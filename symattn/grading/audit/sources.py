@@ -1,0 +1,318 @@
+"""The texts an audit reads, each turned into the Markdown with LaTeX that :mod:`.document` reads.
+
+- **Markdown** (``.md`` and anything else) is read as it is.
+- **Jupyter notebooks** (``.ipynb``) are read with ``nbformat`` (the Jupyter project's own
+  reader and validator): each markdown cell's text, each code cell as a fenced block (code is
+  not prose: the audit reads no claim in it, as in a Markdown fence). A claim's line is mapped
+  back to its cell (:meth:`Source.where`).
+- **LaTeX** (``.tex``) is parsed with ``pylatexenc``'s ``LatexWalker`` (a well-kept LaTeX parser,
+  not patterns of our own): inline and display math in any of its forms (``$``, ``\\(``,
+  ``\\[``, ``equation``, ``align``, ``eqnarray``, ...) becomes ``$...$`` or ``$$...$$``; the
+  text of sectioning and text macros is kept (``\\section`` as a heading, ``\\emph``,
+  ``\\footnote``); ``tabular`` rows become Markdown table rows; macros that carry no prose
+  (``\\cite``, ``\\label``, ``\\includegraphics``, the preamble) are dropped, so their numbers
+  are never taken for claims; ``\\newcommand`` macros without arguments (``\\dmodel``) are
+  expanded in math. Every line keeps its number, so a claim is reported at its source line.
+  ``\\input`` and ``\\include`` are refused: the audit reads one file, and a verdict on part of
+  a text would pass over the rest.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field, replace
+
+from ...errors import InputError
+
+#: The kinds of text an audit reads, by file name extension (anything else is Markdown).
+KINDS = {".ipynb": "notebook", ".tex": "latex", ".ltx": "latex"}
+
+
+@dataclass(frozen=True)
+class Source:
+    """A text as the Markdown the audit reads, and where each of its lines came from."""
+
+    text: str
+    kind: str = "markdown"
+    #: For a notebook: the first line of each cell in :attr:`text`, and the cell's number.
+    cells: tuple[tuple[int, int], ...] = field(default=())
+    #: Where the text was cut at the bound of characters read (the first line not read), or 0.
+    cut: int = 0
+
+    def where(self, line: int) -> str:
+        """A line of :attr:`text` as its author finds it: ``12``, or ``cell 4, line 2``."""
+        if not self.cells:
+            return str(line)
+        k = bisect.bisect_right([first for first, _ in self.cells], line) - 1
+        if k < 0:
+            return str(line)
+        first, cell = self.cells[k]
+        return f"cell {cell}, line {line - first + 1}"
+
+
+def kind_of(path: str) -> str:
+    """The kind of text a file holds, by its extension."""
+    return KINDS.get(re.sub(r"^.*(\.[^./\\]+)$", r"\1", path.lower()) if "." in path else "", "markdown")
+
+
+def read_source(text: str, kind: str = "markdown", characters: int | None = None) -> Source:
+    """``text`` of the given kind as a :class:`Source`; :class:`~symattn.errors.InputError` with
+    one line when it cannot be read (a notebook that is not one, an ``\\input``). A text read
+    longer than ``characters`` is cut at the last paragraph that ends within them, and
+    :attr:`Source.cut` says where."""
+    if kind == "notebook":
+        return _cut(_notebook(text), characters)
+    if kind == "latex":
+        head = _cut(Source(text), characters)
+        return replace(head, text=latex_to_markdown(head.text, tolerant=bool(head.cut)), kind="latex")
+    return _cut(Source(text), characters)
+
+
+def _cut(source: Source, characters: int | None) -> Source:
+    """The source up to its last paragraph break within ``characters`` (a line break if it has
+    none there), or the whole of it when it is not longer."""
+    text = source.text
+    if characters is None or len(text) <= characters:
+        return source
+    end = text.rfind("\n\n", 0, characters)
+    end = end if end > 0 else max(text.rfind("\n", 0, characters), 0)
+    skip = len(text) - end - len(text[end:].lstrip("\n"))  # the break itself is not text
+    return replace(source, text=text[:end], cut=text.count("\n", 0, end + skip) + 1)
+
+
+# -- notebooks ---
+
+
+def _notebook(text: str) -> Source:
+    import nbformat
+
+    try:
+        nb = nbformat.reads(text, as_version=4)
+        nbformat.validate(nb)
+    except Exception as exc:  # nbformat raises JSON, schema and version errors of many kinds
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"not a Jupyter notebook nbformat reads: {first[:160]}") from None
+    out: list[str] = []
+    cells: list[tuple[int, int]] = []
+    for number, cell in enumerate(nb.cells, start=1):
+        source = cell.source if isinstance(cell.source, str) else "".join(cell.source)
+        cells.append((len(out) + 1, number))
+        if cell.cell_type == "markdown":
+            out += source.splitlines() or [""]
+        else:  # code and raw cells: not prose, kept as a fence so that nothing shifts
+            fence = "~~~~" if "~~~" in source else "~~~"
+            out += [fence, *source.splitlines(), fence]
+        out.append("")  # a cell ends its paragraph
+    return Source("\n".join(out), "notebook", tuple(cells))
+
+
+# -- LaTeX ---
+
+#: Environments whose body is display math; those with alignment points become ``aligned``.
+_MATH_ENVIRONMENTS = {
+    "equation": False,
+    "displaymath": False,
+    "math": False,
+    "align": True,
+    "aligned": True,
+    "alignat": True,
+    "eqnarray": True,
+    "gather": True,
+    "multline": False,
+    "split": True,
+    "flalign": True,
+}
+#: Environments whose body is code or verbatim text: kept as a fence, never read for claims.
+_CODE_ENVIRONMENTS = {"verbatim", "lstlisting", "minted", "Verbatim", "algorithmic", "algorithm"}
+_TABLES = {"tabular", "tabularx", "tabular*", "array"}
+_HEADINGS = {
+    "part": 1, "chapter": 1, "title": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 5,
+}  # fmt: skip
+#: Macros whose last argument is prose, kept as text.
+_TEXT_MACROS = {
+    "emph", "textbf", "textit", "textsl", "textsc", "textrm", "textsf", "texttt", "text",
+    "underline", "mbox", "hbox", "textnormal", "uline", "caption", "abstract", "item",
+}  # fmt: skip
+_REFUSED = {"input", "include", "subfile", "import", "subimport", "includeonly"}
+_ESCAPED = {"%": "%", "&": "&", "$": "\\$", "_": "_", "#": "#", "{": "{", "}": "}", " ": " ", ",": " "}
+_SPECIALS = {"~": " ", "--": "–", "---": "—", "``": '"', "''": '"', "`": "'", "'": "'"}
+
+
+def latex_to_markdown(text: str, tolerant: bool = False) -> str:
+    """A LaTeX source as Markdown with its math, line for line (see the module's docstring);
+    ``tolerant`` for a text cut short, whose environments may not close."""
+    from pylatexenc.latexwalker import LatexWalker, LatexWalkerError
+
+    try:
+        nodes, _, _ = LatexWalker(text, tolerant_parsing=tolerant).get_latex_nodes()
+    except LatexWalkerError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "unbalanced braces"
+        raise InputError(f"not LaTeX pylatexenc reads: {first[:160]}") from None
+    except RecursionError:
+        raise InputError("not LaTeX pylatexenc reads: nested too deeply") from None
+    writer = _LatexWriter(text, _zero_argument_macros(nodes))
+    out = writer.nodes(nodes)
+    if out.count("\n") != text.count("\n"):  # never: each node keeps its newlines
+        raise AssertionError("the LaTeX reader lost the source's line numbers")
+    return out
+
+
+_DEFINING = ("newcommand", "renewcommand", "providecommand")
+
+
+def _zero_argument_macros(nodes) -> dict[str, str]:
+    """``\\newcommand{\\dmodel}{d_{\\text{model}}}`` and the like without arguments, by name
+    (``\\def`` is not expanded: pylatexenc does not read its parts)."""
+    from pylatexenc.latexwalker import LatexEnvironmentNode, LatexGroupNode, LatexMacroNode
+
+    out: dict[str, str] = {}
+
+    def visit(ns) -> None:
+        for n in ns or ():
+            if isinstance(n, LatexMacroNode) and n.macroname in _DEFINING:
+                args = [a for a in (n.nodeargd.argnlist if n.nodeargd else []) if a is not None]
+                # pylatexenc reads \newcommand{\name}[n]{body}: name, then an optional count
+                if len(args) >= 2 and not any(a.latex_verbatim().startswith("[") for a in args[1:-1]):
+                    name = args[0].latex_verbatim().strip("{} ")
+                    body = args[-1].latex_verbatim()
+                    if name.startswith("\\") and body.startswith("{"):
+                        out[name[1:]] = body[1:-1]
+            elif isinstance(n, (LatexEnvironmentNode, LatexGroupNode)):
+                visit(n.nodelist)
+
+    visit(nodes)
+    return out
+
+
+def _expand(tex: str, macros: dict[str, str]) -> str:
+    """``tex`` with the document's argument-free macros expanded (a bounded number of rounds:
+    a macro defined by itself stays as it is)."""
+    if not macros:
+        return tex
+    names = "|".join(sorted(map(re.escape, macros), key=len, reverse=True))
+    pattern = re.compile(r"\\(" + names + r")(?![A-Za-z])")
+    for _ in range(8):
+        new = pattern.sub(lambda m: _grouped(macros[m.group(1)]), tex)
+        if new == tex:
+            break
+        tex = new
+    return tex
+
+
+def _grouped(body: str) -> str:
+    """A macro's body as it stands in math: a single symbol bare (``d_{\\text{model}}``, read as
+    the symbol), anything longer in braces, so that ``\\dk^2`` squares all of it."""
+    if re.fullmatch(r"\s*\\?[A-Za-z]+(?:_(?:\w|\{(?:[^{}]|\{[^{}]*\})*\}))?\s*", body):
+        return body.strip()
+    return "{" + body + "}"
+
+
+class _LatexWriter:
+    def __init__(self, source: str, macros: dict[str, str]):
+        self.source = source
+        self.macros = macros
+
+    def line_of(self, pos: int) -> int:
+        return self.source.count("\n", 0, pos) + 1
+
+    def nodes(self, nodes) -> str:
+        return "".join(self.node(n) for n in nodes or ())
+
+    def node(self, n) -> str:
+        from pylatexenc import latexwalker as lw
+
+        raw = n.latex_verbatim()
+        if isinstance(n, lw.LatexCharsNode):
+            return raw
+        if isinstance(n, lw.LatexCommentNode):
+            return _newlines(raw)
+        if isinstance(n, lw.LatexSpecialsNode):
+            return _SPECIALS.get(n.specials_chars, n.specials_chars)
+        if isinstance(n, lw.LatexGroupNode):
+            return self.nodes(n.nodelist)
+        if isinstance(n, lw.LatexMathNode):
+            inner = raw[len(n.delimiters[0]) : len(raw) - len(n.delimiters[1])]
+            return self.math(inner, n.displaytype == "display")
+        if isinstance(n, lw.LatexEnvironmentNode):
+            return self.environment(n, raw)
+        if isinstance(n, lw.LatexMacroNode):
+            return self.macro(n, raw)
+        return _newlines(raw)
+
+    def math(self, inner: str, display: bool, aligned: bool = False) -> str:
+        inner = re.sub(r"\\(?:label|tag)\*?\{[^{}]*\}|\\nonumber\b|\\notag\b", "", inner)
+        inner = _expand(inner, self.macros)
+        if aligned:
+            inner = inner.replace("&=&", "&=").replace("& = &", "& =")
+            lead = inner[: len(inner) - len(inner.lstrip())]  # the body keeps its newlines
+            return f"$${lead}\\begin{{aligned}}{inner[len(lead):]}\\end{{aligned}}$$"
+        return f"$${inner}$$" if display else f"${inner}$"
+
+    def environment(self, n, raw: str) -> str:
+        name = n.environmentname
+        base = name.rstrip("*")
+        if base in _MATH_ENVIRONMENTS:
+            body = "".join(x.latex_verbatim() for x in n.nodelist or ())
+            return self.math(body, True, _MATH_ENVIRONMENTS[base])
+        if name in _CODE_ENVIRONMENTS or base in _CODE_ENVIRONMENTS:
+            lines = raw.split("\n")  # \begin{...} and \end{...} become the fence's lines
+            return "\n".join(["~~~", *lines[1:-1], "~~~"]) if len(lines) > 1 else ""
+        if name in _TABLES:
+            return self.table(n, raw)
+        # any other environment (document, itemize, figure, abstract, ...): its prose and math;
+        # of \begin{...} with its arguments and of \end{...}, only their newlines
+        body = self.nodes(n.nodelist)
+        return "\n" * (raw.count("\n") - body.count("\n")) + body
+
+    def table(self, n, raw: str) -> str:
+        """A tabular's rows as Markdown table rows (``|`` between cells), line for line."""
+        from pylatexenc import latexwalker as lw
+
+        parts: list[str] = []
+        for x in n.nodelist or ():
+            if isinstance(x, lw.LatexMacroNode) and x.macroname == "\\":
+                parts.append("\0")  # the end of a row
+            elif isinstance(x, lw.LatexSpecialsNode) and x.specials_chars == "&":
+                parts.append("\1")  # a cell boundary
+            elif isinstance(x, lw.LatexMacroNode) and x.macroname in ("multicolumn", "multirow"):
+                args = [a for a in (x.nodeargd.argnlist if x.nodeargd else []) if a is not None]
+                parts.append(self.node(args[-1]) if args else "")
+            else:
+                parts.append(self.node(x))
+        body = "".join(parts).replace("&", "\1")
+        out: list[str] = []
+        for row in body.split("\0"):
+            cells = [c.replace("\n", " ").strip() for c in row.split("\1")]
+            line = "| " + " | ".join(cells) + " |" if any(cells) else ""
+            out.append(_newlines(row) + line)
+        rows = "".join(out)
+        return "\n" * (raw.count("\n") - rows.count("\n")) + rows
+
+    def macro(self, n, raw: str) -> str:
+        name = n.macroname
+        args = [a for a in (n.nodeargd.argnlist if n.nodeargd else []) if a is not None]
+        if name in _REFUSED:
+            target = args[-1].latex_verbatim().strip("{}") if args else ""
+            raise InputError(
+                f"line {self.line_of(n.pos)}: \\{name}{{{target}}}: the audit reads one file; "
+                "put the text it includes in this one"
+            )
+        if name in _ESCAPED:
+            return _ESCAPED[name]
+        if name in _HEADINGS and args:
+            title = self.node(args[-1])
+            return "#" * _HEADINGS[name] + " " + " ".join(title.split()) + _newlines(title)
+        if name in _TEXT_MACROS and args:
+            return self.node(args[-1])
+        if name == "footnote" and args:
+            return " (" + self.node(args[-1]) + ")"
+        if name == "href" and len(args) >= 2:
+            return self.node(args[-1])
+        if name == "\\":
+            return " "
+        return _newlines(raw)  # \cite, \label, \vspace{1em}, \includegraphics[...]: no prose
+
+
+def _newlines(raw: str) -> str:
+    return "\n" * raw.count("\n")
