@@ -299,7 +299,8 @@ def _audit_report(
             f"below --min-decided {min_decided} ({coverage.unchecked} unchecked)"
         )
     elif short:
-        problems.append(f"symattn: too little decided: the text was read only to {result.place(result.stopped)}")
+        read_to = result.place(result.stopped)
+        problems.append(f"symattn: too little decided: the text was read only to {read_to}")
     return (audit_json(result) if as_json else audit_text_report(result)), problems, result.wrong or short
 
 

@@ -134,7 +134,7 @@ def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
 
 # -- parsing ------------------------------------------------------------------------------------
 _TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"\s*(?:(?P<num>\d+(?:\.\d+)?[eE][+-]?\d+(?![\w(])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"|(?P<id>[A-Za-z][A-Za-z0-9]*(?:_(?:\([^()]*\)|[A-Za-z0-9]+))*)"
     r"|(?P<op>\*\*|[-+*/^()\[\],=≈<>≤≥≠±×−·]))"
 )
@@ -363,6 +363,13 @@ def symbols_of(node: Node) -> set[str]:
 
 
 # -- evaluation ---------------------------------------------------------------------------------
+#: Units of bytes a figure may carry (``8\\text{GiB}``): decimal and binary multiples, exactly.
+UNITS = {
+    "bytes": 1, "kB": 10**3, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
+    "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50,
+}  # fmt: skip
+
+
 def _number(text: str) -> sp.Rational:
     return sp.Rational(text.replace(",", ""))
 
@@ -378,6 +385,8 @@ def exact(node: Node, env: dict) -> sp.Basic:
             return env[name]
         if name == "e":
             return sp.E
+        if name in UNITS:
+            return sp.Integer(UNITS[name])
         if name == "oo":
             return sp.oo
         return sp.Symbol(name, positive=True)

@@ -67,8 +67,8 @@ def dimension(text: str) -> str:
     """The name the text gives the width of q and k: the bound of its sum of q_i k_i, or the
     space they live in (``q, k ∈ R^(d)``); d_k when it names none."""
     m = re.search(r"sum_\(\w=1\)\^\(?([A-Za-z]\w*)\)? q_\w k_\w", text)
-    if m is None:
-        m = re.search(r"\bq, ?k ∈ R\^\(?([A-Za-z]\w*)\)?", text)
+    if m is None:  # q, k ∈ R^d; the query q ∈ R^d
+        m = re.search(r"\bq(?:, ?k(?:_i)?)? ∈ R\^\(?([A-Za-z]\w*)\)?", text)
     return m.group(1) if m else "d_k"
 
 

@@ -53,7 +53,13 @@ KNOWN_SYMBOLS = {"N", "h", "d_model", "d_k", "d_v", "g", "d"}
 
 def evaluate(node: calc.Node, env: dict) -> sp.Basic | None:
     """The member's exact value, or None when it uses something undefined."""
-    unknown = calc.symbols_of(calc.dot_products(node)) - KNOWN_SYMBOLS - set(env) - {"z", "q_i", "k_i", "i"}
+    unknown = (
+        calc.symbols_of(calc.dot_products(node))
+        - KNOWN_SYMBOLS
+        - set(env)
+        - set(calc.UNITS)
+        - {"z", "q_i", "k_i", "i"}
+    )
     if unknown:
         return None
     try:

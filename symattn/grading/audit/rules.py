@@ -63,6 +63,7 @@ RULES = (
     words.masks,
     words.stage_vectors,
     words.typical_score,
+    words.factors,
     words.about,
     words.listed_weights,
     words.their_sum,
@@ -693,9 +694,31 @@ def _typeset(text: str, line: Line) -> str:
     return out if "⟨" not in out else ""  # a formula cut by the claim's span: the plain text is shown
 
 
+#: A sentence that sets up an example (``consider a minibatch of two examples of size 2 × 4``,
+#: ``we pick queries of size (2, 1, 20)``, ``such as -10^6``): its figures are its premises.
+_SETTING_UP = re.compile(
+    r"\b(?:[Cc]onsider|[Ss]uppose|[Ii]magine|[Ww]e (?:pick|choose|take|use|set|assume|consider|fix)"
+    r"|[Ll]et'?s (?:say|take|pick|use|assume)|such as|e\.g\.|for example|for instance)\b"
+)
+
+
+def _settings(line: Line) -> list[tuple[int, int]]:
+    """The figures of sentences that set up an example, outside formulas that state a relation
+    (a claim made in the same sentence, ``so ⟨d_k = 512/8 = 64⟩``, is still read)."""
+    spans = []
+    for a, b in line.sentences():
+        if not _SETTING_UP.search(line.text[a:b]):
+            continue
+        claims = [(s, e) for _, plain, s, e in line.formulas if a <= s < b and re.search(r"[=≈<>≤≥]", plain)]
+        for s, e in number_spans(line.text[a:b]):
+            if not any(x <= s + a < y for x, y in claims):
+                spans.append((s + a, e + a))
+    return spans
+
+
 def _references(line: Line) -> list[tuple[int, int]]:
     text = line.text
-    spans = []
+    spans = _settings(line)
     for p in _REFERENCE_PATTERNS + _GIVEN_PATTERNS:
         spans.extend(m.span() for m in re.finditer(p, text))
     spans.extend(m.span("list") for m in GIVING.finditer(text))  # Let h = 8 and d_model = 512

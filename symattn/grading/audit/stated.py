@@ -44,9 +44,9 @@ class Stated:
         if m := re.fullmatch(r"(.+?)e([+-]?\d+)", t):  # scientific notation: 3.3e5, digits of 3.3
             inner = cls.read(m.group(1), scale, percent)
             power = Fraction(10) ** int(m.group(2))
-            return cls(
-                text, inner.value * power, inner.digits, inner.unit * power, inner.whole and power >= 1
-            )
+            # a figure in scientific notation states its significant digits: never a whole
+            # number meant exactly (16e9 is 16 billion to two digits)
+            return cls(text, inner.value * power, inner.digits, inner.unit * power, False)
         neg = t.startswith("-")
         body = t.lstrip("+-")
         if not re.fullmatch(r"\d+(\.\d+)?|\.\d+", body):

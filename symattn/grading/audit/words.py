@@ -291,6 +291,79 @@ def about(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
         )
 
 
+#: Words for a ratio: what "⟨a⟩ is <word> ⟨b⟩" says a / b is (an order of magnitude: within a
+#: factor of √10 of ten).
+_FACTOR_WORDS = {
+    "twice": 2, "double": 2, "half": sp.Rational(1, 2), "a third of": sp.Rational(1, 3),
+    "a quarter of": sp.Rational(1, 4), "three times": 3, "four times": 4, "ten times": 10,
+}  # fmt: skip
+_OPERAND = r"⟨(?P<{0}>[^⟨⟩]*)⟩|(?P<{0}n>\d[\d,]*(?:\.\d+)?)"
+_FACTOR = re.compile(
+    "(?:" + _OPERAND.format("a") + r")\s+(?:is|are|costs?|takes?|needs?|uses?|comes to)\s+"
+    r"(?P<about>about |roughly |approximately |nearly |around |some )?"
+    r"(?P<word>twice|double|half|a third of|a quarter of|three times|four times|ten times"
+    r"|⟨(?P<times>\d+)⟩ times|(?P<timesn>\d+) times|(?P<orders>an|one|two|three) orders? of magnitude"
+    r"|(?P<pct>\d+(?:\.\d+)?) ?%)"
+    r"\s*(?P<dir>larger|more|bigger|greater|higher|smaller|less|fewer|lower"
+    r"|as (?:large|much|many|big|long)|of)?"
+    r"\s*(?:than|as|of)?\s+(?:the\s+)?(?:" + _OPERAND.format("b") + ")"
+)
+
+
+def factors(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "⟨a⟩ is twice ⟨b⟩", "half as much as", "three times", "an order of magnitude larger",
+    "⟨a⟩ is 35 % of ⟨b⟩": the ratio a / b the words state, with both sides evaluated."""
+    for m in _FACTOR.finditer(line.text):
+        sides = []
+        for key in ("a", "b"):
+            text = m.group(key) if m.group(key) is not None else m.group(key + "n")
+            try:
+                members, _ = calc.parse_chain(text)
+            except Unreadable:
+                break
+            value = evaluate(members[-1], au.env)
+            if value is None or isinstance(value, sp.MatrixBase) or value.free_symbols or value == 0:
+                break
+            sides.append(value)
+        if len(sides) < 2:
+            continue
+        ratio = sides[0] / sides[1]
+        word, direction = m.group("word"), m.group("dir") or ""
+        down = direction in ("smaller", "less", "fewer", "lower")
+        if m.group("orders"):
+            k = {"an": 1, "one": 1, "two": 2, "three": 3}[m.group("orders")]
+            low, high = sp.Integer(10) ** k / sp.sqrt(10), sp.Integer(10) ** k * sp.sqrt(10)
+            ok = bool(low <= (1 / ratio if down else ratio) <= high)
+            said = f"a ratio of {k} order{'s' if k > 1 else ''} of magnitude, within a factor of √10"
+        else:
+            if m.group("pct"):
+                factor = sp.Rational(m.group("pct")) / 100
+                factor = 1 + factor if direction in ("larger", "more", "bigger", "greater", "higher") else (
+                    1 - factor if down else factor
+                )
+            else:
+                times = m.group("times") or m.group("timesn")
+                factor = sp.Integer(times) if times else _FACTOR_WORDS[word]
+                if down and factor > 1:
+                    continue  # "three times smaller": no agreed meaning, never judged
+            approximate = bool(m.group("about")) or any(
+                calc.has_decimal(calc.parse_chain(m.group(k) or m.group(k + "n"))[0][-1]) for k in "ab"
+            )
+            gap = abs(ratio / factor - 1)
+            ok = bool(gap <= sp.Rational(1, 4)) if approximate else same(ratio, factor)
+            said = "the ratio the words state" + (", about" if approximate else ", exactly")
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ok else WRONG,
+                Said("a ratio of ", Math(ratio)),
+                f"arithmetic: {said}",
+                [m.span()],
+            )
+        )
+
+
 def conventions(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
     text = line.text
     m = re.search(r"holds ⟨0⟩ where attention is allowed and ⟨-oo⟩ where", text)
@@ -365,10 +438,19 @@ STAT_WORDS = (
 )
 
 
-#: "⟨q · k⟩ has mean ⟨0⟩ and variance ⟨d_k⟩": the moments of the formula just before.
+#: "⟨q · k⟩ has mean ⟨0⟩ and variance ⟨d_k⟩", "the dot product ... has zero mean and a variance
+#: of ⟨d⟩": the moments of the formula (or of the dot product q · k) just before.
 _MOMENTS = re.compile(
-    r"⟨(?P<of>[^⟩]*)⟩[^⟨.;]{0,30}?\b(?:has|have|with)\s+(?:a\s+|an\s+)?(?P<first>mean|expectation|variance)"
-    r"\s+(?:of\s+)?⟨(?P<a>[^⟩]*)⟩(?:\s*,?\s*and\s+(?:a\s+)?(?:variance|mean)\s+(?:of\s+)?⟨(?P<b>[^⟩]*)⟩)?"
+    r"(?:⟨(?P<of>[^⟩]*)⟩|\b(?P<dot>[Tt]he(?:ir)? dot product)\b)[^⟨.;]{0,40}?\b(?:has|have|with)\s+"
+    r"(?:(?P<zero>zero) mean(?:\s*,?\s*and\s+)?"
+    r"|(?:a\s+|an\s+)?(?P<first>mean|expectation|variance)\s+(?:of\s+)?"
+    r"⟨(?P<a>[^⟩]*)⟩(?:\s*,?\s*and\s+)?)"
+    r"(?:(?:a\s+)?(?P<second>variance|mean)\s+(?:of\s+)?⟨(?P<b>[^⟩]*)⟩)?"
+)
+#: "we rescale the dot product by ⟨1/√d⟩" where the paragraph wants its variance to be ⟨1⟩.
+_RESCALE = re.compile(
+    r"\b(?:rescale|scale|multiply|divide)s?\s+(?:the dot products?|the scores?|it|them|⟨q · k⟩)"
+    r"\s+by\s+⟨(?P<c>[^⟩]*)⟩"
 )
 
 
@@ -379,13 +461,16 @@ def moments(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
         return
     for m in _MOMENTS.finditer(line.text):
         try:
-            members, _ = calc.parse_chain(m.group("of"))
+            members, _ = calc.parse_chain(m.group("of") if m.group("of") is not None else "q * k")
         except Unreadable:
             continue
-        first = m.group("first")
-        said = [(m.group("a"), "Var" if first == "variance" else "E", m.span("a"))]
+        said = []
+        if m.group("zero"):
+            said.append(("0", "E", m.span("zero")))
+        else:
+            said.append((m.group("a"), "Var" if m.group("first") == "variance" else "E", m.span("a")))
         if m.group("b") is not None:
-            said.append((m.group("b"), "E" if first == "variance" else "Var", m.span("b")))
+            said.append((m.group("b"), "Var" if m.group("second") == "variance" else "E", m.span("b")))
         for stated, moment, span in said:
             value = evaluate(("call", moment, members[-1]), au.env)
             try:
@@ -399,13 +484,35 @@ def moments(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
             add(
                 Claim(
                     line.number,
-                    line.text[m.start("of") - 1 : span[1] + 1],
+                    line.text[m.start() : span[1] + 1].rstrip("⟨"),
                     CERTIFIED if same(value, claimed) else WRONG,
                     Said(name, " = ", Math(value)),
                     r"statistics of independent $\mathcal{N}(0, 1)$ entries (symattn.proof.expectation)",
-                    [(span[0] - 1, span[1] + 1)],
+                    [(span[0] - 1, span[1] + 1) if stated != "0" or not m.group("zero") else span],
                 )
             )
+    block = au.doc.block_text(line)
+    wants_one = re.search(r"variance[^.]{0,80}?(?:remains|is|stays|becomes|be|of) ⟨1⟩", block)
+    for m in _RESCALE.finditer(line.text) if wants_one else ():
+        try:
+            members, _ = calc.parse_chain(m.group("c"))
+        except Unreadable:
+            continue
+        factor = members[-1] if not m.group(0).startswith("divide") else ("div", ("num", "1"), members[-1])
+        value = evaluate(("call", "Var", ("mul", factor, ("sym", "z"))), au.env)
+        if value is None or isinstance(value, sp.MatrixBase):
+            continue
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if same(value, sp.Integer(1)) else WRONG,
+                Said("the variance after scaling = ", Math(value)),
+                r"statistics of independent $\mathcal{N}(0, 1)$ entries (symattn.proof.expectation): "
+                "the variance of 1 the paragraph asks for",
+                [m.span("c")],
+            )
+        )
 
 
 def statistics_words(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
