@@ -12,6 +12,7 @@ from typing import Protocol
 from .document import Document, Line
 from .facts import Facts
 from .match import Figures
+from .shapes import Shapes
 
 
 class AuditContext(Protocol):
@@ -21,6 +22,8 @@ class AuditContext(Protocol):
     facts: Facts
     env: dict
     figures: Figures
+    shapes: Shapes
+    shapes_block: int
 
     def premises(self, line: Line) -> dict: ...
 

@@ -31,7 +31,7 @@ from itertools import pairwise
 
 import sympy as sp
 
-from . import calc, cost, words
+from . import calc, complexity, cost, shapes, words
 from .document import EXERCISE, Document, Line, number_spans
 from .facts import Facts
 from .match import (
@@ -75,6 +75,8 @@ RULES = (
     cost.growth,
     words.conventions,
     cost.cost_expressions,
+    shapes.shape_claims,
+    complexity.complexity_claims,
 )
 _RULE_ERRORS = (
     Unreadable,
@@ -115,6 +117,9 @@ class Auditor:
         )
         self.claims: list[Claim] = []
         self._givens: list | None = None
+        #: The shapes the text has declared or made so far, and the paragraph last read for them.
+        self.shapes = shapes.Shapes()
+        self.shapes_block = -1
 
     def run(self) -> list[Claim]:
         read = 0

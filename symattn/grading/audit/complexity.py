@@ -1,0 +1,219 @@
+"""Complexity claims: ``O(n² d)`` per layer, ``O(1)`` sequential operations, path lengths.
+
+A claim ``O(f)`` is judged against a cost the audit works out itself, in one of two ways:
+
+- **from the products its sentence names**: "an ⟨n × d⟩ matrix is multiplied by a ⟨d × n⟩
+  matrix, then the output ⟨n × n⟩ matrix is multiplied by an ⟨n × d⟩ matrix" costs
+  n·d·n + n·n·d multiplications (an a × b by b × c product costs a·b·c); a ⟨d × d⟩ matrix
+  and a ⟨d⟩-dimensional vector cost d·d;
+- **from the layer it speaks of**, by the same counting: self-attention over n tokens of width
+  d makes an (n × d)(d × n) and an (n × n)(n × d) product; a recurrent layer, n steps of a
+  (d × d) by d product, one after the other; a convolution with kernel k, a (k·d) by (d) product
+  at each of n positions, all at once; restricted self-attention over r neighbours, an
+  (n × d)(d × r) and an (n × r)(r × d) product. Sequential operations: 1, n, 1, 1; the longest
+  path between two positions: 1, n, n/k (log_k n when dilated), n/r.
+
+Two O-classes agree when the ratio of their leading terms is a positive constant. The text's
+own letters are kept (n, d, k, r; N or T for the length, D or d_model for the width when the
+text writes those).
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy as sp
+
+from . import calc
+from .stated import Unreadable
+
+_n, _d, _k, _r = sp.symbols("n d k r", positive=True)
+
+
+def product_cost(a: tuple, b: tuple) -> sp.Expr:
+    """Multiplications in an (a0 × a1) by (b0 × b1) product, a1 = b0."""
+    return a[0] * a[1] * b[1]
+
+
+#: Per layer: (cost, sequential operations, maximum path length), by the counting above.
+LAYERS = {
+    "self-attention": (
+        product_cost((_n, _d), (_d, _n)) + product_cost((_n, _n), (_n, _d)),
+        sp.Integer(1),
+        sp.Integer(1),
+    ),
+    "recurrent": (_n * product_cost((_d, _d), (_d, 1)), _n, _n),
+    "convolutional": (_n * product_cost((1, _k * _d), (_k * _d, _d)), sp.Integer(1), _n / _k),
+    "restricted": (
+        product_cost((_n, _d), (_d, _r)) + product_cost((_n, _r), (_r, _d)),
+        sp.Integer(1),
+        _n / _r,
+    ),
+}
+_LAYER_WORDS = (
+    (r"restricted self-attention|local attention|windowed attention", "restricted"),
+    (r"self-attention|attention layer|dot.product attention|scaled dot product attention", "self-attention"),
+    (r"\brecurrent|\bRNNs?\b|hidden state", "recurrent"),
+    (r"\bconvolution|\bCNNs?\b", "convolutional"),
+)
+_MEASURES = (
+    (r"sequential operations?", 1),
+    (r"path length", 2),
+    (r"complexity|cost|per layer|FLOPs", 0),
+)
+#: The text's letters for the roles: sequence length, width, kernel, neighbourhood.
+_ROLES = {"n": _n, "N": _n, "T": _n, "L": _n, "d": _d, "D": _d, "d_model": _d, "k": _k, "r": _r}
+_FUNCTIONS = {"log", "ln", "sqrt", "exp"}
+
+
+def read_big_o(plain: str) -> sp.Expr | None:
+    """The argument of ``O(...)`` as SymPy, letters run together read as a product (``knd^2``
+    is k·n·d²), or None."""
+    m = re.fullmatch(r"\s*O\((.*)\)\s*", plain)
+    if m is None:
+        return None
+    inner = re.sub(
+        r"\b([A-Za-z]{2,})\b",
+        lambda w: w.group(1) if w.group(1) in _FUNCTIONS else " ".join(w.group(1)),
+        m.group(1),
+    )
+    inner = re.sub(r"log_\(?(\w)\)?\s*\(?(\w)\)?", r"ln(\2)/ln(\1)", inner)
+    try:
+        members, relations = calc.parse_chain(inner)
+        if relations or len(members) != 1:
+            return None
+        value = calc.exact(members[0], {})
+    except (Unreadable, TypeError, ValueError, ZeroDivisionError, AttributeError):
+        return None
+    if isinstance(value, sp.MatrixBase) or not isinstance(value, sp.Expr):
+        return None
+    names = {s.name for s in value.free_symbols}
+    if not names <= set(_ROLES):
+        return None
+    return value.xreplace({s: _ROLES[s.name] for s in value.free_symbols})
+
+
+def same_order(a: sp.Expr, b: sp.Expr) -> bool:
+    """Whether two costs have one O-class: their leading terms differ by a positive constant."""
+    ratio = sp.simplify(_leading(a) / _leading(b))
+    return bool(ratio.is_number and ratio.is_positive)
+
+
+def _leading(e: sp.Expr) -> sp.Expr:
+    """The terms of highest total degree, constants dropped (2n²d + n → n²d)."""
+    e = sp.expand(e)
+    terms = sp.Add.make_args(e)
+    if len(terms) == 1:
+        return sp.Mul(*[f for f in sp.Mul.make_args(e) if not f.is_number])
+    polys = [t for t in terms if t.is_polynomial(*e.free_symbols)] if e.free_symbols else []
+    if len(polys) != len(terms):
+        return e
+    degree = max(sp.Poly(t, *e.free_symbols).total_degree() for t in terms)
+    top = sum(t for t in terms if sp.Poly(t, *e.free_symbols).total_degree() == degree)
+    return sp.Mul(*[f for f in sp.Mul.make_args(sp.factor(top)) if not f.is_number])
+
+
+def products_named(text: str) -> sp.Expr | None:
+    """The cost of the products a passage names by their shapes (``⟨n × d⟩`` ... multiplied by
+    ``⟨d × n⟩``; a ``⟨d⟩``-dimensional vector), in order; None when it names none."""
+    if not re.search(r"multipl|product|times", text):
+        return None
+    shapes = []
+    for m in re.finditer(r"⟨([^⟨⟩]*)⟩(-dimensional)?", text):
+        parts = [p.strip() for p in m.group(1).split("×")]
+        if m.group(2) and len(parts) == 1:
+            parts = [parts[0], "1"]
+        if len(parts) != 2:
+            continue
+        sizes = []
+        for p in parts:
+            if p == "1":
+                sizes.append(sp.Integer(1))
+            elif p in _ROLES:
+                sizes.append(_ROLES[p])
+            else:
+                break
+        if len(sizes) == 2:
+            shapes.append(tuple(sizes))
+    cost, i = sp.Integer(0), 0
+    while i + 1 < len(shapes):
+        a, b = shapes[i], shapes[i + 1]
+        if a[1] == b[0]:
+            cost += product_cost(a, b)
+            i += 2
+        else:
+            i += 1
+    return cost if cost != 0 else None
+
+
+def complexity_claims(au, line, add, covered) -> None:
+    """Each ``O(...)`` of the line against the products its passage names, else the layer its
+    passage speaks of (the sentence, then the paragraph before the formula)."""
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Math, Said
+
+    for _tex, plain, start, end in line.formulas:
+        if inside(covered, start, end):
+            continue
+        stated = read_big_o(plain)
+        if stated is None:
+            continue
+        _, b = line.sentence_at(start)
+        before = _paragraph_before(au, line, start)
+        # the sentence, which may have begun lines before (a paragraph wraps its sentences)
+        opening = max((m.end() for m in re.finditer(r"[.;!?]\s", before)), default=0)
+        sentence = before[opening:] + line.text[start:end]
+        # what is measured: the noun just after ("O(1) sequential operations"), else the
+        # nearest named since the formula before ("the maximum path length is O(n/k)")
+        own = sentence[: len(sentence) - (end - start)].rsplit("⟩", 1)[-1]
+        after = line.text[end:b].split("⟨", 1)[0]
+        noun = r"\s*(?:\w+\s+){0,2}?(?:"
+        measure = next((i for p, i in _MEASURES if re.match(noun + p + ")", after)), None)
+        if measure is None:
+            hits = [(m.end(), i) for p, i in _MEASURES for m in re.finditer(p, own)]
+            measure = max(hits)[1] if hits else 0
+        want, how = None, ""
+        named = products_named(sentence) if measure == 0 else None
+        if named is not None:
+            want, how = named, "the products its sentence names, a × b by b × c costing a·b·c"
+        else:
+            layer = _layer(sentence) or _layer(before[-300:])
+            if layer is None:
+                continue
+            want = LAYERS[layer][measure]
+            what = ("cost", "sequential operations", "maximum path length")[measure]
+            how = f"the {what} of a {layer} layer, counted from its products"
+        ok = same_order(stated, want)
+        add(
+            Claim(
+                line.number,
+                line.text[start:end],
+                CERTIFIED if ok else WRONG,
+                Said("O(", Math(_leading(want)), ")"),
+                f"complexity: {how}",
+                [(start, end)],
+            )
+        )
+
+
+def _layer(text: str) -> str | None:
+    """The kind of layer a passage speaks of last (labels such as ``fig_cnn-rnn`` are names,
+    not words)."""
+    text = re.sub(r"[:\w-]*_[\w:-]*", " ", text)
+    best, at = None, -1
+    for pattern, layer in _LAYER_WORDS:
+        for m in re.finditer(pattern, text, re.I):
+            if m.start() > at:
+                best, at = layer, m.start()
+    return best
+
+
+def _paragraph_before(au, line, start: int) -> str:
+    """The text of the line's paragraph up to ``start`` on the line."""
+    out = []
+    for x in au.doc.block(line):
+        if x is line:
+            out.append(x.text[:start])
+            break
+        out.append(x.text)
+    return " ".join(out)

@@ -1,0 +1,354 @@
+"""Tensor shapes and dimension bookkeeping, as a careful reader checks them.
+
+The text declares shapes (``⟨Q ∈ R^(M × D_k)⟩``, "⟨X⟩ of shape ⟨N × D_x⟩", "⟨W_k⟩ is a weight
+matrix of shape ⟨D_x × D_k⟩", ``q ∈ R^(d)``); a row of a matrix is written with its lowercase
+letter and an index (``q_j`` is a row of ``Q``). What it then writes is checked against them:
+
+- a product ``X W_k`` needs the inner sizes to agree (a product of an N × D_x by a D_k × M is
+  refused), and makes the outer ones; ``K^T`` swaps them; softmax, a scalar factor and a
+  division by a scalar keep a shape; a sum keeps the shape of its terms;
+- a dot product ``q_j · x_i`` needs two vectors of one length;
+- an equation ``K = X W_k`` gives its left side the shape of its right, or, when the left side
+  has a shape already, must agree with it; ``softmax(QK^T/√d) V ∈ R^(n × v)`` and "⟨QK^T⟩ ...
+  resulting in a matrix of the shape ⟨T × T⟩" state a shape that must be the one computed.
+
+Sizes are compared as SymPy expressions in the text's own symbols (D_k and D_x are different
+sizes unless the text makes them equal), with the values the text gives (d_k = 64) put in.
+Nothing is judged where a shape is unknown.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import sympy as sp
+
+from . import calc
+from .stated import Unreadable
+
+Shape = tuple  # of SymPy sizes; () for a scalar
+
+
+class Mismatch(Exception):
+    """Two sizes that must agree do not: the message says which."""
+
+
+@dataclass
+class Shapes:
+    """The shapes a text has declared or made so far, by name."""
+
+    known: dict[str, Shape]
+
+    def __init__(self) -> None:
+        self.known = {}
+        self.sizes: set[str] = set()  # the names used as sizes: scalars wherever they stand
+        #: Products and dot products whose sizes were compared and agreed, since last reset.
+        self.checked: list[str] = []
+
+    def declare(self, name: str, shape: Shape) -> None:
+        self.known[name] = shape
+        for size in shape:
+            self.sizes |= {s.name for s in size.free_symbols}
+
+    def name_of(self, node: calc.Node) -> str | None:
+        """The name a member stands for, when it is one symbol (``W_k``, ``W^(O)``)."""
+        if node[0] == "sym":
+            return node[1]
+        if node[0] == "pow" and node[1][0] == "sym" and node[2][0] == "sym" and node[2][1] != "T":
+            return f"{node[1][1]}^({node[2][1]})"
+        return None
+
+    def of(self, node: calc.Node, premises: dict) -> Shape | None:
+        """The shape of a member, None when unknown; :class:`Mismatch` when it cannot exist."""
+        op = node[0]
+        if op == "num":
+            return ()
+        if op == "sym":
+            return self._symbol(node[1])
+        if op == "pow":
+            if node[2] == ("sym", "T"):  # a transpose
+                inner = self.of(node[1], premises)
+                return None if inner is None else tuple(reversed(inner))
+            name = self.name_of(node)
+            if name in self.known:
+                return self.known[name]
+            base = self.of(node[1], premises)
+            return () if base == () else None
+        if op == "neg":
+            return self.of(node[1], premises)
+        if op == "call":
+            if node[1] in ("sqrt", "exp", "ln", "Var", "E"):
+                return ()
+            return self.of(node[2], premises) if node[1] == "softmax" else None
+        if op == "div":
+            a, b = self.of(node[1], premises), self.of(node[2], premises)
+            return a if b == () else None
+        if op in ("add", "sub"):
+            a, b = self.of(node[1], premises), self.of(node[2], premises)
+            if a is None or b is None:
+                return None
+            if a and b and not _same_shape(a, b, premises):
+                raise Mismatch(f"a sum of a {_show(a)} and a {_show(b)}")
+            return a or b
+        if op == "mul":
+            if node[1][0] == "sym" and node[1][1].startswith("sum_"):  # sum_i a_(i,j) x_i
+                return self.of(node[2], premises)
+            return self._product(self.of(node[1], premises), self.of(node[2], premises), premises)
+        return None
+
+    def _symbol(self, name: str) -> Shape | None:
+        if name in self.known:
+            return self.known[name]
+        if name in self.sizes or name in ("e", "oo") or name.startswith("sum_"):
+            return ()
+        if re.fullmatch(r"[a-z]_\(\w+, ?\w+\)", name):  # a_(i,j): an entry, a number
+            return ()
+        m = re.fullmatch(r"([a-z])_(?:\(?[a-z0-9, ]+\)?)", name) or re.fullmatch(r"([a-z])", name)
+        if m:  # q_j: a row of Q (of the matrix with its letter)
+            matrix = self.known.get(m.group(1).upper())
+            if matrix is not None and len(matrix) == 2:
+                return (matrix[1],)
+        return None
+
+    def _product(self, a: Shape | None, b: Shape | None, premises: dict) -> Shape | None:
+        if a is None or b is None:
+            return None
+        if a == () or b == ():
+            return a or b
+        if len(a) == 1 and len(b) == 1:  # a dot product of two vectors
+            if not _same(a[0], b[0], premises):
+                raise Mismatch(
+                    f"a dot product of a vector of length {_size(a[0])} with one of length {_size(b[0])}"
+                )
+            self.checked.append(f"a dot product of two vectors of length {_size(a[0])}")
+            return ()
+        if len(a) == 2 and len(b) == 2:
+            if not _same(a[1], b[0], premises):
+                raise Mismatch(f"a product of a {_show(a)} by a {_show(b)}")
+            self.checked.append(f"a {_show(a)} by a {_show(b)}")
+            return (a[0], b[1])
+        if len(a) == 1 and len(b) == 2:  # a row vector times a matrix
+            if not _same(a[0], b[0], premises):
+                raise Mismatch(f"a product of a vector of length {_size(a[0])} by a {_show(b)}")
+            return (b[1],)
+        if len(a) == 2 and len(b) == 1:
+            if not _same(a[1], b[0], premises):
+                raise Mismatch(f"a product of a {_show(a)} by a vector of length {_size(b[0])}")
+            return (a[0],)
+        return None
+
+
+def read_dims(text: str) -> Shape | None:
+    """``N × D_x``, ``(2, 1, 20)``, ``h * d_v × d_out``: the sizes, or None."""
+    text = text.strip()
+    if text.startswith("(") and text.endswith(")") and "," in text:
+        parts = text[1:-1].split(",")
+    else:
+        parts = re.split(r"\s*×\s*|\s+by\s+", text)
+    out = []
+    for part in parts:
+        part = part.strip().strip("()")
+        if not part:
+            return None
+        try:
+            members, relations = calc.parse_chain(part)
+        except Unreadable:
+            return None
+        if relations or len(members) != 1:
+            return None
+        try:
+            out.append(calc.exact(members[0], {}))
+        except (Unreadable, TypeError, ValueError, ZeroDivisionError):
+            return None
+    if any(isinstance(x, sp.MatrixBase) or not isinstance(x, sp.Expr) for x in out):
+        return None
+    return tuple(out)
+
+
+#: ``X ∈ R^(N × D_x)``, ``q ∈ R^(d)``: a name (or a member) and the space it lives in.
+MEMBERSHIP = re.compile(r"^(?P<of>.+?)\s*∈\s*R\^\((?P<dims>[^()]*(?:\([^()]*\)[^()]*)*)\)\s*[.,;]?$")
+MEMBERSHIP_BARE = re.compile(r"^(?P<of>.+?)\s*∈\s*R\^(?P<dims>[A-Za-z]\w*|\d+)\s*[.,;]?$")
+
+
+def membership(plain: str) -> tuple[str, Shape] | None:
+    """(what, shape) of a formula ``X ∈ R^(N × D)``, or None."""
+    m = MEMBERSHIP.match(plain) or MEMBERSHIP_BARE.match(plain)
+    if m is None:
+        return None
+    dims = read_dims(m.group("dims"))
+    return (m.group("of").strip(), dims) if dims else None
+
+
+def _same(a: sp.Expr, b: sp.Expr, premises: dict) -> bool:
+    a, b = _given(a, premises), _given(b, premises)
+    return a == b or sp.simplify(a - b) == 0
+
+
+def _same_shape(a: Shape, b: Shape, premises: dict) -> bool:
+    return len(a) == len(b) and all(_same(x, y, premises) for x, y in zip(a, b, strict=True))
+
+
+def _given(size: sp.Expr, premises: dict) -> sp.Expr:
+    return size.xreplace({s: premises[s.name] for s in size.free_symbols if s.name in premises})
+
+
+def _size(size: sp.Expr) -> str:
+    return str(size).replace("*", "·")
+
+
+def _show(shape: Shape) -> str:
+    return " × ".join(_size(x) for x in shape) if shape else "scalar"
+
+
+def show(shape: Shape) -> str:
+    """A shape as the text writes it: ``N × D_k``."""
+    return _show(shape)
+
+
+def same_shape(a: Shape, b: Shape, premises: dict) -> bool:
+    return _same_shape(a, b, premises)
+
+
+# -- the rule -------------------------------------------------------------------------------------
+
+#: "⟨X⟩ ... of shape ⟨N × D_x⟩", "of size ⟨(2, 1, 20)⟩", "resulting in a matrix of the shape
+#: ⟨T × T⟩": a shape said in words, of the formula just before it in its sentence.
+_SAID_SHAPE = re.compile(
+    r"\b(?:of|with|has|have|in)\s+(?:the\s+|a\s+)?(?:shape|size|dimensions?|dimensionality)\s+"
+    r"(?:of\s+)?⟨(?P<dims>[^⟩]*)⟩"
+)
+_RESULT = re.compile(r"\b(?:resulting in|results in|gives|yields|produces|is|are)\b")
+
+
+def shape_claims(au, line, add, covered) -> None:
+    """Shapes declared in the line's paragraph (read once per paragraph, before its formulas:
+    a reader reads the whole paragraph), then every formula that makes a product, a dot product
+    or states a shape, checked against them."""
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Said
+
+    shapes: Shapes = au.shapes
+    premises = au.premises(line)
+    if au.shapes_block != line.block:
+        au.shapes_block = line.block
+        for x in au.doc.block(line):
+            for name, shape in _declarations(x):
+                shapes.declare(name, shape)
+
+    def claim(start: int, end: int, ok: bool, said: str, rule: str) -> None:
+        verdict = CERTIFIED if ok else WRONG
+        add(Claim(line.number, line.text[start:end], verdict, Said(said), rule, [(start, end)]))
+
+    rule = "shapes: sizes of products, dot products and sums, from the shapes the text declares"
+    for _tex, plain, start, end in line.formulas:
+        if inside(covered, start, end):
+            continue
+        said = membership(plain)
+        if said is not None and not _bare(said[0]):  # softmax(QK^T/√d) V ∈ R^(n × v)
+            try:
+                members, relations = calc.parse_chain(said[0])
+                got = shapes.of(members[-1], premises) if not relations else None
+            except Unreadable:
+                continue
+            except Mismatch as exc:
+                claim(start, end, False, f"not defined: {exc}", rule)
+                continue
+            if got is not None:
+                ok = same_shape(got, said[1], premises)
+                claim(start, end, ok, f"{show(got)}", rule)
+            continue
+        if said is not None or "=" not in plain:
+            continue
+        try:
+            members, relations = calc.parse_chain(plain)
+        except Unreadable:
+            continue
+        if set(relations) != {"="} or any(calc.literal(m) is not None for m in members):
+            continue  # numbers are arithmetic's to check
+        shapes.checked = []
+        try:
+            found = [shapes.of(m, premises) for m in members]
+        except Mismatch as exc:
+            claim(start, end, False, f"not defined: {exc}", rule)
+            continue
+        name = shapes.name_of(members[0])
+        if name is not None and (name in shapes.known or shapes._symbol(name) is None):
+            # Q = X W_q defines Q (anew, where a section reuses the letter): its product is
+            # checked, its left side takes the shape the right side makes
+            made = next((s for s in reversed(found[1:]) if s is not None), None)
+            if made is not None:
+                shapes.declare(name, made)
+            if shapes.checked and made is not None:
+                claim(start, end, True, f"{show(made)}: {shapes.checked[0]}", rule)
+            continue
+        known = [s for s in found if s is not None]
+        if len(known) < 2:
+            if shapes.checked:
+                claim(start, end, True, f"{show(known[0])}: {shapes.checked[0]}", rule)
+            continue
+        if all(same_shape(known[0], s, premises) for s in known[1:]):
+            claim(start, end, True, show(known[0]), rule)
+        else:
+            claim(start, end, False, " is not ".join(show(s) for s in known), rule)
+    for m in _SAID_SHAPE.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        subject = _subject(line, m.start())
+        dims = read_dims(m.group("dims"))
+        if subject is None or dims is None or _bare(subject[1]):
+            continue
+        try:
+            members, relations = calc.parse_chain(subject[1])
+            got = shapes.of(members[-1], premises) if not relations else None
+        except Unreadable:
+            continue
+        except Mismatch as exc:
+            claim(subject[2], m.end(), False, f"not defined: {exc}", rule)
+            continue
+        if got is not None:
+            claim(subject[2], m.end(), same_shape(got, dims, premises), show(got), rule)
+
+
+def _declarations(line) -> list[tuple[str, Shape]]:
+    """(name, shape) for each shape ``line`` declares: ``X ∈ R^(N × D)`` and "⟨X⟩ of shape ⟨N ×
+    D⟩" (``Q, K ∈ ...`` declares both)."""
+    out = []
+    for _tex, plain, _s, _e in line.formulas:
+        said = membership(plain)
+        if said is not None:
+            out += [(n.strip(), said[1]) for n in said[0].split(",") if _bare(n.strip())]
+    for m in _SAID_SHAPE.finditer(line.text):
+        subject = _subject(line, m.start())
+        dims = read_dims(m.group("dims"))
+        if subject is not None and dims is not None and _bare(subject[1]):
+            out.append((_name(subject[1]), dims))
+    return out
+
+
+def _subject(line, before: int) -> tuple[str, str, int] | None:
+    """The formula nearest before ``before`` in its sentence: (tex, plain, start)."""
+    a, _ = line.sentence_at(before)
+    best = None
+    for tex, plain, start, end in line.formulas:
+        if a <= start and end <= before and before - end <= 80:
+            best = (tex, plain, start)
+    return best
+
+
+def _bare(plain: str) -> bool:
+    """A formula that only names something: ``W_k``, ``W^(O)``, ``Y``."""
+    return bool(re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:_(?:\([^()]*\)|\w+))?(?:\^\(\w+\))?", plain.strip()))
+
+
+def _name(plain: str) -> str:
+    return plain.strip()
+
+
+def _bare_node(node: calc.Node) -> bool:
+    return node[0] == "sym"
+
+
+def _row(name: str, shapes: Shapes) -> bool:
+    """``y_j``: a row of a matrix the text has shaped."""
+    return shapes._symbol(name) is not None
