@@ -24,7 +24,10 @@ MAX_DECADES = 1000  # values beyond 10^±1000 are not evaluated (the module's ar
 
 
 # -- LaTeX to the plain syntax ----------------------------------------------------------------
-_DROP = {"left", "right", "quad", "qquad", "displaystyle", "big", "Big", "bigl", "bigr", "limits"}
+_DROP = {
+    "left", "right", "quad", "qquad", "displaystyle", "textstyle", "big", "Big", "bigl", "bigr", "limits",
+    "small", "large", "Large", "tiny", "scriptsize", "footnotesize", "normalsize", "huge",
+}  # fmt: skip
 _WORDS = {
     "approx": " ≈ ",
     "pm": " ± ",
@@ -49,7 +52,12 @@ _WORDS = {
     "!": "",
     " ": " ",
 }
-_STYLE = {"mathbf", "boldsymbol", "text", "mathrm", "operatorname", "mathit", "textbf", "mathcal", "mathbb"}
+_STYLE = {
+    "mathbf", "boldsymbol", "text", "mathrm", "operatorname", "mathit", "textbf", "mathcal", "mathbb",
+    "textrm", "textit", "textsf", "texttt", "mathsf", "mathtt", "textnormal",
+}  # fmt: skip
+#: Styles that set words (spaces joined with _, as a name: ``\text{num tokens}``).
+_WORD_STYLES = {"text", "mathrm", "textrm", "textit", "textsf", "texttt", "textnormal"}
 
 
 def latex_to_plain(tex: str) -> str:
@@ -60,7 +68,21 @@ def latex_to_plain(tex: str) -> str:
         out, _ = _convert(tex.replace("{,}", ","), 0, stop=None)
     except RecursionError:
         raise Unreadable("formula nested too deeply") from None
-    return re.sub(r"\s+", " ", out).strip()
+    return _unwrapped(re.sub(r"\s+", " ", out).strip())
+
+
+def _unwrapped(plain: str) -> str:
+    """A formula held whole in a group (``\\small{a = b}``) without it, when the group holds a
+    relation: the group only set the formula's style."""
+    while plain.startswith("(") and plain.endswith(")") and re.search(r"[=≈<>≤≥]", plain):
+        depth = 0
+        for i, c in enumerate(plain):
+            depth += c == "("
+            depth -= c == ")"
+            if depth == 0 and i < len(plain) - 1:
+                return plain  # the first group closes before the end: (a)/(b) = c
+        plain = plain[1:-1].strip()
+    return plain
 
 
 def _group(tex: str, i: int) -> tuple[str, int]:
@@ -100,7 +122,7 @@ def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
                 out.append(f"(({a})/({b}))")
             elif name in _STYLE:
                 arg, i = _group(tex, i)
-                out.append(arg.replace(" ", "_") if name in ("text", "mathrm") else arg)
+                out.append(arg.strip().replace(" ", "_") if name in _WORD_STYLES else arg)
             elif name == "sum":
                 out.append(" sum")
             elif name in _WORDS:

@@ -31,7 +31,7 @@ from itertools import pairwise
 
 import sympy as sp
 
-from . import calc, complexity, cost, shapes, words
+from . import calc, complexity, cost, letters, shapes, words
 from .document import EXERCISE, Document, Line, number_spans
 from .facts import Facts
 from .match import (
@@ -120,6 +120,10 @@ class Auditor:
         #: The shapes the text has declared or made so far, and the paragraph last read for them.
         self.shapes = shapes.Shapes()
         self.shapes_block = -1
+        #: Relations the text assumed so far (F = 4D, D = NH), each letter's latest, in order.
+        self.relations: list[tuple[sp.Symbol, sp.Expr]] = []
+        self._premise_spans: list[tuple[int, int]] = []  # the line's relations: premises
+        self._by_number: dict[int, list[Line]] | None = None
 
     def run(self) -> list[Claim]:
         read = 0
@@ -169,7 +173,8 @@ class Auditor:
                 attempt(self._chain, line, start, end, members, relations, add)
             for rule in RULES:
                 attempt(rule, self, line, add, covered)
-        covered.extend(_references(line))
+        covered.extend(_references(line) + self._premise_spans)
+        self._premise_spans = []
         # what no rule bound is one unchecked claim per formula, or per sentence of prose,
         # however many numbers it writes (a claim is counted once, not once per digit)
         leftovers: dict[tuple[int, int], list[tuple[int, int]]] = {}
@@ -234,8 +239,23 @@ class Auditor:
             statistics = self.facts.standard_normal and any(
                 n[0] == "call" and n[1] in ("E", "Var") for m in members for n in calc.walk(m)
             )
-            if not defines and not digits and not crossover and not about_defined and not statistics:
-                continue  # N > d_model, sigma_z = d_k (once sigma_z is defined) are claims too
+            # in the text's letters: a relation it assumes (F = 4D) is a premise; a chain of two
+            # expressions or more (18BTDF + 24BTDNH = 6BT(3DF + 4DNH)) a claim
+            if not defines and relations == ["="] and self._relation(line, start, members):
+                continue
+            if (
+                not defines
+                and not digits
+                and not crossover
+                and not about_defined
+                and not statistics
+                and not (
+                    set(relations) == {"="}
+                    and sum(m[0] != "sym" for m in members) >= 2
+                    and all(letters.value(m, {}, []) is not None for m in members)
+                )
+            ):
+                continue
             if (
                 relations == ["="]
                 and members[0][0] == "sym"
@@ -245,6 +265,52 @@ class Auditor:
                 continue  # "d_k = 64": a premise or a definition, read by the rules that use it
             if relations and not (defines and len(members) == 2 and not digits):
                 yield start, end, members, relations
+
+    def _relation(self, line: Line, start: int, members: list) -> bool:
+        """Remember ``F = 4D`` (outside a sentence that supposes); True when it is one."""
+        rel = letters.relation(members)
+        if rel is None:
+            return False
+        a, b = line.sentence_at(start)
+        if not _SUPPOSING.search(line.text[a:b]):
+            self.relations = [r for r in self.relations if r[0] != rel[0]] + [rel]
+        self._premise_spans.append(formula_span(line, start, start + 1))  # a premise, not a claim
+        return True
+
+    def _letters(self, line, start, end, members, relations, add) -> bool:
+        """The chain as an identity in the text's letters (:mod:`.letters`); False when its
+        members are not all sizes."""
+        if set(relations) != {"="}:
+            return False
+        given = self.premises(line, start)
+        values = [letters.value(m, given, self.relations) for m in members]
+        if any(v is None for v in values):
+            return False
+        text, spans = line.text[start:end], [(start, end)]
+        rule = "identity in the text's letters (SymPy)"
+        own = set().union(*(letters.value(m, {}, []).free_symbols for m in members))
+        used = [f"{s} = {e}" for s, e in self.relations if s in own]
+        if used:
+            rule += "; assuming " + ", ".join(used)
+        stated = [i for i, m in enumerate(members) if calc.literal(m) is not None]
+        if stated and all(not v.free_symbols for v in values):
+            figure = Stated.read(calc.literal(members[stated[-1]]))
+            ok = all(rounds_to(v, figure, True) for i, v in enumerate(values) if i not in stated)
+            verdict, k = ("agree" if ok else "differ"), 0
+        else:
+            verdict, k = letters.verdict(values)
+        if verdict == "none":
+            return False
+        if verdict == "agree":
+            shown = next(v for v in reversed(values) if not letters.named(v))
+            add(Claim(line.number, text, CERTIFIED, Said(Math(shown)), rule, spans))
+        elif verdict == "differ":
+            said = Said(Math(values[k + 1]), " is not ", Math(values[k]))
+            add(Claim(line.number, text, WRONG, said, rule, spans))
+        else:
+            why = "equal only under a premise the text does not state (the two sides differ by letters)"
+            add(Claim(line.number, text, UNCHECKED, None, why, spans))
+        return True
 
     def _definition(self, members: list, relations: list[str]) -> bool:
         """A stated identity that names a quantity (sigma_z = sqrt(Var(z))): remembered, so that
@@ -291,6 +357,10 @@ class Auditor:
                 if torn and any(c.verdict == WRONG for c in found):
                     why = f"{', '.join(torn)} given more than one value before this claim: not decided"
                     found = [Claim(c.line, c.text, UNCHECKED, None, why, c.spans) for c in found]
+        if all(c.verdict == UNCHECKED and c.rule.startswith("no member") for c in found):
+            again = []
+            if self._letters(line, start, end, members, relations, again.append):
+                found, compared = again, True
         if not compared:
             why = "its stated figure could not be compared: a value it needs is not given in the text"
             found = [
@@ -331,6 +401,7 @@ class Auditor:
         problems: list[Said] = []
         checks: list[str] = []
         compared = stated_i is None
+        rough = bool(_ROUGHLY.search(self._two_sentences_before(line, start)))
         exact_whole = stated_i is not None and stated_i > 0 and relations[stated_i - 1] == "="
         if stated_i is not None:
             stated_node = members[stated_i]
@@ -340,7 +411,7 @@ class Auditor:
                 v = heads(v) if not isinstance(v, sp.MatrixBase) else v
                 if not isinstance(v, sp.MatrixBase) and v.free_symbols:
                     continue  # sqrt(d_k) beside sqrt(2): a premise, not a value
-                ok, how, shown = self._matches(line, m, v, stated_node, exact_whole)
+                ok, how, shown = self._matches(line, m, v, stated_node, exact_whole, rough)
                 compared = True
                 values[i] = shown  # the value as read: a remembered figure by its exact value
                 if ok:
@@ -457,7 +528,27 @@ class Auditor:
             return False
         return compared
 
-    def _matches(self, line, node, value, stated_node, exact_whole) -> tuple[bool, str, sp.Basic]:
+    def _two_sentences_before(self, line: Line, start: int) -> str:
+        """The words before character ``start`` of ``line`` back to the start of the sentence
+        before its own ("is roughly X. For these numbers, X = 16e9"), the pieces of its physical
+        line included (a display set inside a line of prose splits it into pieces)."""
+        if self._by_number is None:
+            self._by_number = {}
+            for x in self.doc.lines:
+                self._by_number.setdefault(x.number, []).append(x)
+        pieces = []
+        for x in self._by_number.get(line.number, []):
+            if x is line:
+                break
+            if x.kind in ("prose", "math"):
+                pieces.append(x.text)
+        text = " ".join([*pieces, line.text[:start]])
+        stops = [m.end() for m in re.finditer(r"[.;!?](?:\s|$)", text)]
+        return text[stops[-2] if len(stops) >= 2 else 0 :]
+
+    def _matches(
+        self, line, node, value, stated_node, exact_whole, rough: bool = False
+    ) -> tuple[bool, str, sp.Basic]:
         """Whether an evaluated member equals the stated figure (or vector), how, and the value
         as read. A member computed from rounded figures the text stated before is read, when
         it does not match as written, with their exact values (``e^{1.414}`` as ``e^{√2}``);
@@ -482,6 +573,11 @@ class Auditor:
         if agrees(value):
             self._remember(line, stated_node, value)
             return True, how_exact(), value
+        if rough and vec is None and not isinstance(value, sp.MatrixBase):
+            # "roughly 16e9" for 16.6e9: within one unit of the figure's last digit
+            stated = Stated.read(literal)
+            if value.is_number and abs(sp.Rational(stated.value) - value) <= sp.Rational(stated.unit):
+                return True, "within one unit of its last digit, as the sentence says roughly", value
         read = self.figures.read(node, line, self.example_context(line))
         if read is not None:
             read_node, bound, used = read
@@ -602,6 +698,8 @@ GIVING = re.compile(
 )
 
 
+#: Words that make a figure an estimate (the sentence before a chain says so).
+_ROUGHLY = re.compile(r"\b(?:roughly|about|approximately|around|nearly|some)\b|~|≈")
 #: A formula that only gives a value: ``⟨h = 8⟩``, ``⟨d_k = d_v = 64⟩`` (each name before it).
 _LONE = re.compile(r"⟨\s*((?:[A-Za-z]\w*\s*=\s*)+)(\d+(?:\.\d+)?)\s*⟩")
 #: A sentence that supposes (``a model with ⟨d_k = 32⟩ would``): its values hold in it only.

@@ -283,6 +283,8 @@ def shape_claims(au, line, add, covered) -> None:
                 claim(start, end, True, f"{show(made)}: {shapes.checked[0]}", rule)
             continue
         known = [s for s in found if s is not None]
+        if not any(known):
+            continue  # sizes only (h d_k = d_model): arithmetic's to read, not a shape
         if len(known) < 2:
             if shapes.checked:
                 claim(start, end, True, f"{show(known[0])}: {shapes.checked[0]}", rule)
