@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 
 from ..grading.audit.keys import AuditRow, ModuleAudit
 from ..unicode_text import words
@@ -212,3 +213,60 @@ def audit_markdown(audit: ModuleAudit, name: str, origin: str = "") -> str:
             "",
         ]
     )
+
+
+def corpus_markdown(measures: list) -> str:
+    """The audit measured on public texts (symattn.grading.audit.corpus): a table, one row a
+    text, then what each missed, every figure counted in this build."""
+    rows = [
+        "| text | kind | claims found | decided | reader's claims decided | real errors flagged "
+        "| planted errors flagged | false flags |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    totals = [0] * 9
+    for m in measures:
+        t = m.text
+        link = f"[{t.name}](https://github.com/{t.repository}/blob/{t.commit}/{t.path})"
+        share = percent(Fraction(m.decided, m.found)) if m.found else "–"
+        counts = (m.found, m.decided, m.reader_claims, m.reader_decided, m.errors, m.errors_flagged,
+                  m.planted, sum(m.caught), len(m.false_flags))  # fmt: skip
+        totals = [a + b for a, b in zip(totals, counts, strict=True)]
+        rows.append(
+            f"| {link} | {t.kind} | {m.found} | {m.decided} ({share}) | {m.reader_decided} of "
+            f"{m.reader_claims} | {m.errors_flagged} of {m.errors} | {sum(m.caught)} of {m.planted} "
+            f"| {len(m.false_flags)} |"
+        )
+    found, decided, claims, rdecided, errors, flagged, planted, caught, false = totals
+    rows.append(
+        f"| **all** | | {found} | {decided} ({percent(Fraction(decided, found)) if found else '–'}) | "
+        f"{rdecided} of {claims} | {flagged} of {errors} | {caught} of {planted} | {false} |"
+    )
+    out = [
+        "# The audit on texts no one here wrote",
+        "",
+        "`symattn audit` measured on public texts about attention, each kept in "
+        "`tests/data/texts/<name>/` with its authors' licence and a reader's list of its claims "
+        "(`reading.toml`: every claim a careful reader could check, whether it holds, and errors "
+        "planted in true claims, one edit each). The reader never looked at the audit's code. "
+        "*Claims found* and *decided* are the audit's own count (certified or wrong); *reader's claims "
+        "decided* counts the reader's claims on whose line the audit decided a claim; a *real error* "
+        "is a claim the reader found false in the published text; a planted error is *flagged* when "
+        "the audit calls a claim on its line wrong that it did not call wrong before; a *false flag* "
+        "is a claim called wrong where the reader found nothing wrong. `symattn build` measures all "
+        "of it again; `tests/grading/audit/test_corpus.py` holds the audit to no false flag.",
+        "",
+        *rows,
+        "",
+    ]
+    for m in measures:
+        t = m.text
+        missed = [p for p, c in zip(t.planted, m.caught, strict=True) if not c]
+        out += [f"## {t.name}", "", f"{t.repository}, `{t.path}` at `{t.commit[:12]}`; {t.licence}.", ""]
+        if t.note:
+            out += [f"Kept with this change: {t.note}", ""]
+        if m.false_flags:
+            out += ["False flags:", "", *(f"- line {f}" for f in m.false_flags), ""]
+        if missed:
+            where = [f"{p.kind} at {'line ' if p.line[0].isdigit() else ''}{p.line}" for p in missed]
+            out += ["Planted errors not flagged: " + "; ".join(where) + ".", ""]
+    return "\n".join(out).rstrip("\n") + "\n"

@@ -75,6 +75,10 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     progress("auditing the module")  # first: a malformed setting fails before the long work
     audit_files, placeholders, missing = _audit_files()
     files.update(audit_files)
+    progress("auditing the public texts")
+    texts = _texts_page()
+    if texts is not None:
+        files["audit-texts.md"] = texts
     progress("verifying the derivations")
     reports: dict = {}
     summary, ok = verify_all(list(derivations.NAMES), progress=progress, reports=reports, jobs=default_jobs())
@@ -212,7 +216,8 @@ def _index(reports: dict, mutations: tuple[int, int]) -> str:
             "- [The two-token example, worked exactly](worked-example.md)",
             "- [Exercises with checked answers and solutions](exercises.md)",
             "- [Labs: the measured results, with confidence intervals](labs.md)",
-            "- [The module audit: every numeric claim certified or flagged](audit.md)",
+            "- [The module audit: every numeric claim certified or flagged](audit.md), and "
+            "[the audit measured on public texts](audit-texts.md)",
             "- [The guide](guide/attention-command.md): every command, its options and what it checks",
             "- [Benchmarks](benchmarks.md), written by `python bench/report.py`",
             "- For course authors: [write a derivation](write-a-derivation.md) and "
@@ -498,6 +503,20 @@ def _module_path(project: Path | None, setting: str | None) -> Path | None:
     if path.exists() and not path.is_file():  # a folder or a device is a wrong setting, not absent
         raise ConfigError(f"{MODULE_SETTING} in pyproject.toml names {setting!r}, which is not a file")
     return path if path.is_file() else None
+
+
+#: The public texts the audit is measured on, each with its reader's list (tests/data/texts/).
+TEXTS = PROJECT / "tests" / "data" / "texts"
+
+
+def _texts_page(folder: Path = TEXTS) -> str | None:
+    """The audit measured on the public texts; None in a copy without them (an installed one)."""
+    if not folder.is_dir():
+        return None
+    from ..grading.audit.corpus import load, measure
+    from .audit_render import corpus_markdown
+
+    return corpus_markdown([measure(t) for t in load(folder)])
 
 
 def _audit_files(project: Path | None = None) -> tuple[dict[str, str], dict[str, bytes], str | None]:

@@ -156,7 +156,7 @@ def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
 
 # -- parsing ------------------------------------------------------------------------------------
 _TOKEN = re.compile(
-    r"\s*(?:(?P<num>\d+(?:\.\d+)?[eE][+-]?\d+(?![\w(])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"\s*(?:(?P<num>(?:\d+(?:\.\d+)?[eE][+-]?\d+(?![\w(])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)%?)"
     r"|(?P<id>[A-Za-z][A-Za-z0-9]*(?:_(?:\([^()]*\)|[A-Za-z0-9]+))*)"
     r"|(?P<op>\*\*|[-+*/^()\[\],=≈<>≤≥≠±×−·]))"
 )
@@ -393,6 +393,8 @@ UNITS = {
 
 
 def _number(text: str) -> sp.Rational:
+    if text.endswith("%"):  # 21.7%: a share
+        return sp.Rational(text[:-1].replace(",", "")) / 100
     return sp.Rational(text.replace(",", ""))
 
 

@@ -346,7 +346,7 @@ def _plain(tex: str) -> str:
 #: An HTML tag with its attributes (``<img src="a.png" width="80%">``): markup, never a claim.
 _TAG = re.compile(r"""</?[A-Za-z][\w-]*(?:\s+[\w:-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))?)*\s*/?>""")
 #: A code span that is arithmetic (```12 * 64 = 768```): numbers, names, operators and a relation.
-_CODE_MATH = re.compile(r"(?=[^`]*\d)(?=[^`]*(?:==?|<=?|>=?|≈|≤|≥))[\w\s.+\-*/^()=<>≈≤≥,]+")
+_CODE_MATH = re.compile(r"(?=[^`]*\d)(?=[^`]*(?:==?|<=?|>=?|≈|≤|≥))[\w\s.+\-*/^()=<>≈≤≥,%]+")
 
 
 def _prose(n: int, raw: str, body: str, kind: str) -> Line:

@@ -277,12 +277,12 @@ class Auditor:
         self._premise_spans.append(formula_span(line, start, start + 1))  # a premise, not a claim
         return True
 
-    def _letters(self, line, start, end, members, relations, add) -> bool:
-        """The chain as an identity in the text's letters (:mod:`.letters`); False when its
-        members are not all sizes."""
+    def _letters(self, line, start, end, members, relations, add, drop: list[str] = ()) -> bool:
+        """The chain as an identity in the text's letters (:mod:`.letters`), without the given
+        values of ``drop``; False when its members are not all sizes."""
         if set(relations) != {"="}:
             return False
-        given = self.premises(line, start)
+        given = {k: v for k, v in self.premises(line, start).items() if k not in drop}
         values = [letters.value(m, given, self.relations) for m in members]
         if any(v is None for v in values):
             return False
@@ -354,7 +354,15 @@ class Auditor:
                 # a name the text gave two values before (a toy model's d_k = 16, then the
                 # full size's): which holds is the reader's guess, and a guess decides nothing
                 torn = sorted(k for k in earlier if len(self.given_values(line, start, k)) > 1)
+                without: list[Claim] = []  # wrong whatever the torn names are: decided
                 if torn and any(c.verdict == WRONG for c in found):
+                    rest = {k: v for k, v in earlier.items() if k not in torn}
+                    self._chain_with(line, start, end, members, relations, without.append, rest)
+                    if not any(c.verdict == WRONG for c in without):
+                        without = []
+                        self._letters(line, start, end, members, relations, without.append, drop=torn)
+                decided = any(c.verdict == WRONG for c in without)
+                if torn and any(c.verdict == WRONG for c in found) and not decided:
                     why = f"{', '.join(torn)} given more than one value before this claim: not decided"
                     found = [Claim(c.line, c.text, UNCHECKED, None, why, c.spans) for c in found]
         if all(c.verdict == UNCHECKED and c.rule.startswith("no member") for c in found):

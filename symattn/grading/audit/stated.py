@@ -41,6 +41,8 @@ class Stated:
     @classmethod
     def read(cls, text: str, scale: str | None = None, percent: bool = False) -> Stated:
         t = text.strip().replace(",", "").replace("−", "-").lstrip("±")
+        if t.endswith("%") and not percent:  # 21.7%: the share 0.217, to the digits of 21.7
+            return cls.read(t[:-1].rstrip(), scale, percent=True)
         if m := re.fullmatch(r"(.+?)e([+-]?\d+)", t):  # scientific notation: 3.3e5, digits of 3.3
             inner = cls.read(m.group(1), scale, percent)
             power = Fraction(10) ** int(m.group(2))

@@ -45,7 +45,10 @@ def test_a_value_holds_past_its_section_until_it_is_given_again():
 
 @pytest.mark.parametrize(
     "given",
-    ["We use $h = 8$ heads and $d_{model} = 512$.", "The model has $h = 8$ heads; its width is $d_{model} = 512$."],
+    [
+        "We use $h = 8$ heads and $d_{model} = 512$.",
+        "The model has $h = 8$ heads; its width is $d_{model} = 512$.",
+    ],
 )
 def test_a_formula_that_only_gives_a_value_is_a_premise_not_a_claim(given):
     """Not only "Let ..." gives: any formula ``name = number`` outside a sentence that supposes."""

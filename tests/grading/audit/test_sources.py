@@ -32,7 +32,13 @@ def _notebook(*cells: tuple[str, str]) -> str:
 
 @pytest.mark.parametrize(
     ("path", "kind"),
-    [("a.ipynb", "notebook"), ("dir.x/B.TEX", "latex"), ("c.ltx", "latex"), ("d.md", "markdown"), ("e", "markdown")],
+    [
+        ("a.ipynb", "notebook"),
+        ("dir.x/B.TEX", "latex"),
+        ("c.ltx", "latex"),
+        ("d.md", "markdown"),
+        ("e", "markdown"),
+    ],
 )
 def test_the_kind_of_text_is_its_extension(path, kind):
     assert kind_of(path) == kind
@@ -144,7 +150,8 @@ _PIECES = st.sampled_from(
     [
         "text ", "$x = 1$", "\\(a\\)", "\\[b\\]", "\n", "\n\n", "% note\n", "\\emph{word}",
         "\\section{T}", "\\cite{k}", "\\footnote{f\nx}", "\\begin{equation}\ny = 2\n\\end{equation}",
-        "\\begin{tabular}{cc}\na & b \\\\\nc & d\n\\end{tabular}", "{group\n}", "\\begin{itemize}\n\\item a\n\\end{itemize}",
+        "\\begin{tabular}{cc}\na & b \\\\\nc & d\n\\end{tabular}", "{group\n}",
+        "\\begin{itemize}\n\\item a\n\\end{itemize}",
         "\\begin{verbatim}\nraw $x\n\\end{verbatim}", "\\textbf{\nbold}",
     ]
 )  # fmt: skip
