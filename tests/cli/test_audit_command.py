@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -171,7 +172,8 @@ def test_strict_asks_80_percent_and_the_course_module_meets_it(cli, tmp_path):
 
     module = Path(__file__).parents[1] / "data" / "module" / "attention.md"
     code, out, _ = cli("audit", str(module), "--strict")
-    assert code == 0 and "(95.6 % decided)" in out
+    decided = re.search(r"\(([\d.]+) % decided\)", out)
+    assert code == 0 and decided and float(decided.group(1)) >= 80
 
 
 def test_the_json_report_states_its_coverage(cli, tmp_path):

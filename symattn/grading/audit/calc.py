@@ -45,6 +45,11 @@ _WORDS = {
     "ldots": "...",
     "cdots": "...",
     "sim": " ~ ",
+    "to": " → ",
+    "rightarrow": " → ",
+    "Rightarrow": " ⇒ ",
+    "implies": " ⇒ ",
+    "longrightarrow": " → ",
     "in": " ∈ ",
     "%": "%",
     ",": " ",
@@ -394,7 +399,12 @@ UNITS = {
 
 def _number(text: str) -> sp.Rational:
     if text.endswith("%"):  # 21.7%: a share
-        return sp.Rational(text[:-1].replace(",", "")) / 100
+        return _number(text[:-1]) / 100
+    m = re.fullmatch(r"(.+?)[eE]([+-]?\d+)", text)
+    if m:  # 4e3: bounded before it is computed (1e999999999 would never finish)
+        if abs(int(m.group(2))) > MAX_DECADES:
+            raise Unreadable("number too large")
+        return sp.Rational(m.group(1)) * sp.Integer(10) ** int(m.group(2))
     return sp.Rational(text.replace(",", ""))
 
 

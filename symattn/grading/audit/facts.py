@@ -34,6 +34,11 @@ class Facts:
             self.examples = {}
         text = doc.text()
         self.standard_normal = standard_normal(text)
+        #: q_i, k_i ~ N(0, σ²): the entries' standard deviation as the text names it (1 if it
+        #: assumes unit variance).
+        scaled = re.search(r"N\(0, ?(sigma|s)\^\(?2\)?\)", text)
+        self.scale = sp.Symbol(scaled.group(1), positive=True) if scaled else sp.Integer(1)
+        self.standard_normal = self.standard_normal or scaled is not None
         #: The width of q and k as the text writes it (d_k, d, D_k): the statistics' dimension.
         self.dimension = sp.Symbol(dimension(text), positive=True)
         heads = re.search(r"⟨\s*h\s*=\s*(\d+)\s*⟩ and ⟨\s*d_model\s*=\s*(\d+)\s*⟩", text)
@@ -41,10 +46,13 @@ class Facts:
 
     def env(self) -> dict:
         env: dict = dict(self.vectors)
+        if isinstance(self.scale, sp.Symbol):
+            env[self.scale.name] = self.scale  # σ, a size the statistics are written in
         if self.standard_normal:
             width = {_DK: self.dimension}
-            env["E"] = lambda node, env: _expectation(node, env).xreplace(width)
-            env["Var"] = lambda node, env: _variance(node, env).xreplace(width)
+            scale = self.scale  # q_i = σ u_i for standard normal u_i: E and Var of the scaled ones
+            env["E"] = lambda node, env: _expectation(node, env, scale).xreplace(width)
+            env["Var"] = lambda node, env: _variance(node, env, scale).xreplace(width)
         return env
 
 
@@ -120,10 +128,12 @@ _J = sp.Symbol("j", integer=True, positive=True)
 _DK = sp.Symbol("d_k", positive=True)  # the symbol the formula reader makes of d_k
 
 
-def _randoms(node: calc.Node, env: dict) -> sp.Expr:
-    """The argument of E or Var with q_i, k_i entries of two families and z = sum_j q_j k_j."""
+def _randoms(node: calc.Node, env: dict, scale: sp.Expr = sp.S.One) -> sp.Expr:
+    """The argument of E or Var with q_i, k_i entries of two families (each ``scale`` times a
+    standard normal) and z = sum_j q_j k_j."""
     inner = {k: v for k, v in env.items() if k not in ("E", "Var")}
-    inner.update({"q_i": _Q[_I], "k_i": _K[_I], "z": sp.Sum(_Q[_J] * _K[_J], (_J, 1, _DK))})
+    q, k = scale * _Q[_I], scale * _K[_I]
+    inner.update({"q_i": q, "k_i": k, "z": sp.Sum(scale**2 * _Q[_J] * _K[_J], (_J, 1, _DK))})
     return calc.exact(calc.dot_products(node), inner)
 def _model():
     from ...proof.expectation import Expectation, Family
@@ -131,19 +141,19 @@ def _model():
     return Expectation([Family(_Q, normal=True), Family(_K, normal=True)])
 
 
-def _expectation(node: calc.Node, env: dict) -> sp.Expr:
+def _expectation(node: calc.Node, env: dict, scale: sp.Expr = sp.S.One) -> sp.Expr:
     from ...proof.expectation import ExpectationError
 
     try:
-        return _model().expect(_randoms(node, env))
+        return _model().expect(_randoms(node, env, scale))
     except ExpectationError as exc:
         raise Unreadable(str(exc)) from None
 
 
-def _variance(node: calc.Node, env: dict) -> sp.Expr:
+def _variance(node: calc.Node, env: dict, scale: sp.Expr = sp.S.One) -> sp.Expr:
     from ...proof.expectation import ExpectationError
 
     try:
-        return _model().variance(_randoms(node, env))
+        return _model().variance(_randoms(node, env, scale))
     except ExpectationError as exc:
         raise Unreadable(str(exc)) from None

@@ -59,6 +59,8 @@ def value(node: calc.Node, given: dict, relations: list[tuple[sp.Symbol, sp.Expr
     for n in calc.walk(node):
         if n[0] == "call" and n[1] not in ("sqrt", "exp", "ln"):
             return None
+        if n[0] == "sym" and re.fullmatch(r"[a-z]{2,}", n[1]) and n[1] not in ("oo",):
+            return None  # a word (mod, max, softmax): not a size
         if n[0] in ("vec", "sum"):
             return None
         if n[0] == "pow" and n[2][0] == "sym":  # X^T, P^(-1): matrices, not sizes

@@ -70,7 +70,7 @@ def evaluate(node: calc.Node, env: dict) -> sp.Basic | None:
         return value
     value = sp.sympify(value)
     names = {s.name for s in value.free_symbols}
-    if names - KNOWN_SYMBOLS:
+    if names - KNOWN_SYMBOLS - set(env):
         return None
     return value
 

@@ -31,7 +31,7 @@ from itertools import pairwise
 
 import sympy as sp
 
-from . import calc, complexity, cost, letters, shapes, words
+from . import calc, complexity, cost, letters, meaning, shapes, words
 from .document import EXERCISE, Document, Line, number_spans
 from .facts import Facts
 from .match import (
@@ -77,6 +77,7 @@ RULES = (
     cost.cost_expressions,
     shapes.shape_claims,
     complexity.complexity_claims,
+    meaning.facts_in_words,
 )
 _RULE_ERRORS = (
     Unreadable,
@@ -177,13 +178,15 @@ class Auditor:
         self._premise_spans = []
         # what no rule bound is one unchecked claim per formula, or per sentence of prose,
         # however many numbers it writes (a claim is counted once, not once per digit)
+        # (a formula that states a relation is a claim of its own; a value named in a sentence,
+        # ``⟨1⟩`` or ``⟨1/√d_k⟩``, is part of the sentence's claim)
         leftovers: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        relating = {(s, e) for _, plain, s, e in line.formulas if re.search(r"[=≈<>≤≥]", plain)}
         for start, end in number_spans(line.text):
             if not any(a <= start and end <= b for a, b in covered):
                 span = formula_span(line, start, end)
-                leftovers.setdefault(span if span != (start, end) else line.sentence_at(start), []).append(
-                    (start, end)
-                )
+                key = span if span in relating else line.sentence_at(start)
+                leftovers.setdefault(key, []).append((start, end))
         for spans in leftovers.values():
             add(_leftover(line, spans, failed))
         for c in found:
@@ -224,6 +227,9 @@ class Auditor:
         for tex, plain, start, end in line.formulas:
             if "bmatrix" in tex:
                 continue
+            # "q_i ~ N(0, σ²) → Var(...) = σ⁴ d_k": what follows the arrow is the claim, what
+            # comes before it its premises (read with the text's statistics)
+            plain = re.split(r"\s[→⇒]\s", plain)[-1]
             try:
                 members, relations = calc.parse_chain(plain)
             except Unreadable as exc:
@@ -656,7 +662,9 @@ _REFERENCE_PATTERNS = [
     r"\bModule \d+",
     r"\blab \d+\w?",
     r"\brules? \d+(?: and \d+)?",
-    r"\b(?:[Tt]okens?|[Rr]ows?|[Kk]eys?|[Qq]uer(?:y|ies)|[Hh]eads?|[Ss]teps?|[Ee]xercises?|[Ff]igures?|entry)"
+    r"\b(?:[Tt]okens?|[Rr]ows?|[Kk]eys?|[Qq]uer(?:y|ies)|[Hh]eads?|[Ss]teps?|[Ee]xercises?|[Ff]igures?|entry"
+    r"|[Pp]arts?|[Tt]utorials?|[Aa]ssignments?|[Cc]hapters?|[Ll]ectures?|[Ee]quations?|[Ee]q\.|[Tt]ables?"
+    r"|[Aa]lgorithms?|[Aa]ppendix|[Ll]ayers?|[Cc]ells?|[Ii]mages?|[Ee]lements?|[Vv]ersion|[Ll]istings?)"
     r" \d+(?: to \w+)?(?:'s)?",
     r"\(\d{4}\)",
     # a year
@@ -667,6 +675,8 @@ _REFERENCE_PATTERNS = [
     r"arXiv:\d+\.\d+",
     r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4}",
     r"\b\d+ hours?\b",
+    # a setting of a run or a span of time: numbers of iterations, epochs, years, not claims
+    r"\b[\d,.]+[kKM]?\s+(?:iterations?|epochs?|steps|years?|months?|weeks?|days?|minutes?|seconds?)\b",
     r"_\(?\w*=?\d+\)?",
 ]
 _GIVEN_PATTERNS = [

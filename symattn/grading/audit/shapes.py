@@ -31,7 +31,13 @@ Shape = tuple  # of SymPy sizes; () for a scalar
 
 
 class Mismatch(Exception):
-    """Two sizes that must agree do not: the message says which."""
+    """Two sizes that must agree do not: :attr:`said` says which, its shapes as math."""
+
+    def __init__(self, *parts) -> None:
+        from .said import Said
+
+        self.said = Said(*parts)
+        super().__init__(self.said.plain())
 
 
 @dataclass
@@ -44,7 +50,7 @@ class Shapes:
         self.known = {}
         self.sizes: set[str] = set()  # the names used as sizes: scalars wherever they stand
         #: Products and dot products whose sizes were compared and agreed, since last reset.
-        self.checked: list[str] = []
+        self.checked: list = []
 
     def declare(self, name: str, shape: Shape) -> None:
         self.known[name] = shape
@@ -61,6 +67,9 @@ class Shapes:
 
     def of(self, node: calc.Node, premises: dict) -> Shape | None:
         """The shape of a member, None when unknown; :class:`Mismatch` when it cannot exist."""
+        from .letters import split_letters
+
+        node = split_letters(node) if node[0] == "sym" or node[0] == "pow" else node
         op = node[0]
         if op == "num":
             return ()
@@ -89,7 +98,7 @@ class Shapes:
             if a is None or b is None:
                 return None
             if a and b and not _same_shape(a, b, premises):
-                raise Mismatch(f"a sum of a {_show(a)} and a {_show(b)}")
+                raise Mismatch("a sum of a ", typeset(a), " and a ", typeset(b))
             return a or b
         if op == "mul":
             if node[1][0] == "sym" and node[1][1].startswith("sum_"):  # sum_i a_(i,j) x_i
@@ -119,22 +128,22 @@ class Shapes:
         if len(a) == 1 and len(b) == 1:  # a dot product of two vectors
             if not _same(a[0], b[0], premises):
                 raise Mismatch(
-                    f"a dot product of a vector of length {_size(a[0])} with one of length {_size(b[0])}"
+                    "a dot product of a vector of length ", _tex(a[0]), " with one of length ", _tex(b[0])
                 )
-            self.checked.append(f"a dot product of two vectors of length {_size(a[0])}")
+            self.checked.append(_said("a dot product of two vectors of length ", _tex(a[0])))
             return ()
         if len(a) == 2 and len(b) == 2:
             if not _same(a[1], b[0], premises):
-                raise Mismatch(f"a product of a {_show(a)} by a {_show(b)}")
-            self.checked.append(f"a {_show(a)} by a {_show(b)}")
+                raise Mismatch("a product of a ", typeset(a), " by a ", typeset(b))
+            self.checked.append(_said("a ", typeset(a), " by a ", typeset(b)))
             return (a[0], b[1])
         if len(a) == 1 and len(b) == 2:  # a row vector times a matrix
             if not _same(a[0], b[0], premises):
-                raise Mismatch(f"a product of a vector of length {_size(a[0])} by a {_show(b)}")
+                raise Mismatch("a product of a vector of length ", _tex(a[0]), " by a ", typeset(b))
             return (b[1],)
         if len(a) == 2 and len(b) == 1:
             if not _same(a[1], b[0], premises):
-                raise Mismatch(f"a product of a {_show(a)} by a vector of length {_size(b[0])}")
+                raise Mismatch("a product of a ", typeset(a), " by a vector of length ", _tex(b[0]))
             return (a[0],)
         return None
 
@@ -206,6 +215,27 @@ def show(shape: Shape) -> str:
     return _show(shape)
 
 
+def _said(*parts):
+    from .said import Said
+
+    return Said(*parts)
+
+
+def _tex(size: sp.Expr):
+    from .said import Tex
+
+    return Tex(_size(size), sp.latex(size))
+
+
+def typeset(shape: Shape):
+    """A shape as math, in plain text and in LaTeX: ``N × D_k``, ``$N \\times D_{k}$``."""
+    from .said import Tex
+
+    if not shape:
+        return Tex("a scalar", r"\text{a scalar}")
+    return Tex(_show(shape), r" \times ".join(sp.latex(x) for x in shape))
+
+
 def same_shape(a: Shape, b: Shape, premises: dict) -> bool:
     return _same_shape(a, b, premises)
 
@@ -236,9 +266,9 @@ def shape_claims(au, line, add, covered) -> None:
             for name, shape in _declarations(x):
                 shapes.declare(name, shape)
 
-    def claim(start: int, end: int, ok: bool, said: str, rule: str) -> None:
+    def claim(start: int, end: int, ok: bool, said: Said, rule: str) -> None:
         verdict = CERTIFIED if ok else WRONG
-        add(Claim(line.number, line.text[start:end], verdict, Said(said), rule, [(start, end)]))
+        add(Claim(line.number, line.text[start:end], verdict, said, rule, [(start, end)]))
 
     rule = "shapes: sizes of products, dot products and sums, from the shapes the text declares"
     for _tex, plain, start, end in line.formulas:
@@ -252,11 +282,11 @@ def shape_claims(au, line, add, covered) -> None:
             except Unreadable:
                 continue
             except Mismatch as exc:
-                claim(start, end, False, f"not defined: {exc}", rule)
+                claim(start, end, False, Said("not defined: ") + exc.said, rule)
                 continue
             if got is not None:
                 ok = same_shape(got, said[1], premises)
-                claim(start, end, ok, f"{show(got)}", rule)
+                claim(start, end, ok, Said(typeset(got)), rule)
             continue
         if said is not None or "=" not in plain:
             continue
@@ -270,7 +300,7 @@ def shape_claims(au, line, add, covered) -> None:
         try:
             found = [shapes.of(m, premises) for m in members]
         except Mismatch as exc:
-            claim(start, end, False, f"not defined: {exc}", rule)
+            claim(start, end, False, Said("not defined: ") + exc.said, rule)
             continue
         name = shapes.name_of(members[0])
         if name is not None and (name in shapes.known or shapes._symbol(name) is None):
@@ -280,19 +310,19 @@ def shape_claims(au, line, add, covered) -> None:
             if made is not None:
                 shapes.declare(name, made)
             if shapes.checked and made is not None:
-                claim(start, end, True, f"{show(made)}: {shapes.checked[0]}", rule)
+                claim(start, end, True, Said(typeset(made), ": ", shapes.checked[0]), rule)
             continue
         known = [s for s in found if s is not None]
         if not any(known):
             continue  # sizes only (h d_k = d_model): arithmetic's to read, not a shape
         if len(known) < 2:
             if shapes.checked:
-                claim(start, end, True, f"{show(known[0])}: {shapes.checked[0]}", rule)
+                claim(start, end, True, Said(typeset(known[0]), ": ", shapes.checked[0]), rule)
             continue
         if all(same_shape(known[0], s, premises) for s in known[1:]):
-            claim(start, end, True, show(known[0]), rule)
+            claim(start, end, True, Said(typeset(known[0])), rule)
         else:
-            claim(start, end, False, " is not ".join(show(s) for s in known), rule)
+            claim(start, end, False, Said.join(" is not ", [Said(typeset(s)) for s in known]), rule)
     for m in _SAID_SHAPE.finditer(line.text):
         if inside(covered, *m.span()):
             continue
@@ -306,10 +336,10 @@ def shape_claims(au, line, add, covered) -> None:
         except Unreadable:
             continue
         except Mismatch as exc:
-            claim(subject[2], m.end(), False, f"not defined: {exc}", rule)
+            claim(subject[2], m.end(), False, Said("not defined: ") + exc.said, rule)
             continue
         if got is not None:
-            claim(subject[2], m.end(), same_shape(got, dims, premises), show(got), rule)
+            claim(subject[2], m.end(), same_shape(got, dims, premises), Said(typeset(got)), rule)
 
 
 def _declarations(line) -> list[tuple[str, Shape]]:
@@ -329,18 +359,22 @@ def _declarations(line) -> list[tuple[str, Shape]]:
 
 
 def _subject(line, before: int) -> tuple[str, str, int] | None:
-    """The formula nearest before ``before`` in its sentence: (tex, plain, start)."""
+    """The formula nearest before ``before`` in its sentence (within 80 characters, or any
+    distance when a word of result stands between: "⟨QK^T⟩ performs ..., resulting in a
+    matrix of the shape"): (tex, plain, start)."""
     a, _ = line.sentence_at(before)
     best = None
     for tex, plain, start, end in line.formulas:
-        if a <= start and end <= before and before - end <= 80:
+        between = line.text[end:before]
+        far = before - end > 80 and not re.search(r"\bresult(?:ing|s) in\b|\bgives\b|\byields\b", between)
+        if a <= start and end <= before and not far:
             best = (tex, plain, start)
     return best
 
 
 def _bare(plain: str) -> bool:
     """A formula that only names something: ``W_k``, ``W^(O)``, ``Y``."""
-    return bool(re.fullmatch(r"[A-Za-z][A-Za-z0-9]*(?:_(?:\([^()]*\)|\w+))?(?:\^\(\w+\))?", plain.strip()))
+    return bool(re.fullmatch(r"[A-Za-z](?:_(?:\([^()]*\)|\w+))?(?:\^\((?!T\))\w+\))?", plain.strip()))
 
 
 def _name(plain: str) -> str:

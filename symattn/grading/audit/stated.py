@@ -44,6 +44,8 @@ class Stated:
         if t.endswith("%") and not percent:  # 21.7%: the share 0.217, to the digits of 21.7
             return cls.read(t[:-1].rstrip(), scale, percent=True)
         if m := re.fullmatch(r"(.+?)e([+-]?\d+)", t):  # scientific notation: 3.3e5, digits of 3.3
+            if abs(int(m.group(2))) > 1000:  # 1e999999999: refused before it is computed
+                raise Unreadable(f"a figure too large: {text!r}")
             inner = cls.read(m.group(1), scale, percent)
             power = Fraction(10) ** int(m.group(2))
             # a figure in scientific notation states its significant digits: never a whole
