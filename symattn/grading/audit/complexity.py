@@ -116,7 +116,7 @@ def _leading(e: sp.Expr) -> sp.Expr:
 def products_named(text: str) -> sp.Expr | None:
     """The cost of the products a passage names by their shapes (``⟨n × d⟩`` ... multiplied by
     ``⟨d × n⟩``; a ``⟨d⟩``-dimensional vector), in order; None when it names none."""
-    if not re.search(r"multipl|product|times", text):
+    if not re.search(r"multipl|product|times", text, re.I):
         return None
     shapes = []
     for m in re.finditer(r"⟨([^⟨⟩]*)⟩(-dimensional)?", text):

@@ -862,11 +862,15 @@ def _leftover(line: Line, spans: list[tuple[int, int]], failed: list[str] = ()) 
     start, end = spans[0][0], spans[-1][1]
     span = formula_span(line, start, end)
     a, b = line.sentence_at(start)
-    shown = (
-        line.text[span[0] : span[1]]
-        if span != (start, end)
-        else line.text[max(a, start - 30) : min(b, end + 30)].strip()
-    )
+    if span != (start, end):
+        shown = line.text[span[0] : span[1]]
+    else:  # the words around the numbers, whole words, within the sentence
+        left = max(a, start - 30)
+        left = a if left == a else line.text.rfind(" ", a, left) + 1 or a
+        right = min(b, end + 30)
+        space = line.text.find(" ", right, b)
+        right = space if right < b and space > 0 else b
+        shown = line.text[left:right].strip()
     sentence = line.text[a:b].lower()
     if failed:
         reason = f"a rule could not read this line ({'; '.join(sorted(set(failed)))}): not checked"
