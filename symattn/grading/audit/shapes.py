@@ -271,22 +271,26 @@ def shape_claims(au, line, add, covered) -> None:
         add(Claim(line.number, line.text[start:end], verdict, said, rule, [(start, end)]))
 
     rule = "shapes: sizes of products, dot products and sums, from the shapes the text declares"
+
+    def stated(expression: str, dims: Shape, start: int, end: int) -> None:
+        """A shape the text states for an expression: the one its products make, or none."""
+        try:
+            members, relations = calc.parse_chain(expression)
+            got = shapes.of(members[-1], premises) if not relations else None
+        except Unreadable:
+            return
+        except Mismatch as exc:
+            claim(start, end, False, Said("not defined: ") + exc.said, rule)
+            return
+        if got is not None:
+            claim(start, end, same_shape(got, dims, premises), Said(typeset(got)), rule)
+
     for _tex, plain, start, end in line.formulas:
         if inside(covered, start, end):
             continue
         said = membership(plain)
         if said is not None and not _bare(said[0]):  # softmax(QK^T/√d) V ∈ R^(n × v)
-            try:
-                members, relations = calc.parse_chain(said[0])
-                got = shapes.of(members[-1], premises) if not relations else None
-            except Unreadable:
-                continue
-            except Mismatch as exc:
-                claim(start, end, False, Said("not defined: ") + exc.said, rule)
-                continue
-            if got is not None:
-                ok = same_shape(got, said[1], premises)
-                claim(start, end, ok, Said(typeset(got)), rule)
+            stated(said[0], said[1], start, end)
             continue
         if said is not None or "=" not in plain:
             continue
@@ -328,18 +332,8 @@ def shape_claims(au, line, add, covered) -> None:
             continue
         subject = _subject(line, m.start())
         dims = read_dims(m.group("dims"))
-        if subject is None or dims is None or _bare(subject[1]):
-            continue
-        try:
-            members, relations = calc.parse_chain(subject[1])
-            got = shapes.of(members[-1], premises) if not relations else None
-        except Unreadable:
-            continue
-        except Mismatch as exc:
-            claim(subject[2], m.end(), False, Said("not defined: ") + exc.said, rule)
-            continue
-        if got is not None:
-            claim(subject[2], m.end(), same_shape(got, dims, premises), Said(typeset(got)), rule)
+        if subject is not None and dims is not None and not _bare(subject[1]):
+            stated(subject[1], dims, subject[2], m.end())
 
 
 def _declarations(line) -> list[tuple[str, Shape]]:
