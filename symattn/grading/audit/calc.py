@@ -70,6 +70,7 @@ def latex_to_plain(tex: str) -> str:
     if len(tex) > 20 * MAX_LENGTH:
         raise Unreadable("formula too long")
     try:
+        tex = re.sub(r"(\d)\\[,;: ](?=\d{3}(?!\d))", r"\1", tex)  # 1\,024: a thousands space
         out, _ = _convert(tex.replace("{,}", ","), 0, stop=None)
     except RecursionError:
         raise Unreadable("formula nested too deeply") from None
@@ -268,6 +269,8 @@ class _Parser:
             return ("num", value)
         if kind == "id":
             nxt = self.peek()
+            if value == "log":  # log 1000 = 3 means base 10 to some, base e to others: not read
+                raise Unreadable("a logarithm without its base")
             if value in ("ln", "log") and nxt is not None and nxt[1] != "(":
                 return ("call", "ln", self.power())  # ln 2, ln x^2: the natural logarithm
             if value in ("ln", "log") and nxt is not None:

@@ -57,7 +57,7 @@ _LAYER_WORDS = (
     (r"\bconvolution|\bCNNs?\b", "convolutional"),
 )
 _MEASURES = (
-    (r"sequential operations?", 1),
+    (r"sequential operations?|steps that cannot be parallel|sequential steps", 1),
     (r"path length", 2),
     (r"complexity|cost|per layer|FLOPs", 0),
 )
@@ -149,12 +149,12 @@ def products_named(text: str) -> sp.Expr | None:
 def complexity_claims(au, line, add, covered) -> None:
     """Each ``O(...)`` of the line against the products its passage names, else the layer its
     passage speaks of (the sentence, then the paragraph before the formula)."""
-    from .match import CERTIFIED, WRONG, Claim, inside
+    from .match import CERTIFIED, UNCHECKED, WRONG, Claim, inside
     from .said import Math, Said
 
     for _tex, plain, start, end in line.formulas:
-        if inside(covered, start, end):
-            continue
+        if inside(covered, start, end) or line.kind == "table":
+            continue  # a table's columns say what is measured: not read here
         stated = read_big_o(plain)
         if stated is None:
             continue
@@ -169,21 +169,37 @@ def complexity_claims(au, line, add, covered) -> None:
         after = line.text[end:b].split("⟨", 1)[0]
         noun = r"\s*(?:\w+\s+){0,2}?(?:"
         measure = next((i for p, i in _MEASURES if re.match(noun + p + ")", after)), None)
-        if measure is None:
+        whole = sentence + line.text[end:b]
+        if measure is None:  # the nearest named before it, in its clause, else in its sentence
             hits = [(m.end(), i) for p, i in _MEASURES for m in re.finditer(p, own)]
-            measure = max(hits)[1] if hits else 0
+            hits = hits or [(m.end(), i) for p, i in _MEASURES for m in re.finditer(p, whole)]
+            if not hits:
+                continue  # "we need O(n/k) layers": no measure named, nothing to compare with
+            measure = max(hits)[1]
         want, how = None, ""
         named = products_named(sentence) if measure == 0 else None
+        # the formula's own clause (from the formula before it to the one after it) names its
+        # layer ("compared to O(n d²) for recurrent layers"); else the sentence, else the
+        # paragraph; only a layer its own clause names decides that a claim is wrong
+        clause = own + " " + after
+        named_after = re.match(r"\s*(?:[\w-]+\s+){0,3}?(?:for|of|in)\s+(.{0,40})", after)
+        mine = _layer(named_after.group(1)) if named_after else None  # "O(n) for recurrent layers"
+        mine = mine or _layer(own)
+        layer = mine or _layer(sentence) or _layer(before[-300:])
+        decisive = named is not None or (layer is not None and mine == layer and not _OTHER.search(whole))
         if named is not None:
             want, how = named, "the products its sentence names, a × b by b × c costing a·b·c"
         else:
-            layer = _layer(sentence) or _layer(before[-300:])
-            if layer is None:
+            if layer is None or _OTHER.search(clause):
                 continue
             want = LAYERS[layer][measure]
             what = ("cost", "sequential operations", "maximum path length")[measure]
             how = f"the {what} of a {layer} layer, counted from its products"
         ok = same_order(stated, want)
+        if not ok and not decisive:
+            why = "complexity: the passage does not say which layer or cost this is: not decided"
+            add(Claim(line.number, line.text[start:end], UNCHECKED, None, why, [(start, end)]))
+            continue
         add(
             Claim(
                 line.number,
@@ -196,16 +212,21 @@ def complexity_claims(au, line, add, covered) -> None:
         )
 
 
+#: Costs the layer counts above do not model: memory, caches, decoding, approximations.
+_OTHER = re.compile(
+    r"memory|cache|decod|linear attention|linformer|performer|reformer|flash|sparse|low-rank|kernel"
+    r"|approximat|in (?:the )?sequence length|quadratic|linear in|projection|storage|bandwidth",
+    re.I,
+)
+
+
 def _layer(text: str) -> str | None:
     """The kind of layer a passage speaks of last (labels such as ``fig_cnn-rnn`` are names,
-    not words)."""
+    not words; "restricted self-attention" is the restricted kind, not self-attention)."""
     text = re.sub(r"[:\w-]*_[\w:-]*", " ", text)
-    best, at = None, -1
-    for pattern, layer in _LAYER_WORDS:
-        for m in re.finditer(pattern, text, re.I):
-            if m.start() > at:
-                best, at = layer, m.start()
-    return best
+    found = [(m.start(), m.end(), layer) for p, layer in _LAYER_WORDS for m in re.finditer(p, text, re.I)]
+    found = [f for f in found if not any(g[0] <= f[0] and f[1] <= g[1] and g != f for g in found)]
+    return max(found)[2] if found else None
 
 
 def _paragraph_before(au, line, start: int) -> str:

@@ -239,8 +239,8 @@ def listed_weights(au: AuditContext, line: Line, add: Callable, covered: list) -
 
 def typical_score(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
     """ "At d_k = 64 a typical score is about ±8": sqrt(d_k), the standard deviation of q.k."""
-    if "typical score" not in line.text:
-        return
+    if "typical score" not in line.text or re.search(r"divid|scal", line.text):
+        return  # after dividing by √d_k the typical score is 1: not the unscaled rule's claim
     for m in re.finditer(r"⟨\s*d_k\s*=\s*(\d+)\s*⟩[^⟨]*?(?:about|is|of)\s*⟨\s*±\s*([\d.]+)\s*⟩", line.text):
         width = int(m.group(1))
         value = sp.sqrt(width)
@@ -262,7 +262,10 @@ def about(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
     pattern = (
         r"⟨([^⟨⟩=≈]*)⟩ (?:is|are|comes out at|is roughly|is nearly) "
         r"(about|roughly|nearly|around|approximately)?\s*"
-        r"([\d.,]+)( thousand| million| billion| trillion| percent| per cent|\s?%)?"
+        r"([\d.,]+)(?![\d.,]*\d)( thousand| million| billion| trillion| percent| per cent|\s?%)?"
+        # a figure that is a factor, a part, a difference or carries a unit says something else
+        r"(?!\s*(?:times|of\b|lower|higher|more|less|fewer|larger|smaller|bigger|[KMGTP]i?B?\b|kB|bytes"
+        r"|[eE][-+]?\d|/|\d|x\b|×))"
     )
     for m in re.finditer(pattern, line.text):
         if inside(covered, *m.span(1)):
