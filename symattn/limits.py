@@ -28,5 +28,8 @@ AUDIT_STRICT_DECIDED = 80
 #: audit takes under 10 s of CPU on this project's 2-core machines (bench/audit_texts.py).
 AUDIT_CHARACTERS = 2_000_000
 AUDIT_FORMULAS = 1_500
+#: Lines of prose, math and tables one audit reads (the course module has about 260, a long
+#: notebook's markdown about 1,000).
+AUDIT_LINES = 2_500
 #: The largest notebook file read (its outputs and images count; its JSON is read whole).
 AUDIT_NOTEBOOK_BYTES = 64 << 20

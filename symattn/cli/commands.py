@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..limits import AUDIT_CHARACTERS, AUDIT_FORMULAS, AUDIT_NOTEBOOK_BYTES
+from ..limits import AUDIT_CHARACTERS, AUDIT_FORMULAS, AUDIT_LINES, AUDIT_NOTEBOOK_BYTES
 
 
 def build(args: argparse.Namespace) -> int:
@@ -242,7 +242,7 @@ def audit(args: argparse.Namespace) -> int:
             timeout=AUDIT_WALL_SECONDS,
             memory_mb=AUDIT_MEMORY_MB,
             cpu_seconds=AUDIT_CPU_SECONDS,
-            max_bytes=8 << 20,
+            max_bytes=64 << 20,  # the report of a text at the bounds
         )
     except WorkerError as exc:
         raise InputError(f"{args.file}: {exc}") from None
@@ -291,7 +291,8 @@ def _audit_report(
     if result.stopped:
         problems.append(
             f"symattn: read to {result.place(result.stopped)} only, the bound of what one audit "
-            f"reads ({AUDIT_CHARACTERS:,} characters, {AUDIT_FORMULAS:,} formulas): the rest is not checked"
+            f"reads ({AUDIT_CHARACTERS:,} characters, {AUDIT_LINES:,} lines, {AUDIT_FORMULAS:,} formulas): "
+            "the rest is not checked"
         )
     if short and coverage.below(min_decided):
         problems.append(

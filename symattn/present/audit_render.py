@@ -64,8 +64,15 @@ def coverage_dict(audit: ModuleAudit) -> dict:
 
 
 def claim_text(c) -> str:
-    """The claim as the module wrote it, its formulas as Unicode math (``e^{-∞} = 0``)."""
-    return words(c.typeset) if c.typeset else c.text.replace("⟨", "").replace("⟩", "")
+    """The claim as the module wrote it, its formulas as Unicode math (``e^{-∞} = 0``); a
+    formula nested too deeply to set in Unicode keeps its text."""
+    plain = c.text.replace("⟨", "").replace("⟩", "")
+    if not c.typeset:
+        return plain
+    try:
+        return words(c.typeset)
+    except RecursionError:
+        return plain
 
 
 def claims_table(audit: ModuleAudit) -> str:

@@ -55,7 +55,7 @@ def test_a_text_past_the_bound_is_audited_to_it_and_says_where_it_stopped(cli, t
     assert claims[-1]["line"] == 91 and claims[-1]["rule"].startswith("not read: ")  # ... and it says so
     assert err == (
         "symattn: read to line 91 only, the bound of what one audit reads (1,000 characters, "
-        "1,500 formulas): the rest is not checked\n"
+        "2,500 lines, 1,500 formulas): the rest is not checked\n"
     )
     code, _, err = cli("audit", str(path), "--strict")
     assert code == 1  # what was not read is not decided: strict mode sees it
@@ -196,3 +196,25 @@ def test_a_bad_share_is_refused_in_one_line(cli, tmp_path, option):
     path.write_text(_THREE_OF_FOUR)
     code, out, err = cli("audit", str(path), *option)
     assert code == 2 and out == "" and err.count("\n") == 1, err
+
+
+def test_a_line_too_long_is_said_and_the_rest_is_read(cli, tmp_path):
+    """A line longer than 20,000 characters (a paragraph pasted as one line) is reported "not
+    read" at its line, never read for minutes; the lines after it are audited."""
+    path = tmp_path / "long_line.md"
+    path.write_text("x " * 10_001 + "$2 + 2 = 4$\n\nBut $2 + 2 = 5$.\n", encoding="utf-8")
+    code, out, _ = cli("audit", str(path), "--json")
+    claims = json.loads(out)["claims"]
+    assert code == 1 and [(c["line"], c["verdict"]) for c in claims] == [(1, "unchecked"), (3, "wrong")]
+    assert claims[0]["rule"] == "not read: a line longer than 20,000 characters"
+
+
+def test_a_text_past_the_bound_of_lines_is_audited_to_it(cli, tmp_path, monkeypatch):
+    from symattn.grading.audit import rules
+
+    monkeypatch.setattr(rules, "AUDIT_LINES", 3)
+    path = tmp_path / "lines.md"
+    path.write_text("We have $1 + 1 = 2$.\n" * 3 + "But $2 + 2 = 5$.\n", encoding="utf-8")
+    code, out, err = cli("audit", str(path), "--json")
+    assert code == 0 and "read to line 4 only" in err
+    assert [c["verdict"] for c in json.loads(out)["claims"]] == ["certified"] * 3 + ["unchecked"]

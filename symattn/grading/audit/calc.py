@@ -360,6 +360,9 @@ def literal(node: Node) -> str | None:
         exponent = power[1] if power[0] == "num" else ("-" + power[1][1] if power[0] == "neg" else None)
         if base == ("num", "10") and exponent is not None and re.fullmatch(r"-?\d+", exponent):
             return f"{node[1][1]}e{exponent}"
+    if node[0] == "mul" and len(node) == 3 and node[2][0] == "sym" and node[2][1] in UNITS:
+        inner = literal(node[1])  # 17 GB: a figure in a unit, to the digits of 17
+        return f"{inner} {node[2][1]}" if inner is not None else None
     return None
 
 
@@ -397,6 +400,7 @@ def symbols_of(node: Node) -> set[str]:
 UNITS = {
     "bytes": 1, "kB": 10**3, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
     "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50,
+    "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12,
 }  # fmt: skip
 
 

@@ -77,11 +77,15 @@ class Document:
     unread: list[tuple[int, str, str]] = field(default_factory=list)
     _blocks: dict[int, list[Line]] = field(default_factory=dict, repr=False)
     _units: dict[int, list[Line]] = field(default_factory=dict, repr=False)
+    _texts: dict[tuple[str, int, int], str] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         for x in self.lines:
             self._blocks.setdefault(x.block, []).append(x)
             self._units.setdefault(x.unit, []).append(x)
+        #: where each line stands in its paragraph and in its exercise (or paragraph)
+        self._at = {("block", id(x)): i for b in self._blocks.values() for i, x in enumerate(b)}
+        self._at.update({("unit", id(x)): i for u in self._units.values() for i, x in enumerate(u)})
 
     def block(self, line: Line) -> list[Line]:
         return self._blocks.get(line.block, [])
@@ -93,10 +97,22 @@ class Document:
         return self._units.get(line.unit, [])
 
     def unit_text(self, line: Line) -> str:
-        return "\n".join(x.text for x in self.unit(line))
+        return self._near(line, self.unit(line), "unit")
 
     def block_text(self, line: Line) -> str:
-        return "\n".join(x.text for x in self.block(line))
+        return self._near(line, self.block(line), "block")
+
+    def _near(self, line: Line, lines: list[Line], kind: str) -> str:
+        """The text of ``lines`` (a paragraph, an exercise), joined once; in a paragraph longer
+        than :data:`CONTEXT` lines, only those within :data:`CONTEXT` lines of ``line``: the
+        context a rule reads is bounded by the text, never the whole of a huge paragraph."""
+        if len(lines) <= 2 * CONTEXT:
+            key = (kind, line.block if kind == "block" else line.unit, 0)
+            if key not in self._texts:
+                self._texts[key] = "\n".join(x.text for x in lines)
+            return self._texts[key]
+        at = self._at.get((kind, id(line)), 0)
+        return "\n".join(x.text for x in lines[max(0, at - CONTEXT) : at + CONTEXT + 1])
 
     def text(self) -> str:
         return "\n".join(x.text for x in self.lines)
@@ -112,6 +128,10 @@ DELIMITERS = (
     ("\\(", "\\)", False),
     ("$", "$", False),
 )
+#: Lines of a paragraph a rule reads around a line (a paragraph is rarely half as long).
+CONTEXT = 40
+#: The longest line read (a paragraph written on one line is rarely a tenth of this).
+MAX_LINE = 20_000
 _DOLLAR = "\ufe69"  # a dollar sign written \$, kept out of the math (small dollar sign)
 _OPENING = re.compile("|".join(re.escape(o) for o, _, _ in DELIMITERS) + r"|`+")
 
@@ -129,18 +149,27 @@ def read(text: str) -> Document:
     unread: list[tuple[int, str]] = []
     fence = ""
     state = _Open()
+    # an HTML comment is hidden from the reader: blanked, its line breaks kept
+    text = re.sub(r"<!--.*?(?:-->|\Z)", lambda m: re.sub(r"[^\n]", " ", m.group()), text, flags=re.S)
     raws = text.splitlines()
     for n, raw in enumerate(raws, start=1):
+        if len(raw) > MAX_LINE:  # bounded by the text: a line this long is said, not read
+            if state.open:
+                unread.append(state.abandon(lines))
+            unread.append((n, f"a line longer than {MAX_LINE:,} characters"))
+            lines.append(Line(n, raw, "", "code"))
+            continue
         body = re.sub(r"^\s*>\s?", "", raw)  # blockquotes read as prose
         stripped = body.strip()
         boundary = not stripped or stripped.startswith(("#", "```", "~~~")) or bool(fence)
         if state.open and boundary:  # the paragraph ends with a formula still open
             unread.append(state.abandon(lines))
         if fence or stripped.startswith(("```", "~~~")):
+            run = re.match(r"`+|~+", stripped)
             if not fence:
-                fence = stripped[:3]
-            elif stripped.startswith(fence):
-                fence = ""
+                fence = run.group()  # ```` opens a fence that only ```` or longer closes
+            elif run and run.group()[0] == fence[0] and len(run.group()) >= len(fence):
+                fence = "" if not stripped[len(run.group()) :].strip() else fence
             lines.append(Line(n, raw, "", "code"))
             continue
         if not stripped:

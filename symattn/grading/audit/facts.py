@@ -37,10 +37,15 @@ class Facts:
         #: q_i, k_i ~ N(0, σ²): the entries' standard deviation as the text names it (1 if it
         #: assumes unit variance).
         scaled = re.search(r"N\(0, ?(sigma|s)\^\(?2\)?\)", text)
-        self.scale = sp.Symbol(scaled.group(1), positive=True) if scaled else sp.Integer(1)
+        # a text that assumes unit variance and, elsewhere, σ² (an exercise's "what if"): the
+        # unit variance is its main assumption, and σ² is not put into its claims
+        unit = self.standard_normal
+        self.scale = sp.Symbol(scaled.group(1), positive=True) if scaled and not unit else sp.Integer(1)
         self.standard_normal = self.standard_normal or scaled is not None
-        #: The width of q and k as the text writes it (d_k, d, D_k): the statistics' dimension.
-        self.dimension = sp.Symbol(dimension(text), positive=True)
+        #: The width of q and k as the text writes it (d_k, d, D_k): the statistics' dimension;
+        #: None when it writes two (q ∈ R^d here, a sum to d_k there): which is meant is a guess.
+        widths = dimensions(text)
+        self.dimension = sp.Symbol(widths[0], positive=True) if len(widths) == 1 else None
         heads = re.search(r"⟨\s*h\s*=\s*(\d+)\s*⟩ and ⟨\s*d_model\s*=\s*(\d+)\s*⟩", text)
         self.heads = (int(heads.group(1)), int(heads.group(2))) if heads else None
 
@@ -49,10 +54,10 @@ class Facts:
         if isinstance(self.scale, sp.Symbol):
             env[self.scale.name] = self.scale  # σ, a size the statistics are written in
         if self.standard_normal:
-            width = {_DK: self.dimension}
+            width = {_DK: self.dimension} if self.dimension is not None else None
             scale = self.scale  # q_i = σ u_i for standard normal u_i: E and Var of the scaled ones
-            env["E"] = lambda node, env: _expectation(node, env, scale).xreplace(width)
-            env["Var"] = lambda node, env: _variance(node, env, scale).xreplace(width)
+            env["E"] = lambda node, env: _in_width(_expectation(node, env, scale), width)
+            env["Var"] = lambda node, env: _in_width(_variance(node, env, scale), width)
         return env
 
 
@@ -71,13 +76,23 @@ def standard_normal(text: str) -> bool:
     return False
 
 
-def dimension(text: str) -> str:
-    """The name the text gives the width of q and k: the bound of its sum of q_i k_i, or the
-    space they live in (``q, k ∈ R^(d)``); d_k when it names none."""
-    m = re.search(r"sum_\(\w=1\)\^\(?([A-Za-z]\w*)\)? q_\w k_\w", text)
-    if m is None:  # q, k ∈ R^d; the query q ∈ R^d
-        m = re.search(r"\bq(?:, ?k(?:_i)?)? ∈ R\^\(?([A-Za-z]\w*)\)?", text)
-    return m.group(1) if m else "d_k"
+def dimensions(text: str) -> list[str]:
+    """The names the text gives the width of q and k, in order: the bounds of its sums of q_i
+    k_i and the spaces they live in (``q, k ∈ R^(d)``); [d_k] when it names none."""
+    bound = r"sum_\(\w=1\)\^(?:\(([A-Za-z]\w*)\)|([A-Za-z]))\s*q_\w ?\*? ?k_\w"
+    found = [a or b for a, b in re.findall(bound, text)]
+    found += re.findall(r"\bq(?:, ?k(?:_i)?)? ∈ R\^\(?([A-Za-z]\w*)\)?", text)
+    return list(dict.fromkeys(found)) or ["d_k"]
+
+
+def _in_width(value: sp.Expr, width: dict | None) -> sp.Expr:
+    """A moment in the text's width of q and k; Unreadable when the text names two widths and
+    the value depends on which."""
+    if width is not None:
+        return value.xreplace(width)
+    if _DK in value.free_symbols:
+        raise Unreadable("the text names two widths for q and k: which one is meant is not decided")
+    return value
 
 
 def example_table(doc: Document) -> dict[str, sp.Matrix]:

@@ -19,17 +19,18 @@ import sympy as sp
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "half": sp.Rational(1, 2)}
 
 _SUMS = re.compile(
-    r"\b(?:weights?|probabilit(?:y|ies)|each row|rows?|softmax(?: outputs?)?|attention (?:map|matrix)s?)\b"
-    r"[^.;⟨]{0,60}?\bsum(?:s|med|ming)?\s+(?:up\s+)?to\s+"
+    r"\b(?:(?:attention|softmax) (?:weights?|probabilit(?:y|ies))|softmax(?: outputs?)?"
+    r"|attention (?:map|matrix)s?)\b"
+    r"(?P<between>[^.;⟨]{0,60}?)\bsum(?:s|med|ming)?\s+(?:up\s+)?to\s+"
     r"(?:(?P<word>zero|one|two|three|half)\b|⟨\s*(?P<num>\d+(?:\.\d+)?)\s*⟩)"
 )
 _ORDER = re.compile(
-    r"\b(?P<subject>self-attention(?: layers?)?|(?:the )?attention layers?|multi-head attention"
-    r"|(?:the )?transformers?(?: encoder)?|MHA)\b(?P<between>[^.;]{0,80}?)\b"
+    r"\b(?P<subject>(?i:self-attention)(?: layers?)?|(?:[Tt]he )?attention layers?|(?i:multi-head attention)"
+    r"|(?:[Tt]he )?[Tt]ransformers?(?: encoder)?|MHA)\b(?P<between>[^.;]{0,80}?)\b"
     r"(?:permutation[- ](?P<w1>equivariant|invariant)|(?P<w2>equivariant|invariant)\s+to\s+(?:the\s+)?"
-    r"(?:order|permutations?))"
+    r"(?:order|permutations?))(?P<object>\s+of\s+(?:the\s+)?(?:key|value)[\w-]*)?"
 )
-_DENIED = re.compile(r"\b(?:not|n't|never|no longer|nor)\b")
+_DENIED = re.compile(r"\b(?:not|never|no longer|nor|need not|cannot)\b|n't\b")
 
 
 def facts_in_words(au, line, add, covered) -> None:
@@ -38,7 +39,7 @@ def facts_in_words(au, line, add, covered) -> None:
     from .said import Math, Said
 
     for m in _SUMS.finditer(line.text):
-        if inside(covered, *m.span()):
+        if inside(covered, *m.span()) or _DENIED.search(m.group("between")):
             continue
         stated = _NUMBER_WORDS[m.group("word")] if m.group("word") else sp.Rational(m.group("num"))
         z = sp.symbols("z1:4", real=True)
@@ -54,8 +55,10 @@ def facts_in_words(au, line, add, covered) -> None:
             )
         )
     for m in _ORDER.finditer(line.text):
-        if inside(covered, *m.span()) or _DENIED.search(m.group("between")):
-            continue
+        a, b = line.sentence_at(m.start())
+        pooled = re.search(r"\bpool", line.text[a:b], re.I)  # attention pooling is invariant: true
+        if inside(covered, *m.span()) or _DENIED.search(m.group("between")) or m.group("object") or pooled:
+            continue  # invariant to permuting the key-value pairs together: true, not this claim
         word = m.group("w1") or m.group("w2")
         add(
             Claim(

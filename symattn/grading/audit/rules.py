@@ -31,6 +31,7 @@ from itertools import pairwise
 
 import sympy as sp
 
+from ...limits import AUDIT_LINES
 from . import calc, complexity, cost, letters, meaning, shapes, words
 from .document import EXERCISE, Document, Line, number_spans
 from .facts import Facts
@@ -127,14 +128,21 @@ class Auditor:
         self._by_number: dict[int, list[Line]] | None = None
 
     def run(self) -> list[Claim]:
-        read = 0
+        read = lines = 0
         stopped = self.cut
         for line in self.doc.lines:
             if line.kind in ("prose", "math", "table") and line.text:
-                read += len(line.formulas)
+                lines += 1
+                if self.formulas is not None and lines > AUDIT_LINES:
+                    stopped = line.number
+                    why = f"the audit reads at most {AUDIT_LINES:,} lines of prose and math: it stopped here"
+                    break
+                # a formula counts 1, and 4 more for each root, exponential or logarithm it
+                # holds (each asks for certified digits): the work is bounded by the text
+                read += sum(1 + 4 * len(re.findall(r"sqrt|exp|ln\b", p)) for _, p, _, _ in line.formulas)
                 if self.formulas is not None and read > self.formulas:
                     stopped = line.number
-                    why = f"the audit reads at most {self.formulas:,} formulas: it stopped here"
+                    why = f"the audit reads at most {self.formulas:,} formulas' worth: it stopped here"
                     break
                 self._line(line)
         else:
@@ -245,6 +253,9 @@ class Auditor:
             statistics = self.facts.standard_normal and any(
                 n[0] == "call" and n[1] in ("E", "Var") for m in members for n in calc.walk(m)
             )
+            width = self.facts.dimension
+            if statistics and width is not None and (names & _WIDTHS) - {width.name}:
+                continue  # a width the text does not give q and k (d_k where q ∈ R^d): not decided
             # in the text's letters: a relation it assumes (F = 4D) is a premise; a chain of two
             # expressions or more (18BTDF + 24BTDNH = 6BT(3DF + 4DNH)) a claim
             if not defines and relations == ["="] and self._relation(line, start, members):
@@ -263,12 +274,14 @@ class Auditor:
             ):
                 continue
             if (
-                relations == ["="]
-                and members[0][0] == "sym"
-                and members[0][1] not in self.defined
-                and calc.literal(members[1]) is not None
+                set(relations) == {"="}
+                and all(m[0] == "sym" and m[1] not in self.defined for m in members[:-1])
+                and calc.literal(members[-1]) is not None
             ):
-                continue  # "d_k = 64": a premise or a definition, read by the rules that use it
+                continue  # "d_k = 64", "d_k = d_v = 64": a premise, read by the rules that use it
+            unit = re.match(r"\s*(bytes|[kKMGTP]i?B|thousand|million|billion|trillion)\b", line.text[end:])
+            if unit and calc.literal(members[-1]) is not None:  # "= 32$ MiB": the figure's unit
+                members = [*members[:-1], ("mul", members[-1], ("sym", unit.group(1)))]
             if relations and not (defines and len(members) == 2 and not digits):
                 yield start, end, members, relations
 
@@ -617,6 +630,11 @@ class Auditor:
         512$.``, ``With $h = 8$ heads and ..., ...``; not ``a model with $d_k = 32$ would``),
         the latest of each name, outside other exercises."""
         out = dict(self._given_before(line, before)) if before is not None else {}
+        if before is not None:  # "If we used d_model = 1024, each head would be d_model/h = 128":
+            a, _ = line.sentence_at(before)  # a sentence that supposes holds its own values
+            for m in lone_givens(line):
+                if a <= m.start() < before:
+                    out.update({n: sp.Rational(m.group(2)) for n in re.findall(r"[A-Za-z]\w*", m.group(1))})
         for m in re.finditer(
             r"(?:[Ff]or|[Aa]t|[Ww]ith|[Ww]hen)\s+⟨\s*(d_model|d_k|d_v|h|N)\s*=\s*([\d,]+)\s*⟩",
             self.doc.unit_text(line),
@@ -716,6 +734,8 @@ GIVING = re.compile(
 )
 
 
+#: Names authors give the width of q and k.
+_WIDTHS = {"d", "d_k", "D_k", "D", "d_q", "d_head"}
 #: Words that make a figure an estimate (the sentence before a chain says so).
 _ROUGHLY = re.compile(r"\b(?:roughly|about|approximately|around|nearly|some)\b|~|≈")
 #: A formula that only gives a value: ``⟨h = 8⟩``, ``⟨d_k = d_v = 64⟩`` (each name before it).

@@ -111,7 +111,7 @@ class Shapes:
             return self.known[name]
         if name in self.sizes or name in ("e", "oo") or name.startswith("sum_"):
             return ()
-        if re.fullmatch(r"[a-z]_\(\w+, ?\w+\)", name):  # a_(i,j): an entry, a number
+        if re.fullmatch(r"[a-z]_(?:\(\w+, ?\w+\)|[a-z]{2}|\d{2})", name):  # a_(i,j), e_ij: an entry
             return ()
         m = re.fullmatch(r"([a-z])_(?:\(?[a-z0-9, ]+\)?)", name) or re.fullmatch(r"([a-z])", name)
         if m:  # q_j: a row of Q (of the matrix with its letter)
@@ -317,9 +317,9 @@ def shape_claims(au, line, add, covered) -> None:
                 claim(start, end, True, Said(typeset(made), ": ", shapes.checked[0]), rule)
             continue
         known = [s for s in found if s is not None]
-        if not any(known):
+        if not any(known) and not shapes.checked:
             continue  # sizes only (h d_k = d_model): arithmetic's to read, not a shape
-        if len(known) < 2:
+        if len(known) < 2 or shapes.checked:
             if shapes.checked:
                 claim(start, end, True, Said(typeset(known[0]), ": ", shapes.checked[0]), rule)
             continue
@@ -332,7 +332,7 @@ def shape_claims(au, line, add, covered) -> None:
             continue
         subject = _subject(line, m.start())
         dims = read_dims(m.group("dims"))
-        if subject is not None and dims is not None and not _bare(subject[1]):
+        if subject is not None and dims is not None and not _bare(subject[1]) and "×" not in subject[1]:
             stated(subject[1], dims, subject[2], m.end())
 
 

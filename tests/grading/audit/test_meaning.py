@@ -131,6 +131,23 @@ def test_a_true_claim_is_certified_and_its_planted_error_flagged_at_its_line(nam
         "With positional encodings, the transformer is no longer permutation-invariant.\n",
         # "roughly" in the sentence before: within one unit of the last digit
         "The total is roughly $L D$. For these numbers, this is $64 \\cdot 260e6 = 16e9$.\n",
+        # from a hostile review: true texts the audit once called wrong
+        "The base model uses $d_k = d_v = 64$.\n",
+        "Self-attention costs $O(n^2 d)$ per layer, and recurrent layers cost $O(n d^2)$.\n",
+        "The maximum path length is $O(1)$ for self-attention and $O(n)$ for recurrent layers.\n",
+        "Self-attention costs $O(n^2 d)$ time and $O(n^2)$ memory.\n",
+        "Here $96$ is 1.5 times $64$, and $64$ is 1/8 of $512$.\n",
+        "A matrix of $4096^2 \\times 2 = 32$ MiB, and "
+        "$2\\cdot32\\cdot4096\\cdot2\\cdot32\\cdot1024 \\approx 17\\,\\text{GB}$.\n",
+        "The attention weights never sum to zero.\n",
+        "Attention pooling makes the transformer encoder invariant to the order of the set elements.\n",
+        "Let $d_{model} = 512$ and $h = 8$.\n\nIf we instead used $d_{model} = 1024$, each head "
+        "would be $d_{model}/h = 128$ wide.\n",
+        "<!-- a draft: $1 + 1 = 3$ -->\nAnd $2^{10} = 1\\,024$, while $\\log 1000 = 3$.\n",
+        "````markdown\n```\n$1 + 1 = 3$\n```\n````\n",
+        "Let $q, k \\in \\mathbb{R}^{d}$ have independent standard normal entries; $q \\cdot k$ has zero "
+        "mean and a variance of $d$.\n\nFor a query $q \\in \\mathbb{R}^{q}$, additive attention is used "
+        "instead.\n",
     ],
 )
 def test_what_a_careful_reader_would_not_call_wrong_is_not_flagged(text):
