@@ -330,6 +330,7 @@ def _rows_at(tex: str) -> list[tuple[int, str]]:
         start, at = at, at + len(piece)
         if piece.startswith("\\\\"):
             continue
+        start += len(piece) - len(piece.lstrip())  # a row starts at its first character
         row = re.sub(r"\\(?:tag|label)\{[^}]*\}|\\(?:nonumber|notag)\b", "", piece)
         row = row.replace("&", " ").strip()
         if not row:

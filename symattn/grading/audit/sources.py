@@ -91,8 +91,17 @@ def _notebook(text: str) -> Source:
         nb = nbformat.reads(text, as_version=4)
         nbformat.validate(nb)
     except Exception as exc:  # nbformat raises JSON, schema and version errors of many kinds
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"not a Jupyter notebook nbformat reads: {first[:160]}") from None
+        import json
+
+        if isinstance(exc, json.JSONDecodeError):
+            why = f"not JSON ({exc.msg} at line {exc.lineno})"
+        elif type(exc).__name__ == "NotJSONError":
+            why = "not JSON"
+        elif type(exc).__name__ == "ValidationError":
+            why = "its JSON does not follow the notebook format's schema"
+        else:
+            why = "its JSON is not a notebook of a version nbformat knows"
+        raise InputError(f"not a Jupyter notebook nbformat reads: {why}") from None
     out: list[str] = []
     cells: list[tuple[int, int]] = []
     for number, cell in enumerate(nb.cells, start=1):
@@ -203,7 +212,9 @@ def _expand(tex: str, macros: dict[str, str]) -> str:
 def _grouped(body: str) -> str:
     """A macro's body as it stands in math: a single symbol bare (``d_{\\text{model}}``, read as
     the symbol), anything longer in braces, so that ``\\dk^2`` squares all of it."""
-    if re.fullmatch(r"\s*\\?[A-Za-z]+(?:_(?:\w|\{(?:[^{}]|\{[^{}]*\})*\}))?\s*", body):
+    if re.fullmatch(r"\s*\\?[A-Za-z]+(?:_(?:\w|\{(?:[^{}]|\{[^{}]*\})*\}))?\s*", body) or re.fullmatch(
+        r"\s*\\(?:operatorname|mathrm|text|mathbb|mathcal|mathbf)\{\w+\}\s*", body
+    ):  # \operatorname{Var}: a name, bare too
         return body.strip()
     return "{" + body + "}"
 

@@ -40,7 +40,7 @@ def test_a_display_closed_at_the_end_of_a_line_no_longer_hides_what_follows():
     as the close, and everything after it was dropped without a word."""
     text = "Intro.\n\n$$\n\\begin{aligned}\nx &= 1 + 1 \\\\\n  &= 2\n\\end{aligned}$$\n\nThen $2 + 2 = 5$.\n"
     verdicts = _verdicts(text)
-    assert (4, "⟨x = 1 + 1 = 2⟩", "certified") in verdicts  # the aligned rows as one chain
+    assert (5, "⟨x = 1 + 1 = 2⟩", "certified") in verdicts  # the aligned rows as one chain, at x's line
     assert _wrong_lines(text) == [9]
 
 
@@ -105,7 +105,7 @@ def test_claims_keep_their_own_lines():
     display, were reported at the line where the formula or display opened."""
     aligned = "$$\n\\begin{aligned}\nx &= 1 + 1 \\\\\ny &= 3 + 3 \\\\\n  &= 7\n\\end{aligned}\n$$\n"
     text = "We have $a = b +\nc$ and then on this line $2 + 2 = 5$.\n\n" + aligned
-    assert _wrong_lines(text) == [2, 6], _verdicts(text)
+    assert _wrong_lines(text) == [2, 7], _verdicts(text)  # y's row is on line 7 (review: it was 6)
 
 
 def test_a_row_that_goes_on_with_a_sum_is_not_a_formula_of_its_own():
