@@ -226,26 +226,26 @@ def corpus_markdown(measures: list) -> str:
     """The audit measured on public texts (symattn.grading.audit.corpus): a table, one row a
     text, then what each missed, every figure counted in this build."""
     rows = [
-        "| text | kind | claims found | decided | reader's claims decided | real errors flagged "
+        "| text | decided, of the claims found | reader's claims decided | real errors flagged "
         "| planted errors flagged | false flags |",
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|",
     ]
     totals = [0] * 9
     for m in measures:
         t = m.text
-        link = f"[{t.name}](https://github.com/{t.repository}/blob/{t.commit}/{t.path})"
+        link = f"[{t.name}](#{t.name})"  # its section below says where it comes from
         share = percent(Fraction(m.decided, m.found)) if m.found else "–"
         counts = (m.found, m.decided, m.reader_claims, m.reader_decided, m.errors, m.errors_flagged,
                   m.planted, sum(m.caught), len(m.false_flags))  # fmt: skip
         totals = [a + b for a, b in zip(totals, counts, strict=True)]
         rows.append(
-            f"| {link} | {t.kind} | {m.found} | {m.decided} ({share}) | {m.reader_decided} of "
+            f"| {link} | {m.decided} of {m.found} ({share}) | {m.reader_decided} of "
             f"{m.reader_claims} | {m.errors_flagged} of {m.errors} | {sum(m.caught)} of {m.planted} "
             f"| {len(m.false_flags)} |"
         )
     found, decided, claims, rdecided, errors, flagged, planted, caught, false = totals
     rows.append(
-        f"| **all** | | {found} | {decided} ({percent(Fraction(decided, found)) if found else '–'}) | "
+        f"| **all** | {decided} of {found} ({percent(Fraction(decided, found)) if found else '–'}) | "
         f"{rdecided} of {claims} | {flagged} of {errors} | {caught} of {planted} | {false} |"
     )
     out = [
@@ -268,7 +268,14 @@ def corpus_markdown(measures: list) -> str:
     for m in measures:
         t = m.text
         missed = [p for p, c in zip(t.planted, m.caught, strict=True) if not c]
-        out += [f"## {t.name}", "", f"{t.repository}, `{t.path}` at `{t.commit[:12]}`; {t.licence}.", ""]
+        source = f"https://github.com/{t.repository}/blob/{t.commit}/{t.path}"
+        out += [
+            f"## {t.name}",
+            "",
+            f"{t.kind[0].upper()}{t.kind[1:]}, from [{t.repository}, `{t.path}`]({source}) at "
+            f"`{t.commit[:12]}`; {t.licence}.",
+            "",
+        ]
         if t.note:
             out += [f"Kept with this change: {t.note}", ""]
         if m.false_flags:

@@ -49,9 +49,10 @@ def test_a_text_with_nothing_to_audit_has_no_report():
 
 
 def test_the_audit_runs_in_a_worker_under_its_own_limits(cli, monkeypatch):
-    """audit hands the module to an isolated worker with its limits: 4 CPU seconds, 15 s of wall
-    clock, 400 MB and an 8 MiB result (the worker's enforcement of its limits is tested with the
-    parser's, in tests/grading/answers/test_parsing.py and tests/grading/test_bounds_fuzz.py)."""
+    """audit hands the text to an isolated worker with its limits, a safety net far above what the
+    bounds of the text cost (the guide: 40 CPU seconds, 120 s of wall clock, 500 MB and a 64 MiB
+    report; the worker's enforcement of its limits is tested with the parser's, in
+    tests/grading/answers/test_parsing.py and tests/grading/test_bounds_fuzz.py)."""
     from symattn.grading import worker
 
     seen = []
@@ -67,10 +68,10 @@ def test_the_audit_runs_in_a_worker_under_its_own_limits(cli, monkeypatch):
         (
             "_audit_report",
             {
-                "timeout": 15.0,
-                "memory_mb": 400,
-                "cpu_seconds": 4,
-                "max_bytes": 8 * 2**20,
+                "timeout": 120.0,
+                "memory_mb": 500,
+                "cpu_seconds": 40,
+                "max_bytes": 64 * 2**20,
             },
         )
     ]

@@ -16,7 +16,7 @@ import re
 
 import sympy as sp
 
-from .stated import Unreadable
+from .stated import UNITS, Unreadable
 
 MAX_LENGTH = 400  # characters of one formula read
 MAX_POWER = 64  # largest literal exponent evaluated
@@ -396,14 +396,6 @@ def symbols_of(node: Node) -> set[str]:
 
 
 # -- evaluation ---------------------------------------------------------------------------------
-#: Units of bytes a figure may carry (``8\\text{GiB}``): decimal and binary multiples, exactly.
-UNITS = {
-    "bytes": 1, "kB": 10**3, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
-    "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50,
-    "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12,
-}  # fmt: skip
-
-
 def _number(text: str) -> sp.Rational:
     if text.endswith("%"):  # 21.7%: a share
         return _number(text[:-1]) / 100

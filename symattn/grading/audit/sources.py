@@ -203,7 +203,7 @@ def _expand(tex: str, macros: dict[str, str]) -> str:
     pattern = re.compile(r"\\(" + names + r")(?![A-Za-z])")
     for _ in range(8):
         new = pattern.sub(lambda m: _grouped(macros[m.group(1)]), tex)
-        if new == tex:
+        if new == tex or len(new) > 20_000:  # a macro that grows each round is left as it is
             break
         tex = new
     return tex

@@ -28,6 +28,14 @@ class Unreadable(ValueError):
 _SCALE = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 
 
+#: Units a figure may carry (``8\\text{GiB}``, ``2.4 million``): bytes in decimal and binary
+#: multiples and the scale words, exactly.
+UNITS = {
+    "bytes": 1, "kB": 10**3, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15,
+    "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "PiB": 2**50, **_SCALE,
+}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Stated:
     """A figure as the module writes it: its value, significant digits and rounding unit."""
@@ -44,8 +52,6 @@ class Stated:
         if t.endswith("%") and not percent:  # 21.7%: the share 0.217, to the digits of 21.7
             return cls.read(t[:-1].rstrip(), scale, percent=True)
         if m := re.fullmatch(r"(.+?)\s*(bytes|[kKMGTP]i?B|thousand|million|billion|trillion)", t):  # 17 GB
-            from .calc import UNITS
-
             inner, factor = cls.read(m.group(1), scale, percent), Fraction(UNITS[m.group(2)])
             return cls(text, inner.value * factor, inner.digits, inner.unit * factor, inner.whole)
         if m := re.fullmatch(r"(.+?)e([+-]?\d+)", t):  # scientific notation: 3.3e5, digits of 3.3

@@ -8,7 +8,7 @@ import json
 
 import nbformat
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from symattn.errors import InputError
@@ -157,7 +157,6 @@ _PIECES = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
 @given(st.lists(_PIECES, max_size=12))
 def test_every_latex_line_keeps_its_number(pieces):
     """Each source line is one line of what the audit reads, so a claim's line is its line."""
