@@ -33,15 +33,13 @@ class Facts:
         except SymattnError:  # a table whose vectors do not fit together: no worked example
             self.examples = {}
         text = doc.text()
-        self.standard_normal = standard_normal(text)
-        #: q_i, k_i ~ N(0, σ²): the entries' standard deviation as the text names it (1 if it
-        #: assumes unit variance).
+        unit = standard_normal(text)
         scaled = re.search(r"N\(0, ?(sigma|s)\^\(?2\)?\)", text)
-        # a text that assumes unit variance and, elsewhere, σ² (an exercise's "what if"): the
-        # unit variance is its main assumption, and σ² is not put into its claims
-        unit = self.standard_normal
+        self.standard_normal = unit or scaled is not None
+        #: q_i, k_i ~ N(0, σ²): the entries' standard deviation as the text names it; 1 where it
+        #: assumes unit variance, also when it speaks of σ² elsewhere (an exercise's "what if":
+        #: the unit variance is its main assumption, and σ² is not put into its claims).
         self.scale = sp.Symbol(scaled.group(1), positive=True) if scaled and not unit else sp.Integer(1)
-        self.standard_normal = self.standard_normal or scaled is not None
         #: The width of q and k as the text writes it (d_k, d, D_k): the statistics' dimension;
         #: None when it writes two (q ∈ R^d here, a sum to d_k there): which is meant is a guess.
         widths = dimensions(text)

@@ -119,6 +119,7 @@ class Auditor:
         )
         self.claims: list[Claim] = []
         self._givens: list | None = None
+        self._place: dict[int, int] = {}
         #: The shapes the text has declared or made so far, and the paragraph last read for them.
         self.shapes = shapes.Shapes()
         self.shapes_block = -1
@@ -650,14 +651,11 @@ class Auditor:
         """(name, value), in order, for each value the text gives before character ``before``
         of ``line``, outside other exercises (an exercise's data stay in it): a value holds
         until the text gives that name another."""
-        if self._givens is None:  # every line's givens, found once (a long text has many claims)
-            self._givens = [
-                (i, x.unit, _givens(x, None))
-                for i, x in enumerate(self.doc.lines)
-                if x.kind in ("prose", "table", "math")
-            ]
-            self._givens = [g for g in self._givens if g[2]]
-        here = next(i for i, x in enumerate(self.doc.lines) if x is line)
+        if self._givens is None:  # every line's givens and place, found once (a long text has many claims)
+            self._place = {id(x): i for i, x in enumerate(self.doc.lines)}
+            found = ((i, x.unit, _givens(x, None)) for i, x in enumerate(self.doc.lines) if x.kind in _READ)
+            self._givens = [g for g in found if g[2]]
+        here = self._place[id(line)]
         for i, unit, values in self._givens:
             if i >= here:
                 break
@@ -734,6 +732,8 @@ GIVING = re.compile(
 )
 
 
+#: The kinds of line that hold claims and premises.
+_READ = ("prose", "table", "math")
 #: Names authors give the width of q and k.
 _WIDTHS = {"d", "d_k", "D_k", "D", "d_q", "d_head"}
 #: Words that make a figure an estimate (the sentence before a chain says so).

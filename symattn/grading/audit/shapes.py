@@ -97,7 +97,7 @@ class Shapes:
             a, b = self.of(node[1], premises), self.of(node[2], premises)
             if a is None or b is None:
                 return None
-            if a and b and not _same_shape(a, b, premises):
+            if a and b and not same_shape(a, b, premises):
                 raise Mismatch("a sum of a ", typeset(a), " and a ", typeset(b))
             return a or b
         if op == "mul":
@@ -194,7 +194,7 @@ def _same(a: sp.Expr, b: sp.Expr, premises: dict) -> bool:
     return a == b or sp.simplify(a - b) == 0
 
 
-def _same_shape(a: Shape, b: Shape, premises: dict) -> bool:
+def same_shape(a: Shape, b: Shape, premises: dict) -> bool:
     return len(a) == len(b) and all(_same(x, y, premises) for x, y in zip(a, b, strict=True))
 
 
@@ -209,10 +209,6 @@ def _size(size: sp.Expr) -> str:
 def _show(shape: Shape) -> str:
     return " × ".join(_size(x) for x in shape) if shape else "scalar"
 
-
-def show(shape: Shape) -> str:
-    """A shape as the text writes it: ``N × D_k``."""
-    return _show(shape)
 
 
 def _said(*parts):
@@ -235,9 +231,6 @@ def typeset(shape: Shape):
         return Tex("a scalar", r"\text{a scalar}")
     return Tex(_show(shape), r" \times ".join(sp.latex(x) for x in shape))
 
-
-def same_shape(a: Shape, b: Shape, premises: dict) -> bool:
-    return _same_shape(a, b, premises)
 
 
 # -- the rule -------------------------------------------------------------------------------------
@@ -348,7 +341,7 @@ def _declarations(line) -> list[tuple[str, Shape]]:
         subject = _subject(line, m.start())
         dims = read_dims(m.group("dims"))
         if subject is not None and dims is not None and _bare(subject[1]):
-            out.append((_name(subject[1]), dims))
+            out.append((subject[1].strip(), dims))
     return out
 
 
@@ -369,16 +362,3 @@ def _subject(line, before: int) -> tuple[str, str, int] | None:
 def _bare(plain: str) -> bool:
     """A formula that only names something: ``W_k``, ``W^(O)``, ``Y``."""
     return bool(re.fullmatch(r"[A-Za-z](?:_(?:\([^()]*\)|\w+))?(?:\^\((?!T\))\w+\))?", plain.strip()))
-
-
-def _name(plain: str) -> str:
-    return plain.strip()
-
-
-def _bare_node(node: calc.Node) -> bool:
-    return node[0] == "sym"
-
-
-def _row(name: str, shapes: Shapes) -> bool:
-    """``y_j``: a row of a matrix the text has shaped."""
-    return shapes._symbol(name) is not None
