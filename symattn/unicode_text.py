@@ -79,6 +79,8 @@ def to_unicode(latex: str) -> str:
     # Each matrix is written on its own and stands in the rest as one character of Unicode's
     # private use area, so its cells' Unicode is not read as LaTeX a second time.
     matrices: list[str] = []
+    # x _ {bs}: TeX sets no space before a script or between its mark and its argument
+    latex = re.sub(r"(?<!\\)\s+(?=[_^])|(?<=[_^])\s+", "", latex)
     tokens = [m.group(0) for m in _TOKEN.finditer(_MATRIX.sub(lambda m: _held(m, matrices), latex))]
     out, _ = _sequence(tokens, 0, stop=None)
     out = re.sub(f"[{chr(_HELD)}-{chr(_HELD + 0x17FF)}]", lambda m: matrices[ord(m.group(0)) - _HELD], out)
@@ -154,8 +156,11 @@ def _atom(tokens: list[str], i: int) -> tuple[str, int]:
     if name == "mathcal":  # 𝒩 for \mathcal{N}; a letter without a script form stays itself
         a, i = _atom(tokens, i + 1)
         return "".join(_SCRIPT.get(c, c) for c in a), i
-    if name in ("operatorname", "mathrm", "text", "textrm", "mathit", "mbox", "textbf", "mathsf"):
+    if name in ("operatorname", "mathrm", "text", "textrm", "mathit", "mbox", "textbf", "mathsf", "texttt"):
         return _atom(tokens, i + 1)
+    if name in ("textcolor", "colorbox"):  # \textcolor{red}{KL}: the colour is not what is said
+        _, i = _atom(tokens, i + 1)
+        return _atom(tokens, i)
     if name == "mathbb":
         a, i = _atom(tokens, i + 1)
         return "".join(_BLACKBOARD.get(c, c) for c in a), i

@@ -268,6 +268,13 @@ def build_parser() -> argparse.ArgumentParser:
         const=AUDIT_STRICT_DECIDED,
         help=f"the same as --min-decided {AUDIT_STRICT_DECIDED}",
     )
+    au.add_argument(
+        "--macros",
+        action="append",
+        metavar="FILE",
+        help="read the LaTeX macros the text uses (\\newcommand, \\def, \\DeclareMathOperator, minted's "
+        "\\newmintinline) from this preamble or style file (repeatable)",
+    )
     _plugin_option(au)
     au.set_defaults(run=commands.audit)
 

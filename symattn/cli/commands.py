@@ -207,9 +207,6 @@ def check_steps(args: argparse.Namespace) -> int:
 
 
 def audit(args: argparse.Namespace) -> int:
-    import os
-    import stat
-
     from ..errors import EXIT_CHECK_FAILED, InputError
     from ..grading.audit.sources import kind_of
     from ..grading.worker import WorkerError, isolated
@@ -218,20 +215,15 @@ def audit(args: argparse.Namespace) -> int:
     # a notebook is read whole (its JSON, images and all, up to a bound); any other text to one
     # character past the bound of characters read, the audit then reading it to that bound
     limit = AUDIT_NOTEBOOK_BYTES if kind == "notebook" else AUDIT_CHARACTERS
-    try:
-        # a FIFO (or a device) would wait for a writer before a byte could be read: refused unread
-        if not stat.S_ISREG(os.stat(args.file).st_mode):
-            raise InputError(f"cannot read {args.file}: not a regular file")
-        with open(args.file, encoding="utf-8") as fh:
-            text = fh.read(limit + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read {args.file}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"cannot read {args.file}: not UTF-8 text (a binary file?)") from None
-    if "\0" in text:
-        raise InputError(f"cannot read {args.file}: not a text file (it holds NUL bytes)")
+    text = _text_file(args.file, limit)
     if kind == "notebook" and len(text) > limit:  # JSON cut short is no notebook
         raise InputError(f"{args.file}: a notebook longer than {limit:,} characters, too long to audit")
+    preamble = ""
+    for path in getattr(args, "macros", None) or ():
+        macros = _text_file(path, AUDIT_CHARACTERS)
+        if len(macros) > AUDIT_CHARACTERS:
+            raise InputError(f"{path}: a file of macros longer than {AUDIT_CHARACTERS:,} characters")
+        preamble += macros + "\n"
     try:
         out, problems, wrong = isolated(
             _audit_report,
@@ -239,6 +231,7 @@ def audit(args: argparse.Namespace) -> int:
             args.json,
             getattr(args, "min_decided", None),
             kind,
+            preamble,
             timeout=AUDIT_WALL_SECONDS,
             memory_mb=AUDIT_MEMORY_MB,
             cpu_seconds=AUDIT_CPU_SECONDS,
@@ -262,8 +255,30 @@ AUDIT_WALL_SECONDS = 120.0
 AUDIT_MEMORY_MB = 500
 
 
+def _text_file(path: str, limit: int) -> str:
+    """A text file's first ``limit`` + 1 characters; :class:`InputError` with one line for a file
+    that cannot be read, is not a regular file (a FIFO would wait for a writer) or is not text."""
+    import os
+    import stat
+
+    from ..errors import InputError
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise InputError(f"cannot read {path}: not a regular file")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read(limit + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read {path}: not UTF-8 text (a binary file?)") from None
+    if "\0" in text:
+        raise InputError(f"cannot read {path}: not a text file (it holds NUL bytes)")
+    return text
+
+
 def _audit_report(
-    text: str, as_json: bool, min_decided: int | None = None, kind: str = "markdown"
+    text: str, as_json: bool, min_decided: int | None = None, kind: str = "markdown", preamble: str = ""
 ) -> tuple[str | None, list[str], bool]:
     """In the audit's worker: the report, the lines for standard error, whether the audit fails
     (a claim or key wrong, or fewer than ``min_decided`` % of the claims decided; plain data:
@@ -273,7 +288,7 @@ def _audit_report(
     from ..present.audit_render import audit_json, audit_text_report, percent, short_claim
     from ..unicode_text import words
 
-    result = audit_module(read_source(text, kind, AUDIT_CHARACTERS), AUDIT_FORMULAS)
+    result = audit_module(read_source(text, kind, AUDIT_CHARACTERS, preamble), AUDIT_FORMULAS)
     if not result.keys and not result.claims:
         return None, [], False
     coverage = result.coverage

@@ -126,6 +126,12 @@ def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
                 a, i = _group(tex, i)
                 b, i = _group(tex, i)
                 out.append(f"(({a})/({b}))")
+            elif name in ("textcolor", "colorbox"):  # \textcolor{red}{KL}: KL
+                _, i = _group(tex, i)
+                arg, i = _group(tex, i)
+                out.append(arg if re.fullmatch(r"\w+", arg) else f"({arg})")
+            elif name == "color":  # \color{red}: a colour for what follows, no value
+                _, i = _group(tex, i)
             elif name in _STYLE:
                 arg, i = _group(tex, i)
                 out.append(arg.strip().replace(" ", "_") if name in _WORD_STYLES else arg)
@@ -145,6 +151,8 @@ def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
             i += 1
             continue
         if c in "^_":
+            while out and out[-1].isspace():  # x _{bs}: a space before a script sets nothing apart
+                out.pop()
             arg, i = _group(tex, i + 1)
             arg = arg.strip()
             if c == "_":

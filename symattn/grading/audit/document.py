@@ -162,6 +162,9 @@ def read(text: str) -> Document:
         body = re.sub(r"^\s*>\s?", "", raw)  # blockquotes read as prose
         stripped = body.strip()
         boundary = not stripped or stripped.startswith(("#", "```", "~~~")) or bool(fence)
+        if state.open and not stripped and state.block and _closes_ahead(raws, n):
+            state.line(n, raw, stripped, lines)  # a blank line in a block of math, as kramdown reads it
+            continue
         if state.open and boundary:  # the paragraph ends with a formula still open
             unread.append(state.abandon(lines))
         if fence or stripped.startswith(("```", "~~~")):
@@ -198,6 +201,8 @@ class _Open:
     parts: list[tuple[int, str]] = field(default_factory=list)  # (line, text) of a display
     held: str = ""  # an inline formula: its line's text so far, from the line's start
     taken: list[tuple[int, str, str]] = field(default_factory=list)  # (n, raw, text) read so far
+    #: A display whose ``$$`` opens its line: a block of math, which may hold blank lines.
+    block: bool = False
 
     @property
     def open(self) -> bool:
@@ -271,6 +276,7 @@ class _Open:
             closing, apart = next((c, a) for o, c, a in DELIMITERS if o == opening)
             if apart:  # its first line is the first with math on it
                 self.kind, self.closing, self.first = "display", closing, n
+                self.block = opening == "$$" and not "".join(prose).strip()
                 self.start = n if text[m.end() :].strip() else n + 1
                 self.taken = [(n, raw, text[m.start() :])]  # what is read again if it never closes
                 i = m.end()
@@ -284,6 +290,19 @@ class _Open:
             prose.append("$" + text[m.end() : k].replace("$", "") + "$")
             i = k + len(closing)
         _flush(n, raw, prose, lines)
+
+
+def _closes_ahead(raws: list[str], n: int) -> bool:
+    """A ``$$`` closes a block of math within :data:`CONTEXT` lines after line ``n``, before any
+    heading or code fence: kramdown (Jekyll's Markdown) reads such a block whole, blank lines and
+    all; anything else ends at its paragraph."""
+    for raw in raws[n : n + CONTEXT]:
+        stripped = raw.strip()
+        if stripped.startswith(("#", "```", "~~~")):
+            return False
+        if "$$" in raw:
+            return True
+    return False
 
 
 def _closing_at(text: str, closing: str, i: int) -> int:

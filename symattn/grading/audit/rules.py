@@ -694,6 +694,7 @@ _REFERENCE_PATTERNS = [
     # a setting of a run or a span of time: numbers of iterations, epochs, years, not claims
     r"\b[\d,.]+[kKM]?\s+(?:iterations?|epochs?|steps|years?|months?|weeks?|days?|minutes?|seconds?)\b",
     r"_\(?\w*=?\d+\)?",
+    r"_\([^()]*\d[^()]*\)",  # an index with a number in it: x_(bs+1), a place, not a claim
 ]
 _GIVEN_PATTERNS = [
     r"\b(?:[Aa]t|[Ff]or|[Ww]ith|[Ww]hen)\s+⟨\s*[A-Za-z_]\w*\s*=\s*[\d,]+\s*⟩",  # at d_k = 64

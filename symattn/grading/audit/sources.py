@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ...errors import InputError
+from .macros import Macro, definitions, expand, without_definitions
 
 #: The kinds of text an audit reads, by file name extension (anything else is Markdown).
 KINDS = {".ipynb": "notebook", ".tex": "latex", ".ltx": "latex"}
@@ -56,17 +57,79 @@ def kind_of(path: str) -> str:
     return KINDS.get(re.sub(r"^.*(\.[^./\\]+)$", r"\1", path.lower()) if "." in path else "", "markdown")
 
 
-def read_source(text: str, kind: str = "markdown", characters: int | None = None) -> Source:
+def read_source(
+    text: str, kind: str = "markdown", characters: int | None = None, preamble: str = ""
+) -> Source:
     """``text`` of the given kind as a :class:`Source`; :class:`~symattn.errors.InputError` with
     one line when it cannot be read (a notebook that is not one, an ``\\input``). A text read
     longer than ``characters`` is cut at the last paragraph that ends within them, and
-    :attr:`Source.cut` says where."""
+    :attr:`Source.cut` says where. ``preamble``: the text of a file where the author defines
+    macros the text uses (a LaTeX preamble or style file, :mod:`.macros`)."""
+    found, _ = definitions(_uncommented(preamble)) if preamble else ({}, [])
     if kind == "notebook":
-        return _cut(_notebook(text), characters)
+        source = _cut(_notebook(text), characters)
+        return replace(source, text=markdown(source.text, found))
     if kind == "latex":
         head = _cut(Source(text), characters)
-        return replace(head, text=latex_to_markdown(head.text, tolerant=bool(head.cut)), kind="latex")
-    return _cut(Source(text), characters)
+        body = latex_to_markdown(head.text, tolerant=bool(head.cut), preamble=preamble)
+        return replace(head, text=body, kind="latex")
+    source = _cut(Source(text), characters)
+    return replace(source, text=markdown(source.text, found))
+
+
+# -- Markdown ---
+
+#: What a Markdown page holds that its reader never sees as prose: a YAML front matter at the
+#: top, a style or script element, a Liquid or Jinja tag (``{% details %}``, ``{{ site.url }}``).
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?=\n|\Z)", re.S)
+_ELEMENTS = re.compile(r"<(style|script)\b[^>]*>.*?(?:</\1\s*>|\Z)", re.S | re.I)
+_TEMPLATE = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.S)
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+def markdown(text: str, macros: dict[str, Macro] | None = None) -> str:
+    """A Markdown text as the audit reads it, line for line: its markup that is not prose blanked
+    (:data:`_FRONT_MATTER`, :data:`_ELEMENTS`, :data:`_TEMPLATE`), the macros it defines (in a
+    MathJax block, ``\\def\\red#1{...}``) and ``macros`` expanded outside code, their
+    definitions blanked."""
+    for pattern in (_FRONT_MATTER, _ELEMENTS, _TEMPLATE):
+        text = pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    prose = _outside_fences(text)
+    found, spans = definitions(prose)
+    if not found and not macros:
+        return text
+    text = without_definitions(text, spans)
+    known = {**(macros or {}), **found}
+    lines = text.split("\n")
+    for k, is_prose in enumerate(_prose_lines(lines)):
+        if is_prose:
+            lines[k] = expand(lines[k], known)
+    return "\n".join(lines)
+
+
+def _prose_lines(lines: list[str]) -> list[bool]:
+    """For each line, whether it stands outside a code fence."""
+    out, fence = [], ""
+    for line in lines:
+        m = _FENCE.match(line)
+        if fence:
+            out.append(False)
+            closes = m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence)
+            if closes and not line[m.end() :].strip():
+                fence = ""
+        elif m:
+            fence = m.group(1)
+            out.append(False)
+        else:
+            out.append(True)
+    return out
+
+
+def _outside_fences(text: str) -> str:
+    """``text`` with its code fences' lines blanked (a definition in code is code)."""
+    lines = text.split("\n")
+    blank = [x if keep else " " * len(x) for x, keep in zip(lines, _prose_lines(lines), strict=True)]
+    return "\n".join(blank)
 
 
 def _cut(source: Source, characters: int | None) -> Source:
@@ -148,81 +211,80 @@ _ESCAPED = {"%": "%", "&": "&", "$": "\\$", "_": "_", "#": "#", "{": "{", "}": "
 _SPECIALS = {"~": " ", "--": "–", "---": "—", "``": '"', "''": '"', "`": "'", "'": "'"}
 
 
-def latex_to_markdown(text: str, tolerant: bool = False) -> str:
+def latex_to_markdown(text: str, tolerant: bool = False, preamble: str = "") -> str:
     """A LaTeX source as Markdown with its math, line for line (see the module's docstring);
-    ``tolerant`` for a text cut short, whose environments may not close."""
+    ``tolerant`` for a text cut short, whose environments may not close; ``preamble``, the text
+    of the file where the author defines macros (:mod:`.macros`; minted's ``\\newmintinline``
+    and ``\\newmintedfile`` too)."""
     from pylatexenc.latexwalker import LatexWalker, LatexWalkerError
 
+    own, spans = definitions(_uncommented(text))
+    text = without_definitions(text, spans)
+    known = {**definitions(_uncommented(preamble))[0], **own} if preamble else own
+    inline, files = _minted(_uncommented(preamble) + "\n" + _uncommented(text))
     try:
-        nodes, _, _ = LatexWalker(text, tolerant_parsing=tolerant).get_latex_nodes()
+        walker = LatexWalker(text, latex_context=_context(inline, files), tolerant_parsing=tolerant)
+        nodes, _, _ = walker.get_latex_nodes()
     except LatexWalkerError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else "unbalanced braces"
         raise InputError(f"not LaTeX pylatexenc reads: {first[:160]}") from None
     except RecursionError:
         raise InputError("not LaTeX pylatexenc reads: nested too deeply") from None
-    writer = _LatexWriter(text, _zero_argument_macros(nodes))
+    writer = _LatexWriter(text, known, inline, files)
     out = writer.nodes(nodes)
     if out.count("\n") != text.count("\n"):  # never: each node keeps its newlines
         raise AssertionError("the LaTeX reader lost the source's line numbers")
     return out
 
 
-_DEFINING = ("newcommand", "renewcommand", "providecommand")
+def _uncommented(tex: str) -> str:
+    """``tex`` with its comments blanked (``%`` to the line's end, not ``\\%``), of the same length."""
+    return re.sub(r"(?<!\\)%[^\n]*", lambda m: " " * len(m.group()), tex)
 
 
-def _zero_argument_macros(nodes) -> dict[str, str]:
-    """``\\newcommand{\\dmodel}{d_{\\text{model}}}`` and the like without arguments, by name
-    (``\\def`` is not expanded: pylatexenc does not read its parts)."""
-    from pylatexenc.latexwalker import LatexEnvironmentNode, LatexGroupNode, LatexMacroNode
-
-    out: dict[str, str] = {}
-
-    def visit(ns) -> None:
-        for n in ns or ():
-            if isinstance(n, LatexMacroNode) and n.macroname in _DEFINING:
-                args = [a for a in (n.nodeargd.argnlist if n.nodeargd else []) if a is not None]
-                # pylatexenc reads \newcommand{\name}[n]{body}: name, then an optional count
-                if len(args) >= 2 and not any(a.latex_verbatim().startswith("[") for a in args[1:-1]):
-                    name = args[0].latex_verbatim().strip("{} ")
-                    body = args[-1].latex_verbatim()
-                    if name.startswith("\\") and body.startswith("{"):
-                        out[name[1:]] = body[1:-1]
-            elif isinstance(n, (LatexEnvironmentNode, LatexGroupNode)):
-                visit(n.nodelist)
-
-    visit(nodes)
-    return out
+#: Code set inline, and listings of files, as minted and listings write them (built in).
+_INLINE_CODE = {"mintinline": "[{{", "lstinline": "[{", "verb": "{"}
+_CODE_FILES = {"inputminted": "[{{", "lstinputlisting": "[{"}
+_MINTED = re.compile(
+    r"\\newmint(inline|edfile|ed)?\s*\[\s*([A-Za-z]+)\s*\]|\\newmint(inline|edfile|ed)?\s*\{\s*([A-Za-z]+)\s*\}"
+)
 
 
-def _expand(tex: str, macros: dict[str, str]) -> str:
-    """``tex`` with the document's argument-free macros expanded (a bounded number of rounds:
-    a macro defined by itself stays as it is)."""
-    if not macros:
-        return tex
-    names = "|".join(sorted(map(re.escape, macros), key=len, reverse=True))
-    pattern = re.compile(r"\\(" + names + r")(?![A-Za-z])")
-    for _ in range(8):
-        new = pattern.sub(lambda m: _grouped(macros[m.group(1)]), tex)
-        if new == tex or len(new) > 20_000:  # a macro that grows each round is left as it is
-            break
-        tex = new
-    return tex
+def _minted(tex: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The inline-code and file-listing macros a text's minted definitions make, with the
+    arguments each takes: ``\\newmintinline[pyinline]{python}{}`` makes ``\\pyinline{code}``,
+    ``\\newmintedfile[pyfile]{python}{}`` makes ``\\pyfile[options]{file}`` (a name in brackets,
+    else the language's: ``\\newmintinline{python}{}`` makes ``\\pythoninline``)."""
+    inline, files = dict(_INLINE_CODE), dict(_CODE_FILES)
+    for m in _MINTED.finditer(tex):
+        kind = m.group(1) if m.group(2) else m.group(3)
+        suffix = {"inline": "inline", "edfile": "file"}.get(kind or "", "")
+        name = m.group(2) or m.group(4) + suffix
+        if kind == "inline":
+            inline[name] = "[{"
+        elif kind == "edfile":
+            files[name] = "[{"
+    return inline, files
 
 
-def _grouped(body: str) -> str:
-    """A macro's body as it stands in math: a single symbol bare (``d_{\\text{model}}``, read as
-    the symbol), anything longer in braces, so that ``\\dk^2`` squares all of it."""
-    if re.fullmatch(r"\s*\\?[A-Za-z]+(?:_(?:\w|\{(?:[^{}]|\{[^{}]*\})*\}))?\s*", body) or re.fullmatch(
-        r"\s*\\(?:operatorname|mathrm|text|mathbb|mathcal|mathbf)\{\w+\}\s*", body
-    ):  # \operatorname{Var}: a name, bare too
-        return body.strip()
-    return "{" + body + "}"
+def _context(inline: dict[str, str], files: dict[str, str]):
+    """pylatexenc's default macros, with the code macros' arguments, so that their code and
+    file names are read as their arguments, not as prose."""
+    from pylatexenc.latexwalker import get_default_latex_context_db
+    from pylatexenc.macrospec import MacroSpec
+
+    db = get_default_latex_context_db()
+    specs = [MacroSpec(name, args) for name, args in {**inline, **files}.items() if name != "verb"]
+    db.add_context_category("symattn-code", macros=specs, prepend=True)
+    return db
 
 
 class _LatexWriter:
-    def __init__(self, source: str, macros: dict[str, str]):
+    def __init__(self, source: str, macros: dict[str, Macro], inline: dict[str, str], files: dict[str, str]):
         self.source = source
         self.macros = macros
+        self.inline = inline
+        self.files = files
 
     def line_of(self, pos: int) -> int:
         return self.source.count("\n", 0, pos) + 1
@@ -253,7 +315,10 @@ class _LatexWriter:
 
     def math(self, inner: str, display: bool, aligned: bool = False) -> str:
         inner = re.sub(r"\\(?:label|tag)\*?\{[^{}]*\}|\\nonumber\b|\\notag\b", "", inner)
-        inner = _expand(inner, self.macros)
+        # TeX allows no blank line in math: one left by a \label is not a paragraph's end
+        rows = inner.split("\n")
+        inner = "\n".join([rows[0], *(r if r.strip() else r"\quad" for r in rows[1:-1]), *rows[1:][-1:]])
+        inner = expand(inner, self.macros)
         if aligned:
             inner = inner.replace("&=&", "&=").replace("& = &", "& =")
             lead = inner[: len(inner) - len(inner.lstrip())]  # the body keeps its newlines
@@ -311,6 +376,12 @@ class _LatexWriter:
             )
         if name in _ESCAPED:
             return _ESCAPED[name]
+        if name in self.inline and args:  # code set inline: a code span, as Markdown writes it
+            code = args[-1].latex_verbatim()
+            code = code[1:-1] if code.startswith("{") else code
+            return "`" + code.replace("\n", " ").replace("`", "'") + "`" + _newlines(code)
+        if name in self.files:  # a listing of a file: code, not prose
+            return _newlines(raw)
         if name in _HEADINGS and args:
             title = self.node(args[-1])
             return "#" * _HEADINGS[name] + " " + " ".join(title.split()) + _newlines(title)
