@@ -276,6 +276,9 @@ def corpus_markdown(measures: list) -> str:
             f"`{t.commit[:12]}`; {t.licence}.",
             "",
         ]
+        if t.macros:
+            macros = f"Read with its author's macros, `{t.macros}` (`symattn audit --macros`)"
+            out += [f"{macros}: {t.macros_source}.", ""]
         if t.note:
             out += [f"Kept with this change: {t.note}", ""]
         if m.false_flags:

@@ -49,6 +49,10 @@ class Text:
     note: str
     claims: tuple[dict, ...]
     planted: tuple[Planted, ...]
+    #: A file beside the text where its author defines the macros it uses (a LaTeX style file).
+    macros: str = ""
+    #: Where that file comes from (repository, path, commit).
+    macros_source: str = ""
 
     @property
     def source(self) -> str:
@@ -80,6 +84,8 @@ def load(folder: Path) -> list[Text]:
                 planted=tuple(
                     Planted(**{k: p.get(k, "") for k in Planted.__annotations__}) for p in data["planted"]
                 ),
+                macros=data.get("macros", ""),
+                macros_source=data.get("macros_source", ""),
             )
         )
     return out
@@ -87,7 +93,9 @@ def load(folder: Path) -> list[Text]:
 
 def audit(text: Text, source: str | None = None) -> ModuleAudit:
     """The audit of the text (or of a variant of its ``source``)."""
-    return audit_module(read_source(text.source if source is None else source, kind_of(text.file)))
+    preamble = (text.folder / text.macros).read_text(encoding="utf-8") if text.macros else ""
+    body = text.source if source is None else source
+    return audit_module(read_source(body, kind_of(text.file), None, preamble))
 
 
 def plant(text: Text, planted: Planted) -> str:

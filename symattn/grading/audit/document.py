@@ -370,10 +370,52 @@ def _display_rows(parts: list[tuple[int, str]], start: int) -> list[Line]:
             where.append((len(tex), n))
             tex += text + " "
     out = []
+    table = _ARRAY.fullmatch(tex.strip())
+    if table is not None:  # a table set in math: a table row per row, a formula per cell
+        offset = len(tex) - len(tex.lstrip()) + table.start(1)
+        for at, cells in _array_rows(table.group(1)):
+            n = max((line for k, line in where if k <= offset + at), default=start)
+            out.append(_table_row(max(n, start), cells))
+        return out
     for at, row in _rows_at(tex.strip()):
         n = max((line for k, line in where if k <= at), default=start)
         out.append(_display(max(n, start), row))
     return out
+
+
+#: A display that is one array and nothing else: a table of formulas (``\begin{array}{ccc}``).
+_ARRAY = re.compile(r"\\begin\s*\{array\}\s*\{[^{}]*\}(.*)\\end\s*\{array\}", re.S)
+
+
+def _array_rows(body: str) -> list[tuple[int, list[str]]]:
+    """(where in ``body`` it starts, its cells) for each row of an array that has a cell."""
+    out = []
+    at = 0
+    for piece in re.split(r"(\\\\(?:\[[^\]]*\])?)", body):
+        start, at = at, at + len(piece)
+        if piece.startswith("\\\\"):
+            continue
+        row = re.sub(r"\\(?:hline|toprule|midrule|bottomrule)\b", "", piece)
+        cells = [c.strip() for c in re.split(r"(?<!\\)&", row)]
+        if any(cells):
+            start += len(piece) - len(piece.lstrip())
+            out.append((start, cells))
+    return out
+
+
+def _table_row(n: int, cells: list[str]) -> Line:
+    """An array's row as a Markdown table row whose cells are formulas (an empty cell empty)."""
+    text, formulas = "|", []
+    for cell in cells:
+        if cell:
+            plain = _plain(cell)
+            text += " "
+            formulas.append((cell, plain, len(text), len(text) + len(plain) + 2))
+            text += f"⟨{plain}⟩"
+        text += " |"
+    line = Line(n, " & ".join(cells), text, "table")
+    line.formulas.extend(formulas)
+    return line
 
 
 def _display(n: int, tex: str) -> Line:

@@ -680,8 +680,12 @@ _REFERENCE_PATTERNS = [
     r"\brules? \d+(?: and \d+)?",
     r"\b(?:[Tt]okens?|[Rr]ows?|[Kk]eys?|[Qq]uer(?:y|ies)|[Hh]eads?|[Ss]teps?|[Ee]xercises?|[Ff]igures?|entry"
     r"|[Pp]arts?|[Tt]utorials?|[Aa]ssignments?|[Cc]hapters?|[Ll]ectures?|[Ee]quations?|[Ee]q\.|[Tt]ables?"
-    r"|[Aa]lgorithms?|[Aa]ppendix|[Ll]ayers?|[Cc]ells?|[Ii]mages?|[Ee]lements?|[Vv]ersion|[Ll]istings?)"
-    r" \d+(?: to \w+)?(?:'s)?",
+    r"|[Aa]lgorithms?|[Aa]ppendix|[Ll]ayers?|[Cc]ells?|[Ii]mages?|[Ee]lements?|[Vv]ersion|[Ll]istings?"
+    r"|[Qq]uestions?|[Pp]roblems?|[Nn]otes?|[Ee]xamples?|[Rr]emarks?|[Ll]emmas?|[Tt]heorems?|[Dd]efinitions?"
+    r"|[Pp]ropositions?|[Cc]orollar(?:y|ies)|[Ff]ig\.|[Ss]ec\.|[Ee]qs?\.|[Aa]pp\.)"
+    r" \d+(?:\.\d+)*(?: to \w+)?(?:'s)?",
+    # a model's or product's name with a number in it: Llama-2, GPT-J-6B, Gemma-27B, ResNet-34
+    r"\b[A-Z][A-Za-z]*(?:-[A-Za-z]+)*-[A-Za-z.]*\d[\dA-Za-z.]*\b",
     r"\(\d{4}\)",
     # a year
     r"\b(?:[Ii]n|[Ss]ince|[Uu]ntil|[Bb]y|[Ff]rom|[Oo]f|[Ee]arly|[Ll]ate|[Mm]id-?)\s+(?:19|20)\d{2}\b",

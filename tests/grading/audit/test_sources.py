@@ -23,6 +23,11 @@ def _verdicts(source) -> list[tuple[str, str, str]]:
     return [(audit.where(c.line), c.verdict, c.text) for c in audit.claims]
 
 
+def _unread(audit) -> list[int]:
+    """The lines where the audit says it could not read a formula."""
+    return [c.line for c in audit.claims if c.rule.startswith("not read")]
+
+
 def _notebook(*cells: tuple[str, str]) -> str:
     nb = nbformat.v4.new_notebook()
     make = {"markdown": nbformat.v4.new_markdown_cell, "code": nbformat.v4.new_code_cell}
@@ -188,3 +193,69 @@ def test_unbound_numbers_count_once_per_sentence_or_formula():
     claims = audit_module(text).claims
     assert [c.verdict for c in claims] == ["unchecked", "unchecked"]
     assert len(claims[0].spans) == 3  # the three numbers of the first sentence, one claim
+
+
+def test_front_matter_styles_scripts_and_template_tags_are_not_claims():
+    text = (
+        "---\nlayout: distill\ndate: 2025-02-04\nsection_number: 4\n---\n\n"
+        "<style>\n.fake-img { border: 1px solid rgba(0, 0, 0, 0.1); margin: 12px; }\n</style>\n"
+        "<script>var width = 640; var x = 12 * 64;</script>\n\n"
+        "{% details Click here for the answer. %}\n\n"
+        "**Question 5:** see Note 2 and Fig. 3 about Llama-2 and GPT-J-6B. So $12 \\times 64 = 640$.\n\n"
+        "{% enddetails %}\n"
+    )
+    got = _verdicts(read_source(text))
+    assert [(where, verdict) for where, verdict, _ in got] == [("14", "wrong")]
+
+
+def test_a_block_of_math_holds_blank_lines_as_kramdown_reads_it():
+    text = (
+        "Shapes:\n\n$$\n\\def \\red#1{\\textcolor{red}{#1}}\n\n\\begin{array}{cc}\n"
+        "x & 12 \\times 64 = 640 \\\\\n\\end{array}\n$$\n\nAfter it, $\\red{2 + 2} = 5$.\n"
+    )
+    audit = audit_module(read_source(text))
+    assert _unread(audit) == []
+    assert [(c.line, c.verdict) for c in audit.claims] == [(7, "wrong"), (11, "wrong")]  # a cell, a macro
+
+
+def test_a_formula_left_open_still_ends_at_its_paragraph():
+    """Only a block of math (``$$`` opening its line) spans a blank line, and only to a ``$$``
+    before the next heading: an inline ``$$`` left open is said, and the prose after it read."""
+    text = "Text $$x = 1\n\nand $12 \\times 64 = 640$ here.\n\n# Next\n\n$$\n"
+    audit = audit_module(read_source(text))
+    assert _unread(audit) == [1, 7]
+    assert [(c.line, c.verdict) for c in audit.claims if c.verdict == "wrong"] == [(3, "wrong")]
+
+
+def test_a_script_set_apart_by_spaces_is_an_index_not_a_claim():
+    """``x _{ bs+1 }`` (as LaTeX authors may space it) is x with an index; ``D ^{ 2 }`` a square."""
+    text = "The next token $ x _{ bs+1 } $ and $ 2 ^{ 10 } = 1000 $ and $ 2 ^ {10} = 1024 $.\n"
+    got = _verdicts(read_source(text))
+    assert [(verdict, claim) for _, verdict, claim in got] == [
+        ("wrong", "⟨2^(10) = 1000⟩"),
+        ("certified", "⟨2^(10) = 1024⟩"),
+    ]
+
+
+def test_minted_code_and_listings_are_code_not_prose():
+    preamble = "\\newmintinline[pyinline]{python}{}\n\\newmintedfile[pyfile]{python}{linenos}\n"
+    chapter = (
+        "The \\pyinline{(B, S, D)}-shaped tensor, $12 \\times 64 = 640$.\n"
+        "\\pyfile[firstline=8,lastline=72]{python/causal_attention.py}\n"
+        "\\mintinline{python}{softmax(x)} and \\lstinputlisting[firstline=3]{attn.py}\n"
+    )
+    text = read_source(chapter, "latex", preamble=preamble).text
+    assert "`(B, S, D)`" in text and "firstline" not in text and "causal" not in text
+    assert "`softmax(x)`" in text and "attn.py" not in text
+    audit = audit_module(read_source(chapter, "latex", preamble=preamble))
+    assert [(c.line, c.verdict) for c in audit.claims] == [(1, "wrong")]
+
+
+def test_a_latex_display_with_a_label_on_its_own_line_is_read_whole():
+    chapter = (
+        "Each head:\n\\begin{align}\n\td_k & = 512 / 8 = 60\n\t\\label{eq_width}\n\\end{align}\n"
+        "and after it $12 \\times 64 = 768$.\n"
+    )
+    audit = audit_module(read_source(chapter, "latex"))
+    assert _unread(audit) == []
+    assert [(c.line, c.verdict) for c in audit.claims] == [(3, "wrong"), (6, "certified")]
