@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from .contractions import Axes
 from .document import Document, Line
 from .facts import Facts
 from .match import Figures
@@ -24,6 +25,7 @@ class AuditContext(Protocol):
     figures: Figures
     shapes: Shapes
     shapes_block: int
+    axes: Axes
 
     def premises(self, line: Line) -> dict: ...
 

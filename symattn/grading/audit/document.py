@@ -274,6 +274,8 @@ class _Open:
                 i = k
                 continue
             closing, apart = next((c, a) for o, c, a in DELIMITERS if o == opening)
+            if opening == "$$" and _within_prose(text, prose, m.end()):
+                apart = False  # $$x$$ amid a sentence is inline math, as kramdown reads it
             if apart:  # its first line is the first with math on it
                 self.kind, self.closing, self.first = "display", closing, n
                 self.block = opening == "$$" and not "".join(prose).strip()
@@ -290,6 +292,16 @@ class _Open:
             prose.append("$" + text[m.end() : k].replace("$", "") + "$")
             i = k + len(closing)
         _flush(n, raw, prose, lines)
+
+
+def _within_prose(text: str, prose: list[str], after: int) -> bool:
+    """A ``$$`` opened at ``after`` stands amid prose: words before it on its line, or after the
+    ``$$`` that closes it on the same line (only a ``$$`` that has its line to itself, its
+    formula's lines too, sets math apart)."""
+    if "".join(prose).strip():
+        return True
+    k = text.find("$$", after)
+    return k >= 0 and bool(text[k + 2 :].strip(" \t.,;:"))
 
 
 def _closes_ahead(raws: list[str], n: int) -> bool:
@@ -395,10 +407,10 @@ def _array_rows(body: str) -> list[tuple[int, list[str]]]:
         start, at = at, at + len(piece)
         if piece.startswith("\\\\"):
             continue
-        row = re.sub(r"\\(?:hline|toprule|midrule|bottomrule)\b", "", piece)
-        cells = [c.strip() for c in re.split(r"(?<!\\)&", row)]
-        if any(cells):
-            start += len(piece) - len(piece.lstrip())
+        rules = re.compile(r"\\(?:hline|toprule|midrule|bottomrule)\b")
+        cells = [c.strip() for c in re.split(r"(?<!\\)&", rules.sub("", piece))]
+        if any(cells):  # a row starts at its first cell, after any rule above it
+            start += re.compile(r"(?:\s|" + rules.pattern + r")*").match(piece).end()
             out.append((start, cells))
     return out
 

@@ -32,7 +32,7 @@ from itertools import pairwise
 import sympy as sp
 
 from ...limits import AUDIT_LINES
-from . import calc, complexity, cost, letters, meaning, shapes, words
+from . import calc, complexity, contractions, cost, letters, meaning, shapes, words
 from .document import EXERCISE, Document, Line, number_spans
 from .facts import Facts
 from .match import (
@@ -61,6 +61,7 @@ REST = "the rest of the text"
 
 #: The rules that read a line after its formulas, each ``rule(auditor, line, add, covered)``.
 RULES = (
+    contractions.contraction_claims,
     words.masks,
     words.stage_vectors,
     words.typical_score,
@@ -123,6 +124,8 @@ class Auditor:
         #: The shapes the text has declared or made so far, and the paragraph last read for them.
         self.shapes = shapes.Shapes()
         self.shapes_block = -1
+        #: The axes the text has given its arrays so far (A[B, T, D]), for contraction costs.
+        self.axes = contractions.Axes()
         #: Relations the text assumed so far (F = 4D, D = NH), each letter's latest, in order.
         self.relations: list[tuple[sp.Symbol, sp.Expr]] = []
         self._premise_spans: list[tuple[int, int]] = []  # the line's relations: premises
@@ -292,7 +295,9 @@ class Auditor:
         if rel is None:
             return False
         a, b = line.sentence_at(start)
-        if not _SUPPOSING.search(line.text[a:b]):
+        sentence = line.text[a:b]
+        # "if we assume F = 4D:" supposes for what it introduces, which follows it
+        if not _SUPPOSING.search(sentence) or sentence.rstrip().endswith(":"):
             self.relations = [r for r in self.relations if r[0] != rel[0]] + [rel]
         self._premise_spans.append(formula_span(line, start, start + 1))  # a premise, not a claim
         return True

@@ -1,0 +1,294 @@
+"""The cost of contracting arrays whose axes are named: ``A[B, T, D] · W[D, F]`` (issue 47).
+
+Texts on what a transformer costs (the JAX scaling book and the notes that follow it) give each
+array its axes by letter, ``A[B,T,D]``, and count a contraction as a careful reader counts it:
+
+- **FLOPs**: a multiply and an add for each combination of the axes of both operands, an axis
+  they share (contracted or batched) counted once: ``2·B·T·D·F`` for ``A[B,T,D] · W[D,F]``;
+  ``2NP`` for ``A[N,P] x[P]``;
+- **training FLOPs**: three times that (the product itself, then one product of the same size
+  for each operand's gradient);
+- **data**: the elements of both operands (``NP + P``);
+- **parameters** of a weight: its elements (``DF``).
+
+Shapes are read where the text gives them: ``X[...]`` in a formula (an axis a letter, or a
+name such as ``d_model``; ``[GHIJKL]`` is six axes) and rows of a table that pair a name with
+its shape (``A & [N P]``). A claim is then decided in two places:
+
+- a **table** whose header names FLOPs, training FLOPs, data or parameters, with an operation
+  in each row's first cell: each cell against the operation's cost, and a row of totals (its
+  first cell empty) against the sum of the rows above it that state an exact cost (a cost given
+  only as ``O(...)`` is left out of the sum, and the total may then be written with ``≈``);
+- a **sentence** that names an operation of arrays with known shapes (``$Ax$``) and a cost
+  followed by "FLOPs" or "floating-point operations" (``for $2NP$ FLOPs``).
+
+Each cost is compared in the text's letters (every letter a positive size): equal is certified;
+anything else is wrong, since the letters are the axes' sizes, which no relation among them
+makes equal. Where a total goes on in a chain (``12BTSNH = 12BT^2NH``) the later members are
+compared with it by :mod:`.letters` and left unchecked when they agree only under a premise the
+text does not state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import sympy as sp
+
+from . import calc, letters
+from .document import Line
+from .match import CERTIFIED, UNCHECKED, WRONG, Claim, inside
+from .said import Math, Said
+from .stated import Unreadable
+
+#: How each quantity is counted, as the report says it.
+RULES = {
+    "flops": "contraction FLOPs: twice the product of both operands' axes, a shared axis once",
+    "train": "training FLOPs: three times the contraction's (forward, and two products backward)",
+    "data": "data of a contraction: the elements of both operands",
+    "params": "parameters of a contraction: the elements of its weight",
+}
+
+#: What a table's column counts, by the words of its header.
+_QUANTITIES = (
+    (re.compile(r"train\w*\s+flops?|flops?\s+\(?train", re.I), "train"),
+    (re.compile(r"flops?|floating", re.I), "flops"),
+    (re.compile(r"\bdata\b|\belements\b", re.I), "data"),
+    (re.compile(r"param", re.I), "params"),
+)
+#: Words after a cost in a sentence that say it counts FLOPs.
+_FLOPS_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:FLOPs?\b|floating[- ]point operations)")
+_OPERAND = re.compile(r"(?P<name>[A-Za-z](?:_[A-Za-z0-9]+)?)\s*\[(?P<axes>[^\[\]]*)\]")
+_ARRAY = r"[A-Za-z](?:_[A-Za-z0-9]+)?\s*\[[^\[\]]*\]"
+#: Two arrays with their axes, multiplied: ``A[B,T,D] \cdot W[D,F]``.
+_CONTRACTION = re.compile(rf"\s*{_ARRAY}\s*(?:\\cdot|·)\s*{_ARRAY}\s*")
+_STYLES = re.compile(r"\\(?:textrm|text|mathrm|mathbf|mathsf|textsf|mathit|boldsymbol|operatorname)\s*(?=\{)")
+
+
+@dataclass(frozen=True)
+class Operation:
+    left: tuple[str, ...]
+    right: tuple[str, ...]
+    #: The weight: the operand named W (else the right one), whose size is its parameters.
+    weight: tuple[str, ...]
+
+    def cost(self, quantity: str) -> sp.Expr:
+        size = _size(dict.fromkeys(self.left + self.right))
+        if quantity == "flops":
+            return 2 * size
+        if quantity == "train":
+            return 6 * size
+        if quantity == "data":
+            return _size(self.left) + _size(self.right)
+        return _size(self.weight)
+
+
+def _size(axes) -> sp.Expr:
+    return sp.Mul(*(calc.exact(("sym", a), {}) for a in axes))
+
+
+def clean(tex: str) -> str:
+    """A formula's LaTeX with colours, text styles, ``\\left``/``\\right`` and braces taken out
+    (``A[B,T,\\textcolor{red}{D}]`` is ``A[B,T,D]``; ``W_{in1}`` is ``W_in1``)."""
+    tex = re.sub(r"\\(?:textcolor|colorbox)\s*\{[^{}]*\}", "", tex)
+    tex = re.sub(r"\\color\s*\{[^{}]*\}", "", tex)
+    tex = _STYLES.sub("", tex)
+    tex = re.sub(r"\\(?:left|right|big|Big)\b", "", tex)
+    tex = re.sub(r"\\[,;:! ]|~", " ", tex)
+    return re.sub(r"\s+", " ", tex.replace("{", "").replace("}", "")).strip()
+
+
+def axes_of(text: str) -> tuple[str, ...] | None:
+    """The axes inside ``[...]``: by commas, else by spaces; a run of capitals is one axis per
+    letter (``GHIJKL``); None for anything else (``c_0,...,c_N``, numbers)."""
+    parts = [p.strip() for p in (text.split(",") if "," in text else text.split())]
+    out: list[str] = []
+    for p in parts:
+        if re.fullmatch(r"[A-Z]{2,8}", p):
+            out += list(p)
+        elif re.fullmatch(r"[A-Za-z](?:_[A-Za-z0-9]+)?|[a-z]+(?:_[a-z]+)*", p):
+            out.append(p)
+        else:
+            return None
+    return tuple(out) if out else None
+
+
+class Axes:
+    """The shapes the text has given its arrays so far, by name (a later one wins)."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, tuple[str, ...]] = {}
+        self.blocks: set[int] = set()
+
+    def learn(self, text: str) -> None:
+        for m in _OPERAND.finditer(text):
+            axes = axes_of(m.group("axes"))
+            if axes:
+                self.known[m.group("name")] = axes
+
+    def learn_row(self, cells: list[str]) -> None:
+        """A table row that pairs a name with its shape: ``x & [P]``."""
+        if len(cells) >= 2 and re.fullmatch(r"[A-Za-z](?:_\w+)?", cells[0]):
+            m = re.fullmatch(r"\[([^\[\]]*)\]", cells[1])
+            if m and (axes := axes_of(m.group(1))):
+                self.known[cells[0]] = axes
+
+    def operation(self, text: str) -> Operation | None:
+        """The contraction a formula writes: ``X[...] · Y[...]``, or two arrays of known shape
+        side by side (``AB``, ``A x``, ``x · y``); None for anything else."""
+        if _CONTRACTION.fullmatch(text):
+            found = [(o.group("name"), axes_of(o.group("axes"))) for o in _OPERAND.finditer(text)]
+            if len(found) == 2 and all(a for _, a in found):
+                (ln, la), (rn, ra) = found
+                return Operation(la, ra, la if ln.startswith("W") and not rn.startswith("W") else ra)
+            return None
+        m = re.fullmatch(r"\s*([A-Za-z])\s*(?:\\cdot|·)?\s*([A-Za-z])\s*", text)
+        if m and m.group(1) in self.known and m.group(2) in self.known:
+            left, right = self.known[m.group(1)], self.known[m.group(2)]
+            return Operation(left, right, right)
+        return None
+
+
+def contraction_claims(au, line: Line, add: Callable, covered: list) -> None:
+    """Costs of contractions in the line's table row or sentences (see the module's docstring)."""
+    axes: Axes = au.axes
+    if line.block not in axes.blocks:  # a paragraph's shapes are read before its claims
+        axes.blocks.add(line.block)
+        for x in au.doc.block(line):
+            for tex, _plain, _s, _e in x.formulas:
+                axes.learn(clean(tex))
+            if x.kind == "table":
+                columns = _columns(x)
+                width = max(columns, default=-1) + 1
+                axes.learn_row([clean(columns[k][0]) if k in columns else "" for k in range(width)])
+    if line.kind == "table":
+        _table_row(au, line, add, covered)
+    else:
+        _sentences(au, line, add, covered)
+
+
+def _columns(line: Line) -> dict[int, tuple[str, str, int, int]]:
+    """The row's formulas by the column they stand in (0 the first)."""
+    out, column, depth = {}, -1, 0
+    starts = {f[2]: f for f in line.formulas}
+    for i, c in enumerate(line.text):
+        if i in starts and depth == 0:
+            out[column] = starts[i]
+        depth += c == "⟨"
+        depth -= c == "⟩"
+        if c == "|" and depth == 0:
+            column += 1
+    return out
+
+
+def _header(au, line: Line) -> dict[int, str] | None:
+    """What each column of the line's table counts, from its first row, if it names one."""
+    rows = [x for x in au.doc.block(line) if x.kind == "table"]
+    if not rows or rows[0] is line:
+        return None
+    out = {}
+    for column, (tex, _plain, _s, _e) in _columns(rows[0]).items():
+        words = clean(tex)
+        quantity = next((q for pattern, q in _QUANTITIES if pattern.search(words)), None)
+        if quantity:
+            out[column] = quantity
+    return out or None
+
+
+def _stated(plain: str) -> list[sp.Expr] | None:
+    """A cell's cost as values in the letters, a chain's members in turn (a leading ``≈`` or
+    ``=`` dropped); None for a cell that gives an order (``O(BTF)``) or no cost."""
+    plain = re.sub(r"^\s*(?:≈|=|~)\s*", "", plain)
+    if re.search(r"\bO\s*\(", plain):
+        return None
+    try:
+        members, relations = calc.parse_chain(plain)
+    except Unreadable:
+        return None
+    if set(relations) - {"=", "≈"}:
+        return None
+    values = [letters.value(m, {}, []) for m in members]
+    return values if values and all(v is not None and v.free_symbols for v in values) else None
+
+
+def _table_row(au, line: Line, add: Callable, covered: list) -> None:
+    header = _header(au, line)
+    if header is None:
+        return
+    columns = _columns(line)
+    if re.match(r"\|\s*\|", line.text):  # a row of totals: its first cell is empty
+        _totals(au, line, header, columns, add, covered)
+        return
+    if 0 not in columns:
+        return
+    op = au.axes.operation(clean(columns[0][0]))
+    if op is None:
+        return
+    for column, quantity in header.items():
+        cell = columns.get(column)
+        if cell is None or column == 0 or inside(covered, cell[2], cell[3]):
+            continue
+        stated = _stated(cell[1])
+        if stated is not None:
+            _judge(line, cell, stated, op.cost(quantity), RULES[quantity], add)
+
+
+def _totals(au, line: Line, header: dict[int, str], columns: dict, add: Callable, covered: list) -> None:
+    rows = [x for x in au.doc.block(line) if x.kind == "table"]
+    above = rows[1 : rows.index(line)]
+    for column, quantity in header.items():
+        cell = columns.get(column)
+        if cell is None or inside(covered, cell[2], cell[3]):
+            continue
+        stated = _stated(cell[1])
+        if stated is None:
+            continue
+        total, counted = sp.Integer(0), 0
+        for row in above:
+            cols = _columns(row)
+            op = au.axes.operation(clean(cols[0][0])) if 0 in cols else None
+            if op is None or column not in cols:
+                continue
+            if _stated(cols[column][1]) is not None:
+                total += op.cost(quantity)
+                counted += 1
+        if counted >= 2:
+            _judge(line, cell, stated, total, f"a total of {counted} rows; {RULES[quantity]}", add)
+
+
+def _judge(line: Line, cell: tuple, stated: list, expected: sp.Expr, rule: str, add: Callable) -> None:
+    """The cost a cell or formula states (a chain's members in turn) against ``expected``."""
+    _tex, _plain, start, end = cell
+    said = Said(Math(expected))
+
+    def claim(verdict: str, value: Said | None, why: str) -> None:
+        add(Claim(line.number, line.text[start:end], verdict, value, why, [(start, end)]))
+
+    if sp.expand(stated[0] - expected) != 0:
+        claim(WRONG, said, rule)
+        return
+    verdict, _ = letters.verdict(stated) if len(stated) > 1 else ("agree", -1)
+    if verdict in ("agree", "none"):
+        claim(CERTIFIED, said, rule)
+    elif verdict == "differ":
+        claim(WRONG, said, rule + "; the chain's members differ")
+    else:
+        claim(UNCHECKED, None, rule + "; the chain goes on to a value equal only under a premise not stated")
+
+
+def _sentences(au, line: Line, add: Callable, covered: list) -> None:
+    for a, b in line.sentences():
+        formulas = [f for f in line.formulas if a <= f[2] and f[3] <= b]
+        ops = [op for f in formulas if (op := au.axes.operation(clean(f[0]))) is not None]
+        if len(ops) != 1:
+            continue  # no operation, or several: which cost is whose is not clear
+        for f in formulas:
+            if inside(covered, f[2], f[3]) or not re.search(r"\d", f[1]):
+                continue
+            if not _FLOPS_AFTER.match(line.text, f[3]):
+                continue
+            stated = _stated(f[1])
+            if stated is not None:
+                _judge(line, f, stated, ops[0].cost("flops"), RULES["flops"], add)

@@ -1,0 +1,128 @@
+"""Costs of contractions of arrays with named axes (symattn/grading/audit/contractions.py): the
+FLOPs, training FLOPs, data and parameters a table or a sentence states, each against the count
+made from the operands' axes. Expected costs here are counted by hand from the axes."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.audit.contractions import Axes, axes_of, clean
+from symattn.grading.audit.keys import audit_module
+from symattn.grading.audit.sources import read_source
+
+SHAPES = r"""Let's start with vectors and matrices of these shapes:
+
+$$
+\begin{array}{cc}
+\textrm{array}  & \textrm{shape} \\ \hline
+x               & \textrm{[P]}   \\
+y               & \textrm{[P]}   \\
+A               & \textrm{[N P]} \\
+B               & \textrm{[P M]} \\
+\end{array}
+$$
+
+- A dot product $$x \cdot y$$ takes $$2P$$ floating-point operations.
+- A matrix-vector product $$Ax$$ does $$N$$ dot products, for $$2NP$$ FLOPs.
+- A matrix-matrix product $$AB$$ costs $$2NPM$$ FLOPs total.
+"""
+
+MLP = r"""
+$$
+\begin{array}{ccc}
+\textrm{operation} & \textrm{train FLOPs} & \textrm{params} \\
+\hline \\
+A[B,T,\red{D}] \cdot W_{in1}[\red{D}, F] & 6BTDF & DF \\[10pt]
+A[B,T,\red{D}] \cdot W_{in2}[\red{D}, F] & 6BTDF & DF \\[10pt]
+\sigma\left(A_{in1}\right)[B,T, F] * A_{in2}[B,T, F] & \gray{O(BTF)} \\[10pt]
+A[B,T,\red{F}] \cdot W_{out}[\red{F}, D] & 6BTDF & DF \\[10pt]
+\hline \\
+& \approx 18BTDF & 3DF
+\end{array}
+$$
+"""
+MACROS = "$$\n\\def\\red#1{\\textcolor{red}{#1}}\n\\def\\gray#1{\\textcolor{gray}{#1}}\n$$\n"
+
+
+def _claims(text: str) -> list[tuple[int, str, str]]:
+    audit = audit_module(read_source(text))
+    return [(c.line, c.verdict, c.text) for c in audit.claims if "FLOPs" in c.rule or "contraction" in c.rule]
+
+
+@pytest.mark.parametrize(
+    ("written", "axes"),
+    [
+        ("B,T,D", ("B", "T", "D")),
+        ("N P", ("N", "P")),
+        ("GHIJKL", ("G", "H", "I", "J", "K", "L")),
+        ("d_model, h", ("d_model", "h")),
+        ("c_0,...,c_N", None),
+        ("2, 3", None),
+    ],
+)
+def test_the_axes_of_an_array(written, axes):
+    assert axes_of(written) == axes
+
+
+def test_colours_and_styles_are_not_axes():
+    written = r"A[B,T,\textcolor{red}{D}] \cdot W_{in1}[\textcolor{red}{D}, F]"
+    assert clean(written) == r"A[B,T,D] \cdot W_in1[D, F]"
+
+
+@pytest.mark.parametrize(
+    ("formula", "flops", "train", "data", "params"),
+    [
+        (r"A[B,T,D] \cdot W[D,F]", "2*B*T*D*F", "6*B*T*D*F", "B*T*D + D*F", "D*F"),
+        (r"W[D,F] \cdot A[B,T,D]", "2*B*T*D*F", "6*B*T*D*F", "B*T*D + D*F", "D*F"),  # the weight is W
+        (r"Q[B,T,N,H] \cdot K[B,S,N,H]", "2*B*T*N*H*S", "6*B*T*N*H*S", "B*N*H*(T + S)", "B*S*N*H"),
+    ],
+)
+def test_a_contraction_counts_each_shared_axis_once(formula, flops, train, data, params):
+    import sympy as sp
+
+    op = Axes().operation(formula)
+    assert op is not None
+    for quantity, by_hand in (("flops", flops), ("train", train), ("data", data), ("params", params)):
+        got = op.cost(quantity)
+        letters = {str(s): s for s in got.free_symbols}  # the sizes' symbols, by name (S is no singleton)
+        assert sp.expand(got - sp.sympify(by_hand, locals=letters)) == 0, quantity
+
+
+def test_an_elementwise_product_or_a_lone_array_is_no_contraction():
+    axes = Axes()
+    axes.learn("A[B,T,F]")
+    assert axes.operation(r"\sigma(A_in1)[B,T, F] * A_in2[B,T, F]") is None
+    assert axes.operation("A[B,T,F]") is None
+    assert axes.operation("A x") is None  # x has no shape the text gave
+
+
+def test_costs_in_sentences_from_the_shapes_a_table_gives():
+    assert [(n, v) for n, v, _ in _claims(SHAPES)] == [(n, "certified") for n in (13, 14, 15)]
+    planted = SHAPES.replace("$$2P$$ floating", "$$3P$$ floating").replace("$$2NPM$$", "$$2NP$$")
+    assert [(n, v) for n, v, _ in _claims(planted)] == [(13, "wrong"), (14, "certified"), (15, "wrong")]
+
+
+def test_a_table_of_training_flops_and_parameters_and_its_totals():
+    got = _claims(MACROS + MLP)
+    assert [(n, v) for n, v, _ in got] == [
+        (10, "certified"), (10, "certified"),
+        (11, "certified"), (11, "certified"),
+        (13, "certified"), (13, "certified"),  # the O(BTF) row is left out of the sums
+        (15, "certified"), (15, "certified"),
+    ]  # fmt: skip
+    for find, replace, line in [
+        ("W_{in1}[\\red{D}, F] & 6BTDF", "W_{in1}[\\red{D}, F] & 4BTDF", 10),
+        ("\\approx 18BTDF", "\\approx 12BTDF", 15),
+        ("& 3DF", "& 3DF^2", 15),
+        ("W_{out}[\\red{F}, D] & 6BTDF & DF", "W_{out}[\\red{F}, D] & 6BTDF & FF", 13),
+    ]:
+        planted = (MACROS + MLP).replace(find, replace, 1)
+        assert planted != MACROS + MLP
+        wrong = [n for n, v, _ in _claims(planted) if v == "wrong"]
+        assert wrong == [line], (replace, wrong)
+
+
+def test_a_total_that_goes_on_under_an_unstated_premise_is_left_unchecked():
+    text = MACROS + MLP.replace("\\approx 18BTDF", "\\approx 18BTDF = 18BT^2F")
+    got = {(n, v) for n, v, _ in _claims(text)}
+    assert (15, "unchecked") in got and (15, "wrong") not in got
