@@ -26,6 +26,7 @@ class AuditContext(Protocol):
     shapes: Shapes
     shapes_block: int
     axes: Axes
+    index_letters: set[str] | None
 
     def premises(self, line: Line) -> dict: ...
 

@@ -203,7 +203,9 @@ def _argument(tex: str, i: int) -> tuple[str, int] | None:
 def _grouped(body: str) -> str:
     """An argument-free macro's body as it stands in math: a single symbol bare
     (``d_{\\text{model}}``, read as the symbol), anything longer in braces, so that ``\\dk^2``
-    squares all of it."""
+    squares all of it; one that ends a row (``\\nonumber\\\\``) bare, as a group cannot hold a row's end."""
+    if "\\\\" in body:
+        return body
     if re.fullmatch(r"\s*\\?[A-Za-z]+(?:_(?:\w|\{(?:[^{}]|\{[^{}]*\})*\}))?\s*", body) or re.fullmatch(
         r"\s*\\(?:operatorname\*?|mathrm|text|mathbb|mathcal|mathbf)\{\w+\}\s*", body
     ):  # \operatorname{Var}: a name, bare too

@@ -32,7 +32,7 @@ from itertools import pairwise
 import sympy as sp
 
 from ...limits import AUDIT_LINES
-from . import calc, complexity, contractions, cost, letters, meaning, shapes, words
+from . import calc, complexity, contractions, cost, indices, letters, meaning, shapes, words
 from .document import EXERCISE, Document, Line, number_spans
 from .facts import Facts
 from .match import (
@@ -44,6 +44,7 @@ from .match import (
     Figures,
     evaluate,
     formula_span,
+    inside,
     same,
     stated_vector,
     substitute_heads,
@@ -126,6 +127,8 @@ class Auditor:
         self.shapes_block = -1
         #: The axes the text has given its arrays so far (A[B, T, D]), for contraction costs.
         self.axes = contractions.Axes()
+        #: The letters the text uses as indices, if it writes in index notation (z_{bsd}).
+        self.index_letters = indices.index_letters(doc)
         #: Relations the text assumed so far (F = 4D, D = NH), each letter's latest, in order.
         self.relations: list[tuple[sp.Symbol, sp.Expr]] = []
         self._premise_spans: list[tuple[int, int]] = []  # the line's relations: premises
@@ -182,8 +185,11 @@ class Auditor:
             if attempt(rule, line, add, covered):
                 break
         else:
+            # index notation first: its equations are about indices, not values to compute
+            attempt(indices.index_claims, self, line, add, covered)
             for start, end, members, relations in self._chains(line, add):
-                attempt(self._chain, line, start, end, members, relations, add)
+                if not inside(covered, start, end):
+                    attempt(self._chain, line, start, end, members, relations, add)
             for rule in RULES:
                 attempt(rule, self, line, add, covered)
         covered.extend(_references(line) + self._premise_spans)

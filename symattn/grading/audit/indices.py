@@ -1,0 +1,215 @@
+"""Index bookkeeping in texts written in index notation: ``q_{bsea} = z_{bsd} Q_{dea}`` (issue 47).
+
+Notes on transformers often write every tensor with its indices (``z_{bsd}`` for the batch,
+position and hidden indices) and leave sums implicit, as Einstein did. Whatever else such an
+equation says, a careful reader checks its indices first:
+
+- every index of the left side (a tensor written alone, ``w_{bss'a}``) appears on the right
+  (in a subscript, or as a value, ``10^{-8d/D}``; a group ``(ea)``, indices combined into one,
+  may stand for an index of the left side: ``u_{bsd} = y_{bs(ea)}``);
+- an index on the right that is not on the left is summed: it appears twice or more in
+  subscripts, or an operator binds it (``\\sum_{s'}``, ``\\operatorname{Softmax}_{s'}``,
+  ``\\max_c``, ``\\texttt{cumsum}_s``). An index that appears once and nowhere else (a stray
+  ``d`` in ``w_{bdss'a}``) makes the equation wrong.
+
+The rule reads a text only where the text is in index notation (several tensors carry three
+indices or more: :data:`MIN_TENSORS`), only the letters it uses as indices, and only equations
+it can read whole: one with a derivative, an integral, an arrow (a reshape), an index that is
+an expression (``x_{b(s+1)}``) or a function it does not know (``\\texttt{CausalTransformer}``)
+is left to the reader. An equation (``=``, ``\\equiv``) whose indices balance is certified for its
+indices; an update (``\\gets``, ``\\leftarrow``) is a step of an algorithm, not a claim, and is
+only flagged when its indices do not balance.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+
+from .document import Line
+from .match import CERTIFIED, WRONG, Claim, inside
+from .said import Said
+
+RULE = "index bookkeeping: each index of the left side on the right, every other index summed"
+#: Tensors with three indices or more a text must write before its indices are read.
+MIN_TENSORS = 5
+#: Operators whose subscript binds the indices it names.
+_BINDERS = {"sum", "prod", "max", "min", "Softmax", "softmax", "cumsum", "argmax", "logsumexp"}
+#: Functions that act entry by entry (or bind by their subscript): the indices go through them.
+_FUNCTIONS = {"Drop", "exp", "ln", "log", "tanh", "Softmax", "softmax", "cumsum", "max", "min", "sum", "prod"}
+_INDEX = re.compile(r"(?:[a-z]'*|\([a-z]'*(?:[a-z]'*)+\))+")
+_RELATION = re.compile(r"\\equiv|\\gets|\\leftarrow|(?<![<>!\\])=")
+_SKIP = re.compile(
+    r"\\partial|\\int|\\to\b|\\rightarrow|\\longrightarrow|\\mapsto|\\Rightarrow|\\begin|\\cases"
+)
+_WORD = re.compile(
+    r"\\(?:texttt|mathrm|operatorname\*?|text|textrm)\s*\{\s*([A-Za-z]+)\s*\}|\\rm\s+([A-Za-z]+)"
+)
+_SCRIPT = re.compile(r"_\s*(\{[^{}]*\}|[A-Za-z])")
+
+
+def index_letters(doc) -> set[str] | None:
+    """The letters a text uses as indices (those of its tensors with three indices or more), or
+    None when it does not write in index notation."""
+    letters: set[str] = set()
+    tensors = set()
+    for line in doc.lines:
+        for tex, _plain, _s, _e in line.formulas:
+            for m in _SCRIPT.finditer(_normal(tex)):
+                idx = m.group(1).strip("{}").replace(" ", "")
+                if _INDEX.fullmatch(idx) and len(re.sub(r"[^a-z]", "", idx)) >= 3:
+                    tensors.add(tex[max(0, m.start() - 12) : m.end()])
+                    letters.update(re.sub(r"[^a-z]", "", idx))
+    return letters if len(tensors) >= MIN_TENSORS else None
+
+
+def _normal(tex: str) -> str:
+    """Spacing, sizing and braces around words taken out; words (``\\texttt{Softmax}``,
+    ``{\\rm Drop}``) written ``⟦Softmax⟧``."""
+    tex = re.sub(r"\\(?:left|right|big|Big|bigg|Bigg)\b|\\[,;:! ]|~", " ", tex)
+    tex = _WORD.sub(lambda m: f"⟦{m.group(1) or m.group(2)}⟧", tex)
+    for _ in range(3):
+        tex = re.sub(r"\{\s*(⟦\w+⟧)\s*\}", r"\1", tex)
+    return re.sub(r"\s+", " ", tex)
+
+
+def _indices(script: str) -> list[str] | None:
+    """The indices of a subscript (``bs'ea`` is b, s', e, a; a group ``(ea)`` one item), or None
+    when it is not an index string."""
+    s = script.strip("{}").replace(" ", "")
+    if not _INDEX.fullmatch(s):
+        return None
+    return re.findall(r"\([a-z']+\)|[a-z]'*", s)
+
+
+class _Side:
+    """A side's subscripts: the tensors' indices (counted), the indices operators bind, the index
+    letters written as values, and the groups of combined indices."""
+
+    def __init__(self, tex: str, letters: set[str]):
+        self.counts: Counter[str] = Counter()
+        self.bound: set[str] = set()
+        self.groups: list[str] = []
+        self.readable = True
+        rest = tex
+        for m in list(_SCRIPT.finditer(tex))[::-1]:
+            before = tex[: m.start()].rstrip()
+            word = re.search(r"(?:\\([A-Za-z]+)|⟦(\w+)⟧)\s*$", before)
+            name = (word.group(1) or word.group(2)) if word else ""
+            if name in _BINDERS:
+                binder = m.group(1).strip("{}").replace(" ", "")
+                if not re.fullmatch(r"[a-z',]+", binder):
+                    self.readable = False
+                self.bound.update(re.findall(r"[a-z]'*", binder))
+            else:
+                found = _indices(m.group(1))
+                if found is None or not all(set(re.sub(r"[()']", "", i)) <= letters for i in found):
+                    self.readable = False
+                    continue
+                for i in found:
+                    if i.startswith("("):
+                        self.groups.append(i)
+                        self.counts.update(re.findall(r"[a-z]'*", i))
+                    else:
+                        self.counts[i] += 1
+            rest = rest[: m.start()] + " " + rest[m.end() :]
+        if any(word not in _FUNCTIONS for word in re.findall(r"⟦(\w+)⟧", rest)):
+            self.readable = False  # a function it does not know (\texttt{CausalTransformer})
+        plain = re.sub(r"\\[A-Za-z]+", " ", rest)
+        self.values = set(re.findall(r"(?<![A-Za-z\\'])([a-z])(?![A-Za-z])", plain))
+
+    def present(self, index: str) -> bool:
+        return index in self.counts or index in self.bound or index in self.values
+
+
+#: A side that is one tensor: a letter or command, primes, an optional superscript, its subscript.
+_TENSOR = re.compile(
+    r"\s*(?:\\[A-Za-z]+|[A-Za-z])\s*'*\s*(?:\^\s*(\{[^{}]*\}|[a-z])\s*)?_\s*(\{[^{}]*\}|[a-z])\s*'*\s*"
+)
+
+
+def _left(tex: str, letters: set[str]) -> list[str] | None:
+    """The indices of a side that is one tensor (``w_{bss'a}``, ``B^{s}_{d'd}``), or None."""
+    m = _TENSOR.fullmatch(tex)
+    if m is None:
+        return None
+    found = _indices(m.group(2))
+    if found is None or any(i.startswith("(") for i in found):
+        return None
+    upper = _indices(m.group(1)) if m.group(1) else []
+    out = found + [i for i in (upper or []) if len(i) == 1]
+    return out if all(set(i.replace("'", "")) <= letters for i in out) else None
+
+
+def _top_level(tex: str, pattern: re.Pattern) -> list[tuple[int, int]]:
+    """Spans of ``pattern`` outside braces and parentheses."""
+    out, depth, i = [], 0, 0
+    while i < len(tex):
+        c = tex[i]
+        if c in "{(":
+            depth += 1
+        elif c in "})":
+            depth -= 1
+        elif depth == 0 and (m := pattern.match(tex, i)):
+            out.append(m.span())
+            i = m.end()
+            continue
+        i += 1
+    return out
+
+
+def check(tex: str, letters: set[str]) -> list[tuple[str, bool, str]]:
+    """(the equation, balanced, why) for each equation of a formula whose indices can be read
+    (items set apart by ``\\quad`` are read one by one)."""
+    out = []
+    for item in re.split(r"\\q?quad", _normal(tex)):
+        item = item.strip(" ,.\\")
+        if not item or _SKIP.search(item):
+            continue
+        spans = _top_level(item, _RELATION)
+        if not spans:
+            continue
+        starts, ends = [0] + [e for _, e in spans], [s for s, _ in spans] + [len(item)]
+        members = [item[a:b] for a, b in zip(starts, ends, strict=True)]
+        relations = [item[s:e] for s, e in spans]
+        left = _left(members[0], letters)
+        if left is None:
+            continue
+        if any(r in ("\\gets", "\\leftarrow") for r in relations):
+            continue  # a step of an algorithm: its loops' indices are free on the right, no claim
+        verdict = _balanced(left, members[1:], letters)
+        if verdict is not None:
+            out.append((item, *verdict))
+    return out
+
+
+def _balanced(left: list[str], members: list[str], letters: set[str]) -> tuple[bool, str] | None:
+    for member in members:
+        side = _Side(member, letters)
+        if not side.readable or not side.counts:
+            return None
+        missing = [i for i in left if not side.present(i)]
+        if len(missing) > len(side.groups):  # a group (ea) may stand for one index of the left side
+            return False, f"the index {missing[0]} of the left side appears nowhere on the right"
+        stray = [i for i, n in side.counts.items() if i not in left and n < 2 and i not in side.bound]
+        grouped = {x for g in side.groups for x in re.findall(r"[a-z]'*", g)}
+        stray = [i for i in stray if i not in grouped]
+        if stray:
+            return False, f"the index {stray[0]} is written once on the right: not on the left, not summed"
+    return True, "every index of the left side is on the right, every other index summed"
+
+
+def index_claims(au, line: Line, add: Callable, covered: list) -> None:
+    """Equations in index notation whose indices balance, or do not (see the module's docstring):
+    one claim per formula, wrong if any of its equations is."""
+    if not au.index_letters:
+        return
+    for tex, _plain, start, end in line.formulas:
+        if inside(covered, start, end):
+            continue
+        found = check(tex, au.index_letters)
+        if found:
+            wrong = [why for _, ok, why in found if not ok]
+            verdict, why = (WRONG, wrong[0]) if wrong else (CERTIFIED, found[0][2])
+            add(Claim(line.number, line.text[start:end], verdict, Said(why), RULE, [(start, end)]))
