@@ -164,7 +164,7 @@ def check(tex: str, letters: set[str]) -> list[tuple[str, bool, str]]:
     (items set apart by ``\\quad`` are read one by one)."""
     out = []
     for item in re.split(r"\\q?quad", _normal(tex)):
-        item = item.strip(" ,.\\")
+        item = re.sub(r"[\s,.\\]*$", "", item).lstrip(" ,.")
         if not item or _SKIP.search(item):
             continue
         spans = _top_level(item, _RELATION)
@@ -187,8 +187,8 @@ def check(tex: str, letters: set[str]) -> list[tuple[str, bool, str]]:
 def _balanced(left: list[str], members: list[str], letters: set[str]) -> tuple[bool, str] | None:
     for member in members:
         side = _Side(member, letters)
-        if not side.readable or not side.counts:
-            return None
+        if not side.readable or not (side.counts or all(i in side.values for i in left)):
+            return None  # w_{bss'a} = 0 sets entries; theta_d = 10^{-8d/D} writes each one
         missing = [i for i in left if not side.present(i)]
         if len(missing) > len(side.groups):  # a group (ea) may stand for one index of the left side
             return False, f"the index {missing[0]} of the left side appears nowhere on the right"

@@ -1,0 +1,83 @@
+"""Index bookkeeping in index notation (symattn/grading/audit/indices.py): an equation's indices
+balance, or an index is missing or stray; read only where a text writes in index notation."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.audit.indices import check
+from symattn.grading.audit.keys import audit_module
+from symattn.grading.audit.sources import read_source
+
+LETTERS = set("bsdeavhijrc")
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        r"q _{ bsea } = z _{ bsd } Q _{ dea }",  # d summed
+        r"z _{ bsd } = {\rm Drop} \left (u _{ bsd' } O _{ d'd }\right )",
+        r"u _{ bsd } = y _{ bs(e a) }",  # (ea) combines two indices into d
+        r"z_{sah} = \texttt{Softmax}_{s'} ( q_{sah'} k_{s'ah'} ) v_{s'ah}",  # s' bound and summed
+        r"B^{s}_{d'd} = \texttt{cumsum}_{s} ( k_{sd'} v_{sd} )",
+        r"\theta_{d} = 10^{-8d/D}",  # d as a value
+        r"W'_{dd'} \equiv \gamma_{d} W_{dd'}",  # an index of the left side may repeat on the right
+        r"z_{irh} = \frac{Z_{irh}}{L_{ir}}",
+        r"z_{irh} = \frac{\sum_{j} Z_{irjh}}{\sum_{j'} L_{ij'r}}",
+    ],
+)
+def test_balanced_indices(tex):
+    assert [ok for _, ok, _ in check(tex, LETTERS)] == [True]
+
+
+@pytest.mark.parametrize(
+    ("tex", "why"),
+    [
+        (r"w_{bss'da} = \texttt{Softmax}_{s'} ( m_{ss'} + q_{bse} k_{bs'ea} )", "the index d of the left side"),
+        (r"y_{bsea} = {\rm Drop} ( w_{bdss'a} ) v_{bs'ea}", "the index d is written once"),
+        (r"z_{bsd} = u_{bsd'} O_{dd}", "the index d' is written once"),
+        (r"q_{bsea} = z_{bsd} Q_{dea}, \quad k_{bsea} = z_{bsd} K_{de}", "the index a of the left side"),
+    ],
+)
+def test_unbalanced_indices(tex, why):
+    found = check(tex, LETTERS)
+    assert not all(ok for _, ok, _ in found) and any(w.startswith(why) for _, ok, w in found if not ok)
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        r"z_{bsd} \gets z_{bsd} + p_{sd}",  # an update: a step of an algorithm
+        r"L_{ir} \gets L_{ir} + \sum_{c} \exp ( q_{irh'} k_{jch'} )",  # j is the loop's index
+        r"\frac{\partial \mathcal{L}}{\partial S_{irjc}} = g_{irh} v_{jch}",  # a derivative
+        r"z_{bsd} = \texttt{CausalTransformer}(x_{bs'd'})",  # a function it does not know
+        r"p_{sv} = P(t_{s+1} | t_{s})",  # an index that is an expression
+        r"q_{sd} = q_{s(ah)} \longrightarrow q_{sah}",  # a reshape
+        r"x_{bs} = 0",  # no index on the right
+    ],
+)
+def test_what_is_not_read(tex):
+    assert check(tex, LETTERS) == []
+
+
+NOTES = r"""Shapes: $ z _{ bsd } $, $ x _{ bsd } $, $ y _{ bsv } $ and $ u _{ bsd } $.
+\begin{align}
+	q _{ bsea } & = z _{ bsd } Q _{ dea }
+\end{align}
+and
+\begin{align}
+	y _{ bse a} & = w _{ bss' a} v _{ bs'ea }
+\end{align}
+"""
+
+
+def test_a_text_in_index_notation_has_its_equations_checked():
+    audit = audit_module(read_source(NOTES, "latex"))
+    assert [(c.line, c.verdict) for c in audit.claims] == [(3, "certified"), (7, "certified")]
+    planted = audit_module(read_source(NOTES.replace("w _{ bss' a}", "w _{ bdss' a}"), "latex"))
+    assert [(c.line, c.verdict) for c in planted.claims] == [(3, "certified"), (7, "wrong")]
+
+
+def test_a_text_that_does_not_write_in_index_notation_is_not_read_so():
+    text = "With $q_i = W_q x_i$ and $y_{bsea} = w_{bdss'a} v_{bs'ea}$ once, nothing is read as indices.\n"
+    assert [c for c in audit_module(read_source(text)).claims if "index" in c.rule] == []
