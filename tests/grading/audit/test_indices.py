@@ -33,7 +33,7 @@ def test_balanced_indices(tex):
 @pytest.mark.parametrize(
     ("tex", "why"),
     [
-        (r"w_{bss'da} = \texttt{Softmax}_{s'} ( m_{ss'} + q_{bse} k_{bs'ea} )", "the index d of the left side"),
+        (r"w_{bss'da} = \texttt{Softmax}_{s'} (q_{bse} k_{bs'ea})", "the index d of the left side"),
         (r"y_{bsea} = {\rm Drop} ( w_{bdss'a} ) v_{bs'ea}", "the index d is written once"),
         (r"z_{bsd} = u_{bsd'} O_{dd}", "the index d' is written once"),
         (r"q_{bsea} = z_{bsd} Q_{dea}, \quad k_{bsea} = z_{bsd} K_{de}", "the index a of the left side"),
