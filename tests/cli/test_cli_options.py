@@ -972,6 +972,22 @@ def _(cli, tmp_path, monkeypatch):
     assert cli("audit", module_file(tmp_path / "right.md", RIGHT), "--strict")[0] == 0
 
 
+@effect("audit", "--macros")
+def _(cli, tmp_path, monkeypatch):
+    """--macros FILE: the text's macros are read from FILE (repeatable, later files win), so a claim
+    written with them is judged; without it the macro is an unknown name and nothing is wrong."""
+    chapter = tmp_path / "ch.tex"
+    chapter.write_text("With $h = 8$ and $d_{model} = 512$, each head is $\\per{d_{model}}{h} = 32$ wide.\n")
+    first, second = tmp_path / "a.sty", tmp_path / "b.sty"
+    first.write_text("\\newcommand{\\per}[2]{#1 #2}\n")  # a product: 4096, not 32
+    second.write_text("\\renewcommand{\\per}[2]{#1/#2}\n")  # a share: 64, not 32
+    assert cli("audit", str(chapter))[0] == 0
+    code, out, _ = cli("audit", str(chapter), "--macros", str(first))
+    assert code == 1 and "4096" in out
+    code, out, _ = cli("audit", str(chapter), "--macros", str(first), "--macros", str(second))
+    assert code == 1 and "64" in out and "4096" not in out
+
+
 @effect("audit", "--plugin")
 def _(cli, tmp_path, monkeypatch):
     """--plugin: a module's exercise that matches the file's exercise has its key checked; without

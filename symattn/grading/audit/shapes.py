@@ -255,8 +255,9 @@ def shape_claims(au, line, add, covered) -> None:
     premises = au.premises(line)
     if au.shapes_block != line.block:
         au.shapes_block = line.block
-        for x in au.doc.block(line):
-            for name, shape in _declarations(x):
+        block = au.doc.block(line)
+        for k, x in enumerate(block):
+            for name, shape in _declarations(x, block[k - 1] if k else None):
                 shapes.declare(name, shape)
 
     def claim(start: int, end: int, ok: bool, said: Said, rule: str) -> None:
@@ -329,16 +330,17 @@ def shape_claims(au, line, add, covered) -> None:
             stated(subject[1], dims, subject[2], m.end())
 
 
-def _declarations(line) -> list[tuple[str, Shape]]:
+def _declarations(line, before=None) -> list[tuple[str, Shape]]:
     """(name, shape) for each shape ``line`` declares: ``X ∈ R^(N × D)`` and "⟨X⟩ of shape ⟨N ×
-    D⟩" (``Q, K ∈ ...`` declares both)."""
+    D⟩" (``Q, K ∈ ...`` declares both). ``before``: the paragraph's line before it, where a
+    sentence wrapped onto this line may name its subject."""
     out = []
     for _tex, plain, _s, _e in line.formulas:
         said = membership(plain)
         if said is not None:
             out += [(n.strip(), said[1]) for n in said[0].split(",") if _bare(n.strip())]
     for m in _SAID_SHAPE.finditer(line.text):
-        subject = _subject(line, m.start())
+        subject = _subject(line, m.start()) or _wrapped_subject(before, line, m.start())
         dims = read_dims(m.group("dims"))
         if subject is not None and dims is not None and _bare(subject[1]):
             out.append((subject[1].strip(), dims))
@@ -357,6 +359,19 @@ def _subject(line, before: int) -> tuple[str, str, int] | None:
         if a <= start and end <= before and not far:
             best = (tex, plain, start)
     return best
+
+
+def _wrapped_subject(before, line, at: int) -> tuple[str, str, int] | None:
+    """The last formula of the line ``before``, when the sentence runs on from it to ``at`` on
+    ``line`` (no sentence ends between) within 80 characters: "... where ⟨W_k⟩ is a / learnable
+    weight matrix of shape ..." wrapped at the line's end."""
+    if before is None or not before.formulas or re.search(r"[.;:!?]\s", line.text[:at]):
+        return None
+    tex, plain, start, end = before.formulas[-1]
+    after = before.text[end:]
+    if re.search(r"[.;:!?](?:\s|$)", after) or len(after) + at > 80:
+        return None
+    return tex, plain, start
 
 
 def _bare(plain: str) -> bool:
