@@ -14,7 +14,6 @@ and, with ``decimal_rationals``, 127/10 as 12.7 (an exact decimal, as the module
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any, ClassVar
 
 import sympy as sp
@@ -200,20 +199,6 @@ def _decimal_places(q: int) -> int | None:
 
 def latex(expr: Any, **settings: Any) -> str:
     """LaTeX of ``expr`` with symattn's conventions (bmatrix matrices, terms in the order built)."""
-    try:
-        return _latex_of(expr, tuple(sorted(settings.items())))
-    except TypeError:  # a mutable matrix (or a setting) cannot be a key: printed each time
-        return _print_latex(expr, settings)
-
-
-@lru_cache(maxsize=4096, typed=True)
-def _latex_of(expr: Any, settings: tuple[tuple[str, Any], ...]) -> str:
-    """:func:`latex`, remembered: ``verify`` prints the same sides for the pages, the terminal
-    and each read-back, and the printer's output depends on the expression and settings alone."""
-    return _print_latex(expr, dict(settings))
-
-
-def _print_latex(expr: Any, settings: dict[str, Any]) -> str:
     options = {"mat_str": "bmatrix", "mat_delim": ""}
     options.update(settings)
     return SymattnLatexPrinter(options).doprint(expr)

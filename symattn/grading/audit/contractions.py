@@ -51,12 +51,19 @@ RULES = {
     "params": "parameters of a contraction: the elements of its weight",
 }
 
-#: What a table's column counts, by the words of its header.
+#: What a table's column counts, by its header's words (the whole header: "backward FLOPs",
+#: "FLOPs per token" or "data (bytes)" count something else, and are not read).
 _QUANTITIES = (
-    (re.compile(r"train\w*\s+flops?|flops?\s+\(?train", re.I), "train"),
-    (re.compile(r"flops?|floating", re.I), "flops"),
-    (re.compile(r"\bdata\b|\belements\b", re.I), "data"),
-    (re.compile(r"param", re.I), "params"),
+    (re.compile(r"train(?:ing)?\s+flops?|flops?\s*\(train(?:ing)?\)", re.I), "train"),
+    (re.compile(r"(?:forward\s+)?flops?", re.I), "flops"),
+    (re.compile(r"data|elements", re.I), "data"),
+    (re.compile(r"param(?:eter)?s?|#\s*params", re.I), "params"),
+)
+#: Words that make a sentence's FLOPs count something other than one contraction's product.
+_OTHER_COUNT = re.compile(
+    r"\b(?:train\w*|backward|backprop\w*|gradients?|batch\w*|in all|forward|of them"
+    r"|(?:per|each|every|all)\s+(?:tokens?|layers?|heads?|steps?|examples?|sequences?))\b",
+    re.I,
 )
 #: Words after a cost in a sentence that say it counts FLOPs.
 _FLOPS_AFTER = re.compile(r"\s*(?:\w+\s+){0,2}?(?:FLOPs?\b|floating[- ]point operations)")
@@ -74,15 +81,20 @@ class Operation:
     #: The weight: the operand named W (else the right one), whose size is its parameters.
     weight: tuple[str, ...]
 
-    def cost(self, quantity: str) -> sp.Expr:
-        size = _size(dict.fromkeys(self.left + self.right))
-        if quantity == "flops":
-            return 2 * size
-        if quantity == "train":
-            return 6 * size
+    def cost(self, quantity: str) -> sp.Expr | None:
+        """What the contraction costs in ``quantity``, or None when the text must say which
+        product it means (both operands with the same several axes: entry by entry, or summed
+        over all of them)."""
         if quantity == "data":
             return _size(self.left) + _size(self.right)
-        return _size(self.weight)
+        if quantity == "params":
+            return _size(self.weight)
+        shared = set(self.left) & set(self.right)
+        if set(self.left) == set(self.right) and len(shared) > 1:
+            return None
+        size = _size(dict.fromkeys(self.left + self.right))
+        flops = size if not shared else 2 * size  # an outer product adds nothing up
+        return flops if quantity == "flops" else 3 * flops
 
 
 def _size(axes) -> sp.Expr:
@@ -183,83 +195,135 @@ def _columns(line: Line) -> dict[int, tuple[str, str, int, int]]:
     return out
 
 
-def _header(au, line: Line) -> dict[int, str] | None:
-    """What each column of the line's table counts, from its first row, if it names one."""
+def _cell_texts(line: Line) -> list[str]:
+    """The text of each cell of a table row (its formulas as ``⟨...⟩``)."""
+    cells, depth, start = [], 0, None
+    for i, c in enumerate(line.text):
+        depth += c == "⟨"
+        depth -= c == "⟩"
+        if c == "|" and depth == 0:
+            if start is not None:
+                cells.append(line.text[start:i].strip())
+            start = i + 1
+    return cells
+
+
+def _header(au, line: Line) -> tuple[Line, dict[int, str]] | None:
+    """The line's table's first row, and what each of its columns counts, if it names one: a
+    header cell in words or in math (``\\textrm{train FLOPs}``), the whole of it."""
     rows = [x for x in au.doc.block(line) if x.kind == "table"]
     if not rows or rows[0] is line:
         return None
+    columns = _columns(rows[0])
     out = {}
-    for column, (tex, _plain, _s, _e) in _columns(rows[0]).items():
-        words = clean(tex)
-        quantity = next((q for pattern, q in _QUANTITIES if pattern.search(words)), None)
+    for k, text in enumerate(_cell_texts(rows[0])):
+        words = clean(columns[k][0]) if k in columns else re.sub(r"[*_`]", "", text)
+        quantity = next((q for pattern, q in _QUANTITIES if pattern.fullmatch(words.strip())), None)
         if quantity:
-            out[column] = quantity
-    return out or None
+            out[k] = quantity
+    return (rows[0], out) if out else None
 
 
-def _stated(plain: str) -> list[sp.Expr] | None:
-    """A cell's cost as values in the letters, a chain's members in turn (a leading ``≈`` or
-    ``=`` dropped); None for a cell that gives an order (``O(BTF)``) or no cost."""
+def _stated(plain: str, relations: list) -> tuple[list[sp.Expr], bool] | None:
+    """A cell's cost as values in the letters, a chain's members in turn, with the relations the
+    text assumed put in, and whether it is said approximately (a leading ``≈``); None for a cell
+    that gives an order (``O(BTF)``) or no cost."""
+    rough = bool(re.match(r"\s*(?:≈|~)", plain))
     plain = re.sub(r"^\s*(?:≈|=|~)\s*", "", plain)
     if re.search(r"\bO\s*\(", plain):
         return None
     try:
-        members, relations = calc.parse_chain(plain)
+        members, signs = calc.parse_chain(plain)
     except Unreadable:
         return None
-    if set(relations) - {"=", "≈"}:
+    if set(signs) - {"=", "≈"}:
         return None
-    values = [letters.value(m, {}, []) for m in members]
-    return values if values and all(v is not None and v.free_symbols for v in values) else None
+    values = [letters.value(m, {}, relations) for m in members]
+    if not values or not all(v is not None and v.free_symbols for v in values):
+        return None
+    return values, rough
+
+
+def _assumed(e: sp.Expr, relations: list) -> sp.Expr:
+    for symbol, expr in relations:
+        e = e.xreplace({symbol: expr})
+    return e
 
 
 def _table_row(au, line: Line, add: Callable, covered: list) -> None:
-    header = _header(au, line)
-    if header is None:
+    found = _header(au, line)
+    if found is None:
         return
+    _, header = found
     columns = _columns(line)
     if re.match(r"\|\s*\|", line.text):  # a row of totals: its first cell is empty
-        _totals(au, line, header, columns, add, covered)
+        _totals(au, line, found, columns, add, covered)
         return
-    if 0 not in columns:
-        return
-    op = au.axes.operation(clean(columns[0][0]))
+    op = au.axes.operation(clean(columns[0][0])) if 0 in columns else None
     if op is None:
         return
     for column, quantity in header.items():
         cell = columns.get(column)
         if cell is None or column == 0 or inside(covered, cell[2], cell[3]):
             continue
-        stated = _stated(cell[1])
-        if stated is not None:
-            _judge(line, cell, stated, op.cost(quantity), RULES[quantity], add)
+        stated, cost = _stated(cell[1], au.relations), op.cost(quantity)
+        if stated is not None and cost is not None:
+            _judge(line, cell, stated[0], _assumed(cost, au.relations), RULES[quantity], add)
 
 
-def _totals(au, line: Line, header: dict[int, str], columns: dict, add: Callable, covered: list) -> None:
+def _totals(au, line: Line, found: tuple, columns: dict, add: Callable, covered: list) -> None:
+    """A row of totals against the rows above it, up to the header or the row of totals before."""
+    first, header = found
     rows = [x for x in au.doc.block(line) if x.kind == "table"]
-    above = rows[1 : rows.index(line)]
+    above: list[Line] = []
+    for row in rows[rows.index(first) + 1 : rows.index(line)]:
+        above = [] if re.match(r"\|\s*\|", row.text) else [*above, row]  # after a subtotal, anew
     for column, quantity in header.items():
         cell = columns.get(column)
         if cell is None or inside(covered, cell[2], cell[3]):
             continue
-        stated = _stated(cell[1])
+        stated = _stated(cell[1], au.relations)
         if stated is None:
             continue
-        total, counted = sp.Integer(0), 0
+        costs, rough = [], stated[1]
         for row in above:
             cols = _columns(row)
-            op = au.axes.operation(clean(cols[0][0])) if 0 in cols else None
-            if op is None or column not in cols:
+            if column not in cols:
                 continue
-            if _stated(cols[column][1]) is not None:
-                total += op.cost(quantity)
-                counted += 1
-        if counted >= 2:
-            _judge(line, cell, stated, total, f"a total of {counted} rows; {RULES[quantity]}", add)
+            exact = _stated(cols[column][1], au.relations)
+            if exact is None:
+                rough = rough or bool(re.search(r"\bO\s*\(", cols[column][1]))
+                continue
+            op = au.axes.operation(clean(cols[0][0])) if 0 in cols else None
+            cost = op.cost(quantity) if op is not None else None
+            if cost is None:
+                break  # a row whose cost this rule cannot count: no total
+            costs.append(_assumed(cost, au.relations))
+        else:
+            if len(costs) >= 2:
+                rule = f"a total of {len(costs)} rows; {RULES[quantity]}"
+                _judge_total(line, cell, stated[0], costs, rough, rule, add)
 
 
-def _judge(line: Line, cell: tuple, stated: list, expected: sp.Expr, rule: str, add: Callable) -> None:
-    """The cost a cell or formula states (a chain's members in turn) against ``expected``."""
+def _judge_total(line: Line, cell: tuple, stated: list, costs: list, rough: bool, rule: str, add) -> None:
+    """A total against the sum of ``costs``; said with ``≈``, it may leave out rows of lower
+    order (``≈ 4BTDF`` for ``2BTDF + 2BTDF + 2BTD``), never one as large as what it keeps."""
+    total = sp.Add(*costs)
+    if rough and sp.expand(stated[0] - total) != 0:
+        for keep in range(1, 1 << len(costs)):
+            kept = [c for k, c in enumerate(costs) if keep >> k & 1]
+            dropped = [c for k, c in enumerate(costs) if not keep >> k & 1]
+            lower = all(sp.simplify(stated[0] / c).free_symbols for c in dropped)
+            if lower and sp.expand(stated[0] - sp.Add(*kept)) == 0:
+                _judge(line, cell, stated, stated[0], rule + "; rows of lower order left out", add)
+                return
+    _judge(line, cell, stated, total, rule, add)
+
+
+def _judge(line: Line, cell: tuple, stated: list, expected: sp.Expr, rule: str, add: Callable, loose=False):
+    """The cost a cell or formula states (a chain's members in turn) against ``expected``;
+    ``loose``: a cost that differs by letters counts something else (unchecked), only one that
+    differs by a number is wrong."""
     _tex, _plain, start, end = cell
     said = Said(Math(expected))
 
@@ -267,7 +331,11 @@ def _judge(line: Line, cell: tuple, stated: list, expected: sp.Expr, rule: str, 
         add(Claim(line.number, line.text[start:end], verdict, value, why, [(start, end)]))
 
     if sp.expand(stated[0] - expected) != 0:
-        claim(WRONG, said, rule)
+        ratio = sp.simplify(stated[0] / expected)
+        if loose and ratio.free_symbols:
+            claim(UNCHECKED, None, rule + "; the figure counts something else (it differs by letters)")
+        else:
+            claim(WRONG, said, rule)
         return
     verdict, _ = letters.verdict(stated) if len(stated) > 1 else ("agree", -1)
     if verdict in ("agree", "none"):
@@ -279,16 +347,20 @@ def _judge(line: Line, cell: tuple, stated: list, expected: sp.Expr, rule: str, 
 
 
 def _sentences(au, line: Line, add: Callable, covered: list) -> None:
+    """A sentence that names one contraction and one figure of FLOPs, and nothing that makes
+    the figure count more (training, a batch, each layer): the figure against its FLOPs."""
     for a, b in line.sentences():
         formulas = [f for f in line.formulas if a <= f[2] and f[3] <= b]
         ops = [op for f in formulas if (op := au.axes.operation(clean(f[0]))) is not None]
-        if len(ops) != 1:
-            continue  # no operation, or several: which cost is whose is not clear
-        for f in formulas:
-            if inside(covered, f[2], f[3]) or not re.search(r"\d", f[1]):
-                continue
-            if not _FLOPS_AFTER.match(line.text, f[3]):
-                continue
-            stated = _stated(f[1])
-            if stated is not None:
-                _judge(line, f, stated, ops[0].cost("flops"), RULES["flops"], add)
+        costs = [f for f in formulas if re.search(r"\d", f[1]) and _FLOPS_AFTER.match(line.text, f[3])]
+        if len(ops) != 1 or len(costs) != 1 or _OTHER_COUNT.search(_words_of(line.text[a:b])):
+            continue  # which figure counts what is not clear
+        f, expected = costs[0], ops[0].cost("flops")
+        stated = _stated(f[1], au.relations)
+        if stated is not None and expected is not None and not inside(covered, f[2], f[3]):
+            _judge(line, f, stated[0], _assumed(expected, au.relations), RULES["flops"], add, loose=True)
+
+
+def _words_of(text: str) -> str:
+    """A sentence's words, its formulas left out."""
+    return re.sub(r"⟨[^⟩]*⟩", " ", text)

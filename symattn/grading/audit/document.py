@@ -383,6 +383,12 @@ def _display_rows(parts: list[tuple[int, str]], start: int) -> list[Line]:
             tex += text + " "
     out = []
     table = _ARRAY.fullmatch(tex.strip())
+    if table is not None and _equations(table.group(1)):  # {rcl}: a chain of equations, not a table
+        start, width = tex.index(table.group(0)), table.start(1) - table.start(0)
+        # \begin{aligned} as wide as \begin{array}{rcl}: the rows keep their places
+        aligned = "\\begin{aligned}".ljust(width) + table.group(1) + "\\end{aligned}"
+        tex = tex[:start] + aligned + tex[start + len(table.group(0)) :]
+        table = None
     if table is not None:  # a table set in math: a table row per row, a formula per cell
         offset = len(tex) - len(tex.lstrip()) + table.start(1)
         for at, cells in _array_rows(table.group(1)):
@@ -397,6 +403,13 @@ def _display_rows(parts: list[tuple[int, str]], start: int) -> list[Line]:
 
 #: A display that is one array and nothing else: a table of formulas (``\begin{array}{ccc}``).
 _ARRAY = re.compile(r"\\begin\s*\{array\}\s*\{[^{}]*\}(.*)\\end\s*\{array\}", re.S)
+
+
+def _equations(body: str) -> bool:
+    """An array laid out as equations (``a & = & b \\\\ & = & c``): three cells a row, the
+    middle one a relation."""
+    rows = [cells for _, cells in _array_rows(body)]
+    return bool(rows) and all(len(c) == 3 and _RELATION.fullmatch(c[1] or "=") for c in rows)
 
 
 def _array_rows(body: str) -> list[tuple[int, list[str]]]:

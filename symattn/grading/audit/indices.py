@@ -13,12 +13,13 @@ equation says, a careful reader checks its indices first:
   ``d`` in ``w_{bdss'a}``) makes the equation wrong.
 
 The rule reads a text only where the text is in index notation (several tensors carry three
-indices or more: :data:`MIN_TENSORS`), only the letters it uses as indices, and only equations
-it can read whole: one with a derivative, an integral, an arrow (a reshape), an index that is
-an expression (``x_{b(s+1)}``) or a function it does not know (``\\texttt{CausalTransformer}``)
-is left to the reader. An equation (``=``, ``\\equiv``) whose indices balance is certified for its
-indices; an update (``\\gets``, ``\\leftarrow``) is a step of an algorithm, not a claim, and is
-only flagged when its indices do not balance.
+indices or more, each a letter whose capital the text uses as a size: :func:`index_letters`),
+and only equations it can read whole: one with a derivative, an integral, an arrow (a reshape),
+an index that is an expression (``x_{b(s+1)}``) or a function it does not know
+(``\\texttt{CausalTransformer}``) is left to the reader. An equation (``=``, ``\\equiv``) whose
+indices balance is certified for its indices, one whose indices do not is wrong; an update
+(``\\gets``, ``\\leftarrow``) is a step of an algorithm, where the index of an enclosing loop
+stands free on the right: not a claim, and not read.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
+from itertools import pairwise
 
 from .document import Line
 from .match import CERTIFIED, WRONG, Claim, inside
@@ -50,17 +52,28 @@ _SCRIPT = re.compile(r"_\s*(\{[^{}]*\}|[A-Za-z])")
 
 
 def index_letters(doc) -> set[str] | None:
-    """The letters a text uses as indices (those of its tensors with three indices or more), or
-    None when it does not write in index notation."""
+    """The letters a text uses as indices, or None when it does not write in index notation.
+
+    An index runs over a size the text names by the same letter in capitals (``d`` over ``D``,
+    ``s'`` over ``S``), so a subscript is an index string only when each of its letters has its
+    capital standing alone in the text's math (``d_{model}`` is a name: no M, O, L stand alone);
+    the text writes in index notation when :data:`MIN_TENSORS` tensors or more carry three such
+    indices."""
+    sizes: set[str] = set()
+    for line in doc.lines:
+        for tex, _plain, _s, _e in line.formulas:
+            bare = re.sub(r"_\s*\{[^{}]*\}", " ", tex)  # a capital in a subscript is no size
+            sizes.update(re.findall(r"(?<![A-Za-z\\])([A-Z])(?![A-Za-z])", bare))
     letters: set[str] = set()
     tensors = set()
     for line in doc.lines:
         for tex, _plain, _s, _e in line.formulas:
             for m in _SCRIPT.finditer(_normal(tex)):
                 idx = m.group(1).strip("{}").replace(" ", "")
-                if _INDEX.fullmatch(idx) and len(re.sub(r"[^a-z]", "", idx)) >= 3:
+                found = set(re.sub(r"[^a-z]", "", idx))
+                if _INDEX.fullmatch(idx) and len(found) >= 3 and {c.upper() for c in found} <= sizes:
                     tensors.add(tex[max(0, m.start() - 12) : m.end()])
-                    letters.update(re.sub(r"[^a-z]", "", idx))
+                    letters.update(found)
     return letters if len(tensors) >= MIN_TENSORS else None
 
 
@@ -110,7 +123,6 @@ class _Side:
                 for i in found:
                     if i.startswith("("):
                         self.groups.append(i)
-                        self.counts.update(re.findall(r"[a-z]'*", i))
                     else:
                         self.counts[i] += 1
             rest = rest[: m.start()] + " " + rest[m.end() :]
@@ -159,11 +171,17 @@ def _top_level(tex: str, pattern: re.Pattern) -> list[tuple[int, int]]:
     return out
 
 
+#: Where one equation of a list ends and the next begins: ``q_{bsa} = ..., k_{bsa} = ...``.
+_NEXT = re.compile(
+    r",(?=\s*(?:\\[A-Za-z]+|[A-Za-z])\s*'*\s*(?:\^\s*(?:\{[^{}]*\}|[a-z])\s*)?_\s*\{[^{}]*\}\s*'*\s*(?:=|\\equiv))"
+)
+
+
 def check(tex: str, letters: set[str]) -> list[tuple[str, bool, str]]:
     """(the equation, balanced, why) for each equation of a formula whose indices can be read
-    (items set apart by ``\\quad`` are read one by one)."""
+    (items set apart by ``\\quad``, or by a comma before the next equation, one by one)."""
     out = []
-    for item in re.split(r"\\q?quad", _normal(tex)):
+    for item in (x for part in re.split(r"\\q?quad", _normal(tex)) for x in _NEXT.split(part)):
         item = re.sub(r"[\s,.\\]*$", "", item).lstrip(" ,.")
         if not item or _SKIP.search(item):
             continue
@@ -185,19 +203,39 @@ def check(tex: str, letters: set[str]) -> list[tuple[str, bool, str]]:
 
 
 def _balanced(left: list[str], members: list[str], letters: set[str]) -> tuple[bool, str] | None:
+    """Whether each member's indices balance the left side's: ``None`` when one cannot be read."""
     for member in members:
         side = _Side(member, letters)
-        if not side.readable or not (side.counts or all(i in side.values for i in left)):
+        if not side.readable:
+            return None
+        if not (side.counts or side.groups or all(i in side.values for i in left)):
             return None  # w_{bss'a} = 0 sets entries; theta_d = 10^{-8d/D} writes each one
         missing = [i for i in left if not side.present(i)]
         if len(missing) > len(side.groups):  # a group (ea) may stand for one index of the left side
             return False, f"the index {missing[0]} of the left side appears nowhere on the right"
-        stray = [i for i, n in side.counts.items() if i not in left and n < 2 and i not in side.bound]
-        grouped = {x for g in side.groups for x in re.findall(r"[a-z]'*", g)}
-        stray = [i for i in stray if i not in grouped]
-        if stray:
-            return False, f"the index {stray[0]} is written once on the right: not on the left, not summed"
+        spare = Counter(side.groups[len(missing) :])  # groups that stand for no index of the left side
+        for term in _terms(member):
+            part = _Side(term, letters)
+            spared: Counter[str] = Counter()
+            for g in part.groups:
+                if spare[g] > 0:
+                    spare[g] -= 1
+                    spared.update(re.findall(r"[a-z]'*", g))
+            bound = part.bound | side.bound
+            counts = part.counts + spared
+            stray = [i for i, n in counts.items() if i not in left and n < 2 and i not in bound]
+            if stray:
+                once = f"the index {stray[0]} is written once on the right"
+                return False, once + ", neither on the left nor summed"
     return True, "every index of the left side is on the right, every other index summed"
+
+
+def _terms(member: str) -> list[str]:
+    """The terms of a sum, split where ``+`` or ``-`` stands outside braces and parentheses (an
+    index is summed within its term: in ``x_{bsd} + y_{bsd}`` the d of each term is free)."""
+    cuts = [a for a, _ in _top_level(member, re.compile(r"[+-]"))]
+    pieces = (member[a:b] for a, b in pairwise([0, *cuts, len(member)]))
+    return [p.lstrip("+-") for p in pieces if p.strip("+- ")]
 
 
 def index_claims(au, line: Line, add: Callable, covered: list) -> None:

@@ -8,9 +8,14 @@ reads a formula. Definitions are read with arguments (``#1`` ... ``#9``, an opti
 argument's default) from the text itself and from any preamble the author names
 (``symattn audit chapter.tex --macros preamble.sty``).
 
-Expansion is bounded by the text: a fixed number of rounds and a size, so a macro defined in
-terms of itself stays as it is rather than growing without end; an expansion that would change
-where a line ends is not made (claims are reported at their source lines).
+A macro means what TeX makes of it: its body and arguments put in as written, no group added
+(with ``\\newcommand{\\two}{1+1}``, ``\\two^2`` is ``1+1^2``, which TeX sets as 1 + 1²).
+
+Reading and expansion are bounded by the text: a definition's body is read to at most
+:data:`MAX_BODY` characters; expansion makes a fixed number of rounds, and all of a text's
+expansions together add at most :data:`MAX_ADDED` characters (a :class:`Budget`), so a macro
+defined in terms of itself stays as it is rather than growing without end; an expansion that
+would change where a line ends is not made (claims are reported at their source lines).
 """
 
 from __future__ import annotations
@@ -22,6 +27,18 @@ from dataclasses import dataclass
 ROUNDS = 8
 #: The longest text an expansion may make (longer: the text is left as it was).
 MAX_EXPANDED = 200_000
+#: The most characters all the expansions of one text may add.
+MAX_ADDED = 2_000_000
+#: The longest body a definition may have (longer: not read as a definition).
+MAX_BODY = 5_000
+_TOKENS = re.compile(r"\\.|[{}]", re.S)
+
+
+class Budget:
+    """What the expansions of one text may still add, in characters."""
+
+    def __init__(self, characters: int = MAX_ADDED):
+        self.left = characters
 
 _NAME = r"\\([A-Za-z]+|.)"
 #: The commands that define a macro, as LaTeX and MathJax read them.
@@ -46,22 +63,19 @@ def _skip_spaces(tex: str, i: int) -> int:
     return i
 
 
-def _braced(tex: str, i: int) -> tuple[str, int] | None:
-    """The inside of the group opening at ``i`` and the index after it, or None."""
+def _braced(tex: str, i: int, limit: int = MAX_BODY) -> tuple[str, int] | None:
+    """The inside of the group opening at ``i`` (closing within ``limit`` characters) and the
+    index after it, or None."""
     if i >= len(tex) or tex[i] != "{":
         return None
     depth = 0
-    k = i
-    while k < len(tex):
-        c = tex[k]
-        if c == "\\":
-            k += 2
-            continue
-        depth += c == "{"
-        depth -= c == "}"
+    for m in _TOKENS.finditer(tex, i, min(len(tex), i + limit + 2)):
+        c = m.group()
+        if len(c) == 2:
+            continue  # an escaped character: \{ is no group
+        depth += 1 if c == "{" else -1
         if depth == 0:
-            return tex[i + 1 : k], k + 1
-        k += 1
+            return tex[i + 1 : m.start()], m.end()
     return None
 
 
@@ -78,10 +92,11 @@ def definitions(tex: str) -> tuple[dict[str, Macro], list[tuple[int, int]]]:
     definition (what a reader of the prose never sees)."""
     found: dict[str, Macro] = {}
     spans: list[tuple[int, int]] = []
+    closing = _groups(tex) if _DEFINING.search(tex) else {}
     for m in _DEFINING.finditer(tex):
         if spans and m.start() < spans[-1][1]:
             continue  # inside a definition read already
-        read = _definition(tex, m)
+        read = _definition(tex, m, closing)
         if read is None:
             continue
         macro, end = read
@@ -92,9 +107,31 @@ def definitions(tex: str) -> tuple[dict[str, Macro], list[tuple[int, int]]]:
     return found, spans
 
 
-def _definition(tex: str, m: re.Match) -> tuple[Macro, int] | None:
+def _groups(tex: str) -> dict[int, int]:
+    """Where each group of ``tex`` that closes within :data:`MAX_BODY` characters closes, by where
+    it opens: one pass, however many groups never close."""
+    out: dict[int, int] = {}
+    opened: list[int] = []
+    for m in _TOKENS.finditer(tex):
+        c = m.group()
+        if c == "{":
+            opened.append(m.start())
+        elif c == "}" and opened:
+            start = opened.pop()
+            if m.start() - start <= MAX_BODY:
+                out[start] = m.end()
+    return out
+
+
+def _group_at(tex: str, i: int, closing: dict[int, int]) -> tuple[str, int] | None:
+    """The inside of the group opening at ``i`` and the index after it (from :func:`_groups`)."""
+    end = closing.get(i)
+    return (tex[i + 1 : end - 1], end) if end is not None else None
+
+
+def _definition(tex: str, m: re.Match, closing: dict[int, int]) -> tuple[Macro, int] | None:
     kind, i = m.group("kind"), _skip_spaces(tex, m.end())
-    group = _braced(tex, i)
+    group = _group_at(tex, i, closing)
     if group is not None:
         name, i = group[0].strip(), group[1]
     else:
@@ -108,10 +145,10 @@ def _definition(tex: str, m: re.Match) -> tuple[Macro, int] | None:
     if kind == "def":  # \def\name#1#2{body}
         params = re.compile(r"(?:#\d)*").match(tex, i)
         count = len(params.group()) // 2 if params else 0
-        body = _braced(tex, params.end() if params else i)
-        return (Macro(name, count, None, body[0]), body[1]) if body else None
+        body = _group_at(tex, params.end() if params else i, closing)
+        return (Macro(name, count, None, _one_line(body[0])), body[1]) if body else None
     if kind == "DeclareMathOperator":
-        body = _braced(tex, _skip_spaces(tex, i))
+        body = _group_at(tex, _skip_spaces(tex, i), closing)
         if body is None:
             return None
         limits = r"\operatorname*" if m.group("star") else r"\operatorname"
@@ -124,8 +161,14 @@ def _definition(tex: str, m: re.Match) -> tuple[Macro, int] | None:
         count, i = int(n[0]), _skip_spaces(tex, n[1])
         if (d := _bracketed(tex, i)) is not None:
             default, i = d[0], _skip_spaces(tex, d[1])
-    body = _braced(tex, i)
-    return (Macro(name, count, default, body[0]), body[1]) if body else None
+    body = _group_at(tex, i, closing)
+    return (Macro(name, count, default, _one_line(body[0])), body[1]) if body else None
+
+
+def _one_line(body: str) -> str:
+    """A body written over several lines as TeX reads it: a ``%`` ends a line with no space, any
+    other line end is a space."""
+    return re.sub(r"\s*\n\s*", " ", re.sub(r"(?<!\\)%[^\n]*\n?", "", body)).strip()
 
 
 def without_definitions(tex: str, spans: list[tuple[int, int]]) -> str:
@@ -137,16 +180,20 @@ def without_definitions(tex: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out) + tex[last:]
 
 
-def expand(tex: str, macros: dict[str, Macro]) -> str:
-    """``tex`` with ``macros`` expanded (see the module's docstring for the bounds)."""
+def expand(tex: str, macros: dict[str, Macro], budget: Budget | None = None) -> str:
+    """``tex`` with ``macros`` expanded (see the module's docstring for the bounds); ``budget``
+    the characters the text's expansions may still add (spent here)."""
     if not macros or "\\" not in tex:
         return tex
+    budget = budget or Budget()
     names = "|".join(sorted(map(re.escape, macros), key=len, reverse=True))
     pattern = re.compile(r"\\(" + names + r")(?![A-Za-z])")
     for _ in range(ROUNDS):
         new, changed = _round(tex, pattern, macros)
-        if not changed or len(new) > MAX_EXPANDED:
+        grown = len(new) - len(tex)
+        if not changed or len(new) > MAX_EXPANDED or grown > budget.left:
             break
+        budget.left -= max(grown, 0)
         tex = new
     return tex
 
@@ -174,7 +221,10 @@ def _round(tex: str, pattern: re.Pattern, macros: dict[str, Macro]) -> tuple[str
         if len(args) < macro.arguments:
             continue  # used without its arguments: left as written
         body = _substituted(macro.body, args)
-        body = _grouped(body) if macro.arguments == 0 else "{" + body + "}"
+        if m.start() > 0 and tex[m.start() - 1].isalpha():
+            body = " " + body  # after a control word (\alpha\x): a word of its own still
+        if re.search(r"\\[A-Za-z]+$", body) and tex[i : i + 1].isalpha():
+            body += " "  # a body that ends in a control word stays one before a letter
         if body.count("\n") != tex[m.start() : i].count("\n"):
             continue  # it would move the lines after it
         out += [tex[last : m.start()], body]
@@ -184,7 +234,12 @@ def _round(tex: str, pattern: re.Pattern, macros: dict[str, Macro]) -> tuple[str
 
 def _substituted(body: str, args: list[str]) -> str:
     """``body`` with ``#k`` replaced by the k-th argument (an argument never given: nothing)."""
-    return re.sub(r"#(\d)", lambda a: args[int(a.group(1)) - 1] if int(a.group(1)) <= len(args) else "", body)
+
+    def argument(a: re.Match) -> str:
+        k = int(a.group(1))
+        return args[k - 1] if 1 <= k <= len(args) else ""
+
+    return re.sub(r"#(\d)", argument, body)
 
 
 def _argument(tex: str, i: int) -> tuple[str, int] | None:
@@ -198,16 +253,3 @@ def _argument(tex: str, i: int) -> tuple[str, int] | None:
         n = re.compile(_NAME).match(tex, i)
         return (n.group(), n.end()) if n else None
     return tex[i], i + 1
-
-
-def _grouped(body: str) -> str:
-    """An argument-free macro's body as it stands in math: a single symbol bare
-    (``d_{\\text{model}}``, read as the symbol), anything longer in braces, so that ``\\dk^2``
-    squares all of it; one that ends a row (``\\nonumber\\\\``) bare, as a group cannot hold a row's end."""
-    if "\\\\" in body:
-        return body
-    if re.fullmatch(r"\s*\\?[A-Za-z]+(?:_(?:\w|\{(?:[^{}]|\{[^{}]*\})*\}))?\s*", body) or re.fullmatch(
-        r"\s*\\(?:operatorname\*?|mathrm|text|mathbb|mathcal|mathbf)\{\w+\}\s*", body
-    ):  # \operatorname{Var}: a name, bare too
-        return body.strip()
-    return "{" + body + "}"

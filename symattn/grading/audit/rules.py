@@ -268,7 +268,9 @@ class Auditor:
                 continue  # a width the text does not give q and k (d_k where q ∈ R^d): not decided
             # in the text's letters: a relation it assumes (F = 4D) is a premise; a chain of two
             # expressions or more (18BTDF + 24BTDNH = 6BT(3DF + 4DNH)) a claim
-            if not defines and relations == ["="] and self._relation(line, start, members):
+            # (M = N, a letter named by another, is both: a definition and a relation assumed)
+            single = all(m[0] == "sym" and re.fullmatch(r"[A-Z]", m[1]) for m in members)
+            if (not defines or single) and relations == ["="] and self._relation(line, start, members):
                 continue
             if (
                 not defines

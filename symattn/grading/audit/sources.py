@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ...errors import InputError
-from .macros import Macro, definitions, expand, without_definitions
+from .macros import Budget, Macro, definitions, expand, without_definitions
 
 #: The kinds of text an audit reads, by file name extension (anything else is Markdown).
 KINDS = {".ipynb": "notebook", ".tex": "latex", ".ltx": "latex"}
@@ -79,32 +79,96 @@ def read_source(
 
 # -- Markdown ---
 
-#: What a Markdown page holds that its reader never sees as prose: a YAML front matter at the
-#: top, a style or script element, a Liquid or Jinja tag (``{% details %}``, ``{{ site.url }}``).
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n(?:---|\.\.\.)[ \t]*(?=\n|\Z)", re.S)
-_ELEMENTS = re.compile(r"<(style|script)\b[^>]*>.*?(?:</\1\s*>|\Z)", re.S | re.I)
-_TEMPLATE = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.S)
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+#: A YAML front matter: ``---`` opening the file (after a byte-order mark), a first line that
+#: reads as YAML (``layout: distill``), and ``---`` or ``...`` closing it (a ``---`` rule that
+#: opens a page, followed by prose, is no front matter).
+_FRONT_MATTER = re.compile(
+    r"\A\ufeff?---[ \t]*\n(?=[ \t]*[\w\"'-][^\n]*:)(?:[^\n]*\n)*?(?:---|\.\.\.)[ \t]*(?=\n|\Z)"
+)
+#: Elements and template blocks whose lines are not prose, by what opens and what closes them.
+_BLOCKS = (
+    (re.compile(r"\s*<style\b", re.I), "</style"),
+    (re.compile(r"\s*<script\b", re.I), "</script"),
+    (re.compile(r".*\{%-?\s*comment\s*-?%\}"), "endcomment"),
+)
 
 
 def markdown(text: str, macros: dict[str, Macro] | None = None) -> str:
     """A Markdown text as the audit reads it, line for line: its markup that is not prose blanked
-    (:data:`_FRONT_MATTER`, :data:`_ELEMENTS`, :data:`_TEMPLATE`), the macros it defines (in a
-    MathJax block, ``\\def\\red#1{...}``) and ``macros`` expanded outside code, their
-    definitions blanked."""
-    for pattern in (_FRONT_MATTER, _ELEMENTS, _TEMPLATE):
-        text = pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
-    prose = _outside_fences(text)
-    found, spans = definitions(prose)
+    (a front matter; on prose lines, a style or script element, a Liquid comment, template tags
+    ``{% ... %}`` and ``{{ ... }}`` within a line), the macros it defines (in a MathJax block,
+    ``\\def\\red#1{...}``) and ``macros`` expanded outside code, their definitions blanked."""
+    text = _FRONT_MATTER.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text, count=1)
+    lines = text.split("\n")
+    prose = _prose_lines(lines)
+    closing = {end: _next_line_with(lines, end) for _, end in _BLOCKS}
+    k = 0
+    while k < len(lines):
+        if not prose[k]:
+            k += 1
+            continue
+        block = next((end for opening, end in _BLOCKS if opening.match(lines[k])), None)
+        last = closing[block][k] if block else -1
+        if last >= 0:  # an element or a comment, to the line that closes it
+            for j in range(k, last + 1):
+                lines[j] = " " * len(lines[j])
+            k = last + 1
+            continue
+        lines[k] = _templates(lines[k])
+        k += 1
+    text = "\n".join(lines)
+    found, spans = definitions(_outside_fences(text))
     if not found and not macros:
         return text
     text = without_definitions(text, spans)
     known = {**(macros or {}), **found}
     lines = text.split("\n")
+    budget = Budget()
     for k, is_prose in enumerate(_prose_lines(lines)):
         if is_prose:
-            lines[k] = expand(lines[k], known)
+            lines[k] = expand(lines[k], known, budget)
     return "\n".join(lines)
+
+
+def _next_line_with(lines: list[str], needle: str) -> list[int]:
+    """For each line, the first line from it that holds ``needle`` (any case), or -1: one pass
+    from the end, so a text that opens many and closes none costs no more than its length."""
+    out, found = [-1] * len(lines), -1
+    for k in range(len(lines) - 1, -1, -1):
+        if needle in lines[k].lower():
+            found = k
+        out[k] = found
+    return out
+
+
+def _templates(line: str) -> str:
+    """``line`` with its template tags blanked: ``{% ... %}``, and ``{{ ... }}`` with no brace
+    inside (``\\frac{{x}^2}{2}`` is math). One pass: the closing looked for is kept until passed."""
+    if "{%" not in line and "{{" not in line:
+        return line
+    spans, i, ends = [], 0, {"%}": -2, "}}": -2}
+    while True:
+        starts = [p for p in (line.find("{%", i), line.find("{{", i)) if p >= 0]
+        if not starts:
+            break
+        a = min(starts)
+        close = "%}" if line.startswith("{%", a) else "}}"
+        if ends[close] != -1 and ends[close] < a + 2:
+            ends[close] = line.find(close, a + 2)
+        b = ends[close]
+        if b < 0 or (close == "}}" and re.search(r"[{}]", line[a + 2 : b])):
+            i = a + 1  # unclosed, or braces inside: not a tag
+            continue
+        spans.append((a, b + 2))
+        i = b + 2
+    out, last = [], 0
+    for a, b in spans:
+        out += [line[last:a], " " * (b - a)]
+        last = b
+    return "".join(out) + line[last:]
+
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
 def _prose_lines(lines: list[str]) -> list[bool]:
@@ -285,6 +349,7 @@ class _LatexWriter:
         self.macros = macros
         self.inline = inline
         self.files = files
+        self.budget = Budget()
 
     def line_of(self, pos: int) -> int:
         return self.source.count("\n", 0, pos) + 1
@@ -318,7 +383,7 @@ class _LatexWriter:
         # TeX allows no blank line in math: one left by a \label is not a paragraph's end
         rows = inner.split("\n")
         inner = "\n".join([rows[0], *(r if r.strip() else r"\quad" for r in rows[1:-1]), *rows[1:][-1:]])
-        inner = expand(inner, self.macros)
+        inner = expand(inner, self.macros, self.budget)
         if aligned:
             inner = inner.replace("&=&", "&=").replace("& = &", "& =")
             lead = inner[: len(inner) - len(inner.lstrip())]  # the body keeps its newlines

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from symattn.grading.audit.keys import audit_module
-from symattn.grading.audit.macros import MAX_EXPANDED, definitions, expand, without_definitions
+from symattn.grading.audit.macros import MAX_EXPANDED, Budget, definitions, expand, without_definitions
 from symattn.grading.audit.sources import read_source
 
 
@@ -23,15 +23,22 @@ def _expanded(defining: str, used: str) -> str:
         (r"\newcommand{\dk}{d_k}", r"\sqrt{\dk}", r"\sqrt{d_k}"),
         (r"\newcommand\dk{d_k}", r"\dk^2", r"d_k^2"),
         (r"\renewcommand{\Ocal}{\mathcal{O}}", r"\Ocal(n^2)", r"\mathcal{O}(n^2)"),
-        (r"\newcommand{\ip}[2]{\langle #1, #2 \rangle}", r"\ip{q}{k}", r"{\langle q, k \rangle}"),
-        (r"\newcommand{\ip}[2]{#1 \cdot #2}", r"\ip q k", r"{q \cdot k}"),
-        (r"\newcommand{\E}[2][X]{\mathbb{E}_{#1}[#2]}", r"\E{z}", r"{\mathbb{E}_{X}[z]}"),
-        (r"\newcommand{\E}[2][X]{\mathbb{E}_{#1}[#2]}", r"\E[Y]{z}", r"{\mathbb{E}_{Y}[z]}"),
-        (r"\def\red#1{\textcolor{red}{#1}}", r"2\red{KL}", r"2{\textcolor{red}{KL}}"),
-        (r"\def \blue#1{\textcolor{blue}{#1}}", r"\blue{GH}", r"{\textcolor{blue}{GH}}"),
+        (r"\newcommand{\ip}[2]{\langle #1, #2 \rangle}", r"\ip{q}{k}", r"\langle q, k \rangle"),
+        (r"\newcommand{\ip}[2]{#1 \cdot #2}", r"\ip q k", r"q \cdot k"),
+        (r"\newcommand{\E}[2][X]{\mathbb{E}_{#1}[#2]}", r"\E{z}", r"\mathbb{E}_{X}[z]"),
+        (r"\newcommand{\E}[2][X]{\mathbb{E}_{#1}[#2]}", r"\E[Y]{z}", r"\mathbb{E}_{Y}[z]"),
+        (r"\def\red#1{\textcolor{red}{#1}}", r"2\red{KL}", r"2\textcolor{red}{KL}"),
+        (r"\def \blue#1{\textcolor{blue}{#1}}", r"\blue{GH}", r"\textcolor{blue}{GH}"),
         (r"\DeclareMathOperator{\Var}{Var}", r"\Var(z)", r"\operatorname{Var}(z)"),
-        (r"\DeclareMathOperator*{\argmax}{arg\,max}", r"\argmax_i", r"{\operatorname*{arg\,max}}_i"),
-        (r"\newcommand{\Sm}{\, \texttt{Softmax} \, }", r"\Sm z", r"{\, \texttt{Softmax} \, } z"),
+        (r"\DeclareMathOperator*{\argmax}{arg\,max}", r"\argmax_i", r"\operatorname*{arg\,max}_i"),
+        (r"\newcommand{\Sm}{\, \texttt{Softmax} \, }", r"\Sm z", r"\, \texttt{Softmax} \, z"),
+        (r"\newcommand{\two}{1+1}", r"\two^2", r"1+1^2"),  # as TeX sets it: 1 + 1²
+        (r"\newcommand{\inc}[1]{#1+1}", r"2 \inc{3}", r"2 3+1"),
+        # a body over two lines, the first ended by %
+        (r"\newcommand{\sc}[1]{%" "\n" r"  \frac{1}{\sqrt{#1}}}", r"\sc{64}", r"\frac{1}{\sqrt{64}}"),
+        (r"\newcommand{\z}{#0}", r"\z + 1", r" + 1"),  # an argument never given is nothing
+        (r"\newcommand{\al}{\alpha}", r"\al x", r"\alpha x"),
+        (r"\newcommand{\al}{\alpha}", r"\al{}x", r"\alpha{}x"),
     ],
 )
 def test_a_macro_means_its_body_with_its_arguments(defining, used, means):
@@ -47,13 +54,28 @@ def test_a_longer_name_is_not_taken_for_a_shorter_one_and_a_macro_used_in_anothe
 def test_a_later_definition_wins_and_providecommand_keeps_the_first():
     assert _expanded(r"\newcommand{\x}{a}\renewcommand{\x}{b}", r"\x") == "b"
     assert _expanded(r"\newcommand{\x}{a}\providecommand{\x}{b}", r"\x") == "a"
-    assert _expanded(r"\newcommand{\x}{12}", r"\x^2") == "{12}^2"  # more than a name: grouped
+    assert _expanded(r"\newcommand{\x}{12}", r"\x^2") == "12^2"  # as TeX reads it: 1 then 2 squared
 
 
 def test_a_macro_defined_by_itself_stops_at_the_bound():
     found, _ = definitions(r"\newcommand{\x}{\x\x}")
     out = expand(r"\x", found)
     assert len(out) <= MAX_EXPANDED + 10 and r"\x" in out
+
+
+def test_all_the_expansions_of_a_text_share_one_budget():
+    found, _ = definitions(r"\newcommand{\big}{" + "x" * 1000 + "}")
+    budget = Budget(5_000)
+    lines = [expand(r"\big + \big", found, budget) for _ in range(10)]
+    assert sum(len(x) for x in lines) <= 5_000 + 10 * len(r"\big + \big")
+    assert lines[0].startswith("x") and lines[-1] == r"\big + \big"  # spent: left as written
+
+
+def test_reading_definitions_is_bounded_by_the_text():
+    """Unclosed definitions, one after another, are each read to a bounded length."""
+    text = r"\def\a{" * 20_000
+    found, spans = definitions(text)
+    assert found == {} and spans == []
 
 
 def test_a_macro_used_without_its_arguments_is_left_as_written():

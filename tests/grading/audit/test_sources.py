@@ -259,3 +259,36 @@ def test_a_latex_display_with_a_label_on_its_own_line_is_read_whole():
     audit = audit_module(read_source(chapter, "latex"))
     assert _unread(audit) == []
     assert [(c.line, c.verdict) for c in audit.claims] == [(3, "wrong"), (6, "certified")]
+
+
+def test_an_array_laid_out_as_equations_is_a_chain_of_them():
+    text = "Sums:\n\n$$\n\\begin{array}{rcl}\na & = & 2 + 3 \\\\\n  & = & 6 \\\\\n"
+    text += "2^{10} & = & 1000\n\\end{array}\n$$\n"
+    got = [(c.line, c.verdict) for c in audit_module(read_source(text)).claims]
+    assert got == [(5, "wrong"), (7, "wrong")]
+
+
+def test_markup_is_blanked_only_where_it_is_markup():
+    """A template tag within one line, an element from a line it opens to the line that closes it,
+    never in code or across what a reader sees (review findings)."""
+    text = (
+        "The energy is $\\frac{{x}^2}{2}$, and $2 + 2 = 5$; also $\\frac{1}{\\sqrt{4}} = 0.4$.\n\n"
+        "```python\nprint(f'{{')\n```\n\n"
+        "A page loads MathJax in a `<script>` element, and $3 \\times 3 = 10$.\n\n"
+        "{% comment %}\n$7 + 7 = 15$ is hidden\n{% endcomment %}\n"
+        "{{ site.url }} and $4 + 4 = 9$.\n"
+    )
+    wrong = [c.line for c in audit_module(read_source(text)).claims if c.verdict == "wrong"]
+    assert wrong == [1, 1, 7, 12]
+
+
+@pytest.mark.parametrize(
+    ("head", "kept"),
+    [
+        ("\ufeff---\ntitle: Notes\n---\n", False),  # a byte-order mark first
+        ("---\n\nA rule opens the page, $2 + 2 = 5$.\n\n---\n", True),  # a rule, not front matter
+    ],
+)
+def test_front_matter_is_yaml_at_the_very_top(head, kept):
+    claims = audit_module(read_source(head + "Then $3 + 3 = 7$.\n")).claims
+    assert [c.verdict for c in claims].count("wrong") == (2 if kept else 1)
