@@ -648,7 +648,8 @@ class Auditor:
             a, _ = line.sentence_at(before)  # a sentence that supposes holds its own values
             for m in lone_givens(line):
                 if a <= m.start() < before:
-                    out.update({n: sp.Rational(m.group(2)) for n in re.findall(r"[A-Za-z]\w*", m.group(1))})
+                    value = sp.Rational(m.group(2).replace(",", ""))
+                    out.update({n: value for n in re.findall(r"[A-Za-z]\w*", m.group(1))})
         for m in re.finditer(
             r"(?:[Ff]or|[Aa]t|[Ww]ith|[Ww]hen)\s+⟨\s*(d_model|d_k|d_v|h|N)\s*=\s*([\d,]+)\s*⟩",
             self.doc.unit_text(line),
@@ -757,7 +758,7 @@ _WIDTHS = {"d", "d_k", "D_k", "D", "d_q", "d_head"}
 #: Words that make a figure an estimate (the sentence before a chain says so).
 _ROUGHLY = re.compile(r"\b(?:roughly|about|approximately|around|nearly|some)\b|~|≈")
 #: A formula that only gives a value: ``⟨h = 8⟩``, ``⟨d_k = d_v = 64⟩`` (each name before it).
-_LONE = re.compile(r"⟨\s*((?:[A-Za-z]\w*\s*=\s*)+)(\d+(?:\.\d+)?)\s*⟩")
+_LONE = re.compile(r"⟨\s*((?:[A-Za-z]\w*\s*=\s*)+)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*⟩")
 #: A sentence that supposes (``a model with ⟨d_k = 32⟩ would``): its values hold in it only.
 _SUPPOSING = re.compile(r"\b(?:would|could|might|if|whereas|instead)\b", re.I)
 
@@ -780,7 +781,7 @@ def _givens(line: Line, before: int | None) -> list[tuple[str, sp.Rational]]:
         if _SUPPOSING.search(line.text[a:b]):
             continue
         for name in re.findall(r"[A-Za-z]\w*", m.group(1)):
-            out.append((m.start(), name, sp.Rational(m.group(2))))
+            out.append((m.start(), name, sp.Rational(m.group(2).replace(",", ""))))
     return [(name, value) for _, name, value in sorted(out, key=lambda x: x[0])]
 
 

@@ -80,3 +80,12 @@ def test_given_values_are_not_counted_as_claims():
 )
 def test_only_a_sentence_that_gives_values_gives_them(text, verdicts):
     assert [v for _, v, _ in _claims(text)] == verdicts, _claims(text)
+
+
+def test_a_lone_given_with_thousands_separators_is_a_premise():
+    """``$V=32,000$`` gives V, as ``$V = 32000$`` does: a premise, not a claim."""
+    from symattn.grading.audit.keys import audit_module
+
+    text = "Take a vocabulary of $V=32,000$ tokens and $D = 4$: the table holds $V \\cdot D = 128,000$.\n"
+    claims = audit_module(text).claims
+    assert [(c.verdict, c.text) for c in claims] == [("certified", "⟨V * D = 128,000⟩")]
