@@ -45,7 +45,8 @@ from .stated import Unreadable
 
 #: How each quantity is counted, as the report says it.
 RULES = {
-    "flops": "contraction FLOPs: twice the product of both operands' axes, a shared axis once",
+    "flops": "contraction FLOPs: a multiply and an add for each combination of both operands' axes, a shared "
+    "axis once (a multiply alone where none is shared)",
     "train": "training FLOPs: three times the contraction's (forward, and two products backward)",
     "data": "data of a contraction: the elements of both operands",
     "params": "parameters of a contraction: the elements of its weight",
@@ -61,8 +62,9 @@ _QUANTITIES = (
 )
 #: Words that make a sentence's FLOPs count something other than one contraction's product.
 _OTHER_COUNT = re.compile(
-    r"\b(?:train\w*|backward|backprop\w*|gradients?|batch\w*|in all|forward|of them"
-    r"|(?:per|each|every|all)\s+(?:tokens?|layers?|heads?|steps?|examples?|sequences?))\b",
+    r"\b(?:train\w*|backward|backprop\w*|gradients?|batch\w*|in all|forward|of them|both|twice|thrice|double"
+    r"|triple|again|repeat\w*|times|two|three|four|five|six|seven|eight|nine|ten|[Qq], ?[Kk]"
+    r"|(?:per|each|every|all)\s+(?:tokens?|layers?|heads?|steps?|examples?|sequences?))\b|[x×]\s?\d",
     re.I,
 )
 #: Words after a cost in a sentence that say it counts FLOPs.
@@ -78,8 +80,8 @@ _STYLES = re.compile(r"\\(?:textrm|text|mathrm|mathbf|mathsf|textsf|mathit|bolds
 class Operation:
     left: tuple[str, ...]
     right: tuple[str, ...]
-    #: The weight: the operand named W (else the right one), whose size is its parameters.
-    weight: tuple[str, ...]
+    #: The weight, whose size is its parameters: the one operand named W (None: not said which).
+    weight: tuple[str, ...] | None
 
     def cost(self, quantity: str) -> sp.Expr | None:
         """What the contraction costs in ``quantity``, or None when the text must say which
@@ -88,7 +90,7 @@ class Operation:
         if quantity == "data":
             return _size(self.left) + _size(self.right)
         if quantity == "params":
-            return _size(self.weight)
+            return _size(self.weight) if self.weight is not None else None
         shared = set(self.left) & set(self.right)
         if set(self.left) == set(self.right) and len(shared) > 1:
             return None
@@ -154,12 +156,14 @@ class Axes:
             found = [(o.group("name"), axes_of(o.group("axes"))) for o in _OPERAND.finditer(text)]
             if len(found) == 2 and all(a for _, a in found):
                 (ln, la), (rn, ra) = found
-                return Operation(la, ra, la if ln.startswith("W") and not rn.startswith("W") else ra)
+                weights = [a for n, a in ((ln, la), (rn, ra)) if n.startswith("W")]
+                return Operation(la, ra, weights[0] if len(weights) == 1 else None)
             return None
         m = re.fullmatch(r"\s*([A-Za-z])\s*(?:\\cdot|·)?\s*([A-Za-z])\s*", text)
         if m and m.group(1) in self.known and m.group(2) in self.known:
             left, right = self.known[m.group(1)], self.known[m.group(2)]
-            return Operation(left, right, right)
+            weights = [self.known[n] for n in (m.group(1), m.group(2)) if n.startswith("W")]
+            return Operation(left, right, weights[0] if len(weights) == 1 else None)
         return None
 
 
@@ -218,6 +222,8 @@ def _header(au, line: Line) -> tuple[Line, dict[int, str]] | None:
     out = {}
     for k, text in enumerate(_cell_texts(rows[0])):
         words = clean(columns[k][0]) if k in columns else re.sub(r"[*_`]", "", text)
+        if re.search(r"\b(?:count|number|times|copies|repeats?)\b|^#$|×", words, re.I):
+            return None  # a column that multiplies the rows: each row counts more than one product
         quantity = next((q for pattern, q in _QUANTITIES if pattern.fullmatch(words.strip())), None)
         if quantity:
             out[k] = quantity
@@ -259,7 +265,7 @@ def _table_row(au, line: Line, add: Callable, covered: list) -> None:
     if re.match(r"\|\s*\|", line.text):  # a row of totals: its first cell is empty
         _totals(au, line, found, columns, add, covered)
         return
-    op = au.axes.operation(clean(columns[0][0])) if 0 in columns else None
+    op = _row_operation(au, line, columns)
     if op is None:
         return
     for column, quantity in header.items():
@@ -269,6 +275,15 @@ def _table_row(au, line: Line, add: Callable, covered: list) -> None:
         stated, cost = _stated(cell[1], au.relations), op.cost(quantity)
         if stated is not None and cost is not None:
             _judge(line, cell, stated[0], _assumed(cost, au.relations), RULES[quantity], add)
+
+
+def _row_operation(au, line: Line, columns: dict):
+    """The contraction a row's first cell writes, when the cell holds it and nothing else (a
+    cell that says more, "for Q, K and V" or "(x2)", counts something else)."""
+    cells = _cell_texts(line)
+    if 0 not in columns or not cells or cells[0] != line.text[columns[0][2] : columns[0][3]]:
+        return None
+    return au.axes.operation(clean(columns[0][0]))
 
 
 def _totals(au, line: Line, found: tuple, columns: dict, add: Callable, covered: list) -> None:
@@ -294,7 +309,7 @@ def _totals(au, line: Line, found: tuple, columns: dict, add: Callable, covered:
             if exact is None:
                 rough = rough or bool(re.search(r"\bO\s*\(", cols[column][1]))
                 continue
-            op = au.axes.operation(clean(cols[0][0])) if 0 in cols else None
+            op = _row_operation(au, row, cols)
             cost = op.cost(quantity) if op is not None else None
             if cost is None:
                 break  # a row whose cost this rule cannot count: no total
@@ -313,11 +328,17 @@ def _judge_total(line: Line, cell: tuple, stated: list, costs: list, rough: bool
         for keep in range(1, 1 << len(costs)):
             kept = [c for k, c in enumerate(costs) if keep >> k & 1]
             dropped = [c for k, c in enumerate(costs) if not keep >> k & 1]
-            lower = all(sp.simplify(stated[0] / c).free_symbols for c in dropped)
+            lower = all(_degree(c) < _degree(stated[0]) for c in dropped)
             if lower and sp.expand(stated[0] - sp.Add(*kept)) == 0:
                 _judge(line, cell, stated, stated[0], rule + "; rows of lower order left out", add)
                 return
     _judge(line, cell, stated, total, rule, add)
+
+
+def _degree(e: sp.Expr) -> int:
+    """The highest total degree of ``e`` in its letters (2BTD: 3; 2BTDF: 4)."""
+    symbols = sorted(e.free_symbols, key=str)
+    return sp.Poly(sp.expand(e), *symbols).total_degree() if symbols else 0
 
 
 def _judge(line: Line, cell: tuple, stated: list, expected: sp.Expr, rule: str, add: Callable, loose=False):
@@ -351,8 +372,9 @@ def _sentences(au, line: Line, add: Callable, covered: list) -> None:
     the figure count more (training, a batch, each layer): the figure against its FLOPs."""
     for a, b in line.sentences():
         formulas = [f for f in line.formulas if a <= f[2] and f[3] <= b]
-        ops = [op for f in formulas if (op := au.axes.operation(clean(f[0]))) is not None]
-        costs = [f for f in formulas if re.search(r"\d", f[1]) and _FLOPS_AFTER.match(line.text, f[3])]
+        found = [(f, au.axes.operation(clean(f[0]))) for f in formulas]
+        ops = [op for _, op in found if op is not None]
+        costs = [f for f, op in found if op is None and _FLOPS_AFTER.match(line.text, f[3])]
         if len(ops) != 1 or len(costs) != 1 or _OTHER_COUNT.search(_words_of(line.text[a:b])):
             continue  # which figure counts what is not clear
         f, expected = costs[0], ops[0].cost("flops")

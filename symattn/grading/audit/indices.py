@@ -36,8 +36,10 @@ from .said import Said
 RULE = "index bookkeeping: each index of the left side on the right, every other index summed"
 #: Tensors with three indices or more a text must write before its indices are read.
 MIN_TENSORS = 5
-#: Operators whose subscript binds the indices it names.
-_BINDERS = {"sum", "prod", "max", "min", "Softmax", "softmax", "cumsum", "argmax", "logsumexp"}
+#: Operators whose subscript binds the indices it names: those that sum or reduce them away,
+#: and those that keep them (a softmax over s' is still indexed by s'; a running sum by s).
+_REDUCING = {"sum", "prod", "max", "min", "argmax", "logsumexp"}
+_BINDERS = _REDUCING | {"Softmax", "softmax", "cumsum"}
 #: Functions that act entry by entry (or bind by their subscript): the indices go through them.
 _FUNCTIONS = {"Drop", "exp", "ln", "log", "tanh", "Softmax", "softmax", "cumsum", "max", "min", "sum", "prod"}
 _INDEX = re.compile(r"(?:[a-z]'*|\([a-z]'*(?:[a-z]'*)+\))+")
@@ -103,6 +105,7 @@ class _Side:
     def __init__(self, tex: str, letters: set[str]):
         self.counts: Counter[str] = Counter()
         self.bound: set[str] = set()
+        self.reduced: set[str] = set()  # bound by a sum or a max: gone from the result
         self.groups: list[str] = []
         self.readable = True
         rest = tex
@@ -115,6 +118,8 @@ class _Side:
                 if not re.fullmatch(r"[a-z',]+", binder):
                     self.readable = False
                 self.bound.update(re.findall(r"[a-z]'*", binder))
+                if name in _REDUCING:
+                    self.reduced.update(re.findall(r"[a-z]'*", binder))
             else:
                 found = _indices(m.group(1))
                 if found is None or not all(set(re.sub(r"[()']", "", i)) <= letters for i in found):
@@ -210,6 +215,8 @@ def _balanced(left: list[str], members: list[str], letters: set[str]) -> tuple[b
             return None
         if not (side.counts or side.groups or all(i in side.values for i in left)):
             return None  # w_{bss'a} = 0 sets entries; theta_d = 10^{-8d/D} writes each one
+        if summed := [i for i in left if i in side.reduced]:
+            return False, f"the index {summed[0]} of the left side is summed away on the right"
         missing = [i for i in left if not side.present(i)]
         if len(missing) > len(side.groups):  # a group (ea) may stand for one index of the left side
             return False, f"the index {missing[0]} of the left side appears nowhere on the right"
@@ -221,7 +228,7 @@ def _balanced(left: list[str], members: list[str], letters: set[str]) -> tuple[b
                 if spare[g] > 0:
                     spare[g] -= 1
                     spared.update(re.findall(r"[a-z]'*", g))
-            bound = part.bound | side.bound
+            bound = part.bound  # a sum binds its own term only
             counts = part.counts + spared
             stray = [i for i, n in counts.items() if i not in left and n < 2 and i not in bound]
             if stray:

@@ -63,22 +63,6 @@ def _skip_spaces(tex: str, i: int) -> int:
     return i
 
 
-def _braced(tex: str, i: int, limit: int = MAX_BODY) -> tuple[str, int] | None:
-    """The inside of the group opening at ``i`` (closing within ``limit`` characters) and the
-    index after it, or None."""
-    if i >= len(tex) or tex[i] != "{":
-        return None
-    depth = 0
-    for m in _TOKENS.finditer(tex, i, min(len(tex), i + limit + 2)):
-        c = m.group()
-        if len(c) == 2:
-            continue  # an escaped character: \{ is no group
-        depth += 1 if c == "{" else -1
-        if depth == 0:
-            return tex[i + 1 : m.start()], m.end()
-    return None
-
-
 def _bracketed(tex: str, i: int) -> tuple[str, int] | None:
     """The inside of ``[...]`` at ``i`` (no nesting) and the index after it, or None."""
     if i >= len(tex) or tex[i] != "[":
@@ -182,24 +166,29 @@ def without_definitions(tex: str, spans: list[tuple[int, int]]) -> str:
 
 def expand(tex: str, macros: dict[str, Macro], budget: Budget | None = None) -> str:
     """``tex`` with ``macros`` expanded (see the module's docstring for the bounds); ``budget``
-    the characters the text's expansions may still add (spent here)."""
+    the characters the text's expansions may still add, spent here by every round tried (one
+    given up for its size too), so that the work of a whole text is bounded."""
     if not macros or "\\" not in tex:
         return tex
     budget = budget or Budget()
     names = "|".join(sorted(map(re.escape, macros), key=len, reverse=True))
     pattern = re.compile(r"\\(" + names + r")(?![A-Za-z])")
     for _ in range(ROUNDS):
-        new, changed = _round(tex, pattern, macros)
-        grown = len(new) - len(tex)
-        if not changed or len(new) > MAX_EXPANDED or grown > budget.left:
+        if budget.left <= 0:
             break
-        budget.left -= max(grown, 0)
+        limit = min(MAX_EXPANDED, len(tex) + budget.left)
+        new, changed = _round(tex, pattern, macros, limit)
+        budget.left -= max(len(new) - len(tex), 0) if new is not None else budget.left
+        if new is None or not changed:
+            break
         tex = new
     return tex
 
 
-def _round(tex: str, pattern: re.Pattern, macros: dict[str, Macro]) -> tuple[str, bool]:
-    out, last, changed = [], 0, False
+def _round(tex: str, pattern: re.Pattern, macros: dict[str, Macro], limit: int) -> tuple[str | None, bool]:
+    """One round of expansion; (None, False) as soon as the text would grow past ``limit``."""
+    out, last, changed, size = [], 0, False, 0
+    closing = _groups(tex)  # the arguments' groups, found in one pass
     for m in pattern.finditer(tex):
         if m.start() < last:
             continue  # an argument of a macro just expanded
@@ -213,7 +202,7 @@ def _round(tex: str, pattern: re.Pattern, macros: dict[str, Macro]) -> tuple[str
             else:
                 args.append(macro.default)
         while len(args) < macro.arguments:
-            arg = _argument(tex, i)
+            arg = _argument(tex, i, closing)
             if arg is None:
                 break
             args.append(arg[0])
@@ -221,13 +210,19 @@ def _round(tex: str, pattern: re.Pattern, macros: dict[str, Macro]) -> tuple[str
         if len(args) < macro.arguments:
             continue  # used without its arguments: left as written
         body = _substituted(macro.body, args)
-        if m.start() > 0 and tex[m.start() - 1].isalpha():
-            body = " " + body  # after a control word (\alpha\x): a word of its own still
+        before = tex[: m.start()].rstrip()
+        if re.search(r"\\[A-Za-z]+$", before) and not re.search(r"\\(?:left|right|[a-z]*space)$", before):
+            body = "{" + body + "}"  # \frac\N2: the macro is one argument of the command before it
+        elif m.start() > 0 and tex[m.start() - 1].isalpha():
+            body = " " + body  # after a letter: a word of its own still
         if re.search(r"\\[A-Za-z]+$", body) and tex[i : i + 1].isalpha():
             body += " "  # a body that ends in a control word stays one before a letter
         if body.count("\n") != tex[m.start() : i].count("\n"):
             continue  # it would move the lines after it
         out += [tex[last : m.start()], body]
+        size += m.start() - last + len(body)
+        if size > limit:
+            return None, False
         last, changed = i, True
     return "".join(out) + tex[last:], changed
 
@@ -242,13 +237,13 @@ def _substituted(body: str, args: list[str]) -> str:
     return re.sub(r"#(\d)", argument, body)
 
 
-def _argument(tex: str, i: int) -> tuple[str, int] | None:
+def _argument(tex: str, i: int, closing: dict[int, int]) -> tuple[str, int] | None:
     """A macro's argument at ``i``: a group's inside, a control word, or one character."""
     i = _skip_spaces(tex, i)
     if i >= len(tex) or tex[i] == "}":
         return None
-    if (group := _braced(tex, i)) is not None:
-        return group
+    if tex[i] == "{":
+        return _group_at(tex, i, closing)
     if tex[i] == "\\":
         n = re.compile(_NAME).match(tex, i)
         return (n.group(), n.end()) if n else None

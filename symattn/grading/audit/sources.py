@@ -114,7 +114,7 @@ def markdown(text: str, macros: dict[str, Macro] | None = None) -> str:
                 lines[j] = " " * len(lines[j])
             k = last + 1
             continue
-        lines[k] = _templates(lines[k])
+        lines[k] = _templates(_elements(lines[k]))
         k += 1
     text = "\n".join(lines)
     found, spans = definitions(_outside_fences(text))
@@ -139,6 +139,29 @@ def _next_line_with(lines: list[str], needle: str) -> list[int]:
             found = k
         out[k] = found
     return out
+
+
+def _elements(line: str) -> str:
+    """``line`` with a style or script element that opens and closes within it blanked."""
+    lower = line.lower()
+    if "<script" not in lower and "<style" not in lower:
+        return line
+    spans, i = [], 0
+    while True:
+        a = min((p for p in (lower.find("<script", i), lower.find("<style", i)) if p >= 0), default=-1)
+        if a < 0:
+            break
+        tag = "</script" if lower.startswith("<script", a) else "</style"
+        b = lower.find(tag, a)
+        if b < 0:
+            break
+        end = lower.find(">", b)
+        end = len(line) if end < 0 else end + 1
+        spans.append((a, end))
+        i = end
+    for a, b in reversed(spans):
+        line = line[:a] + " " * (b - a) + line[b:]
+    return line
 
 
 def _templates(line: str) -> str:
@@ -423,10 +446,16 @@ class _LatexWriter:
                 parts.append(self.node(x))
         body = "".join(parts).replace("&", "\1")
         out: list[str] = []
+        started = False
         for row in body.split("\0"):
             cells = [c.replace("\n", " ").strip() for c in row.split("\1")]
             line = "| " + " | ".join(cells) + " |" if any(cells) else ""
-            out.append(_newlines(row) + line)
+            breaks = row.count("\n")
+            if started and breaks > 1:  # a rule (\midrule) between rows: the table goes on
+                out.append("\n" + "| --- |\n" * (breaks - 1) + line)
+            else:
+                out.append("\n" * breaks + line)
+            started = started or bool(line)
         rows = "".join(out)
         return "\n" * (raw.count("\n") - rows.count("\n")) + rows
 

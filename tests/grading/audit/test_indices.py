@@ -42,6 +42,8 @@ def test_balanced_indices(tex):
         (r"z_{bs} = x_{bsd} + y_{bsd}", "the index d is written once"),  # summed in each term, not across
         (r"z_{bsd} = y_{bs(eh)} O_{(eh)}", "the index e is written once"),  # one group stands for d
         (r"z_{bsd} = y_{bs(eh)} O_{(ea)d}", "the index a is written once"),  # a group that stands for nothing
+        (r"m_{bs} = \sum_{d} x_{bsd} + z_{bsd}", "the index d is written once"),  # the sum: its term only
+        (r"r_{bsd} = \sum_{d} x_{bsd}", "the index d of the left side is summed away"),
         (r"q_{bsea} = z_{bsd} Q_{dea}, \quad k_{bsea} = z_{bsd} K_{de}", "the index a of the left side"),
     ],
 )

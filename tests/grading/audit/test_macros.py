@@ -39,6 +39,8 @@ def _expanded(defining: str, used: str) -> str:
         (r"\newcommand{\z}{#0}", r"\z + 1", r" + 1"),  # an argument never given is nothing
         (r"\newcommand{\al}{\alpha}", r"\al x", r"\alpha x"),
         (r"\newcommand{\al}{\alpha}", r"\al{}x", r"\alpha{}x"),
+        (r"\newcommand{\N}{64}", r"\frac\N2", r"\frac{64}2"),  # one argument of \frac, as TeX takes it
+        (r"\newcommand{\x}[1]{#1}", r"\x{\x{", r"\x{\x{"),  # arguments that never close
     ],
 )
 def test_a_macro_means_its_body_with_its_arguments(defining, used, means):
@@ -69,6 +71,16 @@ def test_all_the_expansions_of_a_text_share_one_budget():
     lines = [expand(r"\big + \big", found, budget) for _ in range(10)]
     assert sum(len(x) for x in lines) <= 5_000 + 10 * len(r"\big + \big")
     assert lines[0].startswith("x") and lines[-1] == r"\big + \big"  # spent: left as written
+
+
+def test_a_round_given_up_for_its_size_spends_the_budget():
+    """A macro that doubles itself: its first line's rounds spend what the text may add, and
+    the lines after it are left as written (the work of a text is bounded by the text)."""
+    found, _ = definitions(r"\def\a{" + r"\a" * 500 + "}")
+    budget = Budget(100_000)
+    first = expand(r"\a = 1", found, budget)
+    assert budget.left <= 0 and len(first) <= 100_000 + 10
+    assert expand(r"\a = 2", found, budget) == r"\a = 2"
 
 
 def test_reading_definitions_is_bounded_by_the_text():

@@ -277,6 +277,7 @@ def test_markup_is_blanked_only_where_it_is_markup():
         "A page loads MathJax in a `<script>` element, and $3 \\times 3 = 10$.\n\n"
         "{% comment %}\n$7 + 7 = 15$ is hidden\n{% endcomment %}\n"
         "{{ site.url }} and $4 + 4 = 9$.\n"
+        'Text $1+1=2$. <script>var s = "$5 + 5 = 11$";</script> and after it.\n'
     )
     wrong = [c.line for c in audit_module(read_source(text)).claims if c.verdict == "wrong"]
     assert wrong == [1, 1, 7, 12]
@@ -292,3 +293,18 @@ def test_markup_is_blanked_only_where_it_is_markup():
 def test_front_matter_is_yaml_at_the_very_top(head, kept):
     claims = audit_module(read_source(head + "Then $3 + 3 = 7$.\n")).claims
     assert [c.verdict for c in claims].count("wrong") == (2 if kept else 1)
+
+
+def test_a_booktabs_table_is_one_table():
+    """\\toprule, \\midrule and \\bottomrule on lines of their own do not cut a tabular in two: its
+    header still names what its rows count."""
+    chapter = (
+        "Shapes $A[B,T,D]$ and $W[D,F]$.\n\\begin{tabular}{lcc}\n\\toprule\noperation & FLOPs & params \\\\\n"
+        "\\midrule\n$A[B,T,D] \\cdot W[D,F]$ & $2BTDF$ & $DF$ \\\\\n"
+        "$A[B,T,D] \\cdot W_2[D,F]$ & $2BTD$ & $DF$ \\\\\n"
+        "\\bottomrule\n\\end{tabular}\n"
+    )
+    text = read_source(chapter, "latex").text
+    assert text.count("\n") == chapter.count("\n")
+    got = [(c.line, c.verdict) for c in audit_module(read_source(chapter, "latex")).claims]
+    assert got == [(6, "certified"), (6, "certified"), (7, "wrong"), (7, "certified")]
