@@ -146,9 +146,12 @@ def _elements(line: str) -> str:
     lower = line.lower()
     if "<script" not in lower and "<style" not in lower:
         return line
-    spans, i = [], 0
+    spans, i, opens = [], 0, {"<script": -2, "<style": -2}
     while True:
-        a = min((p for p in (lower.find("<script", i), lower.find("<style", i)) if p >= 0), default=-1)
+        for mark, at in opens.items():
+            if at != -1 and at < i:
+                opens[mark] = lower.find(mark, i)
+        a = min((p for p in opens.values() if p >= 0), default=-1)
         if a < 0:
             break
         tag = "</script" if lower.startswith("<script", a) else "</style"
@@ -169,9 +172,12 @@ def _templates(line: str) -> str:
     inside (``\\frac{{x}^2}{2}`` is math). One pass: the closing looked for is kept until passed."""
     if "{%" not in line and "{{" not in line:
         return line
-    spans, i, ends = [], 0, {"%}": -2, "}}": -2}
+    spans, i, ends, opens = [], 0, {"%}": -2, "}}": -2}, {"{%": -2, "{{": -2}
     while True:
-        starts = [p for p in (line.find("{%", i), line.find("{{", i)) if p >= 0]
+        for mark, at in opens.items():  # each found again only once passed: one pass in all
+            if at != -1 and at < i:
+                opens[mark] = line.find(mark, i)
+        starts = [p for p in opens.values() if p >= 0]
         if not starts:
             break
         a = min(starts)
