@@ -133,6 +133,8 @@ class Auditor:
         self.relations: list[tuple[sp.Symbol, sp.Expr]] = []
         self._premise_spans: list[tuple[int, int]] = []  # the line's relations: premises
         self._by_number: dict[int, list[Line]] | None = None
+        #: The name the chain being read defines (its first member), if it defines one.
+        self._defining: str | None = None
 
     def run(self) -> list[Claim]:
         read = lines = 0
@@ -255,6 +257,8 @@ class Auditor:
                     reason = f"a formula the audit does not read: {exc}"
                     add(Claim(line.number, line.text[start:end], UNCHECKED, None, reason, [(start, end)]))
                 continue
+            if _APPLIED.search(plain):
+                continue  # v(0) = 1, Φ(0) = 1/2: a function of the text's at a point, not a product
             defines = self._definition(members, relations)
             digits = bool(re.search(r"\d", re.sub(r"sum_\(\w=1\)", "", plain)))
             names = set().union(*(calc.symbols_of(m) for m in members))
@@ -295,6 +299,8 @@ class Auditor:
             if unit and calc.literal(members[-1]) is not None:  # "= 32$ MiB": the figure's unit
                 members = [*members[:-1], ("mul", members[-1], ("sym", unit.group(1)))]
             if relations and not (defines and len(members) == 2 and not digits):
+                # X = sqrt(N/8) names X: what it is compared with is not its own definition
+                self._defining = members[0][1] if defines else None
                 yield start, end, members, relations
 
     def _relation(self, line: Line, start: int, members: list) -> bool:
@@ -398,6 +404,13 @@ class Auditor:
                 if torn and any(c.verdict == WRONG for c in found) and not decided:
                     why = f"{', '.join(torn)} given more than one value before this claim: not decided"
                     found = [Claim(c.line, c.text, UNCHECKED, None, why, c.spans) for c in found]
+                # a value given in an earlier section may belong to another example (a model's F
+                # there, another model's here): it may certify, never condemn
+                names = set().union(*(calc.symbols_of(m) for m in members))
+                far = [k for k in sorted(earlier) if k in names and self._given_elsewhere(line, start, k)]
+                if far and any(c.verdict == WRONG for c in found):
+                    why = f"wrong only with {', '.join(far)} as given in an earlier section: not decided"
+                    found = [Claim(c.line, c.text, UNCHECKED, None, why, c.spans) for c in found]
         if all(c.verdict == UNCHECKED and c.rule.startswith("no member") for c in found):
             again = []
             if self._letters(line, start, end, members, relations, again.append):
@@ -472,6 +485,7 @@ class Auditor:
             (i, heads(v))
             for i, v in enumerate(values)
             if v is not None and not isinstance(v, sp.MatrixBase) and v.free_symbols
+            and not (i == 0 and members[0] == ("sym", self._defining))  # X = sqrt(N/8): X is that
         ]
         fails = set()
         for k, ((_, a), (_, b)) in enumerate(pairwise(symbolic)):
@@ -600,7 +614,13 @@ class Auditor:
         def agrees(v) -> bool:
             if vec is not None:
                 return isinstance(v, sp.MatrixBase) and vector_ok(v, vec, exact_whole)
-            return not isinstance(v, sp.MatrixBase) and rounds_to(v, Stated.read(literal), exact_whole)
+            if isinstance(v, sp.MatrixBase):
+                return False
+            if rounds_to(v, Stated.read(literal), exact_whole):
+                return True
+            # 120 - 104 = 16 GB: a unit written once, at the end, may be the whole chain's
+            unit = re.fullmatch(r"(.*?\d)\s*(?:bytes|[kKMGTP]i?B)", literal.strip())
+            return unit is not None and rounds_to(v, Stated.read(unit.group(1)), exact_whole)
 
         def how_exact() -> str:
             if vec is not None:
@@ -656,6 +676,18 @@ class Auditor:
         ):
             out[m.group(1)] = sp.Integer(m.group(2).replace(",", ""))
         return out
+
+    def _given_elsewhere(self, line: Line, before: int, name: str) -> bool:
+        """The latest value given to ``name`` before the claim was given in an earlier section."""
+        latest = None
+        for i, unit, values in self._givens or []:  # as _given_before walks them (it ran first)
+            if i >= self._place[id(line)]:
+                break
+            if (unit <= 0 or unit == line.unit) and any(k == name for k, _ in values):
+                latest = i
+        if any(k == name for k, _ in _givens(line, before)):
+            return False
+        return latest is not None and self.doc.lines[latest].section != line.section
 
     def given_values(self, line: Line, before: int, name: str) -> set:
         """Every value the section gives ``name`` before the claim (more than one: ambiguous)."""
@@ -751,6 +783,12 @@ GIVING = re.compile(
 )
 
 
+#: A function the text names, applied at a point (``v(0)``, ``\Phi(0)``, ``f(x)``): one lowercase
+#: letter or a Greek letter's name just before a parenthesis (a run of capitals, ``BT(3DF)``, is
+#: a product of sizes, and the functions the parser knows are read as calls).
+_APPLIED = re.compile(
+    r"(?<![A-Za-z0-9_.])(?:[a-z]|[Pp]hi|[Pp]si|sigma|Sigma|[Gg]amma|[Ll]ambda|mu|rho|eta|theta|tau|omega)\("
+)
 #: The kinds of line that hold claims and premises.
 _READ = ("prose", "table", "math")
 #: Names authors give the width of q and k.

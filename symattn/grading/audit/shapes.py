@@ -310,17 +310,14 @@ def shape_claims(au, line, add, covered) -> None:
             if shapes.checked and made is not None:
                 claim(start, end, True, Said(typeset(made), ": ", shapes.checked[0]), rule)
             continue
+        # An equation between values (a_ij = softmax(q_i k_j^T / √d_k) = ...) says more than that
+        # its sides have one shape: sides of one shape certify nothing, sides of two are wrong.
         known = [s for s in found if s is not None]
-        if not any(known) and not shapes.checked:
-            continue  # sizes only (h d_k = d_model): arithmetic's to read, not a shape
-        if len(known) < 2 or shapes.checked:
-            if shapes.checked:
-                claim(start, end, True, Said(typeset(known[0]), ": ", shapes.checked[0]), rule)
-            continue
-        if all(same_shape(known[0], s, premises) for s in known[1:]):
-            claim(start, end, True, Said(typeset(known[0])), rule)
-        else:
+        if len(known) >= 2 and not all(same_shape(known[0], s, premises) for s in known[1:]):
             claim(start, end, False, Said.join(" is not ", [Said(typeset(s)) for s in known]), rule)
+        elif name is not None and len(members) == 2 and shapes.checked and known:
+            # e_ij = q_j · k_i / √D_k names what its products make: that they are defined is its claim
+            claim(start, end, True, Said(typeset(known[-1]), ": ", shapes.checked[0]), rule)
     for m in _SAID_SHAPE.finditer(line.text):
         if inside(covered, *m.span()):
             continue

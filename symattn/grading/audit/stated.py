@@ -51,9 +51,11 @@ class Stated:
         t = text.strip().replace(",", "").replace("−", "-").lstrip("±")
         if t.endswith("%") and not percent:  # 21.7%: the share 0.217, to the digits of 21.7
             return cls.read(t[:-1].rstrip(), scale, percent=True)
-        if m := re.fullmatch(r"(.+?)\s*(bytes|[kKMGTP]i?B|thousand|million|billion|trillion)", t):  # 17 GB
+        if m := re.fullmatch(r"(.+?)\s*(bytes|[kKMGTP]i?B|thousand|million|billion|trillion)", t):  # 17GB
             inner, factor = cls.read(m.group(1), scale, percent), Fraction(UNITS[m.group(2)])
-            return cls(text, inner.value * factor, inner.digits, inner.unit * factor, inner.whole)
+            # 131 kB for 131,072 bytes: a figure in a unit larger than one is stated to its digits
+            whole = inner.whole and factor == 1
+            return cls(text, inner.value * factor, inner.digits, inner.unit * factor, whole)
         if m := re.fullmatch(r"(.+?)e([+-]?\d+)", t):  # scientific notation: 3.3e5, digits of 3.3
             if abs(int(m.group(2))) > 1000:  # 1e999999999: refused before it is computed
                 raise Unreadable(f"a figure too large: {text!r}")

@@ -36,11 +36,16 @@ def test_a_value_holds_until_it_is_stated_again():
 
 
 def test_a_value_holds_past_its_section_until_it_is_given_again():
-    """Issue 47: given values apply until redefined, in later paragraphs and sections too."""
-    text = "# One\n\nLet $h = 8$ and $d_{model} = 512$.\n\n# Two\n\nEach head has width $d_{model}/h = 32$.\n"
-    assert [v for _, v, _ in _claims(text)] == ["wrong"]
+    """Issue 47: given values apply until redefined, in later paragraphs and sections too; one
+    given in an earlier section may certify a claim but never condemn it (it may be another
+    example's: a review found a later section's model flagged with an earlier model's F)."""
+    text = "# One\n\nLet $h = 8$ and $d_{model} = 512$.\n\nThen $d_{model}/h = 32$.\n\n"
+    text += "# Two\n\nNow $d_{model}/h = 32$.\n"
+    claims = _claims(text)
+    assert [v for _, v, _ in claims] == ["wrong", "unchecked"]
+    assert audit_claims(text)[1].rule.startswith("wrong only with d_model, h as given in an earlier section")
     again = text.replace("# Two\n", "# Two\n\nHere we take $h = 16$.\n")
-    assert [v for _, v, _ in _claims(again)] == ["certified"]
+    assert [v for _, v, _ in _claims(again)] == ["wrong", "certified"]
 
 
 @pytest.mark.parametrize(
@@ -89,3 +94,39 @@ def test_a_lone_given_with_thousands_separators_is_a_premise():
     text = "Take a vocabulary of $V=32,000$ tokens and $D = 4$: the table holds $V \\cdot D = 128,000$.\n"
     claims = audit_module(text).claims
     assert [(c.verdict, c.text) for c in claims] == [("certified", "⟨V * D = 128,000⟩")]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "our activations will use `16*8192=131kB`",  # 131,072 bytes: 131 kB to its digits
+        "that is $2 \\cdot 8 \\cdot 128 \\cdot 80 = 160kB$",
+        "in all $41.9e9 + 70e9 = 112GB$",
+        "that leaves us \\(120-104 = 16GB\\) left",  # the unit, written once, is the chain's
+    ],
+)
+def test_figures_in_units_are_read_to_their_digits(claim):
+    """Review findings on public texts: a figure in kB or GB is no exact whole number of bytes."""
+    assert [v for _, v, _ in _claims(f"So {claim}.\n")] == ["certified"]
+    assert [v for _, v, _ in _claims(f"So {claim.replace('1', '7', 1)}.\n")] == ["wrong"]
+
+
+@pytest.mark.parametrize("claim", ["$\\Phi(0) = 1/2$", "$v(0) = 1$", "$f(2) = 5$"])
+def test_a_function_at_a_point_is_not_a_product(claim):
+    """v(0) is the text's function at 0, not v times 0 (which a product would make 0)."""
+    assert [v for _, v, _ in _claims(f"Here {claim}.\n")] == ["unchecked"]
+
+
+def test_a_definition_is_not_certified_by_itself():
+    """X = sqrt(N/8) names X: comparing X with its own definition certifies nothing."""
+    assert "certified" not in [v for _, v, _ in _claims("We claim the optimum is $X = \\sqrt{N/8}$.\n")]
+
+
+def test_sides_of_one_shape_do_not_certify_an_equation_between_values():
+    """A softmax written with its scale in the wrong place: each side a scalar, the equation false."""
+    text = (
+        "With $q_i, k_j \\in \\mathbb{R}^{d_k}$, the weight is "
+        "$a_{ij} = \\text{softmax}(q_i k_j^T / \\sqrt{d_k})"
+        " = \\exp(q_i k_j^T) / (\\sqrt{d_k} \\sum_r \\exp(q_i k_r^T))$.\n"
+    )
+    assert "certified" not in [v for _, v, _ in _claims(text)]
