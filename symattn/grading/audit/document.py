@@ -466,9 +466,9 @@ _CODE_MATH = re.compile(r"(?=[^`]*\d)(?=[^`]*(?:==?|<=?|>=?|≈|≤|≥))[\w\s.+
 
 
 def _prose(n: int, raw: str, body: str, kind: str) -> Line:
-    body = re.sub(r"^(?:[-*]|\d+\.)\s+", "", body)  # list markers and numbering
+    body = re.sub(r"^(?:[-*+]|\d+[.)]|\(\d+\))\s+", "", body)  # list markers and numbering: 1. 1) (1)
     body = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", body)  # links keep their text
-    body = re.sub(r"https?://\S+", "", body)
+    body = re.sub(r"https?://[^\s\"'<>]+", "", body)  # a link (within a tag's attribute too: the tag stays)
     body = re.sub(r"<sup>\s*\[?\d+\]?\s*</sup>|\[\^\w+\]", "", body)  # footnote marks
     line = Line(n, raw, "", kind)
     out: list[str] = []

@@ -737,6 +737,7 @@ _REFERENCE_PATTERNS = [
     r"\b(?:[Ii]n|[Ss]ince|[Uu]ntil|[Bb]y|[Ff]rom|[Oo]f|[Ee]arly|[Ll]ate|[Mm]id-?)\s+(?:19|20)\d{2}\b",
     r"(?:et al\.|[A-Z][a-z]+),? (?:19|20)\d{2}[a-z]?\b",  # a citation: Vaswani et al., 2017
     r"\[\^?\d+\]",  # a footnote or citation mark
+    r"(?<![\^_\w)])\(\d{1,2}\)(?!\s*[-+*/^=<>×·(])",  # an item's or equation's number: (1) first, see (2)
     r"\b(?:NeurIPS|ICLR|ICML|ACL|NIPS) \d{4}",
     r"arXiv:\d+\.\d+",
     r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4}",

@@ -308,3 +308,18 @@ def test_a_booktabs_table_is_one_table():
     assert text.count("\n") == chapter.count("\n")
     got = [(c.line, c.verdict) for c in audit_module(read_source(chapter, "latex")).claims]
     assert got == [(6, "certified"), (6, "certified"), (7, "wrong"), (7, "certified")]
+
+
+def test_list_numbers_and_a_tags_link_are_not_claims():
+    """1) and (1) number items, (2) names an equation; a link inside a tag's attribute leaves the
+    tag whole (review finding: `<meta ... content="0; url=...">` was counted)."""
+    text = (
+        '<meta http-equiv="Refresh" content="0; url=https://x.org/a2">\n\n'
+        "Steps:\n\n1) Compute the scores.\n2) Normalize them.\n\n"
+        "A list: (1) first, (2) second, as in (3). Then $12 \\times 64 = 640$.\n"
+    )
+    claims = audit_module(read_source(text)).claims
+    assert [(c.line, c.verdict) for c in claims] == [(8, "wrong")]
+    # the (2) of a power is no number of an item
+    powers = audit_module(read_source("It costs $O(S^2)$ and $2^{(3)} = 8$.\n")).claims
+    assert [c.verdict for c in powers] == ["unchecked", "certified"]
