@@ -154,17 +154,14 @@ class Axes:
         side by side (``AB``, ``A x``, ``x · y``); None for anything else."""
         if _CONTRACTION.fullmatch(text):
             found = [(o.group("name"), axes_of(o.group("axes"))) for o in _OPERAND.finditer(text)]
-            if len(found) == 2 and all(a for _, a in found):
-                (ln, la), (rn, ra) = found
-                weights = [a for n, a in ((ln, la), (rn, ra)) if n.startswith("W")]
-                return Operation(la, ra, weights[0] if len(weights) == 1 else None)
+        elif m := re.fullmatch(r"\s*([A-Za-z])\s*(?:\\cdot|·)?\s*([A-Za-z])\s*", text):
+            found = [(name, self.known.get(name)) for name in m.groups()]
+        else:
             return None
-        m = re.fullmatch(r"\s*([A-Za-z])\s*(?:\\cdot|·)?\s*([A-Za-z])\s*", text)
-        if m and m.group(1) in self.known and m.group(2) in self.known:
-            left, right = self.known[m.group(1)], self.known[m.group(2)]
-            weights = [self.known[n] for n in (m.group(1), m.group(2)) if n.startswith("W")]
-            return Operation(left, right, weights[0] if len(weights) == 1 else None)
-        return None
+        if len(found) != 2 or not all(axes for _, axes in found):
+            return None
+        weights = [axes for name, axes in found if name.startswith("W")]
+        return Operation(found[0][1], found[1][1], weights[0] if len(weights) == 1 else None)
 
 
 def contraction_claims(au, line: Line, add: Callable, covered: list) -> None:
@@ -186,30 +183,14 @@ def contraction_claims(au, line: Line, add: Callable, covered: list) -> None:
 
 
 def _columns(line: Line) -> dict[int, tuple[str, str, int, int]]:
-    """The row's formulas by the column they stand in (0 the first)."""
-    out, column, depth = {}, -1, 0
-    starts = {f[2]: f for f in line.formulas}
-    for i, c in enumerate(line.text):
-        if i in starts and depth == 0:
-            out[column] = starts[i]
-        depth += c == "⟨"
-        depth -= c == "⟩"
-        if c == "|" and depth == 0:
-            column += 1
-    return out
+    """The row's formulas by the cell they stand in (0 the first; the last formula of a cell)."""
+    cells = line.cells()
+    return {k: f for f in line.formulas for k, (a, b) in enumerate(cells) if a <= f[2] < b}
 
 
 def _cell_texts(line: Line) -> list[str]:
     """The text of each cell of a table row (its formulas as ``⟨...⟩``)."""
-    cells, depth, start = [], 0, None
-    for i, c in enumerate(line.text):
-        depth += c == "⟨"
-        depth -= c == "⟩"
-        if c == "|" and depth == 0:
-            if start is not None:
-                cells.append(line.text[start:i].strip())
-            start = i + 1
-    return cells
+    return [line.text[a:b].strip() for a, b in line.cells()]
 
 
 def _header(au, line: Line) -> tuple[Line, dict[int, str]] | None:
@@ -250,12 +231,6 @@ def _stated(plain: str, relations: list) -> tuple[list[sp.Expr], bool] | None:
     return values, rough
 
 
-def _assumed(e: sp.Expr, relations: list) -> sp.Expr:
-    for symbol, expr in relations:
-        e = e.xreplace({symbol: expr})
-    return e
-
-
 def _table_row(au, line: Line, add: Callable, covered: list) -> None:
     found = _header(au, line)
     if found is None:
@@ -274,7 +249,7 @@ def _table_row(au, line: Line, add: Callable, covered: list) -> None:
             continue
         stated, cost = _stated(cell[1], au.relations), op.cost(quantity)
         if stated is not None and cost is not None:
-            _judge(line, cell, stated[0], _assumed(cost, au.relations), RULES[quantity], add)
+            _judge(line, cell, stated[0], letters.assumed(cost, au.relations), RULES[quantity], add)
 
 
 def _row_operation(au, line: Line, columns: dict):
@@ -313,7 +288,7 @@ def _totals(au, line: Line, found: tuple, columns: dict, add: Callable, covered:
             cost = op.cost(quantity) if op is not None else None
             if cost is None:
                 break  # a row whose cost this rule cannot count: no total
-            costs.append(_assumed(cost, au.relations))
+            costs.append(letters.assumed(cost, au.relations))
         else:
             if len(costs) >= 2:
                 rule = f"a total of {len(costs)} rows; {RULES[quantity]}"
@@ -380,7 +355,8 @@ def _sentences(au, line: Line, add: Callable, covered: list) -> None:
         f, expected = costs[0], ops[0].cost("flops")
         stated = _stated(f[1], au.relations)
         if stated is not None and expected is not None and not inside(covered, f[2], f[3]):
-            _judge(line, f, stated[0], _assumed(expected, au.relations), RULES["flops"], add, loose=True)
+            expected = letters.assumed(expected, au.relations)
+            _judge(line, f, stated[0], expected, RULES["flops"], add, loose=True)
 
 
 def _words_of(text: str) -> str:

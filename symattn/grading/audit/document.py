@@ -65,6 +65,21 @@ class Line:
                 return a, b
         return 0, len(self.text)
 
+    def cells(self) -> list[tuple[int, int]]:
+        """Spans of the cells of a table row: between its bars, and after the last one if text
+        stands there (a bar inside a formula is the formula's own)."""
+        spans, depth, start = [], 0, None
+        for i, c in enumerate(self.text):
+            depth += c == "⟨"
+            depth -= c == "⟩"
+            if c == "|" and depth == 0:
+                if start is not None:
+                    spans.append((start, i))
+                start = i + 1
+        if start is not None and self.text[start:].strip():
+            spans.append((start, len(self.text)))
+        return spans
+
 
 def _decimal_dot(t: str, i: int) -> bool:
     return t[i] == "." and i > 0 and t[i - 1].isdigit() and i + 1 < len(t) and t[i + 1].isdigit()
@@ -356,11 +371,7 @@ def _rows_at(tex: str) -> list[tuple[int, str]]:
     if m is None:
         return [(0, tex)]
     out: list[tuple[int, str]] = []
-    at = m.start(2)
-    for piece in re.split(r"(\\\\(?:\[[^\]]*\])?)", m.group(2)):
-        start, at = at, at + len(piece)
-        if piece.startswith("\\\\"):
-            continue
+    for start, piece in _row_pieces(m.group(2), m.start(2)):
         start += len(piece) - len(piece.lstrip())  # a row starts at its first character
         row = re.sub(r"\\(?:tag|label)\{[^}]*\}|\\(?:nonumber|notag)\b", "", piece)
         row = row.replace("&", " ").strip()
@@ -374,6 +385,24 @@ def _rows_at(tex: str) -> list[tuple[int, str]]:
     return [(k, x) for k, x in ((0, before), *out, (m.end(), after)) if x.strip(" ,.")]
 
 
+#: The end of a row of an aligned display or an array: ``\\``, or ``\\[10pt]``.
+_ROW_END = re.compile(r"(\\\\(?:\[[^\]]*\])?)")
+#: Horizontal rules between rows (no value), and what may stand before a row's first cell.
+_RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule)\b")
+_BEFORE_ROW = re.compile(r"(?:\s|" + _RULES.pattern + r")*")
+
+
+def _row_pieces(body: str, at: int = 0) -> list[tuple[int, str]]:
+    """(where it starts, counted from ``at``, its text) for each piece of ``body`` between the
+    ends of its rows."""
+    out = []
+    for piece in _ROW_END.split(body):
+        start, at = at, at + len(piece)
+        if not _ROW_END.fullmatch(piece):
+            out.append((start, piece))
+    return out
+
+
 def _display_rows(parts: list[tuple[int, str]], start: int) -> list[Line]:
     """A display's math lines, one per formula of :func:`rows`, each on the line it starts."""
     tex, where = "", []
@@ -383,17 +412,17 @@ def _display_rows(parts: list[tuple[int, str]], start: int) -> list[Line]:
             tex += text + " "
     out = []
     table = _ARRAY.fullmatch(tex.strip())
-    if table is not None and _equations(table.group(1)):  # {rcl}: a chain of equations, not a table
-        start, width = tex.index(table.group(0)), table.start(1) - table.start(0)
+    cells = _array_rows(table.group(1)) if table is not None else []
+    if table is not None and _equations(cells):  # {rcl}: a chain of equations, not a table
+        at, width = tex.index(table.group(0)), table.start(1) - table.start(0)
         # \begin{aligned} as wide as \begin{array}{rcl}: the rows keep their places
         aligned = "\\begin{aligned}".ljust(width) + table.group(1) + "\\end{aligned}"
-        tex = tex[:start] + aligned + tex[start + len(table.group(0)) :]
-        table = None
-    if table is not None:  # a table set in math: a table row per row, a formula per cell
+        tex = tex[:at] + aligned + tex[at + len(table.group(0)) :]
+    elif table is not None:  # a table set in math: a table row per row, a formula per cell
         offset = len(tex) - len(tex.lstrip()) + table.start(1)
-        for at, cells in _array_rows(table.group(1)):
+        for at, row in cells:
             n = max((line for k, line in where if k <= offset + at), default=start)
-            out.append(_table_row(max(n, start), cells))
+            out.append(_table_row(max(n, start), row))
         return out
     for at, row in _rows_at(tex.strip()):
         n = max((line for k, line in where if k <= at), default=start)
@@ -405,26 +434,19 @@ def _display_rows(parts: list[tuple[int, str]], start: int) -> list[Line]:
 _ARRAY = re.compile(r"\\begin\s*\{array\}\s*\{[^{}]*\}(.*)\\end\s*\{array\}", re.S)
 
 
-def _equations(body: str) -> bool:
+def _equations(rows: list[tuple[int, list[str]]]) -> bool:
     """An array laid out as equations (``a & = & b \\\\ & = & c``): three cells a row, the
     middle one a relation."""
-    rows = [cells for _, cells in _array_rows(body)]
-    return bool(rows) and all(len(c) == 3 and _RELATION.fullmatch(c[1] or "=") for c in rows)
+    return bool(rows) and all(len(c) == 3 and _RELATION.fullmatch(c[1] or "=") for _, c in rows)
 
 
 def _array_rows(body: str) -> list[tuple[int, list[str]]]:
     """(where in ``body`` it starts, its cells) for each row of an array that has a cell."""
     out = []
-    at = 0
-    for piece in re.split(r"(\\\\(?:\[[^\]]*\])?)", body):
-        start, at = at, at + len(piece)
-        if piece.startswith("\\\\"):
-            continue
-        rules = re.compile(r"\\(?:hline|toprule|midrule|bottomrule)\b")
-        cells = [c.strip() for c in re.split(r"(?<!\\)&", rules.sub("", piece))]
+    for start, piece in _row_pieces(body):
+        cells = [c.strip() for c in re.split(r"(?<!\\)&", _RULES.sub("", piece))]
         if any(cells):  # a row starts at its first cell, after any rule above it
-            start += re.compile(r"(?:\s|" + rules.pattern + r")*").match(piece).end()
-            out.append((start, cells))
+            out.append((start + _BEFORE_ROW.match(piece).end(), cells))
     return out
 
 

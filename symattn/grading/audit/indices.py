@@ -108,9 +108,8 @@ class _Side:
         self.reduced: set[str] = set()  # bound by a sum or a max: gone from the result
         self.groups: list[str] = []
         self.readable = True
-        rest = tex
         for m in list(_SCRIPT.finditer(tex))[::-1]:
-            before = tex[: m.start()].rstrip()
+            before = tex[max(0, m.start() - 64) : m.start()].rstrip()  # the word a script follows
             word = re.search(r"(?:\\([A-Za-z]+)|⟦(\w+)⟧)\s*$", before)
             name = (word.group(1) or word.group(2)) if word else ""
             if name in _BINDERS:
@@ -130,7 +129,7 @@ class _Side:
                         self.groups.append(i)
                     else:
                         self.counts[i] += 1
-            rest = rest[: m.start()] + " " + rest[m.end() :]
+        rest = _SCRIPT.sub(" ", tex)  # what is left once every script is read
         if any(word not in _FUNCTIONS for word in re.findall(r"⟦(\w+)⟧", rest)):
             self.readable = False  # a function it does not know (\texttt{CausalTransformer})
         plain = re.sub(r"\\[A-Za-z]+", " ", rest)

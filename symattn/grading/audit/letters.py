@@ -71,9 +71,16 @@ def value(node: calc.Node, given: dict, relations: list[tuple[sp.Symbol, sp.Expr
         return None
     if isinstance(v, sp.MatrixBase) or not isinstance(v, sp.Expr):
         return None
+    v = assumed(v, relations)
+    return v.xreplace({s: given[s.name] for s in v.free_symbols if s.name in given})
+
+
+def assumed(v: sp.Expr, relations: list[tuple[sp.Symbol, sp.Expr]]) -> sp.Expr:
+    """``v`` with the relations the text assumed put in, in the order it stated them (F = 4D,
+    then D = NH: each letter replaced by what it equals)."""
     for symbol, expr in relations:
         v = v.xreplace({symbol: expr})
-    return v.xreplace({s: given[s.name] for s in v.free_symbols if s.name in given})
+    return v
 
 
 def relation(members: list[calc.Node]) -> tuple[sp.Symbol, sp.Expr] | None:

@@ -40,7 +40,9 @@ class Budget:
     def __init__(self, characters: int = MAX_ADDED):
         self.left = characters
 
+
 _NAME = r"\\([A-Za-z]+|.)"
+_NAME_AT = re.compile(_NAME)
 #: The commands that define a macro, as LaTeX and MathJax read them.
 _DEFINING = re.compile(
     r"\\(?P<kind>newcommand|renewcommand|providecommand|DeclareRobustCommand|DeclareMathOperator|def)"
@@ -119,7 +121,7 @@ def _definition(tex: str, m: re.Match, closing: dict[int, int]) -> tuple[Macro, 
     if group is not None:
         name, i = group[0].strip(), group[1]
     else:
-        n = re.compile(_NAME).match(tex, i)
+        n = _NAME_AT.match(tex, i)
         if n is None:
             return None
         name, i = n.group(), n.end()
@@ -155,8 +157,9 @@ def _one_line(body: str) -> str:
     return re.sub(r"\s*\n\s*", " ", re.sub(r"(?<!\\)%[^\n]*\n?", "", body)).strip()
 
 
-def without_definitions(tex: str, spans: list[tuple[int, int]]) -> str:
-    """``tex`` with each definition blanked: its characters spaces, its line breaks kept."""
+def blanked(tex: str, spans: list[tuple[int, int]]) -> str:
+    """``tex`` with each span (in order, apart) blanked: its characters spaces, its line breaks
+    kept, so that every line keeps its number and every character its place."""
     out, last = [], 0
     for start, end in spans:
         out += [tex[last:start], re.sub(r"[^\n]", " ", tex[start:end])]
@@ -210,7 +213,7 @@ def _round(tex: str, pattern: re.Pattern, macros: dict[str, Macro], limit: int) 
         if len(args) < macro.arguments:
             continue  # used without its arguments: left as written
         body = _substituted(macro.body, args)
-        before = tex[: m.start()].rstrip()
+        before = tex[max(0, m.start() - 64) : m.start()].rstrip()  # a control word is shorter
         if re.search(r"\\[A-Za-z]+$", before) and not re.search(r"\\(?:left|right|[a-z]*space)$", before):
             body = "{" + body + "}"  # \frac\N2: the macro is one argument of the command before it
         elif m.start() > 0 and tex[m.start() - 1].isalpha():
@@ -245,6 +248,6 @@ def _argument(tex: str, i: int, closing: dict[int, int]) -> tuple[str, int] | No
     if tex[i] == "{":
         return _group_at(tex, i, closing)
     if tex[i] == "\\":
-        n = re.compile(_NAME).match(tex, i)
+        n = _NAME_AT.match(tex, i)
         return (n.group(), n.end()) if n else None
     return tex[i], i + 1

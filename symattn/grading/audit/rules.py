@@ -679,15 +679,8 @@ class Auditor:
 
     def _given_elsewhere(self, line: Line, before: int, name: str) -> bool:
         """The latest value given to ``name`` before the claim was given in an earlier section."""
-        latest = None
-        for i, unit, values in self._givens or []:  # as _given_before walks them (it ran first)
-            if i >= self._place[id(line)]:
-                break
-            if (unit <= 0 or unit == line.unit) and any(k == name for k, _ in values):
-                latest = i
-        if any(k == name for k, _ in _givens(line, before)):
-            return False
-        return latest is not None and self.doc.lines[latest].section != line.section
+        places = [i for k, _, i in self._given_at(line, before) if k == name]
+        return bool(places) and self.doc.lines[places[-1]].section != line.section
 
     def given_values(self, line: Line, before: int, name: str) -> set:
         """Every value the section gives ``name`` before the claim (more than one: ambiguous)."""
@@ -697,6 +690,10 @@ class Auditor:
         """(name, value), in order, for each value the text gives before character ``before``
         of ``line``, outside other exercises (an exercise's data stay in it): a value holds
         until the text gives that name another."""
+        return ((k, v) for k, v, _ in self._given_at(line, before))
+
+    def _given_at(self, line: Line, before: int) -> Iterator[tuple[str, sp.Rational, int]]:
+        """:meth:`_given_before`, each value with the place of the line that gives it."""
         if self._givens is None:  # every line's givens and place, found once (a long text has many claims)
             self._place = {id(x): i for i, x in enumerate(self.doc.lines)}
             found = ((i, x.unit, _givens(x, None)) for i, x in enumerate(self.doc.lines) if x.kind in _READ)
@@ -706,8 +703,8 @@ class Auditor:
             if i >= here:
                 break
             if unit <= 0 or unit == line.unit:
-                yield from values
-        yield from _givens(line, before)
+                yield from ((k, v, i) for k, v in values)
+        yield from ((k, v, here) for k, v in _givens(line, before))
 
     def previous_block(self, line: Line) -> str:
         """The paragraph that introduces a display (it ends just before it)."""

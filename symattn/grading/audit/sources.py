@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ...errors import InputError
-from .macros import Budget, Macro, definitions, expand, without_definitions
+from .macros import Budget, Macro, blanked, definitions, expand
 
 #: The kinds of text an audit reads, by file name extension (anything else is Markdown).
 KINDS = {".ipynb": "notebook", ".tex": "latex", ".ltx": "latex"}
@@ -117,14 +117,13 @@ def markdown(text: str, macros: dict[str, Macro] | None = None) -> str:
         lines[k] = _templates(_elements(lines[k]))
         k += 1
     text = "\n".join(lines)
-    found, spans = definitions(_outside_fences(text))
+    code_blanked = "\n".join(x if keep else " " * len(x) for x, keep in zip(lines, prose, strict=True))
+    found, spans = definitions(code_blanked)  # a definition in code is code
     if not found and not macros:
         return text
-    text = without_definitions(text, spans)
-    known = {**(macros or {}), **found}
-    lines = text.split("\n")
-    budget = Budget()
-    for k, is_prose in enumerate(_prose_lines(lines)):
+    lines = blanked(text, spans).split("\n")
+    known, budget = {**(macros or {}), **found}, Budget()
+    for k, is_prose in enumerate(prose):
         if is_prose:
             lines[k] = expand(lines[k], known, budget)
     return "\n".join(lines)
@@ -162,9 +161,7 @@ def _elements(line: str) -> str:
         end = len(line) if end < 0 else end + 1
         spans.append((a, end))
         i = end
-    for a, b in reversed(spans):
-        line = line[:a] + " " * (b - a) + line[b:]
-    return line
+    return blanked(line, spans)
 
 
 def _templates(line: str) -> str:
@@ -190,11 +187,7 @@ def _templates(line: str) -> str:
             continue
         spans.append((a, b + 2))
         i = b + 2
-    out, last = [], 0
-    for a, b in spans:
-        out += [line[last:a], " " * (b - a)]
-        last = b
-    return "".join(out) + line[last:]
+    return blanked(line, spans)
 
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
@@ -216,13 +209,6 @@ def _prose_lines(lines: list[str]) -> list[bool]:
         else:
             out.append(True)
     return out
-
-
-def _outside_fences(text: str) -> str:
-    """``text`` with its code fences' lines blanked (a definition in code is code)."""
-    lines = text.split("\n")
-    blank = [x if keep else " " * len(x) for x, keep in zip(lines, _prose_lines(lines), strict=True)]
-    return "\n".join(blank)
 
 
 def _cut(source: Source, characters: int | None) -> Source:
@@ -312,7 +298,7 @@ def latex_to_markdown(text: str, tolerant: bool = False, preamble: str = "") -> 
     from pylatexenc.latexwalker import LatexWalker, LatexWalkerError
 
     own, spans = definitions(_uncommented(text))
-    text = without_definitions(text, spans)
+    text = blanked(text, spans)
     known = {**definitions(_uncommented(preamble))[0], **own} if preamble else own
     inline, files = _minted(_uncommented(preamble) + "\n" + _uncommented(text))
     try:

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from symattn.grading.audit.keys import audit_module
-from symattn.grading.audit.macros import MAX_EXPANDED, Budget, definitions, expand, without_definitions
+from symattn.grading.audit.macros import MAX_EXPANDED, Budget, blanked, definitions, expand
 from symattn.grading.audit.sources import read_source
 
 
@@ -97,7 +97,7 @@ def test_a_macro_used_without_its_arguments_is_left_as_written():
 def test_definitions_are_blanked_in_place():
     text = "a\n\\newcommand{\\x}{\n1}\nb"
     _, spans = definitions(text)
-    blank = without_definitions(text, spans)
+    blank = blanked(text, spans)
     assert blank.count("\n") == text.count("\n") and len(blank) == len(text)
     assert blank.replace(" ", "") == "a\n\n\nb"
 
