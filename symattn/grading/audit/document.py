@@ -132,6 +132,22 @@ class Document:
     def text(self) -> str:
         return "\n".join(x.text for x in self.lines)
 
+    def sentence(self, line: Line, pos: int) -> tuple[str, int]:
+        """The sentence of ``line``'s paragraph that holds ``pos`` (a sentence may be wrapped
+        over the paragraph's lines; at most :data:`SENTENCE_LINES` lines either side are read),
+        with ``pos`` as an offset into it. Lines are joined by a space."""
+        lines = self.block(line) if line.kind == "prose" else [line]
+        at = self._at.get(("block", id(line)), 0) if line.kind == "prose" else 0
+        near = lines[max(0, at - SENTENCE_LINES) : at + SENTENCE_LINES + 1]
+        offset, joined = 0, []
+        for x in near:
+            if x is line:
+                offset = sum(len(t) + 1 for t in joined) + pos
+            joined.append(x.text)
+        whole = Line(0, "", " ".join(joined), "prose")
+        a, b = whole.sentence_at(offset)
+        return whole.text[a:b], offset - a
+
 
 #: Math delimiters as authors write them, display first (``$$`` before ``$``, ``\\[`` before
 #: ``\[``): an opening, its closing, and whether the math is set apart (display) or inline.
@@ -145,6 +161,8 @@ DELIMITERS = (
 )
 #: Lines of a paragraph a rule reads around a line (a paragraph is rarely half as long).
 CONTEXT = 40
+#: Lines either side of a line a sentence is looked for in (a sentence is rarely this long).
+SENTENCE_LINES = 6
 #: The longest line read (a paragraph written on one line is rarely a tenth of this).
 MAX_LINE = 20_000
 _DOLLAR = "\ufe69"  # a dollar sign written \$, kept out of the math (small dollar sign)

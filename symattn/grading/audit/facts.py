@@ -47,12 +47,22 @@ class Facts:
         heads = re.search(r"⟨\s*h\s*=\s*(\d+)\s*⟩ and ⟨\s*d_model\s*=\s*(\d+)\s*⟩", text)
         self.heads = (int(heads.group(1)), int(heads.group(2))) if heads else None
 
-    def env(self) -> dict:
+    def env_near(self, context: str) -> dict:
+        """The statistics' environment where the text names two widths for q and k overall but
+        ``context`` (a paragraph) names one: ``q ∈ R^d`` in the paragraph that assumes zero mean
+        and unit variance, ``q ∈ R^q`` in another section's additive attention."""
+        if self.dimension is not None:
+            return self.env()
+        widths = dimensions(context, None)
+        return self.env(sp.Symbol(widths[0], positive=True) if len(widths) == 1 else None)
+
+    def env(self, dimension: sp.Symbol | None = None) -> dict:
+        dimension = dimension if dimension is not None else self.dimension
         env: dict = dict(self.vectors)
         if isinstance(self.scale, sp.Symbol):
             env[self.scale.name] = self.scale  # σ, a size the statistics are written in
         if self.standard_normal:
-            width = {_DK: self.dimension} if self.dimension is not None else None
+            width = {_DK: dimension} if dimension is not None else None
             scale = self.scale  # q_i = σ u_i for standard normal u_i: E and Var of the scaled ones
             env["E"] = lambda node, env: _in_width(_expectation(node, env, scale), width)
             env["Var"] = lambda node, env: _in_width(_variance(node, env, scale), width)
@@ -74,13 +84,13 @@ def standard_normal(text: str) -> bool:
     return False
 
 
-def dimensions(text: str) -> list[str]:
+def dimensions(text: str, default: str | None = "d_k") -> list[str]:
     """The names the text gives the width of q and k, in order: the bounds of its sums of q_i
-    k_i and the spaces they live in (``q, k ∈ R^(d)``); [d_k] when it names none."""
+    k_i and the spaces they live in (``q, k ∈ R^(d)``); [``default``] when it names none."""
     bound = r"sum_\(\w=1\)\^(?:\(([A-Za-z]\w*)\)|([A-Za-z]))\s*q_\w ?\*? ?k_\w"
     found = [a or b for a, b in re.findall(bound, text)]
     found += re.findall(r"\bq(?:, ?k(?:_i)?)? ∈ R\^\(?([A-Za-z]\w*)\)?", text)
-    return list(dict.fromkeys(found)) or ["d_k"]
+    return list(dict.fromkeys(found)) or ([default] if default else [])
 
 
 def _in_width(value: sp.Expr, width: dict | None) -> sp.Expr:

@@ -32,7 +32,7 @@ from itertools import pairwise
 import sympy as sp
 
 from ...limits import AUDIT_LINES
-from . import calc, complexity, contractions, cost, indices, letters, meaning, shapes, words
+from . import calc, complexity, contractions, cost, indices, instances, letters, meaning, shapes, words
 from .document import EXERCISE, Document, Line, number_spans
 from .facts import Facts
 from .match import (
@@ -81,6 +81,7 @@ RULES = (
     shapes.shape_claims,
     complexity.complexity_claims,
     meaning.facts_in_words,
+    instances.instance_claims,
 )
 _RULE_ERRORS = (
     Unreadable,
@@ -189,6 +190,8 @@ class Auditor:
         else:
             # index notation first: its equations are about indices, not values to compute
             attempt(indices.index_claims, self, line, add, covered)
+            # a relation simplified into another is one claim, before either is read alone
+            attempt(instances.simplified_claims, self, line, add, covered)
             for start, end, members, relations in self._chains(line, add):
                 if not inside(covered, start, end):
                     attempt(self._chain, line, start, end, members, relations, add)

@@ -325,6 +325,35 @@ def shape_claims(au, line, add, covered) -> None:
         dims = read_dims(m.group("dims"))
         if subject is not None and dims is not None and not _bare(subject[1]) and "×" not in subject[1]:
             stated(subject[1], dims, subject[2], m.end())
+        elif dims is not None and subject is None:
+            misfit = _where_misfit(au, line, m.start(), premises)
+            if misfit is not None:
+                claim(m.start(), m.end(), False, Said("not defined: ") + misfit.said, rule)
+
+
+def _where_misfit(au, line, at: int, premises: dict) -> Mismatch | None:
+    """A shape declared on ``line`` for a name an equation of its sentence, on an earlier line,
+    multiplies ("⟨K = X W_k⟩ where ⟨W_k⟩ is a / learnable weight matrix of shape ⟨D_k × D_x⟩"):
+    the product the declaration leaves undefined (the equation's own line says so too; the
+    declaration is where the error was written)."""
+    sentence, offset = au.doc.sentence(line, at)
+    equations = re.findall(r"⟨([^⟩]*=[^⟩]*)⟩", sentence[:offset])
+    on_line = {plain for _, plain, _, _ in line.formulas}
+    for plain in equations:
+        if plain in on_line:
+            continue  # read with the line's own formulas
+        try:
+            members, relations = calc.parse_chain(plain)
+        except Unreadable:
+            continue
+        if set(relations) != {"="}:
+            continue
+        try:
+            for member in members:
+                au.shapes.of(member, premises)
+        except Mismatch as exc:
+            return exc
+    return None
 
 
 def _declarations(line, before=None) -> list[tuple[str, Shape]]:
@@ -368,6 +397,8 @@ def _wrapped_subject(before, line, at: int) -> tuple[str, str, int] | None:
     after = before.text[end:]
     if re.search(r"[.;:!?](?:\s|$)", after) or len(after) + at > 80:
         return None
+    if not re.match(r"\s*(?:is|are|has|have)\b", after):
+        return None  # "K = X W_k, with ... W_k, form a / matrix of": the formula is not the subject
     return tex, plain, start
 
 

@@ -462,6 +462,7 @@ def moments(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
     Var(...) of the formula just before, by the text's own statistics."""
     if not au.facts.standard_normal:
         return
+    env = au.facts.env_near(au.doc.block_text(line))
     for m in _MOMENTS.finditer(line.text):
         try:
             members, _ = calc.parse_chain(m.group("of") if m.group("of") is not None else "q * k")
@@ -475,10 +476,10 @@ def moments(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
         if m.group("b") is not None:
             said.append((m.group("b"), "Var" if m.group("second") == "variance" else "E", m.span("b")))
         for stated, moment, span in said:
-            value = evaluate(("call", moment, members[-1]), au.env)
+            value = evaluate(("call", moment, members[-1]), env)
             try:
                 want, _ = calc.parse_chain(stated)
-                claimed = evaluate(want[0], au.env)
+                claimed = evaluate(want[0], env)
             except Unreadable:
                 continue
             if value is None or claimed is None or isinstance(value, sp.MatrixBase):
@@ -502,7 +503,7 @@ def moments(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
         except Unreadable:
             continue
         factor = members[-1] if not m.group(0).startswith("divide") else ("div", ("num", "1"), members[-1])
-        value = evaluate(("call", "Var", ("mul", factor, ("sym", "z"))), au.env)
+        value = evaluate(("call", "Var", ("mul", factor, ("sym", "z"))), env)
         if value is None or isinstance(value, sp.MatrixBase):
             continue
         add(

@@ -101,9 +101,103 @@ CASES = {
         1,
     ),
     "facts in words: permutation equivariance": (
-        "Without positional encodings, self-attention is permutation-equivariant.\n",
+        "Self-attention is permutation-equivariant.\n",
         ("permutation-equivariant", "permutation-invariant"),
         1,
+    ),
+    "facts in words: a sentence wrapped over its paragraph's lines": (
+        "The scores go through a softmax layer that makes an attention matrix with\n"
+        "weights summing to one. They then weigh the values.\n",
+        ("summing to one", "summing to zero"),
+        2,
+    ),
+    "facts in words: permuted inputs, permuted outputs": (
+        "Self-attention treats its inputs alike: if we apply a permutation to the input vectors, the\n"
+        "outputs will be permuted in exactly the same way.\n",
+        ("will be permuted in exactly the same way", "will be unchanged"),
+        2,
+    ),
+    "facts in words: the variance grows with the width": (
+        "For vectors with a larger dimensionality, more terms are summed in the dot product, and this\n"
+        "implies a larger variance of the scores.\n",
+        ("a larger variance", "a smaller variance"),
+        2,
+    ),
+    "facts in words: dividing the scores spreads the weights": (
+        "This scaling procedure shrinks the scores, so that the resulting attention weights are more\n"
+        "spread-out.\n",
+        ("more\nspread-out", "more\nconcentrated"),
+        2,
+    ),
+    "facts in words: a more similar key gets more weight": (
+        "The weights come from a softmax over the scores. Hence we assign those values a higher weight\n"
+        "whose key is most similar to the query.\n",
+        ("a higher weight", "a lower weight"),
+        1,
+    ),
+    "facts in words: heads at a fixed cost": (
+        "Each of the $h$ heads has its own projections. To keep the total computation the same, the\n"
+        "key and value dimensions may be reduced accordingly.\n",
+        ("reduced accordingly", "increased accordingly"),
+        2,
+    ),
+    "facts in words: dot products are the cheapest score": (
+        "A distance is a fine score. Distance functions are slightly more expensive to compute than "
+        "dot products.\n",
+        ("more expensive", "cheaper"),
+        1,
+    ),
+    "facts in words: the crossover with recurrence": (
+        "When the sequence length exceeds the hidden dimensionality, self-attention becomes more "
+        "expensive than RNNs.\n",
+        (
+            "When the sequence length exceeds the hidden dimensionality",
+            "When the hidden dimensionality exceeds the sequence length",
+        ),
+        1,
+    ),
+    "facts in words: the crossover, the other way round": (
+        "Self-attention layers are faster than recurrent layers when the sequence length $n$ is smaller "
+        "than the representation dimensionality $d$.\n",
+        ("are faster", "are slower"),
+        1,
+    ),
+    "words: an example of a kind of number": (
+        "It sets the masked scores to a large negative number, such as $-10^{6}$, so they vanish.\n",
+        ("$-10^{6}$", "$-10^{-6}$"),
+        1,
+    ),
+    "words: a count and a list without a serial comma": (
+        "The attention function takes three arguments: the queries, the keys and the values.\n",
+        ("three arguments", "two arguments"),
+        1,
+    ),
+    "words: a count and the items listed": (
+        "We incorporate two additional matrices: one for *alignment scores*, and the other for "
+        "*attention*; both are learned.\n",
+        ("two additional", "three additional"),
+        1,
+    ),
+    "words: a count and the list that follows": (
+        "The residual connection matters for two reasons:\n\n"
+        "1. It lets gradients flow through deep stacks.\n"
+        "2. It keeps the input's information.\n",
+        ("two reasons", "three reasons"),
+        1,
+    ),
+    "words: a count and the lines of a code block": (
+        "Assume that we have the following three sentences:\n\n```\nDive into Deep Learning\n"
+        "Learn to code <blank>\nHello world <blank> <blank>\n```\n",
+        ("three sentences", "four sentences"),
+        1,
+    ),
+    "statistics in words, the paragraph's own width": (
+        "Additive attention takes queries $q \\in \\mathbb{R}^q$.\n\n"
+        "Assume all elements of $q \\in \\mathbb{R}^d$ and $k \\in \\mathbb{R}^d$ are independent "
+        "with zero mean and unit variance. The dot product between both vectors has zero mean and a "
+        "variance of $d$.\n",
+        ("a variance of $d$", "a variance of $\\sqrt{d}$"),
+        3,
     ),
 }
 
@@ -115,6 +209,17 @@ def test_a_true_claim_is_certified_and_its_planted_error_flagged_at_its_line(nam
     assert "certified" in [v for _, v in verdicts] and "wrong" not in [v for _, v in verdicts], verdicts
     assert text.count(before) == 1
     assert _wrong_lines(text.replace(before, after)) == [line]
+
+
+def test_a_declared_shape_that_leaves_its_sentences_product_undefined_is_flagged_where_it_is_written():
+    text = (
+        "Inputs $X$ are of shape $N \\times D_x$.\n\n"
+        "Keys are $K = X W_k$ where $W_k$ is a\n"
+        "learnable weight matrix of shape $D_x \\times D_k$.\n"
+    )
+    assert [v for _, v in _verdicts(text)] == ["certified"]  # the product, on line 3
+    planted = text.replace("shape $D_x \\times D_k$", "shape $D_k \\times D_x$")
+    assert _wrong_lines(planted) == [3, 4]  # the product is undefined; the declaration made it so
 
 
 @pytest.mark.parametrize(
@@ -141,6 +246,49 @@ def test_a_true_claim_is_certified_and_its_planted_error_flagged_at_its_line(nam
         "$2\\cdot32\\cdot4096\\cdot2\\cdot32\\cdot1024 \\approx 17\\,\\text{GB}$.\n",
         "The attention weights never sum to zero.\n",
         "Attention pooling makes the transformer encoder invariant to the order of the set elements.\n",
+        # facts in words: what each proposition leaves alone
+        "The gradient of the softmax sums to zero along each row.\n",
+        "Attention pooling over a set: permuting the inputs leaves the pooled outputs unchanged.\n",
+        "Without scaling, the attention weights are more concentrated.\n",
+        "Scaling up the logits makes the softmax weights sharper.\n",
+        "A lower temperature gives a sharper softmax, and a key most similar to the query gets a "
+        "higher weight.\n",
+        "After scaling by $1/\\sqrt{d}$, larger dimensionality no longer gives a larger variance of the "
+        "scores.\n",
+        "Keys less similar to the query receive a lower weight.\n",
+        "Self-attention is faster than recurrent layers for short sequences.\n",
+        "We use two matrices: $W_q$, which makes queries, and $W_k$.\n",
+        # from a hostile review: true sentences the facts in words once called wrong
+        "Each row sums to one, so the two rows of a two-query attention matrix together sum to two.\n",
+        "After centering, the attention scores sum to zero.\n",
+        "The masked entries of the softmax output sum to zero.\n",
+        "A Transformer encoder followed by averaging over positions is permutation-invariant.\n",
+        "The cross-attention layer is invariant to the order of the encoder outputs.\n",
+        "Self-attention is permutation-equivariant: permuting the input tokens permutes the outputs the "
+        "same way.\n",
+        "If we shuffle the input tokens and undo the shuffle on its outputs, the outputs are identical.\n",
+        "After permuting the input tokens, the sum of the outputs is unchanged.\n",
+        "Self-attention is often described as permutation-invariant, but strictly it is "
+        "permutation-equivariant.\n",
+        "With more dimensions, the dot products of random unit vectors have a smaller variance.\n",
+        "When the logits are scaled by a large constant, the attention distribution becomes sharper.\n",
+        "The scores are divided by $\\sqrt{d_k}$, which keeps the softmax from getting sharper.\n",
+        "The more similar key gets a larger weight, leaving less weight for the other keys.\n",
+        "To keep the number of parameters fixed while using fewer heads, the head dimension must be "
+        "increased.\n",
+        "LSH buckets keys by their distances, so a lookup is cheaper than dot products with every key.\n",
+        "Self-attention is cheaper than RNNs for short inputs, and the gap closes once the sequence "
+        "length exceeds the model dimension.\n",
+        "In wall-clock time, self-attention is faster than RNNs even when the sequence length exceeds "
+        "the hidden size.\n",
+        "A decoder has two attention layers: the masked self-attention, and the cross-attention that "
+        "reads the keys and the values from the encoder.\n",
+        "By design, a RNN takes two inputs at each time step: an input (in the case of the encoder, one "
+        "word from the input sentence), and a hidden state.\n",
+        "Consider the following two sentences:\n\n```\n# toy inputs\nI like tea\nYou like coffee\n```\n",
+        "The keys $K = X W_k$, with the learned projection $W_k$, form a\nmatrix of shape $N \\times D_k$.\n",
+        "A small positive constant, such as $10^{-5}$, keeps the division finite; a large number like "
+        "$-\\infty$ would not.\n",
         "Let $d_{model} = 512$ and $h = 8$.\n\nIf we instead used $d_{model} = 1024$, each head "
         "would be $d_{model}/h = 128$ wide.\n",
         "<!-- a draft: $1 + 1 = 3$ -->\nAnd $2^{10} = 1\\,024$, while $\\log 1000 = 3$.\n",

@@ -1,0 +1,159 @@
+"""A relation simplified, and its worked instance: "This is purely a question of when ⟨24BTDNH ==
+12BT^2NH⟩. Simplifying we get ⟨2D = T⟩, so e.g. for ⟨D = 4096⟩, this is ⟨8192⟩."
+
+**Simplified**: a relation followed by "simplifying (rearranging, dividing ...) we get" another
+is the same relation when the difference of the first's sides is the second's times a factor
+SymPy proves positive, every letter a positive size (24BTDNH − 12BT²NH = 12BTNH · (2D − T));
+a factor that still holds the second's letters is another relation, and the claim is wrong.
+
+The relation is the latest one the sentence (or the paragraph before it) states between two of
+the text's letters, ``2D = T`` or ``T > 8D`` (an inequality's boundary, ``T = 8D``); the
+instance gives one letter a value and states the other's. SymPy solves the relation for the
+other letter (runs of capitals read as products, as in :mod:`.letters`) and puts the value in;
+the figure stated must be that value, to its precision. A relation that does not fix the other
+letter (two solutions, none, more letters) decides nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy as sp
+
+from . import calc, letters
+from .stated import Stated, Unreadable, rounds_to
+
+_INSTANCE = re.compile(
+    r"\b(?:e\.g\.,?\s+)?[Ff]or\s+(?:e\.g\.,?\s+)?⟨\s*(?P<given>[A-Za-z]\w*\s*=\s*[^⟩=]+)⟩,?\s+"
+    r"(?:this|that|it)\s+(?:is|would be|gives|comes to)\s+(?P<approx>~\s*|about\s+|roughly\s+|around\s+)?"
+    r"⟨\s*(?P<value>[\d.,]+)\s*⟩"
+)
+_RELATIONS = {"=", "==", ">", "<", "≥", "≤", ">=", "<="}
+_SIMPLIFIED = re.compile(
+    r"⟨(?P<first>[^⟩]+)⟩[.,;:]?\s+(?:(?:and|so|then|thus)\s+)?(?:[Ss]implifying|[Rr]earranging|[Ss]olving|[Cc]ancelling|[Dd]ividing"
+    r"[^⟨.;]{0,40}?),?\s+(?:we get|gives|yields|we find|we obtain|leaves)\s+⟨(?P<second>[^⟩]+)⟩"
+)
+
+
+def instance_claims(au, line, add, covered) -> None:
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Math, Said
+
+    for m in _INSTANCE.finditer(line.text):
+        if inside(covered, *m.span("value")):
+            continue
+        try:
+            members, _ = calc.parse_chain(m.group("given"))
+            given = letters.value(members[0], {}, [])
+            value = letters.value(members[1], {}, [])
+        except Unreadable:
+            continue
+        if not isinstance(given, sp.Symbol) or value is None or value.free_symbols:
+            continue
+        relation = _relation(au, line, m.start(), given)
+        if relation is None:
+            continue
+        shown, other, solved = relation
+        true = solved.xreplace({given: value})
+        try:
+            stated = Stated.read(m.group("value"))
+        except Unreadable:
+            continue
+        ok = rounds_to(true, stated, exact_whole=not m.group("approx"))
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ok else WRONG,
+                Said(f"{other} = ", Math(true)),
+                f"worked example: the relation {shown} solved for {other} at {given} = {value} (SymPy)",
+                [m.span("value")],
+            )
+        )
+
+
+def simplified_claims(au, line, add, covered) -> None:
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Math, Said
+
+    for m in _SIMPLIFIED.finditer(line.text):
+        if inside(covered, *m.span("second")):
+            continue
+        sides = [_sides(m.group(k)) for k in ("first", "second")]
+        if sides[0] is None or sides[1] is None or sides[0][0] != sides[1][0]:
+            continue
+        sizes = {x: sp.Symbol(x.name, positive=True) for _, a, b in sides for x in (a - b).free_symbols}
+        first, second = ((a - b).xreplace(sizes) for _, a, b in sides)
+        if second == 0:
+            continue
+        factor = sp.factor(sp.cancel(first / second))
+        same = factor.is_positive is True
+        if not same and not _apart(first, second):
+            continue
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if same else WRONG,
+                Said("the first's sides differ by ", Math(factor), " times the second's"),
+                "letters: a relation simplified is the same relation (a positive factor, every letter "
+                "a positive size; SymPy)",
+                [(m.start("second") - 1, m.end("second") + 1)],
+            )
+        )
+
+
+def _apart(first: sp.Expr, second: sp.Expr) -> bool:
+    """Whether some positive sizes make ``second`` zero and ``first`` not: the relations differ."""
+    for letter in sorted(second.free_symbols, key=str):
+        for root in sp.solve(second, letter):
+            if root.is_positive is not True:
+                continue
+            rest = sp.factor(first.xreplace({letter: root}))
+            if rest.is_positive is True or rest.is_negative is True:
+                return True
+    return False
+
+
+def _sides(plain: str) -> tuple[str, sp.Expr, sp.Expr] | None:
+    """(relation, left, right) of a relation between two sides in the text's letters."""
+    try:  # "when A == B": a programmer's equality, read as one
+        members, relations = calc.parse_chain(re.sub(r"(?<![<>=!])==(?!=)", "=", plain))
+    except Unreadable:
+        return None
+    if len(members) != 2 or not relations or relations[0] not in _RELATIONS:
+        return None
+    sides = [letters.value(x, {}, []) for x in members]
+    if sides[0] is None or sides[1] is None:
+        return None
+    return relations[0], sides[0], sides[1]
+
+
+def _relation(au, line, before: int, given: sp.Symbol) -> tuple[str, sp.Symbol, sp.Expr] | None:
+    """(the relation as written, the other letter, its value in ``given``) from the latest
+    relation between ``given`` and one other letter stated before ``before`` in the line, or
+    in the paragraph's lines before it."""
+    block = au.doc.block(line) if line.kind == "prose" else [line]
+    lines = [*[x for x in block if x.number < line.number][-3:], line]
+    formulas = [
+        plain for x in lines for _, plain, start, _ in x.formulas if x is not line or start < before
+    ]
+    for plain in reversed(formulas):
+        try:
+            members, relations = calc.parse_chain(plain)
+        except Unreadable:
+            continue
+        if len(members) != 2 or not relations or relations[0] not in _RELATIONS:
+            continue
+        sides = [letters.value(x, {}, []) for x in members]
+        if any(s is None for s in sides):
+            continue
+        symbols = set().union(*(s.free_symbols for s in sides))
+        if given not in symbols or len(symbols) != 2:
+            continue
+        (other,) = symbols - {given}
+        solutions = sp.solve(sp.Eq(sides[0], sides[1]), other)
+        if len(solutions) != 1:
+            return None
+        return plain, other, solutions[0]
+    return None

@@ -1,0 +1,61 @@
+"""A relation simplified and its worked instance (symattn/grading/audit/instances.py): true texts
+written here by hand, each with one planted error; the expected verdicts come from reading."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.audit.keys import audit_claims
+
+
+def _decided(text: str) -> list[tuple[int, str]]:
+    return [(c.line, c.verdict) for c in audit_claims(text) if c.verdict != "unchecked"]
+
+
+CASES = {
+    "an instance of an equation": (
+        "Matmul and attention FLOPs are equal when $24BTDNH = 12BT^2NH$. Simplifying we get $2D = T$, "
+        "so e.g. for $D=4096$, this is $8192$.\n",
+        ("this is $8192$", "this is $16384$"),
+    ),
+    "an instance of an inequality's boundary": (
+        "Attention dominates once $T > 8D$. For $D = 4608$, this is $36864$.\n",
+        ("$36864$", "$32768$"),
+    ),
+    "a relation simplified": (
+        "This is a question of when $24BTDNH = 12BT^2NH$. Simplifying we get $2D = T$.\n",
+        ("$2D = T$", "$3D = T$"),
+    ),
+    "an inequality rearranged": (
+        "Attention dominates once $T > 8D$, and rearranging we get $T/D > 8$.\n",
+        ("$T/D > 8$", "$T/D > 6$"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_true_instance_is_certified_and_a_planted_error_flagged(name):
+    text, (before, after) = CASES[name]
+    decided = _decided(text)
+    assert decided and all(v == "certified" for _, v in decided), decided
+    assert text.count(before) == 1
+    planted = _decided(text.replace(before, after))
+    line = 1 + text[: text.index(before)].count("\n")
+    assert (line, "wrong") in planted, planted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the relation holds more letters than the one given and the one stated: nothing is fixed
+        "Attention dominates once $T > 8DN$. For $D = 4096$, this is $32768$.\n",
+        # a quadratic: two roots, the instance does not say which
+        "It balances when $T^2 = 4D^2 + T$. For $D = 2$, this is $5$.\n",
+        # simplified into a relation of another kind: not compared
+        "Attention dominates once $T > 8D$; rearranging we get $8D < T$.\n",
+        # a squared relation over positive sizes: the same relation
+        "When $T^2 = 4D^2$, dividing by $T + 2D$ we get $T = 2D$.\n",
+    ],
+)
+def test_what_does_not_fix_the_value_is_never_called_wrong(text):
+    assert "wrong" not in [v for _, v in _decided(text)]
