@@ -172,9 +172,11 @@ def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>(?:\d+(?:\.\d+)?[eE][+-]?\d+(?![\w(])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)%?)"
     r"|(?P<id>[A-Za-z][A-Za-z0-9]*(?:_(?:\([^()]*\)|[A-Za-z0-9]+))*)"
-    r"|(?P<op>\*\*|[-+*/^()\[\],=≈<>≤≥≠±×−·]))"
+    r"|(?P<op>\*\*|[-+*/^()\[\],=≈<>≤≥≠±×−·|]))"
 )
 RELATIONS = ("=", "≈", ">", "<", "≤", "≥")
+#: Functions read as functions (sin(x), not sin times x), each SymPy's, entry by entry.
+TRIG = ("sin", "cos", "tan", "tanh")
 Node = tuple
 
 
@@ -202,6 +204,7 @@ class _Parser:
     def __init__(self, toks: list[tuple[str, str]]):
         self.toks = toks
         self.i = 0
+        self.bars = 0  # inside |...|: a bar closes, it never opens another
 
     def peek(self) -> tuple[str, str] | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -236,7 +239,9 @@ class _Parser:
             if t is not None and t[1] in ("*", "/"):
                 op = self.take()[1]
                 node = ("mul" if op == "*" else "div", node, self.unary())
-            elif t is not None and (t[0] in ("num", "id") or t[1] in ("(", "[")):
+            elif t is not None and (
+                t[0] in ("num", "id") or t[1] in ("(", "[") or (t[1] == "|" and not self.bars)
+            ):
                 node = ("mul", node, self.unary())  # juxtaposition: 2 N^2 d
             else:
                 return node
@@ -286,7 +291,11 @@ class _Parser:
                 arg = self.expr()
                 self.take(")")
                 return ("call", "ln", arg)
-            if value in ("sqrt", "exp", "softmax", "Var", "sigma") and nxt is not None and nxt[1] == "(":
+            if (
+                value in ("sqrt", "exp", "softmax", "Var", "sigma", *TRIG)
+                and nxt is not None
+                and nxt[1] == "("
+            ):
                 self.take("(")
                 arg = self.expr()
                 self.take(")")
@@ -307,6 +316,12 @@ class _Parser:
             node = self.expr()
             self.take(")")
             return node
+        if value == "|" and not self.bars:  # |x|: an absolute value, or a vector's length
+            self.bars += 1
+            arg = self.expr()
+            self.take("|")
+            self.bars -= 1
+            return ("call", "norm", arg)
         if value == "[":
             items = [self.expr()]
             while self.peek() is not None and self.peek()[1] == ",":
@@ -446,6 +461,12 @@ def exact(node: Node, env: dict) -> sp.Basic:
             if isinstance(arg, sp.MatrixBase) or not (arg.is_number and arg.is_positive):
                 raise Unreadable("ln of something other than a positive number")
             return sp.log(arg)
+        if name in TRIG:
+            return _elementwise(getattr(sp, name), arg)
+        if name == "norm":  # |x|: a number's absolute value, a vector's Euclidean length
+            if isinstance(arg, sp.MatrixBase):
+                return sp.sqrt(sum(x**2 for x in arg))
+            return sp.Abs(arg)
         if name == "softmax":  # of a row of scores: the library's own softmax, exactly
             from ...core.softmax import softmax_rows
 

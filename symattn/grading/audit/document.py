@@ -39,6 +39,9 @@ class Line:
     unit: int = -1
     section: int = 0  # the heading it falls under (0 before the first)
     formulas: list[tuple[str, str, int, int]] = field(default_factory=list)  # latex, plain, start, end
+    #: For a display's chain set over rows (``a &= b \\\\ &= c``): the line each ``=`` of the
+    #: chain stands on, in order (a claim between two members is said where the second begins).
+    equals_at: list[int] = field(default_factory=list)
 
     def sentences(self) -> list[tuple[int, int]]:
         """Spans of the sentences of the text (a formula is never split)."""
@@ -380,31 +383,51 @@ def rows(tex: str) -> list[str]:
     row, its ``&`` dropped, a row that starts with a relation (``&= b``) or an operator
     (``&\quad + 4``) continuing the row before it (``a &= b \\ &= c`` is the chain
     ``a = b = c``); any other display as it is."""
-    return [row for _, row in _rows_at(tex)]
+    return [row for _, row, _ in _rows_at(tex)]
 
 
-def _rows_at(tex: str) -> list[tuple[int, str]]:
-    """(where in ``tex`` it starts, row) for each formula of :func:`rows`."""
+def _top_level(tex: str, sign: str) -> list[int]:
+    """Where ``sign`` stands in ``tex`` outside braces and nested environments (the ``&`` of a
+    matrix inside an aligned row is the matrix's own)."""
+    out, depth = [], 0
+    for m in re.finditer(r"\\begin\{[^}]*\}|\\end\{[^}]*\}|\\.|[{}]|" + re.escape(sign), tex):
+        t = m.group(0)
+        if t == "{" or t.startswith("\\begin"):
+            depth += 1
+        elif t == "}" or t.startswith("\\end"):
+            depth = max(0, depth - 1)
+        elif t == sign and depth == 0:
+            out.append(m.start())
+    return out
+
+
+def _rows_at(tex: str) -> list[tuple[int, str, list[int]]]:
+    """(where in ``tex`` it starts, row, where each ``=`` of the row stands) for each formula of
+    :func:`rows`."""
     m = _ROWS.search(tex)
     if m is None:
-        return [(0, tex)]
-    out: list[tuple[int, str]] = []
+        return [(0, tex, [])]
+    out: list[tuple[int, str, list[int]]] = []
     for start, piece in _row_pieces(m.group(2), m.start(2)):
+        equals = [start + k for k in _top_level(piece, "=")]
         start += len(piece) - len(piece.lstrip())  # a row starts at its first character
         row = re.sub(r"\\(?:tag|label)\{[^}]*\}|\\(?:nonumber|notag)\b", "", piece)
-        row = row.replace("&", " ").strip()
+        row = "".join(" " if k in set(_top_level(row, "&")) else c for k, c in enumerate(row)).strip()
         if not row:
             continue
         if out and (_RELATION.match(row) or _CONTINUED.match(row)):
-            out[-1] = (out[-1][0], out[-1][1] + " " + row)
+            out[-1] = (out[-1][0], out[-1][1] + " " + row, [*out[-1][2], *equals])
         else:
-            out.append((start, row))
+            out.append((start, row, equals))
     before, after = tex[: m.start()].strip(), tex[m.end() :].strip()
-    return [(k, x) for k, x in ((0, before), *out, (m.end(), after)) if x.strip(" ,.")]
+    rows = ((0, before, []), *out, (m.end(), after, []))
+    return [(k, x, c) for k, x, c in rows if x.strip(" ,.")]
 
 
 #: The end of a row of an aligned display or an array: ``\\``, or ``\\[10pt]``.
 _ROW_END = re.compile(r"(\\\\(?:\[[^\]]*\])?)")
+#: A row's end, or an environment opening or closing within the rows (a matrix in a row).
+_NESTING = re.compile(r"(?P<open>\\begin\{[^}]*\})|(?P<close>\\end\{[^}]*\})|" + _ROW_END.pattern)
 #: Horizontal rules between rows (no value), and what may stand before a row's first cell.
 _RULES = re.compile(r"\\(?:hline|toprule|midrule|bottomrule)\b")
 _BEFORE_ROW = re.compile(r"(?:\s|" + _RULES.pattern + r")*")
@@ -413,11 +436,14 @@ _BEFORE_ROW = re.compile(r"(?:\s|" + _RULES.pattern + r")*")
 def _row_pieces(body: str, at: int = 0) -> list[tuple[int, str]]:
     """(where it starts, counted from ``at``, its text) for each piece of ``body`` between the
     ends of its rows."""
-    out = []
-    for piece in _ROW_END.split(body):
-        start, at = at, at + len(piece)
-        if not _ROW_END.fullmatch(piece):
-            out.append((start, piece))
+    out, start, depth, last = [], at, 0, 0
+    for m in _NESTING.finditer(body):
+        if m.group("open") or m.group("close"):
+            depth = depth + 1 if m.group("open") else max(0, depth - 1)
+        elif depth == 0:  # a row of a matrix inside the row is the matrix's own
+            out.append((start, body[last : m.start()]))
+            start, last = at + m.end(), m.end()
+    out.append((start, body[last:]))
     return out
 
 
@@ -442,9 +468,13 @@ def _display_rows(parts: list[tuple[int, str]], start: int) -> list[Line]:
             n = max((line for k, line in where if k <= offset + at), default=start)
             out.append(_table_row(max(n, start), row))
         return out
-    for at, row in _rows_at(tex.strip()):
-        n = max((line for k, line in where if k <= at), default=start)
-        out.append(_display(max(n, start), row))
+
+    def line_at(at: int) -> int:
+        return max(max((line for k, line in where if k <= at), default=start), start)
+
+    for at, row, equals in _rows_at(tex.strip()):
+        out.append(_display(line_at(at), row))
+        out[-1].equals_at = [line_at(k) for k in equals]
     return out
 
 

@@ -158,6 +158,8 @@ def _randoms(node: calc.Node, env: dict, scale: sp.Expr = sp.S.One) -> sp.Expr:
     q, k = scale * _Q[_I], scale * _K[_I]
     inner.update({"q_i": q, "k_i": k, "z": sp.Sum(scale**2 * _Q[_J] * _K[_J], (_J, 1, _DK))})
     return calc.exact(calc.dot_products(node), inner)
+
+
 def _model():
     from ...proof.expectation import Expectation, Family
 

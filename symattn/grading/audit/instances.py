@@ -135,9 +135,7 @@ def _relation(au, line, before: int, given: sp.Symbol) -> tuple[str, sp.Symbol, 
     in the paragraph's lines before it."""
     block = au.doc.block(line) if line.kind == "prose" else [line]
     lines = [*[x for x in block if x.number < line.number][-3:], line]
-    formulas = [
-        plain for x in lines for _, plain, start, _ in x.formulas if x is not line or start < before
-    ]
+    formulas = [plain for x in lines for _, plain, start, _ in x.formulas if x is not line or start < before]
     for plain in reversed(formulas):
         try:
             members, relations = calc.parse_chain(plain)

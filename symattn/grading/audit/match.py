@@ -151,9 +151,7 @@ class Figures:
     def said(self, used: list[str], env: dict) -> str:
         from ...proof.latex import latex
 
-        return "reading " + ", ".join(
-            f"{u} as ${latex(v)}$" for u, v in zip(used, env.values(), strict=True)
-        )
+        return "reading " + ", ".join(f"{u} as ${latex(v)}$" for u, v in zip(used, env.values(), strict=True))
 
 
 def stated_vector(node: calc.Node) -> list[tuple[str, bool]] | None:

@@ -146,8 +146,52 @@ def _dot_cheapest() -> Said:
     return Said("a dot product takes fewer operations than a distance or an additive score")
 
 
+@functools.cache
 def _crossover_fact() -> Said:
-    return Said("self-attention O(n² d) against recurrence O(n d²): their difference is n d (n − d)")
+    from .complexity import LAYERS, _d, _n
+
+    attention, recurrent = (sp.LT(LAYERS[k][0]) for k in ("self-attention", "recurrent"))
+    difference = sp.factor(attention / sp.LC(attention) - recurrent / sp.LC(recurrent))
+    _established(sp.expand(difference - _n * _d * (_n - _d)) == 0, "the O-classes differ by n d (n − d)")
+    return Said("self-attention O(n² d) against recurrence O(n d²): their difference is ", Math(difference))
+
+
+@functools.cache
+def _degrees() -> dict[str, int]:
+    """The degree of self-attention's cost in the sequence length n and in the width d."""
+    from .complexity import LAYERS, _d, _n
+
+    cost = sp.Poly(LAYERS["self-attention"][0], _n, _d)
+    return {"n": cost.degree(_n), "d": cost.degree(_d)}
+
+
+def _growth() -> Said:
+    degrees = _degrees()
+    return Said(
+        f"self-attention's cost has degree {degrees['n']} in the sequence length and {degrees['d']} "
+        "in the width"
+    )
+
+
+@functools.cache
+def _shortest() -> Said:
+    from .complexity import LAYERS, _k, _n, _r
+
+    paths = {name: LAYERS[name][2] for name in LAYERS}
+    sizes = {_n: sp.Integer(10**6), _k: sp.Integer(3), _r: sp.Integer(8)}  # any long sequence
+    others = [p for name, p in paths.items() if name != "self-attention"]
+    _established(
+        paths["self-attention"] == 1 and all(p.xreplace(sizes) > 1 for p in others),
+        "self-attention's path of 1 is the shortest",
+    )
+    return Said("the maximum path length: self-attention 1, recurrent n, convolutional n/k, restricted n/r")
+
+
+def _judge_growth(m: re.Match, sentence: str, at: int) -> bool | None:
+    role = _role(m.group("of"))
+    word = m.group("word").lower()
+    degree = 1 if word.startswith("linear") else 2 if word.startswith("quadratic") else 3
+    return _degrees()[role] == degree
 
 
 # --- how each is stated ----------------------------------------------------------------------
@@ -412,6 +456,35 @@ PROPOSITIONS = (
         "meaning: self-attention's O(n² d) against a recurrent layer's O(n d²) (the complexity table's "
         "counts, constants dropped): the sign of n d (n − d) under the sentence's condition (SymPy)",
     ),
+    Proposition(
+        "self-attention's cost grows with the square of the length",
+        re.compile(
+            rf"\b(?P<word>linear|quadratic|cubic)(?:ly|ally)?\b(?:\s+(?:computational\s+)?(?:complexity|cost|time))?"
+            rf"\s+(?:in|with|with respect to|w\.r\.t\.)\s+(?:the\s+)?(?P<of>{_ROLE})\b",
+            re.I,
+        ),
+        re.compile(r"\bself-attention\b|\battention (?:layers?|mechanism|matrix|scores|weights)\b", re.I),
+        re.compile(
+            r"linear attention|efficient|sparse|window|local|restricted|flash|memory|kernel|approximat"
+            r"|low-rank|recurren|RNN|convolution|MLP|feed-forward|parameters?",
+            re.I,
+        ),
+        _judge_growth,
+        _growth,
+        "meaning: self-attention's cost, (n × d)(d × n) and (n × n)(n × d) products, has degree 2 in the "
+        "sequence length n and 1 in the width d (symattn.grading.audit.complexity, SymPy)",
+        about_anywhere=True,
+    ),
+    Proposition(
+        "self-attention has the shortest path",
+        re.compile(r"\b(?P<word>shortest|longest)\s+(?:maximum\s+)?path(?:\s+length)?\b", re.I),
+        re.compile(r"\bself-attention\b[^.;]{0,40}$", re.I),
+        None,
+        lambda m, sentence, at: m.group("word").lower() == "shortest",
+        _shortest,
+        "meaning: the maximum path length between two positions is 1 for self-attention, n for a "
+        "recurrent layer, n/k for a convolution, n/r for restricted attention (the complexity table)",
+    ),
 )
 
 
@@ -445,6 +518,39 @@ def facts_in_words(au, line, add, covered) -> None:
             add(Claim(line.number, text, CERTIFIED if holds else WRONG, p.fact(), p.rule, [span]))
     _listed(au, line, add, covered)
     _examples(line, add, covered)
+    _parts(line, add, covered)
+
+
+# --- a whole said to be its parts ("a set size of 10, i.e. 9 images ... + 1 anomaly") -----
+
+_PARTS = re.compile(
+    r"(?<![\d.,])(?P<total>\d+)\b(?:\s+[a-z]+)?,?\s+(?:i\.e\.|that is|namely),?\s+"
+    r"(?P<parts>\d+\s+[A-Za-z][\w -]{0,40}?(?:\s*\+\s*\d+\s+[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,5}?)+)"
+    r"(?=\s*[.;,)]|\s*$)"
+)
+
+
+def _parts(line, add, covered) -> None:
+    """A number said, "i.e.", to be a sum of counted parts: the parts must add up to it."""
+    from .match import CERTIFIED, WRONG, Claim
+
+    for m in _PARTS.finditer(line.text):
+        if any(a < m.end() and m.start() < b for a, b in covered):
+            continue
+        parts = [int(x) for x in re.findall(r"(?:^|\+)\s*(\d+)\s", m.group("parts"))]
+        if len(parts) < 2:
+            continue
+        total = sum(parts)
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if total == int(m.group("total")) else WRONG,
+                Said(" + ".join(map(str, parts)) + " = ", Math(sp.Integer(total))),
+                "arithmetic: a whole said to be its counted parts adds them up",
+                [m.span()],
+            )
+        )
 
 
 # --- a number given as an example of a kind of number ----------------------------------------

@@ -32,7 +32,19 @@ from itertools import pairwise
 import sympy as sp
 
 from ...limits import AUDIT_LINES
-from . import calc, complexity, contractions, cost, indices, instances, letters, meaning, shapes, words
+from . import (
+    calc,
+    complexity,
+    contractions,
+    cost,
+    identities,
+    indices,
+    instances,
+    letters,
+    meaning,
+    shapes,
+    words,
+)
 from .document import EXERCISE, Document, Line, number_spans
 from .facts import Facts
 from .match import (
@@ -79,6 +91,7 @@ RULES = (
     words.conventions,
     cost.cost_expressions,
     shapes.shape_claims,
+    shapes.named_products,
     complexity.complexity_claims,
     meaning.facts_in_words,
     instances.instance_claims,
@@ -192,6 +205,8 @@ class Auditor:
             attempt(indices.index_claims, self, line, add, covered)
             # a relation simplified into another is one claim, before either is read alone
             attempt(instances.simplified_claims, self, line, add, covered)
+            # identities of vectors, matrices and sines: before a chain or a mask reads them
+            attempt(identities.identity_claims, self, line, add, covered)
             for start, end, members, relations in self._chains(line, add):
                 if not inside(covered, start, end):
                     attempt(self._chain, line, start, end, members, relations, add)
@@ -487,7 +502,9 @@ class Auditor:
         symbolic = [
             (i, heads(v))
             for i, v in enumerate(values)
-            if v is not None and not isinstance(v, sp.MatrixBase) and v.free_symbols
+            if v is not None
+            and not isinstance(v, sp.MatrixBase)
+            and v.free_symbols
             and not (i == 0 and members[0] == ("sym", self._defining))  # X = sqrt(N/8): X is that
         ]
         fails = set()
@@ -749,7 +766,6 @@ _REFERENCE_PATTERNS = [
 ]
 _GIVEN_PATTERNS = [
     r"\b(?:[Aa]t|[Ff]or|[Ww]ith|[Ww]hen)\s+⟨\s*[A-Za-z_]\w*\s*=\s*[\d,]+\s*⟩",  # at d_k = 64
-
     r"\bfrom \d+ to \d+",
     r"\bover \d+ keys",
     r"\bwith ⟨?\d+⟩? keys",
@@ -779,8 +795,13 @@ _GIVEN = re.compile(r"\s*([A-Za-z]\w*)\s*=\s*(\d+(?:\.\d+)?)\s*")
 #: ``For $h = 8$, $d_k = 60$`` gives h only, and "a model with $d_k = 32$" gives nothing.
 GIVING = re.compile(
     r"(?:\A|[.;:!?]\s+)(?:(?:Now|Here|Then|So|First|Next),?\s+)?(?:[Ll]et|[Ss]uppose|[Tt]ake|[Aa]ssume"
-    r"|[Gg]iven|[Ss]et|[Ww]ith|[Ff]or|[Aa]t|[Ww]hen)\s+(?P<list>" + _GIVEN_VALUE
-    + r"(?:[^.;⟨,]{0,24}?,\s*" + _GIVEN_VALUE + r")*(?:[^.;⟨,]{0,24}?,?\s*\band\s+" + _GIVEN_VALUE + r")?)"
+    r"|[Gg]iven|[Ss]et|[Ww]ith|[Ff]or|[Aa]t|[Ww]hen)\s+(?P<list>"
+    + _GIVEN_VALUE
+    + r"(?:[^.;⟨,]{0,24}?,\s*"
+    + _GIVEN_VALUE
+    + r")*(?:[^.;⟨,]{0,24}?,?\s*\band\s+"
+    + _GIVEN_VALUE
+    + r")?)"
 )
 
 

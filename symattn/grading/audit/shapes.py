@@ -210,7 +210,6 @@ def _show(shape: Shape) -> str:
     return " × ".join(_size(x) for x in shape) if shape else "scalar"
 
 
-
 def _said(*parts):
     from .said import Said
 
@@ -230,7 +229,6 @@ def typeset(shape: Shape):
     if not shape:
         return Tex("a scalar", r"\text{a scalar}")
     return Tex(_show(shape), r" \times ".join(sp.latex(x) for x in shape))
-
 
 
 # -- the rule -------------------------------------------------------------------------------------
@@ -405,3 +403,53 @@ def _wrapped_subject(before, line, at: int) -> tuple[str, str, int] | None:
 def _bare(plain: str) -> bool:
     """A formula that only names something: ``W_k``, ``W^(O)``, ``Y``."""
     return bool(re.fullmatch(r"[A-Za-z](?:_(?:\([^()]*\)|\w+))?(?:\^\((?!T\))\w+\))?", plain.strip()))
+
+
+#: "an ⟨n × d⟩ matrix is multiplied by a ⟨d × n⟩ matrix, then the output ⟨n × n⟩ matrix ...":
+#: products named in words by their operands' shapes, and the output said of them.
+_OPERAND = r"⟨(?P<{0}>[^⟨⟩]*×[^⟨⟩]*)⟩\s+(?:matrix|matrices|tensor)"
+_NAMED_PRODUCT = re.compile(
+    r"\b(?:an?|the)\s+(?:\w+\s+){0,2}?" + _OPERAND.format("left") + r"\s+(?:is\s+|are\s+)?multiplied\s+"
+    r"(?:by|with)\s+(?:an?|the)\s+(?:\w+\s+){0,2}?" + _OPERAND.format("right")
+)
+_OUTPUT = re.compile(r"\b(?:the\s+)?(?:output|result|resulting|product)\s+" + _OPERAND.format("out"))
+
+
+def named_products(au, line, add, covered) -> None:
+    """A product named in words by its operands' shapes must have matching inner sizes (the
+    claim stands on the line of the right operand); "the output ⟨n × n⟩ matrix" said just after
+    it must have the outer sizes. Read over the sentence, wrapped across lines or not."""
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Said
+
+    rule = "shapes: a product named in words by its operands' shapes"
+    for _, _, start, end in line.formulas:
+        if inside(covered, start, end):
+            continue
+        sentence, at = au.doc.sentence(line, start)
+        made = None
+        for m in _NAMED_PRODUCT.finditer(sentence):
+            left, right = read_dims(m.group("left")), read_dims(m.group("right"))
+            if left is None or right is None or len(left) != 2 or len(right) != 2:
+                continue
+            ok = sp.expand(left[1] - right[0]) == 0
+            if m.start("right") - 1 == at:  # the product, read on the line of its right operand
+                said = Said(typeset(left), " by ", typeset(right), ": " if ok else " is not defined: ")
+                said = said + (Said(typeset((left[0], right[1]))) if ok else Said("inner sizes differ"))
+                verdict = CERTIFIED if ok else WRONG
+                add(Claim(line.number, line.text[start:end], verdict, said, rule, [(start, end)]))
+            if ok and m.end() <= at:
+                made = (m.end(), (left[0], right[1]))
+        out = (
+            next((o for o in _OUTPUT.finditer(sentence, made[0]) if o.start("out") - 1 == at), None)
+            if made
+            else None
+        )
+        if out is None or out.start() - made[0] > 40:
+            continue
+        dims = read_dims(out.group("out"))
+        if dims is None or len(dims) != 2:
+            continue
+        ok = all(sp.expand(a - b) == 0 for a, b in zip(dims, made[1], strict=True))
+        verdict = CERTIFIED if ok else WRONG
+        add(Claim(line.number, line.text[start:end], verdict, Said(typeset(made[1])), rule, [(start, end)]))

@@ -402,7 +402,7 @@ class _LatexWriter:
         if aligned:
             inner = inner.replace("&=&", "&=").replace("& = &", "& =")
             lead = inner[: len(inner) - len(inner.lstrip())]  # the body keeps its newlines
-            return f"$${lead}\\begin{{aligned}}{inner[len(lead):]}\\end{{aligned}}$$"
+            return f"$${lead}\\begin{{aligned}}{inner[len(lead) :]}\\end{{aligned}}$$"
         return f"$${inner}$$" if display else f"${inner}$"
 
     def environment(self, n, raw: str) -> str:

@@ -341,8 +341,10 @@ def factors(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
         else:
             if m.group("pct"):
                 factor = sp.Rational(m.group("pct")) / 100
-                factor = 1 + factor if direction in ("larger", "more", "bigger", "greater", "higher") else (
-                    1 - factor if down else factor
+                factor = (
+                    1 + factor
+                    if direction in ("larger", "more", "bigger", "greater", "higher")
+                    else (1 - factor if down else factor)
                 )
             else:
                 times = m.group("times") or m.group("timesn")
@@ -543,7 +545,7 @@ def statistics_words(au: AuditContext, line: Line, add: Callable, covered: list)
 
 def masks(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
     for tex, _plain, start, end in line.formulas:
-        if "bmatrix" not in tex:
+        if "bmatrix" not in tex or inside(covered, start, end):
             continue
         context = au.doc.unit_text(line) + au.doc.block_text(line) + au.previous_block(line)
         claim = mask_claim(line, tex, start, end, context)

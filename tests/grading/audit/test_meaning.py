@@ -172,6 +172,23 @@ CASES = {
         ("three arguments", "two arguments"),
         1,
     ),
+    "facts in words: the cost is quadratic in the length": (
+        "However, the quadratic computational complexity with respect to the sequence length makes "
+        "self-attention slow for very long sequences.\n",
+        ("the sequence length", "the model dimension"),
+        1,
+    ),
+    "facts in words: the shortest path": (
+        "Both CNNs and self-attention enjoy parallel computation\nand self-attention has the shortest "
+        "maximum path length.\n",
+        ("shortest", "longest"),
+        2,
+    ),
+    "arithmetic: a whole and its parts": (
+        "Here, we will use a set size of 10, i.e. 9 images from one category + 1 anomaly.\n",
+        ("9 images", "8 images"),
+        1,
+    ),
     "words: a count and the items listed": (
         "We incorporate two additional matrices: one for *alignment scores*, and the other for "
         "*attention*; both are learned.\n",
@@ -189,6 +206,17 @@ CASES = {
         "Assume that we have the following three sentences:\n\n```\nDive into Deep Learning\n"
         "Learn to code <blank>\nHello world <blank> <blank>\n```\n",
         ("three sentences", "four sentences"),
+        1,
+    ),
+    "shapes: a product named in words by its operands": (
+        "Consider attention, where an $n \\times d$ matrix is multiplied by\na $d \\times n$ matrix.\n",
+        ("a $d \\times n$ matrix", "a $n \\times d$ matrix"),
+        2,
+    ),
+    "shapes: the output of a product named in words": (
+        "Here an $n \\times d$ matrix is multiplied by a $d \\times n$ matrix, then the output $n \\times n$ "
+        "matrix is used.\n",
+        ("the output $n \\times n$", "the output $n \\times d$"),
         1,
     ),
     "statistics in words, the paragraph's own width": (
@@ -285,6 +313,10 @@ def test_a_declared_shape_that_leaves_its_sentences_product_undefined_is_flagged
         "reads the keys and the values from the encoder.\n",
         "By design, a RNN takes two inputs at each time step: an input (in the case of the encoder, one "
         "word from the input sentence), and a hidden state.\n",
+        "Linear attention makes the cost linear in the sequence length.\n",
+        "The MLP cost of a transformer is linear in the sequence length.\n",
+        "FlashAttention's memory grows linearly with the sequence length, unlike the attention matrix.\n",
+        "We train on 2 GPUs, i.e. 1 node + 1 spare, for 3 days.\n",
         "Consider the following two sentences:\n\n```\n# toy inputs\nI like tea\nYou like coffee\n```\n",
         "The keys $K = X W_k$, with the learned projection $W_k$, form a\nmatrix of shape $N \\times D_k$.\n",
         "A small positive constant, such as $10^{-5}$, keeps the division finite; a large number like "

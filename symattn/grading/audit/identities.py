@@ -1,0 +1,225 @@
+"""Identities between formulas with vectors, matrices and trigonometric functions.
+
+A chain ``a = b = c`` whose members hold what the letters rules do not read (a vector's length
+``\\|q - k_i\\|^2``, a transpose ``q^\\top k_i``, ``\\sin``, ``\\cos``, ``\\tanh``, a ``bmatrix``) is
+read as a careful reader reads it:
+
+- a letter the text writes in bold (``\\mathbf{q}``, ``\\boldsymbol{k}_i``), or declares with one
+  size (``q ∈ R^d``), is a vector: a column of three real entries (an identity between lengths,
+  dot products and sums of at most three vectors holds in every width if it holds in three);
+  a bold capital is a 3 × 3 matrix of real entries; every other letter is a real number;
+- two neighbours are compared only when they are written in the same letters (no definition
+  is unfolded between them, so ``M p = [cos δω sin iω + ...]`` is not compared);
+- they *agree* when SymPy reduces their difference to 0 (``expand_trig``, ``simplify``) and
+  it is 0, to 30 digits, at three points drawn with a fixed seed; they *differ* when at one of
+  the points the difference is certainly not 0 (more than 10^-20 in size at 30 digits);
+  anything else decides nothing.
+
+The claim stands on the line of the later member (a display set over rows says on which).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import sympy as sp
+
+from . import calc
+from .stated import Unreadable
+
+#: Formulas this rule reads: those with something the other rules do not evaluate.
+_WORTH = re.compile(
+    r"\\(?:sin|cos|tan|tanh|\||mathbf|boldsymbol|bm|top)\b|\\\||bmatrix|\\mathrm\{tanh\}|\\textrm\{tanh\}"
+)
+_BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec)\s*\{?\s*([A-Za-z])\s*\}?(?:\s*_\s*\{?\s*(\w+)\s*\}?)?")
+_MATRIX = re.compile(r"\\begin\{bmatrix\}(.*?)\\end\{bmatrix\}", re.S)
+_DEFINED = re.compile(r"\s*[A-Za-z]\w*\((?:[^()]|\([^()]*\))*\)\s*=(?!=)")
+WIDTH = 3
+POINTS = 3
+
+
+def identity_claims(au, line, add, covered) -> None:
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Math, Said
+
+    for tex, _plain, start, end in line.formulas:
+        if inside(covered, start, end) or not _WORTH.search(tex):
+            continue
+        plain = calc.latex_to_plain(_matrices(tex))
+        head = _DEFINED.match(plain)  # a(q, k_i) = ...: the function it defines is compared with nothing
+        try:
+            members, relations = calc.parse_chain(plain[head.end() :] if head else plain)
+        except Unreadable:
+            continue
+        if len(members) < 2 or set(relations) != {"="}:
+            continue
+        kinds = _kinds(tex, au)
+        values = [_value(m, kinds) for m in members]
+        shift = 1 if head else 0
+        rows = line.equals_at[shift:] if len(line.equals_at) == len(relations) + shift else []
+        for k in range(len(values) - 1):
+            a, b = values[k], values[k + 1]
+            if a is None or b is None or _letters(a) != _letters(b) or not _letters(a):
+                continue
+            verdict = _compare(a, b)
+            if verdict is None:
+                continue
+            number = rows[k] if rows else line.number
+            said = (
+                Said("the two sides agree")
+                if verdict
+                else Said("the two sides differ by ", Math(_shown(a, b)))
+            )
+            add(
+                Claim(
+                    number,
+                    line.text[start:end],
+                    CERTIFIED if verdict else WRONG,
+                    said,
+                    "identity: vectors of three real entries, real letters; SymPy reduces the difference "
+                    "(exact), checked at three points",
+                    [(start, end)],
+                )
+            )
+
+
+def _matrices(tex: str) -> str:
+    """Each ``bmatrix`` as a list of rows, ``[[a, b], [c, d]]``, that the plain reader reads."""
+
+    def rows(m: re.Match) -> str:
+        body = [r for r in re.split(r"\\\\", m.group(1)) if r.strip()]
+        return "[" + ", ".join("[" + ", ".join(c.strip() for c in r.split("&")) + "]" for r in body) + "]"
+
+    return _MATRIX.sub(rows, tex)
+
+
+def _kinds(tex: str, au) -> dict[str, str]:
+    """Each bold or declared letter's kind: ``vector`` or ``matrix``."""
+    out = {}
+    for letter, index in _BOLD.findall(tex):
+        name = letter + (f"_{index}" if index else "")
+        out[name] = "matrix" if letter.isupper() else "vector"
+    for name, shape in au.shapes.known.items():
+        if len(shape) == 1 and name not in out:
+            out[name] = "vector"
+    return out
+
+
+def _value(node, kinds: dict[str, str]):
+    try:
+        return _eval(node, kinds)
+    except (Unreadable, sp.ShapeError, TypeError, ValueError, ArithmeticError, NotImplementedError):
+        return None
+
+
+def _eval(node, kinds):
+    op = node[0]
+    if op == "num":
+        return sp.Rational(node[1].rstrip("%"))
+    if op == "sym":
+        name = node[1]
+        if kinds.get(name) == "vector":
+            return sp.Matrix([sp.Symbol(f"{name}[{i}]", real=True) for i in range(WIDTH)])
+        if kinds.get(name) == "matrix":
+            return sp.Matrix(WIDTH, WIDTH, lambda i, j: sp.Symbol(f"{name}[{i},{j}]", real=True))
+        if name in ("T", "e", "oo"):
+            raise Unreadable(name)
+        return sp.Symbol(name, positive=True)  # a letter in a text: a size, an angle, a position
+    if op == "vec":
+        items = [_eval(x, kinds) for x in node[1]]
+        if all(isinstance(x, sp.MatrixBase) and x.rows == 1 for x in items):
+            return sp.Matrix.vstack(*items)
+        if any(isinstance(x, sp.MatrixBase) for x in items):
+            raise Unreadable("a list of lists of different kinds")
+        return sp.Matrix([items])
+    if op == "neg":
+        return -_eval(node[1], kinds)
+    if op == "call":
+        arg = _eval(node[2], kinds)
+        if node[1] == "norm":
+            return sp.sqrt(sum(x**2 for x in arg)) if isinstance(arg, sp.MatrixBase) else sp.Abs(arg)
+        functions = {
+            "sin": sp.sin,
+            "cos": sp.cos,
+            "tan": sp.tan,
+            "tanh": sp.tanh,
+            "exp": sp.exp,
+            "sqrt": sp.sqrt,
+        }
+        if node[1] not in functions:
+            raise Unreadable(node[1])
+        fn = functions[node[1]]
+        return arg.applyfunc(fn) if isinstance(arg, sp.MatrixBase) else fn(arg)
+    if op == "pow" and node[2] == ("sym", "T"):
+        inner = _eval(node[1], kinds)
+        if not isinstance(inner, sp.MatrixBase):
+            raise Unreadable("a transpose of a number")
+        return inner.T
+    if op not in ("add", "sub", "mul", "div", "pow"):
+        raise Unreadable(op)
+    a, b = _eval(node[1], kinds), _eval(node[2], kinds)
+    if op == "add":
+        return _scalar(a + b)
+    if op == "sub":
+        return _scalar(a - b)
+    if op == "mul":
+        if isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase) and a.cols != b.rows:
+            raise Unreadable("a product of shapes that do not fit")
+        return _scalar(a * b)
+    if isinstance(b, sp.MatrixBase):
+        raise Unreadable("a division or power by a matrix")
+    if op == "div":
+        return _scalar(a / b)
+    if isinstance(a, sp.MatrixBase) or not (b.is_Integer and abs(b) <= 8):
+        raise Unreadable("a power this rule does not take")
+    return a**b
+
+
+def _scalar(x):
+    """A 1 × 1 matrix (q^T k) as its entry."""
+    return x[0, 0] if isinstance(x, sp.MatrixBase) and x.shape == (1, 1) else x
+
+
+def _letters(x) -> frozenset:
+    return frozenset(x.free_symbols)
+
+
+def _difference(a, b):
+    if isinstance(a, sp.MatrixBase) != isinstance(b, sp.MatrixBase):
+        raise Unreadable("a matrix and a number")
+    if isinstance(a, sp.MatrixBase):
+        if a.shape != b.shape:
+            raise Unreadable("matrices of two shapes")
+        return list(a - b)
+    return [a - b]
+
+
+def _compare(a, b) -> bool | None:
+    """True (agree), False (differ) or None (not decided); see the module's docstring."""
+    try:
+        differences = _difference(a, b)
+    except Unreadable:
+        return None
+    letters = sorted(set().union(*(d.free_symbols for d in differences)), key=str)
+    rng = random.Random(47)  # entries of vectors of either sign; other letters positive
+    points = [
+        {s: sp.Rational(rng.randint(1 if s.is_positive else -40, 40), rng.randint(7, 19)) for s in letters}
+        for _ in range(POINTS)
+    ]
+    sizes = []
+    for point in points:
+        for d in differences:
+            v = sp.N(d.xreplace(point), 30)
+            if not (v.is_number and v.is_finite and v.is_real):
+                return None  # a pole, or a value off the real line: no verdict from this point
+            sizes.append(abs(v))
+    if any(s > sp.Float("1e-20") for s in sizes):
+        return False
+    reduced = [sp.simplify(sp.expand_trig(sp.expand(d))) for d in differences]
+    return True if all(r == 0 for r in reduced) else None
+
+
+def _shown(a, b):
+    d = a - b
+    return sp.simplify(sp.expand_trig(d)) if not isinstance(d, sp.MatrixBase) else d.applyfunc(sp.simplify)

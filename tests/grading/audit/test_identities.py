@@ -1,0 +1,76 @@
+"""Identities with vectors, matrices and trigonometric functions (symattn/grading/audit/identities.py):
+true displays written here by hand, each with one planted error flagged on the line of the member
+it changes; the expected verdicts come from reading (the algebra done by hand)."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.audit.keys import audit_claims
+
+
+def _decided(text: str) -> list[tuple[int, str]]:
+    return [(c.line, c.verdict) for c in audit_claims(text) if c.verdict != "unchecked"]
+
+
+CASES = {
+    "a distance as dot products": (
+        "$$a(\\mathbf{q}, \\mathbf{k}_i) = -\\frac{1}{2} \\|\\mathbf{q} - \\mathbf{k}_i\\|^2 = "
+        "\\mathbf{q}^\\top \\mathbf{k}_i -\\frac{1}{2} \\|\\mathbf{k}_i\\|^2 "
+        "-\\frac{1}{2} \\|\\mathbf{q}\\|^2.$$\n",
+        ("-\\frac{1}{2} \\|\\mathbf{q}\\|^2.", "+\\frac{1}{2} \\|\\mathbf{q}\\|^2."),
+        1,
+    ),
+    "a rotation of a sine-cosine pair, over rows": (
+        "$$\\begin{aligned}\n"
+        "\\begin{bmatrix} \\cos(\\delta \\omega) & \\sin(\\delta \\omega) \\\\ -\\sin(\\delta \\omega) & "
+        "\\cos(\\delta \\omega) \\end{bmatrix}\n"
+        "\\begin{bmatrix} \\sin(i \\omega) \\\\ \\cos(i \\omega) \\end{bmatrix}\n"
+        "=&\\begin{bmatrix} \\cos(\\delta \\omega) \\sin(i \\omega) "
+        "+ \\sin(\\delta \\omega) \\cos(i \\omega) \\\\ -\\sin(\\delta \\omega) \\sin(i \\omega) "
+        "+ \\cos(\\delta \\omega) \\cos(i \\omega) \\end{bmatrix}\\\\\n"
+        "=&\\begin{bmatrix} \\sin((i+\\delta) \\omega) \\\\ \\cos((i+\\delta) \\omega) \\end{bmatrix}\n"
+        "\\end{aligned}$$\n",
+        ("\\cos((i+\\delta) \\omega)", "\\cos((i-\\delta) \\omega)"),
+        5,
+    ),
+    "an inline identity of transposes": (
+        "For vectors, $\\mathbf{x}^\\top \\mathbf{y} = \\mathbf{y}^\\top \\mathbf{x}$ always.\n",
+        ("= \\mathbf{y}^\\top", "= -\\mathbf{y}^\\top"),
+        1,
+    ),
+    "an additive score's hidden layer": (
+        "$$\\mathbf W_q \\mathbf q + \\mathbf W_k \\mathbf k = "
+        "\\mathbf W_k \\mathbf k + \\mathbf W_q \\mathbf q$$\n",
+        (
+            "\\mathbf W_k \\mathbf k + \\mathbf W_q \\mathbf q$$",
+            "\\mathbf W_k \\mathbf q + \\mathbf W_q \\mathbf k$$",
+        ),
+        1,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_true_identity_is_certified_and_a_planted_error_flagged_at_its_line(name):
+    text, (before, after), line = CASES[name]
+    decided = _decided(text)
+    assert decided and all(v == "certified" for _, v in decided), decided
+    assert text.count(before) == 1
+    assert (line, "wrong") in _decided(text.replace(before, after))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # members in other letters: a definition stands between them, nothing is compared
+        "$$\\begin{bmatrix} \\cos(\\omega) & \\sin(\\omega) \\end{bmatrix} \\mathbf p = \\sin(2\\omega)$$\n",
+        # a pole at every point tried would decide nothing; a sizes' square root is a size's
+        "$$\\sqrt{\\mathbf{x}^\\top \\mathbf{x}} = \\|\\mathbf{x}\\|$$\n",
+        "$$\\sqrt{d^2} \\cdot \\sin(\\theta) = d \\sin(\\theta)$$\n",
+        # a product of shapes that do not fit is not an identity to compare
+        "$$\\mathbf{q} \\mathbf{k} = \\mathbf{k} \\mathbf{q}$$\n",
+    ],
+)
+def test_what_cannot_be_compared_is_never_called_wrong(text):
+    assert "wrong" not in [v for _, v in _decided(text)]
