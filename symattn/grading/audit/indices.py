@@ -29,9 +29,11 @@ from collections import Counter
 from collections.abc import Callable
 from itertools import pairwise
 
+import sympy as sp
+
 from .document import Line
 from .match import CERTIFIED, WRONG, Claim, inside
-from .said import Said
+from .said import Math, Said
 
 RULE = "index bookkeeping: each index of the left side on the right, every other index summed"
 #: Tensors with three indices or more a text must write before its indices are read.
@@ -257,3 +259,63 @@ def index_claims(au, line: Line, add: Callable, covered: list) -> None:
             wrong = [why for _, ok, why in found if not ok]
             verdict, why = (WRONG, wrong[0]) if wrong else (CERTIFIED, found[0][2])
             add(Claim(line.number, line.text[start:end], verdict, Said(why), RULE, [(start, end)]))
+
+
+#: ``i ∈ {0, ..., I-1}``, ``i ∈ {1, ..., I}``: an index and the values it runs over.
+_RANGE = re.compile(
+    r"⟨\s*(?P<index>[a-z])\s*∈\s*\{\s*(?P<lo>[01])\s*,\s*(?:\.\.\.|…)\s*,\s*(?P<hi>[^{}⟨⟩]+?)\s*\}\s*⟩"
+)
+#: A group of indices standing for one (``q_{(ir)h}``), and a size said of letters (``S=RI``).
+_GROUP = re.compile(r"_\(*[^⟨⟩\s]*?\((?P<group>[a-z]{2,4})\)")
+_SIZE = re.compile(r"⟨\s*(?P<size>[A-Z])\s*=\s*(?P<value>[^⟨⟩=]+?)\s*⟩")
+
+
+def range_claims(au, line: Line, add: Callable, covered: list) -> None:
+    """ "``q_{sh} = q_{(ir)h}`` where ``i ∈ {0, ..., I-1}`` and ``r ∈ {0, ..., R-1}`` with ``S=RI``":
+    an index s split into a group (ir) runs over as many values as the group, I·R: the size the
+    text says of S must be that product (index ranges against sizes)."""
+    from . import calc, letters
+    from .stated import Unreadable
+
+    for r in _RANGE.finditer(line.text):
+        covered.append(r.span())  # the values an index runs over: notation, a given
+    for m in _SIZE.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        sentence, at = au.doc.sentence(line, m.start())
+        before = sentence[:at]
+        groups = [g.group("group") for g in _GROUP.finditer(before)]
+        subscripts = re.findall(r"_\(?([a-z]+)", before)
+        if not groups or not any(m.group("size").lower() in sub for sub in subscripts):
+            continue
+        group = groups[-1]
+        ranges = {}
+        for r in _RANGE.finditer(before):
+            try:
+                hi = letters.value(calc.parse_chain(r.group("hi"))[0][0], {}, [])
+            except Unreadable:
+                hi = None
+            if hi is not None:
+                ranges[r.group("index")] = hi - int(r.group("lo")) + 1
+        if not all(x in ranges for x in group):
+            continue
+        try:
+            stated = letters.value(calc.parse_chain(m.group("value"))[0][0], {}, [])
+        except Unreadable:
+            continue
+        if stated is None:
+            continue
+        made = sp.Mul(*(ranges[x] for x in group))
+        ratio = sp.simplify(stated / made)
+        if not ratio.is_number:
+            continue
+        add(
+            Claim(
+                line.number,
+                line.text[m.start() : m.end()],
+                CERTIFIED if ratio == 1 else WRONG,
+                Said(f"{m.group('size')} = ", Math(made), f": the values of ({group}) are counted"),
+                "index bookkeeping: an index split into a group runs over the product of the group's ranges",
+                [m.span()],
+            )
+        )

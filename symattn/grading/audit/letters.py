@@ -125,3 +125,43 @@ def verdict(values: list[sp.Expr]) -> tuple[str, int]:
             return "differ", k
         return "open", k
     return ("agree" if compared else "none"), -1
+
+
+def approximate(a: sp.Expr, b: sp.Expr) -> str:
+    """``a ≈ b`` between counts in the text's letters: "agree" when b is a with terms dropped
+    of lower degree than b's least (``6ND + 2N ≈ 6ND``; ``(V + S)D ≈ VD`` drops SD, as large in
+    degree: it needs S ≪ V, a premise, and is "open"); "differ"
+    when both are of one degree throughout and the degrees differ (a count of degree 3 is
+    never about one of degree 2: ``(V + S)D^2 ≈ VD``); "open" otherwise (an approximation that
+    needs a premise, such as T ≈ D)."""
+    if sp.simplify(sp.expand(a - b)) == 0:
+        return "agree"
+    letters = sorted(a.free_symbols | b.free_symbols, key=str)
+    if not letters:
+        return "open"
+    try:
+        pa, pb = sp.Poly(sp.expand(a), *letters), sp.Poly(sp.expand(b), *letters)
+    except sp.PolynomialError:
+        return "open"
+    if pa.is_zero or pb.is_zero:
+        return "open"
+    ta, tb = dict(pa.terms()), dict(pb.terms())
+    least = min(sum(m) for m in tb)
+    if all(ta.get(m) == c for m, c in tb.items()) and all(sum(m) < least for m in ta if m not in tb):
+        return "agree"
+    degrees_a, degrees_b = {sum(m) for m in ta}, {sum(m) for m in tb}
+    if len(degrees_a) == 1 and len(degrees_b) == 1 and degrees_a != degrees_b:
+        return "differ"
+    if max(degrees_a) == max(degrees_b):  # the leading terms a number other than 1 apart: 6ND vs 4ND
+        lead_a, lead_b = (
+            sum(
+                c * sp.prod(x**e for x, e in zip(letters, m, strict=True))
+                for m, c in t.items()
+                if sum(m) == top
+            )
+            for t, top in ((ta, max(degrees_a)), (tb, max(degrees_b)))
+        )
+        ratio = sp.simplify(lead_a / lead_b)
+        if ratio.is_number and ratio != 1:
+            return "differ"
+    return "open"

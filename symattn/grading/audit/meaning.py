@@ -519,6 +519,7 @@ def facts_in_words(au, line, add, covered) -> None:
     _listed(au, line, add, covered)
     _examples(line, add, covered)
     _parts(line, add, covered)
+    _totals(line, add, covered)
 
 
 # --- a whole said to be its parts ("a set size of 10, i.e. 9 images ... + 1 anomaly") -----
@@ -528,6 +529,52 @@ _PARTS = re.compile(
     r"(?P<parts>\d+\s+[A-Za-z][\w -]{0,40}?(?:\s*\+\s*\d+\s+[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,5}?)+)"
     r"(?=\s*[.;,)]|\s*$)"
 )
+
+
+_COUNT = r"(?:⟨[^⟩]+⟩|\d*[A-Z]{1,8}\b)"
+_TOTAL = re.compile(
+    rf"\btotal of\s+(?P<total>{_COUNT})[^:.;]{{0,80}}:\s*"
+    rf"(?P<parts>{_COUNT}\s+(?:in|for|from|during)\s+[^,.;]+(?:,\s*(?:and\s+)?{_COUNT}\s+(?:in|for|from|during)\s+[^,.;]+)+)"
+)
+
+
+def _count(text: str):
+    """A count written in the text's letters (``6NPM``, ``⟨2NPM⟩``) as SymPy, or None."""
+    from . import calc, letters
+    from .stated import Unreadable
+
+    try:
+        members, relations = calc.parse_chain(text.strip("⟨⟩ "))
+    except Unreadable:
+        return None
+    return letters.value(members[0], {}, []) if not relations else None
+
+
+def _totals(line, add, covered) -> None:
+    """ "a total of 6NPM FLOPs ...: 2NPM in the forward pass, 4NPM in the backward pass": the
+    parts, each a count in the text's letters, must add up to the total."""
+    from .match import CERTIFIED, WRONG, Claim
+
+    for m in _TOTAL.finditer(line.text):
+        if any(a < m.end() and m.start() < b for a, b in covered):
+            continue
+        total = _count(m.group("total"))
+        parts = [_count(x) for x in re.findall(rf"(?:^|,\s*(?:and\s+)?)({_COUNT})\s", m.group("parts"))]
+        if total is None or len(parts) < 2 or any(p is None for p in parts):
+            continue
+        ratio = sp.simplify(sum(parts) / total)
+        if not ratio.is_number:
+            continue  # parts in other letters than the total: they count something else
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ratio == 1 else WRONG,
+                Said("the parts add up to ", Math(sp.factor(sum(parts)))),
+                "arithmetic: a total and its parts in the text's letters (SymPy)",
+                [m.span()],
+            )
+        )
 
 
 def _parts(line, add, covered) -> None:

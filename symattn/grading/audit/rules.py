@@ -92,6 +92,7 @@ RULES = (
     cost.cost_expressions,
     shapes.shape_claims,
     shapes.named_products,
+    indices.range_claims,
     complexity.complexity_claims,
     meaning.facts_in_words,
     instances.instance_claims,
@@ -301,7 +302,7 @@ class Auditor:
                 and not about_defined
                 and not statistics
                 and not (
-                    set(relations) == {"="}
+                    set(relations) <= {"=", "≈"}
                     and sum(m[0] != "sym" for m in members) >= 2
                     and all(letters.value(m, {}, []) is not None for m in members)
                 )
@@ -337,7 +338,7 @@ class Auditor:
     def _letters(self, line, start, end, members, relations, add, drop: list[str] = ()) -> bool:
         """The chain as an identity in the text's letters (:mod:`.letters`), without the given
         values of ``drop``; False when its members are not all sizes."""
-        if set(relations) != {"="}:
+        if not set(relations) <= {"=", "≈"} or ("=" not in relations and "≈" not in relations):
             return False
         given = {k: v for k, v in self.premises(line, start).items() if k not in drop}
         values = [letters.value(m, given, self.relations) for m in members]
@@ -354,6 +355,19 @@ class Auditor:
             figure = Stated.read(calc.literal(members[stated[-1]]))
             ok = all(rounds_to(v, figure, True) for i, v in enumerate(values) if i not in stated)
             verdict, k = ("agree" if ok else "differ"), 0
+        elif "≈" in relations:  # each neighbour by its own relation, the first that differs
+            pairs = [
+                letters.approximate(values[i], values[i + 1])
+                if r == "≈"
+                else letters.verdict(values[i : i + 2])[0]
+                for i, r in enumerate(relations)
+            ]
+            k = next((i for i, v in enumerate(pairs) if v == "differ"), -1)
+            verdict = (
+                "differ" if k >= 0 else "open" if "open" in pairs else "none" if "none" in pairs else "agree"
+            )
+            if verdict == "agree":
+                rule += "; a term of lower degree may be dropped after ≈"
         else:
             verdict, k = letters.verdict(values)
         if verdict == "none":

@@ -102,3 +102,24 @@ def test_names_in_subscripts_are_not_indices():
 def test_a_text_that_does_not_write_in_index_notation_is_not_read_so():
     text = "With $q_i = W_q x_i$ and $y_{bsea} = w_{bdss'a} v_{bs'ea}$ once, nothing is read as indices.\n"
     assert [c for c in audit_module(read_source(text)).claims if "index" in c.rule] == []
+
+
+def _size_verdicts(tex: str) -> list[str]:
+    claims = audit_module(read_source(tex, "latex", None)).claims
+    return [c.verdict for c in claims if c.rule.startswith("index bookkeeping: an index split")]
+
+
+_CHUNKS = (
+    "\\begin{itemize}\n"
+    "\\item $ q _{ sh } = q _{ (ir)h } \\longrightarrow q _{ irh } $ where $ i \\in \\left \\{ 0, \\ldots\n"
+    ", I-1 \\right \\} $ and $ r \\in \\left \\{ 0, \\ldots , R-1 \\right \\} $ with $ S=RI $\n"
+    "\\item $ k _{ sh } = k _{ (jc)h } $ where $ j \\in \\left \\{ 1, \\ldots , J \\right \\} $ and\n"
+    "$ c \\in \\left \\{ 0, \\ldots , C-1 \\right \\} $ with $ S=JC $\n"
+    "\\end{itemize}\n"
+)
+
+
+def test_an_index_split_into_a_group_runs_over_the_product_of_the_groups_ranges():
+    assert _size_verdicts(_CHUNKS) == ["certified", "certified"]
+    assert _size_verdicts(_CHUNKS.replace("S=RI", "S=2RI")) == ["wrong", "certified"]
+    assert _size_verdicts(_CHUNKS.replace("S=JC", "S=JC/2")) == ["certified", "wrong"]
