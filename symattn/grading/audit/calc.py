@@ -174,6 +174,11 @@ _TOKEN = re.compile(
     r"|(?P<id>[A-Za-z][A-Za-z0-9]*(?:_(?:\([^()]*\)|[A-Za-z0-9]+))*)"
     r"|(?P<op>\*\*|[-+*/^()\[\],=≈<>≤≥≠±×−·|]))"
 )
+#: Capital words that are not products of letters: units and names authors write in math.
+CAPITAL_WORDS = {
+    "FLOP", "FLOPS", "FLOPs", "MLP", "RNN", "CNN", "LSTM", "GPU", "TPU", "HBM", "VMEM", "KV", "MHA",
+    "GQA", "MQA", "SM", "ICI", "DCN", "PCIe", "TB", "GB", "MB", "KB", "PB", "ReLU", "GELU",
+}  # fmt: skip
 RELATIONS = ("=", "≈", ">", "<", "≤", "≥")
 #: Functions read as functions (sin(x), not sin times x), each SymPy's, entry by entry.
 TRIG = ("sin", "cos", "tan", "tanh")
@@ -315,6 +320,12 @@ class _Parser:
         if value == "(":
             node = self.expr()
             self.take(")")
+            if node[0] == "sym" and re.fullmatch(r"[A-Z]{2,8}", node[1]) and node[1] not in CAPITAL_WORDS:
+                # (AB)^T: the letters' product, raised or transposed whole (AB^T is A B^T)
+                out = ("sym", node[1][0])
+                for c in node[1][1:]:
+                    out = ("mul", out, ("sym", c))
+                return out
             return node
         if value == "|" and not self.bars:  # |x|: an absolute value, or a vector's length
             self.bars += 1

@@ -34,7 +34,49 @@ _WORTH = re.compile(
 )
 _BOLD = re.compile(r"\\(?:mathbf|boldsymbol|bm|vec)\s*\{?\s*([A-Za-z])\s*\}?(?:\s*_\s*\{?\s*(\w+)\s*\}?)?")
 _MATRIX = re.compile(r"\\begin\{bmatrix\}(.*?)\\end\{bmatrix\}", re.S)
-_DEFINED = re.compile(r"\s*[A-Za-z]\w*\((?:[^()]|\([^()]*\))*\)\s*=(?!=)")
+_DEFINED = re.compile(
+    r"\s*(?!(?:sin|cos|tan|tanh|exp|sqrt|ln|log|softmax)\()[A-Za-z]\w*\((?:[^()]|\([^()]*\))*\)\s*=(?!=)"
+)
+_GREEK = set(
+    [
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "varepsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "vartheta",
+        "iota",
+        "kappa",
+        "lambda",
+        "mu",
+        "nu",
+        "xi",
+        "rho",
+        "sigma",
+        "tau",
+        "upsilon",
+        "phi",
+        "varphi",
+        "chi",
+        "psi",
+        "omega",
+    ]
+)
+#: Words that make an equation hold under a condition, not for all values (If q^T k = 0, then ...;
+#: for unit vectors; a symmetric S): such a formula is left to the reader.
+_CONDITIONED = re.compile(
+    r"\b(?:if|when|whenever|iff|provided|assum\w*|suppose|given|unit|orthogonal|orthonormal|symmetric"
+    r"|diagonal|unitary|normali[sz]ed|exactly when|parallel|attained|update|in place|where)\b",
+    re.I,
+)
+#: A condition after the formula ("... only when the product is symmetric").
+_ONLY = re.compile(r"\b(?:only|if|when|whenever|iff|provided|unless)\b", re.I)
+#: An equation to solve, not an identity ("the curves cross where ..., that is at x = π/4").
+_SOLVED = re.compile(r"\b(?:solv\w*|solutions?|roots?|cross\w*|intersect\w*|that is at)\b", re.I)
 WIDTH = 3
 POINTS = 3
 
@@ -54,17 +96,29 @@ def identity_claims(au, line, add, covered) -> None:
             continue
         if len(members) < 2 or set(relations) != {"="}:
             continue
+        sentence, at = au.doc.sentence(line, start)
+        context = sentence[:at] + (au.previous_block(line)[-200:] if line.kind == "math" else "")
+        if _CONDITIONED.search(context) or _SOLVED.search(sentence) or _ONLY.search(sentence[at:]):
+            continue
         kinds = _kinds(tex, au)
         values = [_value(m, kinds) for m in members]
+        sizes = [_value(m, {**kinds, "": "positive"}) for m in members]
         shift = 1 if head else 0
         rows = line.equals_at[shift:] if len(line.equals_at) == len(relations) + shift else []
         for k in range(len(values) - 1):
             a, b = values[k], values[k + 1]
             if a is None or b is None or _letters(a) != _letters(b) or not _letters(a):
                 continue
-            verdict = _compare(a, b)
+            if any(
+                m[0] == "sym" and m in calc.walk(o)
+                for m, o in ((members[k], members[k + 1]), (members[k + 1], members[k]))
+            ):
+                continue  # k = k/|k|: an update, or an equation to solve, not an identity
+            # true for every real value of its letters; wrong when false for positive ones too
+            verdict = _compare(a, b) or (False if _compare(sizes[k], sizes[k + 1]) is False else None)
             if verdict is None:
                 continue
+            a, b = (a, b) if verdict else (sizes[k], sizes[k + 1])
             number = rows[k] if rows else line.number
             said = (
                 Said("the two sides agree")
@@ -99,7 +153,7 @@ def _kinds(tex: str, au) -> dict[str, str]:
     out = {}
     for letter, index in _BOLD.findall(tex):
         name = letter + (f"_{index}" if index else "")
-        out[name] = "matrix" if letter.isupper() else "vector"
+        out[name] = "identity" if name == "I" else "matrix" if letter.isupper() else "vector"
     for name, shape in au.shapes.known.items():
         if len(shape) == 1 and name not in out:
             out[name] = "vector"
@@ -123,9 +177,15 @@ def _eval(node, kinds):
             return sp.Matrix([sp.Symbol(f"{name}[{i}]", real=True) for i in range(WIDTH)])
         if kinds.get(name) == "matrix":
             return sp.Matrix(WIDTH, WIDTH, lambda i, j: sp.Symbol(f"{name}[{i},{j}]", real=True))
-        if name in ("T", "e", "oo"):
-            raise Unreadable(name)
-        return sp.Symbol(name, positive=True)  # a letter in a text: a size, an angle, a position
+        if kinds.get(name) == "identity":
+            return sp.eye(WIDTH)
+        if name == "pi":
+            return sp.pi
+        base = name.split("_")[0]
+        if name in ("T", "e", "oo") or (len(base) > 1 and base.lower() == base and base not in _GREEK):
+            raise Unreadable(name)  # a word (cos without its parentheses, hat, sintheta): not a letter
+        # a letter in a text is read twice: as any real number, and as a positive size
+        return sp.Symbol(name, positive=True) if kinds.get("") == "positive" else sp.Symbol(name, real=True)
     if op == "vec":
         items = [_eval(x, kinds) for x in node[1]]
         if all(isinstance(x, sp.MatrixBase) and x.rows == 1 for x in items):

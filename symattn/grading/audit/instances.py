@@ -53,6 +53,11 @@ def instance_claims(au, line, add, covered) -> None:
         relation = _relation(au, line, m.start(), given)
         if relation is None:
             continue
+        between = line.text[line.text.rfind(relation[0], 0, m.start()) + len(relation[0]) : m.start()]
+        if relation[0] in line.text[: m.start()] and given.name in re.findall(
+            r"[A-Za-z]\w*", " ".join(re.findall(r"⟨([^⟩]*)⟩", between))
+        ):
+            continue  # "T > 8D; the width is D/32, so for D = 4096, this is 128": which one "this" is, unsure
         shown, other, solved = relation
         true = solved.xreplace({given: value})
         try:
@@ -87,15 +92,20 @@ def simplified_claims(au, line, add, covered) -> None:
         if second == 0:
             continue
         factor = sp.factor(sp.cancel(first / second))
-        same = factor.is_positive is True
-        if not same and not _apart(first, second):
+        # an equation is kept by any factor of one sign; an inequality by a positive one, and
+        # turned round by a negative one (-2x < -4 is x > 2, never x < 2)
+        equation = sides[0][0] == "="
+        same = factor.is_positive is True or (equation and factor.is_negative is True)
+        flipped = not equation and factor.is_negative is True
+        if not same and not flipped and not _apart(first, second):
             continue
         add(
             Claim(
                 line.number,
                 m.group(0),
                 CERTIFIED if same else WRONG,
-                Said("the first's sides differ by ", Math(factor), " times the second's"),
+                Said("the first's sides differ by ", Math(factor), " times the second's")
+                + Said(": a negative factor turns an inequality round" if flipped else ""),
                 "letters: a relation simplified is the same relation (a positive factor, every letter "
                 "a positive size; SymPy)",
                 [(m.start("second") - 1, m.end("second") + 1)],
@@ -126,7 +136,10 @@ def _sides(plain: str) -> tuple[str, sp.Expr, sp.Expr] | None:
     sides = [letters.value(x, {}, []) for x in members]
     if sides[0] is None or sides[1] is None:
         return None
-    return relations[0], sides[0], sides[1]
+    flip = {">": "<", "≥": "≤", ">=": "≤", "<=": "≤"}  # a > b is b < a: one direction to compare
+    if relations[0] in (">", "≥", ">="):
+        return flip[relations[0]], sides[1], sides[0]
+    return flip.get(relations[0], relations[0]), sides[0], sides[1]
 
 
 def _relation(au, line, before: int, given: sp.Symbol) -> tuple[str, sp.Symbol, sp.Expr] | None:

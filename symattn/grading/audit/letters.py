@@ -26,10 +26,7 @@ from . import calc
 from .stated import Unreadable
 
 #: Capital words that are not products of letters: units and names authors write in math.
-_WORDS = {
-    "FLOP", "FLOPS", "FLOPs", "MLP", "RNN", "CNN", "LSTM", "GPU", "TPU", "HBM", "VMEM", "KV", "MHA",
-    "GQA", "MQA", "SM", "ICI", "DCN", "PCIe", "TB", "GB", "MB", "KB", "PB", "ReLU", "GELU",
-}  # fmt: skip
+_WORDS = calc.CAPITAL_WORDS
 _RUN = re.compile(r"[A-Z]{2,8}")
 
 

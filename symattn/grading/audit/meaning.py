@@ -20,7 +20,7 @@ proposition names (gradients, pooling, temperature) is not read.
 - **more similar, more weight**: ∂p_1/∂s_1 = p_1 p_2 > 0 for softmax weights p.
 - **heads at a fixed cost**: h heads of width w cost h·w; held at C, w = C/h falls as h grows.
 - **dot products are cheapest**: a squared distance ∑(q_i − k_i)² and an additive score
-  w·tanh(W_q q + W_k k) take more operations than ∑ q_i k_i (SymPy's ``count_ops``, d = 1..8).
+  w·tanh(W_q q + W_k k) take more operations than ∑ q_i k_i (SymPy's ``count_ops``, d = 1..4).
 - **the crossover with recurrence**: self-attention's O(n² d) against a recurrent layer's
   O(n d²) (:data:`.complexity.LAYERS`, constant factors dropped as a complexity table does):
   under the sentence's condition (n > d, d > n) the difference n d (n − d) has one sign, or not.
@@ -135,7 +135,7 @@ def _heads() -> Said:
 
 @functools.cache
 def _dot_cheapest() -> Said:
-    for d in range(1, 9):
+    for d in range(1, 5):
         q, k, w = (sp.symbols(f"{x}1:{d + 1}", real=True) for x in "qkw")
         dot = sp.count_ops(sum(a * b for a, b in zip(q, k, strict=True)), visual=False)
         distance = sp.count_ops(sum((a - b) ** 2 for a, b in zip(q, k, strict=True)), visual=False)
@@ -311,7 +311,8 @@ PROPOSITIONS = (
         ),
         re.compile(
             r"gradient|jacobian|derivative|logit|\blog\b|differen|residual|mask|cent(?:er|re)|column|rows\b"
-            r"|together|across|queries|heads|entries|\btotal",
+            r"|together|across|queries|heads|entries|\btotal|\b(?:first|last|top|some|these|those|few|two|three"
+            r"|four|subset|half)\b",
             re.I,
         ),
         _judge_sums,
@@ -332,7 +333,8 @@ PROPOSITIONS = (
         # pooling, a mean or a readout after it, a fixed query, cross-attention's memory: invariant,
         # truly; a causal mask or positions: not equivariant either
         re.compile(
-            r"\bpool|\bmean\b|averag|\bsum of|readout|\bCLS\b|fixed query|cross-attention|memory|causal"
+            r"\bpool|\bmean\b|averag|\bsum of|summ|sum over|\bmax|readout|\bCLS\b|fixed query|cross-attention"
+            r"|memory|causal"
             r"|mask|position|encoding|embedding|decoder|strictly",
             re.I,
         ),
@@ -350,7 +352,7 @@ PROPOSITIONS = (
         re.compile(r"\b(?:permut\w*|reorder\w*|shuffl\w*)\b[^.;]{0,40}\b(?:inputs?|tokens?|sequence)\b"),
         re.compile(
             r"\bpool|key-value|key/value|keys and values|position|\bsets?\b|\ba (?:single )?query|undo|revers"
-            r"|invers|\bsum\b|\bmean\b|averag|causal|mask|decoder|cross-attention",
+            r"|invers|\bsum\b|summ|\bmean\b|averag|\bmax|\bmin|aggregat|causal|mask|decoder|cross-attention",
             re.I,
         ),
         _judge_permuted,
@@ -368,7 +370,10 @@ PROPOSITIONS = (
             r"(?i:.*\b(?:(?:larger|higher|greater|bigger|more|increas\w*)\s+(?:dimension\w*|number of "
             r"(?:dimensions|terms|entries))|higher-dimensional|more terms)\b)"
         ),
-        re.compile(r"scal|divid|normali|temperature|1/|unit vectors?|cosine|small(?:er)? dimension", re.I),
+        re.compile(
+            r"scal|divid|normali|temperature|1/|unit vectors?|cosine|small(?:er)? dimension|averag|\bmean\b",
+            re.I,
+        ),
         _judge_more,
         _variance,
         "meaning: Var(q · k) = d for independent standard entries (symattn.proof.expectation), "
@@ -440,7 +445,7 @@ PROPOSITIONS = (
         _judge_costlier,
         _dot_cheapest,
         "meaning: a dot product takes fewer operations than a squared distance or an additive score "
-        "(SymPy's count_ops at d = 1..8)",
+        "(SymPy's count_ops at d = 1..4)",
     ),
     Proposition(
         "the crossover with recurrence",
@@ -466,7 +471,8 @@ PROPOSITIONS = (
         re.compile(r"\bself-attention\b|\battention (?:layers?|mechanism|matrix|scores|weights)\b", re.I),
         re.compile(
             r"linear attention|efficient|sparse|window|local|restricted|flash|memory|kernel|approximat"
-            r"|low-rank|recurren|RNN|convolution|MLP|feed-forward|parameters?",
+            r"|low-rank|recurren|RNN|convolution|MLP|feed-forward|parameters?|projection|including|total"
+            r"|decod|cache|per token|new token|incremental|generat",
             re.I,
         ),
         _judge_growth,
@@ -584,6 +590,8 @@ def _parts(line, add, covered) -> None:
     for m in _PARTS.finditer(line.text):
         if any(a < m.end() and m.start() < b for a, b in covered):
             continue
+        if re.search(r"\b(?:each|per|every|both|sides?)\b", m.group("parts")):
+            continue  # "3 tokens on each side + 1": a part counted more than once
         parts = [int(x) for x in re.findall(r"(?:^|\+)\s*(\d+)\s", m.group("parts"))]
         if len(parts) < 2:
             continue

@@ -97,6 +97,8 @@ RULES = (
     meaning.facts_in_words,
     instances.instance_claims,
 )
+#: A formula that follows these words states when something holds, not that it holds.
+_CONDITION = re.compile(r"\b(?:when|whenever|once|if|until|unless|whether)\s*$", re.I)
 _RULE_ERRORS = (
     Unreadable,
     ValueError,
@@ -208,7 +210,7 @@ class Auditor:
             attempt(instances.simplified_claims, self, line, add, covered)
             # identities of vectors, matrices and sines: before a chain or a mask reads them
             attempt(identities.identity_claims, self, line, add, covered)
-            for start, end, members, relations in self._chains(line, add):
+            for start, end, members, relations in self._chains(line, add, covered):
                 if not inside(covered, start, end):
                     attempt(self._chain, line, start, end, members, relations, add)
             for rule in RULES:
@@ -262,10 +264,10 @@ class Auditor:
             add(claim)
         return False  # the rest of the line is read by the other rules
 
-    def _chains(self, line: Line, add: Callable):
+    def _chains(self, line: Line, add: Callable, covered: list):
         for tex, plain, start, end in line.formulas:
-            if "bmatrix" in tex:
-                continue
+            if "bmatrix" in tex or inside(covered, start, end):
+                continue  # a formula another rule read (a relation simplified) is neither claim nor premise
             # "q_i ~ N(0, σ²) → Var(...) = σ⁴ d_k": what follows the arrow is the claim, what
             # comes before it its premises (read with the text's statistics)
             plain = re.split(r"\s[→⇒]\s", plain)[-1]
@@ -278,6 +280,11 @@ class Auditor:
                 continue
             if _APPLIED.search(plain):
                 continue  # v(0) = 1, Φ(0) = 1/2: a function of the text's at a point, not a product
+            a, b = line.sentence_at(start)
+            if _CONDITION.search(line.text[a:start]) and "=" in relations:
+                continue  # "the costs are equal when 2T = 16D": a condition, not a claim about T and D
+            if re.search(r"\b(?:sin|cos|tan)\(", plain) and re.search(r"degree|°|circ", line.text[a:b], re.I):
+                continue  # sin(90) on a calculator set to degrees: not SymPy's radians
             defines = self._definition(members, relations)
             digits = bool(re.search(r"\d", re.sub(r"sum_\(\w=1\)", "", plain)))
             names = set().union(*(calc.symbols_of(m) for m in members))
@@ -834,7 +841,11 @@ _ROUGHLY = re.compile(r"\b(?:roughly|about|approximately|around|nearly|some)\b|~
 #: A formula that only gives a value: ``⟨h = 8⟩``, ``⟨d_k = d_v = 64⟩`` (each name before it).
 _LONE = re.compile(r"⟨\s*((?:[A-Za-z]\w*\s*=\s*)+)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*⟩")
 #: A sentence that supposes (``a model with ⟨d_k = 32⟩ would``): its values hold in it only.
-_SUPPOSING = re.compile(r"\b(?:would|could|might|if|whereas|instead)\b", re.I)
+_SUPPOSING = re.compile(
+    r"\b(?:would|could|might|if|whereas|instead)\b"
+    r"|\bfor\s+(?:e\.g\.,?\s+)?⟨[^⟩]*⟩,?\s+(?:this|that|it)\b",  # "for D = 4096, this is 8192": an instance
+    re.I,
+)
 
 
 def _givens(line: Line, before: int | None) -> list[tuple[str, sp.Rational]]:

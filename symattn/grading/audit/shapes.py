@@ -427,6 +427,12 @@ def named_products(au, line, add, covered) -> None:
         if inside(covered, start, end):
             continue
         sentence, at = au.doc.sentence(line, start)
+        if re.search(
+            r"from the left|on the left|left-multipl|Kronecker|⊗|outer product|element-?wise|Hadamard",
+            sentence,
+            re.I,
+        ):
+            continue  # another product than A times B in the order named
         made = None
         for m in _NAMED_PRODUCT.finditer(sentence):
             left, right = read_dims(m.group("left")), read_dims(m.group("right"))

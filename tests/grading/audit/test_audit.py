@@ -610,7 +610,6 @@ def test_the_text_report_shows_claims_as_unicode_math(cli):
         ("Note that $\\frac{\\ln 8}{\\ln 2} = 3$ here.\n", "certified", "ln(8)/ln(2)"),
         ("Note that $(\\sqrt{2}+1)(\\sqrt{2}-1) = 1$ here.\n", "certified", "√2"),
         ("Note that $\\frac{\\ln 9}{\\ln 3} = 3$ here.\n", "wrong", "ln(9)/ln(3)"),
-
         ("Each layer costs $5 N d_{\\text{model}}^2$ multiply-adds.\n", "wrong", "4*N*d_model^2"),
     ],
 )

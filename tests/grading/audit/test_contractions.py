@@ -149,8 +149,7 @@ def test_a_figure_without_digits_and_an_outer_product_in_a_sentence():
 
 def test_relations_the_text_assumes_hold_for_the_axes():
     text = SHAPES.split("- A dot")[0] + (
-        "Assume the matrices are square, $$M = N$$ and $$P = N$$.\n\n"
-        "Then $$AB$$ costs $$2N^3$$ FLOPs.\n"
+        "Assume the matrices are square, $$M = N$$ and $$P = N$$.\n\nThen $$AB$$ costs $$2N^3$$ FLOPs.\n"
     )
     assert [(v) for _, v, _ in _claims(text)] == ["certified"]
 
@@ -186,7 +185,9 @@ def test_a_column_that_counts_something_else_is_not_read(header):
 
 
 def test_an_outer_product_adds_nothing_and_an_entrywise_one_is_not_guessed():
-    text = MACROS + r"""
+    text = (
+        MACROS
+        + r"""
 $$
 \begin{array}{cc}
 \textrm{operation} & \textrm{FLOPs} \\
@@ -196,11 +197,14 @@ x[P] \cdot z[P] & 2P \\
 \end{array}
 $$
 """
+    )
     assert [(n, v) for n, v, _ in _claims(text)] == [(9, "certified"), (11, "certified")]
 
 
 def test_a_rough_total_may_leave_out_rows_of_lower_order_and_subtotals_start_anew():
-    text = MACROS + r"""
+    text = (
+        MACROS
+        + r"""
 $$
 \begin{array}{cc}
 \textrm{operation} & \textrm{FLOPs} \\
@@ -214,6 +218,7 @@ A[B,T,F] \cdot R[F,D] & 2BTDF \\
 \end{array}
 $$
 """
+    )
     got = [(n, v) for n, v, _ in _claims(text)]
     assert got == [(n, "certified") for n in range(9, 16)]
     assert [v for n, v, _ in _claims(text.replace(r"\approx 4BTDF", r"\approx 2BTDF"))][3] == "wrong"
@@ -234,7 +239,10 @@ def test_a_table_in_markdown_with_a_header_in_words():
         "| $A[B,T,F] \\cdot W[F,D]$ | $2BTDF$ | $FD$ |\n| $A[B,T,F] \\cdot W_2[F,D]$ | $2BTD$ | $FD$ |\n"
     )
     assert [(n, v) for n, v, _ in _claims(text)] == [
-        (15, "certified"), (15, "certified"), (16, "wrong"), (16, "certified")
+        (15, "certified"),
+        (15, "certified"),
+        (16, "wrong"),
+        (16, "certified"),
     ]
 
 

@@ -90,7 +90,7 @@ _LATER = "Then $2 + 2 = 5$.\n\n# Later\n\nAnd $3 + 3 = 7$.\n"
     [
         # review: a display never closed hid the rest of the text, across headings (exit 0)
         ("The weights lie in \\[0, 1) after dropout.\n\n" + _LATER, [3, 7], [1]),
-        ("~~~\ncost = \"$$\"\n~~~\n\nThen $2 + 2 = 5$.\n", [5], []),  # a ~~~ fence is code too
+        ('~~~\ncost = "$$"\n~~~\n\nThen $2 + 2 = 5$.\n', [5], []),  # a ~~~ fence is code too
         ("GPUs cost $5 an hour.\n```\nx = 1\n```\nThen $2 + 2 = 5$.\n", [5], [1]),  # a fence ends a $
         ("An open $5 here.\n## Heading\nThen $2 + 2 = 5$.\n", [3], [1]),  # and so does a heading
     ],

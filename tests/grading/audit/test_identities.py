@@ -68,9 +68,30 @@ def test_a_true_identity_is_certified_and_a_planted_error_flagged_at_its_line(na
         # a pole at every point tried would decide nothing; a sizes' square root is a size's
         "$$\\sqrt{\\mathbf{x}^\\top \\mathbf{x}} = \\|\\mathbf{x}\\|$$\n",
         "$$\\sqrt{d^2} \\cdot \\sin(\\theta) = d \\sin(\\theta)$$\n",
+        # from a hostile review: true formulas once called wrong
+        "$\\cos 2x = 2\\cos^2 x - 1$\n",  # cos without parentheses: not read as a letter
+        "If $\\mathbf{q}^\\top\\mathbf{k} = 0$, then $\\|\\mathbf{q} + \\mathbf{k}\\|^2 = "
+        "\\|\\mathbf{q}\\|^2 + \\|\\mathbf{k}\\|^2$.\n",
+        "For unit vectors, $\\|\\mathbf{q} - \\mathbf{k}\\|^2 = 2 - 2\\mathbf{q}^\\top\\mathbf{k}$.\n",
+        "The matrix $\\mathbf{M} = \\mathbf{X}^\\top \\mathbf{X}$ is symmetric, so $\\mathbf{M} = "
+        "\\mathbf{M}^\\top$.\n",
+        "Also $\\mathbf{I}^\\top = \\mathbf{I}$.\n",
+        "Normalise in place: $\\mathbf{k} = \\mathbf{k}/\\|\\mathbf{k}\\|$.\n",
+        "The curves cross where $\\sin(x) = \\cos(x)$, that is at $x = \\pi/4$.\n",
+        "$\\hat{\\mathbf{q}}^\\top\\mathbf{q} = "
+        "\\|\\mathbf{q}\\|\\,\\hat{\\mathbf{q}}^\\top\\hat{\\mathbf{q}}$\n",
+        "Let $A \\in \\mathbb{R}^{m \\times n}$ and $B \\in \\mathbb{R}^{n \\times p}$. Then $(AB)^\\top = "
+        "B^\\top A^\\top$.\n",
+        "On a calculator set to degrees, $\\sin(90) = 1$.\n",
         # a product of shapes that do not fit is not an identity to compare
         "$$\\mathbf{q} \\mathbf{k} = \\mathbf{k} \\mathbf{q}$$\n",
     ],
 )
 def test_what_cannot_be_compared_is_never_called_wrong(text):
     assert "wrong" not in [v for _, v in _decided(text)]
+
+
+def test_a_false_identity_for_real_letters_is_not_certified_by_reading_them_as_sizes():
+    # |c x| = c |x| holds for a positive c only: never certified, and not wrong for sizes
+    text = "For every real $c$, $\\|c \\mathbf{x}\\| = c \\|\\mathbf{x}\\|$.\n"
+    assert _decided(text) == []

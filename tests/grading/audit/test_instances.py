@@ -26,6 +26,14 @@ CASES = {
         "This is a question of when $24BTDNH = 12BT^2NH$. Simplifying we get $2D = T$.\n",
         ("$2D = T$", "$3D = T$"),
     ),
+    "an equation divided by a negative factor": (
+        "They match when $24BTDNH = 12BT^2NH$. Simplifying we get $T = 2D$.\n",
+        ("$T = 2D$", "$T = 3D$"),
+    ),
+    "an inequality divided by a negative number": (
+        "We need $-2x < -4$. Dividing both sides by minus two we get $x > 2$.\n",
+        ("$x > 2$", "$x < 2$"),
+    ),
     "an inequality rearranged": (
         "Attention dominates once $T > 8D$, and rearranging we get $T/D > 8$.\n",
         ("$T/D > 8$", "$T/D > 6$"),
@@ -53,6 +61,8 @@ def test_a_true_instance_is_certified_and_a_planted_error_flagged(name):
         "It balances when $T^2 = 4D^2 + T$. For $D = 2$, this is $5$.\n",
         # simplified into a relation of another kind: not compared
         "Attention dominates once $T > 8D$; rearranging we get $8D < T$.\n",
+        # a value supposed for an instance holds in its sentence only, never as a given later
+        "The crossover is at $T = 6D$, so for $D = 512$, this is $3072$.\n\nWe have $2T = 12D$.\n",
         # a squared relation over positive sizes: the same relation
         "When $T^2 = 4D^2$, dividing by $T + 2D$ we get $T = 2D$.\n",
     ],

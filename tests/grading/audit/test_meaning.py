@@ -335,6 +335,19 @@ def test_a_declared_shape_that_leaves_its_sentences_product_undefined_is_flagged
         "So $18BTDF + 24BTDNH \\approx 18BTDF$ when F is large.\n",
         "A total of 6ND FLOPs per token: 2ND for the forward pass, and 4NT for the backward pass over "
         "the tokens.\n",
+        "The softmax weights on the first two keys sum to 0.5.\n",
+        "A Transformer encoder followed by summing over tokens is permutation-invariant.\n",
+        "When we permute the input tokens, the elementwise maximum of the outputs is unchanged.\n",
+        "With more dimensions, the average of the dot product's terms has a smaller variance.\n",
+        "The self-attention layer's total cost, including its projections, is quadratic in the model "
+        "dimension.\n",
+        "During decoding with a KV cache, the cost of self-attention for each new token is linear in the "
+        "sequence length.\n",
+        "We use a local window of 7, i.e. 3 tokens on each side + 1 centre token.\n",
+        "Here a $d \\times m$ matrix is multiplied by an $n \\times d$ matrix from the left.\n",
+        "Attention dominates when $T > 8D$; the per-head width is $D/32$, so for $D = 4096$, this is "
+        "$128$.\n",
+        "We train with $T = 2048$ and $D = 1024$.\n\nThe two costs are equal when $2T = 16D$.\n",
         "Linear attention makes the cost linear in the sequence length.\n",
         "The MLP cost of a transformer is linear in the sequence length.\n",
         "FlashAttention's memory grows linearly with the sequence length, unlike the attention matrix.\n",
