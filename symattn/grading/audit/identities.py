@@ -283,3 +283,61 @@ def _compare(a, b) -> bool | None:
 def _shown(a, b):
     d = a - b
     return sp.simplify(sp.expand_trig(d)) if not isinstance(d, sp.MatrixBase) else d.applyfunc(sp.simplify)
+
+
+#: "where the ⟨2 × 2⟩ projection matrix does not depend on any position index ⟨i⟩".
+_DEPENDS = re.compile(
+    r"\b(?:the\s+)?(?:⟨\s*(?P<rows>\d+)\s*×\s*(?P<cols>\d+)\s*⟩\s+)?(?:[a-z]+\s+)?matrix\s+"
+    r"(?P<negated>does\s+not\s+|doesn't\s+|is\s+not\s+|isn't\s+)?(?:depends?|dependent)\s+(?:up)?on\s+"
+    r"(?:any\s+|the\s+)?(?:[a-z]+\s+){0,3}⟨\s*(?P<var>[A-Za-z]\w*)\s*⟩"
+)
+
+
+def dependence_claims(au, line, add, covered) -> None:
+    """Whether a matrix of the display just before depends on a letter, as the text says: the
+    first matrix of the stated size written out there, read as SymPy (its letters are its free
+    symbols)."""
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Said
+
+    for m in _DEPENDS.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        matrix = _matrix_before(au, line, m.group("rows"), m.group("cols"))
+        if matrix is None:
+            continue
+        letters = {s.name for s in matrix.free_symbols}
+        depends = m.group("var") in letters
+        said = not m.group("negated")
+        shown = ", ".join(sorted(letters)) or "no letter"
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if depends == said else WRONG,
+                Said(f"the matrix is written in {shown}"),
+                "meaning: what a matrix written out just before depends on (its letters, read by SymPy)",
+                [m.span()],
+            )
+        )
+
+
+def _matrix_before(au, line, rows: str | None, cols: str | None) -> sp.Matrix | None:
+    """The first matrix (of ``rows`` × ``cols``, when given) written in the display that stands
+    just before ``line``, nothing but blank lines between them."""
+    earlier = [x for x in au.doc.lines if x.number < line.number and x.kind != "blank"][-1:]
+    if not earlier or earlier[0].kind != "math":
+        return None
+    for tex, _plain, _start, _end in earlier[0].formulas:
+        for body in _MATRIX.finditer(tex):
+            try:
+                members, relations = calc.parse_chain(calc.latex_to_plain(_matrices(body.group(0))))
+            except Unreadable:
+                continue
+            value = _value(members[0], {}) if not relations else None
+            if not isinstance(value, sp.MatrixBase):
+                continue
+            if rows and cols and value.shape != (int(rows), int(cols)):
+                continue
+            return value
+    return None

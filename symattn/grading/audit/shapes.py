@@ -51,6 +51,8 @@ class Shapes:
         self.sizes: set[str] = set()  # the names used as sizes: scalars wherever they stand
         #: Products and dot products whose sizes were compared and agreed, since last reset.
         self.checked: list = []
+        #: Weight matrices declared with their shapes in words, by section: for parameter counts.
+        self.weights: dict[int, dict[str, tuple]] = {}
 
     def declare(self, name: str, shape: Shape) -> None:
         self.known[name] = shape
@@ -459,3 +461,74 @@ def named_products(au, line, add, covered) -> None:
         ok = all(sp.expand(a - b) == 0 for a, b in zip(dims, made[1], strict=True))
         verdict = CERTIFIED if ok else WRONG
         add(Claim(line.number, line.text[start:end], verdict, Said(typeset(made[1])), rule, [(start, end)]))
+
+
+#: "where ⟨W^(0)⟩ and ⟨W^(1)⟩ are (D, ED)- and (ED, D)-shaped matrices, respectively".
+_RESPECTIVELY = re.compile(
+    r"⟨(?P<a>[A-Z][^⟨⟩]{0,12})⟩\s+and\s+⟨(?P<b>[A-Z][^⟨⟩]{0,12})⟩\s+are\s+(?P<sa>\([^()]*\))-?\s+and\s+"
+    r"(?P<sb>\([^()]*\))-shaped\s+(?:matrices|tensors|weights)"
+)
+#: "This block requires ⟨2 E D^2⟩ parameters per layer, only counting ... weights".
+_PARAMETERS = re.compile(
+    r"\b(?:requires|require|carry|carries|has|have|uses|needs)\s+⟨(?P<count>[^⟨⟩]+)⟩\s+(?:total\s+)?parameters"
+)
+
+
+def parameter_claims(au, line, add, covered) -> None:
+    """Weight matrices declared with their shapes in words ("⟨W^(0)⟩ and ⟨W^(1)⟩ are (D, ED)- and
+    (ED, D)-shaped matrices, respectively"), then a count of the section's parameters said in
+    the text's letters: the sum of the weights' sizes (products of the letters, SymPy)."""
+    from .letters import value
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Math, Said
+
+    for m in _RESPECTIVELY.finditer(line.text):
+        declared = au.shapes.weights.setdefault(line.section, {})
+        for name, shape in ((m.group("a"), m.group("sa")), (m.group("b"), m.group("sb"))):
+            sizes = _letter_sizes(shape[1:-1])
+            if sizes is not None:
+                declared[name.strip()] = sizes
+    for m in _PARAMETERS.finditer(line.text):
+        weights = au.shapes.weights.get(line.section, {})
+        if inside(covered, *m.span()) or not weights:
+            continue
+        try:
+            members, relations = calc.parse_chain(m.group("count"))
+        except Unreadable:
+            continue
+        stated = value(members[0], {}, []) if not relations else None
+        if stated is None:
+            continue
+        total = sum(sp.Mul(*shape) for shape in weights.values())
+        ratio = sp.simplify(stated / total)
+        if not ratio.is_number:
+            continue  # counts something else than these weights
+        said = Said(" + ".join(f"{n}: {_show(s)}" for n, s in weights.items()) + " = ", Math(total))
+        span = (m.start("count") - 1, m.end("count") + 1)
+        add(
+            Claim(
+                line.number,
+                line.text[span[0] : span[1]],
+                CERTIFIED if ratio == 1 else WRONG,
+                said,
+                "shapes: parameters of the weights the section declares (the product of each one's sizes)",
+                [span],
+            )
+        )
+
+
+def _letter_sizes(text: str) -> tuple | None:
+    """``D, ED``: each size in the text's letters (ED is E·D), or None."""
+    from .letters import value
+
+    out = []
+    for part in text.split(","):
+        try:
+            members, relations = calc.parse_chain(part.strip())
+        except Unreadable:
+            return None
+        size = value(members[0], {}, []) if not relations and len(members) == 1 else None
+        if size is None:
+            return None
+        out.append(size)
+    return tuple(out)

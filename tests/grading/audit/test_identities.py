@@ -95,3 +95,18 @@ def test_a_false_identity_for_real_letters_is_not_certified_by_reading_them_as_s
     # |c x| = c |x| holds for a positive c only: never certified, and not wrong for sizes
     text = "For every real $c$, $\\|c \\mathbf{x}\\| = c \\|\\mathbf{x}\\|$.\n"
     assert _decided(text) == []
+
+
+_ROTATION = (
+    "$$\\begin{bmatrix} \\cos(\\delta \\omega) & \\sin(\\delta \\omega) \\\\ -\\sin(\\delta \\omega) & "
+    "\\cos(\\delta \\omega) \\end{bmatrix} \\begin{bmatrix} p_{i} \\\\ p_{i+1} \\end{bmatrix}$$\n\n"
+    "where the $2\\times 2$ projection matrix does not depend on any position index $i$.\n"
+)
+
+
+def test_what_a_matrix_written_just_before_depends_on():
+    assert _decided(_ROTATION) == [(3, "certified")]
+    assert _decided(_ROTATION.replace("does not depend on any", "depends on the")) == [(3, "wrong")]
+    assert _decided(_ROTATION.replace("index $i$", "index $\\delta$")) == [(3, "wrong")]
+    # a matrix of another size than the one named is not the one meant: nothing is decided
+    assert _decided(_ROTATION.replace("$2\\times 2$", "$3\\times 3$")) == []

@@ -235,6 +235,13 @@ CASES = {
         ("the output $n \\times n$", "the output $n \\times d$"),
         1,
     ),
+    "shapes: parameters of the weights a section declares": (
+        "## MLP\n\nThe block is $z = \\phi(z W^0) W^1$ where $W^0$ and $W^1$ are (D, ED)- and (ED, D)-shaped "
+        "matrices,\nrespectively.\n\nThis block requires $2ED^2$ parameters per layer, counting weights "
+        "only.\n",
+        ("$2ED^2$ parameters", "$ED^2$ parameters"),
+        6,
+    ),
     "statistics in words, the paragraph's own width": (
         "Additive attention takes queries $q \\in \\mathbb{R}^q$.\n\n"
         "Assume all elements of $q \\in \\mathbb{R}^d$ and $k \\in \\mathbb{R}^d$ are independent "
