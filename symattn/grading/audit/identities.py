@@ -37,35 +37,11 @@ _MATRIX = re.compile(r"\\begin\{bmatrix\}(.*?)\\end\{bmatrix\}", re.S)
 _DEFINED = re.compile(
     r"\s*(?!(?:sin|cos|tan|tanh|exp|sqrt|ln|log|softmax)\()[A-Za-z]\w*\((?:[^()]|\([^()]*\))*\)\s*=(?!=)"
 )
-_GREEK = set(
-    [
-        "alpha",
-        "beta",
-        "gamma",
-        "delta",
-        "epsilon",
-        "varepsilon",
-        "zeta",
-        "eta",
-        "theta",
-        "vartheta",
-        "iota",
-        "kappa",
-        "lambda",
-        "mu",
-        "nu",
-        "xi",
-        "rho",
-        "sigma",
-        "tau",
-        "upsilon",
-        "phi",
-        "varphi",
-        "chi",
-        "psi",
-        "omega",
-    ]
-)
+_GREEK = {
+    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta",
+    "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "varphi",
+    "chi", "psi", "omega",
+}  # fmt: skip
 #: Words that make an equation hold under a condition, not for all values (If q^T k = 0, then ...;
 #: for unit vectors; a symmetric S): such a formula is left to the reader.
 _CONDITIONED = re.compile(

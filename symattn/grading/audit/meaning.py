@@ -423,7 +423,7 @@ PROPOSITIONS = (
         ),
         re.compile(
             r"\b(?:maintain|keep|preserve|hold)\w*\s+(?:the\s+)?(?:total\s+|overall\s+)?(?:computation"
-            r"|computational cost|cost|compute|number of parameters|parameter count|FLOPs)\b"
+            r"|computational cost|cost|compute|FLOPs)\b"
         ),
         re.compile(r"fewer|halv|\bfrom\b|layers?\b|parameters?", re.I),
         _judge_reduced,
