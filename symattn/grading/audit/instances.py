@@ -3,8 +3,11 @@
 
 **Simplified**: a relation followed by "simplifying (rearranging, dividing ...) we get" another
 is the same relation when the difference of the first's sides is the second's times a factor
-SymPy proves positive, every letter a positive size (24BTDNH − 12BT²NH = 12BTNH · (2D − T));
-a factor that still holds the second's letters is another relation, and the claim is wrong.
+SymPy proves of one sign, every letter a positive size (24BTDNH − 12BT²NH = −12BTNH · (T − 2D));
+``a > b`` is read as ``b < a``. An equation is kept by a factor of either sign, an inequality by
+a positive one only: a negative one turns it round (−2x < −4 is x > 2, never x < 2), and the
+claim is wrong, as it is when positive sizes make one relation's sides equal and not the
+other's. Anything else decides nothing.
 
 The relation is the latest one the sentence (or the paragraph before it) states between two of
 the text's letters, ``2D = T`` or ``T > 8D`` (an inequality's boundary, ``T = 8D``); the
@@ -106,7 +109,7 @@ def simplified_claims(au, line, add, covered) -> None:
                 CERTIFIED if same else WRONG,
                 Said("the first's sides differ by ", Math(factor), " times the second's")
                 + Said(": a negative factor turns an inequality round" if flipped else ""),
-                "letters: a relation simplified is the same relation (a positive factor, every letter "
+                "letters: a relation simplified is the same relation (a factor of one sign, every letter "
                 "a positive size; SymPy)",
                 [(m.start("second") - 1, m.end("second") + 1)],
             )
