@@ -301,10 +301,8 @@ def dependence_claims(au, line, add, covered) -> None:
 def _matrix_before(au, line, rows: str | None, cols: str | None) -> sp.Matrix | None:
     """The first matrix (of ``rows`` × ``cols``, when given) written in the display that stands
     just before ``line``, nothing but blank lines between them."""
-    earlier = [x for x in au.doc.lines if x.number < line.number and x.kind != "blank"][-1:]
-    if not earlier or earlier[0].kind != "math":
-        return None
-    for tex, _plain, _start, _end in earlier[0].formulas:
+    display = _display_before(au, line)
+    for tex, _plain, _start, _end in display.formulas if display is not None else []:
         for body in _MATRIX.finditer(tex):
             try:
                 members, relations = calc.parse_chain(calc.latex_to_plain(_matrices(body.group(0))))
@@ -317,3 +315,68 @@ def _matrix_before(au, line, rows: str | None, cols: str | None) -> sp.Matrix | 
                 continue
             return value
     return None
+
+
+#: "the final term depends on ⟨q⟩ only", of the last member of the display just before.
+_TERM = re.compile(
+    r"\b(?:the\s+)?(?P<which>first|second|third|last|final)\s+term\s+(?P<negated>does\s+not\s+|doesn't\s+)?"
+    r"(?:depends?|is\s+dependent)\s+(?:only\s+)?(?:up)?on\s+(?:the\s+)?(?:[a-z]+\s+){0,2}?⟨\s*(?P<var>[A-Za-z]\w*)\s*⟩"
+    r"(?P<only>\s+only|\s+alone)?"
+)
+_ORDINAL = {"first": 0, "second": 1, "third": 2, "last": -1, "final": -1}
+
+
+def term_claims(au, line, add, covered) -> None:
+    """What a term of the formula displayed just before depends on: the letters of that term as
+    written (the last member's terms in the order the text writes them)."""
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Said
+
+    for m in _TERM.finditer(line.text):
+        display = _display_before(au, line)
+        if inside(covered, *m.span()) or display is None:
+            continue
+        plain = calc.latex_to_plain(_matrices(display.formulas[-1][0]))
+        head = _DEFINED.match(plain)
+        try:
+            members, _ = calc.parse_chain(plain[head.end() :] if head else plain)
+        except Unreadable:
+            continue
+        terms = _terms(members[-1])
+        k = _ORDINAL[m.group("which")]
+        if len(terms) < 2 or k >= len(terms):
+            continue
+        letters = calc.symbols_of(terms[k])
+        var = m.group("var")
+        holds = (
+            (var not in letters)
+            if m.group("negated")
+            else (letters == {var} if m.group("only") else var in letters)
+        )
+        shown = ", ".join(sorted(letters)) or "no letter"
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if holds else WRONG,
+                Said(f"the {m.group('which')} term is written in {shown}"),
+                "meaning: what a term of the formula displayed just before depends on (its letters, as "
+                "written)",
+                [m.span()],
+            )
+        )
+
+
+def _terms(node) -> list:
+    """The terms of a sum as written, left to right (a − b has the terms a and −b)."""
+    if node[0] == "add":
+        return _terms(node[1]) + _terms(node[2])
+    if node[0] == "sub":
+        return [*_terms(node[1]), ("neg", node[2])]
+    return [node]
+
+
+def _display_before(au, line):
+    """The display that stands just before ``line``, nothing but blank lines between them."""
+    earlier = [x for x in au.doc.lines if x.number < line.number and x.kind != "blank"][-1:]
+    return earlier[0] if earlier and earlier[0].kind == "math" and earlier[0].formulas else None

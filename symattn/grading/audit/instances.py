@@ -32,6 +32,8 @@ _INSTANCE = re.compile(
     r"⟨\s*(?P<value>[\d.,]+)\s*⟩"
 )
 _RELATIONS = {"=", "==", ">", "<", "≥", "≤", ">=", "<="}
+#: Words that make a text's letters other than positive sizes.
+_NOT_SIZES = re.compile(r"\b(?:negative|real|integers?|complex|signs?|any number|nonzero)\b", re.I)
 _SIMPLIFIED = re.compile(
     r"⟨(?P<first>[^⟩]+)⟩[.,;:]?\s+(?:(?:and|so|then|thus)\s+)?(?:[Ss]implifying|[Rr]earranging|[Ss]olving|[Cc]ancelling|[Dd]ividing"
     r"[^⟨.;]{0,40}?),?\s+(?:we get|gives|yields|we find|we obtain|leaves)\s+⟨(?P<second>[^⟩]+)⟩"
@@ -85,8 +87,12 @@ def simplified_claims(au, line, add, covered) -> None:
     from .said import Math, Said
 
     for m in _SIMPLIFIED.finditer(line.text):
-        if inside(covered, *m.span("second")):
-            continue
+        if inside(covered, *m.span("second")) or re.match(r"\s*(?:or|and)\b", line.text[m.end() :]):
+            continue  # "we get ⟨c < 0⟩ or ⟨c > 0⟩": the second relation is only part of what is said
+        a, b = line.sentence_at(m.start())
+        earlier = au.doc.sentence(line, max(0, a - 2))[0] if a else ""
+        if _NOT_SIZES.search(line.text[a:b] + " " + earlier):
+            continue  # letters said to be negative, or any real number: not sizes, not read here
         sides = [_sides(m.group(k)) for k in ("first", "second")]
         if sides[0] is None or sides[1] is None or sides[0][0] != sides[1][0]:
             continue

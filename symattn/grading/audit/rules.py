@@ -95,9 +95,14 @@ RULES = (
     shapes.parameter_claims,
     indices.range_claims,
     identities.dependence_claims,
+    identities.term_claims,
     complexity.complexity_claims,
     meaning.facts_in_words,
     instances.instance_claims,
+)
+#: Words of a limit an approximation is taken in (≫ is read "gg"): the audit does not take limits.
+_ASYMPTOTIC = re.compile(
+    r"≫|≪|\bgg\b|\bll\b|much (?:greater|larger|smaller|less)|dominat|negligible|limit", re.I
 )
 #: A formula that follows these words states when something holds, not that it holds.
 _CONDITION = re.compile(r"\b(?:when|whenever|once|if|until|unless|whether)\s*$", re.I)
@@ -364,6 +369,8 @@ class Auditor:
             figure = Stated.read(calc.literal(members[stated[-1]]))
             ok = all(rounds_to(v, figure, True) for i, v in enumerate(values) if i not in stated)
             verdict, k = ("agree" if ok else "differ"), 0
+        elif "≈" in relations and _ASYMPTOTIC.search(line.text[slice(*line.sentence_at(start))]):
+            return False  # "S ≫ T = 1 ⟹ ST/(S+T) ≈ 1": an approximation under the text's own limit
         elif "≈" in relations:  # each neighbour by its own relation, the first that differs
             pairs = [
                 letters.approximate(values[i], values[i + 1])

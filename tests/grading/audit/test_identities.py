@@ -110,3 +110,19 @@ def test_what_a_matrix_written_just_before_depends_on():
     assert _decided(_ROTATION.replace("index $i$", "index $\\delta$")) == [(3, "wrong")]
     # a matrix of another size than the one named is not the one meant: nothing is decided
     assert _decided(_ROTATION.replace("$2\\times 2$", "$3\\times 3$")) == []
+
+
+_DISTANCE = (
+    "$$a(\\mathbf{q}, \\mathbf{k}_i) = \\mathbf{q}^\\top \\mathbf{k}_i -\\frac{1}{2} \\|\\mathbf{k}_i\\|^2 "
+    "-\\frac{1}{2} \\|\\mathbf{q}\\|^2.$$\n\n"
+    "First, note that the final term depends on $\\mathbf{q}$ only.\n"
+)
+
+
+def test_what_a_term_of_the_formula_displayed_just_before_depends_on():
+    assert _decided(_DISTANCE) == [(3, "certified")]
+    assert _decided(_DISTANCE.replace("final term", "second term")) == [(3, "wrong")]
+    assert _decided(_DISTANCE.replace("$\\mathbf{q}$ only", "$\\mathbf{k}_i$ only")) == [(3, "wrong")]
+    assert _decided(_DISTANCE.replace("depends on", "does not depend on").replace(" only", "")) == [
+        (3, "wrong")
+    ]

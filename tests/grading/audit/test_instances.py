@@ -63,6 +63,9 @@ def test_a_true_instance_is_certified_and_a_planted_error_flagged(name):
         "Attention dominates once $T > 8D$; rearranging we get $8D < T$.\n",
         # a value supposed for an instance holds in its sentence only, never as a given later
         "The crossover is at $T = 6D$, so for $D = 512$, this is $3072$.\n\nWe have $2T = 12D$.\n",
+        # letters said to be negative or any real number are not sizes; a relation cut short by "or"
+        "For a negative $c$ we have $c^2 > 0$. Solving we get $c < 0$ or $c > 0$.\n",
+        "For real $x$ we have $x^2 = 4$. Solving we get $x = 2$, among others.\n",
         # a squared relation over positive sizes: the same relation
         "When $T^2 = 4D^2$, dividing by $T + 2D$ we get $T = 2D$.\n",
     ],

@@ -339,6 +339,7 @@ def test_a_declared_shape_that_leaves_its_sentences_product_undefined_is_flagged
         # an approximation that needs a premise (S much smaller than V, T about D): not decided
         "The above components require $(V+S)D \\approx VD$ parameters per model.\n",
         "It costs $4BTD^2 + 2BT^2D \\approx 6BTD^2$ FLOPs when $T \\approx D$.\n",
+        "We can make the approximation:\n\n$$S \\gg T = 1 \\implies \\frac{ST}{S+T} \\approx 1$$\n",
         "So $18BTDF + 24BTDNH \\approx 18BTDF$ when F is large.\n",
         "A total of 6ND FLOPs per token: 2ND for the forward pass, and 4NT for the backward pass over "
         "the tokens.\n",
