@@ -331,6 +331,19 @@ def shape_claims(au, line, add, covered) -> None:
                 claim(m.start(), m.end(), False, Said("not defined: ") + misfit.said, rule)
 
 
+def _equated(au, a: sp.Expr, b: sp.Expr) -> bool:
+    """Whether the text writes the two sizes equal somewhere (``d_k = d``, ``d = d_k = d_v``)."""
+    if not (isinstance(a, sp.Symbol) and isinstance(b, sp.Symbol)):
+        return False
+    names = "|".join(re.escape(x.name) for x in (a, b))
+    chain = rf"⟨[^⟩]*\b(?:{names})\s*=\s*(?:[^⟩=]*=\s*)*(?:{names})\b[^⟩]*⟩"
+    return any(
+        re.search(rf"\b{re.escape(a.name)}\b", m.group(0))
+        and re.search(rf"\b{re.escape(b.name)}\b", m.group(0))
+        for m in re.finditer(chain, au.doc.text())
+    )
+
+
 def _where_misfit(au, line, at: int, premises: dict) -> Mismatch | None:
     """A shape declared on ``line`` for a name an equation of its sentence, on an earlier line,
     multiplies ("⟨K = X W_k⟩ where ⟨W_k⟩ is a / learnable weight matrix of shape ⟨D_k × D_x⟩"):
@@ -425,6 +438,7 @@ def named_products(au, line, add, covered) -> None:
     from .said import Said
 
     rule = "shapes: a product named in words by its operands' shapes"
+    premises = au.premises(line)
     for _, _, start, end in line.formulas:
         if inside(covered, start, end):
             continue
@@ -440,7 +454,7 @@ def named_products(au, line, add, covered) -> None:
             left, right = read_dims(m.group("left")), read_dims(m.group("right"))
             if left is None or right is None or len(left) != 2 or len(right) != 2:
                 continue
-            ok = sp.expand(left[1] - right[0]) == 0
+            ok = _same(left[1], right[0], premises) or _equated(au, left[1], right[0])
             if m.start("right") - 1 == at:  # the product, read on the line of its right operand
                 said = Said(typeset(left), " by ", typeset(right), ": " if ok else " is not defined: ")
                 said = said + (Said(typeset((left[0], right[1]))) if ok else Said("inner sizes differ"))
@@ -458,7 +472,7 @@ def named_products(au, line, add, covered) -> None:
         dims = read_dims(out.group("out"))
         if dims is None or len(dims) != 2:
             continue
-        ok = all(sp.expand(a - b) == 0 for a, b in zip(dims, made[1], strict=True))
+        ok = all(_same(a, b, premises) or _equated(au, a, b) for a, b in zip(dims, made[1], strict=True))
         verdict = CERTIFIED if ok else WRONG
         add(Claim(line.number, line.text[start:end], verdict, Said(typeset(made[1])), rule, [(start, end)]))
 

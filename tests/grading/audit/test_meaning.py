@@ -353,6 +353,7 @@ def test_a_declared_shape_that_leaves_its_sentences_product_undefined_is_flagged
         "sequence length.\n",
         "We use a local window of 7, i.e. 3 tokens on each side + 1 centre token.\n",
         "Here a $d \\times m$ matrix is multiplied by an $n \\times d$ matrix from the left.\n",
+        "Let $d_k = d$.\n\nHere an $n \\times d_k$ matrix is multiplied by a $d \\times n$ matrix.\n",
         "Attention dominates when $T > 8D$; the per-head width is $D/32$, so for $D = 4096$, this is "
         "$128$.\n",
         "We train with $T = 2048$ and $D = 1024$.\n\nThe two costs are equal when $2T = 16D$.\n",
