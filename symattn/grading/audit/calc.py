@@ -474,10 +474,8 @@ def exact(node: Node, env: dict) -> sp.Basic:
             return sp.log(arg)
         if name in TRIG:
             return _elementwise(getattr(sp, name), arg)
-        if name == "norm":  # |x|: a number's absolute value, a vector's Euclidean length
-            if isinstance(arg, sp.MatrixBase):
-                return sp.sqrt(sum(x**2 for x in arg))
-            return sp.Abs(arg)
+        if name == "norm":
+            return norm(arg)
         if name == "softmax":  # of a row of scores: the library's own softmax, exactly
             from ...core.softmax import softmax_rows
 
@@ -512,6 +510,11 @@ def exact(node: Node, env: dict) -> sp.Basic:
         _bounded_exponent(b, a)
         return a**b
     raise Unreadable(op)
+
+
+def norm(arg):
+    """|x|: a number's absolute value, a vector's Euclidean length."""
+    return sp.sqrt(sum(x**2 for x in arg)) if isinstance(arg, sp.MatrixBase) else sp.Abs(arg)
 
 
 def _bounded_exponent(exponent: sp.Basic, base: sp.Basic) -> None:

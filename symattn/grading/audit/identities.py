@@ -174,7 +174,7 @@ def _eval(node, kinds):
     if op == "call":
         arg = _eval(node[2], kinds)
         if node[1] == "norm":
-            return sp.sqrt(sum(x**2 for x in arg)) if isinstance(arg, sp.MatrixBase) else sp.Abs(arg)
+            return calc.norm(arg)
         functions = {
             "sin": sp.sin,
             "cos": sp.cos,

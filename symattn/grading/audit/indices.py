@@ -274,8 +274,7 @@ def range_claims(au, line: Line, add: Callable, covered: list) -> None:
     """ "``q_{sh} = q_{(ir)h}`` where ``i ∈ {0, ..., I-1}`` and ``r ∈ {0, ..., R-1}`` with ``S=RI``":
     an index s split into a group (ir) runs over as many values as the group, I·R: the size the
     text says of S must be that product (index ranges against sizes)."""
-    from . import calc, letters
-    from .stated import Unreadable
+    from . import letters
 
     for r in _RANGE.finditer(line.text):
         covered.append(r.span())  # the values an index runs over: notation, a given
@@ -291,18 +290,12 @@ def range_claims(au, line: Line, add: Callable, covered: list) -> None:
         group = groups[-1]
         ranges = {}
         for r in _RANGE.finditer(before):
-            try:
-                hi = letters.value(calc.parse_chain(r.group("hi"))[0][0], {}, [])
-            except Unreadable:
-                hi = None
+            hi = letters.read(r.group("hi"))
             if hi is not None:
                 ranges[r.group("index")] = hi - int(r.group("lo")) + 1
         if not all(x in ranges for x in group):
             continue
-        try:
-            stated = letters.value(calc.parse_chain(m.group("value"))[0][0], {}, [])
-        except Unreadable:
-            continue
+        stated = letters.read(m.group("value"))
         if stated is None:
             continue
         made = sp.Mul(*(ranges[x] for x in group))

@@ -72,6 +72,16 @@ def value(node: calc.Node, given: dict, relations: list[tuple[sp.Symbol, sp.Expr
     return v.xreplace({s: given[s.name] for s in v.free_symbols if s.name in given})
 
 
+def read(plain: str) -> sp.Expr | None:
+    """A lone member written in the text's letters (``6NPM``, ``I-1``, ``2 E D^(2)``) as its value,
+    or None: a relation, an unreadable formula or one not made of sizes."""
+    try:
+        members, relations = calc.parse_chain(plain)
+    except Unreadable:
+        return None
+    return value(members[0], {}, []) if not relations and len(members) == 1 else None
+
+
 def assumed(v: sp.Expr, relations: list[tuple[sp.Symbol, sp.Expr]]) -> sp.Expr:
     """``v`` with the relations the text assumed put in, in the order it stated them (F = 4D,
     then D = NH: each letter replaced by what it equals)."""

@@ -147,11 +147,19 @@ def _dot_cheapest() -> Said:
 
 
 @functools.cache
-def _crossover_fact() -> Said:
-    from .complexity import LAYERS, _d, _n
+def _crossover() -> sp.Expr:
+    """Self-attention's O-class less a recurrent layer's (leading terms, constants dropped)."""
+    from .complexity import LAYERS
 
     attention, recurrent = (sp.LT(LAYERS[k][0]) for k in ("self-attention", "recurrent"))
-    difference = sp.factor(attention / sp.LC(attention) - recurrent / sp.LC(recurrent))
+    return sp.factor(attention / sp.LC(attention) - recurrent / sp.LC(recurrent))
+
+
+@functools.cache
+def _crossover_fact() -> Said:
+    from .complexity import _d, _n
+
+    difference = _crossover()
     _established(sp.expand(difference - _n * _d * (_n - _d)) == 0, "the O-classes differ by n d (n − d)")
     return Said("self-attention O(n² d) against recurrence O(n d²): their difference is ", Math(difference))
 
@@ -264,7 +272,7 @@ def _role(words: str) -> str:
 
 
 def _judge_crossover(m: re.Match, sentence: str, at: int) -> bool | None:
-    from .complexity import LAYERS, _d, _n
+    from .complexity import _d, _n
 
     end = at + len(m.group(0))
     conditions = [
@@ -280,11 +288,9 @@ def _judge_crossover(m: re.Match, sentence: str, at: int) -> bool | None:
     if a == b:
         return None
     bigger = a if re.search(r"exceeds|larger|greater|bigger|longer", c.group("rel")) else b
-    attention, recurrent = (sp.LT(LAYERS[k][0]) for k in ("self-attention", "recurrent"))
-    difference = sp.factor(attention / sp.LC(attention) - recurrent / sp.LC(recurrent))
     t = sp.Symbol("t", positive=True)  # the larger is the smaller plus t
-    under = sp.factor(difference.subs({_n: _d + t} if bigger == "n" else {_d: _n + t}))
-    costlier = re.match(r"more|costlier|slower", m.group("word")) is not None
+    under = sp.factor(_crossover().subs({_n: _d + t} if bigger == "n" else {_d: _n + t}))
+    costlier = _judge_costlier(m, sentence, at)
     if under.is_positive:
         return costlier
     if under.is_negative:
@@ -295,6 +301,11 @@ def _judge_crossover(m: re.Match, sentence: str, at: int) -> bool | None:
 _SIMILAR = re.compile(
     r"\b(?P<degree>most|more|least|less)\s+similar\b"
     r"|\b(?P<degree2>higher|larger|greater|lower|smaller)\s+(?:similarity|scores?|dot products?)\b"
+)
+
+_EQUIVARIANT_RULE = (
+    "meaning: self-attention is permutation-equivariant (the derivation permutation_equivariance, "
+    "checked by symattn verify)"
 )
 
 PROPOSITIONS = (
@@ -340,8 +351,7 @@ PROPOSITIONS = (
         ),
         _judge_order,
         _equivariant,
-        "meaning: self-attention is permutation-equivariant (the derivation permutation_equivariance, "
-        "checked by symattn verify)",
+        _EQUIVARIANT_RULE,
     ),
     Proposition(
         "outputs permuted with the inputs",
@@ -357,8 +367,7 @@ PROPOSITIONS = (
         ),
         _judge_permuted,
         _equivariant,
-        "meaning: self-attention is permutation-equivariant (the derivation permutation_equivariance, "
-        "checked by symattn verify)",
+        _EQUIVARIANT_RULE,
     ),
     Proposition(
         "variance grows with the width",
@@ -546,14 +555,9 @@ _TOTAL = re.compile(
 
 def _count(text: str):
     """A count written in the text's letters (``6NPM``, ``⟨2NPM⟩``) as SymPy, or None."""
-    from . import calc, letters
-    from .stated import Unreadable
+    from . import letters
 
-    try:
-        members, relations = calc.parse_chain(text.strip("⟨⟩ "))
-    except Unreadable:
-        return None
-    return letters.value(members[0], {}, []) if not relations else None
+    return letters.read(text.strip("⟨⟩ "))
 
 
 def _totals(line, add, covered) -> None:

@@ -492,7 +492,7 @@ def parameter_claims(au, line, add, covered) -> None:
     """Weight matrices declared with their shapes in words ("⟨W^(0)⟩ and ⟨W^(1)⟩ are (D, ED)- and
     (ED, D)-shaped matrices, respectively"), then a count of the section's parameters said in
     the text's letters: the sum of the weights' sizes (products of the letters, SymPy)."""
-    from .letters import value
+    from .letters import read
     from .match import CERTIFIED, WRONG, Claim, inside
     from .said import Math, Said
 
@@ -506,11 +506,7 @@ def parameter_claims(au, line, add, covered) -> None:
         weights = au.shapes.weights.get(line.section, {})
         if inside(covered, *m.span()) or not weights:
             continue
-        try:
-            members, relations = calc.parse_chain(m.group("count"))
-        except Unreadable:
-            continue
-        stated = value(members[0], {}, []) if not relations else None
+        stated = read(m.group("count"))
         if stated is None:
             continue
         total = sum(sp.Mul(*shape) for shape in weights.values())
@@ -533,16 +529,7 @@ def parameter_claims(au, line, add, covered) -> None:
 
 def _letter_sizes(text: str) -> tuple | None:
     """``D, ED``: each size in the text's letters (ED is E·D), or None."""
-    from .letters import value
+    from .letters import read
 
-    out = []
-    for part in text.split(","):
-        try:
-            members, relations = calc.parse_chain(part.strip())
-        except Unreadable:
-            return None
-        size = value(members[0], {}, []) if not relations and len(members) == 1 else None
-        if size is None:
-            return None
-        out.append(size)
-    return tuple(out)
+    sizes = tuple(read(part.strip()) for part in text.split(","))
+    return None if any(size is None for size in sizes) else sizes

@@ -102,16 +102,6 @@ _ROTATION = (
     "\\cos(\\delta \\omega) \\end{bmatrix} \\begin{bmatrix} p_{i} \\\\ p_{i+1} \\end{bmatrix}$$\n\n"
     "where the $2\\times 2$ projection matrix does not depend on any position index $i$.\n"
 )
-
-
-def test_what_a_matrix_written_just_before_depends_on():
-    assert _decided(_ROTATION) == [(3, "certified")]
-    assert _decided(_ROTATION.replace("does not depend on any", "depends on the")) == [(3, "wrong")]
-    assert _decided(_ROTATION.replace("index $i$", "index $\\delta$")) == [(3, "wrong")]
-    # a matrix of another size than the one named is not the one meant: nothing is decided
-    assert _decided(_ROTATION.replace("$2\\times 2$", "$3\\times 3$")) == []
-
-
 _DISTANCE = (
     "$$a(\\mathbf{q}, \\mathbf{k}_i) = \\mathbf{q}^\\top \\mathbf{k}_i -\\frac{1}{2} \\|\\mathbf{k}_i\\|^2 "
     "-\\frac{1}{2} \\|\\mathbf{q}\\|^2.$$\n\n"
@@ -119,10 +109,36 @@ _DISTANCE = (
 )
 
 
-def test_what_a_term_of_the_formula_displayed_just_before_depends_on():
-    assert _decided(_DISTANCE) == [(3, "certified")]
-    assert _decided(_DISTANCE.replace("final term", "second term")) == [(3, "wrong")]
-    assert _decided(_DISTANCE.replace("$\\mathbf{q}$ only", "$\\mathbf{k}_i$ only")) == [(3, "wrong")]
-    assert _decided(_DISTANCE.replace("depends on", "does not depend on").replace(" only", "")) == [
-        (3, "wrong")
-    ]
+# What a matrix or a term of the display just before depends on: the true text, then edits
+# (each a list of replacements) with the verdict each must get on line 3 (none: nothing decided).
+DEPENDS = {
+    "a matrix written just before": (
+        _ROTATION,
+        [
+            ([("does not depend on any", "depends on the")], "wrong"),
+            ([("index $i$", "index $\\delta$")], "wrong"),
+            # a matrix of another size than the one named is not the one meant
+            ([("$2\\times 2$", "$3\\times 3$")], None),
+        ],
+    ),
+    "a term of the formula displayed just before": (
+        _DISTANCE,
+        [
+            ([("final term", "second term")], "wrong"),
+            ([("$\\mathbf{q}$ only", "$\\mathbf{k}_i$ only")], "wrong"),
+            ([("depends on", "does not depend on"), (" only", "")], "wrong"),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(DEPENDS))
+def test_what_a_display_just_before_depends_on(name):
+    text, edits = DEPENDS[name]
+    assert _decided(text) == [(3, "certified")]
+    for replacements, verdict in edits:
+        edited = text
+        for old, new in replacements:
+            assert old in edited
+            edited = edited.replace(old, new)
+        assert _decided(edited) == ([(3, verdict)] if verdict else [])
