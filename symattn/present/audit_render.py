@@ -36,6 +36,9 @@ def summary(audit: ModuleAudit) -> str:
         f"({percent(c.decided)} decided); {len(audit.keys)} exercises, {wrong_keys} with a wrong key"
     ]
     lines += [f"  unchecked, {n}: {words(reason)}" for reason, n in c.reasons.items()]
+    if c.not_claims:
+        lines.append(f"{c.not_claims} read and not counted as claims:")
+        lines += [f"  not a claim, {n}: {words(reason)}" for reason, n in c.not_claim_reasons.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -60,6 +63,8 @@ def coverage_dict(audit: ModuleAudit) -> dict:
         "unchecked": c.unchecked,
         "decided": float(c.decided),
         "unchecked_reasons": c.reasons,
+        "not_claims": c.not_claims,
+        "not_claim_reasons": c.not_claim_reasons,
     }
 
 
@@ -255,7 +260,11 @@ def corpus_markdown(measures: list) -> str:
         "`tests/data/texts/<name>/` with its authors' licence and a reader's list of its claims "
         "(`reading.toml`: every claim a careful reader could check, whether it holds, and errors "
         "planted in true claims, one edit each). The reader never looked at the audit's code. "
-        "*Claims found* and *decided* are the audit's own count (certified or wrong); *reader's claims "
+        "*Claims found* and *decided* are the audit's own count (certified or wrong); what it read "
+        "and set apart as *not a claim* (a definition, a range of an index, a label or ordinal, a "
+        "choice the text makes, a figure reported from a run, advice about practice: each with its "
+        "reason in the report) is not among the claims found, and is counted in each text's section; "
+        "*reader's claims "
         "decided* counts the reader's claims on whose line the audit decided a claim; a *real error* "
         "is a claim the reader found false in the published text; a planted error is *flagged* when "
         "the audit calls a claim on its line wrong that it did not call wrong before; a *false flag* "
@@ -281,6 +290,8 @@ def corpus_markdown(measures: list) -> str:
             out += [f"{macros}: {t.macros_source}.", ""]
         if t.note:
             out += [f"Kept with this change: {t.note}", ""]
+        if m.not_claims:
+            out += [f"Read and set apart as not a claim: {m.not_claims}.", ""]
         if m.false_flags:
             out += ["False flags:", "", *(f"- line {f}" for f in m.false_flags), ""]
         if missed:

@@ -139,12 +139,13 @@ class Measure:
     planted: int
     caught: tuple[bool, ...]
     false_flags: tuple[str, ...]  # "line: claim", each a claim called wrong the reader found true
+    not_claims: int = 0  # read and set apart as no claim (a definition, a label, a choice)
 
 
 def measure(text: Text) -> Measure:
     result = audit(text)
     wrong = Counter(result.where(c.line) for c in result.claims if c.verdict == "wrong")
-    decided_at = {result.where(c.line) for c in result.claims if c.verdict != "unchecked"}
+    decided_at = {result.where(c.line) for c in result.claims if c.verdict in ("certified", "wrong")}
     coverage = result.coverage
     caught = []
     for p in text.planted:
@@ -167,4 +168,5 @@ def measure(text: Text) -> Measure:
         planted=len(text.planted),
         caught=tuple(caught),
         false_flags=false,
+        not_claims=coverage.not_claims,
     )

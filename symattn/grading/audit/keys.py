@@ -23,6 +23,7 @@ from ...core.inputs import parse_number
 from ..answers.judge import judge
 from ..exercises import EXERCISES, Exercise
 from .document import EXERCISE as _BLOCK
+from .notclaims import NOT_A_CLAIM
 from .sources import Source
 
 _ANSWER = re.compile(r"\*Answer:\*\s*(?P<value>.+?)\s*(?:\(within\s+(?P<tol>[^)]+)\))?\s*$", re.M)
@@ -185,20 +186,27 @@ class ModuleAudit:
 @dataclass(frozen=True)
 class Coverage:
     """Claims found, certified, wrong and unchecked (with how many for each reason), and the
-    share decided: certified or wrong, out of all found (1 when none were found)."""
+    share decided: certified or wrong, out of all found (1 when none were found). What was read
+    and is not a claim (a definition, a choice, a label: :mod:`.notclaims`) is counted apart,
+    with its reasons, and is not among the claims."""
 
     claims: int
     certified: int
     wrong: int
     unchecked: int
     reasons: dict[str, int]
+    not_claims: int = 0
+    not_claim_reasons: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, claims: list) -> Coverage:
         count = Counter(c.verdict for c in claims)
         reasons = Counter(c.rule for c in claims if c.verdict == "unchecked")
+        others = Counter(c.rule for c in claims if c.verdict == NOT_A_CLAIM)
         found = (count["certified"], count["wrong"], count["unchecked"])
-        return cls(len(claims), *found, dict(reasons.most_common()))
+        return cls(
+            sum(found), *found, dict(reasons.most_common()), count[NOT_A_CLAIM], dict(others.most_common())
+        )
 
     @property
     def decided(self) -> Fraction:

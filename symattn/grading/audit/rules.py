@@ -42,6 +42,8 @@ from . import (
     instances,
     letters,
     meaning,
+    notclaims,
+    restated,
     shapes,
     words,
 )
@@ -63,6 +65,7 @@ from .match import (
     value_text,
     vector_ok,
 )
+from .notclaims import NOT_A_CLAIM
 from .said import Math, Said
 from .stated import Stated, Unreadable, rounds_to
 
@@ -99,6 +102,7 @@ RULES = (
     complexity.complexity_claims,
     meaning.facts_in_words,
     instances.instance_claims,
+    restated.restated_claims,  # last: a figure no other rule read
 )
 #: Words of a limit an approximation is taken in (≫ is read "gg"): the audit does not take limits.
 _ASYMPTOTIC = re.compile(
@@ -235,8 +239,8 @@ class Auditor:
                 span = formula_span(line, start, end)
                 key = span if span in relating else line.sentence_at(start)
                 leftovers.setdefault(key, []).append((start, end))
-        for spans in leftovers.values():
-            add(_leftover(line, spans, failed))
+        for key, spans in leftovers.items():
+            add(_leftover(line, spans, failed, formula=key in relating))
         for c in found:
             c.typeset = _typeset(c.text, line)
         self.claims.extend(c for c in found if c.verdict is not None)
@@ -463,7 +467,9 @@ class Auditor:
             again = []
             if self._letters(line, start, end, members, relations, again.append):
                 found, compared = again, True
-        if not compared:
+        if not compared and (why_not := notclaims.formula_reason(members, relations)):
+            found = [Claim(c.line, c.text, NOT_A_CLAIM, None, why_not, c.spans) for c in found]
+        elif not compared:
             why = "its stated figure could not be compared: a value it needs is not given in the text"
             found = [
                 Claim(c.line, c.text, UNCHECKED, None, why, c.spans) if c.verdict == CERTIFIED else c
@@ -990,8 +996,11 @@ _FAILED = {
 }
 
 
-def _leftover(line: Line, spans: list[tuple[int, int]], failed: list[str] = ()) -> Claim:
-    """One unchecked claim for the numbers ``spans`` of one formula or one sentence."""
+def _leftover(
+    line: Line, spans: list[tuple[int, int]], failed: list[str] = (), formula: bool = False
+) -> Claim:
+    """One unchecked claim for the numbers ``spans`` of one formula (``formula``) or one
+    sentence, or what a reader does not count as a claim (:mod:`.notclaims`), said so."""
     start, end = spans[0][0], spans[-1][1]
     span = formula_span(line, start, end)
     a, b = line.sentence_at(start)
@@ -1005,6 +1014,11 @@ def _leftover(line: Line, spans: list[tuple[int, int]], failed: list[str] = ()) 
         right = space if right < b and space > 0 else b
         shown = line.text[left:right].strip()
     sentence = line.text[a:b].lower()
+    not_claim = None if failed else notclaims.reason_for(line, spans, formula)
+    if not_claim:
+        return Claim(
+            line.number, shown, NOT_A_CLAIM, None, not_claim, [span] if span != (start, end) else spans
+        )
     if failed:
         reason = f"a rule could not read this line ({'; '.join(sorted(set(failed)))}): not checked"
     elif re.search(r"\b(?:usually|common|often|typically|rarely)\b", sentence):

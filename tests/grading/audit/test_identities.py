@@ -10,7 +10,7 @@ from symattn.grading.audit.keys import audit_claims
 
 
 def _decided(text: str) -> list[tuple[int, str]]:
-    return [(c.line, c.verdict) for c in audit_claims(text) if c.verdict != "unchecked"]
+    return [(c.line, c.verdict) for c in audit_claims(text) if c.verdict in ("certified", "wrong")]
 
 
 CASES = {

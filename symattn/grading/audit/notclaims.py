@@ -1,0 +1,201 @@
+"""What a careful reader does not count as a claim, among the numbers no rule bound.
+
+A claim is a statement a reader could check from the text. Some of what holds a number or a
+formula is not one, and counting it as an unchecked claim would say the audit failed to check
+what there is nothing to check in:
+
+- a **definition**: ``p_{i,2j} = \\sin(i/10000^{2j/d})``, ``\\mathrm{FFN}(x) = \\max(0, xW_1 + b_1)W_2``:
+  one name, set equal to what it stands for (a premise of what follows, not a claim);
+- a **range of an index**: ``1 \\le i \\le n``: notation;
+- **labels and ordinals**: "the 6th and 7th columns", "Layer 3, Head 2", "hidden dimensions 1
+  and 2": numbers that name things;
+- a **choice the text makes**: "we will use 4 layers with 4 heads", "we split the training set
+  into 90 % training, 10 % validation": givens;
+- a **figure reported from a run or a dataset**: "~94 % accuracy", "takes 2-3 minutes",
+  "600 images for 100 classes": nothing in the text computes it;
+- **advice about practice**: "a clip value is usually between 0.5 and 10".
+
+Each is kept in the report with the verdict ``not a claim`` and its reason, never dropped, and
+is not counted among the claims. The rules are conservative: a sentence that also compares,
+concludes or counts in words ("so", "i.e.", "twice", "a total of", "=") is left a claim.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import calc
+from .document import Line
+from .match import KNOWN_SYMBOLS
+
+NOT_A_CLAIM = "not a claim"
+
+DEFINITION = "a definition: a name set equal to what it stands for (a premise, not a claim)"
+RANGE = "a range of an index: notation"
+LABEL = "numbers that name things (labels, ordinals, indices): not quantities"
+CHOICE = "a choice the text makes (a setting, a given): nothing to check"
+REPORT = "a figure reported from a run or a dataset: nothing in the text computes it"
+ADVICE = "advice about practice: nothing in the text computes it"
+
+#: Words that make a sentence conclude, compare or count: it stays a claim.
+_CLAIMING = re.compile(
+    r"\b(?:so|hence|thus|therefore|i\.\s?e\.|e\.\s?g\.|which (?:gives|is|means|makes)|gives?|giving|equals?|"
+    r"total|sum|means?|because|since|twice|thrice|half|double[sd]?|triples?|times|factor|"
+    r"more|less|fewer|larger|smaller|bigger|higher|lower|faster|slower|cheaper|costlier|exceeds?|"
+    r"order of magnitude|proportional|grows?|scales?|quadratic|linear|cubic|"
+    r"exactly|at (?:least|most)|ratio|same|only|should|must|differ\w*|equal\w*|compute[sd]?|cost\w*|"
+    r"FLOPs?|variance|mean|expect\w*|probabilit\w*|sums? to|adds? up|mistakes?|errors?|into|"
+    r"(?:this|that|which|it) (?:is|gives|comes)|attend(?:s|ed)? to|can (?:only )?attend)\b"
+    r"|^\W*(?:as|since|because)\b"
+    r"|[=≈<>≤≥×·*/+]",
+    re.I,
+)
+#: A choice the text makes: "we will use", "let us set", "is set to".
+_CHOICE = re.compile(
+    r"\b(?:we|let's|let us)\s+(?:(?:will|'ll|can|now|then|also|first|here|simply|again)\s+)*"
+    r"(?:use|set|choose|pick|split|train|rescale|fix|run|stack|initiali[sz]e|sample|generate)\b"
+    r"|\bis set to\b",
+    re.I,
+)
+#: A figure of a run or a dataset.
+_REPORT = re.compile(
+    r"\b(?:accurac(?:y|ies)|disk space|free space|trained (?:on|for|with)|took|wall.clock)\b"
+    r"|\d[\d.,]*(?:\s*(?:-|–|to)\s*\d[\d.,]*)?\s*(?:minutes?|seconds?|hours?|days?|weeks?)\b",
+    re.I,
+)
+#: Advice: a range said to be usual ("usually between 0.5 and 10").
+_ADVICE = re.compile(
+    r"\b(?:usually|commonly|often|typically|in practice)\b.*\b(?:between|from|around|about)\b", re.I
+)
+#: A number that names a thing: after a noun that labels, or an ordinal.
+_LABEL_BEFORE = re.compile(
+    r"(?:\b(?:layers?|heads?|cells?|figures?|fig\.|sections?|chapters?|steps?|images?|tokens?|"
+    r"dimensions?|columns?|rows?|positions?|elements?|indices|index|equations?|eq\.|items?|"
+    r"examples?|exercises?|lines?|blocks?|versions?)\s+"
+    r"(?:(?:⟨[^⟩]*⟩|\d+)\s*(?:,|and|or|to|-|–)\s*(?:and\s+)?)*⟨?)$",
+    re.I,
+)
+#: An ordinal: 6th, 2nd, or the ``6^{th}`` of LaTeX (read as ``6^(th)``).
+_ORDINAL_AFTER = re.compile(
+    r"^(?:st|nd|rd|th)\b|^[\w+ ]*\)?⟩?\s*\^\s*\(?\s*(?:\(?textrm\)?\s*)?\(?(?:st|nd|rd|th)\b"
+)
+#: Numbers listed to be named one by one: ``0, 1, …, 7``.
+_LISTED = re.compile(r"^\s*-?\d+(?:\s*,\s*-?\d+)*\s*,\s*(?:\.\.\.|…|ldots|cdots)\s*,\s*-?\w+\s*$")
+
+
+def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool) -> str | None:
+    """Why the numbers ``spans`` of ``line`` (one formula's when ``formula``, else one
+    sentence's) are not a claim, or None when they may be one."""
+    if formula:
+        return _formula_reason(line, spans)
+    if all(_defines_by_look(_formula_at(line, s) or "") for s, _ in spans):
+        return DEFINITION  # z_bsd ← Drop(φ(z W^0) W^1): an update, set apart from a sentence
+    a, b = line.sentence_at(spans[0][0])
+    sentence = line.text[a:b]
+    words = _without_formulas(sentence)
+    if _CLAIMING.search(words) or any(_relating(line, s) for s, _ in spans):
+        return None
+    if all(_label(line, s, e) or _LISTED.match(_formula_at(line, s) or "") for s, e in spans):
+        return LABEL
+    if _CHOICE.search(words):
+        return CHOICE
+    if _ADVICE.search(words):
+        return ADVICE
+    if _REPORT.search(words):
+        return REPORT
+    return None
+
+
+def _formula_reason(line: Line, spans: list[tuple[int, int]]) -> str | None:
+    start = spans[0][0]
+    plain = next((p for _, p, s, e in line.formulas if s <= start < e), None)
+    if plain is None:
+        return None
+    plain = plain.strip().rstrip(".,;")
+    if _ENUMERATED.match(plain):
+        return RANGE
+    try:
+        members, relations = calc.parse_chain(plain)
+    except Exception:  # a formula calc does not read: a definition by its look alone
+        return DEFINITION if _defines_by_look(plain) else None
+    return formula_reason(members, relations)
+
+
+def formula_reason(members: list, relations: list[str]) -> str | None:
+    """Why a formula read as ``members`` and ``relations`` is not a claim, or None."""
+    if len(members) == 3 and relations in (["≤", "≤"], ["<", "<"], ["≤", "<"], ["<", "≤"]):
+        middle = members[1]
+        if middle[0] == "sym" and len(middle[1].split("_")[0]) == 1:
+            return RANGE
+    if defines(members, relations):
+        return DEFINITION
+    return None
+
+
+def defines(members: list, relations: list[str]) -> bool:
+    """``w_k = 1/10000^{2k/d}``, ``FFN(x) = max(0, x W_1 + b_1) W_2 + b_2``: a name of a family,
+    indexed or applied, set equal to a formula in its indices or arguments. (A plain name,
+    ``FLOPs = 2NPM``, may be a claim about a quantity the text named before: not this.)"""
+    if relations != ["="] or len(members) != 2:
+        return False
+    left, right = members
+    if left[0] == "sym" and "_" in left[1]:
+        base, sub = left[1].split("_", 1)
+        indices = set(re.findall(r"[A-Za-z]\w*", sub))
+        if base in KNOWN_SYMBOLS or left[1] in KNOWN_SYMBOLS:
+            return False
+    elif left[0] == "call" and isinstance(left[1], str) and left[1] not in _OPERATORS:
+        args = left[2:]
+        if not all(isinstance(a, tuple) and a[0] == "sym" for a in args):
+            return False
+        indices = {a[1] for a in args}
+    else:
+        return False
+    return bool(indices) and indices <= calc.symbols_of(right)
+
+
+_OPERATORS = {"E", "Var", "O", "softmax", "exp", "log", "ln", "sin", "cos", "tan", "max", "min", "sqrt"}
+
+
+_NAME = r"\s*[A-Za-z]\w*(?:_\(+[^=]*?\)+|_\w+)?(?:\([\w, ]*\))?\s*"
+#: One name, one '=', then what it stands for, or a case split; or an update (``z ← ...``).
+_LOOKS_DEFINED = re.compile(rf"^{_NAME}(?:=\s*[^=<>≤≥≈]+|=\s*begin\(cases\).*|(?:leftarrow|←).*)$")
+
+
+def _defines_by_look(plain: str) -> bool:
+    """``PE_((pos,i)) = begin(cases) ...``, ``z_bsd ← φ(z W)``: a name, then what it stands for
+    (or is set to), in the name's indices or arguments when it has any."""
+    if not _LOOKS_DEFINED.match(plain) or _ENUMERATED.match(plain):
+        return False
+    head = re.match(r"\s*([A-Za-z]+)", plain).group(1)
+    name, _, right = re.split(r"(=|leftarrow|←)", plain, maxsplit=1)
+    indices = set(re.findall(r"[A-Za-z]\w*", name[len(head) + plain.index(head) :]))
+    # each index stands in the right side, alone or at the start of a product (xW_1)
+    return head not in _OPERATORS and all(re.search(rf"(?<![A-Za-z]){re.escape(i)}", right) for i in indices)
+
+
+#: ``i = 1, …, h``: an index running over a list.
+_ENUMERATED = re.compile(r"^\s*[A-Za-z]\w*\s*=\s*-?\w+\s*,\s*(?:\.\.\.|…|ldots|cdots)\s*,\s*\w+\s*$")
+
+
+def _label(line: Line, start: int, end: int) -> bool:
+    text = line.text
+    if _ORDINAL_AFTER.match(text[end:]):
+        return True
+    return bool(_LABEL_BEFORE.search(text[max(0, start - 80) : start]))
+
+
+def _formula_at(line: Line, start: int) -> str | None:
+    return next((p for _, p, s, e in line.formulas if s <= start < e), None)
+
+
+def _relating(line: Line, start: int) -> bool:
+    return bool(re.search(r"[=≈<>≤≥]", _formula_at(line, start) or ""))
+
+
+def _without_formulas(sentence: str) -> str:
+    """The sentence's words; a formula that is one value (``⟨2⟩``, ``⟨σ^2⟩``) is dropped, one
+    that relates or computes is kept for :data:`_CLAIMING` to see."""
+    return re.sub(
+        r"⟨([^⟩]*)⟩", lambda m: m.group(0) if re.search(r"[=≈<>≤≥×·*/+]", m.group(1)) else " ", sentence
+    )
