@@ -45,7 +45,8 @@ def crossover_bound() -> sp.Expr:
 def inequality(au: AuditContext, line, text, spans, members, relations) -> Claim:
     """``2N^2 d > 4N d^2`` (the two groups of terms) or ``N > 2 d_model [= 8192]`` (the crossover)."""
     if not re.search(_COST_WORDS, au.doc.unit_text(line), re.I):
-        if why := notclaims.formula_reason(members, relations):  # 1 ≤ i ≤ n
+        why = notclaims.formula_reason(members, relations)  # 1 ≤ i ≤ n
+        if why == notclaims.RANGE:
             return Claim(line.number, text, notclaims.NOT_A_CLAIM, None, why, spans)
         return Claim(line.number, text, UNCHECKED, None, "an inequality not said of the cost", spans)
     quad, lin = cost_value("quadratic"), cost_value("linear")

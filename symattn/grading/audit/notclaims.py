@@ -45,7 +45,8 @@ _CLAIMING = re.compile(
     r"order of magnitude|proportional|grows?|scales?|quadratic|linear|cubic|"
     r"exactly|at (?:least|most)|ratio|same|only|should|must|differ\w*|equal\w*|compute[sd]?|cost\w*|"
     r"FLOPs?|variance|mean|expect\w*|probabilit\w*|sums? to|adds? up|mistakes?|errors?|into|"
-    r"(?:this|that|which|it) (?:is|gives|comes)|attend(?:s|ed)? to|can (?:only )?attend)\b"
+    r"(?:this|that|which|it) (?:is|gives|comes)|attend(?:s|ed)? to|can (?:only )?attend|in all|"
+    r"altogether|satisf\w*|stays?|remains?)\b"
     r"|^\W*(?:as|since|because)\b"
     r"|[=≈<>≤≥×·*/+]",
     re.I,
@@ -70,14 +71,13 @@ _ADVICE = re.compile(
 #: A number that names a thing: after a noun that labels, or an ordinal.
 _LABEL_BEFORE = re.compile(
     r"(?:\b(?:layers?|heads?|cells?|figures?|fig\.|sections?|chapters?|steps?|images?|tokens?|"
-    r"dimensions?|columns?|rows?|positions?|elements?|indices|index|equations?|eq\.|items?|"
-    r"examples?|exercises?|lines?|blocks?|versions?)\s+"
+    r"columns?|rows?|positions?|index|equations?|eq\.|exercises?|lines?)\s+"
     r"(?:(?:⟨[^⟩]*⟩|\d+)\s*(?:,|and|or|to|-|–)\s*(?:and\s+)?)*⟨?)$",
     re.I,
 )
 #: An ordinal: 6th, 2nd, or the ``6^{th}`` of LaTeX (read as ``6^(th)``).
 _ORDINAL_AFTER = re.compile(
-    r"^(?:st|nd|rd|th)\b|^[\w+ ]*\)?⟩?\s*\^\s*\(?\s*(?:\(?textrm\)?\s*)?\(?(?:st|nd|rd|th)\b"
+    r"^(?:st|nd|rd|th)\b|^\w*(?:\s*\+\s*\w+)?\)?⟩?\s*\^\s*\(?\s*(?:\(?textrm\)?\s*)?\(?(?:st|nd|rd|th)\b"
 )
 #: Numbers listed to be named one by one: ``0, 1, …, 7``.
 _LISTED = re.compile(r"^\s*-?\d+(?:\s*,\s*-?\d+)*\s*,\s*(?:\.\.\.|…|ldots|cdots)\s*,\s*-?\w+\s*$")
@@ -97,6 +97,8 @@ def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool) -> str |
         return None
     if all(_label(line, s, e) or _LISTED.match(_formula_at(line, s) or "") for s, e in spans):
         return LABEL
+    if _figures(sentence) > 1:
+        return None  # two figures of a setting or a run may be computed one from the other
     if _CHOICE.search(words):
         return CHOICE
     if _ADVICE.search(words):
@@ -106,26 +108,59 @@ def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool) -> str |
     return None
 
 
+#: A range of two figures counts once: "2-3 minutes", "between 0.5 and 10".
+_RANGE_OF_FIGURES = re.compile(r"\d[\d.,]*\s*(?:-|–|to|and)\s*\d[\d.,]*")
+
+
+def _figures(sentence: str) -> int:
+    """How many figures the sentence states, a range of two counted once; names of models and
+    chips (P100, TPU v5e, GPT-3) are no figures."""
+    text = re.sub(r"\b[A-Za-z]+[-‑]?\d[\w.]*|\bv\d\w*", " ", sentence)
+    text = _RANGE_OF_FIGURES.sub(" 0 ", text)
+    return len(re.findall(r"(?<![\w.])\d[\d.,]*", text))
+
+
 def _formula_reason(line: Line, spans: list[tuple[int, int]]) -> str | None:
     start = spans[0][0]
-    plain = next((p for _, p, s, e in line.formulas if s <= start < e), None)
-    if plain is None:
+    found = next(((p, s, e) for _, p, s, e in line.formulas if s <= start < e), None)
+    if found is None:
         return None
+    plain, s, e = found
     plain = plain.strip().rstrip(".,;")
     if _ENUMERATED.match(plain):
         return RANGE
     try:
         members, relations = calc.parse_chain(plain)
+        why = formula_reason(members, relations)
     except Exception:  # a formula calc does not read: a definition by its look alone
-        return DEFINITION if _defines_by_look(plain) else None
-    return formula_reason(members, relations)
+        why = DEFINITION if _defines_by_look(plain) else None
+    return why if why != DEFINITION or around_says_nothing(line, s, e) else None
+
+
+def around_says_nothing(line: Line, start: int, end: int) -> bool:
+    """The words of a definition's sentence neither conclude, compare nor count, and no count
+    of things follows the formula ("has ⟨P_d = 3d^2⟩ parameters" is a claim)."""
+    a, b = line.sentence_at(start)
+    words = _without_formulas(line.text[a:start] + " " + line.text[end:b])
+    return not _CLAIMING.search(words) and not _COUNTED.match(line.text[end:b])
+
+
+#: A noun of things counted, right after a formula: the formula counts them.
+_COUNTED = re.compile(
+    r"^\s*(?:parameters?|weights?|entries|elements|FLOPs?|flops|operations|bytes|tokens|values|"
+    r"multiplications|additions|dimensions|heads|layers)\b",
+    re.I,
+)
 
 
 def formula_reason(members: list, relations: list[str]) -> str | None:
     """Why a formula read as ``members`` and ``relations`` is not a claim, or None."""
     if len(members) == 3 and relations in (["≤", "≤"], ["<", "<"], ["≤", "<"], ["<", "≤"]):
-        middle = members[1]
-        if middle[0] == "sym" and len(middle[1].split("_")[0]) == 1:
+        low, middle, high = members
+        index = middle[0] == "sym" and len(middle[1].split("_")[0]) == 1
+        # 1 ≤ i ≤ n: an index from a first value to a size named by a letter (1 ≤ n ≤ 4096,
+        # 1 ≤ a ≤ 2 bound a quantity: claims)
+        if index and low in (("num", "0"), ("num", "1"), ("sym", low[1])) and calc.symbols_of(high):
             return RANGE
     if defines(members, relations):
         return DEFINITION

@@ -1,19 +1,22 @@
-"""Figures a sentence states again in words: ``= 16e9``, "or 16B parameters".
+"""Figures a sentence states again in words, right after the formula that computes them:
+"``... = 16e9``, or 16B parameters", "``2 \\cdot 64 \\cdot 4096`` in int8, which is 512kB".
 
-Worked examples put a figure in a formula and say it again in the prose around it, with a scale
-word or letter ("2.79M H800 hours means ``2.79e6 * 1.513e15 * 60 * 60``", "``... = 16e9``, or 16B
-parameters"). A figure in words is compared with the figures of the formulas of its line:
+A figure in words is read only where the words say it restates the formula just before it: the
+formula ends at most a few words earlier on the line, and a restating word stands between them
+("or", "i.e.", "that is", "which is", "this is", "which comes to"). The formula must compute (an
+operator in it: ``d_model = 512`` only gives a value, and "or 1024" after it names another), and
+its last member must have a value, with the values the text gave before (``4d^2`` after
+``d = 512``). Then:
 
-- it is **certified** when it is the correctly rounded value of one of them (a member of a chain,
-  or a figure the formula writes), in its scale: 16B is 16e9 to two digits;
-- it is **wrong** when the words say it restates the formula just before it ("or", "i.e.",
-  "which is", "that is", "this is") and it is not that formula's value in any reading of its
-  unit (kB read as 1000 or as 1024 bytes: texts write both).
+- the figure is **certified** when it is that value correctly rounded, in its scale (16B is
+  16e9 to two digits; 512kB and 64k may be binary multiples, as texts write them);
+- it is **wrong** when it is not, after "or", "i.e." or "that is", which say the same quantity
+  again, and not followed by words that take it further ("over the 6 layers", "in all", "per
+  head"). After "which is" or "this is", a text often converts (parameters to bytes, FLOPs to
+  milliseconds): a figure that differs there is left to the other rules.
 
-A figure that matches nothing and is not said to restate anything is left to the other rules.
-Only figures that carry a scale or have three significant digits or more are read, and one of
-a single significant digit (8k) is never certified: a short figure (2 heads, an 8k context)
-matches some figure of a formula too easily to be certified by it.
+A figure anywhere else is not compared with the formulas of its line: the same number may be
+another quantity (a model width of 512 and a head of 512 dimensions).
 """
 
 from __future__ import annotations
@@ -33,110 +36,106 @@ from .stated import Stated, Unreadable, rounds_to
 #: A figure in words with its scale: 16B, 2.79M, 8k, 4e3, 512kB, 1.5 billion, 524,288.
 _FIGURE = re.compile(
     r"(?<![\w.,⟨])(?P<num>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
-    r"(?:(?P<exp>e[+-]?\d+)|\s?(?P<letter>[kKMBT])(?![\w])|\s?(?P<bytes>[kKMGT]i?B|bytes)\b"
+    r"(?:(?P<exp>e[+-]?\d+)|\s?(?P<letter>[kKMBGT])(?![\w])|\s?(?P<bytes>[kKMGT]i?B|bytes)\b"
     r"|\s(?P<word>thousand|million|billion|trillion)\b)?"
 )
-_LETTERS = {"k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
+_LETTERS = {"k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9, "G": 10**9, "T": 10**12}
+_BINARY_LETTERS = {"k": 2**10, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 _WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
 _BYTES = {"bytes": 1, "kB": 10**3, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12}
 _BINARY = {"kB": 2**10, "KB": 2**10, "KiB": 2**10, "MB": 2**20, "MiB": 2**20, "GB": 2**30, "GiB": 2**30,
            "TB": 2**40, "TiB": 2**40}  # fmt: skip
-#: Words that say the figure after them is the formula just before, said again.
-_AGAIN = re.compile(r"(?:\bor|\bi\.\s?e\.,?|\bwhich is|\bthat is|\bthis is|\bwhich comes to)\s*$", re.I)
+#: Between the formula and the figure: a few words (a unit), then a word that restates.
+_AGAIN = re.compile(
+    r"^[⟩\s]*(?:[^.;:⟨⟩]{0,40}?)(?P<cue>\bor|\bi\.\s?e\.,?|\bthat is|\bwhich is|\bthis is|\bwhich comes to)"
+    r"\s*(?:about|roughly|approximately|around|nearly|~|≈)?\s*$",
+    re.I,
+)
+#: Restating words after which the figure must be the same quantity.
+_SAME = re.compile(r"^(?:or|i\.\s?e\.,?|that is)$", re.I)
+#: Words after the figure that take it further than the formula went.
+_FURTHER = re.compile(
+    r"^\s*(?:\w+\s+){0,2}?(?:over|across|for|per|in all|in total|altogether|total|each|times|of the)\b", re.I
+)
 
 
 def restated_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
-    figures = _formula_figures(au, line)
-    if not figures:
-        return
     for m in _FIGURE.finditer(line.text):
         start, end = m.span()
         if inside(covered, start, end) or _in_formula(line, start):
             continue
-        readings = _readings(m)
-        if not readings:
+        before = _formula_before(line, start)
+        if before is None:
             continue
-        first = readings[0]
-        if (
-            not (m.group("exp") or m.group("letter") or m.group("bytes") or m.group("word"))
-            and first.digits < 3
-        ):
+        plain, formula_end = before
+        cue = _AGAIN.match(line.text[formula_end:start])
+        readings = _readings(m)
+        if cue is None or not readings or re.match(r"\s*(?:%|percent|per cent)", line.text[end:]):
+            continue  # a share of something else ("i.e. 12.5 % of the model width")
+        value = _value(au, line, formula_end, plain)
+        if value is None:
             continue
         text = line.text[start:end]
-        # one significant digit (8k) fits too many figures to say which it restates
-        match = next(((v, f) for v, f in figures if any(rounds_to(v, r, False) for r in readings)), None)
-        if match is not None and first.digits >= 2:
-            rule = f"arithmetic: a figure of a formula of its line, said again ({first.digits} digits)"
-            add(Claim(line.number, text, CERTIFIED, Said(Math(match[0])), rule, [(start, end)]))
-            continue
-        before = _formula_before(line, start, figures)
-        if before is not None and _AGAIN.search(line.text[before[2] : start].lstrip("⟩ ")):
+        if any(rounds_to(value, r, False) for r in readings):
+            rule = f"arithmetic: the value of the formula before it, said again ({readings[0].digits} digits)"
+            add(Claim(line.number, text, CERTIFIED, Said(Math(value)), rule, [(start, end)]))
+        elif (
+            _SAME.match(cue.group("cue").strip())
+            and not _FURTHER.match(line.text[end:])
+            and _plainly_again(m, cue)
+        ):
             rule = "arithmetic: said to restate the formula before it, not its value in any unit"
-            add(Claim(line.number, text, WRONG, Said(Math(before[0])), rule, [(start, end)]))
+            add(Claim(line.number, text, WRONG, Said(Math(value)), rule, [(start, end)]))
+
+
+def _plainly_again(m: re.Match, cue: re.Match) -> bool:
+    """After "i.e." or "that is", any figure restates; after "or", one written in another form
+    (a scale, a unit: 16e9, or 16B): "2^{10} = 1024 heads, or 2048" names another value."""
+    scaled = m.group("exp") or m.group("letter") or m.group("bytes") or m.group("word")
+    return bool(scaled) or cue.group("cue").strip().lower() != "or"
 
 
 def _readings(m: re.Match) -> list[Stated]:
-    """The figure's values: one, or two for a byte unit (decimal and binary multiples)."""
+    """The figure's values: one, or two where its unit has a decimal and a binary reading."""
     try:
         base = Stated.read(m.group("num") + (m.group("exp") or ""))
     except Unreadable:
         return []
     factors: list[int] = [1]
-    if m.group("letter"):
-        factors = [_LETTERS[m.group("letter")]]
+    if letter := m.group("letter"):
+        factors = sorted({_LETTERS[letter], _BINARY_LETTERS.get(letter, _LETTERS[letter])})
     elif m.group("word"):
         factors = [_WORDS[m.group("word")]]
-    elif m.group("bytes"):
-        unit = m.group("bytes")
+    elif unit := m.group("bytes"):
         factors = sorted({f for f in (_BYTES.get(unit), _BINARY.get(unit)) if f})
     return [
         Stated(base.text, base.value * f, base.digits, base.unit * f, base.whole and f == 1) for f in factors
     ]
 
 
-def _formula_figures(au: AuditContext, line: Line) -> list[tuple[sp.Basic, str]]:
-    """Each number a formula of the line has: the value of every member of its chain that has
-    one, and every figure it writes; with the formula, in order."""
-    out: list[tuple[sp.Basic, str]] = []
-    for _, plain, _, _ in line.formulas:
-        out.extend((v, plain) for v in _values(au, plain))
-    return out
+def _formula_before(line: Line, start: int) -> tuple[str, int] | None:
+    """The formula that ends last before ``start`` on the line, with where it ends."""
+    before = [(plain, e) for _, plain, s, e in line.formulas if e <= start]
+    return max(before, key=lambda x: x[1]) if before else None
 
 
-def _values(au: AuditContext, plain: str) -> list[sp.Basic]:
+def _value(au: AuditContext, line: Line, at: int, plain: str) -> sp.Basic | None:
+    """The value of the formula's last member, with the values the text gave before it; None
+    unless the formula computes (an operator in it) and the value is a real number."""
     try:
-        members, _ = calc.parse_chain(plain)
+        members, _ = calc.parse_chain(plain.strip().rstrip(".,;"))
     except Unreadable:
-        return []
-    values = []
-    for m in members:
-        for node in [m, *(n for n in calc.walk(m) if n[0] == "num")]:
-            try:
-                v = evaluate(node, {})
-            except Exception:  # a member the evaluator refuses: no figure from it
-                continue
-            if v is not None and not isinstance(v, sp.MatrixBase) and not v.free_symbols and v.is_real:
-                values.append(v)
-    return values
-
-
-def _formula_before(line: Line, start: int, figures: list) -> tuple[sp.Basic, str, int] | None:
-    """The last member's value of the formula that ends nearest before ``start`` in its
-    sentence, with the formula and where it ends."""
-    a, _ = line.sentence_at(start)
-    best = None
-    for _, plain, s, e in line.formulas:
-        if a <= s and e <= start:
-            values = [v for v, f in figures if f == plain]
-            if values:
-                try:
-                    members, _ = calc.parse_chain(plain)
-                    last = evaluate(members[-1], {})
-                except Exception:
-                    continue
-                if last is not None and not getattr(last, "free_symbols", True):
-                    best = (last, plain, e)
-    return best
+        return None
+    if all(m[0] in ("sym", "num") for m in members):
+        return None  # d_model = 512: a value given, not computed
+    env = {**au.env, **au.premises(line, at)}
+    try:
+        value = evaluate(members[-1], env)
+    except Exception:  # a member the evaluator refuses: nothing to compare with
+        return None
+    if value is None or isinstance(value, sp.MatrixBase) or value.free_symbols:
+        return None
+    return value if value.is_extended_real and value.is_finite else None
 
 
 def _in_formula(line: Line, pos: int) -> bool:

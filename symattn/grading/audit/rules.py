@@ -37,6 +37,7 @@ from . import (
     complexity,
     contractions,
     cost,
+    heads,
     identities,
     indices,
     instances,
@@ -44,6 +45,7 @@ from . import (
     meaning,
     notclaims,
     restated,
+    scaling,
     shapes,
     words,
 )
@@ -90,6 +92,7 @@ RULES = (
     words.statistics_words,
     words.moments,
     cost.heads_words,
+    heads.heads_claims,
     cost.growth,
     words.conventions,
     cost.cost_expressions,
@@ -221,6 +224,8 @@ class Auditor:
             attempt(instances.simplified_claims, self, line, add, covered)
             # identities of vectors, matrices and sines: before a chain or a mask reads them
             attempt(identities.identity_claims, self, line, add, covered)
+            # q·k divided by √d (or, wrongly, by d): before a chain reads the formula as a value
+            attempt(scaling.scale_claims, self, line, add, covered)
             for start, end, members, relations in self._chains(line, add, covered):
                 if not inside(covered, start, end):
                     attempt(self._chain, line, start, end, members, relations, add)
@@ -467,7 +472,8 @@ class Auditor:
             again = []
             if self._letters(line, start, end, members, relations, again.append):
                 found, compared = again, True
-        if not compared and (why_not := notclaims.formula_reason(members, relations)):
+        why_not = notclaims.formula_reason(members, relations) if not compared else None
+        if why_not and (why_not != notclaims.DEFINITION or notclaims.around_says_nothing(line, start, end)):
             found = [Claim(c.line, c.text, NOT_A_CLAIM, None, why_not, c.spans) for c in found]
         elif not compared:
             why = "its stated figure could not be compared: a value it needs is not given in the text"
@@ -970,10 +976,22 @@ def _settings(line: Line) -> list[tuple[int, int]]:
         if not _SETTING_UP.search(line.text[a:b]):
             continue
         claims = [(s, e) for _, plain, s, e in line.formulas if a <= s < b and re.search(r"[=≈<>≤≥]", plain)]
+        # what the sentence concludes from its settings is a claim ("We use 8 heads of width
+        # 64, so the model width is 256"): its figures are not settings
+        concluded = _CONCLUDING.search(line.text, a, b)
         for s, e in number_spans(line.text[a:b]):
+            if concluded and s + a >= concluded.start():
+                continue
             if not any(x <= s + a < y for x, y in claims):
                 spans.append((s + a, e + a))
     return spans
+
+
+#: A word that concludes from what a sentence set up.
+_CONCLUDING = re.compile(
+    r"\b(?:so|hence|thus|therefore|giving|gives|which (?:gives|is|means|makes)|i\.\s?e\.|in all|in total|"
+    r"altogether|for a total)\b"
+)
 
 
 def _references(line: Line) -> list[tuple[int, int]]:

@@ -1,8 +1,8 @@
-"""Figures said again in words (symattn/grading/audit/restated.py, issue 47, must-have 2): a
-figure with its scale ("16B", "2.79M", "512kB", "10.0 billion") beside the formula that computes
-or uses it. Each true sentence below is written in the forms of a public text's worked
-examples; the planted versions change only the figure in words, and the values in the
-assertions are worked by hand."""
+"""Figures said again in words right after the formula that computes them
+(symattn/grading/audit/restated.py, issue 47, must-have 2): "..., or 16B parameters", "which is
+512kB". The sentences are in the forms of public texts' worked examples, and of a hostile
+review's cases (coincidences, conversions, alternatives); every expected verdict is worked by
+hand."""
 
 from __future__ import annotations
 
@@ -10,47 +10,65 @@ import pytest
 
 from symattn.grading.audit.keys import audit_claims
 
-KV = "Per token, our KV caches are $$2 \\cdot 64 \\cdot 4096$$ in int8, which is 512kB / token.\n"
-RUN = "The run took $2.79e6 \\cdot 3600$ seconds, that is 10.0 billion seconds.\n"
-HOURS = "It ran for 2.79M hours, i.e. $2.79e6 \\cdot 3600 = 1.0e10$ seconds.\n"
+RESTATED = "arithmetic: the value of the formula before it"
+WRONG_RULE = "arithmetic: said to restate"
 
 
 def _said(text: str) -> dict[str, str]:
-    """The verdict on each figure in words (the claims the rule adds)."""
-    return {c.text: c.verdict for c in audit_claims(text) if not c.text.startswith("⟨")}
+    """The verdict on each figure in words this rule read."""
+    return {c.text: c.verdict for c in audit_claims(text + "\n") if c.rule.startswith((RESTATED, WRONG_RULE))}
 
 
-@pytest.mark.parametrize(
-    ("text", "figure"),
-    [
-        (KV, "512kB"),  # 2 * 64 * 4096 = 524,288 bytes: 512 KiB (texts write kB for it)
-        (RUN, "10.0 billion"),  # 2.79e6 * 3600 = 1.0044e10
-        (HOURS, "2.79M"),  # the figure the formula writes, 2.79e6
-    ],
-)
-def test_a_figure_said_again_in_its_scale_is_certified(text, figure):
-    assert _said(text) == {figure: "certified"}
+_PARAMETERS = "64 \\cdot (3 \\cdot 4e3 \\cdot 16e3) + 2 \\cdot 4e3 \\cdot 32e3"  # the figure stated is 16e9
+
+CERTIFIED = {
+    # 2 * 64 * 4096 = 524,288 bytes: 512 KiB, which texts write kB
+    "512kB": "Per token, our KV caches are $$2 \\cdot 64 \\cdot 4096$$ in int8, which is 512kB / token.",
+    "10.0 billion": "The run took $2.79e6 \\cdot 3600$ seconds, that is 10.0 billion seconds.",  # 1.0044e10
+    "16B": f"this is $${_PARAMETERS} = 16e9$$, or 16B parameters.",
+    "64k": "A context of $2^{16} = 65536$ tokens, or 64k tokens.",  # 64 * 1024
+    "8B": "The model has $8 \\times 10^9$ parameters, or 8B parameters.",  # one digit, exact
+    "0.5 MiB": "The cache holds $2 \\times 4096 \\times 64 = 524288$ bytes, or 0.5 MiB.",
+    "1.05M": "With $d = 512$, one attention layer has $4d^2$ weights, or 1.05M.",  # 4 * 512^2 = 1,048,576
+}
 
 
-@pytest.mark.parametrize(
-    ("text", "old", "new"),
-    [
-        (KV, "512kB", "600kB"),  # 524,288 bytes is neither 600,000 nor 614,400
-        (RUN, "10.0 billion", "12.0 billion"),
-    ],
-)
-def test_a_figure_said_to_restate_the_formula_before_must_be_its_value(text, old, new):
-    assert _said(text.replace(old, new)) == {new: "wrong"}
+@pytest.mark.parametrize("figure", CERTIFIED)
+def test_a_figure_said_again_after_its_formula_is_certified(figure):
+    assert _said(CERTIFIED[figure]) == {figure: "certified"}
 
 
-def test_a_figure_not_said_to_restate_anything_is_left_alone():
-    """12.0 billion beside a formula worth 1.0e10, without "or", "i.e.", "that is": another
-    figure, not a wrong one."""
-    text = "The run took $2.79e6 \\cdot 3600$ seconds; the budget was 12.0 billion seconds.\n"
-    assert "wrong" not in _said(text).values()
+WRONG = {
+    "15M": "The score table has $4096^2 = 16777216$ entries, i.e. 15M.",  # 16.8M
+    "17B": f"this is $${_PARAMETERS} = 16e9$$, or 17B parameters.",
+    "12.0 billion": "The run took $2.79e6 \\cdot 3600$ seconds, that is 12.0 billion seconds.",
+    "600kB": "Per token, the cache is $$2 \\cdot 64 \\cdot 4096$$ bytes, i.e. 600kB.",  # nor 614,400
+}
 
 
-def test_a_figure_of_one_digit_is_never_certified_by_a_coincidence():
-    """An 8k context beside D = 8192: the same number, another quantity."""
-    text = "A model with 8k context length and $D = 8192$ is moderately sized.\n"
-    assert _said(text).get("8k") != "certified"
+@pytest.mark.parametrize("figure", WRONG)
+def test_a_figure_said_to_be_the_same_must_be_its_value(figure):
+    assert _said(WRONG[figure]) == {figure: "wrong"}
+
+
+LEFT_ALONE = [
+    # a conversion after "which is": parameters to bytes, FLOPs to milliseconds
+    "The model has $7 \\times 10^9$ parameters in fp16, which is 14 GB of weights.",
+    "A layer takes $4096^2 \\times 128 = 2147483648$ FLOPs, which is 2.15 ms on a GPU.",
+    # taken further than the formula went
+    "A layer has $4 \\cdot 512^2 = 1048576$ attention weights, or 6.29M over the 6 layers.",
+    "Each head has width $512/8 = 64$, i.e. 12.5% of the model width.",
+    # another value, not the same one again
+    "The base model has $d_{model} = 512$ or 1024 for the large model.",
+    "One could use $2^{10} = 1024$ heads, or 2048.",
+    # the same number as a figure of the line, another quantity: no restating word
+    "The cache stores $2 \\times 96 \\times 12288 \\times 2 = 4718592$ bytes per token, so a context of 2048"
+    " tokens needs 4.72 MB in all.",
+    "The weights take $2 \\times 7000000000 = 14000000000$ bytes, so the model needs 7.0 GB.",
+    "With $d_{model} = 512$ and $h = 8$, each head has 512 dimensions.",
+]
+
+
+@pytest.mark.parametrize("text", LEFT_ALONE)
+def test_what_is_not_said_again_is_left_to_the_other_rules(text):
+    assert _said(text) == {}

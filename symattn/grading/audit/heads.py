@@ -1,0 +1,99 @@
+"""Heads, their width and the model's width, said in words in one sentence: "We use 8 heads of
+width 64, so the model width is 512", "the 512 dimensions are split over 8 heads, giving each
+head 64".
+
+Multi-head attention splits the model's width among its heads: h heads of width d_k make
+h · d_k = d_model (:func:`symattn.core.flops.d_head`). That is the usual choice, not a law (a
+model may give its heads a width of its own), so the sentence is judged only where it draws
+the conclusion itself: a word that concludes ("so", "giving", "i.e.", "which is") or splits
+("split", "divided", "shared") stands before the figure it concludes, and that figure is the
+claim; a sentence that only lists the three sizes is a model's description, not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import sympy as sp
+
+from .context import AuditContext
+from .document import Line
+from .match import CERTIFIED, WRONG, Claim, inside
+from .said import Math, Said
+
+_N = r"(\d{1,3}(?:,\d{3})+|\d+)"
+#: The number of heads.
+_HEADS = re.compile(rf"\b{_N}\s+(?:attention\s+)?heads\b|⟨\s*[hH]\s*=\s*{_N}\s*⟩\s*heads?\b", re.I)
+#: A head's width.
+_HEAD_WIDTH = re.compile(
+    rf"\bheads?\s+(?:each\s+)?(?:of|with)\s+(?:a\s+)?(?:width|size|dimension(?:ality)?)\s+(?:of\s+)?{_N}"
+    rf"|\beach\s+head\s+(?:(?:has|gets|works on|of|is)\s+)?(?:a\s+width\s+of\s+|about\s+)?{_N}(?!\s*heads)"
+    rf"|\bhead\s+(?:width|size|dimension)\s+(?:of|is|=)\s+{_N}"
+    rf"|\b{_N}\s+(?:dimensions|features)\s+(?:each|per\s+head|a\s+head|for\s+each\s+head)",
+    re.I,
+)
+#: The model's width.
+_MODEL_WIDTH = re.compile(
+    rf"\b(?:model|hidden|embedding|total)\s+(?:width|size|dimension(?:ality)?)\s+(?:of\s+|is\s+|=\s+)?{_N}"
+    rf"|\b{_N}\s+(?:model\s+)?dimensions\s+(?:are|is)\s+(?:split|divided|shared)"
+    rf"|\bthe\s+{_N}(?:-dimensional)?\s+(?:dimensions|features)\s+of\s+the\s+model",
+    re.I,
+)
+#: A word that concludes one size from the others.
+_CONCLUDES = re.compile(
+    r"\b(?:so|hence|thus|therefore|giving|gives|which is|split|divided|shared)\b|\bi\.\s?e\.", re.I
+)
+
+RULE = "multi-head: h heads of width d_k make the model's width h · d_k (symattn.core.flops.d_head)"
+
+
+def heads_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    for a, b in _sentences(line):
+        sentence = line.text[a:b]
+        found = {}
+        for name, pattern in (("h", _HEADS), ("d_k", _HEAD_WIDTH), ("d_model", _MODEL_WIDTH)):
+            m = pattern.search(sentence)
+            if m is None:
+                break
+            group = next(i for i in range(1, (m.re.groups or 0) + 1) if m.group(i))
+            found[name] = (int(m.group(group).replace(",", "")), (a + m.start(group), a + m.end(group)))
+        if len(found) < 3:
+            continue
+        # the claim is the figure that comes after the word that concludes
+        # the last: "the 768 dimensions are split over 12 heads, so each head has 64"
+        conclusion = next(reversed(list(_CONCLUDES.finditer(sentence))), None)
+        if conclusion is None:
+            continue
+        after = [(n, v) for n, v in found.items() if v[1][0] >= a + conclusion.start()]
+        if len(after) != 1:
+            continue
+        name, (stated, span) = after[0]
+        if inside(covered, *span):
+            continue
+        heads, width, model = found["h"][0], found["d_k"][0], found["d_model"][0]
+        wants = {"h": sp.Rational(model, width), "d_k": sp.Rational(model, heads), "d_model": heads * width}
+        want = wants[name]
+        ok = want == stated
+        covered.extend(v[1] for n, v in found.items() if n != name)  # the sizes it starts from
+        add(
+            Claim(
+                line.number,
+                line.text[span[0] : span[1]],
+                CERTIFIED if ok else WRONG,
+                Said(Math(want)),
+                RULE,
+                [span],
+            )
+        )
+
+
+def _sentences(line: Line) -> list[tuple[int, int]]:
+    """The line's sentences, one running on past "i.e." and "e.g." (which end no sentence)."""
+    out: list[tuple[int, int]] = []
+    for a, b in line.sentences():
+        if out and re.search(r"\b(?:i\.\s?e|e\.\s?g)\.$", line.text[out[-1][0] : out[-1][1]].rstrip()):
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out

@@ -1,0 +1,60 @@
+"""Heads, their width and the model's width in one sentence of words
+(symattn/grading/audit/heads.py, issue 47, must-have 2): h heads of width d_k make a model of
+width h · d_k, judged where the sentence draws that conclusion itself. The expected values are
+worked by hand: 8 x 64 = 512, 512 / 8 = 64, 768 / 12 = 64, 96 x 128 = 12288."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.audit.heads import RULE
+from symattn.grading.audit.keys import audit_claims
+
+CASES = {
+    "the model's width concluded": ("We use 8 heads of width 64, so the model width is 512.", "512", "256"),
+    "a head's width from a split": (
+        "The model width of 512 is split over 8 heads, giving each head 64 dimensions.",
+        "64",
+        "48",
+    ),
+    "a split in the plural": (
+        "The 768 dimensions are split over 12 heads, so each head has 64 dimensions.",
+        "64",
+        "96",
+    ),
+    "after i.e.": (
+        "GPT-3 uses 96 heads with a head dimension of 128, i.e. a model width of 12288.",
+        "12288",
+        "12888",
+    ),
+}
+
+
+def _heads(text: str) -> list[tuple[str, str]]:
+    return [(c.text, c.verdict) for c in audit_claims(text + "\n") if c.rule == RULE]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_size_a_sentence_concludes_is_certified(name):
+    text, figure, _ = CASES[name]
+    assert _heads(text) == [(figure, "certified")]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_wrong_size_concluded_is_flagged(name):
+    text, figure, planted = CASES[name]
+    assert text.count(figure) == 1
+    assert _heads(text.replace(figure, planted)) == [(planted, "wrong")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a model that gives its heads a width of their own (Gemma 7B): a description, no conclusion
+        "Gemma has 16 heads of width 256 and a model width of 3072.",
+        # two sizes only
+        "We use 8 heads, so each head has 64 dimensions.",
+    ],
+)
+def test_sizes_only_listed_are_not_judged(text):
+    assert _heads(text) == []
