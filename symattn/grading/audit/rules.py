@@ -34,6 +34,7 @@ import sympy as sp
 from ...limits import AUDIT_LINES
 from . import (
     calc,
+    causal,
     complexity,
     contractions,
     cost,
@@ -81,6 +82,7 @@ REST = "the rest of the text"
 RULES = (
     contractions.contraction_claims,
     words.masks,
+    causal.causal_claims,
     words.stage_vectors,
     words.typical_score,
     words.factors,

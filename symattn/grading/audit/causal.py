@@ -1,0 +1,113 @@
+"""Which way a causal mask points: a query may attend to its own key and the keys before it.
+
+A text writes the mask with its own letters for the positions of the query and the key
+(Goon's notes: ``q_{bse} k_{bs'ea}``, so ``s`` is the query's position and ``s'`` the key's;
+CS231n's ``e_{i,j} = q_j \\cdot k_i``, so ``j`` is the query's and ``i`` the key's). The roles
+are read from the text's own product of a query and a key, where each carries one position
+index the other does not. Then, in a paragraph about a causal (or future-hiding) mask:
+
+- a condition under which the mask is **0** (or attention is allowed) must put the key at or
+  before the query (``0 & s' \\le s``, "zero if s ≥ s'");
+- a condition under which the mask is **−∞**, or the weights vanish (``w_{bss'a} = 0`` if
+  ``s' > s``), must put the key after the query.
+
+Only the direction is judged (≤ or <, ≥ or >): whether a position may attend to itself is the
+text's choice. Nothing is judged where the text gives no product of a query and a key to read
+the roles from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+from .context import AuditContext
+from .document import Line
+from .match import CERTIFIED, WRONG, Claim, inside
+from .said import Said
+
+_CAUSAL = re.compile(r"\b(?:causal\w*|future|autoregressive\w*|look(?:ing)?[- ]ahead|next token)\b", re.I)
+#: A query and a key with their subscripts, in a product: q_(bse) k_(bs'ea), q_j * k_i.
+_QK = re.compile(r"\bq_(\([^()]*\)|[\w']+)[^⟨⟩=]{0,12}?\bk_(\([^()]*\)|[\w']+)")
+_RELATION = re.compile(r"^\s*=?\s*([A-Za-z]\w*'?)\s*(≤|≥|<|>)\s*([A-Za-z]\w*'?)\s*[,.;]?\s*$")
+_FLIP = {"≤": "≥", "≥": "≤", "<": ">", ">": "<"}
+#: Before a condition: what holds under it. Masked: −∞, or weights that vanish.
+_MASKED = re.compile(
+    r"(?:-oo|−∞|-∞|-inf\w*|negative infinity|mask(?:ed)?(?: out)?)\s*(?:&|for|if|when|whenever)?\s*$"
+    r"|⟨[^⟨⟩]*=\s*0\s*⟩\s*(?:for|if|when|whenever)\s*$",
+    re.I,
+)
+_ALLOWED = re.compile(r"(?:\b0|\bzero)\s*(?:&|for|if|when|whenever)\s*$", re.I)
+
+RULE = "causal mask: a query attends to the keys at or before its own position, never after"
+
+
+def causal_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    roles = _roles("\n".join(x.text for x in au.doc.lines))
+    if roles is None or not _CAUSAL.search(au.doc.block_text(line) + au.previous_block(line)):
+        return
+    query, key = roles
+    for _tex, plain, start, end in line.formulas:
+        if inside(covered, start, end):
+            continue
+        sentence, at = au.doc.sentence(line, start)  # what holds may stand on the line before
+        verdicts = []
+        for condition, masked in _conditions(plain, sentence[:at]):
+            m = _RELATION.match(condition)
+            if m is None or {m.group(1), m.group(3)} != {query, key}:
+                continue
+            relation = m.group(2) if m.group(1) == key else _FLIP[m.group(2)]  # key <rel> query
+            after = relation in (">", "≥")
+            verdicts.append(after if masked else not after)
+        if verdicts:  # one claim for the formula, wrong if any of its conditions points back
+            said = Said(f"masked where the key comes after the query ({key} > {query}), allowed up to it")
+            text = line.text[start:end]
+            add(Claim(line.number, text, CERTIFIED if all(verdicts) else WRONG, said, RULE, [(start, end)]))
+
+
+def _conditions(plain: str, before: str) -> list[tuple[str, bool]]:
+    """(condition, masked) for each condition the formula states: the rows of a case split
+    (``0 & s ≤ s'``), or the formula itself when what holds under it stands just before it
+    (``⟨w = 0⟩ if ⟨s' > s⟩``, "zero if ⟨s ≥ s'⟩")."""
+    cases = re.search(r"begin\(cases\)(.*)end\(cases\)", plain)
+    if cases:
+        out = []
+        for row in re.split(r"\\\\|\\|\bnn\b", cases.group(1)):
+            value, _, condition = row.partition("&")
+            value = value.strip()
+            if value in ("0",):
+                out.append((condition, False))
+            elif re.fullmatch(r"-\s*(?:oo|∞|infty|inf)", value):
+                out.append((condition, True))
+        return out
+    before = before[-60:]
+    if _MASKED.search(before):
+        return [(plain, True)]
+    if _ALLOWED.search(before):
+        return [(plain, False)]
+    return []
+
+
+@lru_cache(maxsize=32)
+def _roles(text: str) -> tuple[str, str] | None:
+    """(the query's position index, the key's), from the first product of a query and a key in
+    which each carries one index the other does not."""
+    for m in _QK.finditer(text):
+        q, k = _indices(m.group(1)), _indices(m.group(2))
+        only_q, only_k = [x for x in q if x not in k], [x for x in k if x not in q]
+        if len(only_q) == 1 and len(only_k) == 1:
+            return only_q[0], only_k[0]
+        # q_bse k_bs'ea: the key's head index a aside, s and s' are one position primed
+        primed = [(x, y) for x in only_q for y in only_k if y in (x + "'", x.rstrip("'"))]
+        if len(primed) == 1:
+            return primed[0]
+    return None
+
+
+def _indices(sub: str) -> list[str]:
+    """``(bs'ea)`` -> b, s', e, a; ``(i, j)`` -> i, j; ``j`` -> j."""
+    sub = sub.strip("()")
+    if "," in sub:
+        return [p.strip() for p in sub.split(",") if p.strip()]
+    return re.findall(r"[A-Za-z]'?", sub)

@@ -1,0 +1,58 @@
+"""Which way a causal mask points (symattn/grading/audit/causal.py, issue 47, must-have 2): the
+roles of the two position indices come from the text's own product of a query and a key;
+a condition for a 0 (allowed) must put the key at or before the query, one for -inf or for
+vanishing weights after it. Texts in Goon's notation (s the query's position, s' the key's)
+and in CS231n's (j the query's, i the key's); the verdicts are worked by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.audit.causal import RULE
+from symattn.grading.audit.keys import audit_claims
+
+GOON = (
+    "The weights are causal: they come from the scores $q_{bse} k_{bs'ea}$ and the mask.\n\n"
+    "The causal mask is\n\n"
+    "$$m_{s s'} = \\begin{cases} 0 & s' \\le s \\\\ -\\infty & s' > s \\end{cases}$$\n\n"
+    "forcing $w_{bss'a} = 0$ for $s' > s$, so no token sees the future.\n\n"
+    "The causal mask $C_{ss'}$ is zero if $s \\ge s'$ and $-\\infty$ otherwise.\n"
+)
+CS231N = (
+    "The alignment is $e_{i,j} = q_j \\cdot k_i / \\sqrt{D_k}$ for query $j$ and key $i$.\n\n"
+    "The masked layer hides future keys: the weights are $w_{i,j} = 0$ whenever $i > j$.\n"
+)
+
+
+def _causal(text: str) -> list[tuple[int, str]]:
+    return [(c.line, c.verdict) for c in audit_claims(text) if c.rule == RULE]
+
+
+def test_masks_that_hide_the_future_are_certified():
+    assert _causal(GOON) == [(5, "certified"), (7, "certified"), (9, "certified")]
+    assert _causal(CS231N) == [(3, "certified")]
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new", "line"),
+    [
+        (GOON, "0 & s' \\le s", "0 & s \\le s'", 5),  # the case split reversed (Goon's own slip)
+        (GOON, "for $s' > s$", "for $s > s'$", 7),  # the weights vanish for past keys
+        (GOON, "zero if $s \\ge s'$", "zero if $s \\le s'$", 9),
+        (CS231N, "whenever $i > j$", "whenever $i < j$", 3),
+    ],
+)
+def test_a_mask_that_points_the_other_way_is_wrong(text, old, new, line):
+    assert text.count(old) == 1
+    assert (line, "wrong") in _causal(text.replace(old, new))
+
+
+def test_nothing_is_judged_without_a_product_of_a_query_and_a_key():
+    """The roles of s and s' are the text's: without its product of q and k, none is guessed."""
+    text = GOON.replace("$q_{bse} k_{bs'ea}$", "the queries and keys")
+    assert _causal(text) == []
+
+
+def test_nothing_is_judged_outside_a_causal_paragraph():
+    text = "The scores are $q_{bse} k_{bs'ea}$.\n\nThe band mask is zero if $s \\le s'$.\n"
+    assert _causal(text) == []
