@@ -44,7 +44,7 @@ RULE = "causal mask: a query attends to the keys at or before its own position, 
 
 
 def causal_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
-    roles = _roles("\n".join(x.text for x in au.doc.lines))
+    roles = _roles(au.doc.text())
     if roles is None or not _CAUSAL.search(au.doc.block_text(line) + au.previous_block(line)):
         return
     query, key = roles

@@ -46,7 +46,7 @@ def inequality(au: AuditContext, line, text, spans, members, relations) -> Claim
     """``2N^2 d > 4N d^2`` (the two groups of terms) or ``N > 2 d_model [= 8192]`` (the crossover)."""
     if not re.search(_COST_WORDS, au.doc.unit_text(line), re.I):
         why = notclaims.formula_reason(members, relations)  # 1 ≤ i ≤ n
-        if why == notclaims.RANGE:
+        if why == notclaims.RANGE and notclaims.holds_in(line, *spans[0], why):
             return Claim(line.number, text, notclaims.NOT_A_CLAIM, None, why, spans)
         return Claim(line.number, text, UNCHECKED, None, "an inequality not said of the cost", spans)
     quad, lin = cost_value("quadratic"), cost_value("linear")

@@ -133,7 +133,10 @@ class Document:
         return "\n".join(x.text for x in lines[max(0, at - CONTEXT) : at + CONTEXT + 1])
 
     def text(self) -> str:
-        return "\n".join(x.text for x in self.lines)
+        """The whole text, joined once."""
+        if ("all", 0, 0) not in self._texts:
+            self._texts[("all", 0, 0)] = "\n".join(x.text for x in self.lines)
+        return self._texts[("all", 0, 0)]
 
     def sentence(self, line: Line, pos: int) -> tuple[str, int]:
         """The sentence of ``line``'s paragraph that holds ``pos`` (a sentence may be wrapped

@@ -35,14 +35,16 @@ _HEAD_WIDTH = re.compile(
 )
 #: The model's width.
 _MODEL_WIDTH = re.compile(
-    rf"\b(?:model|hidden|embedding|total)\s+(?:width|size|dimension(?:ality)?)\s+(?:of\s+|is\s+|=\s+)?{_N}"
+    rf"(?<!MLP )(?<!FFN )(?<!inner )(?<!intermediate )(?<!feed-forward )"
+    rf"\b(?:model|hidden|embedding)\s+(?:width|size|dimension(?:ality)?)\s+(?:of\s+|is\s+|=\s+)?{_N}"
     rf"|\b{_N}\s+(?:model\s+)?dimensions\s+(?:are|is)\s+(?:split|divided|shared)"
     rf"|\bthe\s+{_N}(?:-dimensional)?\s+(?:dimensions|features)\s+of\s+the\s+model",
     re.I,
 )
 #: A word that concludes one size from the others.
 _CONCLUDES = re.compile(
-    r"\b(?:so|hence|thus|therefore|giving|gives|which is|split|divided|shared)\b|\bi\.\s?e\.", re.I
+    r"\b(?:so(?!-)|hence|thus|therefore|giving|gives|making|which is|split|divided|shared)\b|\bi\.\s?e\.",
+    re.I,
 )
 
 RULE = "multi-head: h heads of width d_k make the model's width h · d_k (symattn.core.flops.d_head)"
@@ -52,10 +54,13 @@ def heads_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
     for a, b in _sentences(line):
         sentence = line.text[a:b]
         found = {}
+        if re.search(r"\blayers?\b", sentence, re.I):
+            continue  # heads counted over the layers: not one layer's split
         for name, pattern in (("h", _HEADS), ("d_k", _HEAD_WIDTH), ("d_model", _MODEL_WIDTH)):
-            m = pattern.search(sentence)
-            if m is None:
-                break
+            matches = list(pattern.finditer(sentence))
+            if len(matches) != 1:
+                break  # none, or two models' sizes in one sentence
+            m = matches[0]
             group = next(i for i in range(1, (m.re.groups or 0) + 1) if m.group(i))
             found[name] = (int(m.group(group).replace(",", "")), (a + m.start(group), a + m.end(group)))
         if len(found) < 3:
@@ -66,12 +71,15 @@ def heads_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         if conclusion is None:
             continue
         after = [(n, v) for n, v in found.items() if v[1][0] >= a + conclusion.start()]
-        if len(after) != 1:
+        # the concluded size is said right after the word that concludes it
+        if len(after) != 1 or after[0][1][1][0] - (a + conclusion.end()) > 40:
             continue
         name, (stated, span) = after[0]
         if inside(covered, *span):
             continue
         heads, width, model = found["h"][0], found["d_k"][0], found["d_model"][0]
+        if 0 in (heads, width, model):
+            continue  # no heads, or no width: nothing split
         wants = {"h": sp.Rational(model, width), "d_k": sp.Rational(model, heads), "d_model": heads * width}
         want = wants[name]
         ok = want == stated

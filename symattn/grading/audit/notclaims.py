@@ -44,7 +44,8 @@ _CLAIMING = re.compile(
     r"more|less|fewer|larger|smaller|bigger|higher|lower|faster|slower|cheaper|costlier|exceeds?|"
     r"order of magnitude|proportional|grows?|scales?|quadratic|linear|cubic|"
     r"exactly|at (?:least|most)|ratio|same|only|should|must|differ\w*|equal\w*|compute[sd]?|cost\w*|"
-    r"FLOPs?|variance|mean|expect\w*|probabilit\w*|sums? to|adds? up|mistakes?|errors?|into|"
+    r"FLOPs?|variance|mean|expect\w*|probabilit\w*|sums? to|adds? up|adds? to|add to|"
+    r"nonzero|entries|keeps?|sees?|visible|mistakes?|errors?|into|"
     r"(?:this|that|which|it) (?:is|gives|comes)|attend(?:s|ed)? to|can (?:only )?attend|in all|"
     r"altogether|satisf\w*|stays?|remains?)\b"
     r"|^\W*(?:as|since|because)\b"
@@ -134,7 +135,22 @@ def _formula_reason(line: Line, spans: list[tuple[int, int]]) -> str | None:
         why = formula_reason(members, relations)
     except Exception:  # a formula calc does not read: a definition by its look alone
         why = DEFINITION if _defines_by_look(plain) else None
-    return why if why != DEFINITION or around_says_nothing(line, s, e) else None
+    return why if why and holds_in(line, s, e, why) else None
+
+
+#: Words that make a range of an index say something ("query i attends to the keys 1 ≤ j ≤ i").
+_RANGE_SAYS = re.compile(r"\b(?:attend\w*|sees?|mask\w*|keeps?|only|allowed|visible|exactly|when)\b", re.I)
+
+
+def holds_in(line: Line, start: int, end: int, why: str) -> bool:
+    """The formula at ``start:end`` is set apart for ``why`` in its sentence: a definition whose
+    sentence neither concludes nor counts, a range of an index the sentence says nothing with."""
+    if why == DEFINITION:
+        return around_says_nothing(line, start, end)
+    if why == RANGE:
+        a, b = line.sentence_at(start)
+        return not _RANGE_SAYS.search(_without_formulas(line.text[a:start] + " " + line.text[end:b]))
+    return True
 
 
 def around_says_nothing(line: Line, start: int, end: int) -> bool:
@@ -142,7 +158,16 @@ def around_says_nothing(line: Line, start: int, end: int) -> bool:
     of things follows the formula ("has ⟨P_d = 3d^2⟩ parameters" is a claim)."""
     a, b = line.sentence_at(start)
     words = _without_formulas(line.text[a:start] + " " + line.text[end:b])
-    return not _CLAIMING.search(words) and not _COUNTED.match(line.text[end:b])
+    quantity = _QUANTITY.search(line.text[a:start])
+    return not _CLAIMING.search(words) and not _COUNTED.match(line.text[end:b]) and not quantity
+
+
+#: A quantity named before the formula: "the parameter count ... is ⟨P_d = 3d^2⟩".
+_QUANTITY = re.compile(
+    r"\b(?:count|number|cost|parameters?|FLOPs?|work|memory|size|entries|pairs|operations|time|"
+    r"complexity)\b",
+    re.I,
+)
 
 
 #: A noun of things counted, right after a formula: the formula counts them.
@@ -153,14 +178,19 @@ _COUNTED = re.compile(
 )
 
 
+#: Letters for an index, not for a weight or a value (a, w, x are quantities).
+_INDEX_LETTERS = set("ijklmnrstbcghpG")
+
+
 def formula_reason(members: list, relations: list[str]) -> str | None:
     """Why a formula read as ``members`` and ``relations`` is not a claim, or None."""
     if len(members) == 3 and relations in (["≤", "≤"], ["<", "<"], ["≤", "<"], ["<", "≤"]):
         low, middle, high = members
-        index = middle[0] == "sym" and len(middle[1].split("_")[0]) == 1
+        index = middle[0] == "sym" and middle[1].split("_")[0] in _INDEX_LETTERS
         # 1 ≤ i ≤ n: an index from a first value to a size named by a letter (1 ≤ n ≤ 4096,
-        # 1 ≤ a ≤ 2 bound a quantity: claims)
-        if index and low in (("num", "0"), ("num", "1"), ("sym", low[1])) and calc.symbols_of(high):
+        # 0 ≤ a ≤ 1/n bound a quantity: claims)
+        sized = high[0] == "sym" or (high[0] in ("add", "sub") and any(x[0] == "sym" for x in high[1:]))
+        if index and low in (("num", "0"), ("num", "1"), ("sym", low[1])) and sized:
             return RANGE
     if defines(members, relations):
         return DEFINITION

@@ -55,8 +55,13 @@ _AGAIN = re.compile(
 _SAME = re.compile(r"^(?:or|i\.\s?e\.,?|that is)$", re.I)
 #: Words after the figure that take it further than the formula went.
 _FURTHER = re.compile(
-    r"^\s*(?:\w+\s+){0,2}?(?:over|across|for|per|in all|in total|altogether|total|each|times|of the)\b", re.I
+    r"^\s*(?:\w+\s+){0,2}?(?:over|across|for|per|in|on|with|in all|altogether|total|each|times|of)\b",
+    re.I,
 )
+#: After the figure: a share, a fraction or a factor of something else.
+_ANOTHER_QUANTITY = re.compile(r"\s*(?:%|percent|per cent|/\s*\d|in\s+\d|x\b|×|of\b)", re.I)
+#: Words for a number format of values, each a number of bytes (int8: 1; fp16: 2).
+_FORMATS = re.compile(r"\b(?:fp|bf|int|float|half|bfloat)\d*\b|\bhalf precision\b", re.I)
 
 
 def restated_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -69,11 +74,13 @@ def restated_claims(au: AuditContext, line: Line, add: Callable, covered: list) 
             continue
         plain, formula_end = before
         cue = _AGAIN.match(line.text[formula_end:start])
-        readings = _readings(m)
-        if cue is None or not readings or re.match(r"\s*(?:%|percent|per cent)", line.text[end:]):
-            continue  # a share of something else ("i.e. 12.5 % of the model width")
+        if cue is None or _ANOTHER_QUANTITY.match(line.text[end:]):
+            continue  # a share or a part of something else ("i.e. 12.5 % of the model width")
+        if _converted(line.text[formula_end : formula_end + cue.start("cue")], m, line.text[end:]):
+            continue  # parameters said again as bytes, seconds as hours: a conversion
         value = _value(au, line, formula_end, plain)
-        if value is None:
+        readings = _readings(m, value)
+        if value is None or not readings:
             continue
         text = line.text[start:end]
         if any(rounds_to(value, r, False) for r in readings):
@@ -95,19 +102,40 @@ def _plainly_again(m: re.Match, cue: re.Match) -> bool:
     return bool(scaled) or cue.group("cue").strip().lower() != "or"
 
 
-def _readings(m: re.Match) -> list[Stated]:
-    """The figure's values: one, or two where its unit has a decimal and a binary reading."""
+def _converted(between: str, m: re.Match, after: str) -> bool:
+    """The figure names its quantity in other units than the formula: "``...`` parameters, or
+    8 GB", "seconds, or 1.7k hours", "values in fp16, which is 512kB" (two bytes a value)."""
+    before_noun = re.search(r"([A-Za-z]+)\W*$", between.strip(" ,;")) if between.strip(" ,;") else None
+    after_noun = re.match(r"\s*([A-Za-z]+)", after)
+    if m.group("bytes"):  # bytes must be what the formula counts, at one byte a value
+        formats = _FORMATS.findall(between)
+        bytes_before = re.search(r"\bbytes?\b|\bint8\b", between, re.I)
+        return not bytes_before or any(f.lower() != "int8" for f in formats)
+    if before_noun and after_noun:
+        a, b = (w.lower().rstrip("s") for w in (before_noun.group(1), after_noun.group(1)))
+        return a != b
+    return False
+
+
+def _readings(m: re.Match, value: sp.Basic | None = None) -> list[Stated]:
+    """The figure's values: one, or two where its unit has a decimal and a binary reading (a
+    binary one only for a value that is a whole number of 1024s: 65,536 is 64k, 2,000,000 is
+    not 1.9M)."""
     try:
         base = Stated.read(m.group("num") + (m.group("exp") or ""))
     except Unreadable:
         return []
+    binary = value is not None and value.is_Integer and value % 1024 == 0
     factors: list[int] = [1]
     if letter := m.group("letter"):
-        factors = sorted({_LETTERS[letter], _BINARY_LETTERS.get(letter, _LETTERS[letter])})
+        factors = sorted({_LETTERS[letter], _BINARY_LETTERS.get(letter, _LETTERS[letter]) if binary else 1})
+        factors = [f for f in factors if f != 1] or factors
     elif m.group("word"):
         factors = [_WORDS[m.group("word")]]
     elif unit := m.group("bytes"):
-        factors = sorted({f for f in (_BYTES.get(unit), _BINARY.get(unit)) if f})
+        factors = sorted({f for f in (_BYTES.get(unit), _BINARY.get(unit) if binary else None) if f})
+        if unit.endswith("iB"):  # MiB is binary whatever the value
+            factors = [_BINARY[unit]]
     return [
         Stated(base.text, base.value * f, base.digits, base.unit * f, base.whole and f == 1) for f in factors
     ]

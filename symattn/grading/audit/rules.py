@@ -475,7 +475,7 @@ class Auditor:
             if self._letters(line, start, end, members, relations, again.append):
                 found, compared = again, True
         why_not = notclaims.formula_reason(members, relations) if not compared else None
-        if why_not and (why_not != notclaims.DEFINITION or notclaims.around_says_nothing(line, start, end)):
+        if why_not and notclaims.holds_in(line, start, end, why_not):
             found = [Claim(c.line, c.text, NOT_A_CLAIM, None, why_not, c.spans) for c in found]
         elif not compared:
             why = "its stated figure could not be compared: a value it needs is not given in the text"

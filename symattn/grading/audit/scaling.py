@@ -33,16 +33,28 @@ from .stated import Unreadable
 #: Another choice weighed: the sentence is not read.
 _OTHER_CHOICE = re.compile(
     r"\b(?:instead|rather|would|alternative\w*|unscaled|without (?:the )?scal\w*|mu-?P|μP|"
-    r"suppose|if we|had we|wrong\w*|mistake\w*|not)\b",
+    r"suppose|if we|had we|wrong\w*|mistake\w*|not|tau|temperature|cosine|mean|average|"
+    r"number of|count|length)\b|τ",
     re.I,
+)
+#: A text that divides by the width on purpose (μP, linear attention, cosine scores): its
+#: formulas with 1/d are never called wrong.
+_BY_WIDTH_ON_PURPOSE = re.compile(
+    r"\bmu-?P\b|μP|maximal update|linear attention|cosine|1\s*/\s*d\b[^.]*\b(?:scal|param)", re.I
 )
 #: A normalization named in words, with its reason: a variance of one.
 _NAMED = re.compile(r"^\s*(?:normali[sz]ation|scaling|scale factor|rescaling)\b", re.I)
 _UNIT_VARIANCE = re.compile(
     r"\bvariance\b.*\b(?:be|is|of|equal to|equals)\s+(?:1|one|unity)\b|\bunit variance\b", re.I
 )
-#: Letters a text uses for a width (of a query, a key, a head, the model).
-_WIDTH = re.compile(r"^(?:d|D|d_\w+|D_\w+|d_\(\w+\)|D_\(\w+\)|p_\w+|h_\w+)$")
+#: Letters a text uses for the width of a query and a key (of a head, or of the model where
+#: one head has it all); not d_ff, d_v or a count.
+_WIDTH = re.compile(
+    r"^(?:d|D|[dD]_(?:k|q|h|head|model|key|qk|\(k\)|\(q\)|\(h\)|\(head\)|\(model\)|\(key\)))$"
+)
+
+#: A variance other than 1 in the sentence's premises ("entries of variance σ² = 4").
+_OTHER_VARIANCE = re.compile(r"σ|sigma|variance\s+(?:of\s+)?⟨?\s*(?!1\b)\d", re.I)
 
 RULE = "scale of the scores: Var(q·k) = d for entries of mean 0 and variance 1, so q·k/√d has variance 1"
 
@@ -52,23 +64,39 @@ def scale_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         if inside(covered, start, end):
             continue
         sentence, at = au.doc.sentence(line, start)  # read whole, across the lines it wraps over
-        if _OTHER_CHOICE.search(sentence):
-            continue
         after = sentence[at + end - start :]
-        if _NAMED.match(after) and _UNIT_VARIANCE.search(after):
+        # a normalization named with its reason, variance 1, says what it is for: another
+        # choice weighed after it ("it is instead argued that no root should be taken") does not
+        # make it one
+        named = _NAMED.match(after) and _UNIT_VARIANCE.search(after) and not _OTHER_VARIANCE.search(sentence)
+        weighed = _OTHER_CHOICE.search(sentence[:at] if named else sentence)
+        if weighed or (line.kind == "math" and _OTHER_CHOICE.search(_introduction(au, line))):
+            continue
+        if named:
             bottom = _parsed(plain)
             verdict = _verdict(bottom)
-            if verdict is not None:
-                width = bottom[2] if verdict else bottom
+            width = (bottom[2] if verdict else bottom) if verdict is not None else None
+            # a head's scores in a model of width D: the model's width is not the head's
+            per_head = re.search(r"\bheads?\b", sentence, re.I) and width in (("sym", "D"), ("sym", "d"))
+            if verdict is not None and not per_head:
                 add(_claim(line, start, end, [(verdict, calc.exact(width, {}))], named=True))
             continue
         if re.search(r"\b(?:Var|E|V|Cov)\(|[≈<>≤≥]|\d\s*$", plain):
             continue  # a statement about the scaled scores (their variance): the statistics rules'
         verdicts = _divisions(plain)
-        # in a chain of more members, the scale may be right and another member wrong
-        # (softmax(q k^T/√d) = exp(q k^T)/(√d Σ ...)): a wrong scale is flagged, a right one
-        # certifies nothing there
-        if verdicts and (not all(v for v, _ in verdicts) or _equals(plain) <= 1):
+        if not verdicts:
+            continue
+        # a division by the width is wrong only inside a softmax (in exp of a softmax's
+        # fraction, or softmax(...)), in a text that does not divide by it on purpose:
+        # q^T k / d alone may be a cosine score, a mean, or one side of an identity
+        wrong = [w for ok, w in verdicts if not ok]
+        if wrong:
+            if _softmax_argument(plain) and not _BY_WIDTH_ON_PURPOSE.search(au.doc.text()):
+                add(_claim(line, start, end, verdicts, named=False))
+            continue
+        # in a chain of more members, a right scale certifies nothing (another member may be
+        # wrong: softmax(q k^T/√d) = exp(q k^T)/(√d Σ ...))
+        if _equals(plain) <= 1:
             add(_claim(line, start, end, verdicts, named=False))
 
 
@@ -84,6 +112,18 @@ def _claim(line: Line, start: int, end: int, verdicts: list, named: bool) -> Cla
         said = Said("divided by ", Math(sp.sqrt(width)), ", not by ", Math(width))
     verdict = WRONG if wrong else CERTIFIED
     return Claim(line.number, line.text[start:end], verdict, said, RULE, [(start, end)])
+
+
+def _introduction(au: AuditContext, line: Line) -> str:
+    """The sentence that introduces a display: the last of the paragraph before it ("Under μP
+    the scores are scaled by 1/d instead of 1/√d:")."""
+    before = au.previous_block(line).rstrip()
+    return re.split(r"(?<=[.!?])\s+", before)[-1] if before else ""
+
+
+def _softmax_argument(plain: str) -> bool:
+    """The formula is a softmax: softmax(...) or exp(...) over a sum of exp(...)."""
+    return bool(re.search(r"softmax|Softmax|\bexp\(", plain))
 
 
 def _equals(plain: str) -> int:
@@ -107,7 +147,7 @@ def _parsed(plain: str):
 _T = r"(?:\^\((?:T|top|⊤)\))?"
 _SUB = r"(?:_\w+|_\([^()]*\))?"
 _DOT = rf"[qQ]{_SUB}{_T}\s*(?:[*·⋅]\s*)?[kK]{_SUB}{_T}"
-_DEN = r"(?:sqrt\([^()]+\)|[dD](?:_\w+|_\([^()]*\))?(?![\w^(]))"
+_DEN = r"(?:sqrt\([^()]+\)|[dD](?:_\w+|_\([^()]*\))?(?![\w^(]))(?!\s*(?:/|\*|·|×|sqrt|[A-Za-z(]))"
 #: ``q^(T) k_i / sqrt(d)``, ``((QK^(T))/(sqrt(d_k)))``: a dot product over its scale.
 _SCALED = re.compile(rf"(?<![\w)])(?:{_DOT}\s*/\s*(?P<a>{_DEN})|\(\({_DOT}\)\s*/\s*\((?P<b>{_DEN})\)\))")
 
@@ -136,9 +176,12 @@ def _read_width(text: str) -> sp.Expr | None:
 
 
 def _width_text(text: str) -> bool:
+    """d, d_k, D/A (the model's width over the heads: a head's width)."""
     text = text.strip()
-    head = re.fullmatch(r"(?P<a>[^/]+)/(?P<b>[A-Za-z])", text)
-    return bool(_WIDTH.match(head.group("a").strip()) if head else _WIDTH.match(text))
+    head = re.fullmatch(r"(?P<a>[^/]+)/(?P<b>[AhH])", text)
+    if head:
+        return head.group("a").strip() in ("D", "d", "d_model", "d_(model)")
+    return bool(_WIDTH.match(text))
 
 
 def _verdict(bottom) -> bool | None:
@@ -152,6 +195,10 @@ def _verdict(bottom) -> bool | None:
 def _width(node) -> bool:
     if node[0] == "sym":
         return bool(_WIDTH.match(node[1]))
-    if node[0] == "div":  # D/A, a head's width
-        return _width(node[1]) and node[2][0] == "sym" and re.fullmatch(r"[A-Za-z]", node[2][1]) is not None
+    if node[0] == "div":  # D/A, the model's width over the heads: a head's width
+        top, bottom = node[1], node[2]
+        return top in (("sym", "D"), ("sym", "d"), ("sym", "d_model")) and bottom in (
+            ("sym", "A"),
+            ("sym", "h"),
+        )
     return False

@@ -54,6 +54,14 @@ def test_a_wrong_size_concluded_is_flagged(name):
         "Gemma has 16 heads of width 256 and a model width of 3072.",
         # two sizes only
         "We use 8 heads, so each head has 64 dimensions.",
+        # a hostile review's cases: the concluding word concludes something else
+        "Gemma 7B uses 16 heads of width 256, so their outputs are projected back to a model width of 3072.",
+        "It uses 16 heads of width 256 (a so-called wide head) and a model width of 3072.",
+        "T5-11B has 128 heads of size 128 (i.e. an inner width of 16384) and a model dimension of 1024.",
+        "GPT-2 small has 12 heads of width 64, so its MLP hidden size is 3072.",
+        "BERT-base has 12 heads and BERT-large 16 heads, all heads of size 64, so the hidden size is 768.",
+        "There are 96 heads over 12 layers, each head of width 64, so the model width is 6144.",
+        "The 512 dimensions are split over 0 heads, so each head has 64.",
     ],
 )
 def test_sizes_only_listed_are_not_judged(text):

@@ -81,6 +81,11 @@ STILL_CLAIMS = {
     ),
     "bounds of a quantity": "After the softmax every weight satisfies $1 \\le a \\le 2$.",
     "a count named with an index": "One attention layer (the four projections) has $P_d = 3d^2$ parameters.",
+    "bounds of a weight": "Each attention weight over n keys satisfies $0 \\le a \\le 1/n$.",
+    "a range said of a mask": "With a causal mask, query i attends to the keys $1 \\le j \\le i - 1$.",
+    "a quantity named before a name": "The parameter count of a layer of width d is $P_d = 3d^2$.",
+    "labels of a mask's entries": "Row 3 of the causal mask has nonzero entries in columns 1 to 4.",
+    "a usual sum": "The attention weights of a row typically add to about 2.",
 }
 
 

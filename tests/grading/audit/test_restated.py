@@ -43,6 +43,8 @@ WRONG = {
     "17B": f"this is $${_PARAMETERS} = 16e9$$, or 17B parameters.",
     "12.0 billion": "The run took $2.79e6 \\cdot 3600$ seconds, that is 12.0 billion seconds.",
     "600kB": "Per token, the cache is $$2 \\cdot 64 \\cdot 4096$$ bytes, i.e. 600kB.",  # nor 614,400
+    # 2,000,000 is 2.0M; not a whole number of 1024s, so no binary reading makes it 1.9M
+    "1.9M": "The embedding has $2000 \\cdot 1000 = 2000000$ parameters, or 1.9M.",
 }
 
 
@@ -66,6 +68,14 @@ LEFT_ALONE = [
     " tokens needs 4.72 MB in all.",
     "The weights take $2 \\times 7000000000 = 14000000000$ bytes, so the model needs 7.0 GB.",
     "With $d_{model} = 512$ and $h = 8$, each head has 512 dimensions.",
+    # a hostile review's cases: conversions, fractions and other units after "or" and "i.e."
+    "The model has $2 \\times 10^9 \\cdot 2 = 4 \\times 10^9$ parameters, or 8 GB in fp16.",
+    "The table has $4096^2 = 16777216$ entries, i.e. 32 MB in fp16.",
+    "Training takes $6 \\cdot 10^6$ seconds, or 1.7k hours.",
+    "Each head has $d_k = 512/8 = 64$ dimensions, i.e. 1/8 of the model width.",
+    "There are $2^{10} = 1024$ positions, i.e. 10 bits.",
+    "The weights take $2 \\cdot 8 \\cdot 10^9 = 16e9$ bytes, or 16B parameters.",
+    "The cache holds $2 \\cdot 64 \\cdot 4096 = 524288$ values in fp16, which is 512kB.",
 ]
 
 

@@ -59,3 +59,34 @@ def test_scores_divided_by_the_width_itself_are_wrong(name):
 )
 def test_what_is_not_a_scale_of_the_scores_is_left_to_others(text):
     assert _scale_verdicts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a hostile review's cases: true texts that divide by d, or by something else
+        "$$\\frac{q^\\top k}{\\sqrt{d}} = \\sqrt{d} \\cdot \\frac{q^\\top k}{d}$$\n",  # an identity
+        "Dividing by the width overshoots: $q^\\top k / d$ has variance $1/d$.\n",
+        "For entries of $\\pm 1$, the cosine similarity of q and k is $q^\\top k / d$.\n",
+        "We follow the maximal update parametrization.\n\n"
+        "$$\\mathrm{Attention}(Q, K, V) = \\mathrm{softmax}\\left(\\frac{QK^\\top}{d}\\right)V$$\n",
+    ],
+)
+def test_a_division_by_the_width_outside_a_softmax_or_on_purpose_is_not_wrong(text):
+    assert "wrong" not in _scale_verdicts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$$\\mathrm{softmax}\\left(q^\\top k / \\sqrt{d} / \\sqrt{d}\\right)$$\n",  # divided by d in all
+        "$$\\mathrm{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_{ff}}}\\right)V$$\n",  # not the keys' width
+        "$$\\mathrm{softmax}\\left(q^\\top k / \\sqrt{d_k / h}\\right)$$\n",
+        # a head's scores in a model of width D with A heads need sqrt(D/A)
+        "In a model of width D with A heads, the $\\sqrt{D}$ normalization of each head's scores"
+        " makes their variance be 1.\n",
+        "With entries of variance $\\sigma^2 = 4$, the $\\sqrt{d}$ scaling makes their variance be 1.\n",
+    ],
+)
+def test_what_is_not_the_root_of_the_keys_width_is_never_certified(text):
+    assert "certified" not in _scale_verdicts(text)
