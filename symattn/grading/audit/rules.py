@@ -101,6 +101,7 @@ RULES = (
     shapes.shape_claims,
     shapes.named_products,
     shapes.parameter_claims,
+    shapes.output_projection,
     indices.range_claims,
     identities.dependence_claims,
     identities.term_claims,

@@ -533,3 +533,63 @@ def _letter_sizes(text: str) -> tuple | None:
 
     sizes = tuple(read(part.strip()) for part in text.split(","))
     return None if any(size is None for size in sizes) else sizes
+
+
+#: The output projection and the value weights of multi-head attention, by their names.
+_OUTPUT_WEIGHT = re.compile(r"^W(?:\^\(?[Oo]\)?|_\(?[Oo]\)?)$")
+_VALUE_WEIGHT = re.compile(r"^W(?:_\(?[^()^]*\)?)?\^\(?V\)?(?:_\(?[^()]*\)?)?$|^W_\(?V\)?$")
+#: Concat(head_1, ..., head_h): the last head's index is the number of heads.
+_CONCAT = re.compile(r"Concat\s*\(\s*head_\(?\w+\)?\s*,[^()]*?head_\(?(?P<h>[A-Za-z])\)?\s*\)\s*W", re.I)
+
+
+def output_projection(au, line, add, covered) -> None:
+    """``W^O ∈ R^(h d_v × d_out)`` where the text joins the heads, Concat(head_1, ..., head_h)
+    W^O, each head of the width its value weights give (``W_i^V ∈ R^(D × d_v)``): the rows
+    of W^O are the h heads' widths side by side. Rows of one head's width are wrong; other
+    sizes (a relation the text may state elsewhere) are not judged."""
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Math, Said
+
+    joined = _CONCAT.search(au.doc.text())
+    if joined is None:
+        return
+    heads = sp.Symbol(joined.group("h"))
+    width = next(
+        (shape[1] for x in au.doc.lines for name, shape in _declarations(x) if _VALUE_WEIGHT.match(name)),
+        None,
+    )
+    if width is None:
+        return
+    for _tex, plain, start, end in line.formulas:
+        said = membership(plain)
+        if said is None or not _OUTPUT_WEIGHT.match(said[0].strip()) or inside(covered, start, end):
+            continue
+        rows = _joined_letters(said[1][0], heads)
+        want = heads * _plain_symbols(width)
+        if _plain_symbols(rows) == want:
+            verdict = CERTIFIED
+        elif _plain_symbols(rows) == _plain_symbols(width):
+            verdict = WRONG
+        else:
+            continue
+        said_ = Said("rows of ", Math(want), ": the heads' outputs side by side")
+        rule = "shapes: Concat(head_1, …, head_h) W^O, each head as wide as its value weights"
+        add(Claim(line.number, line.text[start:end], verdict, said_, rule, [(start, end)]))
+
+
+def _plain_symbols(e: sp.Basic) -> sp.Basic:
+    """``e`` with its letters free of assumptions, so that sizes written apart compare."""
+    return e.xreplace({s: sp.Symbol(s.name) for s in e.free_symbols})
+
+
+def _joined_letters(e: sp.Basic, heads: sp.Symbol) -> sp.Basic:
+    """``hd_v`` read as h · d_v: the number of heads written against a width."""
+    out = {}
+    for s in e.free_symbols:
+        if (
+            s.name.startswith(heads.name)
+            and len(s.name) > len(heads.name)
+            and s.name[len(heads.name)] in "dD"
+        ):
+            out[s] = sp.Symbol(heads.name) * sp.Symbol(s.name[len(heads.name) :])
+    return e.xreplace(out)

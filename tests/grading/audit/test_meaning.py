@@ -27,6 +27,15 @@ CASES = {
         ("$D_x \\times D_k$", "$D_k \\times D_x$"),
         3,
     ),
+    "shapes: the output projection takes the heads side by side": (
+        "Multi-head attention is\n\n"
+        "$$\\mathrm{MultiHead}(Q, K, V) = "
+        "\\mathrm{Concat}(\\mathrm{head}_1, \\ldots, \\mathrm{head}_h) W^O$$\n\n"
+        "with $W_i^V \\in \\mathbb{R}^{d_{\\text{model}} \\times d_v}$ and "
+        "$W^O \\in \\mathbb{R}^{hd_v \\times d_{\\text{model}}}$.\n",
+        ("hd_v \\times", "d_v \\times"),
+        5,
+    ),
     "shapes: a dot product of two rows": (
         "Queries $Q \\in \\mathbb{R}^{M \\times D_k}$, keys $K \\in \\mathbb{R}^{N \\times D_k}$ and inputs "
         "$X \\in \\mathbb{R}^{N \\times D_x}$.\n\n"
