@@ -96,6 +96,8 @@ class Document:
     _blocks: dict[int, list[Line]] = field(default_factory=dict, repr=False)
     _units: dict[int, list[Line]] = field(default_factory=dict, repr=False)
     _texts: dict[tuple[str, int, int], str] = field(default_factory=dict, repr=False)
+    #: What a rule found once for the whole document, by the rule's name for it.
+    found_once: dict[str, object] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         for x in self.lines:

@@ -550,20 +550,14 @@ def output_projection(au, line, add, covered) -> None:
     from .match import CERTIFIED, WRONG, Claim, inside
     from .said import Math, Said
 
-    joined = _CONCAT.search(au.doc.text())
-    if joined is None:
-        return
-    heads = sp.Symbol(joined.group("h"))
-    width = next(
-        (shape[1] for x in au.doc.lines for name, shape in _declarations(x) if _VALUE_WEIGHT.match(name)),
-        None,
-    )
-    if width is None:
-        return
     for _tex, plain, start, end in line.formulas:
         said = membership(plain)
         if said is None or not _OUTPUT_WEIGHT.match(said[0].strip()) or inside(covered, start, end):
             continue
+        joined = _heads_joined(au.doc)  # looked for once a W^O is declared, and kept
+        if joined is None:
+            return
+        heads, width = joined
         rows = _joined_letters(said[1][0], heads)
         want = heads * _plain_symbols(width)
         if _plain_symbols(rows) == want:
@@ -575,6 +569,20 @@ def output_projection(au, line, add, covered) -> None:
         said_ = Said("rows of ", Math(want), ": the heads' outputs side by side")
         rule = "shapes: Concat(head_1, …, head_h) W^O, each head as wide as its value weights"
         add(Claim(line.number, line.text[start:end], verdict, said_, rule, [(start, end)]))
+
+
+def _heads_joined(doc) -> tuple[sp.Symbol, sp.Basic] | None:
+    """(h, the value weights' width d_v) where the text joins h heads, Concat(head_1, ...,
+    head_h) W, and declares its value weights; once a document (kept on it)."""
+    if "heads joined" not in doc.found_once:
+        joined = _CONCAT.search(doc.text())
+        width = None
+        if joined is not None:
+            width = next(
+                (s[1] for x in doc.lines for name, s in _declarations(x) if _VALUE_WEIGHT.match(name)), None
+            )
+        doc.found_once["heads joined"] = None if width is None else (sp.Symbol(joined.group("h")), width)
+    return doc.found_once["heads joined"]
 
 
 def _plain_symbols(e: sp.Basic) -> sp.Basic:
