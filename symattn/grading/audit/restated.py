@@ -9,11 +9,16 @@ its last member must have a value, with the values the text gave before (``4d^2`
 ``d = 512``). Then:
 
 - the figure is **certified** when it is that value correctly rounded, in its scale (16B is
-  16e9 to two digits; 512kB and 64k may be binary multiples, as texts write them);
+  16e9 to two digits; 512kB and 64k may be binary multiples, as texts write them, where the value
+  is a whole number of 1024s);
 - it is **wrong** when it is not, after "or", "i.e." or "that is", which say the same quantity
   again, and not followed by words that take it further ("over the 6 layers", "in all", "per
-  head"). After "which is" or "this is", a text often converts (parameters to bytes, FLOPs to
-  milliseconds): a figure that differs there is left to the other rules.
+  head"); after "or", only a figure written in another form (a scale, a unit) restates. After
+  "which is" or "this is", a text often converts (parameters to bytes, FLOPs to milliseconds):
+  a figure that differs there is left to the other rules.
+
+A figure that names its quantity in other units than the formula ("parameters, or 8 GB in
+fp16"), or that is a share, a fraction or a factor ("12.5 % of", "1/8 of"), is not read.
 
 A figure anywhere else is not compared with the formulas of its line: the same number may be
 another quantity (a model width of 512 and a head of 512 dimensions).
