@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
 
 from .context import AuditContext
 from .document import Line
@@ -44,7 +43,9 @@ RULE = "causal mask: a query attends to the keys at or before its own position, 
 
 
 def causal_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
-    roles = _roles(au.doc.text())
+    if "causal roles" not in au.doc.found_once:
+        au.doc.found_once["causal roles"] = _roles(au.doc.text())
+    roles = au.doc.found_once["causal roles"]
     if roles is None or not _CAUSAL.search(au.doc.block_text(line) + au.previous_block(line)):
         return
     query, key = roles
@@ -89,7 +90,6 @@ def _conditions(plain: str, before: str) -> list[tuple[str, bool]]:
     return []
 
 
-@lru_cache(maxsize=32)
 def _roles(text: str) -> tuple[str, str] | None:
     """(the query's position index, the key's), from the first product of a query and a key in
     which each carries one index the other does not."""

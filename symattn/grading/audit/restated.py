@@ -36,7 +36,7 @@ from .context import AuditContext
 from .document import Line
 from .match import CERTIFIED, WRONG, Claim, evaluate, inside
 from .said import Math, Said
-from .stated import Stated, Unreadable, rounds_to
+from .stated import UNITS, Stated, Unreadable, rounds_to
 
 #: A figure in words with its scale: 16B, 2.79M, 8k, 4e3, 512kB, 1.5 billion, 524,288.
 _FIGURE = re.compile(
@@ -44,12 +44,11 @@ _FIGURE = re.compile(
     r"(?:(?P<exp>e[+-]?\d+)|\s?(?P<letter>[kKMBGT])(?![\w])|\s?(?P<bytes>[kKMGT]i?B|bytes)\b"
     r"|\s(?P<word>thousand|million|billion|trillion)\b)?"
 )
+#: Scale letters (16B, 2.79M, 8k); scale words and byte units are the stated figures' (UNITS).
 _LETTERS = {"k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9, "G": 10**9, "T": 10**12}
-_BINARY_LETTERS = {"k": 2**10, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
-_BYTES = {"bytes": 1, "kB": 10**3, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12}
-_BINARY = {"kB": 2**10, "KB": 2**10, "KiB": 2**10, "MB": 2**20, "MiB": 2**20, "GB": 2**30, "GiB": 2**30,
-           "TB": 2**40, "TiB": 2**40}  # fmt: skip
+#: The binary reading of a decimal prefix, as texts write it (512kB for 524,288 bytes, 64k).
+_BINARY = {"k": 2**10, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40,
+           "kB": 2**10, "KB": 2**10, "MB": 2**20, "GB": 2**30, "TB": 2**40}  # fmt: skip
 #: Between the formula and the figure: a few words (a unit), then a word that restates.
 _AGAIN = re.compile(
     r"^[⟩\s]*(?:[^.;:⟨⟩]{0,40}?)(?P<cue>\bor|\bi\.\s?e\.,?|\bthat is|\bwhich is|\bthis is|\bwhich comes to)"
@@ -131,16 +130,9 @@ def _readings(m: re.Match, value: sp.Basic | None = None) -> list[Stated]:
     except Unreadable:
         return []
     binary = value is not None and value.is_Integer and value % 1024 == 0
-    factors: list[int] = [1]
-    if letter := m.group("letter"):
-        factors = sorted({_LETTERS[letter], _BINARY_LETTERS.get(letter, _LETTERS[letter]) if binary else 1})
-        factors = [f for f in factors if f != 1] or factors
-    elif m.group("word"):
-        factors = [_WORDS[m.group("word")]]
-    elif unit := m.group("bytes"):
-        factors = sorted({f for f in (_BYTES.get(unit), _BINARY.get(unit) if binary else None) if f})
-        if unit.endswith("iB"):  # MiB is binary whatever the value
-            factors = [_BINARY[unit]]
+    unit = m.group("letter") or m.group("bytes") or m.group("word")
+    decimal = 1 if unit is None else _LETTERS[unit] if m.group("letter") else UNITS[unit]  # MiB: 2^20
+    factors = sorted({decimal, _BINARY[unit]} if binary and unit in _BINARY else {decimal})
     return [
         Stated(base.text, base.value * f, base.digits, base.unit * f, base.whole and f == 1) for f in factors
     ]
