@@ -166,22 +166,12 @@ def _divisions(plain: str) -> list[tuple[bool, sp.Expr]]:
 
 
 def _read_width(text: str) -> sp.Expr | None:
-    if not _width_text(text):
-        return None
+    """The width a denominator's text names (:func:`_width`), or None."""
     try:
         members, relations = calc.parse_chain(text.strip())
-        return None if relations else calc.exact(members[0], {})
+        return None if relations or not _width(members[0]) else calc.exact(members[0], {})
     except (Unreadable, TypeError, ValueError):
         return None
-
-
-def _width_text(text: str) -> bool:
-    """d, d_k, D/A (the model's width over the heads: a head's width)."""
-    text = text.strip()
-    head = re.fullmatch(r"(?P<a>[^/]+)/(?P<b>[AhH])", text)
-    if head:
-        return head.group("a").strip() in ("D", "d", "d_model", "d_(model)")
-    return bool(_WIDTH.match(text))
 
 
 def _verdict(bottom) -> bool | None:
@@ -193,6 +183,7 @@ def _verdict(bottom) -> bool | None:
 
 
 def _width(node) -> bool:
+    """d, d_k, D/A (the model's width over the heads: a head's width)."""
     if node[0] == "sym":
         return bool(_WIDTH.match(node[1]))
     if node[0] == "div":  # D/A, the model's width over the heads: a head's width

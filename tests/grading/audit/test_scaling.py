@@ -82,6 +82,8 @@ def test_a_division_by_the_width_outside_a_softmax_or_on_purpose_is_not_wrong(te
         "$$\\mathrm{softmax}\\left(q^\\top k / \\sqrt{d} / \\sqrt{d}\\right)$$\n",  # divided by d in all
         "$$\\mathrm{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_{ff}}}\\right)V$$\n",  # not the keys' width
         "$$\\mathrm{softmax}\\left(q^\\top k / \\sqrt{d_k / h}\\right)$$\n",
+        # H is a head's dimension in some texts (the scaling book): D/H counts heads
+        "$$\\mathrm{softmax}\\left(q^\\top k / \\sqrt{D/H}\\right)$$\n",
         # a head's scores in a model of width D with A heads need sqrt(D/A)
         "In a model of width D with A heads, the $\\sqrt{D}$ normalization of each head's scores"
         " makes their variance be 1.\n",
