@@ -165,7 +165,18 @@ def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
             continue
         out.append(c)
         i += 1
-    return "".join(out), i
+    return _joined(out), i
+
+
+def _joined(pieces: list[str]) -> str:
+    """The pieces of a formula joined; a letter or digit after a subscript starts a new factor,
+    as in TeX, where a subscript takes one token (``W_q\\mathbf q`` is W_q times q, not W_(qq))."""
+    out = []
+    for k, piece in enumerate(pieces):
+        if k and pieces[k - 1].startswith("_") and piece[:1].isalnum():
+            out.append(" ")
+        out.append(piece)
+    return "".join(out)
 
 
 # -- parsing ------------------------------------------------------------------------------------

@@ -29,6 +29,11 @@ from .stated import Unreadable
 
 Shape = tuple  # of SymPy sizes; () for a scalar
 
+#: Functions applied entry by entry: an array's shape is kept (softmax is read on its own).
+ELEMENTWISE = ("tanh", "sigma", "sin", "cos", "tan", "exp")
+#: Those a text applies to a number first: where the argument's shape is not known, a scalar.
+SCALAR_FIRST = ("exp",)
+
 
 class Mismatch(Exception):
     """Two sizes that must agree do not: :attr:`said` says which, its shapes as math."""
@@ -89,7 +94,10 @@ class Shapes:
         if op == "neg":
             return self.of(node[1], premises)
         if op == "call":
-            if node[1] in ("sqrt", "exp", "ln", "Var", "E"):
+            if node[1] in ELEMENTWISE:  # tanh(W_q q + W_k k): entry by entry, the argument's shape
+                inner = self.of(node[2], premises)
+                return () if inner is None and node[1] in SCALAR_FIRST else inner
+            if node[1] in ("sqrt", "ln", "Var", "E"):
                 return ()
             return self.of(node[2], premises) if node[1] == "softmax" else None
         if op == "div":
@@ -108,9 +116,34 @@ class Shapes:
             return self._product(self.of(node[1], premises), self.of(node[2], premises), premises)
         return None
 
+    def stacked(self, items: str, premises: dict) -> Shape | None:
+        """The shape of a list of arrays ``A_1 B_1, A_2 B_2, ..., A_n B_n``: n of the items'
+        shape, which each item must have (its products checked); None unless it is such a list."""
+        parts = [p.strip() for p in items.split(",")]
+        if len(parts) < 3 or parts[-2] not in ("...", "…"):
+            return None
+        count = {i for p in (parts[0], parts[-1]) for i in re.findall(r"_(\w+)", p)}
+        last = re.findall(r"_(\w+)", parts[-1])
+        if not last or len(set(last)) != 1 or len(count) != 2:
+            return None
+        shape = None
+        for part in parts[:-2] + parts[-1:]:
+            members, relations = calc.parse_chain(part)
+            if relations:
+                return None
+            got = self.of(members[0], premises)
+            if got is None or (shape is not None and not same_shape(got, shape, premises)):
+                return None
+            shape = got
+        size = calc.exact(calc.parse_chain(last[0])[0][0], {})
+        return (size, *shape) if shape is not None else None
+
     def _symbol(self, name: str) -> Shape | None:
         if name in self.known:
             return self.known[name]
+        whole = re.fullmatch(r"([A-Z])_(?:\(?\w+\)?)", name)
+        if whole and len(self.known.get(whole.group(1), ())) >= 3:  # Q_i: one of the n matrices of Q
+            return self.known[whole.group(1)][1:]
         if name in self.sizes or name in ("e", "oo") or name.startswith("sum_"):
             return ()
         if re.fullmatch(r"[a-z]_(?:\(\w+, ?\w+\)|[a-z]{2}|\d{2})", name):  # a_(i,j), e_ij: an entry
@@ -180,13 +213,16 @@ def read_dims(text: str) -> Shape | None:
 #: ``X ∈ R^(N × D_x)``, ``q ∈ R^(d)``: a name (or a member) and the space it lives in.
 MEMBERSHIP = re.compile(r"^(?P<of>.+?)\s*∈\s*R\^\((?P<dims>[^()]*(?:\([^()]*\)[^()]*)*)\)\s*[.,;]?$")
 MEMBERSHIP_BARE = re.compile(r"^(?P<of>.+?)\s*∈\s*R\^(?P<dims>[A-Za-z]\w*|\d+)\s*[.,;]?$")
+#: ``a(q, k) = w_v^T tanh(...) ∈ R``: the real numbers, a scalar.
+MEMBERSHIP_SCALAR = re.compile(r"^(?P<of>.+?)\s*∈\s*R\s*[.,;]?$")
 
 
 def membership(plain: str) -> tuple[str, Shape] | None:
     """(what, shape) of a formula ``X ∈ R^(N × D)``, or None."""
     m = MEMBERSHIP.match(plain) or MEMBERSHIP_BARE.match(plain)
     if m is None:
-        return None
+        scalar = MEMBERSHIP_SCALAR.match(plain)
+        return (scalar.group("of").strip(), ()) if scalar else None
     dims = read_dims(m.group("dims"))
     return (m.group("of").strip(), dims) if dims else None
 
@@ -241,6 +277,11 @@ _SAID_SHAPE = re.compile(
     r"\b(?:of|with|has|have|in)\s+(?:the\s+|a\s+)?(?:shape|size|dimensions?|dimensionality)\s+"
     r"(?:of\s+)?⟨(?P<dims>[^⟩]*)⟩"
 )
+#: A paragraph that goes on with the sentence of the one before it (a display): its
+#: declarations hold for that one too.
+_WHERE = re.compile(r"\s*(?:where|with|here)\b", re.I)
+#: A line that only labels the display before it (d2l's ``:eqlabel:`name```).
+_LABEL = re.compile(r"\s*:\w+:\S*\s*")
 _RESULT = re.compile(r"\b(?:resulting in|results in|gives|yields|produces|is|are)\b")
 
 
@@ -256,6 +297,11 @@ def shape_claims(au, line, add, covered) -> None:
     if au.shapes_block != line.block:
         au.shapes_block = line.block
         block = au.doc.block(line)
+        after = au.doc.block_number(line.block + 1)
+        if after and all(_LABEL.fullmatch(x.text) for x in after):  # :eqlabel:`eq_additive-attn`
+            after = au.doc.block_number(line.block + 2)
+        if after and _WHERE.match(after[0].text):  # a display, then "where W_q ∈ R^(h × q), ...": one sentence
+            block = block + after
         for k, x in enumerate(block):
             for name, shape in _declarations(x, block[k - 1] if k else None):
                 shapes.declare(name, shape)
@@ -268,21 +314,42 @@ def shape_claims(au, line, add, covered) -> None:
 
     def stated(expression: str, dims: Shape, start: int, end: int) -> None:
         """A shape the text states for an expression: the one its products make, or none."""
+        shapes.checked = []
+        listed = _LISTED.fullmatch(expression)
+        if listed:  # BMM(Q, K) = [Q_1 K_1, ..., Q_n K_n]: n of the first item's shape
+            try:
+                got = shapes.stacked(listed.group("items"), premises)
+            except Unreadable:
+                return
+            except Mismatch as exc:
+                claim(start, end, False, Said("not defined: ") + exc.said, rule)
+                return
+            if got is not None:
+                claim(start, end, same_shape(got, dims, premises), Said(typeset(got)), rule)
+            return
         try:
-            members, relations = calc.parse_chain(expression)
-            got = shapes.of(members[-1], premises) if not relations else None
+            members, relations = _chain(expression)
+            # a(q, k) = w_v^T tanh(W_q q + W_k k) ∈ R: the shape of what the chain comes to
+            got = shapes.of(members[-1], premises) if set(relations) <= {"="} else None
         except Unreadable:
             return
         except Mismatch as exc:
             claim(start, end, False, Said("not defined: ") + exc.said, rule)
             return
-        if got is not None:
+        if got is not None and (got or dims or shapes.checked):  # a scalar said of a product's value
             claim(start, end, same_shape(got, dims, premises), Said(typeset(got)), rule)
 
-    for _tex, plain, start, end in line.formulas:
+    for _tex, whole, start, end in line.formulas:
         if inside(covered, start, end):
             continue
+        *rows, plain = _rows(whole)
+        for row in rows:  # a ∈ R^(n × a × b) \\ b = ... ∈ R^(...): each row on its own
+            said = membership(row)
+            if said is not None and not _bare(said[0]) and not _naming(said[0]):
+                stated(said[0], said[1], start, end)
         said = membership(plain)
+        if said is not None and _naming(said[0]):  # Q = [Q_1, ..., Q_n] ∈ R^(n × a × b) declares Q
+            continue
         if said is not None and not _bare(said[0]):  # softmax(QK^T/√d) V ∈ R^(n × v)
             stated(said[0], said[1], start, end)
             continue
@@ -331,6 +398,34 @@ def shape_claims(au, line, add, covered) -> None:
                 claim(m.start(), m.end(), False, Said("not defined: ") + misfit.said, rule)
 
 
+def _naming(member: str) -> str | None:
+    """The name a membership declares by a list of its parts (``Q = [Q_1, ..., Q_n]``), if so."""
+    named = re.fullmatch(r"\s*([^=]+?)\s*=\s*\[[^=]*\]\s*", member)
+    return named.group(1) if named and _bare(named.group(1)) else None
+
+
+def _rows(plain: str) -> list[str]:
+    """A display's rows (``a ∈ R^n, \\\\ b ∈ R^m.``, which the plain syntax writes with one
+    backslash), each without the punctuation that ends it."""
+    return [r.strip().rstrip(",.;").strip() for r in plain.split("\\") if r.strip()] or [plain]
+
+
+#: A list of arrays as the last member of a chain (``[Q_1 K_1, Q_2 K_2, ..., Q_n K_n]``).
+_LISTED = re.compile(r"(?:[^=\[\]]*=\s*)?\[(?P<items>[^\[\]]*)\]\s*")
+
+
+def _chain(expression: str) -> tuple[list, list]:
+    """The chain's members and relations; where its first member does not read (a function of
+    two arguments, ``a(q, k) = ...``), the members after the first equals sign."""
+    try:
+        return calc.parse_chain(expression)
+    except Unreadable:
+        first, equals, rest = expression.partition("=")
+        if not equals or not re.fullmatch(r"\s*\w+\s*\([^()=]*\)\s*", first):
+            raise
+        return calc.parse_chain(rest)
+
+
 def _equated(au, a: sp.Expr, b: sp.Expr) -> bool:
     """Whether the text writes the two sizes equal somewhere (``d_k = d``, ``d = d_k = d_v``)."""
     if not (isinstance(a, sp.Symbol) and isinstance(b, sp.Symbol)):
@@ -374,10 +469,16 @@ def _declarations(line, before=None) -> list[tuple[str, Shape]]:
     D⟩" (``Q, K ∈ ...`` declares both). ``before``: the paragraph's line before it, where a
     sentence wrapped onto this line may name its subject."""
     out = []
-    for _tex, plain, _s, _e in line.formulas:
-        said = membership(plain)
-        if said is not None:
-            out += [(n.strip(), said[1]) for n in said[0].split(",") if _bare(n.strip())]
+    for _tex, whole, _s, _e in line.formulas:
+        for plain in _rows(whole):
+            said = membership(plain)
+            if said is None:
+                continue
+            named = _naming(said[0])
+            if named:  # Q = [Q_1, ..., Q_n] ∈ R^(n × a × b) names Q
+                out.append((named, said[1]))
+            elif "=" not in said[0]:  # Q, K ∈ R^(n × d) names both
+                out += [(n.strip(), said[1]) for n in said[0].split(",") if _bare(n.strip())]
     for m in _SAID_SHAPE.finditer(line.text):
         subject = _subject(line, m.start()) or _wrapped_subject(before, line, m.start())
         dims = read_dims(m.group("dims"))

@@ -50,6 +50,35 @@ CASES = {
         ("the shape $T \\times T$", "the shape $T \\times d_k$"),
         3,
     ),
+    "shapes: a display's parameters declared after it, in a where-clause": (
+        "Given a query $\\mathbf{q} \\in \\mathbb{R}^q$ and a key $\\mathbf{k} \\in \\mathbb{R}^k$, the score is\n\n"
+        "$$a(\\mathbf q, \\mathbf k) = \\mathbf w_v^\\top \\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k \\mathbf k) "
+        "\\in \\mathbb{R},$$\n"
+        ":eqlabel:`eq_additive`\n\n"
+        "where $\\mathbf W_q\\in\\mathbb R^{h\\times q}$, $\\mathbf W_k\\in\\mathbb R^{h\\times k}$ and\n"
+        "$\\mathbf w_v\\in\\mathbb R^{h}$ are learned.\n",
+        ("\\in \\mathbb{R},", "\\in \\mathbb{R}^{h},"),
+        3,
+    ),
+    "shapes: a where-clause's shapes make the display's product undefined": (
+        "Given a query $\\mathbf{q} \\in \\mathbb{R}^q$ and a key $\\mathbf{k} \\in \\mathbb{R}^k$, the score is\n\n"
+        "$$a(\\mathbf q, \\mathbf k) = \\mathbf w_v^\\top \\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k \\mathbf k) "
+        "\\in \\mathbb{R},$$\n\n"
+        "where $\\mathbf W_q\\in\\mathbb R^{h\\times q}$, $\\mathbf W_k\\in\\mathbb R^{h\\times k}$ and\n"
+        "$\\mathbf w_v\\in\\mathbb R^{h}$ are learned.\n",
+        ("\\mathbf W_k\\in\\mathbb R^{h\\times k}", "\\mathbf W_k\\in\\mathbb R^{k\\times h}"),
+        3,
+    ),
+    "shapes: a batch of products, written as a list": (
+        "Stack the matrices:\n\n"
+        "$$\\mathbf{Q} = [\\mathbf{Q}_1, \\mathbf{Q}_2, \\ldots, \\mathbf{Q}_n] \\in \\mathbb{R}^{n \\times a \\times b}, \\\\\n"
+        "  \\mathbf{K} = [\\mathbf{K}_1, \\mathbf{K}_2, \\ldots, \\mathbf{K}_n] \\in \\mathbb{R}^{n \\times b \\times c}.\n$$\n\n"
+        "The batch product is\n\n"
+        "$$\\textrm{BMM}(\\mathbf{Q}, \\mathbf{K}) = [\\mathbf{Q}_1 \\mathbf{K}_1, \\mathbf{Q}_2 \\mathbf{K}_2, "
+        "\\ldots, \\mathbf{Q}_n \\mathbf{K}_n] \\in \\mathbb{R}^{n \\times a \\times c}.$$\n",
+        ("\\mathbb{R}^{n \\times a \\times c}", "\\mathbb{R}^{n \\times b \\times c}"),
+        9,
+    ),
     "complexity: from the layer": (
         "Self-attention has a computational complexity of $\\mathcal{O}(n^2 d)$ and "
         "$\\mathcal{O}(1)$ sequential operations.\n",

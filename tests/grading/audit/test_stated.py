@@ -70,6 +70,9 @@ def test_reference_digits_agree_with_mpmath():
         (r"\mathbf{q}_1 \cdot \mathbf{k}_1", "q_1 * k_1"),
         (r"3 \cdot N \cdot d_{\text{model}}^2", "3 * N * d_model^(2)"),
         (r"\frac{d_k}{d_k} = 1", "((d_k)/(d_k)) = 1"),
+        # a subscript takes one token: W_q times q, not a name W_(qq)
+        (r"\mathbf W_q\mathbf q + \mathbf W_k \mathbf k", "W_q q + W_k k"),
+        (r"x_1x_2 = x_{12}", "x_1 x_2 = x_12"),
     ],
 )
 def test_latex_to_plain(tex, plain):
