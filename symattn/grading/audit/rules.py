@@ -45,6 +45,7 @@ from . import (
     letters,
     meaning,
     notclaims,
+    positions,
     restated,
     scaling,
     shapes,
@@ -108,6 +109,8 @@ RULES = (
     complexity.complexity_claims,
     meaning.facts_in_words,
     instances.instance_claims,
+    positions.wavelength_claims,
+    positions.repetition_claims,
     restated.restated_claims,  # last: a figure no other rule read
 )
 #: Words of a limit an approximation is taken in (≫ is read "gg"): the audit does not take limits.

@@ -300,7 +300,7 @@ def shape_claims(au, line, add, covered) -> None:
         after = au.doc.block_number(line.block + 1)
         if after and all(_LABEL.fullmatch(x.text) for x in after):  # :eqlabel:`eq_additive-attn`
             after = au.doc.block_number(line.block + 2)
-        if after and _WHERE.match(after[0].text):  # a display, then "where W_q ∈ R^(h × q), ...": one sentence
+        if after and _WHERE.match(after[0].text):  # a display, then "where W_q ∈ R^(h × q), ..."
             block = block + after
         for k, x in enumerate(block):
             for name, shape in _declarations(x, block[k - 1] if k else None):

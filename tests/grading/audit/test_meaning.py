@@ -51,8 +51,10 @@ CASES = {
         3,
     ),
     "shapes: a display's parameters declared after it, in a where-clause": (
-        "Given a query $\\mathbf{q} \\in \\mathbb{R}^q$ and a key $\\mathbf{k} \\in \\mathbb{R}^k$, the score is\n\n"
-        "$$a(\\mathbf q, \\mathbf k) = \\mathbf w_v^\\top \\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k \\mathbf k) "
+        "Given a query $\\mathbf{q} \\in \\mathbb{R}^q$ and a key $\\mathbf{k} \\in \\mathbb{R}^k$, "
+        "the score is\n\n"
+        "$$a(\\mathbf q, \\mathbf k) = \\mathbf w_v^\\top "
+        "\\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k \\mathbf k) "
         "\\in \\mathbb{R},$$\n"
         ":eqlabel:`eq_additive`\n\n"
         "where $\\mathbf W_q\\in\\mathbb R^{h\\times q}$, $\\mathbf W_k\\in\\mathbb R^{h\\times k}$ and\n"
@@ -61,8 +63,10 @@ CASES = {
         3,
     ),
     "shapes: a where-clause's shapes make the display's product undefined": (
-        "Given a query $\\mathbf{q} \\in \\mathbb{R}^q$ and a key $\\mathbf{k} \\in \\mathbb{R}^k$, the score is\n\n"
-        "$$a(\\mathbf q, \\mathbf k) = \\mathbf w_v^\\top \\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k \\mathbf k) "
+        "Given a query $\\mathbf{q} \\in \\mathbb{R}^q$ and a key $\\mathbf{k} \\in \\mathbb{R}^k$, "
+        "the score is\n\n"
+        "$$a(\\mathbf q, \\mathbf k) = \\mathbf w_v^\\top "
+        "\\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k \\mathbf k) "
         "\\in \\mathbb{R},$$\n\n"
         "where $\\mathbf W_q\\in\\mathbb R^{h\\times q}$, $\\mathbf W_k\\in\\mathbb R^{h\\times k}$ and\n"
         "$\\mathbf w_v\\in\\mathbb R^{h}$ are learned.\n",
@@ -71,10 +75,13 @@ CASES = {
     ),
     "shapes: a batch of products, written as a list": (
         "Stack the matrices:\n\n"
-        "$$\\mathbf{Q} = [\\mathbf{Q}_1, \\mathbf{Q}_2, \\ldots, \\mathbf{Q}_n] \\in \\mathbb{R}^{n \\times a \\times b}, \\\\\n"
-        "  \\mathbf{K} = [\\mathbf{K}_1, \\mathbf{K}_2, \\ldots, \\mathbf{K}_n] \\in \\mathbb{R}^{n \\times b \\times c}.\n$$\n\n"
+        "$$\\mathbf{Q} = [\\mathbf{Q}_1, \\mathbf{Q}_2, \\ldots, \\mathbf{Q}_n] "
+        "\\in \\mathbb{R}^{n \\times a \\times b}, \\\\\n"
+        "  \\mathbf{K} = [\\mathbf{K}_1, \\mathbf{K}_2, \\ldots, \\mathbf{K}_n] "
+        "\\in \\mathbb{R}^{n \\times b \\times c}.\n$$\n\n"
         "The batch product is\n\n"
-        "$$\\textrm{BMM}(\\mathbf{Q}, \\mathbf{K}) = [\\mathbf{Q}_1 \\mathbf{K}_1, \\mathbf{Q}_2 \\mathbf{K}_2, "
+        "$$\\textrm{BMM}(\\mathbf{Q}, \\mathbf{K}) = "
+        "[\\mathbf{Q}_1 \\mathbf{K}_1, \\mathbf{Q}_2 \\mathbf{K}_2, "
         "\\ldots, \\mathbf{Q}_n \\mathbf{K}_n] \\in \\mathbb{R}^{n \\times a \\times c}.$$\n",
         ("\\mathbb{R}^{n \\times a \\times c}", "\\mathbb{R}^{n \\times b \\times c}"),
         9,

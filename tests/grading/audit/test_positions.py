@@ -1,0 +1,66 @@
+"""The wavelengths of sinusoidal position encodings (symattn/grading/audit/positions.py, issue 47):
+their range checked against the text's own base, and a repetition after a wavelength's worth of
+positions. Texts written here; the expected verdicts come from reading: sin(pos / 10000^(i/d))
+has wavelength 2π·10000^(i/d), 2π at i = 0 and just under 2π·10000 at the last dimension."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.audit.keys import audit_claims
+
+ENCODING = (
+    "The encoding is\n\n"
+    "$$PE_{(pos,i)} = \\begin{cases} \\sin\\left(\\frac{pos}{10000^{i/d_{\\text{model}}}}\\right) & "
+    "\\text{if } i \\text{ mod } 2=0\\\\ \\cos\\left(\\frac{pos}{10000^{(i-1)/d_{\\text{model}}}}\\right) & "
+    "\\text{otherwise} \\end{cases}$$\n\n"
+)
+RANGE = "The wavelengths in different dimensions range from $2\\pi$ to $10000\\cdot 2\\pi$.\n"
+
+
+def _verdicts(text: str) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for c in audit_claims(text):
+        out.setdefault(c.line, []).append(c.verdict)
+    return out
+
+
+def test_the_range_of_the_wavelengths_is_certified_against_the_texts_base():
+    assert _verdicts(ENCODING + RANGE)[5] == ["certified"]
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        RANGE.replace("10000\\cdot", "1000\\cdot"),  # the base taken for 1000
+        RANGE.replace("from $2\\pi$", "from $\\pi$"),  # the first wavelength halved
+        RANGE.replace("$10000\\cdot 2\\pi$", "$10000$"),  # the 2π left out
+    ],
+)
+def test_a_wrong_end_of_the_range_is_flagged_at_its_line(planted):
+    assert _verdicts(ENCODING + planted)[5] == ["wrong"]
+
+
+def test_the_range_follows_the_texts_own_base():
+    """A text with base 500 (so its last wavelength is under 2π·500) is judged by 500."""
+    text = ENCODING.replace("10000", "500") + RANGE.replace("10000", "500")
+    assert _verdicts(text)[5] == ["certified"]
+    assert _verdicts(ENCODING.replace("10000", "500") + RANGE)[5] == ["wrong"]
+
+
+def test_nothing_is_judged_without_an_encoding_to_read_the_base_from():
+    assert "certified" not in _verdicts(RANGE).get(1, []) and "wrong" not in _verdicts(RANGE).get(1, [])
+
+
+def test_a_range_of_something_else_in_the_paragraph_is_not_read_as_the_wavelengths():
+    text = ENCODING + "The wavelengths grow geometrically. Positions run from $0$ to $1000$.\n"
+    assert "wrong" not in _verdicts(text).get(5, [])
+
+
+@pytest.mark.parametrize(
+    ("after", "verdict"),
+    [("6", "certified"), ("7", "certified"), ("12", "wrong"), ("3", "wrong")],
+)
+def test_a_pattern_repeats_after_a_wavelengths_worth_of_positions(after, verdict):
+    text = f"The wavelength is $2\\pi$, hence the repetition after position ${after}$.\n"
+    assert _verdicts(text)[1] == [verdict]
