@@ -27,11 +27,17 @@ from .stated import Unreadable
 
 RULE = "position encodings: the wavelengths 2π B^(2i/d) run from 2π to 2π B, B the text's base"
 
-#: A base raised to a fraction over the width, inside a sine or a cosine: (sin|cos)(... 10000^(2i/d)).
-_BASE = re.compile(r"\b(?:sin|cos)\s*\([^⟨⟩]*?(?<![\d.])(\d{3,})\s*\^\s*\(\s*\(?[^()]*?/\s*\(?d\w*\)?\s*\)")
-#: "range from ⟨2π⟩ to ⟨10000 · 2π⟩", "from ⟨2π⟩ to ⟨10000 · 2π⟩".
+#: A base raised to a fraction over the width: 10000^(2i/d), 10000^(i/d_model), 500000^(-2j/d),
+#: 10000^(((2i)/(d_model))). Every such base in the text counts (one encoding, or two: none judged).
+_BASE = re.compile(r"(?<![\d.])(\d{3,})\s*\^\s*\(\s*-?\s*\(*[^()/]*\)?\s*/\s*\(*\s*d\w*\s*\)")
+#: "The wavelengths (in different dimensions) range from ⟨2π⟩ to ⟨10000 · 2π⟩": the range said
+#: of the wavelengths themselves, by a verb of range right after them.
 _RANGE = re.compile(
-    r"\bfrom\s+(?:about\s+)?⟨(?P<low>[^⟨⟩]*)⟩\s*(?:up\s+)?to\s+(?:about\s+)?⟨(?P<high>[^⟨⟩]*)⟩"
+    r"\bwave-?lengths?\b(?:\s+(?:in|of|across|over)\s+(?:the\s+)?(?:different\s+)?dimensions)?\s+"
+    r"(?:range|ranges|run|runs|grow|grows|go|goes|increase|increases|vary|varies|shrink|shrinks|span|spans|"
+    r"form a geometric (?:progression|sequence))\s+"
+    r"from\s+⟨(?P<low>[^⟨⟩]*)⟩\s*(?:up\s+)?to\s+⟨(?P<high>[^⟨⟩]*)⟩",
+    re.I,
 )
 #: "wavelength is ⟨2π⟩, hence the repetition after position ⟨6⟩" (one sentence).
 _REPEATS = re.compile(
@@ -39,28 +45,32 @@ _REPEATS = re.compile(
     r"\s+after\s+(?:about\s+)?(?:position\s+|step\s+)?⟨(?P<n>[^⟨⟩]*)⟩",
     re.I,
 )
+_NEGATED = re.compile(r"\b(?:no|not|never|nor)\b", re.I)
 REPEATS_RULE = "position encodings: a pattern of wavelength W repeats after W positions (⌊W⌋ or ⌈W⌉)"
-_WAVELENGTH = re.compile(r"\bwave-?lengths?\b", re.I)
 
 
 def wavelength_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
     if "position encoding base" not in au.doc.found_once:
         au.doc.found_once["position encoding base"] = _base(au.doc)
     base = au.doc.found_once["position encoding base"]
-    if base is None or not _WAVELENGTH.search(line.text):
+    if base is None:
         return
     for m in _RANGE.finditer(line.text):
         if inside(covered, *m.span()):
             continue
-        sentence, at = au.doc.sentence(line, m.start())
-        if not _WAVELENGTH.search(sentence[:at]):
-            continue  # the range is the wavelengths' only in a sentence about them
         try:
             low, high = (_value(m.group(k)) for k in ("low", "high"))
         except Unreadable:
             continue
-        ok = sp.simplify(low - 2 * sp.pi) == 0 and sp.simplify(high - 2 * sp.pi * base) == 0
-        said = Said("from ", Math(2 * sp.pi), " to ", Math(2 * sp.pi * base), f" (base {base})")
+        if any(_approximate(x) or _below_base(x) for x in (low, high)):
+            continue  # 6.28 to 62832, or 2π·10000^(510/512): not judged exactly here
+        first, last = 2 * sp.pi, 2 * sp.pi * base
+        # in either order: read from the last dimension to the first, the range is the same
+        ok = {sp.simplify(low - first), sp.simplify(high - last)} == {0} or {
+            sp.simplify(low - last),
+            sp.simplify(high - first),
+        } == {0}
+        said = Said("from ", Math(first), " to ", Math(last), f" (base {base})")
         add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, RULE, [m.span()]))
 
 
@@ -74,8 +84,8 @@ def repetition_claims(au: AuditContext, line: Line, add: Callable, covered: list
             wavelength, after = _value(m.group("w")), _value(m.group("n"))
         except Unreadable:
             continue
-        if not after.is_Integer or not wavelength.is_positive:
-            continue
+        if not after.is_Integer or not wavelength.is_positive or _NEGATED.search(m.group(0)):
+            continue  # "hence no exact repetition after position 6": a denial is not the claim
         ok = after in (sp.floor(wavelength), sp.ceiling(wavelength))
         said = Said(
             "after ",
@@ -86,6 +96,16 @@ def repetition_claims(au: AuditContext, line: Line, add: Callable, covered: list
             Math(sp.ceiling(wavelength)),
         )
         add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, REPEATS_RULE, [m.span()]))
+
+
+def _approximate(x: sp.Expr) -> bool:
+    """A figure written with a decimal point (6.28): a rounded value, not judged exactly here."""
+    return bool(x.atoms(sp.Float)) or (x.is_Rational and not x.is_Integer)
+
+
+def _below_base(x: sp.Expr) -> bool:
+    """2π·B^r for a fractional power r (the last wavelength, 2π·B^((d-2)/d), just under 2πB)."""
+    return any(p.base.is_Integer and p.exp.is_Rational and not p.exp.is_Integer for p in x.atoms(sp.Pow))
 
 
 def _value(plain: str) -> sp.Expr:
@@ -107,4 +127,5 @@ def _base(doc) -> int | None:
         for _, plain, _, _ in line.formulas
         for m in _BASE.finditer(plain)
     }
-    return bases.pop() if len(bases) == 1 else None
+    encodes = any(re.search(r"\b(?:sin|cos)\s*\(", p) for line in doc.lines for _, p, _, _ in line.formulas)
+    return bases.pop() if len(bases) == 1 and encodes else None

@@ -31,8 +31,6 @@ Shape = tuple  # of SymPy sizes; () for a scalar
 
 #: Functions applied entry by entry: an array's shape is kept (softmax is read on its own).
 ELEMENTWISE = ("tanh", "sigma", "sin", "cos", "tan", "exp")
-#: Those a text applies to a number first: where the argument's shape is not known, a scalar.
-SCALAR_FIRST = ("exp",)
 
 
 class Mismatch(Exception):
@@ -58,6 +56,8 @@ class Shapes:
         self.checked: list = []
         #: Weight matrices declared with their shapes in words, by section: for parameter counts.
         self.weights: dict[int, dict[str, tuple]] = {}
+        #: Matrices the text lists by their columns (X = [x_1, ..., x_n] ∈ R^(d × n)).
+        self.columns: set[str] = set()
 
     def declare(self, name: str, shape: Shape) -> None:
         self.known[name] = shape
@@ -85,6 +85,8 @@ class Shapes:
         if op == "pow":
             if node[2] == ("sym", "T"):  # a transpose
                 inner = self.of(node[1], premises)
+                if inner is not None and len(inner) == 1:  # x^T: a row, 1 × d
+                    return (sp.S.One, inner[0])
                 return None if inner is None else tuple(reversed(inner))
             name = self.name_of(node)
             if name in self.known:
@@ -95,8 +97,7 @@ class Shapes:
             return self.of(node[1], premises)
         if op == "call":
             if node[1] in ELEMENTWISE:  # tanh(W_q q + W_k k): entry by entry, the argument's shape
-                inner = self.of(node[2], premises)
-                return () if inner is None and node[1] in SCALAR_FIRST else inner
+                return self.of(node[2], premises)
             if node[1] in ("sqrt", "ln", "Var", "E"):
                 return ()
             return self.of(node[2], premises) if node[1] == "softmax" else None
@@ -108,13 +109,24 @@ class Shapes:
             if a is None or b is None:
                 return None
             if a and b and not same_shape(a, b, premises):
-                raise Mismatch("a sum of a ", typeset(a), " and a ", typeset(b))
+                wide = _broadcast(a, b, premises)
+                if wide is None:
+                    raise Mismatch("a sum of a ", typeset(a), " and a ", typeset(b))
+                return wide
             return a or b
         if op == "mul":
             if node[1][0] == "sym" and node[1][1].startswith("sum_"):  # sum_i a_(i,j) x_i
                 return self.of(node[2], premises)
-            return self._product(self.of(node[1], premises), self.of(node[2], premises), premises)
+            a, b = self.of(node[1], premises), self.of(node[2], premises)
+            right, left = self._size_letter(node[2]), self._size_letter(node[1])
+            beside = (a and b == () and right) or (b and a == () and left)
+            if beside:
+                return None  # W_q q, q a size: the letter may be the vector q, whose shape is not given
+            return self._product(a, b, premises)
         return None
+
+    def _size_letter(self, node: calc.Node) -> bool:
+        return node[0] == "sym" and node[1] in self.sizes and node[1] not in self.known
 
     def stacked(self, items: str, premises: dict) -> Shape | None:
         """The shape of a list of arrays ``A_1 B_1, A_2 B_2, ..., A_n B_n``: n of the items'
@@ -122,10 +134,9 @@ class Shapes:
         parts = [p.strip() for p in items.split(",")]
         if len(parts) < 3 or parts[-2] not in ("...", "…"):
             return None
-        count = {i for p in (parts[0], parts[-1]) for i in re.findall(r"_(\w+)", p)}
-        last = re.findall(r"_(\w+)", parts[-1])
-        if not last or len(set(last)) != 1 or len(count) != 2:
-            return None
+        first, last = set(re.findall(r"_(\w+)", parts[0])), re.findall(r"_(\w+)", parts[-1])
+        if first != {"1"} or not last or len(set(last)) != 1 or last[0] == "1":
+            return None  # counted from 1 to n: n items (from 0, or to n - 1, is left)
         shape = None
         for part in parts[:-2] + parts[-1:]:
             members, relations = calc.parse_chain(part)
@@ -135,8 +146,10 @@ class Shapes:
             if got is None or (shape is not None and not same_shape(got, shape, premises)):
                 return None
             shape = got
+        if shape is None or len(shape) < 2:
+            return None  # vectors listed may be rows or columns: the text's convention decides
         size = calc.exact(calc.parse_chain(last[0])[0][0], {})
-        return (size, *shape) if shape is not None else None
+        return (size, *shape)
 
     def _symbol(self, name: str) -> Shape | None:
         if name in self.known:
@@ -149,10 +162,10 @@ class Shapes:
         if re.fullmatch(r"[a-z]_(?:\(\w+, ?\w+\)|[a-z]{2}|\d{2})", name):  # a_(i,j), e_ij: an entry
             return ()
         m = re.fullmatch(r"([a-z])_(?:\(?[a-z0-9, ]+\)?)", name) or re.fullmatch(r"([a-z])", name)
-        if m:  # q_j: a row of Q (of the matrix with its letter)
+        if m:  # q_j: a row of Q (of the matrix with its letter), or a column where Q lists them so
             matrix = self.known.get(m.group(1).upper())
             if matrix is not None and len(matrix) == 2:
-                return (matrix[1],)
+                return (matrix[0],) if m.group(1).upper() in self.columns else (matrix[1],)
         return None
 
     def _product(self, a: Shape | None, b: Shape | None, premises: dict) -> Shape | None:
@@ -160,6 +173,8 @@ class Shapes:
             return None
         if a == () or b == ():
             return a or b
+        if len(a) == 2 and a[0] == 1 and len(b) == 1:  # q^T k: a row times a column, a dot product
+            a = (a[1],)
         if len(a) == 1 and len(b) == 1:  # a dot product of two vectors
             if not _same(a[0], b[0], premises):
                 raise Mismatch(
@@ -171,6 +186,8 @@ class Shapes:
             if not _same(a[1], b[0], premises):
                 raise Mismatch("a product of a ", typeset(a), " by a ", typeset(b))
             self.checked.append(_said("a ", typeset(a), " by a ", typeset(b)))
+            return (a[0], b[1])
+        if len(a) == 1 and len(b) == 2 and b[0] == 1:  # x y^T: a column times a row, an outer product
             return (a[0], b[1])
         if len(a) == 1 and len(b) == 2:  # a row vector times a matrix
             if not _same(a[0], b[0], premises):
@@ -233,7 +250,27 @@ def _same(a: sp.Expr, b: sp.Expr, premises: dict) -> bool:
 
 
 def same_shape(a: Shape, b: Shape, premises: dict) -> bool:
+    """One shape, sizes of 1 aside (a 1 × 1 matrix is a scalar, a 1 × m matrix a row of m)."""
+    a, b = _squeezed(a), _squeezed(b)
     return len(a) == len(b) and all(_same(x, y, premises) for x, y in zip(a, b, strict=True))
+
+
+def _squeezed(shape: Shape) -> Shape:
+    return tuple(x for x in shape if x != 1)
+
+
+def _broadcast(a: Shape, b: Shape, premises: dict) -> Shape | None:
+    """The shape of a sum whose terms broadcast (a bias b ∈ R^h added to each row of XW ∈
+    R^(n × h)): sizes aligned from the last, each pair equal or one of them 1; None if not."""
+    out = []
+    for k in range(1, max(len(a), len(b)) + 1):
+        x = a[-k] if k <= len(a) else sp.S.One
+        y = b[-k] if k <= len(b) else sp.S.One
+        if x == 1 or y == 1 or _same(x, y, premises):
+            out.append(y if x == 1 else x)
+        else:
+            return None
+    return tuple(reversed(out))
 
 
 def _given(size: sp.Expr, premises: dict) -> sp.Expr:
@@ -279,7 +316,7 @@ _SAID_SHAPE = re.compile(
 )
 #: A paragraph that goes on with the sentence of the one before it (a display): its
 #: declarations hold for that one too.
-_WHERE = re.compile(r"\s*(?:where|with|here)\b", re.I)
+_WHERE = re.compile(r"\s*(?:where|here)\b|\s*with\s+⟨", re.I)
 #: A line that only labels the display before it (d2l's ``:eqlabel:`name```).
 _LABEL = re.compile(r"\s*:\w+:\S*\s*")
 _RESULT = re.compile(r"\b(?:resulting in|results in|gives|yields|produces|is|are)\b")
@@ -305,6 +342,8 @@ def shape_claims(au, line, add, covered) -> None:
         for k, x in enumerate(block):
             for name, shape in _declarations(x, block[k - 1] if k else None):
                 shapes.declare(name, shape)
+            for name in _listed_by_columns(x):
+                shapes.columns.add(name)
 
     def claim(start: int, end: int, ok: bool, said: Said, rule: str) -> None:
         verdict = CERTIFIED if ok else WRONG
@@ -396,6 +435,24 @@ def shape_claims(au, line, add, covered) -> None:
             misfit = _where_misfit(au, line, m.start(), premises)
             if misfit is not None:
                 claim(m.start(), m.end(), False, Said("not defined: ") + misfit.said, rule)
+
+
+_BY_ITEMS = re.compile(r"\s*([A-Z])\s*=\s*\[\s*([a-z])_1\s*,.*?,\s*[a-z]_(\w+)\s*\]\s*")
+
+
+def _listed_by_columns(line) -> list[str]:
+    """The matrices ``line`` lists by their columns: ``X = [x_1, ..., x_n] ∈ R^(d × n)``, the
+    count n the last size (listed by rows, n is the first)."""
+    out = []
+    for _tex, whole, _s, _e in line.formulas:
+        for plain in _rows(whole):
+            said = membership(plain)
+            m = _BY_ITEMS.fullmatch(said[0]) if said else None
+            if m is None or m.group(2) != m.group(1).lower() or len(said[1]) != 2:
+                continue
+            if str(said[1][1]) == m.group(3) and str(said[1][0]) != m.group(3):
+                out.append(m.group(1))
+    return out
 
 
 def _naming(member: str) -> str | None:

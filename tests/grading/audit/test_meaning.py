@@ -334,6 +334,56 @@ def test_a_declared_shape_that_leaves_its_sentences_product_undefined_is_flagged
         "The total is roughly $L D$. For these numbers, this is $64 \\cdot 260e6 = 16e9$.\n",
         # from a hostile review: true texts the audit once called wrong
         "The base model uses $d_k = d_v = 64$.\n",
+        # shapes, hostile review: the letters q and k are sizes here, and vectors whose shapes are not given
+        "Additive attention scores a query against a key:\n\n$$a(\\mathbf q, \\mathbf k) = \\mathbf "
+        "w_v^\\top \\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k \\mathbf k) \\in "
+        "\\mathbb{R},$$\n\nwhere $\\mathbf W_q\\in\\mathbb R^{h\\times q}$, $\\mathbf W_k\\in\\mathbb "
+        "R^{h\\times k}$, and $\\mathbf w_v\\in\\mathbb R^{h}$ are learnable.\n",
+        # shapes, hostile review: v is a size and a vector whose shape is not given
+        "The value projection maps a value to the output space:\n\n$$\\mathbf{o} = \\mathbf{W}_o "
+        "\\mathbf{v} \\in \\mathbb{R}^{d},$$\n\nwhere $\\mathbf{W}_o \\in \\mathbb{R}^{d \\times v}$ "
+        "is learned.\n",
+        # shapes, hostile review: exp of a vector whose shape is not given
+        "Given scores $\\mathbf{z}$ for $m$ keys, the softmax first takes the elementwise exponential "
+        "$\\exp(\\mathbf{z}) \\in \\mathbb{R}^{m}$ and then normalizes it.\n",
+        # shapes, hostile review: a bias broadcast over the rows, inside an elementwise sigma
+        "Let $\\mathbf{X} \\in \\mathbb{R}^{n \\times d}$, $\\mathbf{W} \\in \\mathbb{R}^{d \\times "
+        "h}$ and $\\mathbf{b} \\in \\mathbb{R}^{h}$.\n\n$$\\mathbf{H} = \\sigma(\\mathbf{X}\\mathbf{W} "
+        "+ \\mathbf{b}) \\in \\mathbb{R}^{n \\times h}.$$\n",
+        # shapes, hostile review: a 1 x h bias broadcast over the rows
+        "Let $\\mathbf{X} \\in \\mathbb{R}^{n \\times d}$ be the inputs, $\\mathbf{W} \\in "
+        "\\mathbb{R}^{d \\times h}$ the weights and $\\mathbf{b} \\in \\mathbb{R}^{1 \\times h}$ the "
+        "bias. The hidden layer computes\n\n$$\\mathbf{H} = \\mathbf{X}\\mathbf{W} + "
+        "\\mathbf{b}.$$\n\nBroadcasting adds $\\mathbf b$ to each row.\n",
+        # shapes, hostile review: a list of vectors may be columns
+        "Let $\\mathbf{X} \\in \\mathbb{R}^{n \\times d}$ hold the tokens as rows. Its transpose "
+        "stacks them as columns: $\\mathbf{X}^\\top = [\\mathbf{x}_1, \\ldots, \\mathbf{x}_n] \\in "
+        "\\mathbb{R}^{d \\times n}$.\n",
+        # shapes, hostile review: the text lists X by its columns
+        "We collect the tokens as columns, $\\mathbf{X} = [\\mathbf{x}_1, \\ldots, \\mathbf{x}_n] \\in "
+        "\\mathbb{R}^{d \\times n}$, and let $\\mathbf{W}_q \\in \\mathbb{R}^{k \\times "
+        "d}$.\n\n$$\\mathbf{q}_i = \\mathbf{W}_q \\mathbf{x}_i \\in \\mathbb{R}^{k}.$$\n",
+        # shapes, hostile review: a d x 1 column: q^T q is 1 x 1, a scalar
+        "Let $\\mathbf{q} \\in \\mathbb{R}^{d \\times 1}$ and $\\mathbf{K} \\in \\mathbb{R}^{m \\times "
+        "d}$. Then $\\mathbf{K}\\mathbf{q} \\in \\mathbb{R}^{m}$ holds the scores, and "
+        "$\\mathbf{q}^\\top\\mathbf{q} \\in \\mathbb{R}$.\n",
+        # shapes, hostile review: row vectors and a 1 x 1 scalar
+        "Let $\\mathbf{q} \\in \\mathbb{R}^{d}$ and $\\mathbf{K} \\in \\mathbb{R}^{m \\times d}$. The "
+        "scores of the query form the row vector $\\mathbf{q}^\\top \\mathbf{K}^\\top \\in "
+        "\\mathbb{R}^{1 \\times m}$, and the single score $\\mathbf{q}^\\top \\mathbf{q} \\in "
+        "\\mathbb{R}^{1 \\times 1}$ is a scalar.\n",
+        # shapes, hostile review: outer products of a column and a row
+        "Let $\\mathbf{x} \\in \\mathbb{R}^{d}$. The Gram matrix of one vector is $\\mathbf{x} "
+        "\\mathbf{x}^\\top \\in \\mathbb{R}^{d \\times d}$, and its squared norm is $\\mathbf{x}^\\top "
+        "\\mathbf{x} \\in \\mathbb{R}$.\n\nLet $\\mathbf{u} \\in \\mathbb{R}^{m}$ and $\\mathbf{v} "
+        "\\in \\mathbb{R}^{d}$. The outer product $\\mathbf{u} \\, \\mathbf{v}^\\top \\in "
+        "\\mathbb{R}^{m \\times d}$ is a rank-one matrix.\n",
+        # shapes, hostile review: a 'with' paragraph about the next layer declares nothing for the display
+        "Let $\\mathbf{X} \\in \\mathbb{R}^{n \\times d}$ and $\\mathbf{W} \\in \\mathbb{R}^{d \\times "
+        "h}$.\n\n$$\\mathbf{H} = \\mathbf{X}\\mathbf{W} \\in \\mathbb{R}^{n \\times h}.$$\n\nWith the "
+        "hidden states computed, a second layer maps them back: for it we reuse the letter, "
+        "$\\mathbf{W} \\in \\mathbb{R}^{h \\times d}$, and write $\\mathbf{O} = "
+        "\\mathbf{H}\\mathbf{W}$.\n",
         "Self-attention costs $O(n^2 d)$ per layer, and recurrent layers cost $O(n d^2)$.\n",
         "The maximum path length is $O(1)$ for self-attention and $O(n)$ for recurrent layers.\n",
         "Self-attention costs $O(n^2 d)$ time and $O(n^2)$ memory.\n",

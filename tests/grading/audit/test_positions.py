@@ -64,3 +64,40 @@ def test_a_range_of_something_else_in_the_paragraph_is_not_read_as_the_wavelengt
 def test_a_pattern_repeats_after_a_wavelengths_worth_of_positions(after, verdict):
     text = f"The wavelength is $2\\pi$, hence the repetition after position ${after}$.\n"
     assert _verdicts(text)[1] == [verdict]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a second range in the sentence is the index's
+        "We use $PE_{(pos, 2i)} = \\sin(pos/10000^{2i/d_{model}})$ with $d_{model} = 512$.\n\nThe "
+        "wavelengths grow from $2\\pi$ to $10000 \\cdot 2\\pi$ as $i$ goes from $0$ to $256$.\n",
+        # a range of positions
+        "We use $PE_{(pos, 2i)} = \\sin(pos/10000^{2i/d_{model}})$.\n\nThe wavelengths do not depend "
+        "on the position, which goes from $0$ to $511$ in our experiments.\n",
+        # a range of dimensions
+        "We use $PE_{(pos, 2i)} = \\sin(pos/10000^{2i/d_{model}})$ with $d_{model} = 512$.\n\nThe "
+        "wavelengths of the dimensions from $0$ to $511$ grow geometrically.\n",
+        # approximate ends are not judged exactly
+        "We use $PE_{(pos, 2i)} = \\sin(pos/10000^{2i/d_{model}})$.\n\nThe wavelengths range from "
+        "about $6.28$ to about $62832$ positions.\n",
+        # the exact largest wavelength
+        "We use $PE_{(pos, 2i)} = \\sin(pos/10000^{2i/d_{model}})$ with $d_{model} = 512$, so $i$ runs "
+        "from $0$ to $255$.\n\nPrecisely, the wavelengths range from $2\\pi$ to $2\\pi \\cdot "
+        "10000^{510/512}$, just under $10000 \\cdot 2\\pi$.\n",
+        # two encodings, two bases
+        "The original Transformer adds $PE_{(pos, 2i)} = \\sin(pos/10000^{2i/d})$ to the "
+        "embeddings.\n\nRotary embeddings instead rotate pairs of coordinates by angles $m\\theta_j$ "
+        "with $\\theta_j = 500000^{-2j/d}$, so in Llama 3 their wavelengths run from $2\\pi$ to "
+        "$500000 \\cdot 2\\pi$.\n",
+        # the range read backwards
+        "We use $PE_{(pos, 2i)} = \\sin(pos/10000^{2i/d})$.\n\nRead from the last dimension to the "
+        "first, the wavelengths shrink from $10000 \\cdot 2\\pi$ to $2\\pi$.\n",
+        # a denial of a repetition
+        "The toy encoding $p_t = \\sin(\\pi t / 2)$ has wavelength $4$. In the Transformer's first "
+        "dimension, the wavelength is $2\\pi$, hence no exact repetition after position $6$ or any "
+        "other integer.\n",
+    ],
+)
+def test_true_texts_from_a_hostile_review_are_never_called_wrong(text):
+    assert "wrong" not in [v for vs in _verdicts(text).values() for v in vs]
