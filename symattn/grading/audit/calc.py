@@ -107,10 +107,11 @@ def _group(tex: str, i: int) -> tuple[str, int]:
 
 def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
     out: list[str] = []
+    letters: set[int] = set()  # where in ``out`` a styled letter stands alone
     while i < len(tex):
         c = tex[i]
         if stop is not None and c == stop:
-            return "".join(out), i
+            return _joined(out, letters), i
         if c == "\\":
             m = re.compile(r"\\([A-Za-z]+|.)", re.S).match(tex, i)
             if m is None:  # a backslash that ends the formula
@@ -134,6 +135,8 @@ def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
                 _, i = _group(tex, i)
             elif name in _STYLE:
                 arg, i = _group(tex, i)
+                if re.fullmatch(r"\s*[A-Za-z]\s*", arg) and name not in _WORD_STYLES:
+                    letters.add(len(out))  # \mathbf{W}\mathbf{x}: a letter of its own, W times x
                 out.append(arg.strip().replace(" ", "_") if name in _WORD_STYLES else arg)
             elif name == "sum":
                 out.append(" sum")
@@ -165,16 +168,21 @@ def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
             continue
         out.append(c)
         i += 1
-    return _joined(out), i
+    return _joined(out, letters), i
 
 
-def _joined(pieces: list[str]) -> str:
-    """The pieces of a formula joined; a letter or digit after a subscript starts a new factor,
-    as in TeX, where a subscript takes one token (``W_q\\mathbf q`` is W_q times q, not W_(qq))."""
+def _joined(pieces: list[str], letters: set[int] = frozenset()) -> str:
+    """The pieces of a formula joined. A letter or digit after a subscript starts a new factor,
+    as in TeX, where a subscript takes one token (``W_q\\mathbf q`` is W_q times q, not W_(qq));
+    so does a letter set in a style of its own (``\\mathbf{W}\\mathbf{x}`` is W times x, not a
+    name Wx), and what follows it."""
     out = []
     for k, piece in enumerate(pieces):
-        if k and pieces[k - 1].startswith("_") and piece[:1].isalnum():
-            out.append(" ")
+        if k and piece[:1].isalnum():
+            before = pieces[k - 1]
+            alone = (k in letters or k - 1 in letters) and before[-1:].isalnum()
+            if before.startswith("_") or alone:
+                out.append(" ")
         out.append(piece)
     return "".join(out)
 

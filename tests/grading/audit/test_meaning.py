@@ -86,6 +86,18 @@ CASES = {
         ("\\mathbb{R}^{n \\times a \\times c}", "\\mathbb{R}^{n \\times b \\times c}"),
         9,
     ),
+    "shapes: a matrix times a vector, each letter in bold": (
+        "Let $\\mathbf{W} \\in \\mathbb{R}^{m \\times n}$ and $\\mathbf{x} \\in \\mathbb{R}^{n}$.\n\n"
+        "$$\\mathbf{y} = \\mathbf{W}\\mathbf{x} \\in \\mathbb{R}^{m}$$\n",
+        ("\\mathbf{x} \\in \\mathbb{R}^{n}", "\\mathbf{x} \\in \\mathbb{R}^{m}"),
+        3,
+    ),
+    "shapes: an outer product of two columns": (
+        "Let $\\mathbf{q} \\in \\mathbb{R}^{d}$ and $\\mathbf{k} \\in \\mathbb{R}^{e}$.\n\n"
+        "$$\\mathbf{P} = \\mathbf{q}\\mathbf{k}^\\top \\in \\mathbb{R}^{d \\times e}$$\n",
+        ("\\mathbb{R}^{d \\times e}", "\\mathbb{R}^{e \\times d}"),
+        3,
+    ),
     "complexity: from the layer": (
         "Self-attention has a computational complexity of $\\mathcal{O}(n^2 d)$ and "
         "$\\mathcal{O}(1)$ sequential operations.\n",

@@ -73,6 +73,10 @@ def test_reference_digits_agree_with_mpmath():
         # a subscript takes one token: W_q times q, not a name W_(qq)
         (r"\mathbf W_q\mathbf q + \mathbf W_k \mathbf k", "W_q q + W_k k"),
         (r"x_1x_2 = x_{12}", "x_1 x_2 = x_12"),
+        # a letter set in a style of its own is a factor: W times x, not a name Wx
+        (r"\mathbf{W}\mathbf{x} + \mathbf{b}", "W x + b"),
+        (r"\mathbf{q}\mathbf{k}^\top", "q k^(T)"),
+        (r"\mathbf{QK}^\top = \mathrm{softmax}", "QK^(T) = softmax"),
     ],
 )
 def test_latex_to_plain(tex, plain):
