@@ -83,7 +83,7 @@ def claim_text(c) -> str:
 def claims_table(audit: ModuleAudit) -> str:
     header = ("line", "verdict", "claim", "true value", "rule")
     body = [
-        (audit.where(c.line), c.verdict, short_claim(c, 48), _short(c.value, 40), _short(words(c.rule), 70))
+        (audit.lines_of(c), c.verdict, short_claim(c, 48), _short(c.value, 40), _short(words(c.rule), 70))
         for c in audit.claims
     ]
     return text_table(header, body)

@@ -144,13 +144,15 @@ class Measure:
 
 def measure(text: Text) -> Measure:
     result = audit(text)
-    wrong = Counter(result.where(c.line) for c in result.claims if c.verdict == "wrong")
-    decided_at = {result.where(c.line) for c in result.claims if c.verdict in ("certified", "wrong")}
+    # a claim over several lines (an inline formula wrapped) stands on each of them
+    wrong = Counter(k for c in result.claims if c.verdict == "wrong" for k in result.lines_spanned(c))
+    decided = [c for c in result.claims if c.verdict in ("certified", "wrong")]
+    decided_at = {k for c in decided for k in result.lines_spanned(c)}
     coverage = result.coverage
     caught = []
     for p in text.planted:
         variant = audit(text, plant(text, p))
-        again = Counter(variant.where(c.line) for c in variant.claims if c.verdict == "wrong")
+        again = Counter(k for c in variant.claims if c.verdict == "wrong" for k in variant.lines_spanned(c))
         caught.append(again[p.line] > wrong[p.line])
     false = tuple(
         f"{result.where(c.line)}: {c.text}"

@@ -42,6 +42,8 @@ class Line:
     #: For a display's chain set over rows (``a &= b \\\\ &= c``): the line each ``=`` of the
     #: chain stands on, in order (a claim between two members is said where the second begins).
     equals_at: list[int] = field(default_factory=list)
+    #: Inline formulas wrapped onto the lines after this one: (start, end, the line it closes on).
+    wraps: list[tuple[int, int, int]] = field(default_factory=list)
 
     def sentences(self) -> list[tuple[int, int]]:
         """Spans of the sentences of the text (a formula is never split)."""
@@ -276,6 +278,9 @@ class _Open:
             first, opened = self.first, self.held + " " + text[:end]
             self.__init__()  # type: ignore[misc]
             self._scan(first, raw, opened, 0, lines)  # closes on the line it opened on
+            if lines and lines[-1].number == first and lines[-1].formulas:  # and runs to this one
+                _tex, _plain, start, stop = lines[-1].formulas[-1]
+                lines[-1].wraps.append((start, stop, n))
             text = text[end:]  # the rest of the line is read as its own
             self.taken = [(n, raw, text)]
         self._scan(n, raw, text, i, lines)

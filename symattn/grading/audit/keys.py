@@ -173,6 +173,23 @@ class ModuleAudit:
         where = self.where(line)
         return where if where.startswith("cell") else f"line {where}"
 
+    def lines_of(self, claim) -> str:
+        """Where a claim stands: ``12``; ``515–516`` for one that runs over two lines (a formula
+        wrapped), ``cell 4, lines 2–3`` in a notebook."""
+        first = self.where(claim.line)
+        if claim.through <= claim.line:
+            return first
+        last = self.where(claim.through)
+        cell, _, a = first.rpartition("line ")
+        cell_b, _, b = last.rpartition("line ")
+        if cell and cell == cell_b:
+            return f"{cell}lines {a}–{b}"
+        return f"{first}–{last}"
+
+    def lines_spanned(self, claim) -> list[str]:
+        """Each line a claim stands on, as :meth:`where` says it."""
+        return [self.where(k) for k in range(claim.line, max(claim.line, claim.through) + 1)]
+
     @property
     def wrong(self) -> bool:
         return any(c.verdict == "wrong" for c in self.claims) or any(r.wrong for r in self.keys)

@@ -30,6 +30,8 @@ class Claim:
     typeset: str = field(default="", repr=False)
     #: The true value for a page: words, and each math part in $...$
     value_latex: str | None = field(default=None, repr=False)
+    #: The last line of a claim that runs over several (an inline formula wrapped), else 0.
+    through: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.value, Said):
@@ -45,6 +47,7 @@ class Claim:
             "value": self.value,
             "value_latex": self.value_latex,
             "rule": self.rule,
+            **({"through": self.through} if self.through else {}),
         }
 
 

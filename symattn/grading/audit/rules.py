@@ -199,7 +199,17 @@ class Auditor:
         if stopped:
             self.claims = [c for c in self.claims if c.line < stopped]
             self.claims.append(Claim(stopped, REST, UNCHECKED, None, f"not read: {why}"))
+        self._wrapped()
         return sorted(self.claims, key=lambda c: (c.line, c.spans[0] if c.spans else (0, 0)))
+
+    def _wrapped(self) -> None:
+        """A claim in an inline formula wrapped onto the lines after its own runs to the line
+        the formula closes on (the error a reader finds there is the claim's)."""
+        wraps = {x.number: x.wraps for x in self.doc.lines if x.wraps}
+        for c in self.claims:
+            for start, end, last in wraps.get(c.line, ()):
+                if any(a < end and start < b for a, b in c.spans):
+                    c.through = max(c.through, last)
 
     def _line(self, line: Line) -> None:
         covered: list[tuple[int, int]] = []

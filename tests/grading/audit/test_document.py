@@ -117,3 +117,19 @@ def test_a_row_that_goes_on_with_a_sum_is_not_a_formula_of_its_own():
 def test_a_claim_before_a_formula_left_open_is_read_once():
     text = "Here $1 + 1 = 3$ and \\[ 2 + 2 = 4\n\nThen $3 + 3 = 7$.\n"
     assert _wrong_lines(text) == [1, 3], _verdicts(text)
+
+
+def test_a_claim_in_a_formula_wrapped_over_lines_stands_on_each_of_them():
+    """A formula opened on one line and closed on the next is read where it opens, and its claim
+    runs to the line it closes on: the report says ``1–2`` (an error written on line 2 is there)."""
+    from symattn.grading.audit.keys import audit_module
+    from symattn.present.audit_render import audit_text_report
+
+    text = "The sum $2 +\n2 = 5$ is wrong, and $1 + 1 = 2$ is not.\n"
+    result = audit_module(text)
+    wrong = [c for c in result.claims if c.verdict == "wrong"]
+    assert [(c.line, c.through) for c in wrong] == [(1, 2)]
+    assert result.lines_spanned(wrong[0]) == ["1", "2"] and result.lines_of(wrong[0]) == "1–2"
+    assert [c.through for c in result.claims if c.verdict == "certified"] == [0]  # on line 2 alone
+    assert "1–2" in audit_text_report(result)
+    assert wrong[0].as_dict()["through"] == 2
