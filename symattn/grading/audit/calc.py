@@ -388,15 +388,26 @@ def _attach_sums(node: Node, sums: list[tuple[str, str, str]]) -> Node:
     """``SUMk * body`` (juxtaposition) becomes ("sum", var, lo, hi, body)."""
     if not isinstance(node, tuple):
         return node
-    if node[0] == "mul" and node[1][0] == "sym" and node[1][1].startswith("SUM"):
-        var, lo, hi = sums[int(node[1][1][3:])]
-        return ("sum", var, lo, hi, _attach_sums(node[2], sums))
-    if node[0] == "mul" and node[1][0] == "mul":
-        inner = _attach_sums(node[1], sums)
-        if inner[0] == "sum":  # SUM a * b: the summand is a * b
-            return ("sum", *inner[1:4], ("mul", inner[4], _attach_sums(node[2], sums)))
-        return ("mul", inner, _attach_sums(node[2], sums))
+    if node[0] == "mul":  # a sum takes the factors after it in its product: 2 SUM a b is 2 (SUM a b)
+        parts = factors(node)
+        for k, f in enumerate(parts):
+            if f[0] == "sym" and re.fullmatch(r"SUM\d+", f[1]) and k + 1 < len(parts):
+                var, lo, hi = sums[int(f[1][3:])]
+                summed = ("sum", var, lo, hi, _attach_sums(product_of(parts[k + 1 :]), sums))
+                return product_of([_attach_sums(x, sums) for x in parts[:k]] + [summed])
     return tuple(_attach_sums(x, sums) if isinstance(x, tuple) else x for x in node)
+
+
+def factors(node: Node) -> list[Node]:
+    """A product's factors, left to right (the parser nests juxtaposition to the left)."""
+    return factors(node[1]) + factors(node[2]) if node[0] == "mul" else [node]
+
+
+def product_of(factors: list[Node]) -> Node:
+    out = factors[0]
+    for f in factors[1:]:
+        out = ("mul", out, f)
+    return out
 
 
 def literal(node: Node) -> str | None:

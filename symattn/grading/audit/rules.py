@@ -49,6 +49,7 @@ from . import (
     restated,
     scaling,
     shapes,
+    sums,
     words,
 )
 from .document import EXERCISE, Document, Line, number_spans
@@ -240,6 +241,7 @@ class Auditor:
             attempt(instances.simplified_claims, self, line, add, covered)
             # identities of vectors, matrices and sines: before a chain or a mask reads them
             attempt(identities.identity_claims, self, line, add, covered)
+            attempt(sums.sum_claims, self, line, add, covered)  # identities of sums, written out
             # q·k divided by √d (or, wrongly, by d): before a chain reads the formula as a value
             attempt(scaling.scale_claims, self, line, add, covered)
             for start, end, members, relations in self._chains(line, add, covered):

@@ -1,0 +1,275 @@
+"""Identities between sums: ``\\sum_i \\exp(a_i + b) = \\exp(b) \\sum_i \\exp(a_i)``.
+
+Authors write a sum over an index with its range (``\\sum_{i=1}^{n}``) or without it
+(``\\sum_i``, ``\\sum_j``), and in a hurry leave the index off a summand whose letter the chain
+writes with it elsewhere (``\\exp(b) \\sum \\exp(a)`` beside ``\\sum_i \\exp(a_i + b)``). A chain
+``a = b = c`` of such sums is read as a careful reader reads it:
+
+- a sum takes the factors after it in its term (``\\exp(b) \\sum_i \\exp(a_i)`` is exp(b) times
+  the sum); a letter with the sum's index as its subscript (``a_i``) is the family summed over;
+- a sum with no range runs over 1, ..., n, and a sum whose upper bound is a letter (``n``,
+  ``d_k``) over 1, ..., that letter, the same letter taking the same value outside the sum;
+- the identity is checked for n = 1, 2 and 3 (each family's terms then real letters): two
+  neighbours *agree* when SymPy reduces their difference to 0 for each n; they *differ* when
+  at one of three points drawn with a fixed seed the difference is certainly not 0 (more than
+  10^-20 at 30 digits); anything else decides nothing. That an identity of sums holds for
+  n = 1 to 3 is evidence, not a proof for every n, and the rule says so.
+
+The claim stands on the line of the later member (a display set over rows says on which).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+
+import sympy as sp
+
+from . import calc
+from .context import AuditContext
+from .document import Line
+from .identities import _CONDITIONED, _ONLY, _SOLVED
+from .match import CERTIFIED, WRONG, Claim, inside
+from .said import Math, Said
+from .stated import Unreadable
+
+RULE = (
+    "sums: each side written out for 1 to 4 terms (a sum without a range over 1..n), then SymPy's "
+    "Sums over 1..n: equal for every n (exact), or different for some n"
+)
+#: The numbers of terms a chain of sums is written out for: a difference at any of them is a
+#: counterexample; agreement at all of them is only evidence, and a proof for every n is asked of
+#: SymPy's Sums.
+TERMS = (1, 2, 3, 4)
+POINTS = 3
+_SUM = re.compile(r"sum(?:_(?P<index>[A-Za-z]))?$")
+_FUNCTIONS = {"exp": sp.exp, "ln": sp.log, "sqrt": sp.sqrt, "sin": sp.sin, "cos": sp.cos, "tanh": sp.tanh}
+
+
+def sum_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    for _tex, plain, start, end in line.formulas:
+        if inside(covered, start, end) or "sum" not in plain:
+            continue
+        try:
+            members, relations = calc.parse_chain(plain)
+        except Unreadable:
+            continue
+        if len(members) < 2 or set(relations) != {"="} or not any(_has_sum(m) for m in members):
+            continue
+        if any(n[0] == "call" and n[1] in ("E", "Var") for m in members for n in calc.walk(m)):
+            continue  # a chain of expectations is the statistics rules' to read
+        sentence, at = au.doc.sentence(line, start)
+        context = sentence[:at] + (au.previous_block(line)[-200:] if line.kind == "math" else "")
+        if _CONDITIONED.search(context) or _SOLVED.search(sentence) or _ONLY.search(sentence[at:]):
+            continue
+        indices = {i for m in members for i in _indices(m)}
+        if len(indices) != 1:
+            continue  # one index letter for every sum of the chain (a bare sum takes it)
+        index = indices.pop()
+        rows = line.equals_at if len(line.equals_at) == len(relations) else []
+        # L^2 = sum_i exp(...): a name (a letter, with a label above or below) set to a sum is a
+        # definition, no identity; the rest of the chain may still claim one
+        named = members[0][0] == "sym" or (members[0][0] == "pow" and members[0][1][0] == "sym")
+        for k in range(1 if named and not _has_sum(members[0]) else 0, len(members) - 1):
+            try:
+                verdict = _agree(members[k], members[k + 1], index)
+            except (Unreadable, ValueError, TypeError, ZeroDivisionError, RecursionError):
+                continue
+            if verdict is None:
+                continue
+            said = Said("equal for every number of terms") if verdict else _differ(members[k], index, members)
+            add(
+                Claim(
+                    rows[k] if rows else line.number,
+                    line.text[start:end],
+                    CERTIFIED if verdict else WRONG,
+                    said,
+                    RULE,
+                    [(start, end)],
+                )
+            )
+
+
+def _differ(left: calc.Node, index: str, members: list) -> Said:
+    """What a wrong claim's left side comes to: its closed form where SymPy finds one
+    (``\\sum_{i=1}^{d_k} 1`` is ``d_k``), else that the sides differ."""
+    family = set().union(*(_families(m) for m in members))
+    bounds = {n[3] for m in members for n in calc.walk(m) if n[0] == "sum"}
+    try:
+        value = sp.simplify(_Written(index, None, family, bounds).value(left).doit())
+    except (Unreadable, ValueError, TypeError, NotImplementedError, RecursionError):
+        value = None
+    if value is None or value.has(sp.Sum):
+        return Said("the two sides differ")
+    return Said("the left side is ", Math(value))
+
+
+def _has_sum(node: calc.Node) -> bool:
+    return any(n[0] == "sum" or (n[0] == "sym" and _SUM.match(n[1])) for n in calc.walk(node))
+
+
+def _indices(node: calc.Node) -> set[str]:
+    out = set()
+    for n in calc.walk(node):
+        if n[0] == "sum":
+            out.add(n[1])
+        elif n[0] == "sym" and (m := _SUM.match(n[1])) and m.group("index"):
+            out.add(m.group("index"))
+    return out
+
+
+def _agree(a: calc.Node, b: calc.Node, index: str) -> bool | None:
+    """False when the two members differ for some number of terms in :data:`TERMS`; True when
+    they agree there and SymPy proves them equal for every number; None otherwise."""
+    if not (_has_sum(a) or _has_sum(b)):
+        return None  # neighbours without a sum are other rules' to read
+    family = _families(a) | _families(b)
+    bounds = {n[3] for x in (a, b) for n in calc.walk(x) if n[0] == "sum"}
+    if any(not re.fullmatch(r"[A-Za-z]\w*", h) for h in bounds):
+        return None  # a sum to a number, or to an expression: not written out here
+    differences = []
+    for n in TERMS:
+        left, right = (_Written(index, n, family, bounds).value(x) for x in (a, b))
+        differences.append(left - right)
+    if not any(d.free_symbols or d.is_number for d in differences):
+        return None
+    rng = random.Random(47)
+    letters = sorted(set().union(*(d.free_symbols for d in differences)), key=str)
+    for _ in range(POINTS):
+        point = {s: sp.Rational(rng.randint(-40, 40), rng.randint(7, 19)) for s in letters}
+        for d in differences:
+            v = sp.N(d.xreplace(point), 30)
+            if not (v.is_number and v.is_finite and v.is_real):
+                return None
+            if abs(v) > sp.Float("1e-20"):
+                return False
+    reduced = [sp.simplify(sp.expand(sp.powsimp(sp.expand(d, power_exp=True)))) for d in differences]
+    if not all(r == 0 for r in reduced):
+        return None
+    return _proved(a, b, index, family, bounds)
+
+
+def _proved(a: calc.Node, b: calc.Node, index: str, family: set[str], bounds: set[str]) -> bool | None:
+    """True when SymPy proves the two sides equal for every number of terms (the sums kept as
+    Sums over 1..n); None when it cannot (agreeing for 1, 2 and 3 terms is not a proof)."""
+    left, right = (_Written(index, None, family, bounds).value(x) for x in (a, b))
+    difference = left - right
+    for attempt in (
+        lambda d: d.doit(),
+        lambda d: sp.simplify(sp.expand(d, power_exp=True)),
+        lambda d: sp.simplify(sp.factor_terms(sp.expand(d.doit(), power_exp=True))),
+    ):
+        try:
+            if sp.simplify(attempt(difference)) == 0:
+                return True
+        except (ValueError, TypeError, NotImplementedError, RecursionError):
+            continue
+    return None
+
+
+def _families(node: calc.Node) -> set[str]:
+    """The letters a chain writes with an index (``a`` of ``a_i``): summed families."""
+    names = [n[1] for n in calc.walk(node) if n[0] == "sym"]
+    return {m.group(1) for name in names if (m := re.fullmatch(r"(\w+?)_([a-z])", name))}
+
+
+class _Written:
+    """A member as SymPy with each sum written out over ``terms`` terms."""
+
+    def __init__(self, index: str, terms: int | None, families: set[str], bounds: set[str]) -> None:
+        """``terms`` None: each sum kept as SymPy's Sum over 1..n (n a positive whole number)."""
+        self.index, self.terms, self.families = index, terms, families
+        self.at: int | sp.Symbol | None = None  # the term being written, inside a sum
+        #: The letters sums run up to: each the number of terms, inside its sums and out.
+        n = sp.Symbol("n", integer=True, positive=True)
+        whole = {b: sp.Symbol(b, integer=True, positive=True) for b in bounds}
+        self.bounds = {b: terms if terms is not None else whole[b] for b in bounds}
+        self.unbounded = terms if terms is not None else n
+
+    def value(self, node: calc.Node) -> sp.Expr:
+        op = node[0]
+        if op == "num":
+            return sp.Rational(node[1].replace(",", ""))
+        if op == "sym":
+            return self._symbol(node[1])
+        if op == "neg":
+            return -self.value(node[1])
+        if op in ("add", "sub"):
+            a, b = self.value(node[1]), self.value(node[2])
+            return a + b if op == "add" else a - b
+        if op == "div":
+            return self.value(node[1]) / self.value(node[2])
+        if op == "pow":
+            return self.value(node[1]) ** self.value(node[2])
+        if op == "call" and node[1] in _FUNCTIONS:
+            return _FUNCTIONS[node[1]](self.value(node[2]))
+        if op == "sum":
+            _, index, low, high, body = node
+            if index != self.index or self.at is not None or low != "1":
+                raise Unreadable("a sum this rule does not write out")
+            return self._sum(body, high)
+        if op == "mul":
+            return self._product(calc.factors(node))
+        raise Unreadable(f"{op} is not read in a sum")
+
+    def _product(self, factors: list[calc.Node]) -> sp.Expr:
+        out = sp.S.One
+        for k, f in enumerate(factors):
+            if f[0] == "sym" and (m := _SUM.match(f[1])):
+                if self.at is not None or (m.group("index") or self.index) != self.index:
+                    raise Unreadable("a sum inside a sum")
+                body = factors[k + 1 :]
+                if not body:
+                    raise Unreadable("a sum of nothing")
+                return out * self._sum(("mul", *body) if len(body) > 1 else body[0], None)
+            out *= self.value(f)
+        return out
+
+    def _sum(self, body: calc.Node, high: str | None) -> sp.Expr:
+        if high is not None and high not in self.bounds:
+            raise Unreadable("a sum to a bound that is not a letter")
+        last = self.bounds[high] if high is not None else self.unbounded
+        if self.terms is None:
+            i = sp.Symbol(self.index, integer=True, positive=True)
+            self.at = i
+            try:
+                return sp.Sum(self.value(body), (i, 1, last))
+            finally:
+                self.at = None
+        total = sp.S.Zero
+        for t in range(1, self.terms + 1):
+            self.at = t
+            try:
+                total += self.value(body)
+            finally:
+                self.at = None
+        return total
+
+    def _term(self, family: str) -> sp.Expr:
+        """The family's term being written: a_2, or a[i] inside a Sum."""
+        if isinstance(self.at, sp.Symbol):
+            return sp.IndexedBase(family, real=True)[self.at]
+        return sp.Symbol(f"{family}_{self.at}", real=True)
+
+    def _symbol(self, name: str) -> sp.Expr:
+        if name == "pi":
+            return sp.pi
+        if name == "e":
+            return sp.E
+        if _SUM.match(name):
+            raise Unreadable("a sum standing alone")
+        m = re.fullmatch(r"(\w+?)_([a-z])", name)
+        if m and m.group(2) == self.index:
+            if self.at is None:
+                raise Unreadable("an index outside its sum")
+            return self._term(m.group(1))
+        if self.at is not None and name in self.families:  # \sum \exp(a) beside a_i: the family a
+            return self._term(name)
+        if name in self.bounds:
+            return sp.sympify(self.bounds[name])
+        if name == self.index:
+            if self.at is None:
+                raise Unreadable("an index outside its sum")
+            return sp.sympify(self.at)
+        return sp.Symbol(name, real=True)
