@@ -62,14 +62,21 @@ _MEASURES = (
     (r"complexity|cost|per layer|FLOPs", 0),
 )
 #: The text's letters for the roles: sequence length, width, kernel, neighbourhood.
-_ROLES = {"n": _n, "N": _n, "T": _n, "L": _n, "d": _d, "D": _d, "d_model": _d, "k": _k, "r": _r}
+_ROLES = {"n": _n, "N": _n, "T": _n, "L": _n, "S": _n, "d": _d, "D": _d, "d_model": _d, "k": _k, "r": _r}
+#: "the O(S²) attention scores": what is counted is the scores themselves, one per query and key.
+_SCORES = re.compile(
+    r"^\s*(?:\w+\s+){0,2}?(?:attention\s+)?(?:scores|logits|weights|probabilities)\b"
+    r"|^\s*(?:components|entries|elements)\s+of\s+the\s+attention\s+(?:scores|logits|weights|matrix)",
+    re.I,
+)
 _FUNCTIONS = {"log", "ln", "sqrt", "exp"}
 
 
-def read_big_o(plain: str) -> sp.Expr | None:
+def read_big_o(plain: str, others: bool = False) -> sp.Expr | None:
     """The argument of ``O(...)`` as SymPy, letters run together read as a product (``knd^2``
-    is k·n·d²), or None."""
-    m = re.fullmatch(r"\s*O\((.*)\)\s*", plain)
+    is k·n·d²), or None. Letters other than the roles' (a batch B, heads A) only with
+    ``others``, as positive sizes of their own."""
+    m = re.fullmatch(r"\s*O\s*\((.*)\)\s*", plain)
     if m is None:
         return None
     inner = re.sub(
@@ -88,9 +95,10 @@ def read_big_o(plain: str) -> sp.Expr | None:
     if isinstance(value, sp.MatrixBase) or not isinstance(value, sp.Expr):
         return None
     names = {s.name for s in value.free_symbols}
-    if not names <= set(_ROLES):
+    if not names <= set(_ROLES) and not others:
         return None
-    return value.xreplace({s: _ROLES[s.name] for s in value.free_symbols})
+    roles = {s: _ROLES.get(s.name, sp.Symbol(s.name, positive=True)) for s in value.free_symbols}
+    return value.xreplace(roles)
 
 
 def same_order(a: sp.Expr, b: sp.Expr) -> bool:
@@ -155,6 +163,8 @@ def complexity_claims(au, line, add, covered) -> None:
     for _tex, plain, start, end in line.formulas:
         if inside(covered, start, end) or line.kind == "table":
             continue  # a table's columns say what is measured: not read here
+        if _scores_claim(au, line, plain, start, end, add):
+            continue
         stated = read_big_o(plain)
         if stated is None:
             continue
@@ -210,6 +220,32 @@ def complexity_claims(au, line, add, covered) -> None:
                 [(start, end)],
             )
         )
+
+
+def _scores_claim(au, line, plain: str, start: int, end: int, add) -> bool:
+    """``O(S²)`` attention scores (per head; ``O(ABS²)`` with the batch and the heads): one score
+    for each query and each key, so the count is the square of the sequence's length, times
+    letters that count heads or examples, never the width. True when the formula is read so."""
+    from .match import CERTIFIED, WRONG, Claim
+    from .said import Math, Said
+
+    after = line.text[end:].split("⟨", 1)[0]
+    nxt = au.doc.block(line)
+    at = nxt.index(line) if line in nxt else -1
+    if at >= 0 and at + 1 < len(nxt) and len(after.strip()) < 2:  # the noun wrapped onto the next line
+        after += " " + nxt[at + 1].text.split("⟨", 1)[0]
+    if not _SCORES.search(after) or "attention" not in (line.text + after).lower():
+        return False
+    stated = read_big_o(plain, others=True)
+    if stated is None or not (stated.is_Symbol or stated.is_Mul or stated.is_Pow):
+        return False
+    powers = stated.as_powers_dict()
+    ok = powers.get(_n, 0) == 2 and not (stated.free_symbols & {_d, _k, _r})
+    length = next((x for x in ("S", "T", "N", "n", "L") if re.search(rf"\b{x}\b", plain)), "n")
+    said = Said("O(", Math(sp.Symbol(length) ** 2), ") per head: one score for each query and key")
+    rule = "complexity: the attention scores, one for each query and each key"
+    add(Claim(line.number, line.text[start:end], CERTIFIED if ok else WRONG, said, rule, [(start, end)]))
+    return True
 
 
 #: Costs the layer counts above do not model: memory, caches, decoding, approximations.

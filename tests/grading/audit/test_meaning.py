@@ -98,6 +98,17 @@ CASES = {
         ("\\mathbb{R}^{d \\times e}", "\\mathbb{R}^{e \\times d}"),
         3,
     ),
+    "complexity: the attention scores, one per query and key": (
+        "Flash attention never materializes the $\\mathcal{O}\\left(S^{2}\\right)$ attention scores "
+        "in off-chip memory.\n",
+        ("\\left(S^{2}\\right)", "\\left(S\\right)"),
+        1,
+    ),
+    "complexity: the attention scores of every head and example": (
+        "A naive algorithm computes all $O(A B S^2)$ attention scores of a layer.\n",
+        ("$O(A B S^2)$", "$O(A B S^2 D)$"),
+        1,
+    ),
     "complexity: from the layer": (
         "Self-attention has a computational complexity of $\\mathcal{O}(n^2 d)$ and "
         "$\\mathcal{O}(1)$ sequential operations.\n",
