@@ -69,7 +69,11 @@ def value(node: calc.Node, given: dict, relations: list[tuple[sp.Symbol, sp.Expr
     if isinstance(v, sp.MatrixBase) or not isinstance(v, sp.Expr):
         return None
     v = assumed(v, relations)
-    return v.xreplace({s: given[s.name] for s in v.free_symbols if s.name in given})
+    v = v.xreplace({s: given[s.name] for s in v.free_symbols if s.name in given})
+    for letter, expr in relations:  # N·H = D with D = 4096 given: N·H is 4096, N and H unknown
+        if letter.name in given and expr.free_symbols and not any(x.name in given for x in expr.free_symbols):
+            v = v.subs(expr, given[letter.name])
+    return v
 
 
 def read(plain: str) -> sp.Expr | None:

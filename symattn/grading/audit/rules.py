@@ -388,7 +388,12 @@ class Auditor:
         text, spans = line.text[start:end], [(start, end)]
         rule = "identity in the text's letters (SymPy)"
         own = set().union(*(letters.value(m, {}, []).free_symbols for m in members))
-        used = [f"{s} = {e}" for s, e in self.relations if s in own]
+        # a relation used either way: F = 4D puts 4D for F; N·H = D with D given puts D's value for N·H
+        used = [
+            f"{s} = {e}"
+            for s, e in self.relations
+            if s in own or (s.name in given and e.free_symbols and e.free_symbols <= own)
+        ]
         if used:
             rule += "; assuming " + ", ".join(used)
         stated = [i for i, m in enumerate(members) if calc.literal(m) is not None]

@@ -109,6 +109,12 @@ CASES = {
         ("$O(A B S^2)$", "$O(A B S^2 D)$"),
         1,
     ),
+    "premises: a product of letters a relation equates with a given letter": (
+        "Assume $D=4096$, $L=64$ and $N\\cdot H=D$.\n\n"
+        "Per token, the caches hold $2 \\cdot L \\cdot N \\cdot H = 2 \\cdot 64 \\cdot 4096$ values.\n",
+        ("2 \\cdot 64 \\cdot 4096", "2 \\cdot 64 \\cdot 8192"),
+        3,
+    ),
     "complexity: from the layer": (
         "Self-attention has a computational complexity of $\\mathcal{O}(n^2 d)$ and "
         "$\\mathcal{O}(1)$ sequential operations.\n",
