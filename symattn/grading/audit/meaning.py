@@ -9,6 +9,8 @@ proposition names (gradients, pooling, temperature) is not read.
 
 - **weights sum to one**: a row of :func:`symattn.core.softmax.softmax_rows` over symbolic
   scores, which SymPy reduces to 1.
+- **weights are positive**: each entry of that row, an exponential over a sum of exponentials,
+  SymPy finds positive for real scores ("nonnegative" and "positive" hold; "negative" is wrong).
 - **permutation equivariance**: softmax((PQ)(PK)^T/√d) PV = P softmax(QK^T/√d) V (the
   derivation ``permutation_equivariance``, checked by ``symattn verify``): "self-attention is
   permutation-equivariant", "permute the inputs and the outputs are permuted the same way";
@@ -89,6 +91,21 @@ def _sums() -> Said:
     total = sp.simplify(sum(softmax_rows(sp.Matrix([z]))))
     _established(total == 1, "a row of softmax weights sums to 1")
     return Said("a row of softmax weights sums to ", Math(total))
+
+
+@functools.cache
+def _positive() -> Said:
+    from ...core.softmax import softmax_rows
+
+    z = sp.symbols("z1:4", real=True)
+    weights = softmax_rows(sp.Matrix([z]))
+    _established(all(w.is_positive for w in weights), "each softmax weight is positive")
+    return Said("each softmax weight ", Math(weights[0]), " is positive")
+
+
+def _judge_sign(m: re.Match, sentence: str, at: int) -> bool | None:
+    word = m.group("word") or m.group("before")
+    return word.lower().replace("-", "") in ("positive", "nonnegative")
 
 
 @functools.cache
@@ -309,6 +326,24 @@ _EQUIVARIANT_RULE = (
 )
 
 PROPOSITIONS = (
+    Proposition(
+        "weights are positive",
+        re.compile(
+            r"\b(?:are|is|be|become|stay|remain|makes?\s+(?:the\s+)?[\w\s]{0,30}?)\s*"
+            r"(?:all\s+|always\s+|strictly\s+)?(?P<word>non-?negative|positive|negative)\b"
+            r"|\b(?P<before>non-?negative|positive|negative)\s+(?:attention\s+)?(?:weights|probabilities)\b"
+        ),
+        re.compile(
+            r"\b(?i:(?:attention|softmax) (?:weights?|probabilit(?:y|ies))|softmax(?: outputs?)?)\b"
+            r"[^.;]{0,80}$"
+        ),
+        re.compile(
+            r"gradient|jacobian|derivative|logit|\blog\b|score|mask|residual|entries of (?:q|k)", re.I
+        ),
+        _judge_sign,
+        _positive,
+        "meaning: each softmax weight is positive (symattn.core.softmax, SymPy)",
+    ),
     Proposition(
         "weights sum to one",
         re.compile(

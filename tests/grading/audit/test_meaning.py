@@ -184,6 +184,16 @@ CASES = {
         ("sum to one", "sum to zero"),
         1,
     ),
+    "facts in words: softmax weights are positive": (
+        "The softmax operation ensures nonnegative attention weights.\n",
+        ("nonnegative attention", "negative attention"),
+        1,
+    ),
+    "facts in words: softmax weights are positive, said after them": (
+        "Softmax makes the attention weights\npositive, whatever the inputs.\n",
+        ("\npositive", "\nnegative"),
+        2,
+    ),
     "facts in words: permutation equivariance": (
         "Self-attention is permutation-equivariant.\n",
         ("permutation-equivariant", "permutation-invariant"),
