@@ -11,6 +11,9 @@ proposition names (gradients, pooling, temperature) is not read.
   scores, which SymPy reduces to 1.
 - **weights are positive**: each entry of that row, an exponential over a sum of exponentials,
   SymPy finds positive for real scores ("nonnegative" and "positive" hold; "negative" is wrong).
+- **a weighted average of the values**: a row of softmax(S) V is ∑_j p_j v_j with weights p_j
+  that are positive and sum to 1 (:func:`symattn.core.exact.attention`, SymPy): "a weighted
+  average (mean, sum) of the values" holds; of the keys or the queries, it is wrong.
 - **permutation equivariance**: softmax((PQ)(PK)^T/√d) PV = P softmax(QK^T/√d) V (the
   derivation ``permutation_equivariance``, checked by ``symattn verify``): "self-attention is
   permutation-equivariant", "permute the inputs and the outputs are permuted the same way";
@@ -101,6 +104,33 @@ def _positive() -> Said:
     weights = softmax_rows(sp.Matrix([z]))
     _established(all(w.is_positive for w in weights), "each softmax weight is positive")
     return Said("each softmax weight ", Math(weights[0]), " is positive")
+
+
+@functools.cache
+def _averaged() -> Said:
+    from ...core.exact import attention
+
+    s = sp.Matrix([sp.symbols("s1:4", real=True)])
+    v = sp.Matrix(3, 1, sp.symbols("v1:4", real=True))
+    out = attention(s, sp.eye(3), v, "none").output[0]  # Q = s, K = I: the scores are s / √3
+    weights = [sp.diff(out, x) for x in v]
+    _established(
+        sp.simplify(out - sum(w * x for w, x in zip(weights, v, strict=True))) == 0
+        and sp.simplify(sum(weights) - 1) == 0
+        and all(w.is_positive for w in weights),
+        "a row of attention's output is a weighted average of the values",
+    )
+    return Said("a row of the output is ∑_j p_j v_j, the weights positive and summing to 1")
+
+
+def _judge_averaged(m: re.Match, sentence: str, at: int) -> bool | None:
+    # "a weighted mean of the values", or "the values ... to obtain a weighted mean"
+    what = (m.group("word") or m.group("after") or "").lower()
+    if re.match(r"values?|value vectors?", what):
+        return True
+    if re.match(r"keys?|queries|query", what):
+        return False
+    return None  # the inputs: the values themselves where the text has no projections
 
 
 def _judge_sign(m: re.Match, sentence: str, at: int) -> bool | None:
@@ -326,6 +356,22 @@ _EQUIVARIANT_RULE = (
 )
 
 PROPOSITIONS = (
+    Proposition(
+        "a weighted average of the values",
+        re.compile(
+            r"\bweighted\s+(?:average|mean|sum|combination)\s+of\s+(?:the\s+)?(?:\w+\s+)?"
+            r"(?P<word>value vectors?|values?|keys?|queries|query|inputs?)\b"
+            r"|\b(?P<after>values?|keys?|quer(?:y|ies))(?:\s+vectors?)?\b[^.;⟨⟩]{0,40}?"
+            r"\bto\s+(?:obtain|get|give|form)\s+a\s+weighted\s+(?:average|mean|sum)\b"
+        ),
+        re.compile(r"\b(?i:attention|softmax|output)"),
+        re.compile(r"pool|\bCLS\b|readout|gradient|multiple heads|not a good", re.I),
+        _judge_averaged,
+        _averaged,
+        "meaning: a row of attention's output is a weighted average of the values "
+        "(symattn.core.exact, SymPy)",
+        about_anywhere=True,
+    ),
     Proposition(
         "weights are positive",
         re.compile(

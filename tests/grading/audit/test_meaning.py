@@ -194,6 +194,16 @@ CASES = {
         ("\npositive", "\nnegative"),
         2,
     ),
+    "facts in words: the output is a weighted average of the values": (
+        "Each row of the attention output is a weighted average of the values.\n",
+        ("of the values", "of the queries"),
+        1,
+    ),
+    "facts in words: the values, weighted into a mean": (
+        "We apply a softmax and multiply with the value vectors to obtain a weighted mean.\n",
+        ("value vectors", "key vectors"),
+        1,
+    ),
     "facts in words: permutation equivariance": (
         "Self-attention is permutation-equivariant.\n",
         ("permutation-equivariant", "permutation-invariant"),
