@@ -366,8 +366,8 @@ class Auditor:
     def _relation(self, line: Line, start: int, members: list) -> bool:
         """Remember ``F = 4D`` (outside a sentence that supposes); True when it is one."""
         rel = letters.relation(members)
-        if rel is None:
-            return False
+        if rel is None or _matrices(line, start):
+            return False  # A = W Σ W^-1 in bold: matrices, which do not commute, are no sizes
         a, b = line.sentence_at(start)
         sentence = line.text[a:b]
         # "if we assume F = 4D:" supposes for what it introduces, which follows it
@@ -381,6 +381,8 @@ class Auditor:
         values of ``drop``; False when its members are not all sizes."""
         if not set(relations) <= {"=", "≈"} or ("=" not in relations and "≈" not in relations):
             return False
+        if _matrices(line, start):
+            return False  # bold capitals are matrices: the letters rules multiply sizes, which commute
         given = {k: v for k, v in self.premises(line, start).items() if k not in drop}
         values = [letters.value(m, given, self.relations) for m in members]
         if any(v is None for v in values):
@@ -912,6 +914,16 @@ def _givens(line: Line, before: int | None) -> list[tuple[str, sp.Rational]]:
         for name in re.findall(r"[A-Za-z]\w*", m.group(1)):
             out.append((m.start(), name, sp.Rational(m.group(2).replace(",", ""))))
     return [(name, value) for _, name, value in sorted(out, key=lambda x: x[0])]
+
+
+#: A capital (or a Greek capital) set in bold: a matrix.
+_BOLD_CAPITAL = re.compile(r"\\(?:mathbf|boldsymbol|bm)\s*\{?\s*(?:[A-Z]|\\[A-Z][a-z]+)\b")
+
+
+def _matrices(line: Line, start: int) -> bool:
+    """Whether the formula at ``start`` writes a capital in bold (``\\mathbf{W}``): a matrix."""
+    tex = next((t for t, _p, s, _e in line.formulas if s == start), "")
+    return bool(_BOLD_CAPITAL.search(tex))
 
 
 def lone_givens(line: Line) -> list[re.Match]:

@@ -9,11 +9,18 @@ writes with it elsewhere (``\\exp(b) \\sum \\exp(a)`` beside ``\\sum_i \\exp(a_i
   the sum); a letter with the sum's index as its subscript (``a_i``) is the family summed over;
 - a sum with no range runs over 1, ..., n, and a sum whose upper bound is a letter (``n``,
   ``d_k``) over 1, ..., that letter, the same letter taking the same value outside the sum;
-- the identity is checked for n = 1, 2 and 3 (each family's terms then real letters): two
-  neighbours *agree* when SymPy reduces their difference to 0 for each n; they *differ* when
-  at one of three points drawn with a fixed seed the difference is certainly not 0 (more than
-  10^-20 at 30 digits); anything else decides nothing. That an identity of sums holds for
-  n = 1 to 3 is evidence, not a proof for every n, and the rule says so.
+- two neighbours are compared only when **both** hold a sum: an identity between sums. A sum
+  set equal to something without one (``\\sum_j \\alpha_{ij} = 1``, ``\\mathbf{x}^\\top\\mathbf{y} =
+  \\sum_i x_i y_i``, ``\\sum_i 1 = d``) is a constraint, a definition or a count in the text's
+  own letters, which writing the sum out does not decide;
+- a letter with the sum's index among its subscripts (``a_i``, ``\\alpha_{ij}``) is the family
+  summed over; a name in words (``\\bar x``, ``\\mathrm{tr}``, ``nc``), a derivative, a power
+  above 8 or a number above a million are not read, and a chain whose sentence gives one of its
+  letters a value (``with $\alpha_j = 1/n$``) is left to the reader;
+- each side is written out for 1 to 4 terms (each family's terms then real letters): they
+  *differ* when at one of three points drawn with a fixed seed the difference is certainly not
+  0 (more than 10^-20 at 30 digits) for some number of terms; they *agree* only when SymPy
+  also proves the two sides equal as Sums over 1..n for every n. Anything else decides nothing.
 
 The claim stands on the line of the later member (a display set over rows says on which).
 """
@@ -43,6 +50,9 @@ RULE = (
 #: SymPy's Sums.
 TERMS = (1, 2, 3, 4)
 POINTS = 3
+#: The highest power and the largest number written out: the work is bounded by the text.
+HIGHEST = 8
+LARGEST = 10**6
 _SUM = re.compile(r"sum(?:_(?P<index>[A-Za-z]))?$")
 _FUNCTIONS = {"exp": sp.exp, "ln": sp.log, "sqrt": sp.sqrt, "sin": sp.sin, "cos": sp.cos, "tanh": sp.tanh}
 
@@ -64,14 +74,15 @@ def sum_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> No
         if _CONDITIONED.search(context) or _SOLVED.search(sentence) or _ONLY.search(sentence[at:]):
             continue
         indices = {i for m in members for i in _indices(m)}
-        if len(indices) != 1:
+        if len(indices) != 1 or _given_here(line, start, end, members):
             continue  # one index letter for every sum of the chain (a bare sum takes it)
         index = indices.pop()
         rows = line.equals_at if len(line.equals_at) == len(relations) else []
         # L^2 = sum_i exp(...): a name (a letter, with a label above or below) set to a sum is a
         # definition, no identity; the rest of the chain may still claim one
-        named = members[0][0] == "sym" or (members[0][0] == "pow" and members[0][1][0] == "sym")
-        for k in range(1 if named and not _has_sum(members[0]) else 0, len(members) - 1):
+        for k in range(len(members) - 1):
+            if not (_has_sum(members[k]) and _has_sum(members[k + 1])):
+                continue  # a definition, a constraint or a count: no identity between sums
             try:
                 verdict = _agree(members[k], members[k + 1], index)
             except (Unreadable, ValueError, TypeError, ZeroDivisionError, RecursionError):
@@ -103,6 +114,19 @@ def _differ(left: calc.Node, index: str, members: list) -> Said:
     if value is None or value.has(sp.Sum):
         return Said("the two sides differ")
     return Said("the left side is ", Math(value))
+
+
+def _given_here(line: Line, start: int, end: int, members: list) -> bool:
+    """Another formula of the chain's sentence gives one of its letters a value or a meaning
+    (``with $\\alpha_j = 1/n$, $\\sum_j \\alpha_j v_j = ...$``)."""
+    a, b = line.sentence_at(start)
+    names = {n[1] for m in members for n in calc.walk(m) if n[0] == "sym"}
+    for _tex, plain, s, _e in line.formulas:
+        if a <= s < b and s != start:
+            head = re.match(r"\s*([A-Za-z]\w*)\s*=", plain)
+            if head and head.group(1) in names:
+                return True
+    return False
 
 
 def _has_sum(node: calc.Node) -> bool:
@@ -190,7 +214,10 @@ class _Written:
     def value(self, node: calc.Node) -> sp.Expr:
         op = node[0]
         if op == "num":
-            return sp.Rational(node[1].replace(",", ""))
+            value = sp.Rational(node[1].replace(",", ""))
+            if abs(value) > LARGEST:
+                raise Unreadable("a number too large to write sums out with")
+            return value
         if op == "sym":
             return self._symbol(node[1])
         if op == "neg":
@@ -201,7 +228,10 @@ class _Written:
         if op == "div":
             return self.value(node[1]) / self.value(node[2])
         if op == "pow":
-            return self.value(node[1]) ** self.value(node[2])
+            power = self.value(node[2])
+            if not power.is_number or abs(power) > HIGHEST:
+                raise Unreadable("a power too high to write sums out with")
+            return self.value(node[1]) ** power
         if op == "call" and node[1] in _FUNCTIONS:
             return _FUNCTIONS[node[1]](self.value(node[2]))
         if op == "sum":
@@ -246,11 +276,17 @@ class _Written:
                 self.at = None
         return total
 
-    def _term(self, family: str) -> sp.Expr:
-        """The family's term being written: a_2, or a[i] inside a Sum."""
+    def _term(self, name: str) -> sp.Expr:
+        """The term being written of the family ``name`` (``a_i``, ``alpha_ij``, or a bare ``a``
+        beside ``a_i``): a[2], alpha_i[2]; a[i] inside a Sum. The family is the name without
+        the sum's index, so that ``a`` and ``a_i`` are one family."""
+        m = re.fullmatch(r"([A-Za-z]+?)_\(?([^()]*?)\)?", name)
+        base, sub = (m.group(1), m.group(2)) if m else (name, self.index)
+        rest = re.sub(rf"{self.index}|[, ]", "", sub)
+        family = f"{base}_{rest}" if rest else base
         if isinstance(self.at, sp.Symbol):
             return sp.IndexedBase(family, real=True)[self.at]
-        return sp.Symbol(f"{family}_{self.at}", real=True)
+        return sp.Symbol(f"{family}[{self.at}]", real=True)
 
     def _symbol(self, name: str) -> sp.Expr:
         if name == "pi":
@@ -259,11 +295,13 @@ class _Written:
             return sp.E
         if _SUM.match(name):
             raise Unreadable("a sum standing alone")
-        m = re.fullmatch(r"(\w+?)_([a-z])", name)
-        if m and m.group(2) == self.index:
+        if re.search(r"[a-z]{2,}", name.split("_")[0]):
+            raise Unreadable("a name in words, not a letter")  # bar, hat, tr, nc, partial
+        m = re.fullmatch(r"([A-Za-z]+?)_\(?([a-z](?:,? ?[a-z])*)\)?", name)
+        if m and self.index in m.group(2).replace(",", "").replace(" ", ""):
             if self.at is None:
                 raise Unreadable("an index outside its sum")
-            return self._term(m.group(1))
+            return self._term(name)
         if self.at is not None and name in self.families:  # \sum \exp(a) beside a_i: the family a
             return self._term(name)
         if name in self.bounds:

@@ -526,3 +526,18 @@ def test_a_relation_the_text_assumes_is_a_premise_and_is_named_by_the_verdict():
     claims = audit_claims("Assume $F = 4D$ and $D = NH$.\n\nThen $18BTDF + 24BTDNH = 96BTD^2$.\n")
     assert [(c.line, c.verdict) for c in claims] == [(3, "certified")]  # F = 4D is not a claim
     assert claims[0].rule.endswith("assuming F = 4*D, D = H*N")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # hostile review: bold capitals are matrices, which do not commute; read as sizes, these
+        # false identities were certified (A⁻¹ is W Σ⁻¹ W⁻¹, A² is W Σ² W⁻¹)
+        "Let $\\mathbf{A} = \\mathbf{W}\\boldsymbol{\\Sigma}\\mathbf{W}^{-1}$. "
+        "Then $\\mathbf{A}^{-1} = \\mathbf{W}^{-1}\\boldsymbol{\\Sigma}^{-1}\\mathbf{W}$.\n",
+        "Let $\\mathbf{A} = \\mathbf{W}\\boldsymbol{\\Sigma}\\mathbf{W}^{-1}$. "
+        "Then $\\mathbf{A}^2 = \\mathbf{W}^2\\boldsymbol{\\Sigma}^2\\mathbf{W}^{-2}$.\n",
+    ],
+)
+def test_matrices_in_bold_are_not_multiplied_as_sizes(text):
+    assert "certified" not in [v for _, v in _verdicts(text)]

@@ -20,7 +20,6 @@ def _verdicts(text: str) -> list[str]:
         r"\sum_i \exp(a_i + b) = \exp(b) \sum \exp(a)",  # the summand's index left off
         r"\sum_j e^{x_j - m} = e^{-m} \sum_j e^{x_j}",
         r"\sum_{i=1}^{n} (x_i + c) = \sum_{i=1}^{n} x_i + n c",  # the bound letter outside the sum
-        r"\sum_{i=1}^{n} i^2 = n(n+1)(2n+1)/6",
         r"\sum_{k=1}^{d} 2 w_k = 2 \sum_{k=1}^{d} w_k",
     ],
 )
@@ -35,8 +34,6 @@ def test_a_true_identity_of_sums_is_certified(tex):
         r"\sum_i \exp(a_i + b) = \exp(b) + \sum_i \exp(a_i)",
         r"\sum_{i=1}^{n} (x_i + c) = \sum_{i=1}^{n} x_i + c",  # the n dropped
         r"(\sum_i a_i)^2 = \sum_i a_i^2",
-        # true for 1, 2 and 3 terms, false for 4: a counterexample at n = 4
-        r"\sum_{i=1}^{n} i = n(n+1)/2 + (n-1)(n-2)(n-3)",
     ],
 )
 def test_a_false_identity_of_sums_is_flagged(tex):
@@ -44,8 +41,9 @@ def test_a_false_identity_of_sums_is_flagged(tex):
 
 
 def test_a_wrong_sum_names_what_its_left_side_comes_to():
-    claims = [c for c in audit_claims(r"Here $\sum_{i=1}^{d} 1 = 2d$." + "\n") if c.rule.startswith("sums")]
-    assert [(c.verdict, c.value) for c in claims] == [("wrong", "the left side is d")]
+    text = r"Here $\sum_{i=1}^{d} 2 = \sum_{i=1}^{d} 1$." + "\n"
+    claims = [c for c in audit_claims(text) if c.rule.startswith("sums")]
+    assert [(c.verdict, c.value) for c in claims] == [("wrong", "the left side is 2*d")]
 
 
 @pytest.mark.parametrize(
@@ -57,6 +55,22 @@ def test_a_wrong_sum_names_what_its_left_side_comes_to():
         "Then $\\sum_i \\sum_j a_i b_j = \\sum_j \\sum_i a_i b_j$.\n",
         # expectations are the statistics rules' to read
         "So $\\operatorname{Var}(z) = \\sum_{i=1}^{d} 1 = d$.\n",
+        # a sum set equal to what holds no sum: a constraint, a definition or a count in the
+        # text's letters, which writing the sum out does not decide (hostile review)
+        "The weights satisfy $\\sum_j \\alpha_{ij} = 1$.\n",
+        "Let $Z=\\sum_j e^{s_j}$ and $p_j=e^{s_j}/Z$. Then $\\sum_j p_j = 1$.\n",
+        "The dot product is $\\mathbf{x}^\\top \\mathbf{y} = \\sum_{i=1}^{d} x_i y_i$.\n",
+        "Softmax is $\\hat y_j = \\frac{\\exp(o_j)}{\\sum_k \\exp(o_k)}$.\n",
+        "Each head adds up: $\\sum_h 1 = H$, and $\\sum_{i=1}^{n} i^2 = n(n+1)(2n+1)/6$.\n",
+        "After centering, $\\sum_{i=1}^{n} (x_i - \\bar x) = 0$ and $\\sum_{i=1}^{n} x_i = n\\bar{x}$.\n",
+        # a letter the sentence gives a value
+        "With $\\alpha_j = 1/n$, $\\sum_{j=1}^{n} \\alpha_j v_j = \\frac1n \\sum_{j=1}^{n} v_j$.\n",
+        # names in words, derivatives: not read
+        "Then $\\sum_{i=1}^{n} c = \\sum_{i=1}^{n} 1 \\cdot nc$ and "
+        "$\\frac{\\partial}{\\partial b}\\sum_i(a_i+b)=\\sum_i 1$.\n",
+        # powers and numbers too large to write out: not read, and never a crash
+        "Then $\\sum_i (x_i + c)^{100000} = \\sum_i x_i^{100000}$ and "
+        "$\\sum_i x_i^{1000000000} = \\sum_i x_i^{1000000001}$.\n",
     ],
 )
 def test_what_this_rule_does_not_read_gets_no_verdict_from_it(text):
@@ -68,3 +82,17 @@ def test_a_name_set_to_a_sum_is_a_definition_not_an_identity():
     text = "Let $$L^2 = \\sum_i \\exp(Q \\cdot K_i^2 - \\max_j Q \\cdot K_j^2)$$ be the second sum.\n"
     assert _verdicts(text) == []
     assert _verdicts("Let $S = \\sum_i x_i = \\sum_i 2 x_i$.\n") == ["wrong"]  # the chain goes on
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        # alpha_ij runs with j: taken out of the sum, its j is left dangling (hostile review: these
+        # were certified when a subscript of two letters was read as a constant)
+        r"\sum_j \alpha_{ij} x_j = \alpha_{ij} \sum_j x_j",
+        r"\sum_{j=1}^{n} A_{ji} x_j = A_{ji} \sum_j x_j",
+        r"\sum_{j=1}^{n} A_{ij} B_{jk} = A_{ij} \sum_{j=1}^{n} B_{jk}",
+    ],
+)
+def test_a_family_taken_out_of_its_sum_is_never_certified(tex):
+    assert "certified" not in _verdicts(f"We have ${tex}$.\n")
