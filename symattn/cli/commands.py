@@ -295,7 +295,7 @@ def _audit_report(
     # a text read only in part was not decided past its bound, however much of the part was
     short = min_decided is not None and (coverage.below(min_decided) or bool(result.stopped))
     problems = [
-        f"symattn: wrong: {result.place(c.line)}: {short_claim(c, 80)}: true value {c.value}"
+        f"symattn: wrong: {result.place_of(c)}: {short_claim(c, 80)}: true value {c.value}"
         for c in result.claims
         if c.verdict == "wrong"
     ]

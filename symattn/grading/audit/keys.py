@@ -173,6 +173,11 @@ class ModuleAudit:
         where = self.where(line)
         return where if where.startswith("cell") else f"line {where}"
 
+    def place_of(self, claim) -> str:
+        """:meth:`place` for a claim, over the lines it spans: ``line 515–516``."""
+        where = self.lines_of(claim)
+        return where if where.startswith("cell") else f"line {where}"
+
     def lines_of(self, claim) -> str:
         """Where a claim stands: ``12``; ``515–516`` for one that runs over two lines (a formula
         wrapped), ``cell 4, lines 2–3`` in a notebook."""

@@ -130,6 +130,7 @@ def test_a_claim_in_a_formula_wrapped_over_lines_stands_on_each_of_them():
     wrong = [c for c in result.claims if c.verdict == "wrong"]
     assert [(c.line, c.through) for c in wrong] == [(1, 2)]
     assert result.lines_spanned(wrong[0]) == ["1", "2"] and result.lines_of(wrong[0]) == "1–2"
+    assert result.place_of(wrong[0]) == "line 1–2"  # as the command's message on stderr says it
     assert [c.through for c in result.claims if c.verdict == "certified"] == [0]  # on line 2 alone
     assert "1–2" in audit_text_report(result)
     assert wrong[0].as_dict()["through"] == 2
