@@ -14,6 +14,12 @@ index the other does not. Then, in a paragraph about a causal (or future-hiding)
 Only the direction is judged (≤ or <, ≥ or >): whether a position may attend to itself is the
 text's choice. Nothing is judged where the text gives no product of a query and a key to read
 the roles from.
+
+A sentence that masks a triangle of the score matrix ("sets the lower-triangular part of the
+alignment matrix to negative infinity") is judged the same way, once the text has said which
+index of an entry is its row: the entry it defines by the product (``e_{i,j} = q_j · x_i``,
+rows by ``i``). Where the rows run over the keys, the keys after the query lie below the
+diagonal (the lower triangle is masked); where they run over the queries, above it.
 """
 
 from __future__ import annotations
@@ -29,6 +35,12 @@ from .said import Said
 _CAUSAL = re.compile(r"\b(?:causal\w*|future|autoregressive\w*|look(?:ing)?[- ]ahead|next token)\b", re.I)
 #: A query and a key with their subscripts, in a product: q_(bse) k_(bs'ea), q_j * k_i.
 _QK = re.compile(r"\bq_(\([^()]*\)|[\w']+)[^⟨⟩=]{0,12}?\bk_(\([^()]*\)|[\w']+)")
+_QX = re.compile(r"\bq_(\([^()]*\)|[\w']+)[^⟨⟩=]{0,12}?\bx_(\([^()]*\)|[\w']+)")
+#: An entry of the score matrix defined by a product of a query and a key: e_(i,j) = q_j * x_i / ...
+_ENTRY = re.compile(r"⟨\s*[a-zA-Z]_\(?\s*(\w)\s*,?\s*(\w)\s*\)?\s*=[^⟨⟩=]*\bq_")
+_TRIANGLE = re.compile(r"\b(?P<side>lower|upper)[- ](?:triangular|triangle)\b", re.I)
+_MASKS = re.compile(r"\b(?:sets?|setting|mask(?:s|ed|ing)?|fill(?:s|ed)?|zero(?:s|ed)? out|hides?)\b", re.I)
+_TO_NOTHING = re.compile(r"infinit|-∞|−∞|-oo|\bzero|\bmask", re.I)
 _RELATION = re.compile(r"^\s*=?\s*([A-Za-z]\w*'?)\s*(≤|≥|<|>)\s*([A-Za-z]\w*'?)\s*[,.;]?\s*$")
 _FLIP = {"≤": "≥", "≥": "≤", "<": ">", ">": "<"}
 #: Before a condition: what holds under it. Masked: −∞, or weights that vanish.
@@ -67,6 +79,73 @@ def causal_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
             add(Claim(line.number, text, CERTIFIED if all(verdicts) else WRONG, said, RULE, [(start, end)]))
 
 
+TRIANGLE_RULE = (
+    "causal mask: the keys after the query lie below the diagonal where the score matrix's rows run "
+    "over the keys, above it where they run over the queries"
+)
+
+
+def _rows_and_roles(au: AuditContext) -> tuple[str, str, str] | None:
+    """(the index the score matrix's rows run over, the query's, the key's), when the text says."""
+    if "causal roles" not in au.doc.found_once:
+        au.doc.found_once["causal roles"] = _roles(au.doc.text())
+    if "score rows" not in au.doc.found_once:
+        entry = _ENTRY.search(au.doc.text())
+        au.doc.found_once["score rows"] = entry.group(1) if entry else None
+    roles, rows = au.doc.found_once["causal roles"], au.doc.found_once["score rows"]
+    if roles is None or rows not in roles:
+        return None
+    return rows, *roles
+
+
+AXIS_RULE = "softmax: each query's weights are normalized over the keys, along the score matrix's key axis"
+_AXIS = re.compile(
+    r"\bsoftmax\b[^.⟨⟩]{0,40}?\b(?P<axis>row|column)[- ]?wise\b|\b(?P<axis2>row|column)[- ]wise\s+softmax\b",
+    re.I,
+)
+
+
+def softmax_axis_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "applying the softmax function column-wise to the alignment matrix": where the rows of the
+    score matrix run over the keys, each query's scores are a column (column-wise); over the
+    queries, a row."""
+    known = _rows_and_roles(au)
+    if known is None:
+        return
+    rows, _query, key = known
+    for m in _AXIS.finditer(line.text):
+        if inside(covered, *m.span()) or re.search(r"\btranspos", line.text, re.I):
+            continue
+        axis = "column" if rows == key else "row"
+        said = Said(
+            f"each query's scores are a {axis} (rows run over {'keys' if rows == key else 'queries'})"
+        )
+        ok = (m.group("axis") or m.group("axis2")).lower() == axis
+        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, AXIS_RULE, [m.span()]))
+
+
+def triangle_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "sets the lower-triangular part of the alignment matrix to negative infinity": the
+    triangle masked must hold the keys after each query."""
+    known = _rows_and_roles(au)
+    if known is None:
+        return
+    rows, query, key = known
+    for m in _TRIANGLE.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        sentence, at = au.doc.sentence(line, m.start())
+        context = au.doc.block_text(line) + au.previous_block(line)
+        if not (_CAUSAL.search(context) and _MASKS.search(sentence)):
+            continue
+        if not _TO_NOTHING.search(sentence[at:]) or re.search(r"\b(?:not|never|except)\b", sentence, re.I):
+            continue
+        masked = "lower" if rows == key else "upper"
+        said = Said(f"the keys after the query ({key} > {query}) lie in the {masked} triangle")
+        ok = m.group("side").lower() == masked
+        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, TRIANGLE_RULE, [m.span()]))
+
+
 def _conditions(plain: str, before: str) -> list[tuple[str, bool]]:
     """(condition, masked) for each condition the formula states: the rows of a case split
     (``0 & s ≤ s'``), or the formula itself when what holds under it stands just before it
@@ -92,8 +171,9 @@ def _conditions(plain: str, before: str) -> list[tuple[str, bool]]:
 
 def _roles(text: str) -> tuple[str, str] | None:
     """(the query's position index, the key's), from the first product of a query and a key in
-    which each carries one index the other does not."""
-    for m in _QK.finditer(text):
+    which each carries one index the other does not (an input x_i in the key's place, where the
+    text scores the inputs themselves, when it writes no key)."""
+    for m in [*_QK.finditer(text), *_QX.finditer(text)]:
         q, k = _indices(m.group(1)), _indices(m.group(2))
         only_q, only_k = [x for x in q if x not in k], [x for x in k if x not in q]
         if len(only_q) == 1 and len(only_k) == 1:

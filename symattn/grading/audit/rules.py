@@ -85,6 +85,8 @@ RULES = (
     contractions.contraction_claims,
     words.masks,
     causal.causal_claims,
+    causal.triangle_claims,
+    causal.softmax_axis_claims,
     words.stage_vectors,
     words.typical_score,
     words.factors,

@@ -56,3 +56,51 @@ def test_nothing_is_judged_without_a_product_of_a_query_and_a_key():
 def test_nothing_is_judged_outside_a_causal_paragraph():
     text = "The scores are $q_{bse} k_{bs'ea}$.\n\nThe band mask is zero if $s \\le s'$.\n"
     assert _causal(text) == []
+
+
+# The triangle a causal mask hides, and the axis a softmax runs along, follow which index the
+# score matrix's rows run over (its entry's first subscript): over the keys (CS231n's e_{i,j} =
+# q_j · x_i, rows by the input i), future keys lie below the diagonal and each query's scores
+# are a column; over the queries (e_{i,j} = q_i · k_j), above it, and a row.
+BY_KEYS = "The alignment is $e_{i,j} = q_j \\cdot x_i / \\sqrt{D_x}$ for query $j$ and input $i$.\n\n"
+BY_QUERIES = "The scores are $e_{i,j} = q_i \\cdot k_j / \\sqrt{d}$ for query $i$ and key $j$.\n\n"
+MASKS = (
+    "To stop looking ahead, the causal layer sets the {side}-triangular part of the matrix to "
+    "negative infinity.\n"
+)
+AXIS = "The weights come from applying the softmax {axis}-wise to the alignment matrix.\n"
+
+
+def _verdicts(text: str, rule: str) -> list[str]:
+    return [c.verdict for c in audit_claims(text) if c.rule == rule]
+
+
+@pytest.mark.parametrize(
+    ("rows", "side", "verdict"),
+    [(BY_KEYS, "lower", "certified"), (BY_KEYS, "upper", "wrong"),
+     (BY_QUERIES, "upper", "certified"), (BY_QUERIES, "lower", "wrong")],
+)  # fmt: skip
+def test_the_masked_triangle_holds_the_keys_after_the_query(rows, side, verdict):
+    from symattn.grading.audit.causal import TRIANGLE_RULE
+
+    assert _verdicts(rows + MASKS.format(side=side), TRIANGLE_RULE) == [verdict]
+
+
+@pytest.mark.parametrize(
+    ("rows", "axis", "verdict"),
+    [(BY_KEYS, "column", "certified"), (BY_KEYS, "row", "wrong"),
+     (BY_QUERIES, "row", "certified"), (BY_QUERIES, "column", "wrong")],
+)  # fmt: skip
+def test_the_softmax_runs_over_the_keys_of_each_query(rows, axis, verdict):
+    from symattn.grading.audit.causal import AXIS_RULE
+
+    assert _verdicts(rows + AXIS.format(axis=axis), AXIS_RULE) == [verdict]
+
+
+def test_without_the_rows_named_neither_is_judged():
+    """A text that writes no entry of its score matrix (only QK^T) leaves which is the row open."""
+    from symattn.grading.audit.causal import AXIS_RULE, TRIANGLE_RULE
+
+    text = "The scores $q_j \\cdot k_i$ form $QK^T$.\n\n" + MASKS.format(side="upper")
+    text += AXIS.format(axis="row")
+    assert _verdicts(text, TRIANGLE_RULE) == [] and _verdicts(text, AXIS_RULE) == []
