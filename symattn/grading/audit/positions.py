@@ -98,6 +98,56 @@ def repetition_claims(au: AuditContext, line: Line, add: Callable, covered: list
         add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, REPEATS_RULE, [m.span()]))
 
 
+FREQUENCY_RULE = (
+    "position encodings: a column's frequency 1/B^(2j/d) falls as its pair j grows: later columns have "
+    "lower frequencies"
+)
+#: "have a higher frequency than": a comparison of the columns before it with those after it.
+_COMPARED = re.compile(r"\b(?P<cmp>higher|lower|greater|smaller)\s+frequenc(?:y|ies)\s+than\b", re.I)
+#: An ordinal: ``⟨6^(th)⟩``, ``6th``.
+_ORDINAL = re.compile(
+    r"(?<![\w.])(\d+)(?:\s*\^\s*\(?\s*(?:textrm\s*)?\(?\s*(?:st|nd|rd|th)\b|(?:st|nd|rd|th)\b)"
+)
+
+
+def frequency_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "the 6th and the 7th columns have a higher frequency than the 8th and the 9th": in a text
+    with a sinusoidal encoding, the columns' frequencies fall with their index, so columns all
+    before the others have the higher frequencies (groups that overlap, or single columns one
+    apart, which may share a pair, are not judged)."""
+    if "position encoding base" not in au.doc.found_once:
+        au.doc.found_once["position encoding base"] = _base(au.doc)
+    if au.doc.found_once["position encoding base"] is None:
+        return
+    for m in _COMPARED.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        sentence, at = au.doc.sentence(line, m.start())
+        if "column" not in sentence.lower() or _NEGATED.search(sentence):
+            continue
+        before = [int(x) for x in _ORDINAL.findall(sentence[:at])]
+        after = [int(x) for x in _ORDINAL.findall(sentence[at + len(m.group(0)) :])]
+        if not before or not after:
+            continue
+        if max(before) < min(after):
+            earlier_higher = True
+        elif min(before) > max(after):
+            earlier_higher = False
+        else:
+            continue
+        apart = min(after) - max(before) if earlier_higher else min(before) - max(after)
+        if apart < 2 and (len(before) < 2 or len(after) < 2):
+            continue
+        higher = m.group("cmp").lower() in ("higher", "greater")
+        said = Said(
+            "the earlier columns have the higher frequency"
+            if earlier_higher
+            else "the later columns have the lower frequency"
+        )
+        ok = higher == earlier_higher
+        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, FREQUENCY_RULE, [m.span()]))
+
+
 def _approximate(x: sp.Expr) -> bool:
     """A figure written with a decimal point (6.28): a rounded value, not judged exactly here."""
     return bool(x.atoms(sp.Float)) or (x.is_Rational and not x.is_Integer)

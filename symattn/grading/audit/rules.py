@@ -114,6 +114,7 @@ RULES = (
     instances.instance_claims,
     positions.wavelength_claims,
     positions.repetition_claims,
+    positions.frequency_claims,
     restated.restated_claims,  # last: a figure no other rule read
 )
 #: Words of a limit an approximation is taken in (≫ is read "gg"): the audit does not take limits.

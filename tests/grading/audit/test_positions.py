@@ -101,3 +101,27 @@ def test_a_pattern_repeats_after_a_wavelengths_worth_of_positions(after, verdict
 )
 def test_true_texts_from_a_hostile_review_are_never_called_wrong(text):
     assert "wrong" not in [v for vs in _verdicts(text).values() for v in vs]
+
+
+def _d2l(cmp: str, before: str = "the $6^{\\textrm{th}}$ and the $7^{\\textrm{th}}$",
+         after: str = "the $8^{\\textrm{th}}$ and the $9^{\\textrm{th}}$") -> str:  # fmt: skip
+    """d2l's encoding and its sentence comparing columns, the comparison on line 5."""
+    return (
+        "$$p_{i, 2j} = \\sin\\left(\\frac{i}{10000^{2j/d}}\\right), \\quad "
+        "p_{i, 2j+1} = \\cos\\left(\\frac{i}{10000^{2j/d}}\\right)$$\n\n"
+        f"We can see that {before}\ncolumns of the matrix\nhave a {cmp} frequency than\n{after}\ncolumns.\n"
+    )
+
+
+@pytest.mark.parametrize(("cmp", "verdict"), [("higher", "certified"), ("lower", "wrong")])
+def test_earlier_columns_have_the_higher_frequency(cmp, verdict):
+    """d2l's sentence: a column's frequency 1/10000^(2j/d) falls with its pair j; the verdict
+    stands on the line of the comparison."""
+    assert _verdicts(_d2l(cmp)).get(5) == [verdict]
+
+
+def test_columns_that_may_share_a_pair_are_not_compared():
+    """The 7th and the 8th column alone are one pair when counted from 1: no verdict."""
+    text = _d2l("lower", "the $7^{\\textrm{th}}$", "the $8^{\\textrm{th}}$")
+    assert "wrong" not in _verdicts(text).get(5, []) and "certified" not in _verdicts(text).get(5, [])
+    assert _verdicts(_d2l("lower", "the $6^{\\textrm{th}}$", "the $8^{\\textrm{th}}$")).get(5) == ["wrong"]
