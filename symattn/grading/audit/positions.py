@@ -148,6 +148,54 @@ def frequency_claims(au: AuditContext, line: Line, add: Callable, covered: list)
         add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, FREQUENCY_RULE, [m.span()]))
 
 
+BITS_RULE = "binary counting: the k-th lowest bit alternates every 2^(k-1) numbers"
+_BIT_ORDINALS = {"lowest": 1, "least significant": 1, "first": 1, "second": 2, "third": 3, "fourth": 4,
+                 "fifth": 5}  # fmt: skip
+_BIT = re.compile(
+    r"\b(?:the\s+)?(?P<which>(?:(?:second|third|fourth|fifth)[- ])?lowest|least significant)\s+bits?\b", re.I
+)
+_PERIOD_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8, "sixteen": 16}
+_EVERY = re.compile(
+    r"\bevery\s+(?:(?P<n>\d+|two|three|four|five|six|eight|sixteen|⟨\s*\d+\s*⟩)\s+)?numbers?\b", re.I
+)
+
+
+def bit_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "the lowest bit, the second-lowest bit, and the third-lowest bit alternate on every number,
+    every two numbers, and every four numbers, respectively": counting in binary, the k-th lowest
+    bit flips every 2^(k-1) numbers. The bits and the periods are paired in order (with
+    "respectively"), or one bit with one period in a sentence."""
+    for m in _EVERY.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        sentence, at = au.doc.sentence(line, m.start())
+        if not re.search(r"\b(?:alternat|flip|chang|toggl|rotat|switch)\w*", sentence, re.I):
+            continue
+        bits = [_bit_rank(b.group("which")) for b in _BIT.finditer(sentence)]
+        periods = [(p.start(), _period(p)) for p in _EVERY.finditer(sentence)]
+        if not bits or len(bits) != len(periods) or (len(bits) > 1 and "respectively" not in sentence):
+            continue
+        k = next((i for i, (start, _) in enumerate(periods) if start == at), None)
+        if k is None or bits[k] is None or periods[k][1] is None:
+            continue
+        want = 2 ** (bits[k] - 1)
+        said = Said(f"bit {bits[k]} from the lowest flips every {want} numbers")
+        ok = periods[k][1] == want
+        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, BITS_RULE, [m.span()]))
+
+
+def _bit_rank(which: str) -> int | None:
+    which = which.lower().replace("-", " ")
+    if which in ("lowest", "least significant"):
+        return 1
+    return _BIT_ORDINALS.get(which.split()[0])
+
+
+def _period(m: re.Match) -> int | None:
+    n = (m.group("n") or "1").strip("⟨⟩ ").lower()
+    return int(n) if n.isdigit() else _PERIOD_WORDS.get(n)
+
+
 def _approximate(x: sp.Expr) -> bool:
     """A figure written with a decimal point (6.28): a rounded value, not judged exactly here."""
     return bool(x.atoms(sp.Float)) or (x.is_Rational and not x.is_Integer)

@@ -115,6 +115,7 @@ RULES = (
     positions.wavelength_claims,
     positions.repetition_claims,
     positions.frequency_claims,
+    positions.bit_claims,
     restated.restated_claims,  # last: a figure no other rule read
 )
 #: Words of a limit an approximation is taken in (≫ is read "gg"): the audit does not take limits.

@@ -125,3 +125,30 @@ def test_columns_that_may_share_a_pair_are_not_compared():
     text = _d2l("lower", "the $7^{\\textrm{th}}$", "the $8^{\\textrm{th}}$")
     assert "wrong" not in _verdicts(text).get(5, []) and "certified" not in _verdicts(text).get(5, [])
     assert _verdicts(_d2l("lower", "the $6^{\\textrm{th}}$", "the $8^{\\textrm{th}}$")).get(5) == ["wrong"]
+
+
+BITS = (
+    "Counting from 0 to 7 in binary, the lowest bit, the second-lowest bit,\n"
+    "and the third-lowest bit alternate on every number,\n"
+    "every two numbers, and every four numbers, respectively.\n"
+)
+
+
+def test_the_kth_lowest_bit_alternates_every_2_to_the_k_minus_1_numbers():
+    """d2l's binary analogy for the encoding's falling frequencies, one claim per pair."""
+    assert _verdicts(BITS) == {2: ["certified"], 3: ["certified", "certified"]}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [("every four numbers", "every three numbers", 3), ("every two numbers", "every four numbers", 3),
+     ("on every number", "on every two numbers", 2)],
+)  # fmt: skip
+def test_a_wrong_period_of_a_bit_is_flagged(old, new, line):
+    verdicts = _verdicts(BITS.replace(old, new))
+    assert "wrong" in verdicts[line] and all("wrong" not in v for k, v in verdicts.items() if k != line)
+
+
+def test_bits_and_periods_not_paired_are_not_judged():
+    text = "The lowest bit and the second-lowest bit alternate on every number and every two numbers.\n"
+    assert _verdicts(text) == {}
