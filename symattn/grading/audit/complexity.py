@@ -248,6 +248,44 @@ def _scores_claim(au, line, plain: str, start: int, end: int, add) -> bool:
     return True
 
 
+RECEPTIVE_RULE = "convolutions: L layers of kernel size k see L(k - 1) + 1 consecutive positions"
+_LAYERS_WORDS = {"one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_RECEPTIVE = re.compile(
+    r"\b(?P<within>(?:are|is)\s+(?:not\s+)?within|(?:lie|lies)\s+(?:not\s+)?(?:with)?in|outside)\s+the\s+"
+    r"receptive\s+field\s+of\s+an?\s+(?P<layers>\d+|one|single|two|three|four|five|six)[- ]layer\s+"
+    r"(?:CNN|convolution\w*)\s+with\s+(?:a\s+)?kernel\s+(?:size|width)\s+(?:of\s+)?⟨?\s*(?P<k>\d+)",
+    re.I,
+)
+
+
+def receptive_claims(au, line, add, covered) -> None:
+    """ "⟨x_1⟩ and ⟨x_5⟩ are within the receptive field of a two-layer CNN with kernel size 3":
+    L layers of kernel size k reach L(k − 1) + 1 consecutive positions, so two positions a and b
+    are within it when |b − a| + 1 is no more."""
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Said
+
+    for here in re.finditer(r"receptive\s+field", line.text, re.I):
+        if inside(covered, *here.span()):
+            continue
+        sentence, at = au.doc.sentence(line, here.start())
+        m = _RECEPTIVE.search(sentence)
+        if m is None or not m.start() <= at < m.end():
+            continue  # the sentence wraps: it is read whole, the claim stands where its words are
+        positions = [int(x) for x in re.findall(r"⟨\s*[a-z]_\(?(\d+)\)?\s*⟩", sentence[: m.start()])]
+        if len(positions) != 2:
+            continue
+        layers = m.group("layers").lower()
+        depth = int(layers) if layers.isdigit() else _LAYERS_WORDS[layers]
+        k = int(m.group("k"))
+        reach = depth * (k - 1) + 1
+        within = abs(positions[1] - positions[0]) + 1 <= reach
+        said_within = not re.search(r"\bnot\b|outside", m.group("within"), re.I)
+        said = Said(f"{depth} layer{'s' * (depth > 1)} of kernel size {k} see {reach} consecutive positions")
+        verdict = CERTIFIED if within == said_within else WRONG
+        add(Claim(line.number, here.group(0), verdict, said, RECEPTIVE_RULE, [here.span()]))
+
+
 #: Costs the layer counts above do not model: memory, caches, decoding, approximations.
 _OTHER = re.compile(
     r"memory|cache|decod|linear attention|linformer|performer|reformer|flash|sparse|low-rank|kernel"

@@ -110,6 +110,7 @@ RULES = (
     identities.dependence_claims,
     identities.term_claims,
     complexity.complexity_claims,
+    complexity.receptive_claims,
     meaning.facts_in_words,
     instances.instance_claims,
     positions.wavelength_claims,

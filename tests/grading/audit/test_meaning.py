@@ -115,6 +115,17 @@ CASES = {
         ("2 \\cdot 64 \\cdot 4096", "2 \\cdot 64 \\cdot 8192"),
         3,
     ),
+    "complexity: the receptive field of stacked convolutions, over wrapped lines": (
+        "For example, $\\mathbf{x}_1$ and $\\mathbf{x}_5$\n"
+        "are within the receptive field of a two-layer CNN\nwith kernel size 3.\n",
+        ("two-layer", "one-layer"),
+        2,
+    ),
+    "complexity: positions outside a receptive field": (
+        "Here $x_1$ and $x_9$ are not within the receptive field of a three-layer CNN with kernel size 3.\n",
+        ("$x_9$", "$x_7$"),
+        1,
+    ),
     "complexity: from the layer": (
         "Self-attention has a computational complexity of $\\mathcal{O}(n^2 d)$ and "
         "$\\mathcal{O}(1)$ sequential operations.\n",
