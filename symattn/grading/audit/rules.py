@@ -84,6 +84,7 @@ REST = "the rest of the text"
 RULES = (
     contractions.contraction_claims,
     words.masks,
+    words.valid_lengths,
     causal.causal_claims,
     causal.triangle_claims,
     causal.softmax_axis_claims,

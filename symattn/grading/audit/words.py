@@ -632,3 +632,55 @@ def mask_claim(line: Line, tex: str, start: int, end: int, context: str) -> Clai
         "mask: symattn.core.masks.Mask.exact",
         [(start, end)],
     )
+
+
+VALID_RULE = "masked softmax: with a valid length L, the weights vanish beyond the L-th column"
+_ORDINAL_WORDS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10,
+}  # fmt: skip
+_BEYOND = re.compile(
+    r"\bbeyond\s+the\s+(?P<cols>(?:(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))"
+    r"(?:,\s*|\s+and\s+|,\s+and\s+)?)+)\s+columns?\b",
+    re.I,
+)
+
+
+def valid_lengths(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "the attention weights vanish for anything beyond the second and sixth column
+    respectively (because of setting the valid length to 2 and 6)": a masked softmax keeps the
+    first L columns of a row whose valid length is L, so the columns named, in order, must be
+    the valid lengths given in the sentence."""
+    for m in _BEYOND.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        sentence, _ = au.doc.sentence(line, m.start())
+        given = re.search(
+            r"valid\s+lengths?\b[^.]*?\b(?:to|of|are|is)\s+((?:⟨\s*\d+\s*⟩|\d+)(?:\s*(?:,|and)\s*(?:⟨\s*\d+\s*⟩|\d+))*)",
+            sentence,
+            re.I,
+        )
+        if given is None:
+            continue
+        lengths = [int(x) for x in re.findall(r"\d+", given.group(1))]
+        named = [
+            _ORDINAL_WORDS.get(w.lower()) or int(re.match(r"\d+", w).group(0))
+            for w in re.findall(
+                r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th)",
+                m.group("cols"),
+                re.I,
+            )
+        ]
+        if len(named) != len(lengths) or (len(named) > 1 and "respectively" not in sentence):
+            continue
+        said = Said("beyond the valid lengths: columns " + ", ".join(map(str, lengths)))
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if named == lengths else WRONG,
+                said,
+                VALID_RULE,
+                [m.span()],
+            )
+        )

@@ -126,6 +126,12 @@ CASES = {
         ("$x_9$", "$x_7$"),
         1,
     ),
+    "masked softmax: the columns beyond each valid length": (
+        "The attention weights vanish for anything beyond the second and sixth column respectively "
+        "(because of setting the valid length to $2$ and $6$).\n",
+        ("second and sixth", "third and sixth"),
+        1,
+    ),
     "complexity: from the layer": (
         "Self-attention has a computational complexity of $\\mathcal{O}(n^2 d)$ and "
         "$\\mathcal{O}(1)$ sequential operations.\n",
