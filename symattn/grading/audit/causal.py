@@ -30,6 +30,7 @@ from collections.abc import Callable
 from .context import AuditContext
 from .document import Line
 from .match import CERTIFIED, WRONG, Claim, inside
+from .meaning import hedged
 from .said import Said
 
 _CAUSAL = re.compile(r"\b(?:causal\w*|future|autoregressive\w*|look(?:ing)?[- ]ahead|next token)\b", re.I)
@@ -37,10 +38,23 @@ _CAUSAL = re.compile(r"\b(?:causal\w*|future|autoregressive\w*|look(?:ing)?[- ]a
 _QK = re.compile(r"\bq_(\([^()]*\)|[\w']+)[^⟨⟩=]{0,12}?\bk_(\([^()]*\)|[\w']+)")
 _QX = re.compile(r"\bq_(\([^()]*\)|[\w']+)[^⟨⟩=]{0,12}?\bx_(\([^()]*\)|[\w']+)")
 #: An entry of the score matrix defined by a product of a query and a key: e_(i,j) = q_j * x_i / ...
-_ENTRY = re.compile(r"⟨\s*[a-zA-Z]_\(?\s*(\w)\s*,?\s*(\w)\s*\)?\s*=[^⟨⟩=]*\bq_")
-_TRIANGLE = re.compile(r"\b(?P<side>lower|upper)[- ](?:triangular|triangle)\b", re.I)
-_MASKS = re.compile(r"\b(?:sets?|setting|mask(?:s|ed|ing)?|fill(?:s|ed)?|zero(?:s|ed)? out|hides?)\b", re.I)
-_TO_NOTHING = re.compile(r"infinit|-∞|−∞|-oo|\bzero|\bmask", re.I)
+_ENTRY = re.compile(
+    r"⟨\s*[a-zA-Z]_\(?\s*(\w)\s*,?\s*(\w)\s*\)?\s*=(?P<product>[^⟨⟩=]*\bq_(?P<q>\w)[^⟨⟩=]{0,12}?\b[kx]_(?P<k>\w))"
+)
+#: "sets the lower-triangular part (of the matrix) to negative infinity": the part masked.
+_TRIANGLE = re.compile(
+    r"\b(?:sets?|setting|fills?|filling|masks?|masking)\s+(?:out\s+)?(?:the\s+)?(?:strictly\s+)?"
+    r"(?P<side>lower|upper)[- ]triangular\s+(?:part|entries|half|elements)\b",
+    re.I,
+)
+_TO_NOTHING = re.compile(r"\bto\s+(?:negative\s+infinity|-∞|−∞|-oo|-\s*inf\w*|zero)", re.I)
+#: The text says how its matrix is laid out, or draws another: the entry's convention may not hold.
+_LAYOUT = re.compile(
+    r"transpos|\brows?\s+(?:are|is|run over|per|for each)\s+(?:the\s+)?quer|one\s+row\s+per"
+    r"|along\s+the\s+rows|keys?\s+(?:along|on)\s+the\s+rows|queries\s+(?:along|on)\s+the\s+columns"
+    r"|QK\^?\(?T|K\^?\(?T\)?\s*Q|in\s+code|last\s+axis|figure|drawn|caption|store",
+    re.I,
+)
 _RELATION = re.compile(r"^\s*=?\s*([A-Za-z]\w*'?)\s*(≤|≥|<|>)\s*([A-Za-z]\w*'?)\s*[,.;]?\s*$")
 _FLIP = {"≤": "≥", "≥": "≤", "<": ">", ">": "<"}
 #: Before a condition: what holds under it. Masked: −∞, or weights that vanish.
@@ -87,15 +101,14 @@ TRIANGLE_RULE = (
 
 def _rows_and_roles(au: AuditContext) -> tuple[str, str, str] | None:
     """(the index the score matrix's rows run over, the query's, the key's), when the text says."""
-    if "causal roles" not in au.doc.found_once:
-        au.doc.found_once["causal roles"] = _roles(au.doc.text())
-    if "score rows" not in au.doc.found_once:
-        entry = _ENTRY.search(au.doc.text())
-        au.doc.found_once["score rows"] = entry.group(1) if entry else None
-    roles, rows = au.doc.found_once["causal roles"], au.doc.found_once["score rows"]
-    if roles is None or rows not in roles:
-        return None
-    return rows, *roles
+    if "score rows" not in au.doc.found_once:  # rows and roles from one and the same entry
+        entries = {
+            (m.group(1), m.group(2), m.group("q"), m.group("k")) for m in _ENTRY.finditer(au.doc.text())
+        }
+        one = entries.pop() if len(entries) == 1 else None
+        found = one if one and {one[0], one[1]} == {one[2], one[3]} and one[2] != one[3] else None
+        au.doc.found_once["score rows"] = (found[0], found[2], found[3]) if found else None
+    return au.doc.found_once["score rows"]
 
 
 AXIS_RULE = "softmax: each query's weights are normalized over the keys, along the score matrix's key axis"
@@ -114,7 +127,10 @@ def softmax_axis_claims(au: AuditContext, line: Line, add: Callable, covered: li
         return
     rows, _query, key = known
     for m in _AXIS.finditer(line.text):
-        if inside(covered, *m.span()) or re.search(r"\btranspos", line.text, re.I):
+        if inside(covered, *m.span()):
+            continue
+        sentence, _ = au.doc.sentence(line, m.start())
+        if hedged(sentence) or _LAYOUT.search(au.doc.block_text(line)) or "jacobian" in sentence.lower():
             continue
         axis = "column" if rows == key else "row"
         said = Said(
@@ -136,10 +152,10 @@ def triangle_claims(au: AuditContext, line: Line, add: Callable, covered: list) 
             continue
         sentence, at = au.doc.sentence(line, m.start())
         context = au.doc.block_text(line) + au.previous_block(line)
-        if not (_CAUSAL.search(context) and _MASKS.search(sentence)):
+        if not _CAUSAL.search(context) or not _TO_NOTHING.search(sentence[at:]):
             continue
-        if not _TO_NOTHING.search(sentence[at:]) or re.search(r"\b(?:not|never|except)\b", sentence, re.I):
-            continue
+        if hedged(sentence) or _LAYOUT.search(au.doc.block_text(line)):
+            continue  # "one cannot simply set ...", a bug reported, a matrix laid out another way
         masked = "lower" if rows == key else "upper"
         said = Said(f"the keys after the query ({key} > {query}) lie in the {masked} triangle")
         ok = m.group("side").lower() == masked

@@ -222,6 +222,18 @@ def complexity_claims(au, line, add, covered) -> None:
         )
 
 
+#: What makes a count of scores other than full attention's: per query, while decoding, in a
+#: window, sparse, low-rank or latent variants, or a cost in FLOPs or time.
+_NOT_ALL_SCORES = re.compile(
+    r"\b(?:per\s+query|each\s+(?:query|new\s+token|token)|decod\w*|cache\w*|window\w*|sparse|linformer|bigbird"
+    r"|performer|longformer|reformer|local|latents?|perceiver|cross-attention|low-rank|FLOPs?|time|costs?"
+    r"|operations)\b",
+    re.I,
+)
+#: Letters that may count heads or examples beside the sequence's length in a count of scores.
+_HEADS_OR_BATCH = {"A", "B", "H", "h"}
+
+
 def _scores_claim(au, line, plain: str, start: int, end: int, add) -> bool:
     """``O(S²)`` attention scores (per head; ``O(ABS²)`` with the batch and the heads): one score
     for each query and each key, so the count is the square of the sequence's length, times
@@ -236,9 +248,16 @@ def _scores_claim(au, line, plain: str, start: int, end: int, add) -> bool:
         after += " " + nxt[at + 1].text.split("⟨", 1)[0]
     if not _SCORES.search(after) or "attention" not in (line.text + after).lower():
         return False
+    from .meaning import hedged
+
+    sentence, _ = au.doc.sentence(line, start)
+    if hedged(sentence, denials=False) or _NOT_ALL_SCORES.search(sentence):
+        return False  # one query's scores, decoding, a window, a sparse or low-rank variant, a cost
     stated = read_big_o(plain, others=True)
     if stated is None or not (stated.is_Symbol or stated.is_Mul or stated.is_Pow):
         return False
+    if {s.name for s in stated.free_symbols} - {_n.name, _d.name, _k.name, _r.name} - _HEADS_OR_BATCH:
+        return False  # another letter (latents, a window, a rank): not the scores of full attention
     powers = stated.as_powers_dict()
     ok = powers.get(_n, 0) == 2 and not (stated.free_symbols & {_d, _k, _r})
     length = next((x for x in ("S", "T", "N", "n", "L") if re.search(rf"\b{x}\b", plain)), "n")
@@ -269,6 +288,10 @@ def receptive_claims(au, line, add, covered) -> None:
         if inside(covered, *here.span()):
             continue
         sentence, at = au.doc.sentence(line, here.start())
+        if re.search(
+            r"dilat|stride|pool|causal|centred|centered|future|padding", au.doc.block_text(line), re.I
+        ):
+            continue  # L(k - 1) + 1 holds for plain stacked convolutions only
         m = _RECEPTIVE.search(sentence)
         if m is None or not m.start() <= at < m.end():
             continue  # the sentence wraps: it is read whole, the claim stands where its words are

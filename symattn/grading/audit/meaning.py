@@ -53,6 +53,38 @@ _DENIED = re.compile(
     r"|avoids?|even when|even if)\b|n't\b",
     re.I,
 )
+#: A sentence that does not assert what it says: a question, a mistake or a claim reported, a
+#: supposition, an exercise (its words are not the text's own claim).
+_HEDGED = re.compile(
+    r"\?|\b(?:mistakes?|bugs?|wrong|errors?|misconceptions?|myths?|suppose|supposing|assume[sd]?|assuming"
+    r"|one might|might expect|expects?|expected|claims?|claimed|exercise|prove that|show that|if we|would)\b",
+    re.I,
+)
+
+
+#: What a sentence about the weights or the output may speak of instead (the scores or inputs
+#: before the softmax, other kinds of attention), or how it may report rather than assert.
+_ELSEWHERE = (
+    r"|input|entries|before the softmax|linear attention|feature map|φ|\bphi\b|differential|kernel"
+    r"|\?|\bmistakes?\b|\bbugs?\b|\bwrong\b|\bsuppose|\bassum|\bexpect|\bclaim|\bexercise|\bcan\b|\bmay\b"
+)
+
+
+#: A sentence that asks, or reports a mistake or another's claim.
+_REPORTED = re.compile(
+    r"\?|\b(?:mistakes?|bugs?|wrong|errors?|misconceptions?|myths?|claims?|claimed)\b", re.I
+)
+
+
+def hedged(sentence: str, denials: bool = True) -> bool:
+    """Whether a sentence denies, contrasts, asks, supposes or reports what it says: the rules that
+    read facts in words then leave it alone. With ``denials`` False only a question or a report
+    counts ("never materializing the O(S²) scores" still counts them)."""
+    if not denials:
+        return bool(_REPORTED.search(sentence))
+    return bool(_DENIED.search(sentence) or _HEDGED.search(sentence))
+
+
 #: Characters of the line before read with a line, for words wrapped at its end.
 _WRAPPED = 40
 _MORE = {"larger", "higher", "greater", "bigger", "more", "increased", "grows", "increases", "rises"}
@@ -125,7 +157,8 @@ def _averaged() -> Said:
 
 def _judge_averaged(m: re.Match, sentence: str, at: int) -> bool | None:
     # "a weighted mean of the values", or "the values ... to obtain a weighted mean"
-    what = (m.group("word") or m.group("after") or "").lower()
+    groups = m.groupdict()
+    what = (groups.get("word") or groups.get("after") or "").lower()
     if re.match(r"values?|value vectors?", what):
         return True
     if re.match(r"keys?|queries|query", what):
@@ -361,16 +394,34 @@ PROPOSITIONS = (
         re.compile(
             r"\bweighted\s+(?:average|mean|sum|combination)\s+of\s+(?:the\s+)?(?:\w+\s+)?"
             r"(?P<word>value vectors?|values?|keys?|queries|query|inputs?)\b"
-            r"|\b(?P<after>values?|keys?|quer(?:y|ies))(?:\s+vectors?)?\b[^.;⟨⟩]{0,40}?"
-            r"\bto\s+(?:obtain|get|give|form)\s+a\s+weighted\s+(?:average|mean|sum)\b"
         ),
-        re.compile(r"\b(?i:attention|softmax|output)"),
-        re.compile(r"pool|\bCLS\b|readout|gradient|multiple heads|not a good", re.I),
+        # the output itself is said to be the average: "the output (of attention) is a weighted ..."
+        re.compile(
+            r"\b(?i:output|result|context vector)s?\b[^.;]{0,60}\b(?:is|are|gives?|returns?|computes?|as)\s+"
+            r"(?:just\s+|simply\s+)?(?:a|the)\s+$"
+        ),
+        re.compile(
+            r"pool|\bCLS\b|readout|gradient|multiple heads|not a good|serve as the values|V\s*=\s*K|K\s*=\s*V"
+            r"|same as the values|keys are the values" + _ELSEWHERE,
+            re.I,
+        ),
         _judge_averaged,
         _averaged,
         "meaning: a row of attention's output is a weighted average of the values "
         "(symattn.core.exact, SymPy)",
-        about_anywhere=True,
+    ),
+    Proposition(
+        "the values weighted into a mean",
+        re.compile(
+            r"\b(?P<after>values?|keys?|quer(?:y|ies))(?:\s+vectors?)?\b[^.;⟨⟩]{0,40}?"
+            r"\bto\s+(?:obtain|get|give|form)\s+a\s+weighted\s+(?:average|mean|sum)\b"
+        ),
+        re.compile(r"\b(?i:softmax|attention weights)\b[^.;]{0,80}$"),
+        re.compile(r"pool|\bCLS\b|readout|gradient|serve as the values|V\s*=\s*K" + _ELSEWHERE, re.I),
+        _judge_averaged,
+        _averaged,
+        "meaning: a row of attention's output is a weighted average of the values "
+        "(symattn.core.exact, SymPy)",
     ),
     Proposition(
         "weights are positive",
@@ -383,9 +434,7 @@ PROPOSITIONS = (
             r"\b(?i:(?:attention|softmax) (?:weights?|probabilit(?:y|ies))|softmax(?: outputs?)?)\b"
             r"[^.;]{0,80}$"
         ),
-        re.compile(
-            r"gradient|jacobian|derivative|logit|\blog\b|score|mask|residual|entries of (?:q|k)", re.I
-        ),
+        re.compile(r"gradient|jacobian|derivative|logit|\blog\b|score|mask|residual" + _ELSEWHERE, re.I),
         _judge_sign,
         _positive,
         "meaning: each softmax weight is positive (symattn.core.softmax, SymPy)",

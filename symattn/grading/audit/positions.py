@@ -22,6 +22,7 @@ from . import calc
 from .context import AuditContext
 from .document import Line
 from .match import CERTIFIED, WRONG, Claim, inside
+from .meaning import hedged
 from .said import Math, Said
 from .stated import Unreadable
 
@@ -98,6 +99,10 @@ def repetition_claims(au: AuditContext, line: Line, add: Callable, covered: list
         add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, REPEATS_RULE, [m.span()]))
 
 
+#: A paragraph whose columns are not in the encoding's own order.
+_REORDERED = re.compile(r"revers|sort|learn|fourier|permut|shuffl|increasing order", re.I)
+#: Counting that is not plain binary counting, or a count of something else than flips.
+_NOT_COUNTING = re.compile(r"\bgray\b|cycle|even numbers|odd numbers|only the|every other|quantiz", re.I)
 FREQUENCY_RULE = (
     "position encodings: a column's frequency 1/B^(2j/d) falls as its pair j grows: later columns have "
     "lower frequencies"
@@ -123,8 +128,8 @@ def frequency_claims(au: AuditContext, line: Line, add: Callable, covered: list)
         if inside(covered, *m.span()):
             continue
         sentence, at = au.doc.sentence(line, m.start())
-        if "column" not in sentence.lower() or _NEGATED.search(sentence):
-            continue
+        if "column" not in sentence.lower() or hedged(sentence) or _REORDERED.search(au.doc.block_text(line)):
+            continue  # "one might expect ..., but", columns reversed, sorted or learned
         before = [int(x) for x in _ORDINAL.findall(sentence[:at])]
         after = [int(x) for x in _ORDINAL.findall(sentence[at + len(m.group(0)) :])]
         if not before or not after:
@@ -171,6 +176,13 @@ def bit_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> No
         sentence, at = au.doc.sentence(line, m.start())
         if not re.search(r"\b(?:alternat|flip|chang|toggl|rotat|switch)\w*", sentence, re.I):
             continue
+        context = au.doc.block_text(line) + au.previous_block(line)
+        if (
+            not re.search(r"\bbinary|\bcount", context, re.I)
+            or _NOT_COUNTING.search(context)
+            or hedged(sentence)
+        ):
+            continue  # counting in binary only: not a Gray code, not every other number
         bits = [_bit_rank(b.group("which")) for b in _BIT.finditer(sentence)]
         periods = [(p.start(), _period(p)) for p in _EVERY.finditer(sentence)]
         if not bits or len(bits) != len(periods) or (len(bits) > 1 and "respectively" not in sentence):

@@ -1,20 +1,20 @@
-"""Identities between sums: ``\\sum_i \\exp(a_i + b) = \\exp(b) \\sum_i \\exp(a_i)``.
+r"""Identities between sums: ``\sum_i \exp(a_i + b) = \exp(b) \sum_i \exp(a_i)``.
 
-Authors write a sum over an index with its range (``\\sum_{i=1}^{n}``) or without it
-(``\\sum_i``, ``\\sum_j``), and in a hurry leave the index off a summand whose letter the chain
-writes with it elsewhere (``\\exp(b) \\sum \\exp(a)`` beside ``\\sum_i \\exp(a_i + b)``). A chain
+Authors write a sum over an index with its range (``\sum_{i=1}^{n}``) or without it
+(``\sum_i``, ``\sum_j``), and in a hurry leave the index off a summand whose letter the chain
+writes with it elsewhere (``\exp(b) \sum \exp(a)`` beside ``\sum_i \exp(a_i + b)``). A chain
 ``a = b = c`` of such sums is read as a careful reader reads it:
 
-- a sum takes the factors after it in its term (``\\exp(b) \\sum_i \\exp(a_i)`` is exp(b) times
+- a sum takes the factors after it in its term (``\exp(b) \sum_i \exp(a_i)`` is exp(b) times
   the sum); a letter with the sum's index as its subscript (``a_i``) is the family summed over;
 - a sum with no range runs over 1, ..., n, and a sum whose upper bound is a letter (``n``,
   ``d_k``) over 1, ..., that letter, the same letter taking the same value outside the sum;
 - two neighbours are compared only when **both** hold a sum: an identity between sums. A sum
-  set equal to something without one (``\\sum_j \\alpha_{ij} = 1``, ``\\mathbf{x}^\\top\\mathbf{y} =
-  \\sum_i x_i y_i``, ``\\sum_i 1 = d``) is a constraint, a definition or a count in the text's
+  set equal to something without one (``\sum_j \alpha_{ij} = 1``, ``\mathbf{x}^\top\mathbf{y} =
+  \sum_i x_i y_i``, ``\sum_i 1 = d``) is a constraint, a definition or a count in the text's
   own letters, which writing the sum out does not decide;
-- a letter with the sum's index among its subscripts (``a_i``, ``\\alpha_{ij}``) is the family
-  summed over; a name in words (``\\bar x``, ``\\mathrm{tr}``, ``nc``), a derivative, a power
+- a letter with the sum's index among its subscripts (``a_i``, ``\alpha_{ij}``) is the family
+  summed over; a name in words (``\bar x``, ``\mathrm{tr}``, ``nc``), a derivative, a power
   above 8 or a number above a million are not read, and a chain whose sentence gives one of its
   letters a value (``with $\alpha_j = 1/n$``) is left to the reader;
 - each side is written out for 1 to 4 terms (each family's terms then real letters): they
@@ -103,8 +103,8 @@ def sum_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> No
 
 
 def _differ(left: calc.Node, index: str, members: list) -> Said:
-    """What a wrong claim's left side comes to: its closed form where SymPy finds one
-    (``\\sum_{i=1}^{d_k} 1`` is ``d_k``), else that the sides differ."""
+    r"""What a wrong claim's left side comes to: its closed form where SymPy finds one
+    (``\sum_{i=1}^{d_k} 1`` is ``d_k``), else that the sides differ."""
     family = set().union(*(_families(m) for m in members))
     bounds = {n[3] for m in members for n in calc.walk(m) if n[0] == "sum"}
     try:
@@ -117,8 +117,8 @@ def _differ(left: calc.Node, index: str, members: list) -> Said:
 
 
 def _given_here(line: Line, start: int, end: int, members: list) -> bool:
-    """Another formula of the chain's sentence gives one of its letters a value or a meaning
-    (``with $\\alpha_j = 1/n$, $\\sum_j \\alpha_j v_j = ...$``)."""
+    r"""Another formula of the chain's sentence gives one of its letters a value or a meaning
+    (``with $\alpha_j = 1/n$, $\sum_j \alpha_j v_j = ...$``)."""
     a, b = line.sentence_at(start)
     names = {n[1] for m in members for n in calc.walk(m) if n[0] == "sym"}
     for _tex, plain, s, _e in line.formulas:

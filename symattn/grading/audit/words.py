@@ -28,6 +28,7 @@ from .match import (
     stated_vector,
     vector_ok,
 )
+from .meaning import hedged
 from .said import Math, Said, Tex
 from .stated import Stated, Unreadable, rounds_to
 
@@ -655,6 +656,10 @@ def valid_lengths(au: AuditContext, line: Line, add: Callable, covered: list) ->
         if inside(covered, *m.span()):
             continue
         sentence, _ = au.doc.sentence(line, m.start())
+        if hedged(sentence) or re.search(
+            r"prepend|\bCLS\b|offset|shift|0-based|zero-based|indexed from", sentence, re.I
+        ):
+            continue  # "do not vanish", a claim reported, columns counted another way
         given = re.search(
             r"valid\s+lengths?\b[^.]*?\b(?:to|of|are|is)\s+((?:⟨\s*\d+\s*⟩|\d+)(?:\s*(?:,|and)\s*(?:⟨\s*\d+\s*⟩|\d+))*)",
             sentence,

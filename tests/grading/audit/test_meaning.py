@@ -207,7 +207,7 @@ CASES = {
         1,
     ),
     "facts in words: softmax weights are positive, said after them": (
-        "Softmax makes the attention weights\npositive, whatever the inputs.\n",
+        "Softmax makes the attention weights\npositive, in every row.\n",
         ("\npositive", "\nnegative"),
         2,
     ),
