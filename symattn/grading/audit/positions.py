@@ -1,14 +1,21 @@
-"""The wavelengths of sinusoidal position encodings, as a text states their range.
+"""Sinusoidal position encodings, as a text describes them in words.
 
 A text that encodes positions with sines and cosines of ``pos / B^(2i/d)`` (Vaswani et al.'s
 base B = 10000) gives its dimensions the wavelengths ``2π B^(2i/d)``: ``2π`` for the first pair
-(i = 0), growing geometrically towards ``2π B`` for the last (just under it). A sentence about the
-wavelengths that gives their range, "range from ⟨2π⟩ to ⟨10000 · 2π⟩", is checked against the
-text's own base: the first end must be 2π, the second 2π times the base.
+(i = 0), growing geometrically towards ``2π B`` for the last (just under it). Read here:
 
-The base is read from the text's own encoding, a sine or cosine of a position divided by a
-number of three digits or more raised to a fraction over the width (``10000^(i/d_model)``,
-``10000^(2j/d)``). Nothing is judged in a text that writes no such encoding.
+- the **range of the wavelengths**, "range from ⟨2π⟩ to ⟨10000 · 2π⟩", against the text's own
+  base: the ends are 2π and 2π times the base, in either order;
+- a **repetition**: "the wavelength is ⟨2π⟩, hence the repetition after position ⟨6⟩" (⌊W⌋ or ⌈W⌉);
+- **columns compared by frequency**: "the 6th and 7th columns have a higher frequency than the
+  8th and 9th" (a column's frequency falls with its index);
+- **binary counting**, the analogy texts draw for the falling frequencies: the k-th lowest bit
+  alternates every 2^(k-1) numbers.
+
+The base is read from the text's own encoding, a number of three digits or more raised to a
+fraction over the width (``10000^(i/d_model)``, ``10000^(2j/d)``), in a text that writes a sine
+or a cosine. Nothing about wavelengths or columns is judged in a text that writes no such
+encoding, or two bases.
 """
 
 from __future__ import annotations
