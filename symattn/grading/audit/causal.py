@@ -29,8 +29,8 @@ from collections.abc import Callable
 
 from .context import AuditContext
 from .document import Line
+from .hedges import hedged
 from .match import CERTIFIED, WRONG, Claim, inside
-from .meaning import hedged
 from .said import Said
 
 _CAUSAL = re.compile(r"\b(?:causal\w*|future|autoregressive\w*|look(?:ing)?[- ]ahead|next token)\b", re.I)

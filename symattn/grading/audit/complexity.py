@@ -248,7 +248,7 @@ def _scores_claim(au, line, plain: str, start: int, end: int, add) -> bool:
         after += " " + nxt[at + 1].text.split("⟨", 1)[0]
     if not _SCORES.search(after) or "attention" not in (line.text + after).lower():
         return False
-    from .meaning import hedged
+    from .hedges import hedged
 
     sentence, _ = au.doc.sentence(line, start)
     if hedged(sentence, denials=False) or _NOT_ALL_SCORES.search(sentence):

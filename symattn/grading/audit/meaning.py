@@ -43,46 +43,17 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from .hedges import DENIED
 from .said import Math, Said
 
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "half": sp.Rational(1, 2)}
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
-_DENIED = re.compile(
-    r"\b(?:not|never|no longer|nor|need not|cannot|without|whereas|but|although|though|rather than"
-    r"|unlike|compared (?:with|to)|described as|said to|misconception|instead|prevents?|from getting"
-    r"|avoids?|even when|even if)\b|n't\b",
-    re.I,
-)
-#: A sentence that does not assert what it says: a question, a mistake or a claim reported, a
-#: supposition, an exercise (its words are not the text's own claim).
-_HEDGED = re.compile(
-    r"\?|\b(?:mistakes?|bugs?|wrong|errors?|misconceptions?|myths?|suppose|supposing|assume[sd]?|assuming"
-    r"|one might|might expect|expects?|expected|claims?|claimed|exercise|prove that|show that|if we|would)\b",
-    re.I,
-)
-
-
 #: What a sentence about the weights or the output may speak of instead (the scores or inputs
 #: before the softmax, other kinds of attention), or how it may report rather than assert.
 _ELSEWHERE = (
     r"|input|entries|before the softmax|linear attention|feature map|φ|\bphi\b|differential|kernel"
     r"|\?|\bmistakes?\b|\bbugs?\b|\bwrong\b|\bsuppose|\bassum|\bexpect|\bclaim|\bexercise|\bcan\b|\bmay\b"
 )
-
-
-#: A sentence that asks, or reports a mistake or another's claim.
-_REPORTED = re.compile(
-    r"\?|\b(?:mistakes?|bugs?|wrong|errors?|misconceptions?|myths?|claims?|claimed)\b", re.I
-)
-
-
-def hedged(sentence: str, denials: bool = True) -> bool:
-    """Whether a sentence denies, contrasts, asks, supposes or reports what it says: the rules that
-    read facts in words then leave it alone. With ``denials`` False only a question or a report
-    counts ("never materializing the O(S²) scores" still counts them)."""
-    if not denials:
-        return bool(_REPORTED.search(sentence))
-    return bool(_DENIED.search(sentence) or _HEDGED.search(sentence))
 
 
 #: Characters of the line before read with a line, for words wrapped at its end.
@@ -652,7 +623,7 @@ def facts_in_words(au, line, add, covered) -> None:
             sentence, at = au.doc.sentence(line, span[0])
             at -= max(0, shift - m.start())
             where = sentence if p.about_anywhere else sentence[:at]
-            if _DENIED.search(sentence) or not p.about.search(where):
+            if DENIED.search(sentence) or not p.about.search(where):
                 continue
             if p.unless is not None and p.unless.search(sentence):
                 continue
@@ -798,7 +769,7 @@ def _listed(au, line, add, covered) -> None:
     from .match import CERTIFIED, WRONG, Claim, inside
 
     for m in _COUNTED.finditer(line.text):
-        if inside(covered, *m.span()) or _DENIED.search(m.group(0)):
+        if inside(covered, *m.span()) or DENIED.search(m.group(0)):
             continue
         stated = _COUNT_WORDS[m.group("word")]
         if line.text[m.end() :].strip():

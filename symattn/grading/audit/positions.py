@@ -28,8 +28,8 @@ import sympy as sp
 from . import calc
 from .context import AuditContext
 from .document import Line
+from .hedges import hedged
 from .match import CERTIFIED, WRONG, Claim, inside
-from .meaning import hedged
 from .said import Math, Said
 from .stated import Unreadable
 

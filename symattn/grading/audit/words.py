@@ -15,6 +15,7 @@ import sympy as sp
 from . import calc
 from .context import AuditContext
 from .document import Line, number_spans
+from .hedges import hedged
 from .match import (
     CERTIFIED,
     UNCHECKED,
@@ -28,7 +29,6 @@ from .match import (
     stated_vector,
     vector_ok,
 )
-from .meaning import hedged
 from .said import Math, Said, Tex
 from .stated import Stated, Unreadable, rounds_to
 
