@@ -74,15 +74,13 @@ def sum_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> No
         if _CONDITIONED.search(context) or _SOLVED.search(sentence) or _ONLY.search(sentence[at:]):
             continue
         indices = {i for m in members for i in _indices(m)}
-        if len(indices) != 1 or _given_here(line, start, end, members):
+        if len(indices) != 1 or _given_here(line, start, members):
             continue  # one index letter for every sum of the chain (a bare sum takes it)
         index = indices.pop()
         rows = line.equals_at if len(line.equals_at) == len(relations) else []
-        # L^2 = sum_i exp(...): a name (a letter, with a label above or below) set to a sum is a
-        # definition, no identity; the rest of the chain may still claim one
         for k in range(len(members) - 1):
             if not (_has_sum(members[k]) and _has_sum(members[k + 1])):
-                continue  # a definition, a constraint or a count: no identity between sums
+                continue  # L^2 = sum_i ..., sum_j a_ij = 1: a definition, a constraint or a count
             try:
                 verdict = _agree(members[k], members[k + 1], index)
             except (Unreadable, ValueError, TypeError, ZeroDivisionError, RecursionError):
@@ -104,7 +102,7 @@ def sum_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> No
 
 def _differ(left: calc.Node, index: str, members: list) -> Said:
     r"""What a wrong claim's left side comes to: its closed form where SymPy finds one
-    (``\sum_{i=1}^{d_k} 1`` is ``d_k``), else that the sides differ."""
+    (``\sum_{i=1}^{d} 2`` is ``2 d``), else that the sides differ."""
     family = set().union(*(_families(m) for m in members))
     bounds = {n[3] for m in members for n in calc.walk(m) if n[0] == "sum"}
     try:
@@ -116,7 +114,7 @@ def _differ(left: calc.Node, index: str, members: list) -> Said:
     return Said("the left side is ", Math(value))
 
 
-def _given_here(line: Line, start: int, end: int, members: list) -> bool:
+def _given_here(line: Line, start: int, members: list) -> bool:
     r"""Another formula of the chain's sentence gives one of its letters a value or a meaning
     (``with $\alpha_j = 1/n$, $\sum_j \alpha_j v_j = ...$``)."""
     a, b = line.sentence_at(start)
@@ -146,8 +144,6 @@ def _indices(node: calc.Node) -> set[str]:
 def _agree(a: calc.Node, b: calc.Node, index: str) -> bool | None:
     """False when the two members differ for some number of terms in :data:`TERMS`; True when
     they agree there and SymPy proves them equal for every number; None otherwise."""
-    if not (_has_sum(a) or _has_sum(b)):
-        return None  # neighbours without a sum are other rules' to read
     family = _families(a) | _families(b)
     bounds = {n[3] for x in (a, b) for n in calc.walk(x) if n[0] == "sum"}
     if any(not re.fullmatch(r"[A-Za-z]\w*", h) for h in bounds):
