@@ -69,9 +69,7 @@ RULE = "causal mask: a query attends to the keys at or before its own position, 
 
 
 def causal_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
-    if "causal roles" not in au.doc.found_once:
-        au.doc.found_once["causal roles"] = _roles(au.doc.text())
-    roles = au.doc.found_once["causal roles"]
+    roles = au.doc.once("causal roles", lambda doc: _roles(doc.text()))
     if roles is None or not _CAUSAL.search(au.doc.block_text(line) + au.previous_block(line)):
         return
     query, key = roles
@@ -101,14 +99,15 @@ TRIANGLE_RULE = (
 
 def _rows_and_roles(au: AuditContext) -> tuple[str, str, str] | None:
     """(the index the score matrix's rows run over, the query's, the key's), when the text says."""
-    if "score rows" not in au.doc.found_once:  # rows and roles from one and the same entry
-        entries = {
-            (m.group(1), m.group(2), m.group("q"), m.group("k")) for m in _ENTRY.finditer(au.doc.text())
-        }
-        one = entries.pop() if len(entries) == 1 else None
-        found = one if one and {one[0], one[1]} == {one[2], one[3]} and one[2] != one[3] else None
-        au.doc.found_once["score rows"] = (found[0], found[2], found[3]) if found else None
-    return au.doc.found_once["score rows"]
+    return au.doc.once("score rows", _score_rows)
+
+
+def _score_rows(doc) -> tuple[str, str, str] | None:
+    """:func:`_rows_and_roles`, read from one and the same entry: the only one the text defines."""
+    entries = {(m.group(1), m.group(2), m.group("q"), m.group("k")) for m in _ENTRY.finditer(doc.text())}
+    one = entries.pop() if len(entries) == 1 else None
+    found = one if one and {one[0], one[1]} == {one[2], one[3]} and one[2] != one[3] else None
+    return (found[0], found[2], found[3]) if found else None
 
 
 AXIS_RULE = "softmax: each query's weights are normalized over the keys, along the score matrix's key axis"

@@ -17,7 +17,9 @@ unchecked claim.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .calc import latex_to_plain
 from .stated import Unreadable
@@ -98,7 +100,7 @@ class Document:
     _blocks: dict[int, list[Line]] = field(default_factory=dict, repr=False)
     _units: dict[int, list[Line]] = field(default_factory=dict, repr=False)
     _texts: dict[tuple[str, int, int], str] = field(default_factory=dict, repr=False)
-    #: What a rule found once for the whole document, by the rule's name for it.
+    #: What a rule found once for the whole document, by the rule's name for it (:meth:`once`).
     found_once: dict[str, object] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -108,6 +110,13 @@ class Document:
         #: where each line stands in its paragraph and in its exercise (or paragraph)
         self._at = {("block", id(x)): i for b in self._blocks.values() for i, x in enumerate(b)}
         self._at.update({("unit", id(x)): i for u in self._units.values() for i, x in enumerate(u)})
+
+    def once(self, name: str, find: Callable[[Document], Any]) -> Any:
+        """What ``find`` finds in the whole document, found on the first call and kept under
+        ``name`` (a rule asks for it at every line)."""
+        if name not in self.found_once:
+            self.found_once[name] = find(self)
+        return self.found_once[name]
 
     def block(self, line: Line) -> list[Line]:
         return self._blocks.get(line.block, [])

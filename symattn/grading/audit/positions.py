@@ -58,9 +58,7 @@ REPEATS_RULE = "position encodings: a pattern of wavelength W repeats after W po
 
 
 def wavelength_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
-    if "position encoding base" not in au.doc.found_once:
-        au.doc.found_once["position encoding base"] = _base(au.doc)
-    base = au.doc.found_once["position encoding base"]
+    base = au.doc.once("position encoding base", _base)
     if base is None:
         return
     for m in _RANGE.finditer(line.text):
@@ -127,9 +125,7 @@ def frequency_claims(au: AuditContext, line: Line, add: Callable, covered: list)
     with a sinusoidal encoding, the columns' frequencies fall with their index, so columns all
     before the others have the higher frequencies (groups that overlap, or single columns one
     apart, which may share a pair, are not judged)."""
-    if "position encoding base" not in au.doc.found_once:
-        au.doc.found_once["position encoding base"] = _base(au.doc)
-    if au.doc.found_once["position encoding base"] is None:
+    if au.doc.once("position encoding base", _base) is None:
         return
     for m in _COMPARED.finditer(line.text):
         if inside(covered, *m.span()):

@@ -732,15 +732,17 @@ def output_projection(au, line, add, covered) -> None:
 def _heads_joined(doc) -> tuple[sp.Symbol, sp.Basic] | None:
     """(h, the value weights' width d_v) where the text joins h heads, Concat(head_1, ...,
     head_h) W, and declares its value weights; once a document (kept on it)."""
-    if "heads joined" not in doc.found_once:
-        joined = _CONCAT.search(doc.text())
-        width = None
-        if joined is not None:
-            width = next(
-                (s[1] for x in doc.lines for name, s in _declarations(x) if _VALUE_WEIGHT.match(name)), None
-            )
-        doc.found_once["heads joined"] = None if width is None else (sp.Symbol(joined.group("h")), width)
-    return doc.found_once["heads joined"]
+    return doc.once("heads joined", _find_heads_joined)
+
+
+def _find_heads_joined(doc) -> tuple[sp.Symbol, sp.Basic] | None:
+    joined = _CONCAT.search(doc.text())
+    width = None
+    if joined is not None:
+        width = next(
+            (s[1] for x in doc.lines for name, s in _declarations(x) if _VALUE_WEIGHT.match(name)), None
+        )
+    return None if width is None else (sp.Symbol(joined.group("h")), width)
 
 
 def _plain_symbols(e: sp.Basic) -> sp.Basic:
