@@ -62,6 +62,8 @@ _MEASURES = (
     (r"complexity|cost|per layer|FLOPs", 0),
 )
 #: The text's letters for the roles: sequence length, width, kernel, neighbourhood.
+#: ``O(...)``, with spaces inside or not (goon's ``\Ocal \left( S^2 \right)``).
+_BIG_O = re.compile(r"\s*O\s*\((.*)\)\s*")
 _ROLES = {"n": _n, "N": _n, "T": _n, "L": _n, "S": _n, "d": _d, "D": _d, "d_model": _d, "k": _k, "r": _r}
 #: "the O(S²) attention scores": what is counted is the scores themselves, one per query and key.
 _SCORES = re.compile(
@@ -76,7 +78,7 @@ def read_big_o(plain: str, others: bool = False) -> sp.Expr | None:
     """The argument of ``O(...)`` as SymPy, letters run together read as a product (``knd^2``
     is k·n·d²), or None. Letters other than the roles' (a batch B, heads A) only with
     ``others``, as positive sizes of their own."""
-    m = re.fullmatch(r"\s*O\s*\((.*)\)\s*", plain)
+    m = _BIG_O.fullmatch(plain)
     if m is None:
         return None
     inner = re.sub(
@@ -241,11 +243,12 @@ def _scores_claim(au, line, plain: str, start: int, end: int, add) -> bool:
     from .match import CERTIFIED, WRONG, Claim
     from .said import Math, Said
 
+    if not _BIG_O.match(plain):
+        return False
     after = line.text[end:].split("⟨", 1)[0]
-    nxt = au.doc.block(line)
-    at = nxt.index(line) if line in nxt else -1
-    if at >= 0 and at + 1 < len(nxt) and len(after.strip()) < 2:  # the noun wrapped onto the next line
-        after += " " + nxt[at + 1].text.split("⟨", 1)[0]
+    following = au.doc.next_in_block(line) if len(after.strip()) < 2 else None
+    if following is not None:  # the noun wrapped onto the next line
+        after += " " + following.text.split("⟨", 1)[0]
     if not _SCORES.search(after) or "attention" not in (line.text + after).lower():
         return False
     from .hedges import hedged

@@ -118,6 +118,11 @@ class Document:
             self.found_once[name] = find(self)
         return self.found_once[name]
 
+    def next_in_block(self, line: Line) -> Line | None:
+        """The line after ``line`` in its paragraph, if any."""
+        lines, at = self.block(line), self._at.get(("block", id(line)))
+        return lines[at + 1] if at is not None and at + 1 < len(lines) else None
+
     def block(self, line: Line) -> list[Line]:
         return self._blocks.get(line.block, [])
 
