@@ -142,17 +142,22 @@ class Measure:
     not_claims: int = 0  # read and set apart as no claim (a definition, a label, a choice)
 
 
+def _wrong_at(result: ModuleAudit) -> Counter:
+    """How many claims are called wrong on each line; a claim over several lines (an inline
+    formula wrapped) stands on each of them."""
+    return Counter(k for c in result.claims if c.verdict == "wrong" for k in result.lines_spanned(c))
+
+
 def measure(text: Text) -> Measure:
     result = audit(text)
-    # a claim over several lines (an inline formula wrapped) stands on each of them
-    wrong = Counter(k for c in result.claims if c.verdict == "wrong" for k in result.lines_spanned(c))
+    wrong = _wrong_at(result)
     decided = [c for c in result.claims if c.verdict in ("certified", "wrong")]
     decided_at = {k for c in decided for k in result.lines_spanned(c)}
     coverage = result.coverage
     caught = []
     for p in text.planted:
         variant = audit(text, plant(text, p))
-        again = Counter(k for c in variant.claims if c.verdict == "wrong" for k in variant.lines_spanned(c))
+        again = _wrong_at(variant)
         caught.append(again[p.line] > wrong[p.line])
     false = tuple(
         f"{result.where(c.line)}: {c.text}"

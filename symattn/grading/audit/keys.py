@@ -150,6 +150,11 @@ def audit_text(text: str) -> list[AuditRow]:
     return rows
 
 
+def _in_a_sentence(where: str) -> str:
+    """``12`` as ``line 12``; a notebook's ``cell 4, line 2`` as it is."""
+    return where if where.startswith("cell") else f"line {where}"
+
+
 @dataclass(frozen=True)
 class ModuleAudit:
     claims: list  # of symattn.grading.audit.rules.Claim
@@ -170,13 +175,11 @@ class ModuleAudit:
 
     def place(self, line: int) -> str:
         """``line 12``, or ``cell 4, line 2``: a claim's place in a sentence."""
-        where = self.where(line)
-        return where if where.startswith("cell") else f"line {where}"
+        return _in_a_sentence(self.where(line))
 
     def place_of(self, claim) -> str:
         """:meth:`place` for a claim, over the lines it spans: ``line 515–516``."""
-        where = self.lines_of(claim)
-        return where if where.startswith("cell") else f"line {where}"
+        return _in_a_sentence(self.lines_of(claim))
 
     def lines_of(self, claim) -> str:
         """Where a claim stands: ``12``; ``515–516`` for one that runs over two lines (a formula
