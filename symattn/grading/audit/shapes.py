@@ -411,6 +411,10 @@ def shape_claims(au, line, add, covered) -> None:
             # Q = X W_q defines Q (anew, where a section reuses the letter): its product is
             # checked, its left side takes the shape the right side makes
             made = next((s for s in reversed(found[1:]) if s is not None), None)
+            unaligned = _unaligned(au, name, made, premises)
+            if unaligned is not None:
+                claim(start, end, False, unaligned, rule)
+                continue
             if made is not None:
                 shapes.declare(name, made)
             if shapes.checked and made is not None:
@@ -435,6 +439,41 @@ def shape_claims(au, line, add, covered) -> None:
             misfit = _where_misfit(au, line, m.start(), premises)
             if misfit is not None:
                 claim(m.start(), m.end(), False, Said("not defined: ") + misfit.said, rule)
+
+
+#: The letters of queries and keys, each with the other: a query is matched with a key by a dot
+#: product, so the two have one width.
+_PARTNER = {"Q": "K", "K": "Q"}
+_ROLES = re.compile(r"\bquer(?:y|ies)\b.*\bkeys?\b|\bkeys?\b.*\bquer(?:y|ies)\b", re.I | re.S)
+
+
+def _unaligned(au, name: str, made: Shape | None, premises: dict):
+    """Why queries (or keys) defined anew as ``made`` can no longer be matched with the keys (or
+    queries) the text has: the rows of Q and K are dotted, so their widths must agree
+    (``Q = X W_q`` with ``W_q`` of width D_v, where the keys ``K = X W_k`` have width D_k). None
+    when they agree, or when the text does not speak of queries and keys."""
+    partner = _PARTNER.get(name)
+    other = au.shapes.known.get(partner) if partner else None
+    if made is None or other is None or len(made) != 2 or len(other) != 2:
+        return None
+    if _same(made[1], other[1], premises) or not au.doc.once("roles of Q and K", _speaks_of_roles):
+        return None
+    from .said import Tex
+
+    queries, keys = (made, other) if name == "Q" else (other, made)
+    return _said(
+        "queries of width ",
+        _tex(queries[1]),
+        " cannot be matched with keys of width ",
+        _tex(keys[1]),
+        ": the dot products of ",
+        Tex("Q K^T", r"Q K^\top"),
+        " are not defined",
+    )
+
+
+def _speaks_of_roles(doc) -> bool:
+    return bool(_ROLES.search(doc.text()))
 
 
 _BY_ITEMS = re.compile(r"\s*([A-Z])\s*=\s*\[\s*([a-z])_1\s*,.*?,\s*[a-z]_(\w+)\s*\]\s*")
@@ -660,29 +699,60 @@ def parameter_claims(au, line, add, covered) -> None:
             sizes = _letter_sizes(shape[1:-1])
             if sizes is not None:
                 declared[name.strip()] = sizes
-    for m in _PARAMETERS.finditer(line.text):
-        weights = au.shapes.weights.get(line.section, {})
-        if inside(covered, *m.span()) or not weights:
+    for m in _TRAINABLE.finditer(line.text) if au.index_letters else ():
+        sizes = _indexed_sizes(m.group("names"), au.index_letters)
+        if sizes:  # ⟨gamma_d, beta_d⟩ are the trainable ... parameters: D each, for this paragraph
+            au.shapes.weights[("paragraph", line.block)] = sizes
+    for _tex, _plain, start, end in line.formulas:
+        weights = au.shapes.weights.get(("paragraph", line.block)) or au.shapes.weights.get(line.section, {})
+        if inside(covered, start, end) or not weights:
             continue
-        stated = read(m.group("count"))
+        sentence, at = au.doc.sentence(line, start)  # "require" may end the line before
+        m = next((m for m in _PARAMETERS.finditer(sentence) if m.start("count") - 1 == at), None)
+        stated = read(m.group("count")) if m else None
         if stated is None:
             continue
-        total = sum(sp.Mul(*shape) for shape in weights.values())
+        copies = _INSTANCES.search(sentence)
+        times = int(_NUMBER_WORDS.get(copies.group("n").lower(), copies.group("n"))) if copies else 1
+        total = times * sum(sp.Mul(*shape) for shape in weights.values())
         ratio = sp.simplify(stated / total)
         if not ratio.is_number:
             continue  # counts something else than these weights
-        said = Said(" + ".join(f"{n}: {_show(s)}" for n, s in weights.items()) + " = ", Math(total))
-        span = (m.start("count") - 1, m.end("count") + 1)
+        said = Said(" + ".join(f"{n}: {_show(s)}" for n, s in weights.items()))
+        said = (Said(f"{times} × (", said, ")") if times != 1 else said) + Said(" = ", Math(total))
         add(
             Claim(
                 line.number,
-                line.text[span[0] : span[1]],
+                line.text[start:end],
                 CERTIFIED if ratio == 1 else WRONG,
                 said,
                 "shapes: parameters of the weights the section declares (the product of each one's sizes)",
-                [span],
+                [(start, end)],
             )
         )
+
+
+#: "where ⟨gamma_d, beta_d⟩ are the trainable scale and bias parameters", in index notation.
+_TRAINABLE = re.compile(r"⟨(?P<names>[^⟨⟩]+)⟩\s+(?:is|are)\s+(?:the\s+)?(?:[\w-]+\s+){0,5}?parameters\b")
+#: "Since there are two LayerNorm instances in each block": the parameters counted that many times.
+_INSTANCES = re.compile(
+    r"\b(?P<n>two|three|four|five|six|eight|\d+)\s+(?:\S+\s+){0,2}?(?:instances|copies)\b", re.I
+)
+_NUMBER_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "eight": "8"}
+
+
+def _indexed_sizes(names: str, letters: set[str]) -> dict[str, tuple] | None:
+    """``gamma_d, beta_d``: each tensor's sizes, the capitals of its indices (d runs to D); None
+    unless every name carries indices the text uses."""
+    from .letters import read
+
+    out = {}
+    for name in (n.strip() for n in names.split(",")):
+        m = re.fullmatch(r"(\w+?)_\(?([a-z]+)\)?", name)
+        if m is None or not set(m.group(2)) <= letters:
+            return None
+        out[name] = tuple(read(x.upper()) for x in m.group(2))  # as the text's letters are read
+    return out
 
 
 def _letter_sizes(text: str) -> tuple | None:

@@ -307,3 +307,65 @@ class _Written:
                 raise Unreadable("an index outside its sum")
             return sp.sympify(self.at)
         return sp.Symbol(name, real=True)
+
+
+# -- a normalising sum whose summand forgot its index -------------------------------------------
+#: Said of a fraction whose denominator sums its own numerator over an index the numerator does
+#: not hold: each term of the sum is the numerator, so the fraction is 1/n for n terms.
+CONSTANT_RULE = (
+    "sums: a fraction a / sum_k a whose summand a does not hold the index k is 1/n for n terms, "
+    "whatever a is (a normalisation that forgot its index)"
+)
+
+
+def constant_sum_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    r"""``S_{ij} = e^{\tau q_i \cdot k_j} / \sum_k e^{\tau q_i \cdot k_j}``: the denominator
+    adds the numerator to itself once per k, so every S_ij is 1/n, not a softmax. Flagged only
+    when the summand is the numerator written again and holds neither the index nor anything
+    written with it as a subscript (``k_j`` is the key j: the k there is a name, not the index),
+    while it does write an index of its own (``q_i``): a sum of a constant on purpose
+    (``\sum_{i=1}^{n} 1 = n``) has no numerator that repeats it."""
+    for _tex, plain, start, end in line.formulas:
+        if inside(covered, start, end) or "sum" not in plain:
+            continue
+        try:
+            members, _relations = calc.parse_chain(plain)
+        except Unreadable:
+            continue
+        for node in (n for m in members for n in calc.walk(m)):
+            summed = _summed(node[2]) if node[0] == "div" else None
+            if summed is None:
+                continue
+            index, body = summed
+            if body != node[1] or _holds_index(body, index) or not _subscripted(body):
+                continue
+            said = Said(
+                "1/n for n terms: the summand of the sum over ",
+                Math(sp.Symbol(index)),
+                " does not hold ",
+                Math(sp.Symbol(index)),
+            )
+            add(Claim(line.number, line.text[start:end], WRONG, said, CONSTANT_RULE, [(start, end)]))
+            break
+
+
+def _summed(node: calc.Node) -> tuple[str, calc.Node] | None:
+    """(index, summand) of a sum ``sum_k a`` or ``sum_(k=1)^n a``; None for anything else."""
+    if node[0] == "sum":
+        return node[1], node[4]
+    if node[0] == "mul" and node[1][0] == "sym" and (m := _SUM.match(node[1][1])) and m.group("index"):
+        return m.group("index"), node[2]
+    return None
+
+
+def _subscripts(name: str) -> str:
+    return name.split("_", 1)[1] if "_" in name else ""
+
+
+def _holds_index(body: calc.Node, index: str) -> bool:
+    names = [n[1] for n in calc.walk(body) if n[0] == "sym"]
+    return any(name == index or index in re.findall(r"[A-Za-z]", _subscripts(name)) for name in names)
+
+
+def _subscripted(body: calc.Node) -> bool:
+    return any(n[0] == "sym" and _subscripts(n[1]) for n in calc.walk(body))

@@ -123,3 +123,29 @@ def test_an_index_split_into_a_group_runs_over_the_product_of_the_groups_ranges(
     assert _size_verdicts(_CHUNKS) == ["certified", "certified"]
     assert _size_verdicts(_CHUNKS.replace("S=RI", "S=2RI")) == ["wrong", "certified"]
     assert _size_verdicts(_CHUNKS.replace("S=JC", "S=JC/2")) == ["certified", "wrong"]
+
+
+LAYER_NORM = (
+    NOTES
+    + r"""
+The LayerNorm output is $ z _{ bsd } \leftarrow \gamma _{ d } \hat z _{ bsd } + \beta _{ d } $
+where $ \gamma _{ d }, \beta _{ d } $ are the trainable scale and bias parameters.
+Since there are two LayerNorm instances in each block, these components require
+$ 4D $ parameters per layer.
+"""
+)
+
+
+def test_parameters_named_in_index_notation_are_counted_by_their_indices():
+    """Goon's notes, line 111: gamma_d and beta_d hold D parameters each (d runs to D), and two
+    LayerNorm instances hold 4D, not the 2D the notes state."""
+
+    def counts(text: str) -> list[tuple[str, str | None]]:
+        claims = audit_module(read_source(text, "latex")).claims
+        return [(c.verdict, c.value) for c in claims if c.rule.startswith("shapes: parameters")]
+
+    said = "2 × (gamma_d: D + beta_d: D) = 4*D"
+    assert counts(LAYER_NORM) == [("certified", said)]
+    assert counts(LAYER_NORM.replace("$ 4D $", "$ 2D $")) == [("wrong", said)]
+    one = LAYER_NORM.replace("there are two LayerNorm instances in each block", "there is one instance")
+    assert counts(one.replace("$ 4D $", "$ 2D $")) == [("certified", "gamma_d: D + beta_d: D = 2*D")]

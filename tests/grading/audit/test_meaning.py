@@ -558,3 +558,24 @@ def test_a_relation_the_text_assumes_is_a_premise_and_is_named_by_the_verdict():
 )
 def test_matrices_in_bold_are_not_multiplied_as_sizes(text):
     assert "certified" not in [v for _, v in _verdicts(text)]
+
+
+def test_queries_defined_anew_must_keep_the_keys_width():
+    """cs231n's self-attention section: Q = X W_q, after the keys K = X W_k of width D_k. With
+    W_q of width D_v the queries cannot be dotted with the keys, whatever the product makes."""
+    text = (
+        "Inputs $X$ are of shape $N \\times D_x$.\n\n"
+        "The key vectors are $K = X W_k$ where $W_k$ is of shape $D_x \\times D_k$.\n\n"
+        "In self-attention the query vectors are $Q = X W_q$ where $W_q$ is of shape $D_x \\times D_k$.\n"
+    )
+    assert _wrong_lines(text) == []
+    planted = text.replace("$W_q$ is of shape $D_x \\times D_k$", "$W_q$ is of shape $D_x \\times D_v$")
+    assert _wrong_lines(planted) == [5]
+    [claim] = [c for c in audit_claims(planted) if c.verdict == "wrong"]
+    assert claim.value == (
+        "queries of width D_v cannot be matched with keys of width D_k: "
+        "the dot products of Q K^T are not defined"
+    )
+    # The same letters in a text that speaks of no queries and keys: two matrices, nothing to match
+    other = planted.replace("key vectors", "first maps").replace("query vectors", "second maps")
+    assert _wrong_lines(other) == []

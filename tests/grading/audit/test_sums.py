@@ -96,3 +96,33 @@ def test_a_name_set_to_a_sum_is_a_definition_not_an_identity():
 )
 def test_a_family_taken_out_of_its_sum_is_never_certified(tex):
     assert "certified" not in _verdicts(f"We have ${tex}$.\n")
+
+
+def _constant(text: str) -> list[tuple[str, str | None]]:
+    return [(c.verdict, c.value) for c in audit_claims(text) if c.rule.startswith("sums: a fraction")]
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        # the JAX scaling book's softmax, line 419: the key's index j where the sum runs over k
+        r"S_{ij} = \frac{e^{\tau q_i \cdot k_j}}{\sum_k e^{\tau q_i \cdot k_j}}",
+        r"\alpha_{ij} = \frac{\exp(e_{ij})}{\sum_{k=1}^{n} \exp(e_{ij})}",
+    ],
+)
+def test_a_normalising_sum_whose_summand_forgot_its_index_is_flagged(tex):
+    said = "1/n for n terms: the summand of the sum over k does not hold k"
+    assert _constant(f"Define $${tex}$$\n") == [("wrong", said)]
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        r"S_{ij} = \frac{e^{\tau q_i \cdot k_j}}{\sum_k e^{\tau q_i \cdot k_k}}",  # line 432's, right
+        r"\alpha_{ij} = \frac{\exp(e_{ij})}{\sum_{k=1}^{n} \exp(e_{ik})}",
+        r"p = \frac{x}{\sum_{i=1}^{n} x} = \frac{1}{n}",  # a constant summed on purpose: no index
+        r"w_i = \frac{e^{x_i}}{\sum_j e^{x_j}}",
+    ],
+)
+def test_a_normalising_sum_over_its_index_is_not_flagged(tex):
+    assert _constant(f"Define $${tex}$$\n") == []

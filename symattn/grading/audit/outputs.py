@@ -1,0 +1,173 @@
+"""The shape of attention's output, said in words.
+
+Attention gives one output per query, as wide as a value: for a batch, its output is (batch,
+queries, value width), whatever the number of keys (the keys are summed over). Texts say this
+in words around a worked example (D2L: "a minibatch size of 2, a total of 10 keys and values,
+... the dimensionality of the values is 4 ... we expect the output to be a 2 × 1 × 4 tensor,
+i.e., one row per example"), and self-attention, which has a query per token, keeps its input's
+tokens ("computes the self-attention of a tensor with shape (batch size, number of tokens, d).
+The output tensor has the same shape.").
+
+- **A worked example's output**: the givens are read from the paragraph (up to the end of the
+  claim's sentence); each axis the text gives is compared, and the claim is certified only when
+  all three are given. An axis that is the number of keys where the queries' number is not
+  given decides nothing: the example may have as many queries as keys.
+- **Self-attention's output**: a shape said for the output after a self-attention of an input
+  shape in words must keep the input's batch and token axes; "the same shape" is certified when
+  the paragraph gives each output the input's width (``y_i ∈ R^d``, d the input's last axis).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .context import AuditContext
+from .document import Line
+from .match import CERTIFIED, WRONG, Claim, inside
+from .said import Said
+
+RULE = "attention's output: one row per query, as wide as a value, for each example of the batch"
+
+_BATCH = re.compile(r"\b(?:mini-?)?batch(?:\s+size)?\s+(?:of|is|=)\s*(?:size\s+)?⟨(?P<n>\d+)⟩", re.I)
+_KEYS = re.compile(r"⟨(?P<n>\d+)⟩\s+(?:keys|key-value pairs|key–value pairs)\b", re.I)
+_VALUES = re.compile(
+    r"\b(?:dimensionality|dimension|width|size)\s+of\s+(?:the\s+)?values\s+(?:is|=)\s*⟨(?P<n>\d+)⟩"
+    r"|\bvalues?\s+(?:of|with)\s+(?:width|dimension|dimensionality)\s+⟨(?P<m>\d+)⟩",
+    re.I,
+)
+_QUERIES = re.compile(
+    r"⟨(?P<n>\d+)⟩\s+quer(?:y|ies)\b|\b(?P<one>one|a single)\s+(?:query|row)\s+per\s+"
+    r"(?:example|observation|sequence|instance)\b",
+    re.I,
+)
+_OUTPUT = re.compile(r"\boutput\b[^.⟨]{0,40}?⟨(?P<dims>[^⟨⟩]*×[^⟨⟩]*)⟩\s*(?:tensor|array)\b", re.I)
+
+
+def example_output_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """The output shape of a worked example, against the batch, queries and value width the
+    text gives for it."""
+    for m in _OUTPUT.finditer(line.text):
+        start, end = m.start("dims") - 1, m.end("dims") + 1
+        if inside(covered, start, end):
+            continue
+        dims = _numbers(m.group("dims"))
+        if dims is None or len(dims) != 3:
+            continue
+        sentence, at = au.doc.sentence(line, start)
+        end_of_sentence = sentence[at:]
+        paragraph = au.doc.block_text(line)
+        head = paragraph[: paragraph.find(line.text)] if line.text in paragraph else ""
+        given = head + line.text[: m.start()] + " " + end_of_sentence
+        expected = (_given(_BATCH, given), _queries(given), _given(_VALUES, given))
+        keys = _given(_KEYS, given)
+        said = Said(_shape(expected))
+        wrong = [k for k, (a, b) in enumerate(zip(dims, expected, strict=True)) if b is not None and a != b]
+        if not wrong and None in expected:
+            continue  # an axis not given: the middle may be the number of queries, as many as the keys
+        verdict = WRONG if wrong else CERTIFIED
+        if keys is not None and expected[1] is not None and dims[1] == keys != expected[1]:
+            said = Said(_shape(expected), ": the keys are summed over, one row per query")
+        add(Claim(line.number, line.text[start:end], verdict, said, RULE, [(start, end)]))
+
+
+def _numbers(dims: str) -> tuple[int, ...] | None:
+    parts = [p.strip() for p in dims.split("×")]
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else None
+
+
+def _given(pattern: re.Pattern, text: str) -> int | None:
+    found = {int(next(g for g in m.groups() if g is not None)) for m in pattern.finditer(text)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _queries(text: str) -> int | None:
+    found = {1 if m.group("one") else int(m.group("n")) for m in _QUERIES.finditer(text)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _shape(dims: tuple[int | None, ...]) -> str:
+    return " × ".join("?" if d is None else str(d) for d in dims)
+
+
+# -- self-attention keeps its input's tokens ----------------------------------------------------
+_SELF_INPUT = re.compile(
+    r"\bself-attention\s+of\s+(?:a|an|the)\s+(?:tensor|array|input|batch)\s+with\s+shape\s*"
+    r"\((?P<axes>[^()]*)\)",
+    re.I,
+)
+_SAID_OUTPUT = re.compile(
+    r"\b(?:the\s+)?output(?:\s+tensor)?\s+(?:has|is\s+of)\s+(?:the\s+)?(?:(?P<same>same\s+shape)"
+    r"|shape\s*\((?P<axes>[^()]*)\))",
+    re.I,
+)
+_WIDTH = re.compile(r"⟨\s*(?:bold\()?y\)?_\(?\w+\)?[^⟨⟩]*∈\s*R\^\(?(?P<width>\w+)\)?\s*⟩")
+
+
+def self_attention_output_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "The output tensor has the same shape" (or a shape in words) after "the self-attention of
+    a tensor with shape (batch size, number of tokens, d)": one output per token."""
+    for m in _SAID_OUTPUT.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        paragraph = au.doc.block_text(line)
+        head = paragraph[: paragraph.find(line.text)] if line.text in paragraph else ""
+        given = list(_SELF_INPUT.finditer(head + line.text[: m.start()]))
+        if not given:
+            continue
+        axes = _axes(given[-1].group("axes"))
+        if len(axes) != 3:
+            continue
+        said = Said("(", ", ".join(a.replace("⟨", "").replace("⟩", "") for a in axes), ")")
+        said = said + Said(": self-attention gives one output per token")
+        if m.group("same"):
+            width = {w.group("width") for w in _WIDTH.finditer(au.previous_block(line) + "\n" + head)}
+            if width != {axes[2].strip("⟨⟩ ")}:
+                continue  # the output's width is the values': the text must give it
+            verdict = CERTIFIED
+        elif len(_axes(m.group("axes"))) < len(axes):
+            verdict = WRONG  # an axis dropped: the tokens', or the batch's
+        else:
+            continue  # the same axes in other words, or another width: the values' to say
+        add(Claim(line.number, line.text[m.start() : m.end()], verdict, said, RULE, [m.span()]))
+
+
+def _axes(text: str) -> list[str]:
+    return [a.strip() for a in text.split(",") if a.strip()]
+
+
+# -- attention maps: one weight per query and key -----------------------------------------------
+_MAPS = re.compile(r"\battention[_ ](?:maps?|weights|matri(?:x|ces)|probabilities)\b", re.I)
+_TENSOR_SHAPE = re.compile(r"\b(?:tensor|array)s?\s+of\s+shape\s*[\[(](?P<axes>[^\[\]()]*)[\])]", re.I)
+_POSITIONAL = re.compile(r"seq|len|token|time|step|position|quer|key|^[nmtsl]$", re.I)
+_NOT_POSITIONAL = re.compile(r"batch|head|hidden|dim|feature|channel|model|^[bhd]$|^d_", re.I)
+WEIGHTS_RULE = "attention maps: one weight per query and key, so the last two axes run over positions"
+
+
+def weights_shape_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """A tensor of attention weights said to have axes in words ("Each element is a tensor of
+    shape [Batch, Heads, SeqLen, SeqLen]", after "attention_maps"): its last two axes are the
+    queries' and the keys' positions; a batch, head or width axis there is wrong."""
+    for m in _TENSOR_SHAPE.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        sentence, _at = au.doc.sentence(line, m.start())
+        paragraph = au.doc.block_text(line)
+        upto = paragraph[: paragraph.find(sentence) + len(sentence)] if sentence in paragraph else sentence
+        if not _MAPS.search(upto[-400:]):
+            continue
+        axes = _axes(m.group("axes"))
+        if len(axes) < 2:
+            continue
+        last = axes[-2:]
+        if all(_POSITIONAL.search(a) and not _NOT_POSITIONAL.search(a) for a in last):
+            verdict = CERTIFIED
+        elif any(_NOT_POSITIONAL.search(a) and not _POSITIONAL.search(a) for a in last):
+            verdict = WRONG
+        else:
+            continue
+        if verdict == CERTIFIED:
+            said = Said("the last two axes ", " × ".join(last), ": one weight per query and key")
+        else:
+            said = Said("the last two axes run over the queries and the keys, not ", " × ".join(last))
+        add(Claim(line.number, line.text[m.start() : m.end()], verdict, said, WEIGHTS_RULE, [m.span()]))

@@ -1,0 +1,98 @@
+"""The shape of attention's output said in words (symattn/grading/audit/outputs.py, issue 47):
+one row per query, as wide as a value, for each example; self-attention keeps its tokens.
+Texts written here after D2L's; the verdicts come from reading them."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.audit.keys import audit_claims
+from symattn.grading.audit.outputs import RULE
+
+EXAMPLE = (
+    "For the purpose of our example we assume that we have a minibatch size of $2$, a total of $10$ keys "
+    "and values, and that the dimensionality of the values is $4$. Given that, we expect the output to be "
+    "a $2 \\times 1 \\times 4$ tensor, i.e., one row per example of the minibatch.\n"
+)
+
+
+def _verdicts(text: str) -> list[tuple[str, str | None]]:
+    return [(c.verdict, c.value) for c in audit_claims(text) if c.rule == RULE]
+
+
+def test_a_worked_examples_output_is_certified_from_the_givens_of_its_paragraph():
+    assert _verdicts(EXAMPLE) == [("certified", "2 × 1 × 4")]
+
+
+@pytest.mark.parametrize(
+    "wrong, value",
+    [
+        (
+            "2 \\times 10 \\times 4",
+            "2 × 1 × 4: the keys are summed over, one row per query",
+        ),  # the keys' axis
+        ("3 \\times 1 \\times 4", "2 × 1 × 4"),
+        ("2 \\times 1 \\times 2", "2 × 1 × 4"),  # the queries' width, not the values'
+    ],
+)
+def test_an_output_shape_that_contradicts_the_givens_is_flagged(wrong, value):
+    assert _verdicts(EXAMPLE.replace("2 \\times 1 \\times 4", wrong)) == [("wrong", value)]
+
+
+def test_an_output_whose_queries_are_not_given_decides_nothing_about_that_axis():
+    """Without "one row per example", a middle axis of 10 may be 10 queries: nothing is said."""
+    text = EXAMPLE.replace(", i.e., one row per example of the minibatch", "")
+    assert _verdicts(text) == []
+    assert _verdicts(text.replace("2 \\times 1 \\times 4", "2 \\times 10 \\times 4")) == []
+    assert _verdicts(text.replace("2 \\times 1 \\times 4", "2 \\times 10 \\times 5")) == [
+        ("wrong", "2 × ? × 4")
+    ]
+
+
+SELF = (
+    "Given tokens $\\mathbf{x}_1, \\ldots, \\mathbf{x}_n$, self-attention outputs\n"
+    "$$\\mathbf{y}_i = f(\\mathbf{x}_i, (\\mathbf{x}_1, \\mathbf{x}_1), \\ldots) \\in \\mathbb{R}^d$$\n\n"
+    "The following code computes the self-attention of a tensor\n"
+    "with shape (batch size, number of tokens, $d$).\n"
+    "The output tensor has the same shape.\n"
+)
+
+
+def test_self_attention_keeps_its_inputs_tokens():
+    said = "(batch size, number of tokens, d): self-attention gives one output per token"
+    assert _verdicts(SELF) == [("certified", said)]
+    assert _verdicts(SELF.replace("has the same shape", "has shape (batch size, $d$)")) == [("wrong", said)]
+
+
+def test_the_same_shape_needs_the_outputs_width_from_the_text():
+    """The output's width is the values': "the same shape" is certified only where the text gives
+    each output the input's width."""
+    assert _verdicts(SELF.replace("\\in \\mathbb{R}^d", "\\in \\mathbb{R}^{d_v}")) == []
+
+
+MAPS = (
+    "The object `attention_maps` is a list of length $N$ where $N$ is the number of layers. Each element "
+    "is a tensor of shape [Batch, Heads, SeqLen, SeqLen], which we can verify below.\n"
+)
+
+
+def _weights(text: str) -> list[tuple[str, str | None]]:
+    return [(c.verdict, c.value) for c in audit_claims(text) if c.rule.startswith("attention maps")]
+
+
+def test_attention_maps_hold_one_weight_per_query_and_key():
+    """UvA DL tutorial 6, cell 51: the last two axes of an attention map are positions."""
+    assert _weights(MAPS) == [
+        ("certified", "the last two axes SeqLen × SeqLen: one weight per query and key")
+    ]
+    said = "the last two axes run over the queries and the keys, not SeqLen × Heads"
+    assert _weights(MAPS.replace("SeqLen, SeqLen]", "SeqLen, Heads]")) == [("wrong", said)]
+    assert (
+        _weights(MAPS.replace("[Batch, Heads, SeqLen, SeqLen]", "[Batch, Queries, Keys]"))[0][0]
+        == "certified"
+    )
+
+
+def test_a_tensor_shape_that_is_not_of_attention_weights_is_not_read():
+    text = MAPS.replace("attention_maps", "hidden_states").replace("SeqLen, SeqLen]", "SeqLen, Hidden]")
+    assert _weights(text) == []
