@@ -21,6 +21,7 @@ text writes those).
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 import sympy as sp
 
@@ -74,10 +75,11 @@ _SCORES = re.compile(
 _FUNCTIONS = {"log", "ln", "sqrt", "exp"}
 
 
-def read_big_o(plain: str, others: bool = False) -> sp.Expr | None:
+def read_big_o(plain: str, others: bool = False, written: bool = False) -> sp.Expr | None:
     """The argument of ``O(...)`` as SymPy, letters run together read as a product (``knd^2``
     is k·n·d²), or None. Letters other than the roles' (a batch B, heads A) only with
-    ``others``, as positive sizes of their own."""
+    ``others``, as positive sizes of their own; ``written``: every letter as the text writes
+    it (S stays S, not the length n)."""
     m = _BIG_O.fullmatch(plain)
     if m is None:
         return None
@@ -99,7 +101,8 @@ def read_big_o(plain: str, others: bool = False) -> sp.Expr | None:
     names = {s.name for s in value.free_symbols}
     if not names <= set(_ROLES) and not others:
         return None
-    roles = {s: _ROLES.get(s.name, sp.Symbol(s.name, positive=True)) for s in value.free_symbols}
+    own = {s: sp.Symbol(s.name, positive=True) for s in value.free_symbols}
+    roles = own if written else {s: _ROLES.get(s.name, own[s]) for s in value.free_symbols}
     return value.xreplace(roles)
 
 
@@ -338,3 +341,104 @@ def _paragraph_before(au, line, start: int) -> str:
             break
         out.append(x.text)
     return " ".join(out)
+
+
+# -- a chain of O-classes, under the sizes the text relates -------------------------------------
+CHAIN_RULE = (
+    "complexity: a chain of O-classes, each the same order as the next once the sizes the text "
+    "relates (S = RI) are put in"
+)
+#: ``O(IJCH) ~ O(HS^2/R)``: members joined by ~, ≈ or =, each an O(...).
+_CHAIN_SPLIT = re.compile(r"\s*(?:~|≈|=)\s*")
+#: A relation between sizes the text states: ``S=RI``, ``D = AH``: one capital, a product of capitals.
+_SIZES = re.compile(r"^\s*(?P<lhs>[A-Z])\s*=\s*(?P<rhs>[0-9]*\s*[A-Z][A-Z0-9 *·]*)\s*$")
+#: Words that make a class depend on more than the letters: a size held fixed, or a limit.
+_HELD = re.compile(r"\b(?:fixed|constant|bounded|small|large|≪|≫|gg|ll|negligible|dominat\w*)\b", re.I)
+
+
+def chain_claims(au, line, add, covered) -> None:
+    """``O(IJCH) \\sim O(HS^2/R)`` after ``S=RI`` and ``S=JC``: each neighbour the same order as
+    the next once the relations are put in. The exponents of each class's leading monomial are
+    compared: their difference must be made of the relations' (a linear combination of them).
+    It is wrong when it is not, and every letter it leaves is one the text relates (a letter it
+    relates to nothing may be held fixed by words the audit does not read)."""
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Math, Said
+
+    for _tex, plain, start, end in line.formulas:
+        if inside(covered, start, end) or plain.count("O") < 2:
+            continue
+        parts = _CHAIN_SPLIT.split(re.sub(r"\(\s*O\s*\)", "O", plain).strip())
+        if len(parts) < 2:
+            continue
+        classes = [read_big_o(p, others=True, written=True) for p in parts]
+        if any(c is None for c in classes):
+            continue
+        sentence, _at = au.doc.sentence(line, start)
+        if _HELD.search(sentence):
+            continue
+        relations = [r for n, r in au.doc.once("size relations", _size_relations) if n < line.number]
+        verdicts = [_same_under(a, b, relations) for a, b in pairwise(classes)]
+        if None in verdicts:
+            continue
+        k = next((k for k, ok in enumerate(verdicts) if not ok), 0)  # the first pair that differs
+        pair = [Said("O(", Math(_leading(c)), ")") for c in classes[k : k + 2]]
+        said = Said.join(" is " if all(verdicts) else " is not ", pair)
+        if relations:
+            said = said + Said(" once ", *_joined([Math(sp.Eq(a, b)) for a, b in relations]))
+        verdict = CERTIFIED if all(verdicts) else WRONG
+        add(Claim(line.number, line.text[start:end], verdict, said, CHAIN_RULE, [(start, end)]))
+
+
+def _joined(parts: list) -> list:
+    out: list = []
+    for k, p in enumerate(parts):
+        out += ([", "] if k else []) + [p]
+    return out
+
+
+def _size_relations(doc) -> list[tuple[int, tuple[sp.Expr, sp.Expr]]]:
+    """(line, (size, product)) for each relation between sizes the text writes (``S=RI``)."""
+    out = []
+    for x in doc.lines:
+        for _tex, plain, _s, _e in x.formulas:
+            m = _SIZES.match(plain)
+            if m is None:
+                continue
+            lhs, rhs = (read_big_o(f"O({m.group(k)})", others=True, written=True) for k in ("lhs", "rhs"))
+            if lhs is not None and rhs is not None and lhs != rhs:
+                out.append((x.number, (lhs, rhs)))
+    return out
+
+
+def _exponents(e: sp.Expr, letters: list[sp.Symbol]) -> list[sp.Expr] | None:
+    """The exponent of each letter in a monomial (its number factor dropped), or None."""
+    powers = sp.Mul(*[f for f in sp.Mul.make_args(e) if not f.is_number]).as_powers_dict()
+    if any(not (b.is_Symbol and b in letters) for b in powers):
+        return None
+    return [powers.get(s, 0) for s in letters]
+
+
+def _same_under(a: sp.Expr, b: sp.Expr, relations: list[tuple[sp.Expr, sp.Expr]]) -> bool | None:
+    """Whether two O-classes (monomials at their leading terms) agree once the relations hold:
+    True, False, or None when they cannot be compared (a sum left, or a letter left over that
+    no relation names)."""
+    a, b = _leading(a), _leading(b)
+    if len(sp.Add.make_args(a)) > 1 or len(sp.Add.make_args(b)) > 1:
+        return None
+    letters = sorted(
+        set().union(a.free_symbols, b.free_symbols, *(x.free_symbols | y.free_symbols for x, y in relations)),
+        key=str,
+    )
+    ratio = _exponents(a / b, letters)
+    rows = [_exponents(x / y, letters) for x, y in relations]
+    if ratio is None or any(r is None for r in rows):
+        return None
+    if not any(ratio):
+        return True
+    span = sp.Matrix(rows) if rows else sp.zeros(0, len(letters))
+    if rows and span.rank() == sp.Matrix([*rows, ratio]).rank():
+        return True
+    related = set().union(*(x.free_symbols | y.free_symbols for x, y in relations)) if relations else set()
+    left = {s for s, k in zip(letters, ratio, strict=True) if k != 0}
+    return False if relations and left <= related else None

@@ -22,10 +22,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import sympy as sp
+
 from .context import AuditContext
 from .document import Line
 from .match import CERTIFIED, WRONG, Claim, inside
-from .said import Said
+from .said import Math, Said
 
 RULE = "attention's output: one row per query, as wide as a value, for each example of the batch"
 
@@ -171,3 +173,56 @@ def weights_shape_claims(au: AuditContext, line: Line, add: Callable, covered: l
         else:
             said = Said("the last two axes run over the queries and the keys, not ", " × ".join(last))
         add(Claim(line.number, line.text[m.start() : m.end()], verdict, said, WEIGHTS_RULE, [m.span()]))
+
+
+# -- heads joined: a concatenation keeps every entry ---------------------------------------------
+_SHAPED = re.compile(r"(?:\\pyinline\{|`)?\((?P<axes>[^()]*(?:\([^()]*\)[^()]*)*)\)(?:\}|`)?-shaped\b")
+_JOINED = re.compile(r"\b(?:concatenat\w*|reshap\w*|re-?form\w*|flatten\w*|merg\w*|join\w*)\b", re.I)
+JOINED_RULE = (
+    "shapes: tensors concatenated or reshaped into another keep every entry (the sizes' products agree)"
+)
+
+
+def joined_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "these (B, S, D/A, A)-shaped tensors are then concatenated along the e-direction to re-form
+    a (B, S, D)-shaped tensor": the entries before and after are as many, so the products of the
+    sizes agree (in the text's letters). The claim stands on the line of the first shape, through
+    the line of the second."""
+    from .letters import read
+
+    for m in _SHAPED.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        sentence, at = au.doc.sentence(line, m.start())
+        shaped = list(_SHAPED.finditer(sentence))
+        k = next((k for k, s in enumerate(shaped) if s.start() == at), None)
+        if (
+            k is None
+            or k + 1 >= len(shaped)
+            or not _JOINED.search(sentence[shaped[k].end() : shaped[k + 1].start()])
+        ):
+            continue  # no shape formed after this one, or no joining between the two
+        sizes = [[read(a.strip("⟨⟩ ")) for a in _axes(s.group("axes"))] for s in shaped[k : k + 2]]
+        if any(x is None for s in sizes for x in s) or len(sizes[0]) <= len(sizes[1]):
+            continue
+        before, after = (sp.Mul(*s) for s in sizes)
+        ok = sp.simplify(before - after) == 0
+        said = Said(Math(before), " entries before" + (" and after" if ok else ", not "))
+        if not ok:
+            said = said + Said(Math(after))
+        formed = _line_of(au, line, m.end(), shaped[k + 1].group(0))
+        verdict = CERTIFIED if ok else WRONG
+        claim = Claim(line.number, line.text[m.start() : m.end()], verdict, said, JOINED_RULE, [m.span()])
+        claim.through = formed if formed != line.number else 0
+        add(claim)
+
+
+def _line_of(au: AuditContext, line: Line, after: int, text: str) -> int:
+    """The number of the line that holds ``text``: this one after ``after``, or one after it in
+    its paragraph (a sentence wraps)."""
+    if text in line.text[after:]:
+        return line.number
+    at = au.doc.next_in_block(line)
+    while at is not None and text not in at.text:
+        at = au.doc.next_in_block(at)
+    return at.number if at is not None else line.number

@@ -96,3 +96,29 @@ def test_attention_maps_hold_one_weight_per_query_and_key():
 def test_a_tensor_shape_that_is_not_of_attention_weights_is_not_read():
     text = MAPS.replace("attention_maps", "hidden_states").replace("SeqLen, SeqLen]", "SeqLen, Hidden]")
     assert _weights(text) == []
+
+
+JOINED = (
+    "The weights re-weigh the values, and these `(B, S, D/A, A)`-shaped tensors\n"
+    "are then concatenated along the $e$-direction to re-form a `(B, S, D)`-shaped\n"
+    "tensor $u_{bsd}$.\n"
+)
+
+
+def _joined(text: str) -> list[tuple[str, str, str | None]]:
+    from symattn.grading.audit.keys import audit_module
+    from symattn.grading.audit.sources import read_source
+
+    audit = audit_module(read_source(text))
+    claims = [c for c in audit.claims if c.rule.startswith("shapes: tensors concatenated")]
+    return [(audit.lines_of(c), c.verdict, c.value) for c in claims]
+
+
+def test_heads_concatenated_keep_every_entry():
+    """Goon's notes, line 193: A heads of width D/A side by side are D wide."""
+    assert _joined(JOINED) == [("1–2", "certified", "B*D*S entries before and after")]
+    planted = JOINED.replace("(B, S, D/A, A)", "(B, S, D, A)")
+    assert _joined(planted) == [("1–2", "wrong", "A*B*D*S entries before, not B*D*S")]
+    # two shapes that are not joined into one another: nothing to compare
+    other = JOINED.replace("concatenated along the $e$-direction to re-form", "compared with")
+    assert _joined(other) == []

@@ -1,0 +1,118 @@
+"""Words for how big a quantity is: "this is a small factor", "a large number".
+
+Goon's notes on flash attention end a derivation with ``H/R ~ H^2/M`` and then: "Since ``M ~
+10^5`` bytes on 2023 GPUs, this is a small factor for the typical head dimensions ``H ~ 64``".
+A careful reader puts the sentence's values into the formula just stated (64²/10⁵ ≈ 0.04) and
+checks the word. The words are vague, so only clear cases are decided:
+
+- **small** (tiny): certified at 0.1 or below, wrong at 1 or above (a "small factor" as large as
+  what it multiplies is none); between the two, nothing is decided;
+- **large** (big, huge): certified at 10 or above, wrong at 1 or below.
+
+The formula is the last relation written before the sentence, in its paragraph, whose last
+member holds only letters the sentence gives a value (``M \\sim 10^5``, ``H \\sim 64``, ``d =
+512``); the values given on the claim's own line are part of the claim.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import sympy as sp
+
+from . import calc
+from .context import AuditContext
+from .document import Line
+from .match import CERTIFIED, WRONG, Claim, inside
+from .said import Math, Said
+from .stated import Unreadable
+
+RULE = "magnitudes: a small factor is at most 0.1 and a large one at least 10 (at 1, neither)"
+_WORD = re.compile(
+    r"\b(?:is|are|remains?|stays?|gives?|makes?)\s+(?:a|an|only\s+a)\s+"
+    r"(?:(?:very|rather|fairly)\s+)?(?P<word>small|tiny|large|big|huge)\s+(?:factor|number|ratio|fraction)\b",
+    re.I,
+)
+_GIVEN = re.compile(
+    r"⟨\s*(?P<name>[A-Za-z]\w*)\s*(?:~|≈|=|\\sim|\\approx)\s*(?P<value>[0-9][0-9.^()eE+\-]*)\s*⟩"
+)
+_RELATION = re.compile(r"⟨(?P<formula>[^⟨⟩]*(?:~|≈|=)[^⟨⟩]*)⟩")
+#: Where a word's verdict is clear: (certified when, wrong when).
+_BOUNDS = {
+    "small": (lambda v: v <= sp.Rational(1, 10), lambda v: v >= 1),
+    "large": (lambda v: v >= 10, lambda v: v <= 1),
+}
+_SAME = {"tiny": "small", "big": "large", "huge": "large"}
+
+
+def magnitude_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    for m in _WORD.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        sentence, at = au.doc.sentence(line, m.start())
+        givens = _givens(sentence)
+        if not givens:
+            continue
+        paragraph = au.doc.block_text(line).replace("\n", " ")  # as a sentence joins its lines
+        head = paragraph[: paragraph.find(sentence.strip())] if sentence.strip() in paragraph else ""
+        found = _quantity(head + sentence[:at], givens)
+        if found is None:
+            continue
+        expression, value = found
+        word = _SAME.get(m.group("word").lower(), m.group("word").lower())
+        holds, fails = _BOUNDS[word]
+        if holds(value):
+            verdict = CERTIFIED
+        elif fails(value):
+            verdict = WRONG
+        else:
+            continue
+        names = {x.name for x in expression.free_symbols}
+        used = [Math(sp.Eq(sp.Symbol(k), v)) for k, v in sorted(givens.items()) if k in names]
+        said = Said(Math(expression), " ≈ ", f"{float(value):.3g}", " with ", *_listed(used))
+        spans = [m.span()] + [g.span() for g in _GIVEN.finditer(line.text) if not inside(covered, *g.span())]
+        add(Claim(line.number, line.text[m.start() : m.end()], verdict, said, RULE, spans))
+
+
+def _listed(parts: list) -> list:
+    out: list = []
+    for k, p in enumerate(parts):
+        out += ([", "] if k else []) + [p]
+    return out
+
+
+def _givens(sentence: str) -> dict[str, sp.Expr]:
+    out: dict[str, sp.Expr] = {}
+    for g in _GIVEN.finditer(sentence):
+        try:
+            members, relations = calc.parse_chain(g.group("value"))
+            value = calc.exact(members[0], {}) if not relations else None
+        except (Unreadable, TypeError, ValueError, ZeroDivisionError):
+            continue
+        if isinstance(value, sp.Expr) and value.is_number and value > 0:
+            out[g.group("name")] = value
+    return out
+
+
+def _quantity(before: str, givens: dict[str, sp.Expr]) -> tuple[sp.Expr, sp.Expr] | None:
+    """The last member of the last relation before, with the givens put in: (it, its value)."""
+    for r in reversed(list(_RELATION.finditer(before))):
+        formula = r.group("formula")
+        if _GIVEN.fullmatch(f"⟨{formula}⟩"):
+            continue  # a value given, not the quantity
+        last = re.split(r"~|≈|=", formula)[-1]
+        try:
+            members, relations = calc.parse_chain(last)
+            if relations or len(members) != 1:
+                continue
+            names = {n[1] for n in calc.walk(members[0]) if n[0] == "sym"}
+            if not names or not names <= set(givens):
+                continue
+            value = calc.exact(members[0], givens)
+            shown = calc.exact(members[0], {})
+        except (Unreadable, TypeError, ValueError, ZeroDivisionError):
+            continue
+        if isinstance(value, sp.Expr) and value.is_number and value.is_positive:
+            return shown, value
+    return None
