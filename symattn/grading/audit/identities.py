@@ -15,7 +15,8 @@ read as a careful reader reads it:
   the points the difference is certainly not 0 (more than 10^-20 in size at 30 digits);
   anything else decides nothing.
 
-The claim stands on the line of the later member (a display set over rows says on which).
+A claim comparing two members stands on both their lines: from the line the earlier member starts
+on to the line of the `=` before the later one (a display set over rows says which).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import re
 import sympy as sp
 
 from . import calc
+from .document import Line
 from .stated import Unreadable
 
 #: Formulas this rule reads: those with something the other rules do not evaluate.
@@ -95,7 +97,7 @@ def identity_claims(au, line, add, covered) -> None:
             if verdict is None:
                 continue
             a, b = (a, b) if verdict else (sizes[k], sizes[k + 1])
-            number = rows[k] if rows else line.number
+            first, last = members_lines(line, rows, k)
             said = (
                 Said("the two sides agree")
                 if verdict
@@ -103,15 +105,25 @@ def identity_claims(au, line, add, covered) -> None:
             )
             add(
                 Claim(
-                    number,
+                    first,
                     line.text[start:end],
                     CERTIFIED if verdict else WRONG,
                     said,
                     "identity: vectors of three real entries, real letters; SymPy reduces the difference "
                     "(exact), checked at three points",
                     [(start, end)],
+                    through=last if last > first else 0,
                 )
             )
+
+
+def members_lines(line: Line, rows: list[int], k: int) -> tuple[int, int]:
+    """The lines of members k and k + 1 of a chain set over a display's rows (``rows``: the line
+    of each ``=``, member k + 1 starting on the line of the k-th): a comparison of two members
+    stands on both their lines. A chain on one line stands on it."""
+    if not rows:
+        return line.number, line.number
+    return (rows[k - 1] if k else line.number), rows[k]
 
 
 def _matrices(tex: str) -> str:

@@ -22,7 +22,8 @@ writes with it elsewhere (``\exp(b) \sum \exp(a)`` beside ``\sum_i \exp(a_i + b)
   0 (more than 10^-20 at 30 digits) for some number of terms; they *agree* only when SymPy
   also proves the two sides equal as Sums over 1..n for every n. Anything else decides nothing.
 
-The claim stands on the line of the later member (a display set over rows says on which).
+A claim comparing two members stands on both their lines: from the line the earlier member starts
+on to the line of the `=` before the later one (a display set over rows says which).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ import sympy as sp
 from . import calc
 from .context import AuditContext
 from .document import Line
-from .identities import _CONDITIONED, _ONLY, _SOLVED
+from .identities import _CONDITIONED, _ONLY, _SOLVED, members_lines
 from .match import CERTIFIED, WRONG, Claim, inside
 from .said import Math, Said
 from .stated import Unreadable
@@ -88,14 +89,16 @@ def sum_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> No
             if verdict is None:
                 continue
             said = Said("equal for every number of terms") if verdict else _differ(members[k], index, members)
+            first, last = members_lines(line, rows, k)
             add(
                 Claim(
-                    rows[k] if rows else line.number,
+                    first,
                     line.text[start:end],
                     CERTIFIED if verdict else WRONG,
                     said,
                     RULE,
                     [(start, end)],
+                    through=last if last > first else 0,
                 )
             )
 

@@ -10,8 +10,27 @@ from symattn.grading.audit.keys import audit_claims
 
 
 def _decided(text: str) -> list[tuple[int, str]]:
-    return [(c.line, c.verdict) for c in audit_claims(text) if c.verdict in ("certified", "wrong")]
+    """(line, verdict) for each line a decided claim stands on (a comparison of two members of a
+    display stands on both their lines)."""
+    return [
+        (n, c.verdict)
+        for c in audit_claims(text)
+        if c.verdict in ("certified", "wrong")
+        for n in range(c.line, max(c.line, c.through) + 1)
+    ]
 
+
+ROTATION = (
+    "$$\\begin{aligned}\n"
+    "\\begin{bmatrix} \\cos(\\delta \\omega) & \\sin(\\delta \\omega) \\\\ -\\sin(\\delta \\omega) & "
+    "\\cos(\\delta \\omega) \\end{bmatrix}\n"
+    "\\begin{bmatrix} \\sin(i \\omega) \\\\ \\cos(i \\omega) \\end{bmatrix}\n"
+    "=&\\begin{bmatrix} \\cos(\\delta \\omega) \\sin(i \\omega) "
+    "+ \\sin(\\delta \\omega) \\cos(i \\omega) \\\\ -\\sin(\\delta \\omega) \\sin(i \\omega) "
+    "+ \\cos(\\delta \\omega) \\cos(i \\omega) \\end{bmatrix}\\\\\n"
+    "=&\\begin{bmatrix} \\sin((i+\\delta) \\omega) \\\\ \\cos((i+\\delta) \\omega) \\end{bmatrix}\n"
+    "\\end{aligned}$$\n"
+)
 
 CASES = {
     "a distance as dot products": (
@@ -22,17 +41,16 @@ CASES = {
         1,
     ),
     "a rotation of a sine-cosine pair, over rows": (
-        "$$\\begin{aligned}\n"
-        "\\begin{bmatrix} \\cos(\\delta \\omega) & \\sin(\\delta \\omega) \\\\ -\\sin(\\delta \\omega) & "
-        "\\cos(\\delta \\omega) \\end{bmatrix}\n"
-        "\\begin{bmatrix} \\sin(i \\omega) \\\\ \\cos(i \\omega) \\end{bmatrix}\n"
-        "=&\\begin{bmatrix} \\cos(\\delta \\omega) \\sin(i \\omega) "
-        "+ \\sin(\\delta \\omega) \\cos(i \\omega) \\\\ -\\sin(\\delta \\omega) \\sin(i \\omega) "
-        "+ \\cos(\\delta \\omega) \\cos(i \\omega) \\end{bmatrix}\\\\\n"
-        "=&\\begin{bmatrix} \\sin((i+\\delta) \\omega) \\\\ \\cos((i+\\delta) \\omega) \\end{bmatrix}\n"
-        "\\end{aligned}$$\n",
+        ROTATION,
         ("\\cos((i+\\delta) \\omega)", "\\cos((i-\\delta) \\omega)"),
         5,
+    ),
+    # D2L's own display, its first member in p (not compared with the written-out second): the
+    # sign flipped in the earlier member of the pair (line 4) compared with the later (line 5)
+    "a rotation of a sine-cosine pair, the earlier member changed": (
+        ROTATION.replace("\\sin(i \\omega) \\\\ \\cos(i \\omega) \\end", "p_{i, 2j} \\\\ p_{i, 2j+1} \\end"),
+        ("\\\\ -\\sin(\\delta \\omega) \\sin(i \\omega)", "\\\\ \\sin(\\delta \\omega) \\sin(i \\omega)"),
+        4,
     ),
     "an inline identity of transposes": (
         "For vectors, $\\mathbf{x}^\\top \\mathbf{y} = \\mathbf{y}^\\top \\mathbf{x}$ always.\n",
