@@ -442,3 +442,53 @@ def _same_under(a: sp.Expr, b: sp.Expr, relations: list[tuple[sp.Expr, sp.Expr]]
     related = set().union(*(x.free_symbols | y.free_symbols for x, y in relations)) if relations else set()
     left = {s for s, k in zip(letters, ratio, strict=True) if k != 0}
     return False if relations and left <= related else None
+
+
+# -- elements of tensors written in index notation ---------------------------------------------
+ELEMENTS_RULE = (
+    "complexity: N different tensors in index notation hold N times the product of their indices' "
+    "ranges (an index d runs to D)"
+)
+#: "requires generating ⟨S⟩ different matrices ⟨B^(s)_(d'd)⟩": how many, and one of them.
+_DIFFERENT = re.compile(
+    r"⟨\s*(?P<n>[A-Z])\s*⟩\s+(?:different|distinct|separate)\s+(?:matrices|tensors|vectors|arrays)\s+"
+    r"⟨\s*(?P<tensor>[A-Za-z]\w*(?:\^\(?\w+\)?)?_\(?(?P<indices>[a-z' ]+)\)?)\s*⟩"
+)
+_ELEMENTS = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:elements|entries|numbers|values|floats)\b", re.I)
+
+
+def elements_claims(au, line, add, covered) -> None:
+    """ "generating ⟨S⟩ different matrices ⟨B^s_{d'd}⟩ ... all of the ⟨O(SD^2)⟩ elements": in a
+    text in index notation, S matrices whose indices d', d run to D hold S·D² elements."""
+    from .match import CERTIFIED, WRONG, Claim, inside
+    from .said import Math, Said
+
+    if not au.index_letters:
+        return
+    for _tex, plain, start, end in line.formulas:
+        if inside(covered, start, end) or not _ELEMENTS.match(line.text[end:]):
+            continue
+        stated = read_big_o(plain, others=True, written=True)
+        if stated is None:
+            continue
+        before = au.doc.block_text(line).replace("\n", " ")
+        found = list(_DIFFERENT.finditer(before))
+        if not found:
+            continue
+        m = found[-1]
+        indices = re.findall(r"[a-z]", m.group("indices"))
+        if not indices or not set(indices) <= au.index_letters:
+            continue
+        count = sp.Mul(*[sp.Symbol(x.upper(), positive=True) for x in [m.group("n"), *indices]])
+        ok = same_order(stated, count)
+        said = Said(m.group("n"), " × ", " × ".join(i.upper() for i in indices), ": O(", Math(count), ")")
+        add(
+            Claim(
+                line.number,
+                line.text[start:end],
+                CERTIFIED if ok else WRONG,
+                said,
+                ELEMENTS_RULE,
+                [(start, end)],
+            )
+        )

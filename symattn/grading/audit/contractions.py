@@ -333,13 +333,30 @@ def _judge(line: Line, cell: tuple, stated: list, expected: sp.Expr, rule: str, 
         else:
             claim(WRONG, said, rule)
         return
-    verdict, _ = letters.verdict(stated) if len(stated) > 1 else ("agree", -1)
+    verdict, k = letters.verdict(stated) if len(stated) > 1 else ("agree", -1)
+    collapsed = _collapsed(stated[k], stated[k + 1]) if verdict == "open" else None
     if verdict in ("agree", "none"):
         claim(CERTIFIED, said, rule)
     elif verdict == "differ":
         claim(WRONG, said, rule + "; the chain's members differ")
+    elif collapsed is not None:
+        why = Said(Math(stated[k + 1]), " equals ", Math(stated[k]), " only if ", Math(sp.Eq(collapsed, 1)))
+        claim(WRONG, why, rule + "; the chain goes on to a value that needs an axis of size 1")
     else:
         claim(UNCHECKED, None, rule + "; the chain goes on to a value equal only under a premise not stated")
+
+
+def _collapsed(a: sp.Expr, b: sp.Expr) -> sp.Symbol | None:
+    """The axis a cost must drop to be the next member of its chain, when that is all they differ
+    by (``12BTSNH = 12BTNH``: S): the two are equal only if that axis has size 1, which a
+    contraction of arrays with that axis does not suppose (``12BTSNH = 12BT^2NH`` differ by S/T,
+    equal when the two lengths are: a premise, not read here)."""
+    ratio = sp.simplify(a / b)
+    for r in (ratio, 1 / ratio):
+        base, power = r.as_base_exp()
+        if isinstance(base, sp.Symbol) and power.is_positive:
+            return base
+    return None
 
 
 def _sentences(au, line: Line, add: Callable, covered: list) -> None:

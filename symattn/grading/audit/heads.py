@@ -105,3 +105,55 @@ def _sentences(line: Line) -> list[tuple[int, int]]:
         else:
             out.append((a, b))
     return out
+
+
+# -- copies shared: N replaced by one shrink what they hold N-fold --------------------------------
+SHARED_RULE = "heads shared: N copies replaced by a single one hold N times less"
+#: "the ⟨A⟩ different key and value matrices are replaced by a single matrix each".
+_REPLACED = re.compile(
+    r"⟨\s*(?P<n>[A-Za-z]\w*|\d+)\s*⟩\s+(?:different|distinct|separate)\s+[\w\s/-]{0,40}?"
+    r"(?:matrices|heads|tensors|projections)\s+(?:are|were|is)\s+replaced\s+by\s+(?:a\s+)?(?:single|one)\b",
+    re.I,
+)
+#: "decreasing the memory-burden of the cache by a factor of ⟨A⟩".
+_FACTOR = re.compile(
+    r"\b(?:reduc\w*|decreas\w*|shrink\w*|cut\w*|lower\w*|sav\w*)\b[^.⟨]{0,60}?\bby\s+a\s+factor\s+of\s+"
+    r"⟨\s*(?P<f>[^⟨⟩]+?)\s*⟩",
+    re.I,
+)
+_HELD = re.compile(r"\b(?:cache|memory|kv|key[- ]value|parameters|size|bytes)\b", re.I)
+
+
+def shared_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """Multi-query attention (Goon's notes): "the ⟨A⟩ different key and value matrices are replaced
+    by a single matrix each", then "... reduces the size of the kv-cache ..., decreasing the
+    memory-burden of the cache by a factor of ⟨A⟩": what A copies held, one holds, so the factor
+    is A. Read where the replacement stands in the claim's paragraph or the one before it."""
+    from .letters import read
+
+    for _tex, _plain, start, end in line.formulas:
+        if inside(covered, start, end):
+            continue
+        sentence, at = au.doc.sentence(line, start)
+        m = next((m for m in _FACTOR.finditer(sentence) if m.start("f") - 1 <= at < m.end("f") + 1), None)
+        if m is None or not _HELD.search(sentence):
+            continue
+        context = (au.previous_block(line) + "\n" + au.doc.block_text(line)).replace("\n", " ")
+        replaced = list(_REPLACED.finditer(context))
+        if not replaced:
+            continue
+        copies, factor = read(replaced[-1].group("n")), read(m.group("f"))
+        if copies is None or factor is None:
+            continue
+        ok = sp.simplify(copies - factor) == 0
+        said = Said(Math(copies), " copies replaced by one: a factor of ", Math(copies))
+        add(
+            Claim(
+                line.number,
+                line.text[start:end],
+                CERTIFIED if ok else WRONG,
+                said,
+                SHARED_RULE,
+                [(start, end)],
+            )
+        )

@@ -36,3 +36,27 @@ def test_a_chain_is_not_judged_without_the_relations_or_with_a_size_held_fixed()
     assert _chains("The loop accesses $O(IJCH) \\sim O(\\frac{HS^2}{R})$ elements.\n") == []
     assert _chains("Here $O(n^2 d) = O(n^2)$ operations.\n") == []
     assert _chains(CHUNKS.replace("over the algorithm", "for fixed $R$")) == []
+
+
+LINEAR = r"""Tensors $ z _{ bsd } $, $ x _{ bsd } $, $ y _{ bsd' } $, $ u _{ bsd } $, $ q _{ bs'd } $
+(sizes $B, S, D$).
+
+Computing the $ z _{ sd } $ in parallel requires generating $ S $ different matrices $ B ^{ s }_{ d'd } $,
+one for each token position. Flash-attention-like techniques avoid materializing all of
+the $ \mathcal{O}\left( SD ^{ 2 } \right) $ elements at once.
+"""
+
+
+def test_tensors_in_index_notation_hold_the_product_of_their_ranges():
+    """Goon's notes, line 613: S matrices B^s_{d'd}, d and d' running to D, hold S·D² elements."""
+    from symattn.grading.audit.complexity import ELEMENTS_RULE
+    from symattn.grading.audit.keys import audit_module
+    from symattn.grading.audit.sources import read_source
+
+    def verdicts(text: str) -> list[tuple[int, str]]:
+        claims = audit_module(read_source(text, "latex")).claims
+        return [(c.line, c.verdict) for c in claims if c.rule == ELEMENTS_RULE]
+
+    assert verdicts(LINEAR) == [(6, "certified")]
+    assert verdicts(LINEAR.replace("SD ^{ 2 }", "S ^{ 2 } D ^{ 2 }")) == [(6, "wrong")]
+    assert verdicts(LINEAR.replace("SD ^{ 2 }", "SD")) == [(6, "wrong")]

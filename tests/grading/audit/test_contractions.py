@@ -250,3 +250,13 @@ def test_a_total_that_goes_on_under_an_unstated_premise_is_left_unchecked():
     text = MACROS + MLP.replace("\\approx 18BTDF", "\\approx 18BTDF = 18BT^2F")
     got = {(n, v) for n, v, _ in _claims(text)}
     assert (15, "unchecked") in got and (15, "wrong") not in got
+
+
+def test_a_total_that_goes_on_by_dropping_an_axis_is_flagged():
+    """The JAX scaling book's attention table ends "≈ 12BTSNH = 12BT^2NH" (S = T, a premise);
+    a chain that drops an axis instead (18BTDF = 18BTD) holds only if that axis has size 1."""
+    text = MACROS + MLP.replace("\\approx 18BTDF", "\\approx 18BTDF = 18BTD")
+    audit = audit_module(read_source(text))
+    got = [(c.line, c.verdict, c.value) for c in audit.claims if c.line == 15 and "contraction" in c.rule]
+    assert (15, "wrong", "18*B*D*T equals 18*B*D*F*T only if F = 1") in got
+    assert [v for _, v, _ in got].count("wrong") == 1  # the parameters' total, 3DF, stays certified

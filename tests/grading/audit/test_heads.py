@@ -66,3 +66,23 @@ def test_a_wrong_size_concluded_is_flagged(name):
 )
 def test_sizes_only_listed_are_not_judged(text):
     assert _heads(text) == []
+
+
+MQA = (
+    "In multi-query attention, the $A$ different key and value matrices are replaced by a single\n"
+    "matrix each, while $A$ different query-heads remain.\n\n"
+    "The primary reason is that it vastly reduces the size of the kv-cache during inference, decreasing\n"
+    "the memory-burden of the cache by a factor of $A$.\n"
+)
+
+
+def test_copies_replaced_by_one_shrink_what_they_hold_by_their_number():
+    """Goon's notes, line 336: A key/value heads shared as one shrink the kv-cache A-fold."""
+    from symattn.grading.audit.heads import SHARED_RULE
+
+    def verdicts(text: str) -> list[tuple[int, str]]:
+        return [(c.line, c.verdict) for c in audit_claims(text) if c.rule == SHARED_RULE]
+
+    assert verdicts(MQA) == [(5, "certified")]
+    assert verdicts(MQA.replace("factor of $A$", "factor of $A^2$")) == [(5, "wrong")]
+    assert verdicts(MQA.replace("are replaced by a single", "are kept beside a single")) == []
