@@ -59,6 +59,8 @@ _CHOICE = re.compile(
     r"|\bis set to\b",
     re.I,
 )
+#: Words that make two settings one quantity ("of width 64 for a model of 512", "in total").
+_COMBINED = re.compile(r"\b(?:width|size|dimension\w*|model|total|overall|altogether|all)\b", re.I)
 #: A figure of a run or a dataset.
 _REPORT = re.compile(
     r"\b(?:accurac(?:y|ies)|disk space|free space|trained (?:on|for|with)|took|wall.clock)\b"
@@ -72,7 +74,7 @@ _ADVICE = re.compile(
 #: A number that names a thing: after a noun that labels, or an ordinal.
 _LABEL_BEFORE = re.compile(
     r"(?:\b(?:layers?|heads?|cells?|figures?|fig\.|sections?|chapters?|steps?|images?|tokens?|"
-    r"columns?|rows?|positions?|index|equations?|eq\.|exercises?|lines?)\s+"
+    r"columns?|rows?|positions?|index|equations?|eq\.|exercises?|lines?|dimensions)\s+"
     r"(?:(?:⟨[^⟩]*⟩|\d+)\s*(?:,|and|or|to|-|–)\s*(?:and\s+)?)*⟨?)$",
     re.I,
 )
@@ -98,10 +100,11 @@ def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool) -> str |
         return None
     if all(_label(line, s, e) or _LISTED.match(_formula_at(line, s) or "") for s, e in spans):
         return LABEL
-    if _figures(sentence) > 1:
+    figures = _figures(sentence)
+    if _CHOICE.search(words) and figures <= 2 and not _COMBINED.search(words):
+        return CHOICE  # "we will use 4 layers with 4 heads each": two settings, neither computed
+    if figures > 1:
         return None  # two figures of a setting or a run may be computed one from the other
-    if _CHOICE.search(words):
-        return CHOICE
     if _ADVICE.search(words):
         return ADVICE
     if _REPORT.search(words):

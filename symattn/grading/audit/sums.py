@@ -312,63 +312,93 @@ class _Written:
         return sp.Symbol(name, real=True)
 
 
-# -- a normalising sum whose summand forgot its index -------------------------------------------
-#: Said of a fraction whose denominator sums its own numerator over an index the numerator does
-#: not hold: each term of the sum is the numerator, so the fraction is 1/n for n terms.
-CONSTANT_RULE = (
-    "sums: a fraction a / sum_k a whose summand a does not hold the index k is 1/n for n terms, "
-    "whatever a is (a normalisation that forgot its index)"
+# -- a normalisation: a fraction whose denominator sums its numerator over the index -----------
+#: Said of a fraction whose denominator sums its own numerator over an index.
+NORMALISING_RULE = (
+    "normalisation: a fraction a_i / sum_k a_k sums to 1 over i (its denominator sums the numerator over the "
+    "index); a / sum_k a, with no k in a, is 1/n for n terms whatever a is"
 )
+#: ``((numerator)/( sum_k summand))`` as the document writes a fraction; the sum may carry a range.
+_FRACTION = re.compile(
+    r"\(\((?P<num>.+?)\)/\(\s*sum_(?P<index>[a-z]|\((?P<ranged>[a-z])=[^()]*\)(?:\^\(?\w+\)?)?)\s*"
+)
+#: A subscript of indices: ``_i``, ``_ij``, ``_(i,j)`` (a word, ``_attn``, is a name, not indices).
+_SUBSCRIPT = re.compile(r"_(?:\((?P<group>[a-z](?:\s*,?\s*[a-z]){0,2})\)|(?P<bare>[a-z]{1,3})\b)")
 
 
-def constant_sum_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
-    r"""``S_{ij} = e^{\tau q_i \cdot k_j} / \sum_k e^{\tau q_i \cdot k_j}``: the denominator
-    adds the numerator to itself once per k, so every S_ij is 1/n, not a softmax. Flagged only
-    when the summand is the numerator written again and holds neither the index nor anything
-    written with it as a subscript (``k_j`` is the key j: the k there is a name, not the index),
-    while it does write an index of its own (``q_i``): a sum of a constant on purpose
-    (``\sum_{i=1}^{n} 1 = n``) has no numerator that repeats it."""
+def normalisation_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    r"""``\alpha_i = \frac{\exp(f(k_i, q))}{\sum_j \exp(f(k_j, q))}``: the denominator is the
+    numerator summed over every i (its index renamed j), so the alpha_i are positive and sum to 1:
+    certified. ``S_{ij} = e^{\tau q_i \cdot k_j} / \sum_k e^{\tau q_i \cdot k_j}``: the summand
+    is the numerator written again, holding no k, so every S_ij is 1/n: wrong (the JAX scaling
+    book, line 419). Anything else (another summand, a numerator that is not an exponential or
+    a sum of one) is not judged. Read on the formula as written, so that a function of two
+    arguments (``f_{attn}(key_i, query)``) is compared as it stands."""
     for _tex, plain, start, end in line.formulas:
-        if inside(covered, start, end) or "sum" not in plain:
+        if inside(covered, start, end) or "sum_" not in plain:
             continue
-        try:
-            members, _relations = calc.parse_chain(plain)
-        except Unreadable:
-            continue
-        for node in (n for m in members for n in calc.walk(m)):
-            summed = _summed(node[2]) if node[0] == "div" else None
-            if summed is None:
+        for m in _FRACTION.finditer(plain):
+            numerator = m.group("num")
+            summand = _closing(plain, m.end())
+            index = m.group("ranged") or m.group("index")
+            if summand is None or not _SUBSCRIPT.search(numerator):
                 continue
-            index, body = summed
-            if body != node[1] or _holds_index(body, index) or not _subscripted(body):
-                continue
-            said = Said(
-                "1/n for n terms: the summand of the sum over ",
-                Math(sp.Symbol(index)),
-                " does not hold ",
-                Math(sp.Symbol(index)),
-            )
-            add(Claim(line.number, line.text[start:end], WRONG, said, CONSTANT_RULE, [(start, end)]))
+            after = plain[m.end() + len(summand) + 2 :].strip()  # past the denominator and the fraction
+            if not re.search(r"(?:^|=)\s*$", plain[: m.start()]) or not re.match(
+                r"(?:$|[,.;=]|hspace)", after
+            ):
+                continue  # the fraction is a factor of a member (sum_j frac V_jd): that member is not judged
+            if _norm(summand) == _norm(numerator) and index not in _indices_in(numerator):
+                said = Said(
+                    "1/n for n terms: the summand of the sum over ",
+                    Math(sp.Symbol(index)),
+                    " does not hold ",
+                    Math(sp.Symbol(index)),
+                )
+                verdict = WRONG
+            else:
+                free = [
+                    x
+                    for x in _indices_in(numerator)
+                    if _norm(_renamed(numerator, x, index)) == _norm(summand)
+                ]
+                if not free or index in _indices_in(numerator):
+                    continue
+                said = Said(
+                    "positive terms that sum to 1 over ",
+                    Math(sp.Symbol(free[0])),
+                    ": the denominator sums the numerator over every ",
+                    Math(sp.Symbol(free[0])),
+                )
+                verdict = CERTIFIED
+            add(Claim(line.number, line.text[start:end], verdict, said, NORMALISING_RULE, [(start, end)]))
             break
 
 
-def _summed(node: calc.Node) -> tuple[str, calc.Node] | None:
-    """(index, summand) of a sum ``sum_k a`` or ``sum_(k=1)^n a``; None for anything else."""
-    if node[0] == "sum":
-        return node[1], node[4]
-    if node[0] == "mul" and node[1][0] == "sym" and (m := _SUM.match(node[1][1])) and m.group("index"):
-        return m.group("index"), node[2]
+def _closing(text: str, at: int) -> str | None:
+    """The text from ``at`` to the parenthesis that closes the group ``at`` stands in."""
+    depth = 1
+    for k in range(at, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[k], 0)
+        if depth == 0:
+            return text[at:k]
     return None
 
 
-def _subscripts(name: str) -> str:
-    return name.split("_", 1)[1] if "_" in name else ""
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", "", text)
 
 
-def _holds_index(body: calc.Node, index: str) -> bool:
-    names = [n[1] for n in calc.walk(body) if n[0] == "sym"]
-    return any(name == index or index in re.findall(r"[A-Za-z]", _subscripts(name)) for name in names)
+def _indices_in(text: str) -> list[str]:
+    """The index letters of the subscripts in ``text``, in order of first appearance."""
+    out: list[str] = []
+    for m in _SUBSCRIPT.finditer(text):
+        for x in re.findall(r"[a-z]", m.group("group") or m.group("bare")):
+            if x not in out:
+                out.append(x)
+    return out
 
 
-def _subscripted(body: calc.Node) -> bool:
-    return any(n[0] == "sym" and _subscripts(n[1]) for n in calc.walk(body))
+def _renamed(text: str, old: str, new: str) -> str:
+    """``text`` with the index ``old`` renamed ``new`` in every subscript of indices."""
+    return _SUBSCRIPT.sub(lambda m: m.group(0).replace(old, new) if m.group(0) != "_" else m.group(0), text)

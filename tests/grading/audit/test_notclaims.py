@@ -51,6 +51,11 @@ SET_APART = {
         notclaims.LABEL,
     ),
     "a choice": ("We will use 4 attention heads.", notclaims.CHOICE),
+    "two settings chosen": ("We will use 4 layers with 4 attention heads each.", notclaims.CHOICE),
+    "labels of dimensions": (
+        "Below we visualize the positional encoding for the hidden dimensions $1$, $2$, $3$ and $4$.",
+        notclaims.LABEL,
+    ),
     "a figure of a run": ("With ~94% validation and test accuracy, the model works well.", notclaims.REPORT),
     "a time": ("Running this cell can take 2-3 minutes.", notclaims.REPORT),
     "advice": ("The clip value is usually between 0.5 and 10.", notclaims.ADVICE),
@@ -86,6 +91,9 @@ STILL_CLAIMS = {
     "a quantity named before a name": "The parameter count of a layer of width d is $P_d = 3d^2$.",
     "labels of a mask's entries": "Row 3 of the causal mask has nonzero entries in columns 1 to 4.",
     "a usual sum": "The attention weights of a row typically add to about 2.",
+    # two settings that make one quantity: the second may be computed from the first
+    "settings that make a width": "We will use 8 heads of width 32 in a model of 512.",
+    "settings that make a total": "We will use 4 layers with 4 heads each, 16 in total.",
 }
 
 

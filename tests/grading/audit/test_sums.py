@@ -98,8 +98,8 @@ def test_a_family_taken_out_of_its_sum_is_never_certified(tex):
     assert "certified" not in _verdicts(f"We have ${tex}$.\n")
 
 
-def _constant(text: str) -> list[tuple[str, str | None]]:
-    return [(c.verdict, c.value) for c in audit_claims(text) if c.rule.startswith("sums: a fraction")]
+def _normalised(text: str) -> list[tuple[str, str | None]]:
+    return [(c.verdict, c.value) for c in audit_claims(text) if c.rule.startswith("normalisation")]
 
 
 @pytest.mark.parametrize(
@@ -112,17 +112,36 @@ def _constant(text: str) -> list[tuple[str, str | None]]:
 )
 def test_a_normalising_sum_whose_summand_forgot_its_index_is_flagged(tex):
     said = "1/n for n terms: the summand of the sum over k does not hold k"
-    assert _constant(f"Define $${tex}$$\n") == [("wrong", said)]
+    assert _normalised(f"Define $${tex}$$\n") == [("wrong", said)]
+
+
+@pytest.mark.parametrize(
+    ("tex", "index"),
+    [
+        (r"S_{ij} = \frac{e^{\tau q_i \cdot k_j}}{\sum_k e^{\tau q_i \cdot k_k}}", "j"),  # line 432's, right
+        (r"\alpha_{ij} = \frac{\exp(e_{ij})}{\sum_{k=1}^{n} \exp(e_{ik})}", "j"),
+        (r"w_i = \frac{e^{x_i}}{\sum_j e^{x_j}}", "i"),
+        # UvA's tutorial: a score function of two arguments, compared as written
+        (
+            r"\alpha_i = \frac{\exp(f_{attn}(\text{key}_i, \text{query}))}"
+            r"{\sum_j \exp(f_{attn}(\text{key}_j, \text{query}))}",
+            "i",
+        ),
+    ],
+)
+def test_a_normalising_sum_over_its_index_is_certified(tex, index):
+    said = f"positive terms that sum to 1 over {index}: the denominator sums the numerator over every {index}"
+    assert _normalised(f"Define $${tex}$$\n") == [("certified", said)]
 
 
 @pytest.mark.parametrize(
     "tex",
     [
-        r"S_{ij} = \frac{e^{\tau q_i \cdot k_j}}{\sum_k e^{\tau q_i \cdot k_k}}",  # line 432's, right
-        r"\alpha_{ij} = \frac{\exp(e_{ij})}{\sum_{k=1}^{n} \exp(e_{ik})}",
         r"p = \frac{x}{\sum_{i=1}^{n} x} = \frac{1}{n}",  # a constant summed on purpose: no index
-        r"w_i = \frac{e^{x_i}}{\sum_j e^{x_j}}",
+        r"w_i = \frac{e^{x_i}}{\sum_j e^{y_j}}",  # another family in the denominator
+        r"w_i = \frac{e^{x_i}}{\sum_i e^{x_i}}",  # the free index reused as the summed one
+        r"O_d = \sum_j \frac{e^{x_j}}{\sum_k e^{x_k}} V_{jd}",  # a factor of a member, not the member
     ],
 )
-def test_a_normalising_sum_over_its_index_is_not_flagged(tex):
-    assert _constant(f"Define $${tex}$$\n") == []
+def test_a_fraction_that_is_no_normalisation_is_not_judged(tex):
+    assert _normalised(f"Define $${tex}$$\n") == []
