@@ -563,6 +563,9 @@ def _prose(n: int, raw: str, body: str, kind: str) -> Line:
     body = re.sub(r"^(?:[-*+]|\d+[.)]|\(\d+\))\s+", "", body)  # list markers and numbering: 1. 1) (1)
     body = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", body)  # links keep their text
     body = re.sub(r"https?://[^\s\"'<>]+", "", body)  # a link (within a tag's attribute too: the tag stays)
+    # a power or an index in HTML after a capital, a digit, a bracket or a lone letter
+    # (12BT<sup>2</sup>NH, x<sub>i</sub>) is math; after a word, a number in <sup> is a footnote mark
+    body = _HTML_SCRIPT.sub(_script, body)
     body = re.sub(r"<sup>\s*\[?\d+\]?\s*</sup>|\[\^\w+\]", "", body)  # footnote marks
     line = Line(n, raw, "", kind)
     out: list[str] = []
@@ -584,6 +587,18 @@ def _prose(n: int, raw: str, body: str, kind: str) -> Line:
     out.append(_words(body[pos:]))
     line.text = "".join(out)
     return line
+
+
+#: A superscript or subscript in HTML that writes math: after a capital, a digit, a closing
+#: bracket, or a letter standing alone (not after a word, where <sup>2</sup> marks a footnote).
+_HTML_SCRIPT = re.compile(
+    r"(?:(?<=[A-Z0-9)\]])|(?<=(?<![A-Za-z])[a-z]))<(?P<tag>sup|sub)>\s*(?P<x>[\w+\-]{1,6})\s*</(?P=tag)>"
+)
+
+
+def _script(m: re.Match) -> str:
+    x = m.group("x")
+    return ("^" if m.group("tag") == "sup" else "_") + (x if len(x) == 1 else f"{{{x}}}")
 
 
 def _words(s: str) -> str:

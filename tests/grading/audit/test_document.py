@@ -134,3 +134,19 @@ def test_a_claim_in_a_formula_wrapped_over_lines_stands_on_each_of_them():
     assert [c.through for c in result.claims if c.verdict == "certified"] == [0]  # on line 2 alone
     assert "1–2" in audit_text_report(result)
     assert wrong[0].as_dict()["through"] == 2
+
+
+@pytest.mark.parametrize(
+    ("html", "read_as"),
+    [
+        # the JAX scaling book's summary table: a power in HTML inside a run of letters
+        ("| Attention | 4DNH | 24BTDNH + 12BT<sup>2</sup>NH |", "| Attention | 4DNH | 24BTDNH + 12BT^2NH |"),
+        ("We have x<sub>i</sub> and k<sup>T</sup>.", "We have x_i and k^T."),
+        ("Then x<sup>10</sup> is large.", "Then x^{10} is large."),
+        # after a word, or in brackets, a number in <sup> is a footnote mark: dropped
+        ("This method<sup>2</sup> works.", "This method works."),
+        ("See the paper<sup>[3]</sup>.", "See the paper."),
+    ],
+)
+def test_html_superscripts_and_subscripts_are_math_unless_footnote_marks(html, read_as):
+    assert [x.text for x in read(html + "\n").lines] == [read_as]
