@@ -270,14 +270,70 @@ _GROUP = re.compile(r"_\(*[^⟨⟩\s]*?\((?P<group>[a-z]{2,4})\)")
 _SIZE = re.compile(r"⟨\s*(?P<size>[A-Z])\s*=\s*(?P<value>[^⟨⟩=]+?)\s*⟩")
 
 
+#: A tensor with its indices alone on the left of an equation: ``y_(bse a) = ...``.
+_LEFT_TENSOR = re.compile(r"^\s*[A-Za-z]\w*?_\(?(?P<indices>[a-z' ]+)\)?\s*(?:=|≡|equiv|leftarrow)")
+
+
+def index_sizes(doc) -> dict[str, tuple[sp.Expr, str]]:
+    """The size the text gives an index through the shape of a tensor it indexes: "``y_{bsea} =
+    ...``" and then "these (B, S, D/A, A)-shaped tensors" make e run over D/A values; with the
+    shape as written. The first shape given an index stands."""
+    from . import letters
+    from .shapes import SHAPED
+
+    out: dict[str, tuple[sp.Expr, str]] = {}
+    last: list[str] = []
+    for line in doc.lines:
+        for _tex, plain, _s, _e in line.formulas:
+            m = _LEFT_TENSOR.match(plain)
+            if m:
+                last = re.findall(r"[a-z]'*", m.group("indices"))
+        for m in SHAPED.finditer(line.text):
+            axes = [a.strip() for a in m.group("axes").split(",")]
+            if len(axes) == len(last):
+                for index, axis in zip(last, axes, strict=True):
+                    size = letters.read(axis)
+                    if size is not None and "'" not in index:
+                        out.setdefault(index, (size, f"({', '.join(axes)})"))
+            last = []
+    return out
+
+
 def range_claims(au, line: Line, add: Callable, covered: list) -> None:
     """ "``q_{sh} = q_{(ir)h}`` where ``i ∈ {0, ..., I-1}`` and ``r ∈ {0, ..., R-1}`` with ``S=RI``":
     an index s split into a group (ir) runs over as many values as the group, I·R: the size the
     text says of S must be that product (index ranges against sizes)."""
     from . import letters
 
+    sizes = au.doc.once("index sizes", index_sizes) if au.index_letters else {}
     for r in _RANGE.finditer(line.text):
-        covered.append(r.span())  # the values an index runs over: notation, a given
+        covered.append(r.span())  # the values an index runs over: notation, a given ...
+        given = sizes.get(r.group("index"))
+        hi = letters.read(r.group("hi"))
+        if given is None or hi is None:
+            continue
+        # ... unless the text gives the index a size elsewhere (the shape of a tensor it indexes)
+        count, (size, shape) = hi - int(r.group("lo")) + 1, given
+        difference = sp.simplify(count - size)
+        if not difference.is_number:
+            continue
+        said = Said(
+            f"{r.group('index')} runs over ",
+            Math(count),
+            f" values; the {shape}-shaped tensors give it ",
+            Math(size),
+        )
+        rule = "index bookkeeping: an index runs over as many values as the shape of its tensor gives it"
+        add(
+            Claim(
+                line.number,
+                line.text[slice(*r.span())],
+                CERTIFIED if difference == 0 else WRONG,
+                said,
+                rule,
+                [r.span()],
+            )
+        )
     for m in _SIZE.finditer(line.text):
         if inside(covered, *m.span()):
             continue

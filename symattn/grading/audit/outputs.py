@@ -28,6 +28,7 @@ from .context import AuditContext
 from .document import Line
 from .match import CERTIFIED, WRONG, Claim, inside
 from .said import Math, Said
+from .shapes import SHAPED
 
 RULE = "attention's output: one row per query, as wide as a value, for each example of the batch"
 
@@ -176,7 +177,6 @@ def weights_shape_claims(au: AuditContext, line: Line, add: Callable, covered: l
 
 
 # -- heads joined: a concatenation keeps every entry ---------------------------------------------
-_SHAPED = re.compile(r"(?:\\pyinline\{|`)?\((?P<axes>[^()]*(?:\([^()]*\)[^()]*)*)\)(?:\}|`)?-shaped\b")
 _JOINED = re.compile(r"\b(?:concatenat\w*|reshap\w*|re-?form\w*|flatten\w*|merg\w*|join\w*)\b", re.I)
 JOINED_RULE = (
     "shapes: tensors concatenated or reshaped into another keep every entry (the sizes' products agree)"
@@ -190,11 +190,11 @@ def joined_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
     the line of the second."""
     from .letters import read
 
-    for m in _SHAPED.finditer(line.text):
+    for m in SHAPED.finditer(line.text):
         if inside(covered, *m.span()):
             continue
         sentence, at = au.doc.sentence(line, m.start())
-        shaped = list(_SHAPED.finditer(sentence))
+        shaped = list(SHAPED.finditer(sentence))
         k = next((k for k, s in enumerate(shaped) if s.start() == at), None)
         if (
             k is None
@@ -226,3 +226,49 @@ def _line_of(au: AuditContext, line: Line, after: int, text: str) -> int:
     while at is not None and text not in at.text:
         at = au.doc.next_in_block(at)
     return at.number if at is not None else line.number
+
+
+# -- the outputs are as wide as the values -------------------------------------------------------
+WIDTH_RULE = "attention's output: a weighted sum of the values, as wide as a value"
+#: "where ⟨W_v⟩ is of shape ⟨D_x × D_v⟩", "⟨W^V⟩ is a learnable matrix of shape ⟨d × d_v⟩".
+_VALUE_WEIGHTS = re.compile(
+    r"⟨\s*W(?:_\(?[vV]\)?|\^\(?[vV]\)?)\s*⟩\s+is\s+(?:an?\s+)?(?:[\w-]+\s+){0,4}?(?:of\s+)?(?:shape|size)\s+"
+    r"⟨(?P<dims>[^⟨⟩]+)⟩"
+)
+#: "Outputs of an attention layer are the vectors ⟨Y⟩ of shape ⟨M × D_k⟩".
+_OUTPUTS = re.compile(
+    r"\b[Oo]utputs?\b[^.⟨]{0,60}?\bvectors?\s+⟨\s*[A-Za-z]\w*\s*⟩\s+(?:of|with)\s+(?:shape|size)\s+"
+    r"⟨(?P<dims>[^⟨⟩]+)⟩"
+)
+
+
+def output_width_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "Outputs of an attention layer are the vectors Y of shape M × D_k" where the text's value
+    weights W_v are of shape D_x × D_v (CS231n's notes): an output is a weighted sum of values,
+    so its width is D_v. The value weights are read anywhere in the text."""
+    from .shapes import read_dims
+
+    widths = au.doc.once("value width", _value_width)
+    if widths is None:
+        return
+    width, declared = widths
+    for m in _OUTPUTS.finditer(line.text):
+        span = (m.start("dims") - 1, m.end("dims") + 1)
+        dims = read_dims(m.group("dims"))
+        if inside(covered, *span) or dims is None or len(dims) < 2:
+            continue
+        ok = sp.simplify(dims[-1] - width) == 0
+        said = Said("as wide as a value: ", Math(width), f" (W_v of shape {declared})")
+        add(Claim(line.number, line.text[slice(*span)], CERTIFIED if ok else WRONG, said, WIDTH_RULE, [span]))
+
+
+def _value_width(doc) -> tuple[sp.Expr, str] | None:
+    """The width of a value, from the shape the text gives its value weights (one shape only)."""
+    from .shapes import read_dims
+
+    found = {m.group("dims").strip() for m in _VALUE_WEIGHTS.finditer(doc.text().replace("\n", " "))}
+    if len(found) != 1:
+        return None
+    declared = found.pop()
+    dims = read_dims(declared)
+    return (dims[-1], declared) if dims is not None and len(dims) == 2 else None

@@ -149,3 +149,33 @@ def test_parameters_named_in_index_notation_are_counted_by_their_indices():
     assert counts(LAYER_NORM.replace("$ 4D $", "$ 2D $")) == [("wrong", said)]
     one = LAYER_NORM.replace("there are two LayerNorm instances in each block", "there is one instance")
     assert counts(one.replace("$ 4D $", "$ 2D $")) == [("certified", "gamma_d: D + beta_d: D = 2*D")]
+
+
+HEADS = (
+    NOTES
+    + r"""
+It features $ A $ sets of weight matrices $ Q _{ d e a} $ where $ a \in \left \{ 0, \ldots, A-1 \right \} $
+and $ e \in \left \{ 0, \ldots, D/A - 1 \right \} $. The outputs are
+\begin{align}
+	y _{ bse a} & = w _{ bss' a} v _{ bs'ea }
+\end{align}
+and these \texttt{(B, S, D/A, A)}-shaped tensors are then concatenated.
+"""
+)
+
+
+def test_an_index_range_is_checked_against_the_shape_of_its_tensor():
+    """Goon's notes, line 140: e ∈ {0, ..., D/A} holds D/A + 1 values, where the (B, S, D/A, A)-shaped
+    tensors y_{bsea} give e a range of D/A."""
+
+    def ranges(text: str) -> list[tuple[str, str | None]]:
+        claims = audit_module(read_source(text, "latex")).claims
+        return [(c.verdict, c.value) for c in claims if "as many values as the shape" in c.rule]
+
+    shape = "the (B, S, D/A, A)-shaped tensors give it"
+    assert ranges(HEADS) == [
+        ("certified", f"a runs over A values; {shape} A"),
+        ("certified", f"e runs over D/A values; {shape} D/A"),
+    ]
+    planted = HEADS.replace("D/A - 1 \\right", "D/A \\right")
+    assert ranges(planted)[1] == ("wrong", f"e runs over 1 + D/A values; {shape} D/A")

@@ -122,3 +122,26 @@ def test_heads_concatenated_keep_every_entry():
     # two shapes that are not joined into one another: nothing to compare
     other = JOINED.replace("concatenated along the $e$-direction to re-form", "compared with")
     assert _joined(other) == []
+
+
+LAYER = (
+    "Outputs of an attention layer are the vectors $Y$ of shape $M \\times D_v$, at the top.\n\n"
+    "Values are $V = X W_v$ where $W_v$ is of shape $D_x \\times D_v$. The value vectors have the same "
+    "dimension as the output vectors.\n"
+)
+
+
+def test_outputs_are_as_wide_as_the_values():
+    """CS231n's notes, line 80: outputs said to be M x D_k where the value weights make values
+    D_v wide (a real error in the notes)."""
+    from symattn.grading.audit.outputs import WIDTH_RULE
+
+    def verdicts(text: str) -> list[tuple[int, str, str | None]]:
+        return [(c.line, c.verdict, c.value) for c in audit_claims(text) if c.rule == WIDTH_RULE]
+
+    said = "as wide as a value: D_v (W_v of shape D_x × D_v)"
+    assert verdicts(LAYER) == [(1, "certified", said)]
+    assert verdicts(LAYER.replace("M \\times D_v$, at", "M \\times D_k$, at")) == [(1, "wrong", said)]
+    # value weights of two shapes in one text: which one the outputs follow is not guessed
+    two = LAYER + "\nLater, $W_v$ is of shape $D_x \\times D_k$.\n"
+    assert verdicts(two) == []

@@ -1,0 +1,69 @@
+"""What a normalisation divides by: the standard deviation, not the variance.
+
+Layer normalisation (and batch normalisation, and a z-score) subtracts the mean and divides by
+the standard deviation, so that the result has variance 1: dividing x − μ by the variance σ²
+gives a variance of 1/σ². Goon's notes name the two statistics "mean and variance ... μ_bs and
+σ_bs, respectively" and then divide by σ_bs. A careful reader flags the pair: a quantity the text
+calls the variance, used as the divisor of a centred value (``(x - μ)/σ``), without a square root.
+
+The claim stands on the line that names the variance, through the line of the formula that
+divides by it (the next display of the paragraph, or the paragraph after it); a name the text
+calls the standard deviation, or a divisor under a square root (``\\sqrt{\\sigma^2 + \\epsilon}``),
+is what a normalisation should divide by, and is certified.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .context import AuditContext
+from .document import Line
+from .match import CERTIFIED, WRONG, Claim, inside
+from .said import Said
+
+RULE = "normalisation: a centred value is divided by the standard deviation (the square root of the variance)"
+#: "whose mean and variance over the d-index are ⟨mu_bs⟩ and ⟨sigma_bs⟩, respectively".
+_NAMED = re.compile(
+    r"\bmean\s+and\s+(?P<what>variance|standard\s+deviation)\b(?:[^.⟨⟩]|⟨[^⟨⟩]*⟩){0,80}?\b(?:are|is)\s+"
+    r"⟨\s*(?P<mean>[^⟨⟩,]+?)\s*⟩\s*(?:,\s*)?and\s+⟨\s*(?P<spread>[^⟨⟩,]+?)\s*⟩",
+    re.I,
+)
+
+
+def divisor_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    for m in _NAMED.finditer(line.text):
+        span = (m.start("spread") - 1, m.end("spread") + 1)
+        if inside(covered, *span):
+            continue
+        mean, spread = (re.escape(m.group(k).strip()) for k in ("mean", "spread"))
+        # (z_bsd - mu_bs)/(sigma_bs): the centred value over the spread, as the reader writes it
+        divided = re.compile(rf"-\s*{mean}\s*\)\s*/\s*\(?\s*(?P<root>sqrt\s*\(\s*)?{spread}\b")
+        found = _divided_in(au, line, divided)
+        if found is None:
+            continue
+        at, rooted = found
+        variance = m.group("what").lower() == "variance"
+        ok = rooted if variance else not rooted
+        said = Said(
+            "divided by the standard deviation"
+            if ok
+            else "dividing by the variance leaves a variance of 1/σ²: normalising divides by its square root"
+        )
+        claim = Claim(line.number, line.text[slice(*span)], CERTIFIED if ok else WRONG, said, RULE, [span])
+        claim.through = at if at != line.number else 0
+        add(claim)
+
+
+def _divided_in(au: AuditContext, line: Line, divided: re.Pattern) -> tuple[int, bool] | None:
+    """The line of the formula, in this paragraph or the one after, that divides a centred value
+    by the spread, and whether under a square root; None when none does."""
+    candidates = [*au.doc.block(line), *au.doc.block_number(line.block + 1)]
+    for x in candidates:
+        if x.number < line.number:
+            continue
+        for _tex, plain, _s, _e in x.formulas:
+            hit = divided.search(plain)
+            if hit:
+                return x.number, bool(hit.group("root"))
+    return None
