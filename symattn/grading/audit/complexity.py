@@ -381,6 +381,8 @@ def chain_claims(au, line, add, covered) -> None:
         verdicts = [_same_under(a, b, relations) for a, b in pairwise(classes)]
         if None in verdicts:
             continue
+        if not all(verdicts) and _held(au, line, start, end, classes, relations, verdicts):
+            continue  # a letter left over is given a value or spoken of: it may be held fixed
         k = next((k for k, ok in enumerate(verdicts) if not ok), 0)  # the first pair that differs
         pair = [Said("O(", Math(_leading(c)), ")") for c in classes[k : k + 2]]
         said = Said.join(" is " if all(verdicts) else " is not ", pair)
@@ -388,6 +390,37 @@ def chain_claims(au, line, add, covered) -> None:
             said = said + Said(" once ", *_joined([Math(sp.Eq(a, b)) for a, b in relations]))
         verdict = CERTIFIED if all(verdicts) else WRONG
         add(Claim(line.number, line.text[start:end], verdict, said, CHAIN_RULE, [(start, end)]))
+
+
+#: Words that hold a size fixed or tie it to another, said before a chain that uses it.
+_FIXED = re.compile(r"\b(?:held|fixed|constant|chosen|of order|hardware|bounded|given|set to)\b", re.I)
+
+
+def _held(au, line, start: int, end: int, classes: list, relations: list, verdicts: list) -> bool:
+    """Whether a letter by which two neighbours differ (or one the relations tie to them) is
+    given a value, or held fixed in words, before the chain in its paragraph ("with the head
+    width held at ⟨H = 64⟩", "⟨R⟩ of order ⟨√S⟩", "for GPT-2 small, ⟨A = 12⟩"): the text may
+    then mean the classes to agree."""
+    k = verdicts.index(False)
+    names = {s.name for s in (_leading(classes[k]) / _leading(classes[k + 1])).free_symbols}
+    for a, b in relations:
+        tied = {s.name for s in a.free_symbols | b.free_symbols}
+        if tied & names:
+            names |= tied
+    paragraph = au.doc.block_text(line).replace("\n", " ")
+    found = paragraph.find(line.text[:start].strip()[-60:]) if line.text[:start].strip() else -1
+    before = paragraph[: found + len(line.text[:start].strip()[-60:])] if found >= 0 else line.text[:start]
+    before = au.previous_block(line).replace("\n", " ") + " " + before  # said just before, too
+    for sentence in re.split(r"(?<=[.;:!?])\s+", before):
+        for n in names:
+            letter = rf"(?<![\w^_]){re.escape(n)}(?![\w(])"
+            if re.search(
+                rf"⟨\s*{re.escape(n)}\s*(?:=|~|≈)\s*\d|(?<![\w⟨])\b{re.escape(n)}\s*=\s*\d", sentence
+            ):
+                return True  # given a value
+            if _FIXED.search(sentence) and re.search(rf"⟨[^⟨⟩]*{letter}[^⟨⟩]*⟩", sentence):
+                return True  # held fixed, or tied, in words
+    return False
 
 
 def _joined(parts: list) -> list:
@@ -454,7 +487,9 @@ _DIFFERENT = re.compile(
     r"⟨\s*(?P<n>[A-Z])\s*⟩\s+(?:different|distinct|separate)\s+(?:matrices|tensors|vectors|arrays)\s+"
     r"⟨\s*(?P<tensor>[A-Za-z]\w*(?:\^\(?\w+\)?)?_\(?(?P<indices>[a-z' ]+)\)?)\s*⟩"
 )
-_ELEMENTS = re.compile(r"^\s*(?:\w+\s+){0,2}?(?:elements|entries|numbers|values|floats)\b", re.I)
+_ELEMENTS = re.compile(r"^\s*(?:elements|entries)\b(?!\s+of\b)", re.I)
+#: "all of the ⟨O(SD^2)⟩ elements": every element of the tensors, not some of each.
+_ALL = re.compile(r"\ball\s+(?:of\s+)?(?:the\s+)?$", re.I)
 
 
 def elements_claims(au, line, add, covered) -> None:
@@ -468,6 +503,9 @@ def elements_claims(au, line, add, covered) -> None:
     for _tex, plain, start, end in line.formulas:
         if inside(covered, start, end) or not _ELEMENTS.match(line.text[end:]):
             continue
+        sentence, at = au.doc.sentence(line, start)
+        if not _ALL.search(sentence[:at]):
+            continue  # "the O(D^2) elements of each", "O(SD) nonzero entries": another count
         stated = read_big_o(plain, others=True, written=True)
         if stated is None:
             continue

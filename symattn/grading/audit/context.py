@@ -27,6 +27,8 @@ class AuditContext(Protocol):
     shapes_block: int
     axes: Axes
     index_letters: set[str] | None
+    #: The relations between sizes the text assumed so far (``F = 4D``): each letter and its value.
+    relations: list
 
     def premises(self, line: Line) -> dict: ...
 

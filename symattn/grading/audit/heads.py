@@ -112,7 +112,8 @@ SHARED_RULE = "heads shared: N copies replaced by a single one hold N times less
 #: "the ⟨A⟩ different key and value matrices are replaced by a single matrix each".
 _REPLACED = re.compile(
     r"⟨\s*(?P<n>[A-Za-z]\w*|\d+)\s*⟩\s+(?:different|distinct|separate)\s+[\w\s/-]{0,40}?"
-    r"(?:matrices|heads|tensors|projections)\s+(?:are|were|is)\s+replaced\s+by\s+(?:a\s+)?(?:single|one)\b",
+    r"(?:matrices|heads|tensors|projections)\s+(?:are|were|is)\s+replaced\s+by\s+(?:a\s+)?(?:single|one)\b"
+    r"(?P<group>[^.⟨]{0,40}?\bfor\s+each\s+group\s+of\s+⟨\s*(?P<g>[A-Za-z]\w*|\d+)\s*⟩)?",
     re.I,
 )
 #: "decreasing the memory-burden of the cache by a factor of ⟨A⟩".
@@ -121,7 +122,11 @@ _FACTOR = re.compile(
     r"⟨\s*(?P<f>[^⟨⟩]+?)\s*⟩",
     re.I,
 )
-_HELD = re.compile(r"\b(?:cache|memory|kv|key[- ]value|parameters|size|bytes)\b", re.I)
+_HELD = re.compile(r"\b(?:kv|key[- ]value)?[- ]?cache\b", re.I)
+#: What else a factor may count: other savings with the sharing, or memory beyond the cache.
+_ALSO = re.compile(
+    r"\b(?:together|combined|also|bits?|\d+-bit|quantiz\w*|precision|total|overall|weights)\b", re.I
+)
 
 
 def shared_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -136,13 +141,14 @@ def shared_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
             continue
         sentence, at = au.doc.sentence(line, start)
         m = next((m for m in _FACTOR.finditer(sentence) if m.start("f") - 1 <= at < m.end("f") + 1), None)
-        if m is None or not _HELD.search(sentence):
+        if m is None or not _HELD.search(sentence) or _ALSO.search(sentence):
             continue
         context = (au.previous_block(line) + "\n" + au.doc.block_text(line)).replace("\n", " ")
         replaced = list(_REPLACED.finditer(context))
         if not replaced:
             continue
-        copies, factor = read(replaced[-1].group("n")), read(m.group("f"))
+        last = replaced[-1]  # A heads shared in groups of G: each shared head stands for G
+        copies, factor = read(last.group("g") or last.group("n")), read(m.group("f"))
         if copies is None or factor is None:
             continue
         ok = sp.simplify(copies - factor) == 0

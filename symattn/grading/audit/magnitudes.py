@@ -1,16 +1,15 @@
-"""Words for how big a quantity is: "this is a small factor", "a large number".
+r"""Words for how big a quantity is: "this is a small factor".
 
 Goon's notes on flash attention end a derivation with ``H/R ~ H^2/M`` and then: "Since ``M ~
 10^5`` bytes on 2023 GPUs, this is a small factor for the typical head dimensions ``H ~ 64``".
 A careful reader puts the sentence's values into the formula just stated (64²/10⁵ ≈ 0.04) and
-checks the word. The words are vague, so only clear cases are decided:
-
-- **small** (tiny): certified at 0.1 or below, wrong at 1 or above (a "small factor" as large as
-  what it multiplies is none); between the two, nothing is decided;
-- **large** (big, huge): certified at 10 or above, wrong at 1 or below.
+checks the word. The words are vague, so only the clear case is decided: "a small factor" is
+certified at 0.1 or below and wrong at 10 or above; in between (a factor of 1.33, or of four, is
+a small multiplier to many authors) nothing is decided. "A small number" (eight heads) and "a
+large fraction" (half) speak of other scales, and "large" of what a factor multiplies: not read.
 
 The formula is the last relation written before the sentence, in its paragraph, whose last
-member holds only letters the sentence gives a value (``M \\sim 10^5``, ``H \\sim 64``, ``d =
+member holds only letters the sentence gives a value (``M \sim 10^5``, ``H \sim 64``, ``d =
 512``); the values given on the claim's own line are part of the claim.
 """
 
@@ -28,22 +27,18 @@ from .match import CERTIFIED, WRONG, Claim, inside
 from .said import Math, Said
 from .stated import Unreadable
 
-RULE = "magnitudes: a small factor is at most 0.1 and a large one at least 10 (at 1, neither)"
+RULE = "magnitudes: a small factor is at most 0.1, and one of 10 or more is not small (in between, neither)"
 _WORD = re.compile(
     r"\b(?:is|are|remains?|stays?|gives?|makes?)\s+(?:a|an|only\s+a)\s+"
-    r"(?:(?:very|rather|fairly)\s+)?(?P<word>small|tiny|large|big|huge)\s+(?:factor|number|ratio|fraction)\b",
+    r"(?:(?:very|rather|fairly)\s+)?(?P<word>small|tiny)\s+factor\b(?!\s+of\b)",
     re.I,
 )
 _GIVEN = re.compile(
     r"⟨\s*(?P<name>[A-Za-z]\w*)\s*(?:~|≈|=|\\sim|\\approx)\s*(?P<value>[0-9][0-9.^()eE+\-]*)\s*⟩"
 )
 _RELATION = re.compile(r"⟨(?P<formula>[^⟨⟩]*(?:~|≈|=)[^⟨⟩]*)⟩")
-#: Where a word's verdict is clear: (certified when, wrong when).
-_BOUNDS = {
-    "small": (lambda v: v <= sp.Rational(1, 10), lambda v: v >= 1),
-    "large": (lambda v: v >= 10, lambda v: v <= 1),
-}
-_SAME = {"tiny": "small", "big": "large", "huge": "large"}
+#: Where the word's verdict is clear: (certified when, wrong when).
+_BOUNDS = (lambda v: v <= sp.Rational(1, 10), lambda v: v >= 10)
 
 
 def magnitude_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -60,8 +55,7 @@ def magnitude_claims(au: AuditContext, line: Line, add: Callable, covered: list)
         if found is None:
             continue
         expression, value = found
-        word = _SAME.get(m.group("word").lower(), m.group("word").lower())
-        holds, fails = _BOUNDS[word]
+        holds, fails = _BOUNDS
         if holds(value):
             verdict = CERTIFIED
         elif fails(value):

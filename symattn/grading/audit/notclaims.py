@@ -59,8 +59,9 @@ _CHOICE = re.compile(
     r"|\bis set to\b",
     re.I,
 )
-#: Words that make two settings one quantity ("of width 64 for a model of 512", "in total").
-_COMBINED = re.compile(r"\b(?:width|size|dimension\w*|model|total|overall|altogether|all)\b", re.I)
+#: Two settings side by side, neither computed from the other: "4 layers with 4 heads each"
+#: (not "6 layers, 18 sublayers", where the second may be the first's count carried on).
+_EACH = re.compile(r"\bwith\s+⟨?\d+⟩?\s+[\w\s-]{1,30}?\beach\b(?!\s*,)", re.I)
 #: A figure of a run or a dataset.
 _REPORT = re.compile(
     r"\b(?:accurac(?:y|ies)|disk space|free space|trained (?:on|for|with)|took|wall.clock)\b"
@@ -101,7 +102,7 @@ def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool) -> str |
     if all(_label(line, s, e) or _LISTED.match(_formula_at(line, s) or "") for s, e in spans):
         return LABEL
     figures = _figures(sentence)
-    if _CHOICE.search(words) and figures <= 2 and not _COMBINED.search(words):
+    if _CHOICE.search(words) and (figures <= 1 or (figures == 2 and _EACH.search(sentence))):
         return CHOICE  # "we will use 4 layers with 4 heads each": two settings, neither computed
     if figures > 1:
         return None  # two figures of a setting or a run may be computed one from the other

@@ -45,6 +45,13 @@ _QUERIES = re.compile(
     re.I,
 )
 _OUTPUT = re.compile(r"\boutput\b[^.⟨]{0,40}?⟨(?P<dims>[^⟨⟩]*×[^⟨⟩]*)⟩\s*(?:tensor|array)\b", re.I)
+#: What makes the output something else than attention's own (batch, queries, value width): heads
+#: joined or taken one at a time, a projection, a reduction, the weights, or a layout of its own.
+_TRANSFORMED = re.compile(
+    r"\b(?:heads?|per-head|project\w*|concatenat\w*|linear|dense|mean|average\w*|pool\w*|sum\w*|"
+    r"max\w*|softmax|weights?|scores?|logits?|norm\w*|residual|layout|transpos\w*|axes|axis|order)\b",
+    re.I,
+)
 
 
 def example_output_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -62,6 +69,10 @@ def example_output_claims(au: AuditContext, line: Line, add: Callable, covered: 
         paragraph = au.doc.block_text(line)
         head = paragraph[: paragraph.find(line.text)] if line.text in paragraph else ""
         given = head + line.text[: m.start()] + " " + end_of_sentence
+        if _TRANSFORMED.search(head + line.text[:end] + end_of_sentence) or re.match(
+            r"\s*⟩?\s*(?:tensor|array)?\s*\(", line.text[end:]
+        ):
+            continue  # "through a linear layer of width 6: the output is ...", "(queries, width, batch)"
         expected = (_given(_BATCH, given), _queries(given), _given(_VALUES, given))
         keys = _given(_KEYS, given)
         said = Said(_shape(expected))
@@ -104,6 +115,12 @@ _SAID_OUTPUT = re.compile(
     r"|shape\s*\((?P<axes>[^()]*)\))",
     re.I,
 )
+#: What takes the tokens' axis away between the self-attention and its output said.
+_REDUCED = re.compile(
+    r"\b(?:pool\w*|mean|average\w*|sum\w*|max\w*|first|last|cls|classif\w*|head|project\w*|linear|"
+    r"select\w*|tak(?:e|es|ing)|reduc\w*|flatten\w*|readout|class\w*)\b|\[CLS\]",
+    re.I,
+)
 _WIDTH = re.compile(r"⟨\s*(?:bold\()?y\)?_\(?\w+\)?[^⟨⟩]*∈\s*R\^\(?(?P<width>\w+)\)?\s*⟩")
 
 
@@ -115,9 +132,10 @@ def self_attention_output_claims(au: AuditContext, line: Line, add: Callable, co
             continue
         paragraph = au.doc.block_text(line)
         head = paragraph[: paragraph.find(line.text)] if line.text in paragraph else ""
-        given = list(_SELF_INPUT.finditer(head + line.text[: m.start()]))
-        if not given:
-            continue
+        before = head + line.text[: m.start()]
+        given = list(_SELF_INPUT.finditer(before))
+        if not given or _REDUCED.search(before[given[-1].end() :] + line.text[m.start() : m.end()]):
+            continue  # "... and then pools over the tokens. The output has shape (batch size, d)"
         axes = _axes(given[-1].group("axes"))
         if len(axes) != 3:
             continue
@@ -142,8 +160,10 @@ def _axes(text: str) -> list[str]:
 # -- attention maps: one weight per query and key -----------------------------------------------
 _MAPS = re.compile(r"\battention[_ ](?:maps?|weights|matri(?:x|ces)|probabilities)\b", re.I)
 _TENSOR_SHAPE = re.compile(r"\b(?:tensor|array)s?\s+of\s+shape\s*[\[(](?P<axes>[^\[\]()]*)[\])]", re.I)
-_POSITIONAL = re.compile(r"seq|len|token|time|step|position|quer|key|^[nmtsl]$", re.I)
-_NOT_POSITIONAL = re.compile(r"batch|head|hidden|dim|feature|channel|model|^[bhd]$|^d_", re.I)
+#: Axes named in words: a query's or a key's position, or something else. A single letter names
+#: either (N is the heads in one text and the length in another): it decides nothing.
+_POSITIONAL = re.compile(r"seq|len|token|time|step|position|quer|key|src|tgt|target|source", re.I)
+_NOT_POSITIONAL = re.compile(r"batch|head|hidden|dim|feature|channel|model|width|embed|class", re.I)
 WEIGHTS_RULE = "attention maps: one weight per query and key, so the last two axes run over positions"
 
 
@@ -154,26 +174,51 @@ def weights_shape_claims(au: AuditContext, line: Line, add: Callable, covered: l
     for m in _TENSOR_SHAPE.finditer(line.text):
         if inside(covered, *m.span()):
             continue
-        sentence, _at = au.doc.sentence(line, m.start())
-        paragraph = au.doc.block_text(line)
-        upto = paragraph[: paragraph.find(sentence) + len(sentence)] if sentence in paragraph else sentence
-        if not _MAPS.search(upto[-400:]):
+        sentence, at = au.doc.sentence(line, m.start())
+        if not _of_the_maps(au, line, sentence, at):
             continue
         axes = _axes(m.group("axes"))
-        if len(axes) < 2:
-            continue
+        if len(axes) < 2 or any(len(a.strip("⟨⟩ ")) == 1 for a in axes):
+            continue  # single letters: which is a position, the text's convention says
         last = axes[-2:]
-        if all(_POSITIONAL.search(a) and not _NOT_POSITIONAL.search(a) for a in last):
+        positional = [a for a in axes if _POSITIONAL.search(a) and not _NOT_POSITIONAL.search(a)]
+        if len(positional) == len(last) and all(a in positional for a in last):
             verdict = CERTIFIED
-        elif any(_NOT_POSITIONAL.search(a) and not _POSITIONAL.search(a) for a in last):
-            verdict = WRONG
+        elif len(positional) < 2 and any(
+            _NOT_POSITIONAL.search(a) and not _POSITIONAL.search(a) for a in last
+        ):
+            verdict = WRONG  # one position axis in all: no query and key for each weight
         else:
-            continue
+            continue  # the positions elsewhere ("heads last"): a layout of the text's own
         if verdict == CERTIFIED:
             said = Said("the last two axes ", " × ".join(last), ": one weight per query and key")
         else:
-            said = Said("the last two axes run over the queries and the keys, not ", " × ".join(last))
+            said = Said("one weight per query and key needs two position axes, not ", " × ".join(last))
         add(Claim(line.number, line.text[m.start() : m.end()], verdict, said, WEIGHTS_RULE, [m.span()]))
+
+
+#: A sentence that goes on with the one before: "Each element is ...", "They are ...".
+_PRONOUN = re.compile(
+    r"\s*(?:(?:each|every)\s+(?:element|one|entry|item|of\s+them)|(?:it|they|these|this|which)\s+(?:is|are))\b",
+    re.I,
+)
+
+
+def _of_the_maps(au: AuditContext, line: Line, sentence: str, at: int) -> bool:
+    """The shape's sentence speaks of the attention maps: they are its subject ("the attention
+    weights are a tensor of shape ..."), or the sentence before names them and this one goes on
+    with a pronoun ("Each element is a tensor of shape ..."), never another noun ("The hidden
+    states are a tensor of shape ...")."""
+    own = re.split(r"[;:,]", sentence[:at])[-1]  # the clause the shape stands in
+    if _MAPS.search(own):
+        return True
+    if not _PRONOUN.match(own):
+        return False
+    paragraph = au.doc.block_text(line).replace("\n", " ")
+    found = paragraph.find(sentence.strip()[:40])
+    before = paragraph[:found] if found > 0 else ""
+    last = re.split(r"(?<=[.!?])\s+", before.strip())[-1] if before.strip() else ""
+    return bool(_MAPS.search(last))
 
 
 # -- heads joined: a concatenation keeps every entry ---------------------------------------------
@@ -188,6 +233,7 @@ def joined_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
     a (B, S, D)-shaped tensor": the entries before and after are as many, so the products of the
     sizes agree (in the text's letters). The claim stands on the line of the first shape, through
     the line of the second."""
+    from . import letters
     from .letters import read
 
     for m in SHAPED.finditer(line.text):
@@ -202,11 +248,19 @@ def joined_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
             or not _JOINED.search(sentence[shaped[k].end() : shaped[k + 1].start()])
         ):
             continue  # no shape formed after this one, or no joining between the two
+        if _DROPPED.search(sentence):
+            continue  # averaged, summed or taken over an axis: entries are not kept
         sizes = [[read(a.strip("⟨⟩ ")) for a in _axes(s.group("axes"))] for s in shaped[k : k + 2]]
         if any(x is None for s in sizes for x in s) or len(sizes[0]) <= len(sizes[1]):
             continue
-        before, after = (sp.Mul(*s) for s in sizes)
+        # the relations the text states between sizes, in its math or its words ("since D = AH")
+        relations = [(r, v) for r, v in au.relations] + _said_relations(sentence)
+        before, after = (letters.assumed(sp.Mul(*s), relations) for s in sizes)
         ok = sp.simplify(before - after) == 0
+        ratio = sp.simplify(before / after)
+        vanished = all(sizes[0].count(x) >= sizes[1].count(x) for x in sizes[1])
+        if not ok and ratio.free_symbols and not vanished:
+            continue  # letters the text relates in a way not read here (D = AH in a table)
         said = Said(Math(before), " entries before" + (" and after" if ok else ", not "))
         if not ok:
             said = said + Said(Math(after))
@@ -215,6 +269,26 @@ def joined_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
         claim = Claim(line.number, line.text[m.start() : m.end()], verdict, said, JOINED_RULE, [m.span()])
         claim.through = formed if formed != line.number else 0
         add(claim)
+
+
+#: Words that take entries away: an average, a sum or a selection over an axis.
+_DROPPED = re.compile(
+    r"\b(?:averag\w*|mean|summ?\w*|pool\w*|max\w*|select\w*|slic\w*|index\w*|drop\w*)\b", re.I
+)
+
+
+def _said_relations(sentence: str) -> list[tuple[sp.Symbol, sp.Expr]]:
+    """``D = AH`` said in a sentence, in its math or its words: the letter and what it equals."""
+    from .letters import read
+
+    out = []
+    for m in re.finditer(
+        r"(?<![\w^_])(?P<a>[A-Z])\s*=\s*(?P<b>[A-Z]{2,3}|[A-Z]\s*[*·]\s*[A-Z])(?![\w(])", sentence
+    ):
+        value = read(m.group("b"))
+        if value is not None:
+            out.append((sp.Symbol(m.group("a"), positive=True), value))
+    return out
 
 
 def _line_of(au: AuditContext, line: Line, after: int, text: str) -> int:

@@ -136,6 +136,8 @@ RULES = (
     positions.bit_claims,
     restated.restated_claims,  # last: a figure no other rule read
 )
+#: An O-class in a formula: ``O(S)``, ``\mathcal{O}`` read as ``(O) (``.
+_BIG_O_CLASS = re.compile(r"(?<![A-Za-z_])\(?O\)?\s*\(")
 #: Words of a limit an approximation is taken in (≫ is read "gg"): the audit does not take limits.
 _ASYMPTOTIC = re.compile(
     r"≫|≪|\bgg\b|\bll\b|much (?:greater|larger|smaller|less)|dominat|negligible|limit", re.I
@@ -405,7 +407,16 @@ class Auditor:
             return False
         if _matrices(line, start):
             return False  # bold capitals are matrices: the letters rules multiply sizes, which commute
+        if _BIG_O_CLASS.search(line.text[start:end]):
+            return False  # O(S R) = O(S): classes, the complexity rules' to read, not O times S R
         given = {k: v for k, v in self.premises(line, start).items() if k not in drop}
+        if (
+            relations == ["≈"]
+            and members[0][0] == "sym"
+            and len(members[0][1]) == 1
+            and members[0][1] not in given
+        ):
+            return False  # "P ≈ 12 L d^2": a letter named by an approximation, a premise of what follows
         values = [letters.value(m, given, self.relations) for m in members]
         if any(v is None for v in values):
             return False

@@ -58,6 +58,8 @@ class Shapes:
         self.weights: dict[int, dict[str, tuple]] = {}
         #: Matrices the text lists by their columns (X = [x_1, ..., x_n] ∈ R^(d × n)).
         self.columns: set[str] = set()
+        #: What each name was last made from: the data matrix of ``Q = X W_q`` (X), else None.
+        self.made_from: dict[str, str | None] = {}
 
     def declare(self, name: str, shape: Shape) -> None:
         self.known[name] = shape
@@ -411,7 +413,9 @@ def shape_claims(au, line, add, covered) -> None:
             # Q = X W_q defines Q (anew, where a section reuses the letter): its product is
             # checked, its left side takes the shape the right side makes
             made = next((s for s in reversed(found[1:]) if s is not None), None)
-            unaligned = _unaligned(au, name, made, premises)
+            data = _data_of(members[1]) if len(members) == 2 else None
+            unaligned = _unaligned(au, name, made, premises, data)
+            shapes.made_from[name] = data
             if unaligned is not None:
                 claim(start, end, False, unaligned, rule)
                 continue
@@ -432,6 +436,8 @@ def shape_claims(au, line, add, covered) -> None:
         if inside(covered, *m.span()):
             continue
         subject = _subject(line, m.start())
+        if subject is not None and re.fullmatch(r"\s*\d[\d,.]*\s*", subject[1]):
+            continue  # "8 heads of dimension 64": a count of things, each of that size
         dims = read_dims(m.group("dims"))
         if subject is not None and dims is not None and not _bare(subject[1]) and "×" not in subject[1]:
             stated(subject[1], dims, subject[2], m.end())
@@ -447,16 +453,22 @@ _PARTNER = {"Q": "K", "K": "Q"}
 _ROLES = re.compile(r"\bquer(?:y|ies)\b.*\bkeys?\b|\bkeys?\b.*\bquer(?:y|ies)\b", re.I | re.S)
 
 
-def _unaligned(au, name: str, made: Shape | None, premises: dict):
+def _unaligned(au, name: str, made: Shape | None, premises: dict, data: str | None):
     """Why queries (or keys) defined anew as ``made`` can no longer be matched with the keys (or
     queries) the text has: the rows of Q and K are dotted, so their widths must agree
-    (``Q = X W_q`` with ``W_q`` of width D_v, where the keys ``K = X W_k`` have width D_k). None
-    when they agree, or when the text does not speak of queries and keys."""
+    (``Q = X W_q`` with ``W_q`` of width D_v, where the keys ``K = X W_k`` have width D_k). Read
+    only where both are made alike, the data times a weight on its right (``X W_q``, ``X W_k``:
+    rows are the vectors), in a text that speaks of queries and keys, does not let their widths
+    differ (additive attention) and does not make them equal in so many words (``d_q = d_k``)."""
     partner = _PARTNER.get(name)
     other = au.shapes.known.get(partner) if partner else None
     if made is None or other is None or len(made) != 2 or len(other) != 2:
         return None
+    if data is None or au.shapes.made_from.get(partner) != data:
+        return None  # Q = W_q^T X^T (columns), Q = U V (something else): not the keys' kind
     if _same(made[1], other[1], premises) or not au.doc.once("roles of Q and K", _speaks_of_roles):
+        return None
+    if _equated_in(au.doc.text(), made[1], other[1]):
         return None
     from .said import Tex
 
@@ -473,7 +485,33 @@ def _unaligned(au, name: str, made: Shape | None, premises: dict):
 
 
 def _speaks_of_roles(doc) -> bool:
-    return bool(_ROLES.search(doc.text()))
+    text = doc.text()
+    return bool(_ROLES.search(text)) and not _WIDTHS_DIFFER.search(text)
+
+
+#: A text that lets queries and keys have widths of their own (additive attention).
+_WIDTHS_DIFFER = re.compile(
+    r"\badditive\b|\bneed\s+not\s+(?:agree|match|be\s+equal)|\bdifferent\s+(?:lengths|dimensions|widths|sizes)\b",
+    re.I,
+)
+
+
+def _data_of(node) -> str | None:
+    """The data matrix a product starts with when a weight stands on its right (``X W_q``: X)."""
+    if node[0] != "mul":
+        return None
+    left = node[1]
+    while left[0] == "mul":
+        left = left[1]
+    return left[1] if left[0] == "sym" and not left[1].startswith("W") else None
+
+
+def _equated_in(text: str, a: sp.Expr, b: sp.Expr) -> bool:
+    """The text writes the two sizes equal: ``d_q = d_k``."""
+    x, y = (re.escape(str(v)) for v in (a, b))
+    return bool(
+        re.search(rf"⟨[^⟨⟩]*(?<![\w]){x}\s*=\s*{y}(?![\w])|⟨[^⟨⟩]*(?<![\w]){y}\s*=\s*{x}(?![\w])", text)
+    )
 
 
 _BY_ITEMS = re.compile(r"\s*([A-Z])\s*=\s*\[\s*([a-z])_1\s*,.*?,\s*[a-z]_(\w+)\s*\]\s*")
@@ -712,7 +750,10 @@ def parameter_claims(au, line, add, covered) -> None:
         stated = read(m.group("count")) if m else None
         if stated is None:
             continue
-        copies = _INSTANCES.search(sentence)
+        if _OTHER_NORM.search(sentence):
+            continue  # "RMSNorm, which drops the bias": other parameters than those declared
+        clause = _clause(sentence, at)  # "A single instance has 2D, and the two together have 4D"
+        copies = None if _ONE_EACH.search(clause) else _INSTANCES.search(clause)
         times = int(_NUMBER_WORDS.get(copies.group("n").lower(), copies.group("n"))) if copies else 1
         total = times * sum(sp.Mul(*shape) for shape in weights.values())
         ratio = sp.simplify(stated / total)
@@ -738,6 +779,25 @@ _TRAINABLE = re.compile(r"⟨(?P<names>[^⟨⟩]+)⟩\s+(?:is|are)\s+(?:the\s+)?
 _INSTANCES = re.compile(
     r"\b(?P<n>two|three|four|five|six|eight|\d+)\s+(?:\S+\s+){0,2}?(?:instances|copies)\b", re.I
 )
+#: A count said of one instance: "each of the two instances has", "a single instance", "each LayerNorm".
+_ONE_EACH = re.compile(
+    r"\beach\s+(?:of\b|one\b|instance\b|copy\b|layer\s*norm\b|layernorm\b)|\bsingle\b|\bper\s+instance\b",
+    re.I,
+)
+#: A normalisation with other parameters than the ones declared.
+_OTHER_NORM = re.compile(
+    r"\bRMS\s*Norm\b|\bdrops?\s+the\s+bias\b|\bwithout\s+(?:a\s+)?bias\b|\bno\s+bias\b", re.I
+)
+
+
+def _clause(sentence: str, at: int) -> str:
+    """The clause of ``sentence`` that holds position ``at``: cut at ", and", ", but", ";"."""
+    cuts = [0] + [m.end() for m in re.finditer(r",\s*(?:and|but|while|whereas)\b|;", sentence)]
+    start = max(c for c in cuts if c <= at)
+    ends = [m.start() for m in re.finditer(r",\s*(?:and|but|while|whereas)\b|;", sentence) if m.start() > at]
+    return sentence[start : min(ends) if ends else len(sentence)]
+
+
 _NUMBER_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "eight": "8"}
 
 

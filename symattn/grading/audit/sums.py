@@ -348,7 +348,10 @@ def normalisation_claims(au: AuditContext, line: Line, add: Callable, covered: l
                 r"(?:$|[,.;=]|hspace)", after
             ):
                 continue  # the fraction is a factor of a member (sum_j frac V_jd): that member is not judged
-            if _norm(summand) == _norm(numerator) and index not in _indices_in(numerator):
+            if _norm(summand) == _norm(numerator) and not _holds(numerator, index):
+                sentence, _at = au.doc.sentence(line, start)
+                if _UNIFORM.search(sentence + " " + line.text[end:]):
+                    continue  # "the weights are all 1/n: attention is a plain average": the text's point
                 said = Said(
                     "1/n for n terms: the summand of the sum over ",
                     Math(sp.Symbol(index)),
@@ -362,8 +365,8 @@ def normalisation_claims(au: AuditContext, line: Line, add: Callable, covered: l
                     for x in _indices_in(numerator)
                     if _norm(_renamed(numerator, x, index)) == _norm(summand)
                 ]
-                if not free or index in _indices_in(numerator):
-                    continue
+                if not free or _holds(numerator, index) or not _POSITIVE.match(numerator):
+                    continue  # positive terms only: exp(...) or e^(...), not raw scores s_i
                 said = Said(
                     "positive terms that sum to 1 over ",
                     Math(sp.Symbol(free[0])),
@@ -373,6 +376,17 @@ def normalisation_claims(au: AuditContext, line: Line, add: Callable, covered: l
                 verdict = CERTIFIED
             add(Claim(line.number, line.text[start:end], verdict, said, NORMALISING_RULE, [(start, end)]))
             break
+
+
+#: The text says the weights come out uniform: its own point, not a slip.
+_UNIFORM = re.compile(r"1\s*/\s*n|\buniform\w*|\b(?:plain|simple)\s+average|\ball\s+equal|\bconstant\b", re.I)
+#: A numerator that is positive whatever its argument: an exponential.
+_POSITIVE = re.compile(r"\s*(?:exp\s*\(|e\^)")
+
+
+def _holds(text: str, index: str) -> bool:
+    """``text`` holds ``index``: in a subscript of indices, or standing alone (``s_t(i,j)``)."""
+    return index in _indices_in(text) or bool(re.search(rf"(?<![A-Za-z_]){index}(?![A-Za-z_])", text))
 
 
 def _closing(text: str, at: int) -> str | None:

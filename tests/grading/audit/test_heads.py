@@ -86,3 +86,25 @@ def test_copies_replaced_by_one_shrink_what_they_hold_by_their_number():
     assert verdicts(MQA) == [(5, "certified")]
     assert verdicts(MQA.replace("factor of $A$", "factor of $A^2$")) == [(5, "wrong")]
     assert verdicts(MQA.replace("are replaced by a single", "are kept beside a single")) == []
+
+
+def test_heads_shared_in_groups_shrink_the_cache_by_the_group():
+    """Grouped-query attention (a hostile review's case): A heads shared one per group of G make
+    the cache G times smaller; savings counted together with others are not read."""
+    from symattn.grading.audit.heads import SHARED_RULE
+
+    gqa = (
+        "In grouped-query attention, the $A$ different key and value heads are replaced by a single head "
+        "for each group of $G$ query heads. This reduces the kv-cache, cutting its memory "
+        "by a factor of $G$.\n"
+    )
+
+    def verdicts(text: str) -> list[str]:
+        return [c.verdict for c in audit_claims(text) if c.rule == SHARED_RULE]
+
+    assert verdicts(gqa) == ["certified"]
+    assert verdicts(gqa.replace("factor of $G$", "factor of $A$")) == ["wrong"]
+    also = MQA.replace(
+        "decreasing\nthe memory-burden", "together with 8-bit storage, decreasing\nthe memory-burden"
+    )
+    assert verdicts(also) == []

@@ -27,7 +27,10 @@ def test_a_small_factor_is_put_to_the_values_its_sentence_gives():
     [
         (("H \\sim 64", "H \\sim 2048"), [("wrong", "H^2/M ≈ 41.9 with H = 2048, M = 100000")]),
         (("H \\sim 64", "H \\sim 200"), []),  # 0.4: between clearly small and clearly not
-        (("a small factor", "a large factor"), [("wrong", "H^2/M ≈ 0.041 with H = 64, M = 100000")]),
+        (("H \\sim 64", "H \\sim 1024"), [("wrong", "H^2/M ≈ 10.5 with H = 1024, M = 100000")]),
+        # "a large factor" speaks of what a factor multiplies; "a small number" of another scale
+        (("a small factor", "a large factor"), []),
+        (("this is a small factor", "this is a small number"), []),
         (("H \\sim 64", "H"), []),  # a letter the sentence gives no value: nothing to put in
     ],
 )

@@ -94,6 +94,9 @@ STILL_CLAIMS = {
     # two settings that make one quantity: the second may be computed from the first
     "settings that make a width": "We will use 8 heads of width 32 in a model of 512.",
     "settings that make a total": "We will use 4 layers with 4 heads each, 16 in total.",
+    # a hostile review's: the second figure carried on from the first (and wrong)
+    "a count carried on": "We stack 6 encoder layers, 18 sublayers.",
+    "a count of another kind": "We run 8 heads, 16 key heads in MQA.",
 }
 
 

@@ -85,7 +85,7 @@ def test_attention_maps_hold_one_weight_per_query_and_key():
     assert _weights(MAPS) == [
         ("certified", "the last two axes SeqLen × SeqLen: one weight per query and key")
     ]
-    said = "the last two axes run over the queries and the keys, not SeqLen × Heads"
+    said = "one weight per query and key needs two position axes, not SeqLen × Heads"
     assert _weights(MAPS.replace("SeqLen, SeqLen]", "SeqLen, Heads]")) == [("wrong", said)]
     assert (
         _weights(MAPS.replace("[Batch, Heads, SeqLen, SeqLen]", "[Batch, Queries, Keys]"))[0][0]
@@ -145,3 +145,25 @@ def test_outputs_are_as_wide_as_the_values():
     # value weights of two shapes in one text: which one the outputs follow is not guessed
     two = LAYER + "\nLater, $W_v$ is of shape $D_x \\times D_k$.\n"
     assert verdicts(two) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a hostile review's: single letters (N is the heads in the JAX book), another subject
+        "The attention weights of the JAX model are a tensor of shape [B, T, N], one weight per query "
+        "and head.\n",
+        "We store the attention weights for plotting. The hidden states are a tensor of shape "
+        "(batch, seq_len, d_model).\n",
+        "Each element is a tensor of shape [batch, queries, keys, heads], since our einsum puts the "
+        "heads last, after we store the attention weights.\n",
+    ],
+)
+def test_shapes_that_are_not_of_the_maps_or_in_letters_are_not_read(text):
+    assert _weights(text) == []
+
+
+def test_an_output_taken_further_is_not_read_as_attentions_own():
+    """A projection after the heads (D2L's multi-head example) makes another width."""
+    text = EXAMPLE.replace("Given that, we expect", "After an output projection to width $8$, we expect")
+    assert _verdicts(text.replace("2 \\times 1 \\times 4", "2 \\times 1 \\times 8")) == []

@@ -56,6 +56,11 @@ def test_shares_of_one_whole(sentence, verdict, said):
         "The model reaches 94% accuracy on the test set and 90% on validation.",  # shares of two wholes
         "Each head has a probability of 60% to attend to the first token, and 70% to the last.",
         "We split the data into two halves, keeping 50% of it.",  # one share only
+        # a hostile review's: shares of overlapping events, a change, conditional shares, other parts
+        "The probability of rain on Saturday is 60% and the probability of rain on Sunday is 70%.",
+        "The probability of error drops from 12% to 8% with the larger model.",
+        "The probability of a token being masked is 15%, and of those, 80% are replaced by [MASK].",
+        "We split the documents into paragraphs, and 30% of them into sentences, and 10% into words.",
     ],
 )
 def test_percentages_that_are_no_parts_of_one_whole_are_not_read(sentence):
