@@ -79,6 +79,8 @@ class Proposition:
     rule: str
     #: Whether ``about`` may stand anywhere in the sentence, after the words too.
     about_anywhere: bool = False
+    #: Figures on the line that are the claim's premise ("normalizing the weights to 1"): part of it.
+    premise: re.Pattern | None = None
 
 
 # --- the facts, each established by SymPy ---------------------------------------------------
@@ -124,6 +126,24 @@ def _averaged() -> Said:
         "a row of attention's output is a weighted average of the values",
     )
     return Said("a row of the output is ∑_j p_j v_j, the weights positive and summing to 1")
+
+
+@functools.cache
+def _shifted() -> Said:
+    from ...core.softmax import softmax_rows
+
+    z = sp.symbols("z1:4", real=True)
+    c = sp.Symbol("c", real=True)
+    plain, shifted = (softmax_rows(sp.Matrix([[x + k for x in z]])) for k in (0, c))
+    _established(
+        all(sp.simplify(a - b) == 0 for a, b in zip(plain, shifted, strict=True)),
+        "adding one term to every score leaves the softmax unchanged",
+    )
+    return Said("softmax(z + c) = softmax(z): a term the same for every key cancels in the normalisation")
+
+
+def _judge_shift(m: re.Match, sentence: str, at: int) -> bool | None:
+    return True  # "disappears", "cancels", "drops out": what the words say holds
 
 
 def _judge_averaged(m: re.Match, sentence: str, at: int) -> bool | None:
@@ -360,6 +380,19 @@ _EQUIVARIANT_RULE = (
 )
 
 PROPOSITIONS = (
+    Proposition(
+        "a term the same for every key cancels in the softmax",
+        re.compile(
+            r"\b(?:this|that|the\s+(?:final|last|constant|common)|such\s+a)\s+term\s+"
+            r"(?P<word>disappears|cancels(?:\s+out)?|drops\s+out|vanishes)\b"
+        ),
+        re.compile(r"\b(?i:normaliz\w*|normalis\w*|softmax)\b[^.;]{0,120}$"),
+        re.compile(r"gradient|jacobian|derivative|mask|residual|layer\s*norm" + _ELSEWHERE, re.I),
+        _judge_shift,
+        _shifted,
+        "meaning: a term the same for every key cancels in the softmax (symattn.core.softmax, SymPy)",
+        premise=re.compile(r"\bnormali[sz]\w*[^.;⟨]{0,60}?\bto\s+(?P<figure>⟨\s*1\s*⟩)", re.I),
+    ),
     Proposition(
         "a weighted average of the values",
         re.compile(
@@ -631,7 +664,8 @@ def facts_in_words(au, line, add, covered) -> None:
             if holds is None:
                 continue
             text = line.text[span[0] : span[1]]
-            add(Claim(line.number, text, CERTIFIED if holds else WRONG, p.fact(), p.rule, [span]))
+            spans = [span] + [q.span("figure") for q in (p.premise.finditer(line.text) if p.premise else ())]
+            add(Claim(line.number, text, CERTIFIED if holds else WRONG, p.fact(), p.rule, spans))
     _listed(au, line, add, covered)
     _examples(line, add, covered)
     _parts(line, add, covered)

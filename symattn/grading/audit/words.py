@@ -647,11 +647,28 @@ _BEYOND = re.compile(
 )
 
 
+#: "only terms within the chosen valid length (2, 6) are nonzero".
+_WITHIN = re.compile(
+    r"\bonly\s+(?:the\s+)?(?:terms|weights|entries|columns|values)\s+within\s+(?:the\s+)?(?:chosen\s+)?"
+    r"valid\s+lengths?\s+(?P<given>⟨[^⟨⟩]*\d[^⟨⟩]*⟩|\d+(?:\s*(?:,|and)\s*\d+)*)\s+(?:are|is|remain|stay)\s+"
+    r"(?P<word>nonzero|non-zero|positive|zero)\b",
+    re.I,
+)
+
+
 def valid_lengths(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
     """ "the attention weights vanish for anything beyond the second and sixth column
     respectively (because of setting the valid length to 2 and 6)": a masked softmax keeps the
     first L columns of a row whose valid length is L, so the columns named, in order, must be
     the valid lengths given in the sentence."""
+    for m in _WITHIN.finditer(line.text):  # the weights kept are exponentials: positive
+        if inside(covered, *m.span()) or hedged(au.doc.sentence(line, m.start())[0]):
+            continue
+        kept = m.group("word").lower() != "zero"
+        said = Said(
+            "a masked softmax gives each column within the valid length a positive weight, the rest 0"
+        )
+        add(Claim(line.number, m.group(0), CERTIFIED if kept else WRONG, said, VALID_RULE, [m.span()]))
     for m in _BEYOND.finditer(line.text):
         if inside(covered, *m.span()):
             continue
@@ -679,6 +696,9 @@ def valid_lengths(au: AuditContext, line: Line, add: Callable, covered: list) ->
         if len(named) != len(lengths) or (len(named) > 1 and "respectively" not in sentence):
             continue
         said = Said("beyond the valid lengths: columns " + ", ".join(map(str, lengths)))
+        # the valid lengths given on this line are the claim's premise, part of it
+        at = line.text.find(given.group(1))
+        premise = [(at + g.start(), at + g.end()) for g in re.finditer(r"⟨\s*\d+\s*⟩", given.group(1))]
         add(
             Claim(
                 line.number,
@@ -686,6 +706,6 @@ def valid_lengths(au: AuditContext, line: Line, add: Callable, covered: list) ->
                 CERTIFIED if named == lengths else WRONG,
                 said,
                 VALID_RULE,
-                [m.span()],
+                [m.span()] + (premise if at >= 0 else []),
             )
         )

@@ -579,3 +579,39 @@ def test_queries_defined_anew_must_keep_the_keys_width():
     # The same letters in a text that speaks of no queries and keys: two matrices, nothing to match
     other = planted.replace("key vectors", "first maps").replace("query vectors", "second maps")
     assert _wrong_lines(other) == []
+
+
+def test_a_term_the_same_for_every_key_cancels_in_the_softmax():
+    """D2L, line 60: the -|q|^2/2 term of the distance score depends on q only; normalizing the
+    weights to 1 makes it disappear (softmax(z + c) = softmax(z), SymPy). The 1 is the premise."""
+    text = (
+        "First, note that the final term depends on $\\mathbf{q}$ only. As such it is identical for all "
+        "pairs. Normalizing the attention weights to $1$, as is done in the softmax, ensures that this "
+        "term disappears entirely.\n"
+    )
+    claims = [c for c in audit_claims(text) if "cancels in the softmax" in c.rule]
+    assert [(c.verdict, c.value) for c in claims] == [
+        (
+            "certified",
+            "softmax(z + c) = softmax(z): a term the same for every key cancels in the normalisation",
+        )
+    ]
+    assert all(c.verdict != "unchecked" for c in audit_claims(text))  # the 1 is part of the claim
+    other = text.replace("Normalizing the attention weights to $1$, as is done in the softmax", "Thus")
+    assert [c for c in audit_claims(other) if "cancels in the softmax" in c.rule] == []
+
+
+def test_weights_within_the_valid_lengths_are_positive():
+    """D2L, line 639: a masked softmax keeps the first L weights of a row, each positive."""
+    text = "That is, only terms within the chosen valid length $(2, 6)$ are nonzero.\n"
+    verdicts = [c.verdict for c in audit_claims(text) if c.rule.startswith("masked softmax")]
+    assert verdicts == ["certified"]
+    flipped = [
+        c.verdict for c in audit_claims(text.replace("nonzero", "zero")) if c.rule.startswith("masked")
+    ]
+    assert flipped == ["wrong"]
+
+
+def test_the_valid_lengths_given_are_the_premise_of_the_columns_claim():
+    text = CASES["masked softmax: the columns beyond each valid length"][0]
+    assert [c.verdict for c in audit_claims(text)] == ["certified"]  # the 2 and 6 are part of it
