@@ -393,7 +393,11 @@ def chain_claims(au, line, add, covered) -> None:
 
 
 #: Words that hold a size fixed or tie it to another, said before a chain that uses it.
-_FIXED = re.compile(r"\b(?:held|fixed|constant|chosen|of order|hardware|bounded|given|set to)\b", re.I)
+_FIXED = re.compile(
+    r"\b(?:held|fixed|constant|chosen|of order|hardware|bounded|given|set to|single|one|"
+    r"as (?:wide|long|large) as|equals?|equal to|same as|toy|special case)\b",
+    re.I,
+)
 
 
 def _held(au, line, start: int, end: int, classes: list, relations: list, verdicts: list) -> bool:
@@ -411,6 +415,9 @@ def _held(au, line, start: int, end: int, classes: list, relations: list, verdic
     found = paragraph.find(line.text[:start].strip()[-60:]) if line.text[:start].strip() else -1
     before = paragraph[: found + len(line.text[:start].strip()[-60:])] if found >= 0 else line.text[:start]
     before = au.previous_block(line).replace("\n", " ") + " " + before  # said just before, too
+    own, _at = au.doc.sentence(line, start)
+    if _FIXED.search(own.replace(line.text[start:end], " ")):
+        return True  # "for a single head, ...", "... since then the head is as wide as the model"
     for sentence in re.split(r"(?<=[.;:!?])\s+", before):
         for n in names:
             letter = rf"(?<![\w^_]){re.escape(n)}(?![\w(])"
@@ -517,9 +524,21 @@ def elements_claims(au, line, add, covered) -> None:
         indices = re.findall(r"[a-z]", m.group("indices"))
         if not indices or not set(indices) <= au.index_letters:
             continue
-        count = sp.Mul(*[sp.Symbol(x.upper(), positive=True) for x in [m.group("n"), *indices]])
+        from .indices import index_sizes
+
+        sizes = au.doc.once("index sizes", index_sizes)  # e over D/A, where the text says so
+        count = sp.Symbol(m.group("n"), positive=True) * sp.Mul(
+            *[sizes[x][0] if x in sizes else sp.Symbol(x.upper(), positive=True) for x in indices]
+        )
         ok = same_order(stated, count)
-        said = Said(m.group("n"), " × ", " × ".join(i.upper() for i in indices), ": O(", Math(count), ")")
+        said = Said(
+            m.group("n"),
+            " tensors of ",
+            Math(count / sp.Symbol(m.group("n"), positive=True)),
+            " elements: O(",
+            Math(count),
+            ")",
+        )
         add(
             Claim(
                 line.number,

@@ -292,10 +292,12 @@ def _totals(au, line: Line, found: tuple, columns: dict, add: Callable, covered:
         else:
             if len(costs) >= 2:
                 rule = f"a total of {len(costs)} rows; {RULES[quantity]}"
-                _judge_total(line, cell, stated[0], costs, rough, rule, add)
+                _judge_total(line, cell, stated[0], costs, rough, rule, add, au)
 
 
-def _judge_total(line: Line, cell: tuple, stated: list, costs: list, rough: bool, rule: str, add) -> None:
+def _judge_total(
+    line: Line, cell: tuple, stated: list, costs: list, rough: bool, rule: str, add, au=None
+) -> None:
     """A total against the sum of ``costs``; said with ``≈``, it may leave out rows of lower
     order (``≈ 4BTDF`` for ``2BTDF + 2BTDF + 2BTD``), never one as large as what it keeps."""
     total = sp.Add(*costs)
@@ -305,9 +307,9 @@ def _judge_total(line: Line, cell: tuple, stated: list, costs: list, rough: bool
             dropped = [c for k, c in enumerate(costs) if not keep >> k & 1]
             lower = all(_degree(c) < _degree(stated[0]) for c in dropped)
             if lower and sp.expand(stated[0] - sp.Add(*kept)) == 0:
-                _judge(line, cell, stated, stated[0], rule + "; rows of lower order left out", add)
+                _judge(line, cell, stated, stated[0], rule + "; rows of lower order left out", add, au=au)
                 return
-    _judge(line, cell, stated, total, rule, add)
+    _judge(line, cell, stated, total, rule, add, au=au)
 
 
 def _degree(e: sp.Expr) -> int:
@@ -316,7 +318,9 @@ def _degree(e: sp.Expr) -> int:
     return sp.Poly(sp.expand(e), *symbols).total_degree() if symbols else 0
 
 
-def _judge(line: Line, cell: tuple, stated: list, expected: sp.Expr, rule: str, add: Callable, loose=False):
+def _judge(
+    line: Line, cell: tuple, stated: list, expected: sp.Expr, rule: str, add: Callable, loose=False, au=None
+):
     """The cost a cell or formula states (a chain's members in turn) against ``expected``;
     ``loose``: a cost that differs by letters counts something else (unchecked), only one that
     differs by a number is wrong."""
@@ -335,6 +339,8 @@ def _judge(line: Line, cell: tuple, stated: list, expected: sp.Expr, rule: str, 
         return
     verdict, k = letters.verdict(stated) if len(stated) > 1 else ("agree", -1)
     collapsed = _collapsed(stated[k], stated[k + 1]) if verdict == "open" else None
+    if collapsed is not None and (au is None or _supposed_one(au.doc.text(), collapsed)):
+        collapsed = None  # "a single token per step, so T = 1": a premise, said anywhere in the text
     if verdict in ("agree", "none"):
         claim(CERTIFIED, said, rule)
     elif verdict == "differ":
@@ -344,6 +350,19 @@ def _judge(line: Line, cell: tuple, stated: list, expected: sp.Expr, rule: str, 
         claim(WRONG, why, rule + "; the chain goes on to a value that needs an axis of size 1")
     else:
         claim(UNCHECKED, None, rule + "; the chain goes on to a value equal only under a premise not stated")
+
+
+#: Words that make an axis of size 1: one token, one sequence, no batching.
+_ONE = re.compile(
+    r"\b(?:single|one)\s+(?:new\s+)?(?:token|sequence|example|step|position|batch)\b|\bwithout\s+batch\w*|\bunbatched\b"
+    r"|\bone\s+(?:\w+\s+)?at\s+a\s+time\b",
+    re.I,
+)
+
+
+def _supposed_one(text: str, axis: sp.Symbol) -> bool:
+    """The text makes ``axis`` 1 somewhere: ``T = 1`` (in its math or its words), or "a single token"."""
+    return bool(re.search(rf"(?<![\w^_]){axis.name}\s*=\s*1(?![\d.])", text) or _ONE.search(text))
 
 
 def _collapsed(a: sp.Expr, b: sp.Expr) -> sp.Symbol | None:

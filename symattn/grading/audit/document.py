@@ -59,6 +59,7 @@ class Line:
                 and c in ".;:!?"
                 and (i + 1 == len(t) or t[i + 1] == " ")
                 and not _decimal_dot(t, i)
+                and not _ABBREVIATION.search(t, 0, i + 1)
             ):
                 spans.append((start, i + 1))
                 start = i + 1
@@ -86,6 +87,10 @@ class Line:
         if start is not None and self.text[start:].strip():
             spans.append((start, len(self.text)))
         return spans
+
+
+#: Abbreviations that end in a dot inside a sentence: "e.g. X_1 and X_2", "i.e. the keys".
+_ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:e\.g|i\.e|cf|vs|etc|resp|approx|eq|Eq|Fig|fig|Sec|sec|al)\.$")
 
 
 def _decimal_dot(t: str, i: int) -> bool:
@@ -589,16 +594,25 @@ def _prose(n: int, raw: str, body: str, kind: str) -> Line:
     return line
 
 
-#: A superscript or subscript in HTML that writes math: after a capital, a digit, a closing
-#: bracket, or a letter standing alone (not after a word, where <sup>2</sup> marks a footnote).
+#: A superscript or subscript in HTML, with what stands before and after it.
 _HTML_SCRIPT = re.compile(
-    r"(?:(?<=[A-Z0-9)\]])|(?<=(?<![A-Za-z])[a-z]))<(?P<tag>sup|sub)>\s*(?P<x>[\w+\-]{1,6})\s*</(?P=tag)>"
+    r"(?P<before>\S{0,4})<(?P<tag>sup|sub)>\s*(?P<x>[\w+\-]{1,6})\s*</(?P=tag)>(?P<after>\S?)"
 )
 
 
 def _script(m: re.Match) -> str:
-    x = m.group("x")
-    return ("^" if m.group("tag") == "sup" else "_") + (x if len(x) == 1 else f"{{{x}}}")
+    """A power or an index written in HTML as math, where it writes math: after a lone letter
+    (``N<sup>2</sup>``, ``x<sub>i</sub>``), inside a run of capitals that goes on (``12BT<sup>2</sup>NH``)
+    or after a number standing alone (``2<sup>10</sup>``). After a word (``BERT<sup>4</sup> is``),
+    a model's name (``GPT-3<sup>2</sup>``) or as an ordinal (``1<sup>st</sup>``) it is left as written
+    (a footnote mark, dropped later, or a word)."""
+    before, x, after = m.group("before"), m.group("x"), m.group("after")
+    lone_letter = re.search(r"(?:^|[^A-Za-z])[A-Za-z]$", before)
+    capitals_go_on = re.search(r"[A-Z]$", before) and re.match(r"[A-Za-z0-9]", after)
+    number = re.search(r"(?:^|[\s(=])\d+$", before) or re.fullmatch(r"\d+", before)
+    if re.fullmatch(r"st|nd|rd|th", x) or not (lone_letter or capitals_go_on or number):
+        return m.group(0)
+    return before + ("^" if m.group("tag") == "sup" else "_") + (x if len(x) == 1 else f"{{{x}}}") + after
 
 
 def _words(s: str) -> str:

@@ -122,6 +122,8 @@ _FACTOR = re.compile(
     r"⟨\s*(?P<f>[^⟨⟩]+?)\s*⟩",
     re.I,
 )
+#: Another scheme than the one the replacement names (groups of heads after a single one).
+_OTHER_SCHEME = re.compile(r"\bgroup\w*|\bGQA\b", re.I)
 _HELD = re.compile(r"\b(?:kv|key[- ]value)?[- ]?cache\b", re.I)
 #: What else a factor may count: other savings with the sharing, or memory beyond the cache.
 _ALSO = re.compile(
@@ -141,8 +143,14 @@ def shared_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
             continue
         sentence, at = au.doc.sentence(line, start)
         m = next((m for m in _FACTOR.finditer(sentence) if m.start("f") - 1 <= at < m.end("f") + 1), None)
-        if m is None or not _HELD.search(sentence) or _ALSO.search(sentence):
-            continue
+        # "shrinks the kv-cache and reduces the attention FLOPs by ...": the last of two things named
+        last = re.split(r"\band\b", m.group(0))[-1] if m else ""
+        elsewhere = re.search(r"\b(?:reduc|decreas|shrink|cut|lower|sav)\w*", last) and not _HELD.search(last)
+        if m is None or not _HELD.search(m.group(0)) or elsewhere or _ALSO.search(sentence):
+            continue  # the factor must be said of the cache itself ("... and the FLOPs by A": not read)
+        own = au.doc.block_text(line).replace("\n", " ")
+        if _OTHER_SCHEME.search(own) and not _REPLACED.search(own):
+            continue  # grouped-query attention said after the paragraph on multi-query attention
         context = (au.previous_block(line) + "\n" + au.doc.block_text(line)).replace("\n", " ")
         replaced = list(_REPLACED.finditer(context))
         if not replaced:
@@ -151,6 +159,11 @@ def shared_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
         copies, factor = read(last.group("g") or last.group("n")), read(m.group("f"))
         if copies is None or factor is None:
             continue
+        given = au.premises(line)  # "with h = 32, ... by a factor of 32"
+        copies, factor = (
+            x.xreplace({v: given[v.name] for v in x.free_symbols if v.name in given})
+            for x in (copies, factor)
+        )
         ok = sp.simplify(copies - factor) == 0
         said = Said(Math(copies), " copies replaced by one: a factor of ", Math(copies))
         add(

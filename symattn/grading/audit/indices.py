@@ -274,6 +274,12 @@ _SIZE = re.compile(r"⟨\s*(?P<size>[A-Z])\s*=\s*(?P<value>[^⟨⟩=]+?)\s*⟩")
 _LEFT_TENSOR = re.compile(r"^\s*[A-Za-z]\w*?_\(?(?P<indices>[a-z' ]+)\)?\s*(?:=|≡|equiv|leftarrow)")
 
 
+_RUNS_OVER = re.compile(
+    r"⟨\s*(?P<index>[a-z])\s*⟩\s+(?:running|runs|ranging|ranges|going|goes)\s+over\s+(?:the\s+)?"
+    r"⟨\s*(?P<size>[^⟨⟩]+?)\s*⟩"
+)
+
+
 def index_sizes(doc) -> dict[str, tuple[sp.Expr, str]]:
     """The size the text gives an index through the shape of a tensor it indexes: "``y_{bsea} =
     ...``" and then "these (B, S, D/A, A)-shaped tensors" make e run over D/A values; with the
@@ -282,6 +288,11 @@ def index_sizes(doc) -> dict[str, tuple[sp.Expr, str]]:
     from .shapes import SHAPED
 
     out: dict[str, tuple[sp.Expr, str]] = {}
+    # "e running over the D/A components of a head": a range given in words
+    for m in _RUNS_OVER.finditer(doc.text().replace("\n", " ")):
+        size = letters.read(m.group("size"))
+        if size is not None:
+            out.setdefault(m.group("index"), (size, f"({m.group('size')})"))
     last: list[str] = []
     for line in doc.lines:
         for _tex, plain, _s, _e in line.formulas:
@@ -309,6 +320,8 @@ def range_claims(au, line: Line, add: Callable, covered: list) -> None:
     for r in _RANGE.finditer(line.text):
         covered.append(r.span())  # the values an index runs over: notation, a given ...
         given = sizes.get(r.group("index"))
+        if not re.search(r"\b(?:where|and|with)\s*$", line.text[: r.start()]):
+            continue  # "for s ∈ {0, ..., S-2}": a use over some values, not the index's declaration
         hi = letters.read(r.group("hi"))
         if given is None or hi is None:
             continue

@@ -29,7 +29,7 @@ from .stated import Unreadable
 
 RULE = "magnitudes: a small factor is at most 0.1, and one of 10 or more is not small (in between, neither)"
 _WORD = re.compile(
-    r"\b(?:is|are|remains?|stays?|gives?|makes?)\s+(?:a|an|only\s+a)\s+"
+    r"\b(?:this|that|which|it)\s+(?:is|remains|stays|gives|makes)\s+(?:a|an|only\s+a)\s+"
     r"(?:(?:very|rather|fairly)\s+)?(?P<word>small|tiny)\s+factor\b(?!\s+of\b)",
     re.I,
 )

@@ -291,7 +291,10 @@ def _judge_order(m: re.Match, sentence: str, at: int) -> bool | None:
 
 
 def _judge_permuted(m: re.Match, sentence: str, at: int) -> bool | None:
-    return m.group("word") in ("permuted", "reordered", "shuffled", "rearranged", "equivariant")
+    word = m.group("word")
+    if word.startswith("the same") and re.search(r"(?:switched|swapped|exchanged|permuted|reordered)$", word):
+        return True  # the same but for the elements switched: permuted with the inputs
+    return word in ("permuted", "reordered", "shuffled", "rearranged", "equivariant")
 
 
 def _judge_more(m: re.Match, sentence: str, at: int) -> bool | None:
@@ -491,9 +494,15 @@ PROPOSITIONS = (
         "outputs permuted with the inputs",
         re.compile(
             r"\b(?:the\s+)?outputs?\b[^.;]{0,30}?\b(?P<word>permuted|reordered|shuffled|rearranged"
+            # "the output is exactly the same besides the elements 1 and 2 switched": permuted
+            r"|the same\s+(?:besides|except(?:\s+for)?|apart\s+from|but\s+with)\s+[^.;]{0,40}?"
+            r"(?:switched|swapped|exchanged|permuted|reordered)"
             r"|unchanged|unaffected|the same(?!\s+(?:way|order|manner|permutation))|identical)\b"
         ),
-        re.compile(r"\b(?:permut\w*|reorder\w*|shuffl\w*)\b[^.;]{0,40}\b(?:inputs?|tokens?|sequence)\b"),
+        re.compile(
+            r"\b(?:permut\w*|reorder\w*|shuffl\w*|switch\w*|swap\w*|exchang\w*)\b[^.;]{0,40}"
+            r"\b(?:inputs?|tokens?|sequence|elements?)\b"
+        ),
         re.compile(
             r"\bpool|key-value|key/value|keys and values|position|\bsets?\b|\ba (?:single )?query|undo|revers"
             r"|invers|\bsum\b|summ|\bmean\b|averag|\bmax|\bmin|aggregat|causal|mask|decoder|cross-attention",

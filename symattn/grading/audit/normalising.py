@@ -1,4 +1,4 @@
-"""What a normalisation divides by: the standard deviation, not the variance.
+r"""What a normalisation divides by: the standard deviation, not the variance.
 
 Layer normalisation (and batch normalisation, and a z-score) subtracts the mean and divides by
 the standard deviation, so that the result has variance 1: dividing x − μ by the variance σ²
@@ -7,9 +7,10 @@ gives a variance of 1/σ². Goon's notes name the two statistics "mean and varia
 calls the variance, used as the divisor of a centred value (``(x - μ)/σ``), without a square root.
 
 The claim stands on the line that names the variance, through the line of the formula that
-divides by it (the next display of the paragraph, or the paragraph after it); a name the text
-calls the standard deviation, or a divisor under a square root (``\\sqrt{\\sigma^2 + \\epsilon}``),
-is what a normalisation should divide by, and is certified.
+divides by it (in the paragraph or the one after, in a paragraph about a normalisation: LayerNorm,
+BatchNorm, standardising). A name the text calls the standard deviation, divided by as it stands,
+is certified; a divisor with a root or a power (``\sqrt{\sigma^2 + \epsilon}``, ``\sigma^2``)
+is not read: which statistic the name stands for is then the text's to say.
 """
 
 from __future__ import annotations
@@ -31,22 +32,29 @@ _NAMED = re.compile(
 )
 
 
+#: What makes the division a normalisation: one of its names in the paragraph or the one before.
+_NORMALISING = re.compile(
+    r"\b(?:layer\s*norm\w*|batch\s*norm\w*|normali[sz]\w*|standardi[sz]\w*|z-score|LayerNorm|BatchNorm)",
+    re.I,
+)
+
+
 def divisor_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
     for m in _NAMED.finditer(line.text):
         span = (m.start("spread") - 1, m.end("spread") + 1)
         if inside(covered, *span):
             continue
         mean, spread = (re.escape(m.group(k).strip()) for k in ("mean", "spread"))
-        # (z_bsd - mu_bs)/(sigma_bs): the centred value over the spread, as the reader writes it
-        divided = re.compile(rf"-\s*{mean}\s*\)\s*/\s*\(?\s*(?P<root>sqrt\s*\(\s*)?{spread}\b")
+        # the centred value over the spread itself, nothing more: (z - mu)/(sigma), (z - mu)/sigma
+        divided = re.compile(rf"-\s*{mean}\s*\)\s*/\s*(?:\(\s*{spread}\s*\)|{spread})(?![\w^(])")
         found = _divided_in(au, line, divided)
-        if found is None:
-            continue
-        at, rooted = found
-        variance = m.group("what").lower() == "variance"
-        ok = rooted if variance else not rooted
+        context = au.doc.block_text(line) + " " + au.previous_block(line)
+        if found is None or not _NORMALISING.search(context):
+            continue  # a root, a power or another formula (a Gaussian's score): not read here
+        at = found
+        ok = m.group("what").lower() != "variance"
         said = Said(
-            "divided by the standard deviation"
+            "divided by what the text calls the standard deviation"
             if ok
             else "dividing by the variance leaves a variance of 1/σ²: normalising divides by its square root"
         )
@@ -55,15 +63,14 @@ def divisor_claims(au: AuditContext, line: Line, add: Callable, covered: list) -
         add(claim)
 
 
-def _divided_in(au: AuditContext, line: Line, divided: re.Pattern) -> tuple[int, bool] | None:
+def _divided_in(au: AuditContext, line: Line, divided: re.Pattern) -> int | None:
     """The line of the formula, in this paragraph or the one after, that divides a centred value
-    by the spread, and whether under a square root; None when none does."""
+    by the spread itself; None when none does."""
     candidates = [*au.doc.block(line), *au.doc.block_number(line.block + 1)]
     for x in candidates:
         if x.number < line.number:
             continue
         for _tex, plain, _s, _e in x.formulas:
-            hit = divided.search(plain)
-            if hit:
-                return x.number, bool(hit.group("root"))
+            if divided.search(plain):
+                return x.number
     return None

@@ -55,7 +55,7 @@ _CLAIMING = re.compile(
 #: A choice the text makes: "we will use", "let us set", "is set to".
 _CHOICE = re.compile(
     r"\b(?:we|let's|let us)\s+(?:(?:will|'ll|can|now|then|also|first|here|simply|again)\s+)*"
-    r"(?:use|set|choose|pick|split|train|rescale|fix|run|stack|initiali[sz]e|sample|generate)\b"
+    r"(?:use|set|choose|pick|split|train|rescale|fix|run|stack|initiali[sz]e|sample|generate|create|compare)\b"
     r"|\bis set to\b",
     re.I,
 )
@@ -101,6 +101,8 @@ def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool) -> str |
         return None
     if all(_label(line, s, e) or _LISTED.match(_formula_at(line, s) or "") for s, e in spans):
         return LABEL
+    if all(_in_range_of_data(line, s, e) for s, e in spans):
+        return RANGE  # "a sequence of N numbers between 0 and M", "x[::-1]": what values run over
     figures = _figures(sentence)
     if _CHOICE.search(words) and (figures <= 1 or (figures == 2 and _EACH.search(sentence))):
         return CHOICE  # "we will use 4 layers with 4 heads each": two settings, neither computed
@@ -115,6 +117,17 @@ def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool) -> str |
 
 #: A range of two figures counts once: "2-3 minutes", "between 0.5 and 10".
 _RANGE_OF_FIGURES = re.compile(r"\d[\d.,]*\s*(?:-|–|to|and)\s*\d[\d.,]*")
+
+
+#: The values data runs over ("numbers between ⟨0⟩ and ⟨M⟩"), or a slice (``x[::-1]``).
+_DATA_RANGE = re.compile(
+    r"\bnumbers?\s+(?:between|from)\s+(?:⟨[^⟨⟩]*⟩|-?\d+)\s+(?:and|to)\s+(?:⟨[^⟨⟩]*⟩|[\w`-]+)"
+    r"|\[[^\[\]⟨⟩]*:[^\[\]⟨⟩]*\]"
+)
+
+
+def _in_range_of_data(line: Line, start: int, end: int) -> bool:
+    return any(m.start() <= start and end <= m.end() for m in _DATA_RANGE.finditer(line.text))
 
 
 def _figures(sentence: str) -> int:

@@ -49,7 +49,8 @@ _OUTPUT = re.compile(r"\boutput\b[^.⟨]{0,40}?⟨(?P<dims>[^⟨⟩]*×[^⟨⟩]
 #: joined or taken one at a time, a projection, a reduction, the weights, or a layout of its own.
 _TRANSFORMED = re.compile(
     r"\b(?:heads?|per-head|project\w*|concatenat\w*|linear|dense|mean|average\w*|pool\w*|sum\w*|"
-    r"max\w*|softmax|weights?|scores?|logits?|norm\w*|residual|layout|transpos\w*|axes|axis|order)\b",
+    r"max\w*|softmax|weights?|scores?|logits?|norm\w*|residual|layout|transpos\w*|axes|axis|order|"
+    r"batch_first|time-major|sequence-first|length-first|for each)\b",
     re.I,
 )
 
@@ -118,7 +119,8 @@ _SAID_OUTPUT = re.compile(
 #: What takes the tokens' axis away between the self-attention and its output said.
 _REDUCED = re.compile(
     r"\b(?:pool\w*|mean|average\w*|sum\w*|max\w*|first|last|cls|classif\w*|head|project\w*|linear|"
-    r"select\w*|tak(?:e|es|ing)|reduc\w*|flatten\w*|readout|class\w*)\b|\[CLS\]",
+    r"select\w*|tak(?:e|es|ing)|reduc\w*|flatten\w*|readout|class\w*|reshap\w*|one\s+example|"
+    r"single\s+example|on\s+its\s+own|unbatched|without\s+the\s+batch)\b|\[CLS\]",
     re.I,
 )
 _WIDTH = re.compile(r"⟨\s*(?:bold\()?y\)?_\(?\w+\)?[^⟨⟩]*∈\s*R\^\(?(?P<width>\w+)\)?\s*⟩")
@@ -182,14 +184,16 @@ def weights_shape_claims(au: AuditContext, line: Line, add: Callable, covered: l
             continue  # single letters: which is a position, the text's convention says
         last = axes[-2:]
         positional = [a for a in axes if _POSITIONAL.search(a) and not _NOT_POSITIONAL.search(a)]
-        if len(positional) == len(last) and all(a in positional for a in last):
-            verdict = CERTIFIED
-        elif len(positional) < 2 and any(
-            _NOT_POSITIONAL.search(a) and not _POSITIONAL.search(a) for a in last
+        if (
+            len(positional) == len(last)
+            and all(a in positional for a in last)
+            and not _CROSS.search(sentence)
         ):
-            verdict = WRONG  # one position axis in all: no query and key for each weight
+            verdict = CERTIFIED
+        elif len(positional) == 1 and any(_BATCH_OR_HEADS.match(a.strip("⟨⟩ ")) for a in last):
+            verdict = WRONG  # one position axis in all, and the batch or the heads where a key runs
         else:
-            continue  # the positions elsewhere ("heads last"): a layout of the text's own
+            continue  # the positions elsewhere ("heads last"), or axes named otherwise (pixels, channels)
         if verdict == CERTIFIED:
             said = Said("the last two axes ", " × ".join(last), ": one weight per query and key")
         else:
@@ -199,9 +203,12 @@ def weights_shape_claims(au: AuditContext, line: Line, add: Callable, covered: l
 
 #: A sentence that goes on with the one before: "Each element is ...", "They are ...".
 _PRONOUN = re.compile(
-    r"\s*(?:(?:each|every)\s+(?:element|one|entry|item|of\s+them)|(?:it|they|these|this|which)\s+(?:is|are))\b",
-    re.I,
+    r"\s*(?:(?:each|every)\s+(?:element|one|entry|item)|(?:they|these))\s+(?:is|are)\b", re.I
 )
+#: An axis that is the batch or the heads by its whole name.
+_BATCH_OR_HEADS = re.compile(r"^(?:batch(?:_?size)?|heads?|num_heads|n_heads|n_head|nheads)$", re.I)
+#: Attention between two sequences: its weights run over a target and a source, not one length.
+_CROSS = re.compile(r"cross[- ]attention|encoder[- ]decoder|source|memory", re.I)
 
 
 def _of_the_maps(au: AuditContext, line: Line, sentence: str, at: int) -> bool:
@@ -248,7 +255,7 @@ def joined_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
             or not _JOINED.search(sentence[shaped[k].end() : shaped[k + 1].start()])
         ):
             continue  # no shape formed after this one, or no joining between the two
-        if _DROPPED.search(sentence):
+        if _DROPPED.search(sentence[shaped[k].end() : shaped[k + 1].start()]):
             continue  # averaged, summed or taken over an axis: entries are not kept
         sizes = [[read(a.strip("⟨⟩ ")) for a in _axes(s.group("axes"))] for s in shaped[k : k + 2]]
         if any(x is None for s in sizes for x in s) or len(sizes[0]) <= len(sizes[1]):
@@ -273,7 +280,9 @@ def joined_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
 
 #: Words that take entries away: an average, a sum or a selection over an axis.
 _DROPPED = re.compile(
-    r"\b(?:averag\w*|mean|summ?\w*|pool\w*|max\w*|select\w*|slic\w*|index\w*|drop\w*)\b", re.I
+    r"\b(?:averag\w*|mean|summ?\w*|pool\w*|max\w*|select\w*|slic\w*|index\w*|drop\w*|project\w*|"
+    r"mix\w*|weight\w*|linear)\b",
+    re.I,
 )
 
 
@@ -331,6 +340,11 @@ def output_width_claims(au: AuditContext, line: Line, add: Callable, covered: li
         dims = read_dims(m.group("dims"))
         if inside(covered, *span) or dims is None or len(dims) < 2:
             continue
+        if re.search(
+            r"project\w*|W_\(?[oO]\)?|W\^\(?[oO]\)?|\bafter\b|output weights?|columns?",
+            au.doc.sentence(line, m.start())[0],
+        ):
+            continue  # the output taken further, or laid out by columns
         ok = sp.simplify(dims[-1] - width) == 0
         said = Said("as wide as a value: ", Math(width), f" (W_v of shape {declared})")
         add(Claim(line.number, line.text[slice(*span)], CERTIFIED if ok else WRONG, said, WIDTH_RULE, [span]))
@@ -340,9 +354,10 @@ def _value_width(doc) -> tuple[sp.Expr, str] | None:
     """The width of a value, from the shape the text gives its value weights (one shape only)."""
     from .shapes import read_dims
 
-    found = {m.group("dims").strip() for m in _VALUE_WEIGHTS.finditer(doc.text().replace("\n", " "))}
-    if len(found) != 1:
-        return None
+    text = doc.text().replace("\n", " ")
+    found = {m.group("dims").strip() for m in _VALUE_WEIGHTS.finditer(text)}
+    if len(found) != 1 or not re.search(r"⟨\s*V\s*=\s*X\s*W_\(?[vV]\)?\s*⟩", text):
+        return None  # values as rows, V = X W_v, with W_v in by out: else another convention
     declared = found.pop()
     dims = read_dims(declared)
     return (dims[-1], declared) if dims is not None and len(dims) == 2 else None

@@ -261,6 +261,7 @@ class Auditor:
         else:
             # index notation first: its equations are about indices, not values to compute
             attempt(indices.index_claims, self, line, add, covered)
+            attempt(words.parity, self, line, add, covered)  # "even (i mod 2 = 0)": not a value
             # a relation simplified into another is one claim, before either is read alone
             attempt(instances.simplified_claims, self, line, add, covered)
             # identities of vectors, matrices and sines: before a chain or a mask reads them

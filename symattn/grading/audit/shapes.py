@@ -414,7 +414,10 @@ def shape_claims(au, line, add, covered) -> None:
             # checked, its left side takes the shape the right side makes
             made = next((s for s in reversed(found[1:]) if s is not None), None)
             data = _data_of(members[1]) if len(members) == 2 else None
-            unaligned = _unaligned(au, name, made, premises, data)
+            later = (
+                line.text[end:] + " " + " ".join(x.text for x in au.doc.block(line) if x.number > line.number)
+            )
+            unaligned = None if _redefined(name, later) else _unaligned(au, name, made, premises, data)
             shapes.made_from[name] = data
             if unaligned is not None:
                 claim(start, end, False, unaligned, rule)
@@ -494,6 +497,12 @@ _WIDTHS_DIFFER = re.compile(
     r"\badditive\b|\bneed\s+not\s+(?:agree|match|be\s+equal)|\bdifferent\s+(?:lengths|dimensions|widths|sizes)\b",
     re.I,
 )
+
+
+def _redefined(name: str, later: str) -> bool:
+    """The partner of ``name`` (K for Q) is defined anew later in the paragraph: compare then."""
+    partner = _PARTNER.get(name)
+    return bool(partner and re.search(rf"⟨\s*{partner}\s*=", later))
 
 
 def _data_of(node) -> str | None:
@@ -753,6 +762,8 @@ def parameter_claims(au, line, add, covered) -> None:
         if _OTHER_NORM.search(sentence):
             continue  # "RMSNorm, which drops the bias": other parameters than those declared
         clause = _clause(sentence, at)  # "A single instance has 2D, and the two together have 4D"
+        if _ACROSS.search(sentence):
+            continue  # "across the 12 blocks": counted over more than the instances, not read
         copies = None if _ONE_EACH.search(clause) else _INSTANCES.search(clause)
         times = int(_NUMBER_WORDS.get(copies.group("n").lower(), copies.group("n"))) if copies else 1
         total = times * sum(sp.Mul(*shape) for shape in weights.values())
@@ -782,6 +793,12 @@ _INSTANCES = re.compile(
 #: A count said of one instance: "each of the two instances has", "a single instance", "each LayerNorm".
 _ONE_EACH = re.compile(
     r"\beach\s+(?:of\b|one\b|instance\b|copy\b|layer\s*norm\b|layernorm\b)|\bsingle\b|\bper\s+instance\b",
+    re.I,
+)
+#: A count over blocks or layers as well: "across the 12 blocks", "in all 24 layers".
+_ACROSS = re.compile(
+    r"\b(?:across|over)\b|\ball\s+(?:⟨\s*)?\d+|"
+    r"\b(?:⟨\s*)?(?:\d+|two|three|four|five|six|eight|ten|twelve|several|many)\s*⟩?\s+(?:\w+\s+)?(?:blocks|layers)\b",
     re.I,
 )
 #: A normalisation with other parameters than the ones declared.

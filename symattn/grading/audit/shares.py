@@ -43,7 +43,12 @@ _GIVEN_TO = re.compile(
 )
 #: Shares of different wholes, or one share compared with another: not parts of one whole.
 _OTHER = re.compile(
-    r"\b(?:accuracy|accuracies|of the time|each|every|per|increase|decrease|more|less|than)\b", re.I
+    r"\b(?:accuracy|accuracies|of the time|each|every|per|increase|decrease|more|less|than|"
+    # a part of a part (the held-out portion, the remaining data, a labelled subset), shares of
+    # all tokens, labels scored one by one, or several queries' rows
+    r"portion|remaining|rest|subset|held[- ]out|selected|of all|sigmoid|independent\w*|labels?|"
+    r"multi-label|quer(?:y|ies)|rows?|each class)\b",
+    re.I,
 )
 
 

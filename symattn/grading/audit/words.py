@@ -709,3 +709,28 @@ def valid_lengths(au: AuditContext, line: Line, add: Callable, covered: list) ->
                 [m.span()] + (premise if at >= 0 else []),
             )
         )
+
+
+#: "even (⟨i mod 2 = 0⟩) and uneven (⟨i mod 2 = 1⟩)": a parity named with its residue.
+_PARITY = re.compile(
+    r"\b(?P<word>even|odd|uneven)\s*\(\s*⟨\s*(?P<var>[A-Za-z]\w*)\s*(?:mod|%)\s*2\s*=\s*(?P<rest>[01])\s*⟩\s*\)",
+    re.I,
+)
+PARITY_RULE = "parity: an even number leaves 0 when divided by 2, an odd one 1"
+
+
+def parity(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "even (i mod 2 = 0) and uneven (i mod 2 = 1) hidden dimensionalities": each word
+    against the residue written beside it."""
+    for m in _PARITY.finditer(line.text):
+        span = (m.start("var") - 1, m.end("rest") + 1)
+        if inside(covered, *span):
+            continue
+        even = m.group("word").lower() == "even"
+        ok = (m.group("rest") == "0") == even
+        said = Said(
+            f"{m.group('var')} mod 2 = {0 if even else 1} for an {'even' if even else 'odd'} {m.group('var')}"
+        )
+        add(
+            Claim(line.number, line.text[slice(*span)], CERTIFIED if ok else WRONG, said, PARITY_RULE, [span])
+        )

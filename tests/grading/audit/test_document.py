@@ -150,3 +150,9 @@ def test_a_claim_in_a_formula_wrapped_over_lines_stands_on_each_of_them():
 )
 def test_html_superscripts_and_subscripts_are_math_unless_footnote_marks(html, read_as):
     assert [x.text for x in read(html + "\n").lines] == [read_as]
+
+
+@pytest.mark.parametrize("abbreviation", ["e.g.", "i.e.", "cf.", "vs."])
+def test_a_sentence_runs_on_past_an_abbreviation(abbreviation):
+    line = read(f"We switch two inputs, {abbreviation} the first two, and the output is permuted.\n").lines[0]
+    assert line.sentences() == [(0, len(line.text))]

@@ -108,3 +108,12 @@ def test_heads_shared_in_groups_shrink_the_cache_by_the_group():
         "decreasing\nthe memory-burden", "together with 8-bit storage, decreasing\nthe memory-burden"
     )
     assert verdicts(also) == []
+
+
+def test_a_factor_said_of_something_else_than_the_cache_is_not_read():
+    from symattn.grading.audit.heads import SHARED_RULE
+
+    flops = MQA.split("\n\n")[0] + (
+        "\n\nThis shrinks the kv-cache and reduces the attention FLOPs by a factor of $A$.\n"
+    )
+    assert [c for c in audit_claims(flops) if c.rule == SHARED_RULE] == []

@@ -615,3 +615,34 @@ def test_weights_within_the_valid_lengths_are_positive():
 def test_the_valid_lengths_given_are_the_premise_of_the_columns_claim():
     text = CASES["masked softmax: the columns beyond each valid length"][0]
     assert [c.verdict for c in audit_claims(text)] == ["certified"]  # the 2 and 6 are part of it
+
+
+def test_outputs_the_same_but_for_the_elements_switched_are_permuted():
+    """UvA tutorial 6, cell 17: "the output is exactly the same besides the elements 1 and 2
+    switched" is equivariance (the sentence runs on past "e.g."); "exactly the same" alone would
+    be invariance, which is wrong."""
+    text = (
+        "If we switch two input elements in the sequence, e.g. $X_1\\leftrightarrow X_2$, the output is "
+        "exactly the same besides the elements 1 and 2 switched.\n"
+    )
+    verdicts = [c.verdict for c in audit_claims(text) if "permutation-equivariant" in c.rule]
+    assert verdicts == ["certified"]
+    same = text.replace(" besides the elements 1 and 2 switched", "")
+    assert [c.verdict for c in audit_claims(same) if "permutation-equivariant" in c.rule] == ["wrong"]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdicts"),
+    [
+        (
+            "We distinguish between even ($i \\text{ mod } 2=0$) and uneven ($i \\text{ mod } 2=1$) ones.",
+            ["certified"] * 2,
+        ),
+        (
+            "We distinguish between even ($i \\text{ mod } 2=1$) and odd ($i \\text{ mod } 2=0$) ones.",
+            ["wrong"] * 2,
+        ),
+    ],
+)
+def test_a_parity_is_named_with_its_residue(text, verdicts):
+    assert [c.verdict for c in audit_claims(text + "\n") if c.rule.startswith("parity")] == verdicts

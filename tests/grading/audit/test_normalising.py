@@ -29,15 +29,21 @@ def test_a_centred_value_divided_by_the_variance_is_flagged():
     assert _verdicts(LAYER_NORM) == [("2–4", "wrong")]
 
 
+def test_a_centred_value_divided_by_the_standard_deviation_is_certified():
+    named = LAYER_NORM.replace("mean and variance", "mean and standard deviation")
+    assert _verdicts(named) == [("2–4", "certified")]
+
+
 @pytest.mark.parametrize(
     "change",
     [
-        ("mean and variance", "mean and standard deviation"),  # the divisor named as it should be
-        ("}{\\sigma_{bs}}", "}{\\sqrt{\\sigma_{bs}}}"),  # the square root of what is called the variance
+        ("}{\\sigma_{bs}}", "}{\\sqrt{\\sigma_{bs}}}"),  # a root: which statistic, the text says
+        ("}{\\sigma_{bs}}", "}{\\sigma_{bs}^2}"),
+        ("the LayerNorm output is", "the score is"),  # not a normalisation
     ],
 )
-def test_a_centred_value_divided_by_the_standard_deviation_is_certified(change):
-    assert _verdicts(LAYER_NORM.replace(*change)) == [("2–4", "certified")]
+def test_a_divisor_with_a_root_or_a_power_or_outside_a_normalisation_is_not_read(change):
+    assert _verdicts(LAYER_NORM.replace(*change)) == []
 
 
 def test_statistics_that_divide_nothing_are_not_judged():

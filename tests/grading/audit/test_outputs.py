@@ -167,3 +167,12 @@ def test_an_output_taken_further_is_not_read_as_attentions_own():
     """A projection after the heads (D2L's multi-head example) makes another width."""
     text = EXAMPLE.replace("Given that, we expect", "After an output projection to width $8$, we expect")
     assert _verdicts(text.replace("2 \\times 1 \\times 4", "2 \\times 1 \\times 8")) == []
+
+
+def test_cross_attention_maps_are_not_certified_on_one_length():
+    """A second review's: the weights of cross-attention run over a target and a source."""
+    text = (
+        "In the decoder's cross-attention, the attention weights are a tensor of shape "
+        "(batch, heads, target_length, target_length).\n"
+    )
+    assert _weights(text) == []
