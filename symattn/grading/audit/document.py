@@ -59,7 +59,7 @@ class Line:
                 and c in ".;:!?"
                 and (i + 1 == len(t) or t[i + 1] == " ")
                 and not _decimal_dot(t, i)
-                and not _ABBREVIATION.search(t, 0, i + 1)
+                and not (_ABBREVIATION.search(t, 0, i + 1) and not _NEW_SENTENCE.match(t, i + 1))
             ):
                 spans.append((start, i + 1))
                 start = i + 1
@@ -89,6 +89,8 @@ class Line:
         return spans
 
 
+#: After "etc." or "et al.", a capital starts a new sentence ("..., etc. The output ...").
+_NEW_SENTENCE = re.compile(r"(?<=(?:etc|.al)\.) +[A-Z]")
 #: Abbreviations that end in a dot inside a sentence: "e.g. X_1 and X_2", "i.e. the keys".
 _ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:e\.g|i\.e|cf|vs|etc|resp|approx|eq|Eq|Fig|fig|Sec|sec|al)\.$")
 

@@ -142,6 +142,17 @@ def _shifted() -> Said:
     return Said("softmax(z + c) = softmax(z): a term the same for every key cancels in the normalisation")
 
 
+@functools.cache
+def _intensity() -> Said:
+    flops, moved = sp.symbols("F B", positive=True)
+    _established(sp.diff(flops / moved, moved).is_negative, "arithmetic intensity falls as more bytes move")
+    return Said("arithmetic intensity is FLOPs per byte moved, F/B: fewer bytes for the same FLOPs raise it")
+
+
+def _judge_intensity(m: re.Match, sentence: str, at: int) -> bool | None:
+    return m.group("word").lower().startswith(("rais", "increas", "improv", "boost", "higher"))
+
+
 def _judge_shift(m: re.Match, sentence: str, at: int) -> bool | None:
     return True  # "disappears", "cancels", "drops out": what the words say holds
 
@@ -293,7 +304,10 @@ def _judge_order(m: re.Match, sentence: str, at: int) -> bool | None:
 def _judge_permuted(m: re.Match, sentence: str, at: int) -> bool | None:
     word = m.group("word")
     if word.startswith("the same") and re.search(r"(?:switched|swapped|exchanged|permuted|reordered)$", word):
-        return True  # the same but for the elements switched: permuted with the inputs
+        # the same but for the elements switched: permuted, if they are the ones swapped
+        swapped = re.search(r"\b(?:switch|swap|exchang)\w*\b[^.;]*?(\d+)\D{1,12}?(\d+)", sentence[:at])
+        named = re.findall(r"\d+", word)
+        return not (swapped and len(named) == 2 and set(named) != {swapped.group(1), swapped.group(2)})
     return word in ("permuted", "reordered", "shuffled", "rearranged", "equivariant")
 
 
@@ -384,13 +398,37 @@ _EQUIVARIANT_RULE = (
 
 PROPOSITIONS = (
     Proposition(
+        "loading less raises the arithmetic intensity",
+        re.compile(
+            r"\b(?P<word>reduc\w*|lower\w*|decreas\w*|rais\w*|increas\w*|improv\w*|boost\w*)\s+"
+            r"(?:the\s+|its\s+|our\s+)?arithmetic\s+intensity\b",
+            re.I,
+        ),
+        re.compile(
+            r"\b(?i:only\s+(?:have\s+to\s+)?(?:load|move|read)\w*|fewer\s+bytes|less\s+(?:data|memory\s+traffic)"
+            r"|avoid\w*\s+(?:loading|moving|reading))\b[^.;]{0,120}$"
+        ),
+        re.compile(
+            r"\bnot\b|more\s+FLOPs|extra\s+FLOPs|recomput|batch|decod|shrink|smaller|split|micro|reload|"
+            r"more\s+bytes|once\s+per" + _ELSEWHERE,
+            re.I,
+        ),
+        _judge_intensity,
+        _intensity,
+        "meaning: arithmetic intensity is FLOPs per byte moved (SymPy: F/B falls as B grows)",
+    ),
+    Proposition(
         "a term the same for every key cancels in the softmax",
         re.compile(
             r"\b(?:this|that|the\s+(?:final|last|constant|common)|such\s+a)\s+term\s+"
             r"(?P<word>disappears|cancels(?:\s+out)?|drops\s+out|vanishes)\b"
         ),
         re.compile(r"\b(?i:normaliz\w*|normalis\w*|softmax)\b[^.;]{0,120}$"),
-        re.compile(r"gradient|jacobian|derivative|mask|residual|layer\s*norm" + _ELSEWHERE, re.I),
+        re.compile(
+            r"gradient|jacobian|derivative|mask|residual|layer\s*norm|differs|varies|depends on the key"
+            + _ELSEWHERE,
+            re.I,
+        ),
         _judge_shift,
         _shifted,
         "meaning: a term the same for every key cancels in the softmax (symattn.core.softmax, SymPy)",
@@ -505,6 +543,7 @@ PROPOSITIONS = (
         ),
         re.compile(
             r"\bpool|key-value|key/value|keys and values|position|\bsets?\b|\ba (?:single )?query|undo|revers"
+            r"|output\s+(?:for|of|at)\s+(?:token|position|element)\s+\d|\blayer\b|\bruns?\b"
             r"|invers|\bsum\b|summ|\bmean\b|averag|\bmax|\bmin|aggregat|causal|mask|decoder|cross-attention",
             re.I,
         ),

@@ -121,7 +121,8 @@ _RANGE_OF_FIGURES = re.compile(r"\d[\d.,]*\s*(?:-|–|to|and)\s*\d[\d.,]*")
 
 #: The values data runs over ("numbers between ⟨0⟩ and ⟨M⟩"), or a slice (``x[::-1]``).
 _DATA_RANGE = re.compile(
-    r"\bnumbers?\s+(?:between|from)\s+(?:⟨[^⟨⟩]*⟩|-?\d+)\s+(?:and|to)\s+(?:⟨[^⟨⟩]*⟩|[\w`-]+)"
+    r"\b(?:sequences?|random|sampled|drawn|generated)\b[^.;]{0,40}?\bnumbers?\s+(?:between|from)\s+"
+    r"(?:⟨[^⟨⟩]*⟩|-?\d+)\s+(?:and|to)\s+(?:⟨[^⟨⟩]*⟩|[\w`-]+)"
     r"|\[[^\[\]⟨⟩]*:[^\[\]⟨⟩]*\]"
 )
 

@@ -15,6 +15,16 @@ The output tensor has the same shape.").
 - **Self-attention's output**: a shape said for the output after a self-attention of an input
   shape in words must keep the input's batch and token axes; "the same shape" is certified when
   the paragraph gives each output the input's width (``y_i ∈ R^d``, d the input's last axis).
+- **Attention maps**: "a tensor of shape [Batch, Heads, SeqLen, SeqLen]" said of the maps ends in
+  two position axes (one weight per query and key).
+- **Heads joined**: a concatenation or reshape keeps every entry, so the products of the sizes
+  before and after agree.
+- **Outputs as wide as the values**: "the vectors Y of shape M × D_k" where the values are
+  ``V = X W_v`` with W_v of shape D_x × D_v is wrong.
+
+Each is read only where nothing takes the output further (heads taken one at a time or joined,
+a projection, pooling, a softmax), no layout of the text's own is said (batch last, time-major,
+columns), and names are words (single letters name different axes in different texts).
 """
 
 from __future__ import annotations

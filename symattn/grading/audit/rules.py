@@ -89,6 +89,9 @@ RULES = (
     contractions.contraction_claims,
     words.masks,
     words.valid_lengths,
+    words.sum_or_product,
+    words.axes_explained,
+    words.softmax_denominator,
     causal.causal_claims,
     causal.triangle_claims,
     causal.softmax_axis_claims,
@@ -262,6 +265,7 @@ class Auditor:
             # index notation first: its equations are about indices, not values to compute
             attempt(indices.index_claims, self, line, add, covered)
             attempt(words.parity, self, line, add, covered)  # "even (i mod 2 = 0)": not a value
+            attempt(words.chunk_sums, self, line, add, covered)  # a chunk's sum and its own max
             # a relation simplified into another is one claim, before either is read alone
             attempt(instances.simplified_claims, self, line, add, covered)
             # identities of vectors, matrices and sines: before a chain or a mask reads them

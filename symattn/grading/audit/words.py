@@ -724,8 +724,10 @@ def parity(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
     against the residue written beside it."""
     for m in _PARITY.finditer(line.text):
         span = (m.start("var") - 1, m.end("rest") + 1)
-        if inside(covered, *span):
-            continue
+        if inside(covered, *span) or re.search(
+            r"\bnot\s+(?:\w+\s+)?$|\bnon-?$", line.text[: m.start("word")]
+        ):
+            continue  # "the dimensions that are not even (i mod 2 = 1)"
         even = m.group("word").lower() == "even"
         ok = (m.group("rest") == "0") == even
         said = Said(
@@ -733,4 +735,155 @@ def parity(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
         )
         add(
             Claim(line.number, line.text[slice(*span)], CERTIFIED if ok else WRONG, said, PARITY_RULE, [span])
+        )
+
+
+#: "⟨2 · I · J · K⟩, the sum of all the axes": a formula named in words as a sum or a product.
+_NAMED_AS = re.compile(
+    r"⟨(?P<f>[^⟨⟩]+)⟩\s*,\s*(?:i\.\s?e\.,?\s*|that is,?\s*|which is\s*)?(?:(?:twice|two times)\s+)?"
+    r"the\s+(?P<word>sum|product)\s+of\s+(?:all\s+)?(?:the\s+|its\s+)?(?:axes|dimensions|sizes)\b",
+    re.I,
+)
+NAMED_AS_RULE = "words: a formula called the sum or the product of the axes is one (SymPy's reading of it)"
+
+
+def sum_or_product(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "2 · I · J · K · L · M · N · O, the sum of all the axes" (the JAX scaling book's Q3): the
+    formula is a product of the axes (twice it), not their sum."""
+    from .letters import read
+
+    for m in _NAMED_AS.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        value = read(m.group("f"))
+        if value is None or len(value.free_symbols) < 2:
+            continue
+        factors = [f for f in sp.Mul.make_args(value) if not f.is_number]
+        if isinstance(value, sp.Add):
+            terms = sp.Add.make_args(value)
+            if not all(
+                t.is_Symbol or (t.as_coeff_Mul()[0] > 0 and t.as_coeff_Mul()[1].is_Symbol) for t in terms
+            ):
+                continue  # I J + K, I - J: neither the sum nor the product of the axes
+            kind = "sum"
+        elif len(factors) == len(value.free_symbols) and all(f.is_Symbol for f in factors):
+            kind = "product"
+        else:
+            continue
+        ok = m.group("word").lower() == kind
+        said = Said(Math(value), f" is a {kind} of the axes")
+        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, NAMED_AS_RULE, [m.span()]))
+
+
+#: "shape ⟨[B, S, T, N]⟩ where B is the batch size, S and T are ..., and H is the number of heads".
+_AXES_EXPLAINED = re.compile(
+    r"\bshape\s+⟨\s*[\[(](?P<axes>[A-Z](?:\s*,\s*[A-Z])+)[\])]\s*⟩\s*,?\s+where\s+(?P<clause>[^.;:]+)", re.I
+)
+AXES_RULE = "words: the letters a shape's where-clause explains are its axes"
+
+
+def axes_explained(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "the QK product has shape [B, S, T, N] where B is the batch size, S and T are the Q and K
+    sequence dims, and H is the number of heads" (the JAX scaling book): H is no axis of the
+    shape, and N, which is, goes unexplained. Flagged only where an explained letter is not an
+    axis; a clause whose letters are all axes is certified for its letters."""
+    for m in _AXES_EXPLAINED.finditer(line.text):
+        if inside(covered, *m.span("axes")):
+            continue
+        clause = re.split(r"\bwhere\b|=", m.group("clause"))[
+            0
+        ]  # "D = H K, where H is ...": another's factors
+        if re.search(r"\bnot\b|\bno\s+longer\b|n't\b|\bwithout\b|\bbroadcast", clause, re.I):
+            continue  # "H is no longer a separate axis", "B is not needed": letters said not to be axes
+        axes = re.findall(r"[A-Z]", m.group("axes"))
+        subjects = re.finditer(
+            r"(?:^|,\s*(?:and\s+)?|\band\s+)(?P<letters>[A-Z](?:\s*(?:,|and)\s*[A-Z])*)\s+(?:is|are)\b",
+            clause,
+        )
+        explained = [x for g in subjects for x in re.findall(r"[A-Z]", g.group("letters"))]
+        if len(explained) < 2:
+            continue
+        strangers = [x for x in explained if x not in axes]
+        verb = "is" if len(strangers) == 1 else "are"
+        shape = f"[{', '.join(axes)}]"
+        said = Said(
+            f"{', '.join(strangers)} {verb} not an axis of {shape}"
+            if strangers
+            else "each letter explained is an axis"
+        )
+        span = (m.start("axes") - 2, m.end("axes") + 2)
+        add(Claim(line.number, m.group(0)[:80], WRONG if strangers else CERTIFIED, said, AXES_RULE, [span]))
+
+
+#: "The running denominator ⟨sum_i (q · k_i - running max)⟩": a softmax's denominator, as a formula.
+_DENOMINATOR = re.compile(r"\bdenominators?\s+(?:is\s+|of\s+the\s+softmax\s+)?⟨(?P<f>\s*sum[^⟨⟩]*)⟩", re.I)
+DENOMINATOR_RULE = "softmax: its denominator sums the exponentials of the scores"
+
+
+def softmax_denominator(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "L: The running denominator ∑_i (q · k_i − running max)" (the JAX scaling book, a real
+    error): a softmax's denominator is ∑_i exp(s_i − m); a sum of the shifted scores themselves is
+    none. Read where the text speaks of a softmax or attention, for a sum written as a formula."""
+    context = au.doc.block_text(line) + " " + au.previous_block(line)
+    if not re.search(r"softmax|attention", context, re.I):
+        return
+    for m in _DENOMINATOR.finditer(line.text):
+        span = (m.start("f") - 1, m.end("f") + 1)
+        if inside(covered, *span):
+            continue
+        summand = re.sub(r"^\s*sum_\(?\w+\)?\s*", "", m.group("f")).strip()
+        if re.fullmatch(r"exp\s*\([^()]*\)|e\^\(?[^()]*\)?", summand):
+            exponential = True  # one exponential of the scores
+        elif re.search(r"max", summand) and not re.search(r"\bexp\b|\be\s*\^|[a-z]+\(", summand):
+            exponential = False  # the shifted scores themselves, (q · k_i − running max): no exponential
+        else:
+            continue  # a name defined elsewhere (∑_j a_j), another normaliser (φ, relu): not read
+        said = Said("a softmax's denominator is ∑_i exp(s_i − m), a sum of exponentials")
+        add(
+            Claim(
+                line.number,
+                line.text[slice(*span)],
+                CERTIFIED if exponential else WRONG,
+                said,
+                DENOMINATOR_RULE,
+                [span],
+            )
+        )
+
+
+#: "L^(2) = sum_i exp(Q * K_i^(2) - max_j Q * K_j^(1))": a chunk's local softmax sum and its max.
+_LOCAL_SUM = re.compile(
+    r"^\s*(?P<name>[A-Za-z]\w*)\^\(?(?P<c>\w+)\)?\s*=\s*sum_\(?\w+\)?\s*exp\s*\((?P<x>[^()]*?)\^\(?(?P<a>\w+)\)?\s*-\s*"
+    r"max_\(?\w+\)?\s*(?P<y>[^()]*?)\^\(?(?P<b>\w+)\)?\s*\)\s*$"
+)
+#: The combination that rescales each chunk's sum by exp(M^c − max(M^1, M^2)).
+_RESCALED = re.compile(r"exp\s*\(\s*M\^\(?\w+\)?\s*-\s*max\s*\(")
+LOCAL_RULE = "softmax in chunks: a chunk's local sum subtracts that chunk's own maximum"
+
+
+def chunk_sums(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """The JAX scaling book's flash attention (a real error): "L^2 = ∑_i exp(Q·K_i^2 − max_j Q·K_j^1)"
+    subtracts the first chunk's maximum from the second chunk's scores. The combination that
+    follows rescales L^c by exp(M^c − max(M^1, M^2)), which gives the whole sum only when each
+    L^c subtracts its own chunk's maximum M^c."""
+    for _tex, plain, start, end in line.formulas:
+        m = _LOCAL_SUM.match(plain)
+        same = [re.sub(r"_\(?\w+\)?|\s", "", m.group(k)) for k in ("x", "y")] if m else []
+        if m is None or inside(covered, start, end) or same[0] != same[1]:
+            continue  # the sum's scores and the max's must be one family (Q · K_i, Q · K_j)
+        if not _RESCALED.search(au.doc.text()):
+            continue  # no rescaling by exp(M^c − max(...)) follows: one shared maximum is exact too
+        own = m.group("a") == m.group("b") == m.group("c")
+        said = Said(
+            f"the maximum over chunk {m.group('c')} itself: rescaling by exp(M^c − M) needs each chunk's own"
+        )
+        add(
+            Claim(
+                line.number,
+                line.text[start:end],
+                CERTIFIED if own else WRONG,
+                said,
+                LOCAL_RULE,
+                [(start, end)],
+            )
         )

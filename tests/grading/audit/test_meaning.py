@@ -646,3 +646,86 @@ def test_outputs_the_same_but_for_the_elements_switched_are_permuted():
 )
 def test_a_parity_is_named_with_its_residue(text, verdicts):
     assert [c.verdict for c in audit_claims(text + "\n") if c.rule.startswith("parity")] == verdicts
+
+
+@pytest.mark.parametrize(
+    ("words", "verdict"),
+    [("the sum of all the axes", "wrong"), ("twice the product of all the axes", "certified")],
+)
+def test_a_formula_called_the_sum_or_the_product_of_the_axes(words, verdict):
+    """The JAX scaling book's Q3 (a real error): 2·I·J·K·L·M·N·O is twice the product of the axes."""
+    text = f"So this is just $$2 \\cdot I \\cdot J \\cdot K \\cdot L \\cdot M \\cdot N \\cdot O$$, {words}.\n"
+    assert [c.verdict for c in audit_claims(text) if "sum or the product" in c.rule] == [verdict]
+
+
+@pytest.mark.parametrize(
+    ("clause", "verdict"),
+    [
+        ("and H is the number of heads", "wrong"),  # the JAX scaling book's Appendix A (a real error)
+        ("and N is the number of heads", "certified"),
+    ],
+)
+def test_the_letters_a_where_clause_explains_are_the_shapes_axes(clause, verdict):
+    text = (
+        "The attention QK product has shape $[B, S, T, N]$ where B is the batch size, S and T are the Q and "
+        f"K sequence dims, {clause}, this claim comes with caveats.\n"
+    )
+    assert [c.verdict for c in audit_claims(text) if "where-clause" in c.rule] == [verdict]
+
+
+@pytest.mark.parametrize(
+    ("formula", "verdict"),
+    [
+        ("\\sum_i (q \\cdot k_i - \\text{running max})", "wrong"),  # the JAX scaling book (a real error)
+        ("\\sum_i \\exp(q \\cdot k_i - \\text{running max})", "certified"),
+    ],
+)
+def test_a_softmax_denominator_sums_exponentials(formula, verdict):
+    text = f"Flash attention computes the softmax in chunks.\n\nL: The running denominator $${formula}$$\n"
+    claims = [c for c in audit_claims(text) if c.rule.startswith("softmax: its denominator")]
+    assert [c.verdict for c in claims] == [verdict]
+
+
+def test_a_chunks_local_sum_subtracts_its_own_maximum():
+    """The JAX scaling book's flash attention (a real error): L^2 subtracts chunk 1's maximum."""
+    sums = (
+        "$$L^1 = \\sum_i \\exp(Q \\cdot K_i^1 - \\max_j Q \\cdot K_j^1)$$\n\n"
+        "$$L^2 = \\sum_i \\exp(Q \\cdot K_i^2 - \\max_j Q \\cdot K_j^1)$$\n"
+    )
+    combined = "\nThen $$L = \\exp(M^1 - \\max(M^1, M^2)) L^1 + \\exp(M^2 - \\max(M^1, M^2)) L^2$$\n"
+
+    def claims(text: str) -> list[tuple[int, str]]:
+        return [(c.line, c.verdict) for c in audit_claims(text) if c.rule.startswith("softmax in chunks")]
+
+    assert claims(sums + combined) == [(1, "certified"), (3, "wrong")]
+    # one shared maximum, no rescaling: L^1 + L^2 is exact (a hostile review's case)
+    assert claims(sums) == []
+
+
+@pytest.mark.parametrize(("word", "verdict"), [("reducing", "wrong"), ("raising", "certified")])
+def test_loading_fewer_bytes_raises_the_arithmetic_intensity(word, verdict):
+    """The JAX scaling book's flash attention (a real error): keeping Q on chip and loading only
+    the KV chunks moves fewer bytes for the same FLOPs, which raises FLOPs per byte."""
+    text = (
+        "This lets us fit our chunk of Q into VMEM so we only have to load the KV chunks on each "
+        f"iteration, {word} the arithmetic intensity.\n"
+    )
+    assert [c.verdict for c in audit_claims(text) if "arithmetic intensity" in c.rule] == [verdict]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule", "verdicts"),
+    [
+        # a third review's: not the sum of the axes, not one exponential, not the elements swapped
+        ("So this is $I \\cdot J + K$, the sum of all the axes.", "sum or the product", []),
+        ("The softmax's running denominator $$\\sum_j \\exp(s_j)^2$$", "softmax: its denominator", []),
+        (
+            "If we swap the input tokens 1 and 2, the output is the same besides the elements 1 and 3 "
+            "switched.",
+            "permutation-equivariant",
+            ["wrong"],
+        ),
+    ],
+)
+def test_what_looks_like_a_rules_claim_but_is_another(text, rule, verdicts):
+    assert [c.verdict for c in audit_claims(text + "\n") if rule in c.rule] == verdicts

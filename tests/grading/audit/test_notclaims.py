@@ -96,6 +96,7 @@ STILL_CLAIMS = {
     "settings that make a total": "We will use 4 layers with 4 heads each, 16 in total.",
     # a hostile review's: the second figure carried on from the first (and wrong)
     "a count carried on": "We stack 6 encoder layers, 18 sublayers.",
+    "a range said of weights": "The attention weights are numbers between 0 and 2.",
     "a count of another kind": "We run 8 heads, 16 key heads in MQA.",
 }
 
