@@ -387,7 +387,7 @@ def chain_claims(au, line, add, covered) -> None:
         pair = [Said("O(", Math(_leading(c)), ")") for c in classes[k : k + 2]]
         said = Said.join(" is " if all(verdicts) else " is not ", pair)
         if relations:
-            said = said + Said(" once ", *_joined([Math(sp.Eq(a, b)) for a, b in relations]))
+            said = said + Said(" once ", Said.join(", ", [Math(sp.Eq(a, b)) for a, b in relations]))
         verdict = CERTIFIED if all(verdicts) else WRONG
         add(Claim(line.number, line.text[start:end], verdict, said, CHAIN_RULE, [(start, end)]))
 
@@ -428,13 +428,6 @@ def _held(au, line, start: int, end: int, classes: list, relations: list, verdic
             if _FIXED.search(sentence) and re.search(rf"⟨[^⟨⟩]*{letter}[^⟨⟩]*⟩", sentence):
                 return True  # held fixed, or tied, in words
     return False
-
-
-def _joined(parts: list) -> list:
-    out: list = []
-    for k, p in enumerate(parts):
-        out += ([", "] if k else []) + [p]
-    return out
 
 
 def _size_relations(doc) -> list[tuple[int, tuple[sp.Expr, sp.Expr]]]:

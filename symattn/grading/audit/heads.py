@@ -156,14 +156,10 @@ def shared_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
         if not replaced:
             continue
         last = replaced[-1]  # A heads shared in groups of G: each shared head stands for G
-        copies, factor = read(last.group("g") or last.group("n")), read(m.group("f"))
+        given = au.premises(line)  # "with h = 32, ... by a factor of 32"
+        copies, factor = read(last.group("g") or last.group("n"), given), read(m.group("f"), given)
         if copies is None or factor is None:
             continue
-        given = au.premises(line)  # "with h = 32, ... by a factor of 32"
-        copies, factor = (
-            x.xreplace({v: given[v.name] for v in x.free_symbols if v.name in given})
-            for x in (copies, factor)
-        )
         ok = sp.simplify(copies - factor) == 0
         said = Said(Math(copies), " copies replaced by one: a factor of ", Math(copies))
         add(

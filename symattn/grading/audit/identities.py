@@ -112,7 +112,7 @@ def identity_claims(au, line, add, covered) -> None:
                     "identity: vectors of three real entries, real letters; SymPy reduces the difference "
                     "(exact), checked at three points",
                     [(start, end)],
-                    through=last if last > first else 0,
+                    through=last,
                 )
             )
 

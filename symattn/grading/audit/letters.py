@@ -76,14 +76,15 @@ def value(node: calc.Node, given: dict, relations: list[tuple[sp.Symbol, sp.Expr
     return v
 
 
-def read(plain: str) -> sp.Expr | None:
+def read(plain: str, given: dict | None = None) -> sp.Expr | None:
     """A lone member written in the text's letters (``6NPM``, ``I-1``, ``2 E D^(2)``) as its value,
-    or None: a relation, an unreadable formula or one not made of sizes."""
+    with the values ``given`` put in, or None: a relation, an unreadable formula or one not made
+    of sizes."""
     try:
         members, relations = calc.parse_chain(plain)
     except Unreadable:
         return None
-    return value(members[0], {}, []) if not relations and len(members) == 1 else None
+    return value(members[0], given or {}, []) if not relations and len(members) == 1 else None
 
 
 def assumed(v: sp.Expr, relations: list[tuple[sp.Symbol, sp.Expr]]) -> sp.Expr:

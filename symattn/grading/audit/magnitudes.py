@@ -64,16 +64,9 @@ def magnitude_claims(au: AuditContext, line: Line, add: Callable, covered: list)
             continue
         names = {x.name for x in expression.free_symbols}
         used = [Math(sp.Eq(sp.Symbol(k), v)) for k, v in sorted(givens.items()) if k in names]
-        said = Said(Math(expression), " ≈ ", f"{float(value):.3g}", " with ", *_listed(used))
+        said = Said(Math(expression), " ≈ ", f"{float(value):.3g}", " with ", Said.join(", ", used))
         spans = [m.span()] + [g.span() for g in _GIVEN.finditer(line.text) if not inside(covered, *g.span())]
         add(Claim(line.number, line.text[m.start() : m.end()], verdict, said, RULE, spans))
-
-
-def _listed(parts: list) -> list:
-    out: list = []
-    for k, p in enumerate(parts):
-        out += ([", "] if k else []) + [p]
-    return out
 
 
 def _givens(sentence: str) -> dict[str, sp.Expr]:

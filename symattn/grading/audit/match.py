@@ -34,6 +34,8 @@ class Claim:
     through: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
+        if self.through <= self.line:
+            self.through = 0  # a claim that ends on its own line runs over no other
         if isinstance(self.value, Said):
             self.value, self.value_latex = self.value.plain(), self.value.markdown()
         elif self.value is not None:

@@ -58,9 +58,8 @@ def divisor_claims(au: AuditContext, line: Line, add: Callable, covered: list) -
             if ok
             else "dividing by the variance leaves a variance of 1/σ²: normalising divides by its square root"
         )
-        claim = Claim(line.number, line.text[slice(*span)], CERTIFIED if ok else WRONG, said, RULE, [span])
-        claim.through = at if at != line.number else 0
-        add(claim)
+        verdict = CERTIFIED if ok else WRONG
+        add(Claim(line.number, line.text[slice(*span)], verdict, said, RULE, [span], through=at))
 
 
 def _divided_in(au: AuditContext, line: Line, divided: re.Pattern) -> int | None:

@@ -283,9 +283,17 @@ def joined_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
             said = said + Said(Math(after))
         formed = _line_of(au, line, m.end(), shaped[k + 1].group(0))
         verdict = CERTIFIED if ok else WRONG
-        claim = Claim(line.number, line.text[m.start() : m.end()], verdict, said, JOINED_RULE, [m.span()])
-        claim.through = formed if formed != line.number else 0
-        add(claim)
+        add(
+            Claim(
+                line.number,
+                line.text[m.start() : m.end()],
+                verdict,
+                said,
+                JOINED_RULE,
+                [m.span()],
+                through=formed,
+            )
+        )
 
 
 #: Words that take entries away: an average, a sum or a selection over an axis.

@@ -98,7 +98,7 @@ def sum_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> No
                     said,
                     RULE,
                     [(start, end)],
-                    through=last if last > first else 0,
+                    through=last,
                 )
             )
 
