@@ -140,10 +140,10 @@ def _convert(tex: str, i: int, stop: str | None) -> tuple[str, int]:
                 out.append(arg.strip().replace(" ", "_") if name in _WORD_STYLES else arg)
             elif name == "sum":
                 out.append(" sum")
-            elif name in _WORDS:
-                out.append(_WORDS[name])
-            else:
-                out.append(name)  # \sigma -> sigma, \mu -> mu
+            else:  # \sigma -> sigma, \mu -> mu; after a letter or digit a factor of its own (d\sigma)
+                word = _WORDS.get(name, name)
+                apart = out and out[-1][-1:].isalnum() and word[:1].isalpha()
+                out.append(" " + word if apart else word)
             continue
         if c == "{":
             inner, j = _convert(tex, i + 1, stop="}")

@@ -59,11 +59,15 @@ _RELATION = re.compile(r"^\s*=?\s*([A-Za-z]\w*'?)\s*(≤|≥|<|>)\s*([A-Za-z]\w*
 _FLIP = {"≤": "≥", "≥": "≤", "<": ">", ">": "<"}
 #: Before a condition: what holds under it. Masked: −∞, or weights that vanish.
 _MASKED = re.compile(
-    r"(?:-oo|−∞|-∞|-inf\w*|negative infinity|mask(?:ed)?(?: out)?)\s*(?:&|for|if|when|whenever)?\s*$"
-    r"|⟨[^⟨⟩]*=\s*0\s*⟩\s*(?:for|if|when|whenever)\s*$",
+    r"(?:-oo|−∞|-∞|-inf\w*|negative infinity|mask(?:ed)?(?: out)?)\s*⟩?\s*(?:&|for|if|when|whenever)?\s*$",
     re.I,
 )
-_ALLOWED = re.compile(r"(?:\b0|\bzero)\s*(?:&|for|if|when|whenever)\s*$", re.I)
+#: A zero just before the condition: "⟨w_ij = 0⟩ if", "is zero if".
+_ZERO_BEFORE = re.compile(
+    r"⟨\s*(?P<name>[A-Za-z]\w*?)(?:_\S*)?\s*=\s*0\s*⟩\s*(?:for|if|when|whenever)\s*$"
+    r"|(?:\b0|\bzero)\s*(?:&|for|if|when|whenever)\s*$",
+    re.I,
+)
 
 RULE = "causal mask: a query attends to the keys at or before its own position, never after"
 
@@ -73,22 +77,111 @@ def causal_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
     if roles is None or not _CAUSAL.search(au.doc.block_text(line) + au.previous_block(line)):
         return
     query, key = roles
+    if _OTHER_ORDER.search(au.doc.block_text(line) + au.previous_block(line)):
+        return  # a prefix LM, a right-to-left model: another order of what is hidden
+    said = Said(f"masked where the key comes after the query ({key} > {query}), allowed up to it")
     for _tex, plain, start, end in line.formulas:
         if inside(covered, start, end):
             continue
         sentence, at = au.doc.sentence(line, start)  # what holds may stand on the line before
-        verdicts = []
-        for condition, masked in _conditions(plain, sentence[:at]):
-            m = _RELATION.match(condition)
-            if m is None or {m.group(1), m.group(3)} != {query, key}:
+        if hedged(sentence):
+            continue  # a question, a mistake reported, a denial: not the text's own mask
+        ahead = _condition_after(au, line, plain, end, sentence)
+        if ahead is not None:  # "⟨w = 0⟩ if ⟨s' > s⟩": one claim, from the value to its condition
+            condition, masked, where, span = ahead
+            verdict = _verdict(condition, masked, query, key)
+            if verdict is not None:
+                spans = [(start, end)] + ([span] if where is line else [])
+                if where is not line:
+                    au.ahead.setdefault(where.number, []).append(span)
+                through = where.number if where is not line else 0
+                text = line.text[start:end]
+                add(
+                    Claim(
+                        line.number, text, CERTIFIED if verdict else WRONG, said, RULE, spans, through=through
+                    )
+                )
                 continue
-            relation = m.group(2) if m.group(1) == key else _FLIP[m.group(2)]  # key <rel> query
-            after = relation in (">", "≥")
-            verdicts.append(after if masked else not after)
+        verdicts = [_verdict(c, m, query, key) for c, m in _conditions(plain, sentence[:at], sentence)]
+        verdicts = [v for v in verdicts if v is not None]
         if verdicts:  # one claim for the formula, wrong if any of its conditions points back
-            said = Said(f"masked where the key comes after the query ({key} > {query}), allowed up to it")
             text = line.text[start:end]
             add(Claim(line.number, text, CERTIFIED if all(verdicts) else WRONG, said, RULE, [(start, end)]))
+
+
+#: Another order of what a position may see: a prefix LM, a right-to-left (backward) model.
+_OTHER_ORDER = re.compile(
+    r"\b(?:prefix|right[- ]to[- ]left|backward\s+(?:LM|language\s+model|model)|bidirectional|anti-?causal)\b",
+    re.I,
+)
+#: A mask added to the scores (0 where allowed, -∞ where masked), said in its sentence.
+_ADDITIVE = re.compile(r"-\s*(?:oo|∞|infty|inf)\b|−∞|-∞|negative\s+infinity|\badd(?:s|ed|ing|itive)?\b", re.I)
+#: A 0/1 mask the weights are multiplied by (0 where masked).
+_KEEP = re.compile(r"\b0\s*/\s*1\b|\bkeep[- ]mask|\bmultipl\w*|\bbinary\b", re.I)
+#: Names of weights or probabilities: zero where a key is masked.
+_WEIGHT = re.compile(r"^(?:w|a|alpha|α|p|P)$")
+
+
+def _zero_means(name: str, sentence: str) -> bool | None:
+    """What a value of 0 set for ``name`` means: masked (True), allowed (False), or not known
+    (a mask or bias not said to be added or multiplied)."""
+    if _WEIGHT.match(name):
+        return True
+    added, kept = bool(_ADDITIVE.search(sentence)), bool(_KEEP.search(sentence))
+    return None if added == kept else kept  # both said, or neither: not known
+
+
+def _verdict(condition: str, masked: bool, query: str, key: str) -> bool | None:
+    """Whether masking (``masked``) or allowing the positions ``condition`` names is right."""
+    m = _RELATION.match(condition)
+    if m is None or {m.group(1), m.group(3)} != {query, key}:
+        return None
+    relation = m.group(2) if m.group(1) == key else _FLIP[m.group(2)]  # key <rel> query
+    after = relation in (">", "≥")
+    return after if masked else not after
+
+
+#: A value set where a condition holds: zero, or minus infinity.
+_ZEROED = re.compile(
+    r"^\s*(?P<name>[A-Za-z]\w*?|mathrm\(mask\)|mask)(?:_\S+)?\s*=\s*(?P<value>0|-\s*(?:oo|∞|infty|inf))\s*[,.;]?\s*$"
+)
+_IF = re.compile(r"^\s*(?:if|for|when|whenever)\s+⟨(?P<condition>[^⟨⟩]+)⟩")
+_IF_WORD = re.compile(r"\s*(if|for|when|whenever)?\s*")  # the line ends there, the condition wraps
+_CONDITION = re.compile(r"^\s*⟨(?P<condition>[^⟨⟩]+)⟩")
+
+
+def _condition_after(
+    au: AuditContext, line: Line, plain: str, end: int, sentence: str
+) -> tuple[str, bool, Line, tuple] | None:
+    """For ``⟨w = 0⟩ if ⟨s' > s⟩``: the condition, whether the value masks there, the condition's
+    line (this one or the next of the paragraph, where the sentence wraps) and its span there."""
+    value = _ZEROED.match(plain)
+    if value is None:
+        return None
+    zero = value.group("value") == "0"
+    masked = _zero_means(value.group("name"), sentence) if zero else True
+    if masked is None:
+        return None
+    m = _IF.match(line.text[end:])
+    if m is not None:
+        return (
+            m.group("condition"),
+            masked,
+            line,
+            (end + m.start("condition") - 1, end + m.end("condition") + 1),
+        )
+    word = _IF_WORD.fullmatch(line.text[end:])
+    if word is None:
+        return None
+    block = au.doc.block(line) if line.kind == "prose" else []
+    k = next((i for i, x in enumerate(block) if x is line), None)
+    if k is None or k + 1 >= len(block):
+        return None
+    where = block[k + 1]
+    m = (_IF if not word.group(1) else _CONDITION).match(where.text)
+    if m is None:
+        return None
+    return m.group("condition"), masked, where, (m.start("condition") - 1, m.end("condition") + 1)
 
 
 TRIANGLE_RULE = (
@@ -161,7 +254,7 @@ def triangle_claims(au: AuditContext, line: Line, add: Callable, covered: list) 
         add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, TRIANGLE_RULE, [m.span()]))
 
 
-def _conditions(plain: str, before: str) -> list[tuple[str, bool]]:
+def _conditions(plain: str, before: str, sentence: str) -> list[tuple[str, bool]]:
     """(condition, masked) for each condition the formula states: the rows of a case split
     (``0 & s ≤ s'``), or the formula itself when what holds under it stands just before it
     (``⟨w = 0⟩ if ⟨s' > s⟩``, "zero if ⟨s ≥ s'⟩")."""
@@ -179,9 +272,16 @@ def _conditions(plain: str, before: str) -> list[tuple[str, bool]]:
     before = before[-60:]
     if _MASKED.search(before):
         return [(plain, True)]
-    if _ALLOWED.search(before):
-        return [(plain, False)]
+    zero = _ZERO_BEFORE.search(before)
+    if zero:  # "⟨w = 0⟩ if", "the mask is zero if": what a zero means there
+        masked = _zero_means(zero.group("name") or _subject(before), sentence)
+        return [] if masked is None else [(plain, masked)]
     return []
+
+
+def _subject(before: str) -> str:
+    """What "is zero" is said of: the weights (w) or something else (a mask, a bias)."""
+    return "w" if re.search(r"\b(?:weights?|probabilit\w+|attention)\b[^.⟨⟩]{0,30}$", before, re.I) else ""
 
 
 def _roles(text: str) -> tuple[str, str] | None:

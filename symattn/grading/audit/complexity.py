@@ -492,6 +492,73 @@ _ELEMENTS = re.compile(r"^\s*(?:elements|entries)\b(?!\s+of\b)", re.I)
 _ALL = re.compile(r"\ball\s+(?:of\s+)?(?:the\s+)?$", re.I)
 
 
+#: "cache the ⟨O(D^2)⟩ ⟨B_(d'd)⟩ matrix": the O-class of one tensor, named right after it.
+_TENSOR_AFTER = re.compile(
+    r"^\s*⟨\s*(?P<tensor>[A-Za-z]\w*(?:\^\(?\w+\)?)?_\(?(?P<indices>[a-z' ]+)\)?)\s*⟩\s+"
+    r"(?:matrix|tensor|array|vector)\b"
+)
+
+
+#: "... memory due to needing to save the attention weights": the elements of the weights.
+_KEPT = re.compile(
+    r"[^.;⟨]{0,80}?\bdue\s+to\s+(?:needing\s+to\s+|having\s+to\s+)?(?:save|store|saving|storing|keep|keeping)\s+"
+    r"the\s+attention\s+(?:weights|map|maps|probabilities)\b",
+    re.I,
+)
+#: "an attention map ⟨w_(bss'a)⟩": the tensor the text names the attention weights.
+_WEIGHTS_NAMED = re.compile(
+    r"\battention\s+(?:map|weights|probabilities)\s+⟨\s*(?P<tensor>[a-z]\w*_\(?(?P<indices>[a-z' ]+)\)?)\s*⟩"
+)
+
+
+#: Some of a tensor: one sequence's, one position's ("per sequence", "for the current position").
+_SOME = re.compile(
+    r"\b(?:per(?![- ]layer)|each|every|for\s+(?:the\s+)?(?:current|one|a\s+single|this)|one\s+new|"
+    r"at\s+(?:a|one|each)\s+)\b",
+    re.I,
+)
+
+
+def _constants(doc) -> dict[sp.Symbol, sp.Expr]:
+    """The letters the text gives a number (``E = 4``): constants, not sizes that grow."""
+    out = {}
+    for m in re.finditer(r"⟨\s*([A-Z])\s*=\s*(\d+(?:\.\d+)?)\s*⟩", doc.text()):
+        out[sp.Symbol(m.group(1), positive=True)] = sp.Rational(m.group(2))
+    return out
+
+
+def _attention_weights(doc) -> tuple[int, re.Match] | None:
+    """The first tensor the text names its attention weights (or map), with its line."""
+    for line in doc.lines:
+        m = _WEIGHTS_NAMED.search(line.text)
+        if m:
+            return line.number, m
+    return None
+
+
+def _named_tensor(au, line, start: int, end: int, plain: str, named: re.Match, add) -> None:
+    """ "the ⟨O(D^2)⟩ ⟨B_(d'd)⟩ matrix": its elements, the product of its indices' ranges."""
+    from .indices import index_sizes
+    from .match import CERTIFIED, WRONG, Claim
+    from .said import Math, Said
+
+    stated = read_big_o(plain, others=True, written=True)
+    indices = re.findall(r"[a-z]", named.group("indices"))
+    sentence, _ = au.doc.sentence(line, start)
+    if stated is None or not indices or not set(indices) <= au.index_letters or _SOME.search(sentence):
+        return
+    sizes = au.doc.once("index sizes", index_sizes)
+    count = sp.Mul(*[sizes[x][0] if x in sizes else sp.Symbol(x.upper(), positive=True) for x in indices])
+    constants = au.doc.once("constant letters", _constants)  # "E = 4": a constant, no size
+    ok = same_order(stated.xreplace(constants), count.xreplace(constants))
+    said = Said(named.group("tensor"), " holds ", Math(count), " elements: O(", Math(count), ")")
+    add(
+        Claim(
+            line.number, line.text[start:end], CERTIFIED if ok else WRONG, said, ELEMENTS_RULE, [(start, end)]
+        )
+    )
+
+
 def elements_claims(au, line, add, covered) -> None:
     """ "generating ⟨S⟩ different matrices ⟨B^s_{d'd}⟩ ... all of the ⟨O(SD^2)⟩ elements": in a
     text in index notation, S matrices whose indices d', d run to D hold S·D² elements."""
@@ -501,6 +568,16 @@ def elements_claims(au, line, add, covered) -> None:
     if not au.index_letters:
         return
     for _tex, plain, start, end in line.formulas:
+        named = _TENSOR_AFTER.match(line.text[end:])
+        if named and not inside(covered, start, end):
+            _named_tensor(au, line, start, end, plain, named, add)
+            continue
+        sentence, at = au.doc.sentence(line, start)
+        kept = _KEPT.match(sentence, at + end - start)  # right after the formula
+        weights = au.doc.once("attention weights named", _attention_weights)
+        if kept and weights and not inside(covered, start, end) and weights[0] < line.number:
+            _named_tensor(au, line, start, end, plain, weights[1], add)
+            continue
         if inside(covered, start, end) or not _ELEMENTS.match(line.text[end:]):
             continue
         sentence, at = au.doc.sentence(line, start)

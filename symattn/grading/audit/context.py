@@ -29,6 +29,10 @@ class AuditContext(Protocol):
     index_letters: set[str] | None
     #: The relations between sizes the text assumed so far (``F = 4D``): each letter and its value.
     relations: list
+    #: The wholes the text stated as parts so far (a set, a dataset of classes), by kind.
+    wholes: dict
+    #: Spans of later lines that a claim already made holds, by line number (covered when read).
+    ahead: dict
 
     def premises(self, line: Line) -> dict: ...
 

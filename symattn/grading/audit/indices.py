@@ -294,14 +294,15 @@ def index_sizes(doc) -> dict[str, tuple[sp.Expr, str]]:
         if size is not None:
             out.setdefault(m.group("index"), (size, f"({m.group('size')})"))
     last: list[str] = []
+    where = -2  # the paragraph of the last tensor defined: a shape in it or the next one is its
     for line in doc.lines:
         for _tex, plain, _s, _e in line.formulas:
             m = _LEFT_TENSOR.match(plain)
             if m:
-                last = re.findall(r"[a-z]'*", m.group("indices"))
+                last, where = re.findall(r"[a-z]'*", m.group("indices")), line.block
         for m in SHAPED.finditer(line.text):
             axes = [a.strip() for a in m.group("axes").split(",")]
-            if len(axes) == len(last):
+            if len(axes) == len(last) and line.block - where <= 1:
                 for index, axis in zip(last, axes, strict=True):
                     size = letters.read(axis)
                     if size is not None and "'" not in index:

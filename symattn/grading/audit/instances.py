@@ -2,6 +2,7 @@
 12BT^2NH⟩. Simplifying we get ⟨2D = T⟩, so e.g. for ⟨D = 4096⟩, this is ⟨8192⟩."
 
 **Simplified**: a relation followed by "simplifying (rearranging, dividing ...) we get" another
+(or "solving" a relation that "yields" another)
 is the same relation when the difference of the first's sides is the second's times a factor
 SymPy proves of one sign, every letter a positive size (24BTDNH − 12BT²NH = −12BTNH · (T − 2D));
 ``a > b`` is read as ``b < a``. An equation is kept by a factor of either sign, an inequality by
@@ -30,6 +31,11 @@ _INSTANCE = re.compile(
     r"\b(?:e\.g\.,?\s+)?[Ff]or\s+(?:e\.g\.,?\s+)?⟨\s*(?P<given>[A-Za-z]\w*\s*=\s*[^⟩=]+)⟩,?\s+"
     r"(?:this|that|it)\s+(?:is|would be|gives|comes to)\s+(?P<approx>~\s*|about\s+|roughly\s+|around\s+)?"
     r"⟨\s*(?P<value>[\d.,]+)\s*⟩"
+)
+#: "Solving ⟨2N^2 d = 4 N d^2⟩ yields ⟨N = 2d⟩": the relation posed, then what it comes to.
+_SOLVING = re.compile(
+    r"\b[Ss]olv(?:ing|e)\s+(?:for\s+⟨?\w+⟩?\s+)?⟨(?P<first>[^⟩]+)⟩\s*,?\s+"
+    r"(?:we get|gives|yields|we find|we obtain|leaves)\s+⟨(?P<second>[^⟩]+)⟩"
 )
 _RELATIONS = {"=", "==", ">", "<", "≥", "≤", ">=", "<="}
 #: Words that make a text's letters other than positive sizes.
@@ -86,7 +92,7 @@ def simplified_claims(au, line, add, covered) -> None:
     from .match import CERTIFIED, WRONG, Claim, inside
     from .said import Math, Said
 
-    for m in _SIMPLIFIED.finditer(line.text):
+    for m in [*_SIMPLIFIED.finditer(line.text), *_SOLVING.finditer(line.text)]:
         if inside(covered, *m.span("second")) or re.match(r"\s*(?:or|and)\b", line.text[m.end() :]):
             continue  # "we get ⟨c < 0⟩ or ⟨c > 0⟩": the second relation is only part of what is said
         a, b = line.sentence_at(m.start())
@@ -117,7 +123,9 @@ def simplified_claims(au, line, add, covered) -> None:
                 + Said(": a negative factor turns an inequality round" if flipped else ""),
                 "letters: a relation simplified is the same relation (a factor of one sign, every letter "
                 "a positive size; SymPy)",
-                [(m.start("second") - 1, m.end("second") + 1)],
+                # the relation solved is posed, not claimed: it is part of this claim
+                [(m.start("second") - 1, m.end("second") + 1)]
+                + ([(m.start("first") - 1, m.end("first") + 1)] if m.re is _SOLVING else []),
             )
         )
 

@@ -13,7 +13,10 @@ what there is nothing to check in:
   into 90 % training, 10 % validation": givens;
 - a **figure reported from a run or a dataset**: "~94 % accuracy", "takes 2-3 minutes",
   "600 images for 100 classes": nothing in the text computes it;
-- **advice about practice**: "a clip value is usually between 0.5 and 10".
+- **advice about practice**: "a clip value is usually between 0.5 and 10";
+- a **condition the text poses**: "subject to the condition that ``∫ q(x) dx = 1``": a
+  constraint (an equation set out to be solved, "solving ``δL/δq = 0`` yields", stays part of
+  the claim of what it yields).
 
 Each is kept in the report with the verdict ``not a claim`` and its reason, never dropped, and
 is not counted among the claims. The rules are conservative: a sentence that also compares,
@@ -36,6 +39,7 @@ LABEL = "numbers that name things (labels, ordinals, indices): not quantities"
 CHOICE = "a choice the text makes (a setting, a given): nothing to check"
 REPORT = "a figure reported from a run or a dataset: nothing in the text computes it"
 ADVICE = "advice about practice: nothing in the text computes it"
+CONDITION = "a condition the text poses (a constraint): a premise, not a claim"
 
 #: Words that make a sentence conclude, compare or count: it stays a claim.
 _CLAIMING = re.compile(
@@ -68,6 +72,38 @@ _REPORT = re.compile(
     r"|\d[\d.,]*(?:\s*(?:-|–|to)\s*\d[\d.,]*)?\s*(?:minutes?|seconds?|hours?|days?|weeks?)\b",
     re.I,
 )
+#: What a resource a run needs ("requires >150MB free disk space"): a bound set by the machine.
+_NEEDS = re.compile(
+    r"\b(?P<verb>requires?|needs?)\s+(?:>|≥|at\s+least\s+|more\s+than\s+|about\s+|~\s*)?\d[\d.,]*\s*"
+    r"(?:[KMGT]i?B|bytes)\b(?=\s+(?:of\s+)?(?:free\s+)?(?:disk|memory|RAM|storage|space))",
+    re.I,
+)
+#: A speed another work measured, reported: "it was claimed that this formulation is ~15% faster".
+_REPORTED = re.compile(
+    r"\b(?:was|were|has\s+been|have\s+been|they|the\s+authors)\s+(?:claimed|reported|measured|observed)\s+"
+    r"(?:that\s+)?[^.;]*?\d[\d.]*\s*%\s+(?:faster|slower|speed-?up)\b",
+    re.I,
+)
+
+
+def _reported(line: Line, start: int) -> bool:
+    a, b = line.sentence_at(start)
+    sentence = line.text[a:b]
+    plain = re.sub(r"⟨\s*[~≈]?\s*([\d.]+\s*%)\s*⟩", r"\1", sentence)  # ⟨~ 15%⟩ as the words write it
+    return bool(_REPORTED.search(plain)) and _figures(plain) == 1
+
+
+#: A dataset or a trained model described by its figures ("the ImageNet dataset, which contains
+#: 1 million images of 1k classes", "the feature dimension is 512 for the ResNet34").
+_DESCRIBED = re.compile(
+    r"\b(?:dataset|corpus)\s*,?\s+(?:which|that)\s+(?:contains|has|holds|consists)\b"
+    r"|\b(?:is|are|has|have)\s+\d[\d,.]*\s+(?:for|in)\s+(?:the\s+)?(?:[A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}[\w-]*)\d+\b",
+)
+#: Figures of a description that add up or multiply ("1000 classes with 1300 images each", "50k
+#: for training and 10k for testing", a total broken down after a colon): a claim.
+_BREAKDOWN = re.compile(
+    r"\b(?:each|per|overall|total|in\s+all|split\w*|plus|shards?|heads?|blocks?|stages?|i\.\s?e\.)\b|:", re.I
+)
 #: Advice: a range said to be usual ("usually between 0.5 and 10").
 _ADVICE = re.compile(
     r"\b(?:usually|commonly|often|typically|in practice)\b.*\b(?:between|from|around|about)\b", re.I
@@ -87,16 +123,19 @@ _ORDINAL_AFTER = re.compile(
 _LISTED = re.compile(r"^\s*-?\d+(?:\s*,\s*-?\d+)*\s*,\s*(?:\.\.\.|…|ldots|cdots)\s*,\s*-?\w+\s*$")
 
 
-def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool) -> str | None:
+def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool, introduction: str = "") -> str | None:
     """Why the numbers ``spans`` of ``line`` (one formula's when ``formula``, else one
-    sentence's) are not a claim, or None when they may be one."""
+    sentence's) are not a claim, or None when they may be one. ``introduction`` is the text
+    before a display (the paragraph that leads into it)."""
+    if _reported(line, spans[0][0]):
+        return REPORT  # "it was claimed that this formulation is ~15% faster": another's measurement
     if formula:
-        return _formula_reason(line, spans)
+        return _formula_reason(line, spans, introduction)
     if all(_defines_by_look(_formula_at(line, s) or "") for s, _ in spans):
         return DEFINITION  # z_bsd ← Drop(φ(z W^0) W^1): an update, set apart from a sentence
     a, b = line.sentence_at(spans[0][0])
     sentence = line.text[a:b]
-    words = _without_formulas(sentence)
+    words = _NEEDS.sub(" needs some ", _without_formulas(sentence))  # "requires >150MB": a bound
     if _CLAIMING.search(words) or any(_relating(line, s) for s, _ in spans):
         return None
     if all(_label(line, s, e) or _LISTED.match(_formula_at(line, s) or "") for s, e in spans):
@@ -106,11 +145,12 @@ def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool) -> str |
     figures = _figures(sentence)
     if _CHOICE.search(words) and (figures <= 1 or (figures == 2 and _EACH.search(sentence))):
         return CHOICE  # "we will use 4 layers with 4 heads each": two settings, neither computed
-    if figures > 1:
+    described = _DESCRIBED.search(words) and figures <= 2 and not _BREAKDOWN.search(sentence)
+    if figures > 1 and not described:
         return None  # two figures of a setting or a run may be computed one from the other
     if _ADVICE.search(words):
         return ADVICE
-    if _REPORT.search(words):
+    if _REPORT.search(words) or described:
         return REPORT
     return None
 
@@ -139,21 +179,52 @@ def _figures(sentence: str) -> int:
     return len(re.findall(r"(?<![\w.])\d[\d.,]*", text))
 
 
-def _formula_reason(line: Line, spans: list[tuple[int, int]]) -> str | None:
+def _formula_reason(line: Line, spans: list[tuple[int, int]], introduction: str = "") -> str | None:
     start = spans[0][0]
     found = next(((p, s, e) for _, p, s, e in line.formulas if s <= start < e), None)
     if found is None:
         return None
     plain, s, e = found
     plain = plain.strip().rstrip(".,;")
+    if posed(line, s):
+        return CONDITION
+    lead = re.split(r"(?<=[.!?])\s+", introduction.strip())[-1] if line.kind == "math" else ""
+    if _MODELLED.search(lead) and _PROBABILITY.match(plain):
+        return DEFINITION  # "... are treated as the logits which predict ...: ⟨p(x | ...) = Softmax z⟩"
     if _ENUMERATED.match(plain):
         return RANGE
+    if _INDEX_VALUE.match(plain) and _ITEM_AFTER.match(line.text[e:]):
+        return LABEL  # "the final, ⟨s = -1⟩ token": an index set to the value that names it
     try:
         members, relations = calc.parse_chain(plain)
         why = formula_reason(members, relations)
     except Exception:  # a formula calc does not read: a definition by its look alone
         why = DEFINITION if _defines_by_look(plain) else None
     return why if why and holds_in(line, s, e, why) else None
+
+
+def posed(line: Line, start: int) -> bool:
+    """The formula at ``start`` is a condition the sentence poses: "subject to the condition that
+    ⟨∫ q = 1⟩"."""
+    a, _ = line.sentence_at(start)
+    return bool(_POSED.search(line.text[a:start]))
+
+
+#: A condition the text poses: a constraint.
+_POSED = re.compile(
+    r"\b(?:subject\s+to\s+(?:the\s+)?(?:conditions?|constraints?)(?:\s+that)?|we\s+(?:impose|require|demand)\s+that"
+    r"|under\s+the\s+constraints?(?:\s+that)?)\s*$",
+    re.I,
+)
+#: A display that says what a model's probability is taken to be: "the outputs are treated as the
+#: logits which predict the next token:", then ``p(x_{s+1} = v | ...) = Softmax_v z``.
+_MODELLED = re.compile(r"\b(?:treated|interpreted|taken)\s+as\b|\bwe\s+model\b|\bmodell?ed\s+as\b", re.I)
+_PROBABILITY = re.compile(r"^\s*[pP]\s*\([^=]*(?:=[^=|]*)?\|[^=]*\)\s*=")
+#: An index given a value (``s = -1``), and the thing it then names, right after it.
+_INDEX_VALUE = re.compile(r"^[a-z]'?\s*=\s*-?\d+$")
+_ITEM_AFTER = re.compile(
+    r"^\s*(?:token|position|element|row|column|entry)\b"
+)  # one thing named (not "6 heads")
 
 
 #: Words that make a range of an index say something ("query i attends to the keys 1 ≤ j ≤ i").

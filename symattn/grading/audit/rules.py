@@ -38,6 +38,7 @@ from . import (
     complexity,
     contractions,
     cost,
+    counts,
     heads,
     identities,
     indices,
@@ -47,12 +48,16 @@ from . import (
     meaning,
     normalising,
     notclaims,
+    onehot,
+    online,
     outputs,
+    perplexity,
     positions,
     restated,
     scaling,
     shapes,
     shares,
+    slices,
     sums,
     words,
 )
@@ -98,6 +103,7 @@ RULES = (
     words.stage_vectors,
     words.typical_score,
     words.factors,
+    words.factor_instead,
     words.about,
     words.listed_weights,
     words.their_sum,
@@ -129,8 +135,16 @@ RULES = (
     complexity.chain_claims,
     complexity.elements_claims,
     magnitudes.magnitude_claims,
+    magnitudes.few_mistakes,
     shares.share_claims,
+    counts.count_claims,
+    onehot.onehot_claims,
+    online.online_claims,
+    perplexity.perplexity_claims,
+    slices.slice_claims,
+    slices.shift_claims,
     normalising.divisor_claims,
+    scaling.saturation_claims,
     meaning.facts_in_words,
     instances.instance_claims,
     positions.wavelength_claims,
@@ -196,6 +210,11 @@ class Auditor:
         self.index_letters = indices.index_letters(doc)
         #: Relations the text assumed so far (F = 4D, D = NH), each letter's latest, in order.
         self.relations: list[tuple[sp.Symbol, sp.Expr]] = []
+        #: The wholes the text stated as parts (a set of 9 + 1 images, a dataset of classes).
+        self.wholes: dict[str, counts.Whole] = {}
+        #: Spans of lines not read yet that a claim made on an earlier line holds (its condition
+        #: wrapped onto the next line): covered when that line is read.
+        self.ahead: dict[int, list[tuple[int, int]]] = {}
         self._premise_spans: list[tuple[int, int]] = []  # the line's relations: premises
         self._by_number: dict[int, list[Line]] | None = None
         #: The name the chain being read defines (its first member), if it defines one.
@@ -240,7 +259,7 @@ class Auditor:
                     c.through = max(c.through, last)
 
     def _line(self, line: Line) -> None:
-        covered: list[tuple[int, int]] = []
+        covered: list[tuple[int, int]] = self.ahead.pop(line.number, [])
         found: list[Claim] = []
 
         def add(claim: Claim) -> None:
@@ -291,8 +310,9 @@ class Auditor:
                 span = formula_span(line, start, end)
                 key = span if span in relating else line.sentence_at(start)
                 leftovers.setdefault(key, []).append((start, end))
+        introduction = self.previous_block(line) if line.kind == "math" else ""
         for key, spans in leftovers.items():
-            add(_leftover(line, spans, failed, formula=key in relating))
+            add(_leftover(line, spans, failed, formula=key in relating, introduction=introduction))
         for c in found:
             c.typeset = _typeset(c.text, line)
         self.claims.extend(c for c in found if c.verdict is not None)
@@ -535,7 +555,10 @@ class Auditor:
             again = []
             if self._letters(line, start, end, members, relations, again.append):
                 found, compared = again, True
-        why_not = notclaims.formula_reason(members, relations) if not compared else None
+        why_not = None
+        if not compared:
+            posed = notclaims.posed(line, start)
+            why_not = notclaims.CONDITION if posed else notclaims.formula_reason(members, relations)
         if why_not and notclaims.holds_in(line, start, end, why_not):
             found = [Claim(c.line, c.text, NOT_A_CLAIM, None, why_not, c.spans) for c in found]
         elif not compared:
@@ -1088,7 +1111,11 @@ _FAILED = {
 
 
 def _leftover(
-    line: Line, spans: list[tuple[int, int]], failed: list[str] = (), formula: bool = False
+    line: Line,
+    spans: list[tuple[int, int]],
+    failed: list[str] = (),
+    formula: bool = False,
+    introduction: str = "",
 ) -> Claim:
     """One unchecked claim for the numbers ``spans`` of one formula (``formula``) or one
     sentence, or what a reader does not count as a claim (:mod:`.notclaims`), said so."""
@@ -1105,7 +1132,9 @@ def _leftover(
         right = space if right < b and space > 0 else b
         shown = line.text[left:right].strip()
     sentence = line.text[a:b].lower()
-    not_claim = None if failed else notclaims.reason_for(line, spans, formula)
+    not_claim = notclaims.reason_for(line, spans, formula, introduction)
+    if failed and not_claim != notclaims.CONDITION:  # a posed equation is no claim, read or not
+        not_claim = None
     if not_claim:
         return Claim(
             line.number, shown, NOT_A_CLAIM, None, not_claim, [span] if span != (start, end) else spans

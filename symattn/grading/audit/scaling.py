@@ -8,9 +8,16 @@ Two forms are read:
   of a width it is certified; divided by the width itself (``q^T k_j / d``) it is wrong, since
   Var(q·k) = d for entries of zero mean and unit variance, and only √d brings it back to 1 (the
   module's variance argument, which :mod:`symattn.grading.audit.meaning` holds as a fact);
+- a **scaling factor named before it**: "the scaling factor of ``1/\\sqrt{d_k}``" multiplies
+  the scores; 1 over the square root of a width is certified, 1 over the width is wrong;
 - a **normalization named in words** in a sentence that gives its reason, a variance of 1 ("the
   ``\\sqrt{D/A}`` normalization is motivated by demanding that the variance of the Softmax
   argument be 1"): a square root is certified, a width without one is wrong.
+
+Without the scale, the scores' variance grows with the width and the softmax **saturates**:
+"if we do not scale down the variance, the softmax will saturate to 1 for one element and 0 for
+all others" is certified by the limit SymPy takes (scores c·s with c → ∞: the largest weight
+tends to 1, the others to 0); other limits are wrong.
 
 A sentence that weighs another choice ("instead", "rather than", "would", μP's 1/d) is not
 read: dividing by d is a choice some texts argue for, not a slip there.
@@ -18,6 +25,7 @@ read: dividing by d is a choice some texts argue for, not a slip there.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -40,10 +48,14 @@ _OTHER_CHOICE = re.compile(
 #: A text that divides by the width on purpose (μP, linear attention, cosine scores): its
 #: formulas with 1/d are never called wrong.
 _BY_WIDTH_ON_PURPOSE = re.compile(
-    r"\bmu-?P\b|μP|maximal update|linear attention|cosine|1\s*/\s*d\b[^.]*\b(?:scal|param)", re.I
+    r"\bmu-?P\b|μP|maximal update|tensor programs|learning rate transfers?|linear attention|cosine|"
+    r"1\s*/\s*d\b[^.]*\b(?:scal|param)",
+    re.I,
 )
 #: A normalization named in words, with its reason: a variance of one.
 _NAMED = re.compile(r"^\s*(?:normali[sz]ation|scaling|scale factor|rescaling)\b", re.I)
+#: The factor the scores are multiplied by, named before it: "the scaling factor of ⟨1/√d_k⟩".
+_FACTOR_BEFORE = re.compile(r"\b(?:scaling|scale)\s+factor\s+(?:of|is)\s*$", re.I)
 _UNIT_VARIANCE = re.compile(
     r"\bvariance\b.*\b(?:be|is|of|equal to|equals)\s+(?:1|one|unity)\b|\bunit variance\b", re.I
 )
@@ -72,14 +84,28 @@ def scale_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         weighed = _OTHER_CHOICE.search(sentence[:at] if named else sentence)
         if weighed or (line.kind == "math" and _OTHER_CHOICE.search(_introduction(au, line))):
             continue
+        if not weighed and _FACTOR_BEFORE.search(sentence[:at]):  # "the scaling factor of 1/√d_k"
+            _factor(au, line, start, end, plain, sentence, add)
+            continue
         if named:
             bottom = _parsed(plain)
             verdict = _verdict(bottom)
             width = (bottom[2] if verdict else bottom) if verdict is not None else None
             # a head's scores in a model of width D: the model's width is not the head's
             per_head = re.search(r"\bheads?\b", sentence, re.I) and width in (("sym", "D"), ("sym", "d"))
-            if verdict is not None and not per_head:
-                add(_claim(line, start, end, [(verdict, calc.exact(width, {}))], named=True))
+            # a choice weighed before it in its paragraph ("divided by d rather than √d. The d
+            # normalization ...") makes the width a choice; one weighed after it does not
+            paragraph = au.doc.block_text(line).replace("\n", " ")
+            before = (
+                paragraph[: paragraph.find(sentence.strip()[:40])]
+                if sentence.strip()[:40] in paragraph
+                else ""
+            )
+            on_purpose = _BY_WIDTH_ON_PURPOSE.search(before) or _OTHER_CHOICE.search(before)
+            if verdict is not None and not per_head and (verdict or not on_purpose):
+                claim = _claim(line, start, end, [(verdict, calc.exact(width, {}))], named=True)
+                _reason_ahead(au, line, claim)
+                add(claim)
             continue
         if re.search(r"\b(?:Var|E|V|Cov)\(|[≈<>≤≥]|\d\s*$", plain):
             continue  # a statement about the scaled scores (their variance): the statistics rules'
@@ -98,6 +124,50 @@ def scale_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         # wrong: softmax(q k^T/√d) = exp(q k^T)/(√d Σ ...))
         if _equals(plain) <= 1:
             add(_claim(line, start, end, verdicts, named=False))
+
+
+#: The scores of attention, where a factor of theirs is named.
+_SCORES = re.compile(r"\b(?:attention|scores?|logits?|softmax|dot[- ]products?|quer(?:y|ies)|keys?)\b", re.I)
+#: A reason of a variance kept at 1 (or "an appropriate variance"): the √ is what keeps it.
+_KEEPS_VARIANCE = re.compile(r"\bvariance\b", re.I)
+
+
+def _factor(
+    au: AuditContext, line: Line, start: int, end: int, plain: str, sentence: str, add: Callable
+) -> None:
+    """ "the scaling factor of ⟨1/√d_k⟩" said of attention's scores (in its paragraph): 1 over
+    the root of a width is certified; 1 over the width is wrong only where the paragraph gives
+    the variance as the reason (μP's 1/d_k is a choice), and never for a head's scores scaled by
+    the model's width."""
+    bottom = _parsed(plain)
+    bottom = bottom[2] if bottom and bottom[0] == "div" and bottom[1] == ("num", "1") else None
+    verdict = _verdict(bottom)
+    paragraph = au.doc.block_text(line).replace("\n", " ")
+    if verdict is None or not _SCORES.search(paragraph):
+        return
+    if not verdict and (not _KEEPS_VARIANCE.search(paragraph) or _BY_WIDTH_ON_PURPOSE.search(paragraph)):
+        return
+    width = bottom[2] if verdict else bottom
+    if re.search(r"\bheads?\b", paragraph, re.I) and width in (("sym", "D"), ("sym", "d")):
+        return  # a head's scores, the model's width: not the head's
+    add(_claim(line, start, end, [(verdict, calc.exact(width, {}))], True))
+
+
+def _reason_ahead(au: AuditContext, line: Line, claim: Claim) -> None:
+    """The variance of 1 the claim gives as its reason, where it wraps onto the next line of
+    the paragraph ("... by demanding / that the variance ... be 1"): part of the claim there."""
+    if _UNIT_VARIANCE.search(line.text):
+        return
+    block = au.doc.block(line) if line.kind == "prose" else []
+    k = next((i for i, x in enumerate(block) if x is line), None)
+    if k is None or k + 1 >= len(block):
+        return
+    after = block[k + 1]
+    m = _UNIT_VARIANCE.search(after.text)
+    one = re.search(r"(?<![\w.])1(?![\w.])", m.group(0)) if m else None
+    if one:
+        au.ahead.setdefault(after.number, []).append((m.start() + one.start(), m.start() + one.end()))
+        claim.through = after.number
 
 
 def _claim(line: Line, start: int, end: int, verdicts: list, named: bool) -> Claim:
@@ -193,3 +263,60 @@ def _width(node) -> bool:
             ("sym", "h"),
         )
     return False
+
+
+#: "if we do not scale down the variance (back to ~σ²)": the scores left unscaled.
+_UNSCALED = re.compile(
+    r"\b(?:if|when)\s+(?:we\s+|one\s+)?(?:do\s+not|don't|did\s+not|does\s+not)\s+(?:scale|divide|normali[sz]e)\b"
+    r"|\bwithout\s+(?:the\s+|this\s+)?(?:scal|normali[sz])\w*|\bunscaled\b",
+    re.I,
+)
+_SATURATES = re.compile(
+    r"\bsoftmax\b(?:\s+(?:over|of)\s+the\s+(?:logits|scores))?\s+(?:will\s+|would\s+)?(?:already\s+)?"
+    r"saturat\w*\s+(?:to\s+)?⟨\s*(?P<top>[\d.]+)\s*⟩\s+for\s+(?:one|a\s+single)\b[^.;⟨]{0,40}?"
+    r"\band\s+⟨\s*(?P<rest>[\d.]+)\s*⟩\s+for\s+(?:all\s+)?(?:the\s+)?others?\b",
+    re.I,
+)
+_LIMIT_OR_CAUSE = re.compile(
+    r"→|\\to\b|\b(?:tends?|goes|go|shrinks?|decays?)\s+to(?:wards)?\s+(?:zero|⟨\s*0\s*⟩)|\bbecause\b|\bsince\b|"
+    r"\bdue\s+to\b|\bsmall\b",
+    re.I,
+)
+#: "the gradient of the softmax": another quantity than the weights.
+_OF_IT = re.compile(r"\b(?:gradients?|derivatives?|jacobian)\s+of\s+(?:the\s+)?$", re.I)
+SATURATION_RULE = (
+    "scale of the scores: unscaled scores grow with the width, and the softmax tends to one weight 1, "
+    "the rest 0"
+)
+
+
+def saturation_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    for a, b in line.sentences():
+        sentence = line.text[a:b]
+        m, unscaled = _SATURATES.search(sentence), _UNSCALED.search(sentence)
+        if (
+            m is None
+            or unscaled is None
+            or unscaled.start() > m.start()
+            or inside(covered, a + m.start(), a + m.end())
+        ):
+            continue
+        if _LIMIT_OR_CAUSE.search(sentence) or _OF_IT.search(sentence[: m.start()]):
+            continue  # a limit or a cause said with it ("as d_k → 0", "because ..."): more than this reads
+        ok = sp.Rational(m.group("top")) == 1 and sp.Rational(m.group("rest")) == 0
+        # the figures of the condition ("back to ~σ²") are its premise, part of the claim
+        start = a + unscaled.start()
+        condition = sentence[unscaled.start() : m.start()]
+        premises = [(start + f.start(), start + f.end()) for f in re.finditer(r"⟨[^⟨⟩]*⟩", condition)]
+        spans = [(a + m.start(), a + m.end()), *premises]
+        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, _saturated(), SATURATION_RULE, spans))
+
+
+@functools.cache
+def _saturated() -> Said:
+    c, gap = sp.symbols("c Delta", positive=True)  # two scores Δ apart, both multiplied by c
+    top = 1 / (1 + sp.exp(-c * gap))
+    limits = sp.limit(top, c, sp.oo), sp.limit(1 - top, c, sp.oo)
+    if limits != (1, 0):  # never taken on trust
+        raise ArithmeticError("SymPy did not find the softmax saturating")
+    return Said("scores c·s, c → ∞: the largest weight ", Math(top), " → 1, the others → 0")

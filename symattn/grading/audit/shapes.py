@@ -726,6 +726,44 @@ _RESPECTIVELY = re.compile(
     r"⟨(?P<a>[A-Z][^⟨⟩]{0,12})⟩\s+and\s+⟨(?P<b>[A-Z][^⟨⟩]{0,12})⟩\s+are\s+(?P<sa>\([^()]*\))-?\s+and\s+"
     r"(?P<sb>\([^()]*\))-shaped\s+(?:matrices|tensors|weights)"
 )
+DISPLAY_RULE = "shapes: each index of the display runs over one range, in every tensor it indexes"
+
+
+def _against_display(au, line, declared: dict[str, tuple]) -> tuple[bool, object] | None:
+    """The shapes declared for the display just before ("⟨z_(bsd') W^(0)_(d'e)⟩ ... ⟨W^(1)_ed⟩"):
+    an index the two share runs over one range in both, and an index of another tensor of the
+    display (z_(bsd'), whose d runs to D) over the range the text gives it. None unless both
+    tensors stand in the display with one index per axis."""
+    from .indices import index_sizes
+    from .said import Math, Said
+
+    block = au.doc.block(line) if line.kind == "prose" else [line]
+    display = au.previous_block(line) + "\n" + "\n".join(x.text for x in block if x.number < line.number)
+    ranges: dict[str, list[tuple[str, sp.Expr]]] = {}
+    for name, sizes in declared.items():
+        found = re.search(re.escape(name) + r"_\(?(?P<indices>[a-z' ]+?)\)?(?=[\s)*⟩,]|$)", display)
+        indices = re.findall(r"[a-z]'*", found.group("indices")) if found else []
+        if len(indices) != len(sizes):
+            return None
+        for index, size in zip(indices, sizes, strict=True):
+            ranges.setdefault(index.rstrip("'"), []).append((name, size))
+    known = au.doc.once("index sizes", index_sizes)
+    subscripts = re.findall(r"(?<![\w^)])[a-z]_(?:\(([a-z' ]+)\)|([a-z']+))", display)
+    others = {o.rstrip("'") for pair in subscripts for o in re.findall(r"[a-z]'*", "".join(pair))}
+    problems, shown = [], []
+    for index, given in ranges.items():
+        sizes = {size for _, size in given}
+        if index in others and index in known:
+            sizes.add(known[index][0])
+        runs = Said(f"{index} runs to ", Said.join(" and to ", [Math(x) for x in sorted(sizes, key=str)]))
+        shown.append(runs)
+        if len(sizes) > 1:
+            problems.append(runs)
+    if not any(len(g) > 1 for g in ranges.values()) and not problems:
+        return None  # no index shared: nothing compared
+    return (not problems, Said.join("; ", problems or shown))
+
+
 #: "This block requires ⟨2 E D^2⟩ parameters per layer, only counting ... weights".
 _PARAMETERS = re.compile(
     r"\b(?:requires|require|carry|carries|has|have|uses|needs)\s+⟨(?P<count>[^⟨⟩]+)⟩\s+(?:total\s+)?parameters"
@@ -742,16 +780,26 @@ def parameter_claims(au, line, add, covered) -> None:
 
     for m in _RESPECTIVELY.finditer(line.text):
         declared = au.shapes.weights.setdefault(line.section, {})
+        both = {}
         for name, shape in ((m.group("a"), m.group("sa")), (m.group("b"), m.group("sb"))):
             sizes = _letter_sizes(shape[1:-1])
             if sizes is not None:
-                declared[name.strip()] = sizes
+                declared[name.strip()] = both[name.strip()] = sizes
+        if len(both) == 2 and not inside(covered, *m.span()):
+            checked = _against_display(au, line, both)
+            if checked is not None:
+                ok, said = checked
+                verdict = CERTIFIED if ok else WRONG
+                add(Claim(line.number, m.group(0), verdict, said, DISPLAY_RULE, [m.span()]))
     for m in _TRAINABLE.finditer(line.text) if au.index_letters else ():
         sizes = _indexed_sizes(m.group("names"), au.index_letters)
         if sizes:  # ⟨gamma_d, beta_d⟩ are the trainable ... parameters: D each, for this paragraph
             au.shapes.weights[("paragraph", line.block)] = sizes
     for _tex, _plain, start, end in line.formulas:
         weights = au.shapes.weights.get(("paragraph", line.block)) or au.shapes.weights.get(line.section, {})
+        sentence_before = line.text[:start]
+        if not weights and _MATRICES.search(sentence_before) and not _PART_OF.search(sentence_before):
+            weights = _applied_weights(au, line)  # "the weight matrices which carry"
         if inside(covered, start, end) or not weights:
             continue
         sentence, at = au.doc.sentence(line, start)  # "require" may end the line before
@@ -782,6 +830,57 @@ def parameter_claims(au, line, add, covered) -> None:
                 [(start, end)],
             )
         )
+
+
+#: "the weight matrices which carry": all the section's weights, named in its formulas.
+_MATRICES = re.compile(r"\bweight\s+matrices\s+(?:which|that)\s+(?:carry|hold|have|contain)\s*$", re.I)
+#: A weight applied to an activation in index notation: ``z_bsd Q_dea``, ``u_(bsd') O_(d'd)``.
+_APPLIED = re.compile(
+    r"(?<![\w^)])[a-z]_(?:\([a-z' ]+\)|[a-z']+)\s+(?P<name>[A-Z])_(?:\((?P<p>[a-z' ]+)\)|(?P<q>[a-z']+))"
+)
+
+
+#: The weights of part of the section only: "in attention alone", "only the query weights".
+_PART_OF = re.compile(
+    r"\b(?:alone|only|of\s+the\s+(?:attention|MLP|feed-?forward)|in\s+(?:the\s+)?(?:attention|MLP))\b", re.I
+)
+
+
+def _applied_weights(au, line) -> dict[str, tuple]:
+    """The weights the section applied to activations before ``line``, in index notation, each
+    with its sizes (an index runs to the size the text gives it, or to its capital: d to D)."""
+    from .indices import index_sizes
+
+    if not au.index_letters:
+        return {}
+    sizes = au.doc.once("index sizes", index_sizes)
+    out: dict[str, tuple] = {}
+    for x in au.doc.lines:
+        if x.number >= line.number:
+            break
+        if x.section != line.section:
+            continue
+        for _tex, plain, _s, _e in x.formulas:
+            for m in _APPLIED.finditer(plain):
+                indices = [i.rstrip("'") for i in re.findall(r"[a-z]'*", m.group("p") or m.group("q"))]
+                if set(indices) <= au.index_letters:
+                    out.setdefault(
+                        m.group("name"),
+                        tuple(
+                            sizes[i][0] if i in sizes else sp.Symbol(i.upper(), positive=True)
+                            for i in indices
+                        ),
+                    )
+    # a capital tensor of the section applied otherwise (``\phi(h) U_{fd}``) may be a weight
+    # too: the count would miss it, so nothing is counted
+    others = {
+        m.group(1)
+        for x in au.doc.lines
+        if x.section == line.section and x.number < line.number
+        for _tex, plain, _s, _e in x.formulas
+        for m in re.finditer(r"(?<![\w^])([A-Z])_(?:\([a-z' ]+\)|[a-z']+)", plain)
+    }
+    return out if len(out) > 1 and others <= set(out) else {}
 
 
 #: "where ⟨gamma_d, beta_d⟩ are the trainable scale and bias parameters", in index notation.

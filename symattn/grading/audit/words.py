@@ -314,6 +314,69 @@ _FACTOR = re.compile(
 )
 
 
+#: "the extra factor of ⟨σ^2⟩, i.e., having ⟨σ^4⟩ instead of ⟨σ^2⟩": the factor is B / C.
+_FACTOR_INSTEAD = re.compile(
+    r"\bfactor\s+of\s+⟨(?P<f>[^⟨⟩]+)⟩\s*,?\s*(?:i\.\s?e\.|that\s+is)\s*,?\s*(?:having|getting|with)\s+"
+    r"⟨(?P<b>[^⟨⟩]+)⟩\s+instead\s+of\s+⟨(?P<c>[^⟨⟩]+)⟩"
+)
+
+
+_KEPT = re.compile(r"\b(?:since|as|because)\s+we\s+(?:keep|set|choose|assume)\b[^.;]*")
+
+
+def _given_in(line: Line, start: int) -> dict:
+    """The names the rest of the sentence defines (``⟨d_model = h d_k⟩``), each with its value."""
+    _, end = line.sentence_at(start)
+    out = {}
+    for _tex, plain, s, _e in line.formulas:
+        if start <= s < end:
+            m = re.fullmatch(r"\s*([A-Za-z]\w*)\s*=\s*([^=<>≈]+?)\s*[.,;]?\s*", plain)
+            try:
+                value = calc.exact(calc.parse_chain(m.group(2))[0][0], {}) if m else None
+            except (Unreadable, TypeError, ValueError, ZeroDivisionError):
+                continue
+            if isinstance(value, sp.Expr):
+                out[sp.Symbol(m.group(1), positive=True)] = value
+    return out
+
+
+def factor_instead(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "A factor of f, i.e. having b instead of c": f = b / c, symbols and all (SymPy); a factor
+    down ("by a factor of 4, i.e. H/4 instead of H") is c / b."""
+    for m in _FACTOR_INSTEAD.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        try:
+            f, b, c = (calc.exact(calc.parse_chain(m.group(k))[0][-1], {}) for k in "fbc")
+        except (Unreadable, TypeError, ValueError, ZeroDivisionError):
+            continue
+        if any(isinstance(x, sp.MatrixBase) or x == 0 for x in (f, b, c)):
+            continue
+        given = _given_in(line, m.end())  # "since ⟨d_model = h d_k⟩": a name the sentence defines
+        b, c = b.subs(given), c.subs(given)
+        ratio = sp.simplify(b / c)
+        if sp.simplify(ratio - 1 / f) == 0 and sp.simplify(ratio - f) != 0:
+            b, c, ratio = c, b, 1 / ratio  # "shrinks by a factor of 4, i.e. H/4 instead of H"
+        ok = sp.simplify(ratio - f) == 0
+        said = Said(Math(b), " / ", Math(c), " = ", Math(ratio)) + ("" if ok else Said(" ≠ ", Math(f)))
+        spans = [m.span()]
+        _, end = line.sentence_at(m.start())
+        kept = _KEPT.search(line.text, m.end(), end)
+        if kept:  # "since we keep σ² close to 1": the premise the sentence gives its reader
+            spans += [(kept.start() + a, kept.start() + b) for a, b in number_spans(kept.group(0))]
+            said += Said(", with the premise ", kept.group(0).strip())
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ok else WRONG,
+                said,
+                "arithmetic: the factor between the two",
+                spans,
+            )
+        )
+
+
 def factors(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
     """ "⟨a⟩ is twice ⟨b⟩", "half as much as", "three times", "an order of magnitude larger",
     "⟨a⟩ is 35 % of ⟨b⟩": the ratio a / b the words state, with both sides evaluated."""

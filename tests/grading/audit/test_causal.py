@@ -104,3 +104,68 @@ def test_without_the_rows_named_neither_is_judged():
     text = "The scores $q_j \\cdot k_i$ form $QK^T$.\n\n" + MASKS.format(side="upper")
     text += AXIS.format(axis="row")
     assert _verdicts(text, TRIANGLE_RULE) == [] and _verdicts(text, AXIS_RULE) == []
+
+
+def test_a_condition_wrapped_onto_the_next_line_is_one_claim_with_its_value():
+    """Goon's line 158: "the condition that $w_{bss'a} = 0$ / if $s' > s$": one claim from the
+    value to its condition, on the value's line through the condition's."""
+    text = (
+        "The weights are causal: they come from the scores $q_{bse} k_{bs'ea}$ and the mask.\n"
+        "This corresponds to the condition that $w_{bss'a} = 0$\n"
+        "if $s' > s$. The whole architecture obeys this condition.\n"
+    )
+    claims = [c for c in audit_claims(text) if c.rule == RULE]
+    assert [(c.line, c.through, c.verdict) for c in claims] == [(2, 3, "certified")]
+    flipped = [c for c in audit_claims(text.replace("$s' > s$", "$s > s'$")) if c.rule == RULE]
+    assert [(c.line, c.verdict) for c in flipped] == [(2, "wrong")]
+
+
+@pytest.mark.parametrize(
+    ("mask", "verdicts"),
+    [
+        # the mask adds 0 where a key is allowed and -∞ where it is masked
+        ("$M_{ij} = 0$ if $j \\le i$ and $M_{ij} = -\\infty$ if $j > i$", ["certified", "certified"]),
+        ("$M_{ij} = 0$ if $j > i$ and $M_{ij} = -\\infty$ if $j \\le i$", ["wrong", "wrong"]),
+    ],
+)
+def test_a_mask_written_by_its_values_is_read_by_what_each_value_does(mask, verdicts):
+    text = (
+        "The scores are $s_{ij} = q_i \\cdot k_j$ and a causal mask keeps query $i$ from later keys.\n"
+        f"The mask has {mask}.\n"
+    )
+    assert _causal(text) and [v for _, v in _causal(text)] == verdicts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "verdicts"),
+    [
+        # a 0/1 mask the weights are multiplied by: 0 where masked
+        (
+            "Some models multiply by a 0/1 mask, $M_{ij} = 1$ if $j \\le i$ and $M_{ij} = 0$ if $j > i$.",
+            ["certified"],
+        ),
+        (
+            "Some models multiply by a 0/1 mask, $M_{ij} = 1$ if $j \\le i$ and $M_{ij} = 0$ if $j < i$.",
+            ["wrong"],
+        ),
+        # the weights are zero where masked, whatever the mask adds
+        ("The mask adds $-\\infty$ to the future, so that $a_{ij} = 0$ if $j > i$.", ["certified"]),
+        # a bias neither said to be added nor multiplied: what its 0 means is not known
+        ("The bias has $B_{ij} = 0$ if $j \\le i$.", []),
+        # questions, mistakes reported, denials
+        ("Is it true that $a_{ij} = 0$ if $j < i$? No.", []),
+        ("A frequent mistake is to set $a_{ij} = 0$ if $j < i$.", []),
+        ("The mask does not force $a_{ij} = 0$ if $j < i$.", []),
+    ],
+)
+def test_what_a_zero_means_is_read_from_the_mask_and_the_sentence(sentence, verdicts):
+    text = "With scores $s_{ij} = q_i \\cdot k_j$, a causal decoder hides the future.\n" + sentence + "\n"
+    assert [v for _, v in _causal(text)] == verdicts
+
+
+def test_a_prefix_or_right_to_left_model_is_not_read():
+    text = (
+        "With scores $q_i \\cdot k_j$, the backward LM of ELMo reads right to left, so its weights satisfy "
+        "$a_{ij} = 0$ if $j < i$.\n"
+    )
+    assert _causal(text) == []

@@ -60,3 +60,47 @@ def test_tensors_in_index_notation_hold_the_product_of_their_ranges():
     assert verdicts(LINEAR) == [(6, "certified")]
     assert verdicts(LINEAR.replace("SD ^{ 2 }", "S ^{ 2 } D ^{ 2 }")) == [(6, "wrong")]
     assert verdicts(LINEAR.replace("SD ^{ 2 }", "SD")) == [(6, "wrong")]
+
+
+def test_a_tensor_named_after_its_o_class_holds_the_product_of_its_ranges():
+    """Goon's notes, line 600: "cache the O(D^2) B_{d'd} matrix", d and d' running to D."""
+    from symattn.grading.audit.complexity import ELEMENTS_RULE
+    from symattn.grading.audit.keys import audit_module
+    from symattn.grading.audit.sources import read_source
+
+    text = (
+        LINEAR
+        + "\nThis would let us cache the $ \\mathcal{O}\\left( D ^{ 2 } \\right) $ $ B _{ d'd } $ matrix.\n"
+    )
+
+    def verdicts(text: str) -> list[tuple[int, str]]:
+        claims = audit_module(read_source(text, "latex")).claims
+        return [(c.line, c.verdict) for c in claims if c.rule == ELEMENTS_RULE]
+
+    assert verdicts(text) == [(6, "certified"), (8, "certified")]
+    assert verdicts(text.replace("left( D ^{ 2 } \\right) $ $ B", "left( S D \\right) $ $ B")) == [
+        (6, "certified"),
+        (8, "wrong"),
+    ]
+
+
+def test_the_attention_weights_saved_hold_the_elements_of_the_tensor_named_so():
+    """Goon's notes, line 503: the attention map w_{bss'a} saved per layer holds A·B·S² elements."""
+    from symattn.grading.audit.complexity import ELEMENTS_RULE
+    from symattn.grading.audit.keys import audit_module
+    from symattn.grading.audit.sources import read_source
+
+    text = (
+        r"Tensors $ z _{ bsd } $, $ q _{ bsea } $, $ k _{ bs'ea } $ (sizes $B, S, D, E, A, V$): "
+        r"$ q _{ bsea } = z _{ bsd } Q _{ dea } $ and $ y _{ bsea } = w _{ bss'a } v _{ bs'ea } $."
+        "\n\nWe build up an attention map $ w _{ bss'a } $ from the queries and keys.\n\n"
+        r"A naive algorithm has a $ \mathcal{O}\left( ABS ^{ 2 } \right) $ per-layer contribution to "
+        "activation memory due to needing to save the attention weights.\n"
+    )
+
+    def verdicts(text: str) -> list[str]:
+        return [c.verdict for c in audit_module(read_source(text, "latex")).claims if c.rule == ELEMENTS_RULE]
+
+    assert verdicts(text) == ["certified"]
+    assert verdicts(text.replace("ABS ^{ 2 }", "ABS")) == ["wrong"]
+    assert verdicts(text.replace("attention map $ w _{ bss'a } $", "attention map")) == []

@@ -179,3 +179,74 @@ def test_an_index_range_is_checked_against_the_shape_of_its_tensor():
     ]
     planted = HEADS.replace("D/A - 1 \\right", "D/A \\right")
     assert ranges(planted)[1] == ("wrong", f"e runs over 1 + D/A values; {shape} D/A")
+
+
+MLP = (
+    NOTES
+    + r"""
+\subsection{MLP}
+
+The feed-forward network is
+\begin{align}
+	z _{ bsd } & \leftarrow \phi \left ( z _{ bsd' }W ^{ 0 }_{ d'e } \right ) W ^{ 1 } _{ ed }
+\end{align}
+where $ W ^{ 0 } $ and $ W ^{ 1 } $ are \pyinline{(D, ED)}- and \pyinline{(ED, D)}-shaped matrices,
+respectively.
+"""
+)
+
+
+def test_shapes_declared_for_a_display_give_each_index_one_range():
+    """Goon's notes, line 233: e runs to ED in both W^0_{d'e} and W^1_{ed}, d' and d to D."""
+    from symattn.grading.audit.shapes import DISPLAY_RULE
+
+    def verdicts(text: str) -> list[tuple[str, str | None]]:
+        claims = audit_module(read_source(text, "latex")).claims
+        return [(c.verdict, c.value) for c in claims if c.rule == DISPLAY_RULE]
+
+    assert verdicts(MLP) == [("certified", "d runs to D; e runs to D*E")]
+    assert verdicts(MLP.replace("(ED, D)}-shaped", "(D, ED)}-shaped")) == [
+        ("wrong", "d runs to D and to D*E; e runs to D and to D*E")
+    ]
+    assert verdicts(MLP.replace("(D, ED)}- and", "(E, ED)}- and")) == [("wrong", "d runs to D and to E")]
+
+
+ATTENTION = (
+    NOTES
+    + r"""
+\subsection{Attention}
+
+The projections are $ q _{ bsea } = z _{ bsd } Q _{ dea } $, $ k _{ bsea } = z _{ bsd } K _{ dea } $ and
+$ v _{ bsea } = z _{ bsd } V _{ dea } $, where the head index $ e $ runs over the $ D/A $ components of a head
+and $ a $ over the $ A $ heads. The output is $ z _{ bsd } = u _{ bsd' } O _{ d'd } $.
+
+The parameter count is dominated by the weight matrices which carry $ 4 D ^{ 2 } $ total parameters
+per layer.
+"""
+)
+
+
+def test_the_weight_matrices_a_section_applies_are_counted():
+    """Goon's notes, line 222: Q, K, V hold D·(D/A)·A = D² each and O holds D², 4D² in all."""
+
+    def counts(text: str) -> list[str]:
+        claims = audit_module(read_source(text, "latex")).claims
+        return [c.verdict for c in claims if c.rule.startswith("shapes: parameters")]
+
+    assert counts(ATTENTION) == ["certified"]
+    assert counts(ATTENTION.replace("$ 4 D ^{ 2 } $", "$ 3 D ^{ 2 } $")) == ["wrong"]
+
+
+def test_a_shape_gives_sizes_only_to_the_tensor_defined_just_before_it():
+    """A table's (V, D) shape, paragraphs after the last tensor defined, sizes none of its indices
+    (Goon's notes: s had been taken to run to V, and the attention map's S² counted as V²)."""
+    import sympy as sp
+
+    from symattn.grading.audit.document import read
+    from symattn.grading.audit.indices import index_sizes
+
+    near = "The tensor is $x_{bs} = z_{bs}$.\n\nThese are (B, S)-shaped tensors.\n"
+    far = "The tensor is $x_{bs} = z_{bs}$.\n\nSome words.\n\nMore words.\n\nA (V, D)-shaped table.\n"
+    b, s = sp.symbols("B S", positive=True)
+    assert {k: v[0] for k, v in index_sizes(read(read_source(near).text)).items()} == {"b": b, "s": s}
+    assert index_sizes(read(read_source(far).text)) == {}

@@ -72,3 +72,19 @@ def test_a_true_instance_is_certified_and_a_planted_error_flagged(name):
 )
 def test_what_does_not_fix_the_value_is_never_called_wrong(text):
     assert "wrong" not in [v for _, v in _decided(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Solving $2N^2 d = 4 N d^2$ yields $N = 2d$, so attention's term dominates beyond it.", "certified"),
+        ("Solving $2N^2 d = 4 N d^2$ yields $N = 4d$, so attention's term dominates beyond it.", "wrong"),
+        ("Solving $d_k^2 = 64 d_k$ gives $d_k = 64$.", "certified"),
+        ("Solving $\\sqrt{d_k} = 8$ gives $d_k = 72$.", "wrong"),
+    ],
+)
+def test_an_equation_solved_is_posed_and_what_it_yields_is_the_claim(text, verdict):
+    """A hostile review's: the equation after "solving" was judged as an identity (and called
+    wrong); it is posed, and the claim is that it comes to what it yields."""
+    claims = audit_claims(text + "\n")
+    assert [c.verdict for c in claims] == [verdict]

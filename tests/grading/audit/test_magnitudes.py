@@ -36,3 +36,33 @@ def test_a_small_factor_is_put_to_the_values_its_sentence_gives():
 )
 def test_a_word_for_a_size_is_judged_only_where_it_is_clear(change, verdicts):
     assert _verdicts(TEXT.replace(*change)) == verdicts
+
+
+FEW = (
+    "As our model achieves ~94% accuracy, we only have very little number of mistakes in a batch of "
+    "64 sets.\n"
+)
+
+
+def test_few_mistakes_at_the_models_own_accuracy():
+    from symattn.grading.audit.magnitudes import FEW_RULE
+
+    def verdicts(text: str) -> list[tuple[str, str | None]]:
+        return [(c.verdict, c.value) for c in audit_claims(text) if c.rule == FEW_RULE]
+
+    assert verdicts(FEW) == [
+        ("certified", "mistakes are 100 % − 94 % = 6 % of the predictions, about 3.84 of 64")
+    ]
+    assert verdicts(FEW.replace("~94%", "~50%")) == [
+        ("wrong", "mistakes are 100 % − 50 % = 50 % of the predictions, about 32 of 64")
+    ]
+    assert verdicts(FEW.replace("~94%", "~80%")) == []  # 20 %: neither clearly few nor clearly not
+    for other in (
+        "A random guesser has 10% accuracy, whereas our transformer makes only a few mistakes.",
+        "A model with 50% accuracy would make more than a few mistakes in a batch of 64 sets.",
+        "The small model reaches 60% accuracy and makes many mistakes, while the large one makes few "
+        "mistakes.",
+        "As our model achieves ~94% accuracy, we have very few mistakes in a batch of 64 sets, about "
+        "20 of them.",
+    ):
+        assert verdicts(other + "\n") == []

@@ -179,6 +179,22 @@ CASES = {
         ("e^{18}", "e^{12}"),
         1,
     ),
+    "words: a factor, i.e. one thing instead of another": (
+        "The extra factor of $\\sigma^2$, i.e., having $\\sigma^4$ instead of $\\sigma^2$, is not an "
+        "issue.\n",
+        ("having $\\sigma^4$", "having $\\sigma^6$"),
+        1,
+    ),
+    "words: a factor down": (
+        "Grouping the keys shrinks the cache by a factor of $4$, i.e., having $H/4$ instead of $H$ heads.\n",
+        ("$H/4$", "$H/2$"),
+        1,
+    ),
+    "words: a factor with a product written together": (
+        "Each product picks up a factor of $d$, i.e., having $d\\sigma^4$ instead of $\\sigma^4$.\n",
+        ("$d\\sigma^4$ instead", "$d^2\\sigma^4$ instead"),
+        1,
+    ),
     "words: a percentage": (
         "Then $96$ is 20 % of $480$.\n",
         ("20 %", "25 %"),

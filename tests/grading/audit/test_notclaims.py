@@ -59,6 +59,26 @@ SET_APART = {
     "a figure of a run": ("With ~94% validation and test accuracy, the model works well.", notclaims.REPORT),
     "a time": ("Running this cell can take 2-3 minutes.", notclaims.REPORT),
     "advice": ("The clip value is usually between 0.5 and 10.", notclaims.ADVICE),
+    "a dataset described": (
+        "The model was pre-trained on the ImageNet dataset which contains 1 million images of 1k classes.",
+        notclaims.REPORT,
+    ),
+    "a model's figure": ("The feature dimension is 512 for the ResNet34.", notclaims.REPORT),
+    "a resource a run needs": ("However, this requires >150MB free disk space.", notclaims.REPORT),
+    "a speed another work measured": (
+        "In PaLM it was claimed that this formulation is $\\sim 15\\%$ faster.",
+        notclaims.REPORT,
+    ),
+    "an index naming a token": ("To generate the final, $s=-1$ token, we read the cache.", notclaims.LABEL),
+    "a constraint posed": (
+        "We minimize it subject to the condition that $\\int q(x)\\, dx = 1$.",
+        notclaims.CONDITION,
+    ),
+    "a model's probability": (
+        "The outputs $z_{sv}$ are treated as the logits which predict the next token:\n\n"
+        "$$p(x_{b(s+1)} = v | x_{bs}, x_{b(s-1)}, \\ldots, x_{b0}) = \\mathrm{Softmax}_v z_{bsv}$$",
+        notclaims.DEFINITION,
+    ),
 }
 
 #: Sentences like those above that also conclude, compare, count or state an expectation.
@@ -98,6 +118,23 @@ STILL_CLAIMS = {
     "a count carried on": "We stack 6 encoder layers, 18 sublayers.",
     "a range said of weights": "The attention weights are numbers between 0 and 2.",
     "a count of another kind": "We run 8 heads, 16 key heads in MQA.",
+    # a second hostile review's: a description whose figures add up or multiply
+    "a model described with a breakdown": (
+        "The feature dimension is 512 for the ResNet34, split over 8 heads of 32 each."
+    ),
+    "a dataset described with a total": (
+        "We pretrain on the ImageNet dataset, which has 1000 classes with about 1300 images each "
+        "and 13M overall."
+    ),
+    "a total broken down after a colon": (
+        "The number of residual blocks is 18 for the ResNet34: 3, 4, 6 and 3 blocks."
+    ),
+    "a speed with arithmetic": "It was reported that the kernel is 15% faster, 1.15 times the speed.",
+    "a probability not after a model's logits": (
+        "By Bayes, $p(a | b) = p(b | a) p(a) / p(b)$ with $p(b) = 0.5$."
+    ),
+    # what solving an equation yields is the claim; the equation is part of it
+    "an equation solved": "Solving $\\frac{\\delta L}{\\delta q(x)} = 0$ yields $q(x) = 2 p(x)$.",
 }
 
 

@@ -130,3 +130,17 @@ def test_sides_of_one_shape_do_not_certify_an_equation_between_values():
         " = \\exp(q_i k_j^T) / (\\sqrt{d_k} \\sum_r \\exp(q_i k_r^T))$.\n"
     )
     assert "certified" not in [v for _, v, _ in _claims(text)]
+
+
+def test_every_module_of_rules_is_described_in_the_guide():
+    """The registry of rules is the list: each module a rule of it lives in has its bullet in
+    the audit guide (symattn/present/guide/auditing.md), named by its path."""
+    from pathlib import Path
+
+    from symattn.grading.audit.rules import RULES
+
+    guide = (Path(__file__).resolve().parents[3] / "symattn" / "present" / "guide" / "auditing.md").read_text(
+        encoding="utf-8"
+    )
+    modules = {rule.__module__.rsplit(".", 1)[1] for rule in RULES}
+    assert modules and not [m for m in sorted(modules) if f"symattn/grading/audit/{m}.py" not in guide]

@@ -92,3 +92,66 @@ def test_a_division_by_the_width_outside_a_softmax_or_on_purpose_is_not_wrong(te
 )
 def test_what_is_not_the_root_of_the_keys_width_is_never_certified(text):
     assert "certified" not in _scale_verdicts(text)
+
+
+FACTOR = (
+    "One aspect we haven't discussed yet is the scaling factor of $1/\\sqrt{d_k}$. This scaling factor "
+    "is crucial to maintain an appropriate variance of the attention scores after initialization.\n"
+)
+
+
+def test_a_scaling_factor_named_before_it_is_read_as_the_scale_of_the_scores():
+    assert _scale_verdicts(FACTOR) == ["certified"]
+    assert _scale_verdicts(FACTOR.replace("1/\\sqrt{d_k}", "1/d_k")) == ["wrong"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no scores, no variance as the reason, a choice made on purpose, a head scaled by the model's width
+        "To pool the $D$ tokens we average them: the scaling factor is $1/D$ for $D$ tokens.",
+        "In attention we use the scaling factor of $1/d_k$, so that the best learning rate transfers "
+        "from narrow to wide models.",
+        "Uniform attention over $D$ positions gives each the scaling factor of $1/D$.",
+        "With $h$ heads, each head scales its scores by the scaling factor of $1/\\sqrt{D}$, where $D$ is "
+        "the model width and the variance stays 1.",
+    ],
+)
+def test_a_factor_of_something_else_is_not_read(text):
+    assert _scale_verdicts(text + "\n") == []
+
+
+SATURATION = (
+    "If we do not scale down the variance back to $\\sim\\sigma^2$, the softmax over the logits will "
+    "already saturate to $1$ for one random element and $0$ for all others.\n"
+)
+
+
+def test_unscaled_scores_saturate_the_softmax_to_one_weight():
+    from symattn.grading.audit.scaling import SATURATION_RULE
+
+    def verdicts(text: str) -> list[str]:
+        return [c.verdict for c in audit_claims(text) if c.rule == SATURATION_RULE]
+
+    assert verdicts(SATURATION) == ["certified"]
+    assert verdicts(SATURATION.replace("saturate to $1$", "saturate to $0.5$")) == ["wrong"]
+    assert verdicts(
+        SATURATION.replace("$1$ for one", "$0$ for one").replace("$0$ for all", "$1$ for all")
+    ) == ["wrong"]
+    for other in (
+        SATURATION.replace("the softmax over the logits", "the gradient of the softmax"),
+        SATURATION.replace("the softmax over the logits", "a sigmoid gate"),
+        SATURATION.replace(", the softmax", " as $d_k \\to 0$, the softmax"),
+        SATURATION.replace("others.", "others, because the variance shrinks to $0$."),
+    ):
+        assert verdicts(other) == []
+
+
+def test_the_variance_of_one_wrapped_onto_the_next_line_is_part_of_the_claim():
+    """Goon's lines 182-183: the "1" of the reason is the claim's, not one of its own."""
+    text = (
+        "The $\\sqrt{D/A}$ normalization is motivated by demanding\n"
+        "that the variance of the Softmax argument be 1 at initialization.\n"
+    )
+    claims = audit_claims(text)
+    assert [(c.line, c.through, c.verdict) for c in claims] == [(1, 2, "certified")]

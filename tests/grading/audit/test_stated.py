@@ -77,6 +77,11 @@ def test_reference_digits_agree_with_mpmath():
         (r"\mathbf{W}\mathbf{x} + \mathbf{b}", "W x + b"),
         (r"\mathbf{q}\mathbf{k}^\top", "q k^(T)"),
         (r"\mathbf{QK}^\top = \mathrm{softmax}", "QK^(T) = softmax"),
+        # a command word after a letter is a factor of its own: d times sigma, not a name dsigma
+        (r"d\sigma^4", "d sigma^(4)"),
+        (r"n\log n", "n log n"),
+        (r"2\pi", "2 pi"),
+        (r"\sigma^2", "sigma^(2)"),
     ],
 )
 def test_latex_to_plain(tex, plain):
