@@ -59,6 +59,7 @@ from . import (
     shares,
     slices,
     sums,
+    training,
     words,
 )
 from .document import EXERCISE, Document, Line, number_spans
@@ -85,6 +86,8 @@ from .stated import Stated, Unreadable, rounds_to
 
 __all__ = ["CERTIFIED", "REST", "UNCHECKED", "WRONG", "Auditor", "Claim"]
 
+#: A numbered question of a text's problems ("**Question 2:** How many FLOPs ...?"): its data are givens.
+_QUESTION = re.compile(r"^\s*(?:\*\*)?(?:Question|Problem|Exercise)\s+\d+\s*[.:]?\s*(?:\*\*)?\s*[.:]?\s")
 #: The claim that stands for the part of a text the audit did not reach (it stopped at a bound).
 REST = "the rest of the text"
 
@@ -141,6 +144,9 @@ RULES = (
     onehot.onehot_claims,
     online.online_claims,
     perplexity.perplexity_claims,
+    training.training_claims,
+    training.size_claims,
+    training.trend_claims,
     slices.slice_claims,
     slices.shift_claims,
     normalising.divisor_claims,
@@ -287,6 +293,8 @@ class Auditor:
             attempt(words.chunk_sums, self, line, add, covered)  # a chunk's sum and its own max
             # a relation simplified into another is one claim, before either is read alone
             attempt(instances.simplified_claims, self, line, add, covered)
+            # a bound said with a share that dominates: before a chain reads it as an inequality
+            attempt(training.dominance_claims, self, line, add, covered)
             # identities of vectors, matrices and sines: before a chain or a mask reads them
             attempt(identities.identity_claims, self, line, add, covered)
             attempt(sums.sum_claims, self, line, add, covered)  # identities of sums, written out
@@ -324,7 +332,7 @@ class Auditor:
         return False
 
     def _exercise_prompt(self, line: Line, add: Callable, covered: list) -> bool:
-        if EXERCISE.search(line.raw):
+        if EXERCISE.search(line.raw) or (_QUESTION.match(line.raw) and line.text.rstrip().endswith("?")):
             covered.append((0, len(line.text)))  # an exercise's data are givens
             return True
         return False

@@ -1,0 +1,340 @@
+r"""A table of parameters and training FLOPs: a matmul costs 6 FLOPs per parameter per token.
+
+Training multiplies each weight matrix three times per token: the forward product (2 FLOPs per
+parameter: a multiply and an add) and the two products of the backward pass (the gradients of
+the input and of the weights, 2 each): 6 per parameter per token, the rule the texts state as
+"6 · num params · num tokens". A summary table with a column of parameters and one of training
+FLOPs restates it row by row:
+
+    | Component | Params per layer | Training FLOPs per layer |
+    | MLP       | 3DF              | 18BTDF                   |
+    | Attention | 4DNH             | 24BTDNH + 12BT^2NH       |
+
+A reader divides: 18BTDF is 6 · BT · 3DF, BT tokens (the factor the first matmul row gives, which
+every other row must share). A row of attention may add the dot products of the queries and keys
+and of the weights and values, which hold no parameters: a term the text stated before, as
+written (12BT²NH). Anything else left over is wrong (a vocab row of 12BTDV beside DV parameters
+is twice the 6BTDV the rule gives).
+
+The same module reads the size an array's shape gives: "an array of size [2, S, L, K, H] ...
+the total size ... in int8 is 2SLKH" (the product of the sizes, a byte each in int8).
+
+Read only for a table whose header names parameters and training FLOPs, for rows named as
+matmul blocks (an MLP, attention, the vocabulary, an embedding or a projection; "Other" rows,
+layernorms, hold no matmul), each cell read in the text's letters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import sympy as sp
+
+from . import letters
+from .context import AuditContext
+from .document import Line
+from .match import CERTIFIED, WRONG, Claim, inside
+from .said import Math, Said
+
+RULE = "training FLOPs: a matmul costs 6 FLOPs per parameter per token (2 forward, 4 backward)"
+_MATMUL_ROW = re.compile(
+    r"^(?:mlp|attention|vocab\w*|unembed\w*|embed\w*|projections?|feed-?forward|ffn|qkv)$", re.I
+)
+_PARAMS = re.compile(r"\bparam", re.I)
+_TRAINING = re.compile(r"\btrain\w*\s+flops?\b", re.I)
+
+
+def training_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    if line.kind != "table":
+        return
+    table = au.doc.once("training tables", _tables).get(line.block)
+    if table is None:
+        return
+    params_at, flops_at, tokens = table
+    cells = _cells(line.text)
+    if len(cells) <= max(params_at, flops_at) or not _MATMUL_ROW.match(_label(cells[0])):
+        return
+    params, flops = _read(cells[params_at]), _read(cells[flops_at])
+    start = line.text.find(cells[flops_at])
+    if params is None or flops is None or start < 0 or inside(covered, start, start + len(cells[flops_at])):
+        return
+    rule = 6 * tokens * params
+    rest = sp.expand(flops - rule)
+    stated = rest != 0 and any(sp.expand(rest - x) == 0 for x in au.doc.once("letter values", _stated))
+    ok = rest == 0 or (stated and _label(cells[0]).lower() == "attention")
+    said = Said("6 · ", Math(tokens), " tokens · ", Math(params), " parameters = ", Math(rule))
+    if rest != 0:
+        said += Said(", and ", Math(rest), " for the dot products, stated before" if ok else " left over")
+    spans = [(start, start + len(cells[flops_at]))]
+    at = line.text.find(cells[params_at])
+    if at >= 0:  # the row's parameters are the claim's too
+        spans.append((at, at + len(cells[params_at])))
+    text = f"{cells[params_at]} | {cells[flops_at]}"
+    add(Claim(line.number, text, CERTIFIED if ok else WRONG, said, RULE, spans))
+
+
+def _tables(doc) -> dict[int, tuple[int, int, sp.Expr]]:
+    """For each table with columns of parameters and training FLOPs: (its block, the two columns,
+    the tokens its first matmul row gives), where the tokens are a product of letters."""
+    out: dict[int, tuple[int, int, sp.Expr]] = {}
+    rows: dict[int, list[list[str]]] = {}
+    for line in doc.lines:
+        if line.kind == "table":
+            rows.setdefault(line.block, []).append(_cells(line.text))
+    for block, table in rows.items():
+        header = table[0]
+        params_at = next((i for i, c in enumerate(header) if _PARAMS.search(c)), None)
+        flops_at = next((i for i, c in enumerate(header) if _TRAINING.search(c)), None)
+        if params_at is None or flops_at is None:
+            continue
+        for cells in table[1:]:
+            if len(cells) <= max(params_at, flops_at) or not _MATMUL_ROW.match(_label(cells[0])):
+                continue
+            params, flops = _read(cells[params_at]), _read(cells[flops_at])
+            tokens = sp.factor(flops / (6 * params)) if params and flops else None
+            letters_only = (
+                tokens is not None and (tokens.is_Mul or tokens.is_Symbol) and tokens.as_coeff_Mul()[0] == 1
+            )
+            if letters_only and not tokens.free_symbols & params.free_symbols:
+                out[block] = (params_at, flops_at, tokens)
+                break
+    return out
+
+
+def _stated(doc) -> list[sp.Expr]:
+    """Every member of every formula the text writes, read in its letters (what a row may cite)."""
+    from . import calc
+
+    out = []
+    for line in doc.lines:
+        for _tex, plain, _s, _e in line.formulas:
+            try:  # "≈ 12BTSNH = 12BT^2NH", the total of a table's column: its relation dropped
+                members, _ = calc.parse_chain(re.sub(r"^\s*[≈=~]\s*", "", plain))
+            except Exception:  # a formula calc does not read cites nothing
+                continue
+            for m in members:
+                v = letters.value(m, {}, [])
+                if isinstance(v, sp.Expr) and v.free_symbols:
+                    out.append(v)
+    return out
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def _label(cell: str) -> str:
+    return re.sub(r"[*_`]", "", cell).strip()
+
+
+def _read(cell: str) -> sp.Expr | None:
+    """A cell in the text's letters: its words in parentheses dropped, ``\\+`` a plus."""
+    text = (
+        re.sub(r"\([^()]*[a-z]{3,}[^()]*\)", " ", cell).replace("\\+", "+").replace("⟨", "").replace("⟩", "")
+    )
+    value = letters.read(text.strip())
+    return value if isinstance(value, sp.Expr) and value.free_symbols else None
+
+
+SIZE_RULE = (
+    "sizes: an array of shape [a, b, ...] holds a·b·... entries, each 1 byte in int8, 2 in bf16, 4 in fp32"
+)
+#: "an array of size ⟨[2, S, L, K, H]⟩": the shape, in its paragraph, before its total size.
+_ARRAY_OF = re.compile(r"\b(?:array|tensor)\s+of\s+(?:size|shape)\s+⟨\s*\[(?P<dims>[^\[\]⟨⟩]+)\]\s*⟩")
+#: "The total size of the Key-Value cache in int8 is ⟨2SLKH⟩": the total, in a type's bytes.
+_TOTAL_SIZE = re.compile(
+    r"\b(?:total\s+)?size\s+of\s+[^.⟨⟩]{0,60}?\s+in\s+(?P<type>int8|bf16|bfloat16|fp16|fp32|float32)\s+is\s*$",
+    re.I,
+)
+#: "where the 2 accounts for the keys and values", right after the shape: an axis explained.
+_ACCOUNTS = re.compile(
+    r"\s*where\s+the\s+(?P<n>\d+)\s+accounts\s+for\s+(?:the\s+)?(?P<things>[a-z][\w\s,]*?)(?=[.;])"
+)
+_BYTES = {"int8": 1, "bf16": 2, "bfloat16": 2, "fp16": 2, "fp32": 4, "float32": 4}
+
+
+def size_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "an array of size [2, S, L, K, H] ... The total size ... in int8 is 2SLKH": the product of
+    the shape's sizes, times the bytes of the type."""
+    for _tex, plain, start, end in line.formulas:
+        sentence, at = au.doc.sentence(line, start)
+        total = _TOTAL_SIZE.search(sentence[:at])
+        if total is None or inside(covered, start, end):
+            continue
+        paragraph = au.doc.block_text(line).replace("\n", " ")
+        shapes = list(_ARRAY_OF.finditer(paragraph[: paragraph.find(sentence.strip()[:40])]))
+        stated = letters.read(plain)
+        sizes = [letters.read(d.strip()) for d in shapes[-1].group("dims").split(",")] if shapes else []
+        if not shapes or stated is None or any(x is None for x in sizes):
+            continue
+        count = sp.Mul(*sizes) * _BYTES[total.group("type").lower()]
+        ok = sp.expand(stated - count) == 0
+        said = Said(f"[{shapes[-1].group('dims')}] in {total.group('type')}: ", Math(count), " bytes")
+        spans = [(start, end)]
+        shape = _ARRAY_OF.search(line.text)  # the shape on this line is the claim's premise
+        if shape and shape.start() < start:
+            spans.append(shape.span())
+            why = _ACCOUNTS.match(line.text, shape.end())
+            if why and int(why.group("n")) == len(
+                re.split(r",\s*(?:and\s+)?|\s+and\s+", why.group("things"))
+            ):
+                spans.append(why.span("n"))  # "where the 2 accounts for the keys and values"
+        add(Claim(line.number, line.text[start:end], CERTIFIED if ok else WRONG, said, SIZE_RULE, spans))
+
+
+DOMINANT_RULE = (
+    "dominance: a share that dominates past a bound, solved where it equals the rest (SymPy, every "
+    "letter a positive size)"
+)
+#: "attention FLOPs only become dominant during training once T>8D".
+_BECOMES = re.compile(
+    r"\b(?P<what>attention|MLP|matmul)\b[^.;]{0,40}?\bbecomes?\s+dominant\b[^.;⟨]{0,30}?\b(?:once|when|for)\s+"
+    r"⟨?\s*(?P<rel>[A-Z]\w*\s*[<>]\s*[\w*^() ]+?)\s*⟩?(?=\s*[.;,]|\s*$)",
+    re.I,
+)
+#: "the MLP block also dominates the FLOPs budget as long as the sequence length ⟨T < 8D⟩".
+_DOMINATES = re.compile(
+    r"\bthe\s+(?P<row>MLP|attention)\s+block\s+(?:also\s+)?dominates\s+the\s+FLOPs\s+budget\s+as\s+long\s+as\s+"
+    r"(?:the\s+[\w\s-]{0,30}?\s+)?⟨(?P<rel>[^⟨⟩]+)⟩",
+    re.I,
+)
+#: "For D ~ 8k, this would be ~64K tokens": the bound's worked instance, in words.
+_INSTANCE = re.compile(
+    r"\bFor\s+(?P<letter>[A-Z])\s*[~≈=]\s*(?P<given>\d+(?:\.\d+)?)\s*(?P<gs>[kKM])?,\s+this\s+(?:would\s+be|is)\s+"
+    r"[~≈]?\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<vs>[kKM])?\b"
+)
+
+
+def dominance_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    for m in _BECOMES.finditer(line.text):
+        ratio = _ratio_before(au, line, m.group("what"))
+        bound = _bound(m.group("rel"))
+        if ratio is None or bound is None or inside(covered, *m.span("rel")):
+            continue
+        letter, stated, greater = bound
+        at = sp.solve(sp.Eq(ratio, 1), letter)  # where the share equals the rest
+        if len(at) != 1 or not sp.diff(ratio, letter).is_positive:
+            continue
+        ok = greater and sp.simplify(at[0] - stated) == 0
+        said = Said(Math(ratio), " > 1 exactly when ", Math(sp.StrictGreaterThan(letter, at[0])))
+        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOMINANT_RULE, [m.span("rel")]))
+        instance = _INSTANCE.search(line.text, m.end())
+        if ok and instance and instance.group("letter") in {s.name for s in at[0].free_symbols}:
+            _instance(line, instance, letter, at[0], add)
+    for m in _DOMINATES.finditer(line.text):
+        bound = _bound(m.group("rel"))
+        rows = _rows_before(au, line)
+        if (
+            bound is None
+            or rows is None
+            or m.group("row").lower() not in rows
+            or inside(covered, *m.span("rel"))
+        ):
+            continue
+        letter, stated, greater = bound
+        stated = letters.assumed(stated, au.relations)  # in the letters the rows are in
+        own = rows[m.group("row").lower()]
+        bounds = set()
+        for name, flops in rows.items():  # larger than each other block, up to where it is not
+            if name != m.group("row").lower():
+                roots = [r for r in sp.solve(sp.Eq(own, flops), letter) if r.is_positive is not False]
+                bounds |= {sp.simplify(r) for r in roots}
+        if len(bounds) != 1:
+            continue
+        (at,) = bounds
+        ok = not greater and sp.simplify(at - stated) == 0
+        said = Said(f"the {m.group('row')} block is the largest while ", Math(sp.StrictLessThan(letter, at)))
+        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOMINANT_RULE, [m.span("rel")]))
+
+
+#: "as the MLP size increases, the attention FLOPs become less critical": the share's trend.
+_TREND = re.compile(
+    r"\bas\s+the\s+(?:MLP|model|hidden)\s+(?:size|width|dimension)\s+(?:increases|grows)\s*,\s+the\s+"
+    r"(?P<what>attention|MLP)\s+FLOPs\s+become\s+(?P<dir>less|more)\s+(?:critical|important|dominant)\b",
+    re.I,
+)
+
+
+def trend_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "as the MLP size increases, the attention FLOPs become less critical", after the share
+    they are of the rest (T/(8D)): its derivative in the width D, by SymPy."""
+    for m in _TREND.finditer(line.text):
+        ratio = _ratio_before(au, line, m.group("what"))
+        width = sp.Symbol("D", positive=True)
+        if ratio is None or width not in ratio.free_symbols or inside(covered, *m.span()):
+            continue
+        slope = sp.simplify(sp.diff(ratio, width))
+        if slope.is_negative is None:
+            continue
+        ok = (m.group("dir").lower() == "less") == bool(slope.is_negative)
+        said = Said(
+            "d/dD ",
+            Math(ratio),
+            " = ",
+            Math(slope),
+            ": the share falls as D grows" if slope.is_negative else "",
+        )
+        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOMINANT_RULE, [m.span("dir")]))
+
+
+def _bound(text: str) -> tuple[sp.Symbol, sp.Expr, bool] | None:
+    """``T>8D``: (T, 8D, True for a lower bound)."""
+    m = re.fullmatch(r"\s*([A-Z])\s*([<>])\s*(.+?)\s*", text.replace("*", " ").replace("\\cdot", " "))
+    value = letters.read(m.group(3)) if m else None
+    if value is None:
+        return None
+    return sp.Symbol(m.group(1), positive=True), value, m.group(2) == ">"
+
+
+def _ratio_before(au: AuditContext, line: Line, what: str) -> sp.Expr | None:
+    """The last member of the last ratio written before the line whose top names ``what``
+    (``attention FLOPs / matmul FLOPs = ... = T/(8D)``), in the text's letters."""
+    from . import calc
+
+    for x in reversed([x for x in au.doc.lines if x.number < line.number][-20:]):
+        for _tex, plain, _s, _e in reversed(x.formulas):
+            top = re.match(r"\s*\(\(\s*([^()]*)\s*\)/\(", plain)
+            if not top or what.lower() not in top.group(1).lower():
+                continue
+            try:
+                members, _ = calc.parse_chain(plain)
+            except Exception:  # unreadable: no ratio
+                return None
+            return letters.value(members[-1], {}, [])
+    return None
+
+
+def _rows_before(au: AuditContext, line: Line) -> dict[str, sp.Expr] | None:
+    """The per-layer training FLOPs of the last table of them before the line, by block, with the
+    relations the text assumed put in (F = 4D, D = NH)."""
+    blocks = [b for b in au.doc.once("training tables", _tables) if b < line.block]
+    if not blocks:
+        return None
+    block = max(blocks)
+    _, flops_at, _ = au.doc.once("training tables", _tables)[block]
+    out = {}
+    for x in au.doc.lines:
+        cells = _cells(x.text) if x.kind == "table" and x.block == block else []
+        if len(cells) > flops_at and "per-layer" not in x.text and _read(cells[flops_at]) is not None:
+            out[_label(cells[0]).lower()] = letters.assumed(_read(cells[flops_at]), au.relations)
+    return out
+
+
+def _instance(line: Line, m: re.Match, letter: sp.Symbol, bound: sp.Expr, add: Callable) -> None:
+    scale = {None: 1, "k": 1000, "K": 1000, "M": 10**6}
+    given = sp.Rational(m.group("given")) * scale[m.group("gs")]
+    value = bound.xreplace({sp.Symbol(m.group("letter"), positive=True): given})
+    stated = sp.Rational(m.group("value")) * scale[m.group("vs")]
+    ok = abs(value - stated) <= stated / 20  # "~": within 5 %
+    said = Said(Math(sp.Eq(letter, bound)), f" at {m.group('letter')} = {given}: ", Math(value))
+    add(
+        Claim(
+            line.number,
+            m.group(0),
+            CERTIFIED if ok else WRONG,
+            said,
+            DOMINANT_RULE,
+            [m.span("given"), m.span("value")],
+        )
+    )

@@ -1,0 +1,87 @@
+"""Training FLOPs in a table, sizes of arrays and shares that dominate
+(symattn/grading/audit/training.py, issue 47). After the JAX scaling book's transformer section;
+each product worked by hand (6 · BT · 3DF = 18BTDF; with F = 4D, D = NH the MLP's 72BTD² meets
+attention's 24BTD² + 12BT²D at T = 4D)."""
+
+from __future__ import annotations
+
+import pytest
+
+from symattn.grading.audit.keys import audit_claims
+from symattn.grading.audit.training import DOMINANT_RULE, RULE, SIZE_RULE
+
+TABLE = (
+    "The dot products cost $$\\approx 12BTSNH = 12BT^2NH$$ in training.\n\n"
+    "| Component | Params per layer | Training FLOPs per layer |\n"
+    "| :-- | :-- | :-- |\n"
+    "| **MLP** | 3DF | 18BTDF |\n"
+    "| **Attention** | 4DNH | 24BTDNH \\+ 12BT<sup>2</sup>NH |\n"
+    "| **Other** | D | BTD |\n"
+    "| **Vocab** | DV (total, not per-layer) | 6BTDV |\n"
+)
+
+
+def _verdicts(text: str, rule: str) -> list[str]:
+    return [c.verdict for c in audit_claims(text) if c.rule == rule]
+
+
+def test_each_matmul_row_costs_six_flops_per_parameter_per_token():
+    assert _verdicts(TABLE, RULE) == ["certified", "certified", "certified"]  # MLP, attention, vocab
+    assert _verdicts(TABLE.replace("| 6BTDV |", "| 12BTDV |"), RULE) == ["certified", "certified", "wrong"]
+    # a slip in the first row: the tokens come from the next row that gives a product of letters
+    assert _verdicts(TABLE.replace("18BTDF", "16BTDF"), RULE) == ["wrong", "certified", "certified"]
+    assert _verdicts(TABLE.replace("12BT<sup>2</sup>NH |", "10BT<sup>2</sup>NH |"), RULE) == [
+        "certified",
+        "wrong",
+        "certified",
+    ]
+
+
+def test_a_table_without_training_flops_is_not_read():
+    assert _verdicts(TABLE.replace("Training FLOPs", "Inference latency"), RULE) == []
+
+
+SIZE = (
+    "Each KV cache is an array of size $[2, S, L, K, H]$ where the 2 accounts for the keys and values. "
+    "The total size of the cache in int8 is $2SLKH$.\n"
+)
+
+
+def test_an_arrays_size_is_the_product_of_its_shape_in_the_types_bytes():
+    assert _verdicts(SIZE, SIZE_RULE) == ["certified"]
+    assert _verdicts(SIZE.replace("$2SLKH$", "$SLKH$"), SIZE_RULE) == ["wrong"]
+    assert _verdicts(SIZE.replace("in int8", "in bf16"), SIZE_RULE) == ["wrong"]
+    assert _verdicts(SIZE.replace("in int8 is $2SLKH$", "in bf16 is $4SLKH$"), SIZE_RULE) == ["certified"]
+
+
+RATIO = (
+    "Assume $$F=4D$$ and $$D=NH$$:\n\n"
+    "$$\\frac{\\textrm{attention FLOPs}}{\\textrm{matmul FLOPs}} = \\frac{12BT^2NH}{18BTDF + 24BTDNH} = "
+    "\\frac{T}{8D}$$\n\n"
+    "So attention FLOPs only become dominant during training once T>8D. For D ~ 8k, this would be ~64K "
+    "tokens. It means as the MLP size increases, the attention FLOPs become less critical.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("change", "verdicts"),
+    [
+        (None, ["certified", "certified", "certified"]),
+        (("once T>8D", "once T>4D"), ["wrong", "certified"]),  # the bound wrong: its instance is not read
+        (("~64K", "~32K"), ["certified", "wrong", "certified"]),
+        (("less critical", "more critical"), ["certified", "certified", "wrong"]),
+    ],
+)
+def test_a_share_dominates_past_the_bound_its_ratio_gives(change, verdicts):
+    text = RATIO.replace(*change) if change else RATIO
+    assert _verdicts(text, DOMINANT_RULE) == verdicts
+
+
+def test_a_block_dominates_while_it_is_the_largest_row():
+    text = (
+        "Assume $$F=4D$$ and $$D=NH$$.\n\n"
+        + TABLE
+        + "\nThe MLP block also dominates the FLOPs budget as long as the sequence length $T < 8D$.\n"
+    )
+    assert _verdicts(text, DOMINANT_RULE) == ["wrong"]  # the MLP is the largest while T < 4D
+    assert _verdicts(text.replace("$T < 8D$", "$T < 4D$"), DOMINANT_RULE) == ["certified"]
