@@ -14,8 +14,8 @@ what there is nothing to check in:
 - a **figure reported from a run or a dataset**: "~94 % accuracy", "takes 2-3 minutes",
   "600 images for 100 classes": nothing in the text computes it;
 - **advice about practice**: "a clip value is usually between 0.5 and 10";
-- a **condition the text poses**: "subject to the condition that ``∫ q(x) dx = 1``": a
-  constraint (an equation set out to be solved, "solving ``δL/δq = 0`` yields", stays part of
+- a **condition the text poses**: "subject to the condition that ``∫ q(x) dx = 1``", "a question of
+  when ``24BTDNH == 12BT^2NH``": a constraint or a question (an equation set out to be solved, "solving ``δL/δq = 0`` yields", stays part of
   the claim of what it yields).
 
 Each is kept in the report with the verdict ``not a claim`` and its reason, never dropped, and
@@ -213,7 +213,7 @@ def posed(line: Line, start: int) -> bool:
 #: A condition the text poses: a constraint.
 _POSED = re.compile(
     r"\b(?:subject\s+to\s+(?:the\s+)?(?:conditions?|constraints?)(?:\s+that)?|we\s+(?:impose|require|demand)\s+that"
-    r"|under\s+the\s+constraints?(?:\s+that)?)\s*$",
+    r"|under\s+the\s+constraints?(?:\s+that)?|(?:a\s+)?question\s+of\s+(?:when|whether))\s*$",
     re.I,
 )
 #: A display that says what a model's probability is taken to be: "the outputs are treated as the

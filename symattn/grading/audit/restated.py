@@ -20,6 +20,10 @@ its last member must have a value, with the values the text gave before (``4d^2`
 A figure that names its quantity in other units than the formula ("parameters, or 8 GB in
 fp16"), or that is a share, a fraction or a factor ("12.5 % of", "1/8 of"), is not read.
 
+A share that opens the next sentence, "This gives us roughly 1/4 of parameters ...", after a
+formula that ends its sentence with that share, is its value again (within 5 % after
+"roughly").
+
 A figure anywhere else is not compared with the formulas of its line: the same number may be
 another quantity (a model width of 512 and a head of 512 dimensions).
 """
@@ -165,3 +169,38 @@ def _value(au: AuditContext, line: Line, at: int, plain: str) -> sp.Basic | None
 
 def _in_formula(line: Line, pos: int) -> bool:
     return any(s <= pos < e for _, _, s, e in line.formulas)
+
+
+SHARE_RULE = "arithmetic: a share the sentence before computed, said again in words"
+#: "This gives us roughly 1/4 of parameters are used in attention": the next sentence's share.
+_SHARE_AGAIN = re.compile(
+    r"^\s*(?:This|That|Which)\s+(?:gives|means|shows)\s+(?:us\s+)?(?P<about>roughly\s+|about\s+|~\s*)?"
+    r"(?P<num>\d+)\s*/\s*(?P<den>\d+)\s+of\b"
+)
+
+
+def share_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """A share in words that opens the sentence after a formula computing it: its value again."""
+    for a, b in line.sentences():
+        m = _SHARE_AGAIN.match(line.text[a:b])
+        span = (a + m.start("num"), a + m.end("den")) if m else None
+        if m is None or inside(covered, *span):
+            continue
+        before = _formula_before(line, a)
+        if before is None or line.text[before[1] : a].strip(" .") != "":
+            continue  # the formula must end the sentence just before
+        value = _value(au, line, before[1], before[0])
+        if value is None or isinstance(value, sp.MatrixBase) or value.free_symbols:
+            continue
+        stated = sp.Rational(int(m.group("num")), int(m.group("den")))
+        ok = abs(value - stated) <= stated / 20 if m.group("about") else value == stated
+        add(
+            Claim(
+                line.number,
+                line.text[span[0] : span[1]],
+                CERTIFIED if ok else WRONG,
+                Said(Math(value)),
+                SHARE_RULE,
+                [span],
+            )
+        )

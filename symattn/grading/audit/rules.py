@@ -157,6 +157,7 @@ RULES = (
     positions.repetition_claims,
     positions.frequency_claims,
     positions.bit_claims,
+    restated.share_claims,
     restated.restated_claims,  # last: a figure no other rule read
 )
 #: An O-class in a formula: ``O(S)``, ``\mathcal{O}`` read as ``(O) (``.
@@ -332,9 +333,15 @@ class Auditor:
         return False
 
     def _exercise_prompt(self, line: Line, add: Callable, covered: list) -> bool:
-        if EXERCISE.search(line.raw) or (_QUESTION.match(line.raw) and line.text.rstrip().endswith("?")):
+        if EXERCISE.search(line.raw):
             covered.append((0, len(line.text)))  # an exercise's data are givens
             return True
+        if _QUESTION.match(line.raw) and line.text.rstrip().endswith("?"):
+            # a numbered question's data are givens; a relation it states is still a claim
+            relating = [(s, e) for _, p, s, e in line.formulas if re.search(r"[=≈<>≤≥]", p)]
+            covered.extend(
+                span for span in number_spans(line.text) if not any(a <= span[0] < b for a, b in relating)
+            )
         return False
 
     def _table(self, line: Line, add: Callable, covered: list) -> bool:
@@ -443,6 +450,8 @@ class Auditor:
         if _BIG_O_CLASS.search(line.text[start:end]):
             return False  # O(S R) = O(S): classes, the complexity rules' to read, not O times S R
         given = {k: v for k, v in self.premises(line, start).items() if k not in drop}
+        prose, products = _prose_givens(line, start)  # "a model with ⟨B * T=4M⟩, L=64, and D=8192"
+        given = {**prose, **given}
         if (
             relations == ["≈"]
             and members[0][0] == "sym"
@@ -450,10 +459,12 @@ class Auditor:
             and members[0][1] not in given
         ):
             return False  # "P ≈ 12 L d^2": a letter named by an approximation, a premise of what follows
-        values = [letters.value(m, given, self.relations) for m in members]
+        values = [letters.value(m, given, self.relations + products) for m in members]
         if any(v is None for v in values):
             return False
         text, spans = line.text[start:end], [(start, end)]
+        if prose or products:
+            self._premise_spans.extend(_prose_given_spans(line, start))
         rule = "identity in the text's letters (SymPy)"
         own = set().union(*(letters.value(m, {}, []).free_symbols for m in members))
         # a relation used either way: F = 4D puts 4D for F; N·H = D with D given puts D's value for N·H
@@ -527,6 +538,10 @@ class Auditor:
         be compared with them (``d_k = d_model/h = 32``), with the values the text gave before
         it too (``Let $h = 8$ and $d_{model} = 512$.``). A figure compared with nothing is not
         certified by the symbolic members beside it: the claim stays unchecked."""
+        a, _ = line.sentence_at(start)
+        if _PRODUCT_GIVEN.fullmatch(line.text[start:end]) and _GIVES.search(line.text[a:start]):
+            self._premise_spans.append((start, end))  # "a model with ⟨B * T = 4M⟩": a given
+            return
         found: list[Claim] = []
         compared = self._chain_with(line, start, end, members, relations, found.append, self.premises(line))
         if not compared:
@@ -993,6 +1008,47 @@ def _matrices(line: Line, start: int) -> bool:
     """Whether the formula at ``start`` writes a capital in bold (``\\mathbf{W}``): a matrix."""
     tex = next((t for t, _p, s, _e in line.formulas if s == start), "")
     return bool(_BOLD_CAPITAL.search(tex))
+
+
+#: Values a sentence gives in plain words ("L=64, and D=8192") and products given in math
+#: (``⟨B * T=4M⟩``): the givens of a worked example the claim closes.
+_PROSE_GIVEN = re.compile(r"(?<![\w⟨=*])(?P<name>[A-Z])\s*=\s*(?P<value>\d[\d,]*)(?![\w.,]\d|[\w⟩])")
+_PRODUCT_GIVEN = re.compile(
+    r"⟨\s*(?P<a>[A-Z])\s*\*\s*(?P<b>[A-Z])\s*=\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<scale>[kKMB])?\s*⟩"
+)
+_SCALES = {None: 1, "k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9}
+
+
+def _prose_givens(line: Line, start: int) -> tuple[dict, list]:
+    """The values a claim's own sentence gives before it, in plain words or as a product of two
+    letters (that one solved for the first letter): (names and values, relations)."""
+    a, _ = line.sentence_at(start)
+    head = line.text[a:start]
+    names = {
+        m.group("name"): sp.Integer(m.group("value").replace(",", "")) for m in _PROSE_GIVEN.finditer(head)
+    }
+    products = []
+    for m in _PRODUCT_GIVEN.finditer(head):
+        first, second = (sp.Symbol(m.group(k), positive=True) for k in ("a", "b"))
+        products.append((first, sp.Rational(m.group("value")) * _SCALES[m.group("scale")] / second))
+    return names, products
+
+
+#: Words that give values: "a model with", "for", "given", "assume".
+_GIVES = re.compile(r"\b(?:with|for|given|assume|assuming|let)\b", re.I)
+#: A given said again in words right after it: "⟨B * T = 4M⟩ (4M total tokens per batch)".
+_RESTATED = re.compile(r"\s*\(\s*(?P<n>\d+(?:\.\d+)?\s*[kKMB]?)\s+[a-z][^()]*\)")
+
+
+def _prose_given_spans(line: Line, start: int) -> list[tuple[int, int]]:
+    a, _ = line.sentence_at(start)
+    spans = [m.span() for m in _PROSE_GIVEN.finditer(line.text, a, start)]
+    for m in _PRODUCT_GIVEN.finditer(line.text, a, start):
+        spans.append(m.span())
+        again = _RESTATED.match(line.text, m.end())
+        if again and again.group("n").replace(" ", "") == f"{m.group('value')}{m.group('scale') or ''}":
+            spans.append(again.span("n"))
+    return spans
 
 
 def lone_givens(line: Line) -> list[re.Match]:

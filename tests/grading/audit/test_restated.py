@@ -82,3 +82,21 @@ LEFT_ALONE = [
 @pytest.mark.parametrize("text", LEFT_ALONE)
 def test_what_is_not_said_again_is_left_to_the_other_rules(text):
     assert _said(text) == {}
+
+
+def test_a_share_said_again_in_the_next_sentence():
+    """The JAX scaling book's question 1: "... = 1/4. This gives us roughly 1/4 of parameters ..."."""
+    from symattn.grading.audit.keys import audit_claims
+    from symattn.grading.audit.restated import SHARE_RULE
+
+    text = (
+        "With $$N H = D$$ and $$F = 4D$$ the ratio is $$4DNH / (4DNH + 3DF) = 4D^2 / (4D^2 + 12D^2) = 1/4$$. "
+        "This gives us roughly 1/4 of parameters are used in attention.\n"
+    )
+
+    def verdicts(text: str) -> list[str]:
+        return [c.verdict for c in audit_claims(text) if c.rule == SHARE_RULE]
+
+    assert verdicts(text) == ["certified"]
+    assert verdicts(text.replace("roughly 1/4 of", "roughly 1/3 of")) == ["wrong"]
+    assert verdicts(text.replace("= 1/4$$. This", "= 1/4$$ in all layers. This")) == []

@@ -144,3 +144,34 @@ def test_every_module_of_rules_is_described_in_the_guide():
     )
     modules = {rule.__module__.rsplit(".", 1)[1] for rule in RULES}
     assert modules and not [m for m in sorted(modules) if f"symattn/grading/audit/{m}.py" not in guide]
+
+
+def test_values_a_sentence_gives_in_words_are_the_givens_of_its_worked_example():
+    """The JAX scaling book's checkpointing example: L and D given in plain words, B·T as a
+    product: 2 · 20 · 4e6 · 8192 · 64 = 8.4e13 bytes, 84 TB."""
+    from symattn.grading.audit.keys import audit_claims
+
+    text = (
+        "A model with $$B * T=4M$$ (4M total tokens per batch), L=64, and D=8192 would have to save "
+        "roughly $$2 * 20 * B * T * D * L = 84TB$$ of activations.\n"
+    )
+    claims = audit_claims(text)
+    assert [(c.verdict, c.text) for c in claims] == [("certified", "⟨2 * 20 * B * T * D * L = 84TB⟩")]
+    assert [c.verdict for c in audit_claims(text.replace("84TB", "42TB"))] == ["wrong"]
+    # in another sentence, the values are not this formula's givens
+    apart = text.replace("D=8192 would have to save roughly", "D=8192. It would save")
+    assert "certified" not in [c.verdict for c in audit_claims(apart)]
+
+
+def test_a_numbered_questions_data_are_givens():
+    from symattn.grading.audit.keys import audit_claims
+
+    text = "**Question 2:** How many FLOPs does $A[B, D] \\cdot W[D, F]$ take on `{'X': 4, 'Y': 8}`?\n"
+    assert audit_claims(text) == []
+
+
+def test_a_relation_a_question_states_is_still_a_claim():
+    from symattn.grading.audit.keys import audit_claims
+
+    text = "**Question 3:** Since $12 \\times 64 = 640$, how many dimensions do 12 heads of 64 hold?\n"
+    assert [c.verdict for c in audit_claims(text)] == ["wrong"]
