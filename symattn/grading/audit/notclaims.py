@@ -15,8 +15,8 @@ what there is nothing to check in:
   "600 images for 100 classes": nothing in the text computes it;
 - **advice about practice**: "a clip value is usually between 0.5 and 10";
 - a **condition the text poses**: "subject to the condition that ``∫ q(x) dx = 1``", "a question of
-  when ``24BTDNH == 12BT^2NH``": a constraint or a question (an equation set out to be solved, "solving ``δL/δq = 0`` yields", stays part of
-  the claim of what it yields).
+  when ``24BTDNH == 12BT^2NH``": a constraint or a question (an equation set out to be solved,
+  "solving ``δL/δq = 0`` yields", stays part of the claim of what it yields).
 
 Each is kept in the report with the verdict ``not a claim`` and its reason, never dropped, and
 is not counted among the claims. The rules are conservative: a sentence that also compares,

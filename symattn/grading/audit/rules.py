@@ -151,6 +151,7 @@ RULES = (
     slices.shift_claims,
     normalising.divisor_claims,
     scaling.saturation_claims,
+    scaling.dot_variance_claims,
     meaning.facts_in_words,
     instances.instance_claims,
     positions.wavelength_claims,

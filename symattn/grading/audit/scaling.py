@@ -320,3 +320,73 @@ def _saturated() -> Said:
     if limits != (1, 0):  # never taken on trust
         raise ArithmeticError("SymPy did not find the softmax saturating")
     return Said("scores c·s, c → ∞: the largest weight ", Math(top), " → 1, the others → 0")
+
+
+DOT_RULE = (
+    "statistics: a dot product of d independent zero-mean products of variance σ² each has variance d σ⁴ "
+    "(sympy.stats for one term, independence for the sum)"
+)
+#: "performing a dot product over two vectors with a variance ⟨σ²⟩ results in a scalar having
+#: ⟨d_k⟩-times higher variance".
+_DOT_VARIANCE = re.compile(
+    r"\bdot\s+product\s+(?:over|of|between)\s+two\s+vectors\s+with\s+(?:a\s+)?variance\s+(?:of\s+)?⟨(?P<v>[^⟨⟩]+)⟩"
+    r"[^.⟨⟩]{0,30}?\bscalar\s+(?:having|with)\s+(?:a\s+)?⟨(?P<f>[^⟨⟩]+)⟩\s*-?\s*times\s+(?:higher|larger|greater)\s+"
+    r"variance\b",
+    re.I,
+)
+#: The inputs' variance given as 1 in the sentence before: "might also have a variance close to ⟨1⟩".
+_UNIT_BEFORE = re.compile(r"\bvariance\s+(?:close\s+to|of|equal\s+to|near)\s+⟨\s*1\s*⟩")
+
+
+def dot_variance_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """The variance a dot product picks up, as a factor of its vectors' variance σ²: d σ⁴ / σ² =
+    d σ², which is d where the text took σ² to be 1 just before (that 1 is the claim's premise)."""
+    for m in _DOT_VARIANCE.finditer(line.text):
+        if inside(covered, *m.span()):
+            continue
+        a, _ = line.sentence_at(m.start())
+        unit = list(_UNIT_BEFORE.finditer(line.text[:a]))
+        factor = _parsed(m.group("f"))
+        stated = calc.exact(factor, {}) if factor is not None else None
+        width = _paragraph_width(au, line)  # the vectors' length: the one width the paragraph writes
+        variance = _variance_of_dot()  # of one product; the sum of d of them, d times it
+        if width is None or stated is None or not unit:
+            continue  # d σ² is d only when σ² = 1: without that premise nothing is decided
+        sigma = sp.Symbol("sigma", positive=True)
+        factor_of_input = variance * width / sigma**2  # d σ⁴ over the inputs' σ²
+        ratio = factor_of_input.xreplace({sigma: 1})
+        ok = sp.simplify(ratio - stated) == 0
+        premise = unit[-1]
+        one = premise.start() + premise.group(0).rindex("1")
+        said = Said(
+            "Var(q·k) = ", Math(width * variance), ", ", Math(factor_of_input), " times σ²; with σ² = 1 "
+        )
+        said += Said("(the sentence before) the factor is ", Math(ratio))
+        spans = [m.span(), (one, one + 1)]
+        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOT_RULE, spans))
+
+
+def _paragraph_width(au: AuditContext, line: Line) -> sp.Expr | None:
+    """The one width of queries and keys the paragraph (and the display after it) writes: d_k
+    in ``1/√d_k`` and ``∑_{i=1}^{d_k}``; None when there are none or several."""
+    text = (
+        au.doc.block_text(line) + " " + au.doc.block_text(au.doc.block_number(line.block + 1)[0])
+        if (au.doc.block_number(line.block + 1))
+        else au.doc.block_text(line)
+    )
+    names = {n for n in re.findall(r"(?<![\w(])([dD](?:_(?:k|q|h|head|key|\(k\)))?)(?![\w(])", text)}
+    return (
+        sp.Symbol(names.pop().replace("(", "").replace(")", ""), positive=True) if len(names) == 1 else None
+    )
+
+
+@functools.cache
+def _variance_of_dot() -> sp.Expr:
+    """Var(q k) for independent q, k ~ N(0, σ²), by sympy.stats: σ⁴ (a sum of d such terms, d σ⁴)."""
+    from sympy import stats
+
+    s = sp.Symbol("sigma", positive=True)
+    value = sp.simplify(stats.variance(stats.Normal("q", 0, s) * stats.Normal("k", 0, s)))
+    if sp.simplify(value - s**4) != 0:  # never taken on trust
+        raise ArithmeticError("sympy.stats did not give Var(q k) = σ⁴")
+    return value

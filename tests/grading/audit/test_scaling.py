@@ -155,3 +155,22 @@ def test_the_variance_of_one_wrapped_onto_the_next_line_is_part_of_the_claim():
     )
     claims = audit_claims(text)
     assert [(c.line, c.through, c.verdict) for c in claims] == [(1, 2, "certified")]
+
+
+DOT = (
+    "The scaling factor of $1/\\sqrt{d_k}$ keeps the variance. Remember that $Q$ and $K$ might also have "
+    "a variance close to $1$. However, performing a dot product over two vectors with a variance $\\sigma^2$ "
+    "results in a scalar having $d_k$-times higher variance.\n"
+)
+
+
+def test_the_variance_a_dot_product_picks_up_with_unit_inputs():
+    """UvA's tutorial 6: d_k σ⁴ is d_k times σ² only where σ² = 1, as the sentence before takes it."""
+    from symattn.grading.audit.scaling import DOT_RULE
+
+    def verdicts(text: str) -> list[str]:
+        return [c.verdict for c in audit_claims(text) if c.rule == DOT_RULE]
+
+    assert verdicts(DOT) == ["certified"]
+    assert verdicts(DOT.replace("$d_k$-times", "$d_k^2$-times")) == ["wrong"]
+    assert verdicts(DOT.replace("a variance close to $1$", "any variance")) == []  # no σ² = 1: not decided
