@@ -180,6 +180,31 @@ def contraction_claims(au, line: Line, add: Callable, covered: list) -> None:
         _table_row(au, line, add, covered)
     else:
         _sentences(au, line, add, covered)
+        _example_pair(au, line, add, covered)
+
+
+#: "the FLOPs cost of this contraction is two times the product ... (e.g. ⟨2GHIJMN KL⟩)".
+_THIS_CONTRACTION = re.compile(r"\bFLOPs?\s+cost\s+of\s+this\s+contraction\b[^.]{0,200}?\(e\.g\.,?\s*$", re.I)
+#: Two arrays named side by side, the example's operands: ``C[GHIJ KL], D[GHMN KL]``.
+_PAIR = re.compile(rf"^\s*(?:e\.g\.\s*)?{_ARRAY}\s*,\s*{_ARRAY}\s*$")
+
+
+def _example_pair(au, line: Line, add: Callable, covered: list) -> None:
+    """The cost of an example contraction a sentence gives, of the two arrays the paragraph
+    named side by side just before it."""
+    for tex, plain, start, end in line.formulas:
+        if inside(covered, start, end) or not _THIS_CONTRACTION.search(line.text[:start]):
+            continue
+        pairs = [clean(t) for t, _p, s, _e in line.formulas if s < start and _PAIR.match(clean(t))]
+        if not pairs:
+            continue
+        found = [axes_of(o.group("axes")) for o in _OPERAND.finditer(pairs[-1])]
+        stated = _stated(plain, au.relations)
+        if len(found) != 2 or not all(found) or stated is None:
+            continue
+        expected = Operation(found[0], found[1], None).cost("flops")
+        if expected is not None:
+            _judge(line, (tex, plain, start, end), stated[0], expected, RULES["flops"], add)
 
 
 def _columns(line: Line) -> dict[int, tuple[str, str, int, int]]:

@@ -137,6 +137,7 @@ RULES = (
     complexity.receptive_claims,
     complexity.chain_claims,
     complexity.elements_claims,
+    complexity.scaling_word_claims,
     magnitudes.magnitude_claims,
     magnitudes.few_mistakes,
     shares.share_claims,
@@ -147,6 +148,7 @@ RULES = (
     training.training_claims,
     training.size_claims,
     training.trend_claims,
+    training.remat_claims,
     slices.slice_claims,
     slices.shift_claims,
     normalising.divisor_claims,
@@ -1150,7 +1152,7 @@ def _settings(line: Line) -> list[tuple[int, int]]:
 
 #: A word that concludes from what a sentence set up.
 _CONCLUDING = re.compile(
-    r"\b(?:so|hence|thus|therefore|giving|gives|which (?:gives|is|means|makes)|i\.\s?e\.|in all|in total|"
+    r"\b(?:so|hence|thus|therefore|giving|gives|meaning|which (?:gives|is|means|makes)|i\.\s?e\.|in all|in total|"
     r"altogether|for a total)\b"
 )
 

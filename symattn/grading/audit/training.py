@@ -338,3 +338,43 @@ def _instance(line: Line, m: re.Match, letter: sp.Symbol, bound: sp.Expr, add: C
             [m.span("given"), m.span("value")],
         )
     )
+
+
+REMAT_RULE = (
+    "training FLOPs: of the 6 per parameter per token, 2 are the forward pass; repeating it adds 2 (6 to 8)"
+)
+#: "This forces us to repeat essentially all forward pass FLOPs in the backward pass, meaning we
+#: increase our FLOPs from ⟨6ND⟩ to roughly ⟨8ND⟩".
+_REPEAT_FORWARD = re.compile(
+    r"\brepeat\w*\s+(?:essentially\s+)?all\s+(?:the\s+)?forward(?:\s+pass)?\s+FLOPs\b", re.I
+)
+_FROM_TO = re.compile(
+    r"\bincrease\s+(?:our\s+|the\s+)?FLOPs\s+from\s+⟨(?P<a>[^⟨⟩]+)⟩\s+to\s+(?P<about>roughly\s+|about\s+|~\s*)?⟨(?P<b>[^⟨⟩]+)⟩",
+    re.I,
+)
+
+
+def remat_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """Recomputing the forward pass during the backward pass adds its FLOPs once more: a third of
+    the training FLOPs (2 of 6 per parameter per token), so 6ND becomes 8ND."""
+    for a, b in line.sentences():
+        sentence = line.text[a:b]
+        m = _FROM_TO.search(sentence)
+        if m is None or not _REPEAT_FORWARD.search(sentence) or inside(covered, a + m.start(), a + m.end()):
+            continue
+        before, after = letters.read(m.group("a")), letters.read(m.group("b"))
+        if before is None or after is None:
+            continue
+        expected = before * sp.Rational(8, 6)  # the forward pass's 2 of every 6, once more
+        ok = sp.expand(after - expected) == 0
+        said = Said(Math(before), " + ", Math(before / 3), " (the forward pass again) = ", Math(expected))
+        add(
+            Claim(
+                line.number,
+                m.group(0),
+                CERTIFIED if ok else WRONG,
+                said,
+                REMAT_RULE,
+                [(a + m.start(), a + m.end())],
+            )
+        )

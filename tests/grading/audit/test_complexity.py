@@ -104,3 +104,34 @@ def test_the_attention_weights_saved_hold_the_elements_of_the_tensor_named_so():
     assert verdicts(text) == ["certified"]
     assert verdicts(text.replace("ABS ^{ 2 }", "ABS")) == ["wrong"]
     assert verdicts(text.replace("attention map $ w _{ bss'a } $", "attention map")) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "verdicts"),
+    [
+        (
+            "For a matrix-matrix multiply, the compute scales cubically $O(N^3)$ while the data transfer only "
+            "scales quadratically $O(N^2)$.",
+            ["certified", "certified"],
+        ),
+        ("For a matrix-matrix multiply, the compute scales quadratically $O(N^2)$.", ["wrong"]),
+        ("For a matrix-matrix multiply, the compute scales cubically $O(N^2)$.", ["wrong"]),
+        ("The memory traffic scales linearly $O(N)$ in this kernel.", ["certified"]),
+    ],
+)
+def test_a_word_for_growth_and_its_o_class(sentence, verdicts):
+    from symattn.grading.audit.complexity import SCALING_RULE
+
+    assert [c.verdict for c in audit_claims(sentence + "\n") if c.rule == SCALING_RULE] == verdicts
+
+
+def test_the_flops_of_an_example_contraction_of_two_arrays():
+    """The JAX scaling book: C[GHIJKL] and D[GHMNKL] share G, H (batch) and K, L (contracted)."""
+    text = (
+        "If we have two arrays (e.g. $C[GHIJ KL], D[GHMN KL]$) then the FLOPs cost of this contraction is "
+        "two times the product of all of the dimensions counted once, (e.g. $2GHIJMN KL$).\n"
+    )
+    verdicts = [c.verdict for c in audit_claims(text) if c.rule.startswith("contraction FLOPs")]
+    assert verdicts == ["certified"]
+    wrong = text.replace("$2GHIJMN KL$", "$2GHIJMN K$")
+    assert [c.verdict for c in audit_claims(wrong) if c.rule.startswith("contraction FLOPs")] == ["wrong"]

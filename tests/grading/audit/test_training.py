@@ -85,3 +85,19 @@ def test_a_block_dominates_while_it_is_the_largest_row():
     )
     assert _verdicts(text, DOMINANT_RULE) == ["wrong"]  # the MLP is the largest while T < 4D
     assert _verdicts(text.replace("$T < 8D$", "$T < 4D$"), DOMINANT_RULE) == ["certified"]
+
+
+def test_repeating_the_forward_pass_adds_a_third_of_the_training_flops():
+    from symattn.grading.audit.training import REMAT_RULE
+
+    text = (
+        "Block remat forces us to repeat essentially all forward pass FLOPs in the backward pass, meaning we "
+        "increase our FLOPs from $6ND$ to roughly $8ND$.\n"
+    )
+
+    def verdicts(text: str) -> list[str]:
+        return [c.verdict for c in audit_claims(text) if c.rule == REMAT_RULE]
+
+    assert verdicts(text) == ["certified"]
+    assert verdicts(text.replace("$8ND$", "$12ND$")) == ["wrong"]
+    assert verdicts(text.replace("repeat essentially all forward pass FLOPs", "save more memory")) == []
