@@ -1152,7 +1152,8 @@ def _settings(line: Line) -> list[tuple[int, int]]:
 
 #: A word that concludes from what a sentence set up.
 _CONCLUDING = re.compile(
-    r"\b(?:so|hence|thus|therefore|giving|gives|meaning|which (?:gives|is|means|makes)|i\.\s?e\.|in all|in total|"
+    r"\b(?:so|hence|thus|therefore|giving|gives|meaning|which (?:gives|is|means|makes)|i\.\s?e\.|in all|"
+    r"in total|"
     r"altogether|for a total)\b"
 )
 

@@ -110,8 +110,8 @@ def test_the_attention_weights_saved_hold_the_elements_of_the_tensor_named_so():
     ("sentence", "verdicts"),
     [
         (
-            "For a matrix-matrix multiply, the compute scales cubically $O(N^3)$ while the data transfer only "
-            "scales quadratically $O(N^2)$.",
+            "For a matrix-matrix multiply, the compute scales cubically $O(N^3)$ while the data transfer "
+            "only scales quadratically $O(N^2)$.",
             ["certified", "certified"],
         ),
         ("For a matrix-matrix multiply, the compute scales quadratically $O(N^2)$.", ["wrong"]),
