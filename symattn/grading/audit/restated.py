@@ -204,3 +204,28 @@ def share_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
                 [span],
             )
         )
+
+
+#: A figure in words the formula right after it uses: "2.79M H800 hours means ⟨2.79e6 * ...⟩",
+#: "the activated parameter count of 37B, this training run should have used about ⟨6 * 37e9 ...⟩".
+_USED_AFTER = re.compile(r"^[^.;⟨⟩]{0,70}⟨")
+
+
+def premise_figures(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """A figure in words that a formula later in its sentence uses as one of its factors (the
+    same value, in its scale) is that formula's premise, part of its claim, not a claim of its own."""
+    for m in _FIGURE.finditer(line.text):
+        start, end = m.span()
+        scaled = m.group("letter") or m.group("word")
+        if not scaled or inside(covered, start, end) or _in_formula(line, start):
+            continue
+        after = _USED_AFTER.match(line.text[end:])
+        if after is None:
+            continue
+        at = end + after.end() - 1
+        formula = next((p for _t, p, s, _e in line.formulas if s == at), None)
+        readings = _readings(m, None)
+        factors = [n for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?(?:e[+-]?\d+)?(?![\w.])", formula or "")]
+        values = {sp.Rational(f) for f in factors}
+        if formula and any(r.value in values for r in readings if r.value is not None):
+            covered.append((start, end))

@@ -161,6 +161,7 @@ RULES = (
     positions.frequency_claims,
     positions.bit_claims,
     restated.share_claims,
+    restated.premise_figures,
     restated.restated_claims,  # last: a figure no other rule read
 )
 #: An O-class in a formula: ``O(S)``, ``\mathcal{O}`` read as ``(O) (``.
@@ -339,7 +340,7 @@ class Auditor:
         if EXERCISE.search(line.raw):
             covered.append((0, len(line.text)))  # an exercise's data are givens
             return True
-        if _QUESTION.match(line.raw) and line.text.rstrip().endswith("?"):
+        if _QUESTION.match(line.raw) and "?" in line.text:
             # a numbered question's data are givens; a relation it states is still a claim
             relating = [(s, e) for _, p, s, e in line.formulas if re.search(r"[=≈<>≤≥]", p)]
             covered.extend(

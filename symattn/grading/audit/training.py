@@ -245,7 +245,8 @@ def dominance_claims(au: AuditContext, line: Line, add: Callable, covered: list)
         (at,) = bounds
         ok = not greater and sp.simplify(at - stated) == 0
         said = Said(f"the {m.group('row')} block is the largest while ", Math(sp.StrictLessThan(letter, at)))
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOMINANT_RULE, [m.span("rel")]))
+        span = (m.start("rel") - 1, m.end("rel") + 1)  # the formula, its brackets and all
+        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOMINANT_RULE, [span]))
 
 
 #: "as the MLP size increases, the attention FLOPs become less critical": the share's trend.
