@@ -34,8 +34,11 @@ _INSTANCE = re.compile(
 )
 #: "Solving ⟨2N^2 d = 4 N d^2⟩ yields ⟨N = 2d⟩": the relation posed, then what it comes to.
 _SOLVING = re.compile(
-    r"\b[Ss]olv(?:ing|e)\s+(?:for\s+⟨?\w+⟩?\s+)?⟨(?P<first>[^⟩]+)⟩\s*,?\s+"
-    r"(?:we get|gives|yields|we find|we obtain|leaves)\s+⟨(?P<second>[^⟩]+)⟩"
+    r"\b(?:[Ss]olv(?:ing|e)|[Ee]quating|[Ss]etting|[Ww]e\s+solve)\s+(?:for\s+⟨?\w+⟩?\s*,?\s+(?:in\s+)?)?"
+    r"⟨(?P<first>[^⟩]+)⟩\s*,?\s+"
+    r"(?:(?:and|then)\s+(?:solving|solve|we\s+solve)(?:\s+for\s+⟨?\w+⟩?)?\s*,?\s+)?"
+    r"(?:we get|gives|yields|we find|find|we obtain|leaves|has the (?:positive )?solution)\s+"
+    r"⟨(?P<second>[^⟩]+)⟩"
 )
 _RELATIONS = {"=", "==", ">", "<", "≥", "≤", ">=", "<="}
 #: Words that make a text's letters other than positive sizes.

@@ -14,6 +14,8 @@ what there is nothing to check in:
 - a **figure reported from a run or a dataset**: "~94 % accuracy", "takes 2-3 minutes",
   "600 images for 100 classes": nothing in the text computes it;
 - **advice about practice**: "a clip value is usually between 0.5 and 10";
+- the **data of a question** the text asks ("**Question 2:** How many FLOPs ... on ``{'X': 4}``?"):
+  given to the reader (a relation the question states is still a claim);
 - a **condition the text poses**: "subject to the condition that ``∫ q(x) dx = 1``", "a question of
   when ``24BTDNH == 12BT^2NH``": a constraint or a question (an equation set out to be solved,
   "solving ``δL/δq = 0`` yields", stays part of the claim of what it yields).
@@ -40,6 +42,9 @@ CHOICE = "a choice the text makes (a setting, a given): nothing to check"
 REPORT = "a figure reported from a run or a dataset: nothing in the text computes it"
 ADVICE = "advice about practice: nothing in the text computes it"
 CONDITION = "a condition the text poses (a constraint): a premise, not a claim"
+QUESTION = "the data of a question the text asks: given to the reader, not claimed"
+#: A numbered question of a text's problems ("**Question 2:** How many FLOPs ...?").
+_QUESTION = re.compile(r"^\s*(?:\*\*)?(?:Question|Problem|Exercise)\s+\d+\s*[.:]?\s*(?:\*\*)?\s*[.:]?\s")
 
 #: Words that make a sentence conclude, compare or count: it stays a claim.
 _CLAIMING = re.compile(
@@ -127,6 +132,8 @@ def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool, introduc
     """Why the numbers ``spans`` of ``line`` (one formula's when ``formula``, else one
     sentence's) are not a claim, or None when they may be one. ``introduction`` is the text
     before a display (the paragraph that leads into it)."""
+    if _QUESTION.match(line.raw) and "?" in line.text and not any(_relating(line, s) for s, _ in spans):
+        return QUESTION  # "**Question 2:** How many FLOPs ... on {'X': 4}?": the learner's data
     if _reported(line, spans[0][0]):
         return REPORT  # "it was claimed that this formulation is ~15% faster": another's measurement
     if formula:

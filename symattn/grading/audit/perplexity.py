@@ -72,9 +72,12 @@ def _names(indices: str) -> set[str]:
 
 
 def _read(text: str) -> sp.Expr | None:
+    """A coefficient in the text's letters (``-1/BK`` is -1/(B·K): a run of capitals a product)."""
+    from . import letters
+
     try:
         members, relations = calc.parse_chain(text.strip())
-        value = calc.exact(members[0], {}) if len(members) == 1 and not relations else None
+        value = letters.value(members[0], {}, []) if len(members) == 1 and not relations else None
     except (Unreadable, TypeError, ValueError, ZeroDivisionError):
         return None
     return value if isinstance(value, sp.Expr) else None

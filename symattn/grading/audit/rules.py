@@ -86,8 +86,6 @@ from .stated import Stated, Unreadable, rounds_to
 
 __all__ = ["CERTIFIED", "REST", "UNCHECKED", "WRONG", "Auditor", "Claim"]
 
-#: A numbered question of a text's problems ("**Question 2:** How many FLOPs ...?"): its data are givens.
-_QUESTION = re.compile(r"^\s*(?:\*\*)?(?:Question|Problem|Exercise)\s+\d+\s*[.:]?\s*(?:\*\*)?\s*[.:]?\s")
 #: The claim that stands for the part of a text the audit did not reach (it stopped at a bound).
 REST = "the rest of the text"
 
@@ -340,13 +338,7 @@ class Auditor:
         if EXERCISE.search(line.raw):
             covered.append((0, len(line.text)))  # an exercise's data are givens
             return True
-        if _QUESTION.match(line.raw) and "?" in line.text:
-            # a numbered question's data are givens; a relation it states is still a claim
-            relating = [(s, e) for _, p, s, e in line.formulas if re.search(r"[=≈<>≤≥]", p)]
-            covered.extend(
-                span for span in number_spans(line.text) if not any(a <= span[0] < b for a, b in relating)
-            )
-        return False
+        return False  # a numbered question's data are set apart as such (notclaims), its claims read
 
     def _table(self, line: Line, add: Callable, covered: list) -> bool:
         if line.kind != "table":
@@ -545,6 +537,10 @@ class Auditor:
         a, _ = line.sentence_at(start)
         if _PRODUCT_GIVEN.fullmatch(line.text[start:end]) and _GIVES.search(line.text[a:start]):
             self._premise_spans.append((start, end))  # "a model with ⟨B * T = 4M⟩": a given
+            return
+        if _SOLVING_BEFORE.search(line.text[a:start]) and relations == ["="]:
+            why = "an equation posed to be solved: what solving it yields is the claim, not this"
+            add(Claim(line.number, line.text[start:end], UNCHECKED, None, why, [(start, end)]))
             return
         found: list[Claim] = []
         compared = self._chain_with(line, start, end, members, relations, found.append, self.premises(line))
@@ -1038,6 +1034,10 @@ def _prose_givens(line: Line, start: int) -> tuple[dict, list]:
     return names, products
 
 
+#: An equation posed to be solved: "Solving for ⟨N⟩, ⟨2N^2 d = 4Nd^2⟩ ...", "Equating".
+_SOLVING_BEFORE = re.compile(
+    r"\b(?:[Ss]olv(?:ing|e)|[Ee]quating|[Ss]etting|[Ww]e\s+solve)\s+(?:for\s+⟨?\w+⟩?\s*,?\s+(?:in\s+)?)?(?:the\s+equation\s+)?$"
+)
 #: Words that give values: "a model with", "for", "given", "assume".
 _GIVES = re.compile(r"\b(?:with|for|given|assume|assuming|let)\b", re.I)
 #: A given said again in words right after it: "⟨B * T = 4M⟩ (4M total tokens per batch)".

@@ -39,7 +39,7 @@ from .said import Math, Said
 
 RULE = "training FLOPs: a matmul costs 6 FLOPs per parameter per token (2 forward, 4 backward)"
 _MATMUL_ROW = re.compile(
-    r"^(?:mlp|attention|vocab\w*|unembed\w*|embed\w*|projections?|feed-?forward|ffn|qkv)$", re.I
+    r"^(?:mlp|(?:self-)?attention|vocab\w*|unembed\w*|lm\s+head|projections?|feed-?forward|ffn|qkv)\b", re.I
 )
 _PARAMS = re.compile(r"\bparam", re.I)
 _TRAINING = re.compile(r"\btrain\w*\s+flops?\b", re.I)
@@ -55,17 +55,24 @@ def training_claims(au: AuditContext, line: Line, add: Callable, covered: list) 
     cells = _cells(line.text)
     if len(cells) <= max(params_at, flops_at) or not _MATMUL_ROW.match(_label(cells[0])):
         return
+    if _OTHER_CELL.search(cells[params_at] + " " + cells[flops_at]):
+        return  # an O-class, experts active or in all, a count per token: not 6 per parameter per token
     params, flops = _read(cells[params_at]), _read(cells[flops_at])
     start = line.text.find(cells[flops_at])
     if params is None or flops is None or start < 0 or inside(covered, start, start + len(cells[flops_at])):
         return
+    if _VOCAB.match(_label(cells[0])) and not (
+        params.is_Mul and len(params.free_symbols) == 2 and params.as_coeff_Mul()[0] == 1
+    ):
+        return  # a vocabulary row holds one matrix (an untied embedding adds a lookup, no FLOPs)
+    factor = sp.simplify(flops / (tokens * params))
+    if not factor.is_number:
+        return  # other letters left over (the dot products, experts): another count, not read
+    ok = factor == 6
     rule = 6 * tokens * params
-    rest = sp.expand(flops - rule)
-    stated = rest != 0 and any(sp.expand(rest - x) == 0 for x in au.doc.once("letter values", _stated))
-    ok = rest == 0 or (stated and _label(cells[0]).lower() == "attention")
     said = Said("6 · ", Math(tokens), " tokens · ", Math(params), " parameters = ", Math(rule))
-    if rest != 0:
-        said += Said(", and ", Math(rest), " for the dot products, stated before" if ok else " left over")
+    if not ok:
+        said += Said(f", not {factor} per parameter per token")
     spans = [(start, start + len(cells[flops_at]))]
     at = line.text.find(cells[params_at])
     if at >= 0:  # the row's parameters are the claim's too
@@ -74,9 +81,24 @@ def training_claims(au: AuditContext, line: Line, add: Callable, covered: list) 
     add(Claim(line.number, text, CERTIFIED if ok else WRONG, said, RULE, spans))
 
 
+#: A cell that counts otherwise: an O-class, experts (active or in all), a count per token.
+_OTHER_CELL = re.compile(r"\bO\s*\(|\bactive\b|\bexperts?\b|\bper[- ]token\b", re.I)
+_VOCAB = re.compile(r"^(?:vocab\w*|unembed\w*|lm\s+head|output\s+embedding)", re.I)
+
+
 def _tables(doc) -> dict[int, tuple[int, int, sp.Expr]]:
     """For each table with columns of parameters and training FLOPs: (its block, the two columns,
-    the tokens its first matmul row gives), where the tokens are a product of letters."""
+    the tokens), the tokens a matmul row gives (its FLOPs over 6 times its parameters, a product
+    of letters) when they are the axes of an array the text writes less one (``A[B, T, D]``: B·T)."""
+    from .contractions import _OPERAND, axes_of
+
+    arrays = {
+        frozenset(axes)
+        for line in doc.lines
+        for _tex, plain, _s, _e in line.formulas
+        for m in _OPERAND.finditer(plain)
+        if (axes := axes_of(m.group("axes"))) and len(axes) >= 2
+    }
     out: dict[int, tuple[int, int, sp.Expr]] = {}
     rows: dict[int, list[list[str]]] = {}
     for line in doc.lines:
@@ -86,17 +108,18 @@ def _tables(doc) -> dict[int, tuple[int, int, sp.Expr]]:
         header = table[0]
         params_at = next((i for i, c in enumerate(header) if _PARAMS.search(c)), None)
         flops_at = next((i for i, c in enumerate(header) if _TRAINING.search(c)), None)
-        if params_at is None or flops_at is None:
+        if params_at is None or flops_at is None or any(_OTHER_CELL.search(c) for c in header):
             continue
         for cells in table[1:]:
             if len(cells) <= max(params_at, flops_at) or not _MATMUL_ROW.match(_label(cells[0])):
                 continue
             params, flops = _read(cells[params_at]), _read(cells[flops_at])
             tokens = sp.factor(flops / (6 * params)) if params and flops else None
-            letters_only = (
+            names = {x.name for x in tokens.free_symbols} if tokens is not None else set()
+            monomial = (
                 tokens is not None and (tokens.is_Mul or tokens.is_Symbol) and tokens.as_coeff_Mul()[0] == 1
             )
-            if letters_only and not tokens.free_symbols & params.free_symbols:
+            if monomial and any(len(a) == len(names) + 1 and names < a for a in arrays):
                 out[block] = (params_at, flops_at, tokens)
                 break
     return out
@@ -144,8 +167,15 @@ SIZE_RULE = (
 _ARRAY_OF = re.compile(r"\b(?:array|tensor)\s+of\s+(?:size|shape)\s+⟨\s*\[(?P<dims>[^\[\]⟨⟩]+)\]\s*⟩")
 #: "The total size of the Key-Value cache in int8 is ⟨2SLKH⟩": the total, in a type's bytes.
 _TOTAL_SIZE = re.compile(
-    r"\b(?:total\s+)?size\s+of\s+[^.⟨⟩]{0,60}?\s+in\s+(?P<type>int8|bf16|bfloat16|fp16|fp32|float32)\s+is\s*$",
+    r"\b(?:total\s+)?size\s+of\s+(?P<what>[^.⟨⟩]{0,60}?)\s+in\s+(?P<type>int8|bf16|bfloat16|fp16|fp32|float32)"
+    r"\s+is\s*$",
     re.I,
+)
+#: Part of an array, or many of them: "one layer's slice of", "a token's", "all the caches".
+_PART_OF = re.compile(r"\b(?:slice|per|one|each|token's|tokens'|all|batch|layer's|entries|caches)\b", re.I)
+#: What the sentence says is the array: "Each KV cache is then effectively an array of size".
+_SUBJECT = re.compile(
+    r"(?:^|[.!?]\s+)(?:Each|The|A|An|Our|This)\s+(?:[\w-]+\s+)*?(?P<noun>[A-Za-z-]+)\s+(?:is|are|forms?)\b[^.]*$"
 )
 #: "where the 2 accounts for the keys and values", right after the shape: an axis explained.
 _ACCOUNTS = re.compile(
@@ -160,14 +190,18 @@ def size_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> N
     for _tex, plain, start, end in line.formulas:
         sentence, at = au.doc.sentence(line, start)
         total = _TOTAL_SIZE.search(sentence[:at])
-        if total is None or inside(covered, start, end):
-            continue
+        if total is None or inside(covered, start, end) or _PART_OF.search(total.group("what")):
+            continue  # "one layer's slice of the cache", "a token's entries": part of the array
         paragraph = au.doc.block_text(line).replace("\n", " ")
-        shapes = list(_ARRAY_OF.finditer(paragraph[: paragraph.find(sentence.strip()[:40])]))
+        head = paragraph[: paragraph.find(sentence.strip()[:40])]
+        shapes = list(_ARRAY_OF.finditer(head))
         stated = letters.read(plain)
         sizes = [letters.read(d.strip()) for d in shapes[-1].group("dims").split(",")] if shapes else []
-        if not shapes or stated is None or any(x is None for x in sizes):
-            continue
+        if not shapes or stated is None or not stated.free_symbols or any(x is None for x in sizes):
+            continue  # a figure in digits is another rule's (rounded, it may say the same)
+        subject = _SUBJECT.search(head[: shapes[-1].start()])
+        if subject is None or subject.group("noun").lower() != total.group("what").split()[-1].lower():
+            continue  # the size of another thing than the array shaped (the weights, not the cache)
         count = sp.Mul(*sizes) * _BYTES[total.group("type").lower()]
         ok = sp.expand(stated - count) == 0
         said = Said(f"[{shapes[-1].group('dims')}] in {total.group('type')}: ", Math(count), " bytes")
@@ -189,7 +223,7 @@ DOMINANT_RULE = (
 )
 #: "attention FLOPs only become dominant during training once T>8D".
 _BECOMES = re.compile(
-    r"\b(?P<what>attention|MLP|matmul)\b[^.;]{0,40}?\bbecomes?\s+dominant\b[^.;⟨]{0,30}?\b(?:once|when|for)\s+"
+    r"\b(?P<what>attention|MLP|matmul)\s+(?:\w+\s+){0,2}?FLOPs\b[^.;]{0,30}?\bbecomes?\s+dominant\b[^.;⟨]{0,30}?\b(?:once|when|for)\s+"
     r"⟨?\s*(?P<rel>[A-Z]\w*\s*[<>]\s*[\w*^() ]+?)\s*⟩?(?=\s*[.;,]|\s*$)",
     re.I,
 )
@@ -200,9 +234,10 @@ _DOMINATES = re.compile(
     re.I,
 )
 #: "For D ~ 8k, this would be ~64K tokens": the bound's worked instance, in words.
+_NUMBER = r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?"
 _INSTANCE = re.compile(
-    r"\bFor\s+(?P<letter>[A-Z])\s*[~≈=]\s*(?P<given>\d+(?:\.\d+)?)\s*(?P<gs>[kKM])?,\s+this\s+(?:would\s+be|is)\s+"
-    r"[~≈]?\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<vs>[kKM])?\b"
+    rf"\bFor\s+(?P<letter>[A-Z])\s*[~≈=]\s*(?P<given>{_NUMBER})\s*(?P<gs>[kKM]\b|thousand\b|million\b)?,\s+"
+    rf"this\s+(?:would\s+be|is)\s+[~≈]?\s*(?P<value>{_NUMBER})\s*(?P<vs>[kKM]\b|thousand\b|million\b)?"
 )
 
 
@@ -243,15 +278,20 @@ def dominance_claims(au: AuditContext, line: Line, add: Callable, covered: list)
         if len(bounds) != 1:
             continue
         (at,) = bounds
-        ok = not greater and sp.simplify(at - stated) == 0
-        said = Said(f"the {m.group('row')} block is the largest while ", Math(sp.StrictLessThan(letter, at)))
+        # which side of the bound the block is the largest on: far past it, where it grows fastest
+        far = {x: 2 for x in own.free_symbols if x != letter} | {letter: 10**6}
+        others = [f for n, f in rows.items() if n != m.group("row").lower()]
+        largest_far = all(own.xreplace(far) > f.xreplace(far) for f in others)
+        ok = greater == largest_far and sp.simplify(at - stated) == 0
+        relation = sp.StrictGreaterThan(letter, at) if largest_far else sp.StrictLessThan(letter, at)
+        said = Said(f"the {m.group('row')} block is the largest while ", Math(relation))
         span = (m.start("rel") - 1, m.end("rel") + 1)  # the formula, its brackets and all
         add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOMINANT_RULE, [span]))
 
 
 #: "as the MLP size increases, the attention FLOPs become less critical": the share's trend.
 _TREND = re.compile(
-    r"\bas\s+the\s+(?:MLP|model|hidden)\s+(?:size|width|dimension)\s+(?:increases|grows)\s*,\s+the\s+"
+    r"\bas\s+the\s+(?P<size>(?:MLP|model|hidden)\s+(?:size|width|dimension))\s+(?:increases|grows)\s*,\s+the\s+"
     r"(?P<what>attention|MLP)\s+FLOPs\s+become\s+(?P<dir>less|more)\s+(?:critical|important|dominant)\b",
     re.I,
 )
@@ -262,20 +302,17 @@ def trend_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
     they are of the rest (T/(8D)): its derivative in the width D, by SymPy."""
     for m in _TREND.finditer(line.text):
         ratio = _ratio_before(au, line, m.group("what"))
-        width = sp.Symbol("D", positive=True)
+        width = sp.Symbol(
+            "F" if "mlp" in m.group("size").lower() and "F" in str(ratio) else "D", positive=True
+        )
         if ratio is None or width not in ratio.free_symbols or inside(covered, *m.span()):
-            continue
+            continue  # the MLP's width F where the ratio writes it, else the model's D
         slope = sp.simplify(sp.diff(ratio, width))
         if slope.is_negative is None:
             continue
         ok = (m.group("dir").lower() == "less") == bool(slope.is_negative)
-        said = Said(
-            "d/dD ",
-            Math(ratio),
-            " = ",
-            Math(slope),
-            ": the share falls as D grows" if slope.is_negative else "",
-        )
+        falls = f": the share falls as {width} grows" if slope.is_negative else ""
+        said = Said(f"d/d{width} ", Math(ratio), " = ", Math(slope), falls)
         add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOMINANT_RULE, [m.span("dir")]))
 
 
@@ -302,6 +339,12 @@ def _ratio_before(au: AuditContext, line: Line, what: str) -> sp.Expr | None:
                 members, _ = calc.parse_chain(plain)
             except Exception:  # unreadable: no ratio
                 return None
+            values = [letters.value(m, {}, []) for m in members[1:]]
+            if any(v is None for v in values):
+                return None
+            values = [letters.assumed(v, au.relations) for v in values]
+            if any(sp.simplify(v - values[-1]) != 0 for v in values):
+                return None  # a ratio whose members do not agree (called wrong where it stands)
             return letters.value(members[-1], {}, [])
     return None
 
@@ -323,10 +366,10 @@ def _rows_before(au: AuditContext, line: Line) -> dict[str, sp.Expr] | None:
 
 
 def _instance(line: Line, m: re.Match, letter: sp.Symbol, bound: sp.Expr, add: Callable) -> None:
-    scale = {None: 1, "k": 1000, "K": 1000, "M": 10**6}
-    given = sp.Rational(m.group("given")) * scale[m.group("gs")]
+    scale = {None: 1, "k": 1000, "K": 1000, "M": 10**6, "thousand": 1000, "million": 10**6}
+    given = sp.Rational(m.group("given").replace(",", "")) * scale[m.group("gs")]
     value = bound.xreplace({sp.Symbol(m.group("letter"), positive=True): given})
-    stated = sp.Rational(m.group("value")) * scale[m.group("vs")]
+    stated = sp.Rational(m.group("value").replace(",", "")) * scale[m.group("vs")]
     ok = abs(value - stated) <= stated / 20  # "~": within 5 %
     said = Said(Math(sp.Eq(letter, bound)), f" at {m.group('letter')} = {given}: ", Math(value))
     add(

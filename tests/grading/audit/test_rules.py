@@ -165,13 +165,15 @@ def test_values_a_sentence_gives_in_words_are_the_givens_of_its_worked_example()
 
 def test_a_numbered_questions_data_are_givens():
     from symattn.grading.audit.keys import audit_claims
+    from symattn.grading.audit.notclaims import NOT_A_CLAIM, QUESTION
 
     text = "**Question 2:** How many FLOPs does $A[B, D] \\cdot W[D, F]$ take on `{'X': 4, 'Y': 8}`?\n"
-    assert audit_claims(text) == []
+    claims = audit_claims(text)
+    assert claims and {(c.verdict, c.rule) for c in claims} == {(NOT_A_CLAIM, QUESTION)}
 
 
 def test_a_relation_a_question_states_is_still_a_claim():
     from symattn.grading.audit.keys import audit_claims
 
     text = "**Question 3:** Since $12 \\times 64 = 640$, how many dimensions do 12 heads of 64 hold?\n"
-    assert [c.verdict for c in audit_claims(text)] == ["wrong"]
+    assert [c.verdict for c in audit_claims(text)] == ["wrong", "not a claim"]  # the rest is its data

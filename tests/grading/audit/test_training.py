@@ -11,7 +11,8 @@ from symattn.grading.audit.keys import audit_claims
 from symattn.grading.audit.training import DOMINANT_RULE, RULE, SIZE_RULE
 
 TABLE = (
-    "The dot products cost $$\\approx 12BTSNH = 12BT^2NH$$ in training.\n\n"
+    "The activations are $A[B, T, D]$, and the dot products cost $$\\approx 12BTSNH = 12BT^2NH$$ in "
+    "training.\n\n"
     "| Component | Params per layer | Training FLOPs per layer |\n"
     "| :-- | :-- | :-- |\n"
     "| **MLP** | 3DF | 18BTDF |\n"
@@ -26,14 +27,16 @@ def _verdicts(text: str, rule: str) -> list[str]:
 
 
 def test_each_matmul_row_costs_six_flops_per_parameter_per_token():
-    assert _verdicts(TABLE, RULE) == ["certified", "certified", "certified"]  # MLP, attention, vocab
-    assert _verdicts(TABLE.replace("| 6BTDV |", "| 12BTDV |"), RULE) == ["certified", "certified", "wrong"]
-    # a slip in the first row: the tokens come from the next row that gives a product of letters
-    assert _verdicts(TABLE.replace("18BTDF", "16BTDF"), RULE) == ["wrong", "certified", "certified"]
-    assert _verdicts(TABLE.replace("12BT<sup>2</sup>NH |", "10BT<sup>2</sup>NH |"), RULE) == [
-        "certified",
-        "wrong",
-        "certified",
+    # MLP and vocab; attention adds the dot products, which hold no parameters: not read
+    assert _verdicts(TABLE, RULE) == ["certified", "certified"]
+    assert _verdicts(TABLE.replace("| 6BTDV |", "| 12BTDV |"), RULE) == ["certified", "wrong"]
+    # a slip in the first row: the tokens come from the next row whose FLOPs give an array's axes
+    assert _verdicts(TABLE.replace("18BTDF", "16BTDF"), RULE) == ["wrong", "certified"]
+    # tokens that are no array's axes (B alone, of A[B, T, D]): the table is not read
+    assert _verdicts(TABLE.replace("18BTDF", "18BDF").replace("6BTDV", "6BDV"), RULE) == []
+    # two matrices in a vocabulary row (an untied embedding's lookup costs no FLOPs): not read
+    assert _verdicts(TABLE.replace("| DV (total, not per-layer) | 6BTDV |", "| 2DV | 6BTDV |"), RULE) == [
+        "certified"
     ]
 
 
