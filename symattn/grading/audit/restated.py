@@ -229,3 +229,40 @@ def premise_figures(au: AuditContext, line: Line, add: Callable, covered: list) 
         values = {sp.Rational(f) for f in factors}
         if formula and any(r.value in values for r in readings if r.value is not None):
             covered.append((start, end))
+
+
+HALF_RULE = "arithmetic: half the figure before it, said in its own units"
+#: "3,026 TFLOPs/s of FP8 performance with sparsity, or typically half this (1.513e15 FLOPs/s)".
+_HALF = re.compile(
+    r"(?P<a>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<prefix>[KMGTP]?)FLOPs?(?:/s)?\b[^.;⟨⟩]{0,60}?"
+    r"\bhalf\s+(?:of\s+)?(?:this|that)\s*\(\s*(?P<b>\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(?P<bprefix>[KMGTP]?)FLOPs?"
+)
+_PREFIX = {"": 1, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15}
+
+
+def half_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """ "3,026 TFLOPs/s ..., or typically half this (1.513e15 FLOPs/s)": the second figure is half
+    the first, each in its units, to the digits it is written with."""
+    for m in _HALF.finditer(line.text):
+        span = m.span("b")
+        if inside(covered, *m.span("a")) or inside(covered, *span):
+            continue
+        first = sp.Rational(m.group("a").replace(",", "")) * _PREFIX[m.group("prefix")]
+        try:
+            stated = Stated.read(m.group("b"))
+        except Unreadable:
+            continue
+        scale = _PREFIX[m.group("bprefix")]
+        ok = rounds_to(first / 2 / scale, stated, False)
+        said = Said(Math(first / 2), " FLOPs: half of ", Math(first))
+        spans = [m.span("a"), span]
+        add(
+            Claim(
+                line.number,
+                line.text[m.start() : m.end()],
+                CERTIFIED if ok else WRONG,
+                said,
+                HALF_RULE,
+                spans,
+            )
+        )

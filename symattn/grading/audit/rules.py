@@ -160,6 +160,7 @@ RULES = (
     positions.bit_claims,
     restated.share_claims,
     restated.premise_figures,
+    restated.half_claims,
     restated.restated_claims,  # last: a figure no other rule read
 )
 #: An O-class in a formula: ``O(S)``, ``\mathcal{O}`` read as ``(O) (``.

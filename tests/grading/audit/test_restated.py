@@ -100,3 +100,30 @@ def test_a_share_said_again_in_the_next_sentence():
     assert verdicts(text) == ["certified"]
     assert verdicts(text.replace("roughly 1/4 of", "roughly 1/3 of")) == ["wrong"]
     assert verdicts(text.replace("= 1/4$$. This", "= 1/4$$ in all layers. This")) == []
+
+
+@pytest.mark.parametrize(
+    ("half", "verdict"),
+    [("1.513e15 FLOPs/s", "certified"), ("1.513 PFLOPs/s", "certified"), ("3.026e15 FLOPs/s", "wrong")],
+)
+def test_half_a_figure_in_its_own_units(half, verdict):
+    from symattn.grading.audit.keys import audit_claims
+    from symattn.grading.audit.restated import HALF_RULE
+
+    text = (
+        f"We find 3,026 TFLOPs/s of FP8 performance with sparsity, or typically half this ({half}) without.\n"
+    )
+    assert [c.verdict for c in audit_claims(text) if c.rule == HALF_RULE] == [verdict]
+
+
+def test_a_figure_in_words_the_formula_after_it_uses_is_its_premise():
+    from symattn.grading.audit.keys import audit_claims
+
+    text = "2.79M H800 hours means $$2.79e6 * 1.513e15 * 60 * 60 = 1.52e25$$ total FLOPs.\n"
+    assert [(c.verdict, c.text) for c in audit_claims(text)] == [
+        ("certified", "⟨2.79e6 * 1.513e15 * 60 * 60 = 1.52e25⟩")
+    ]
+    other = "2.5M H800 hours means $$2.79e6 * 1.513e15 * 60 * 60 = 1.52e25$$ total FLOPs.\n"
+    assert "unchecked" in [
+        c.verdict for c in audit_claims(other)
+    ]  # not the formula's figure: a claim of its own
