@@ -31,6 +31,7 @@ from itertools import pairwise
 
 import sympy as sp
 
+from . import einsum
 from .document import Line
 from .match import CERTIFIED, WRONG, Claim, inside
 from .said import Math, Said
@@ -258,7 +259,32 @@ def index_claims(au, line: Line, add: Callable, covered: list) -> None:
         if found:
             wrong = [why for _, ok, why in found if not ok]
             verdict, why = (WRONG, wrong[0]) if wrong else (CERTIFIED, found[0][2])
-            add(Claim(line.number, line.text[start:end], verdict, Said(why), RULE, [(start, end)]))
+            rule = RULE
+            computed = None if wrong else einsum.evaluate(tex, au.index_letters)
+            if computed is not None:  # balanced: the two sides computed on the same tensors too
+                verdict = CERTIFIED if computed[0] else WRONG
+                why, rule = f"{why}; {computed[1]}", f"{RULE}; {einsum.RULE}"
+            through = _display_end(au, line) if computed is not None else 0  # the rows it computed
+            add(
+                Claim(
+                    line.number,
+                    line.text[start:end],
+                    verdict,
+                    Said(why),
+                    rule,
+                    [(start, end)],
+                    through=through,
+                )
+            )
+
+
+def _display_end(au, line: Line) -> int:
+    """The last source line of the display ``line`` was read from (the next line read starts
+    after it), or 0 for prose."""
+    if line.kind != "math":
+        return 0
+    later = [x.number for x in au.doc.lines if x.number > line.number]
+    return min(later) - 1 if later else 0
 
 
 #: ``i ∈ {0, ..., I-1}``, ``i ∈ {1, ..., I}``: an index and the values it runs over.
@@ -280,12 +306,15 @@ _RUNS_OVER = re.compile(
 )
 
 
+#: A shape in words with its axes: "these (B, S, D/A, A)-shaped tensors" (in code or not).
+SHAPED = re.compile(r"(?:\\pyinline\{|`)?\((?P<axes>[^()]*(?:\([^()]*\)[^()]*)*)\)(?:\}|`)?-shaped\b")
+
+
 def index_sizes(doc) -> dict[str, tuple[sp.Expr, str]]:
     """The size the text gives an index through the shape of a tensor it indexes: "``y_{bsea} =
     ...``" and then "these (B, S, D/A, A)-shaped tensors" make e run over D/A values; with the
     shape as written. The first shape given an index stands."""
     from . import letters
-    from .shapes import SHAPED
 
     out: dict[str, tuple[sp.Expr, str]] = {}
     # "e running over the D/A components of a head": a range given in words

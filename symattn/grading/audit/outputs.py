@@ -36,9 +36,9 @@ import sympy as sp
 
 from .context import AuditContext
 from .document import Line
+from .indices import SHAPED
 from .match import CERTIFIED, WRONG, Claim, inside
 from .said import Math, Said
-from .shapes import SHAPED
 
 RULE = "attention's output: one row per query, as wide as a value, for each example of the batch"
 

@@ -939,8 +939,6 @@ def _letter_sizes(text: str) -> tuple | None:
     return None if any(size is None for size in sizes) else sizes
 
 
-#: A shape in words with its axes: "these (B, S, D/A, A)-shaped tensors" (in code or not).
-SHAPED = re.compile(r"(?:\\pyinline\{|`)?\((?P<axes>[^()]*(?:\([^()]*\)[^()]*)*)\)(?:\}|`)?-shaped\b")
 
 #: The output projection and the value weights of multi-head attention, by their names.
 _OUTPUT_WEIGHT = re.compile(r"^W(?:\^\(?[Oo]\)?|_\(?[Oo]\)?)$")

@@ -250,3 +250,47 @@ def test_a_shape_gives_sizes_only_to_the_tensor_defined_just_before_it():
     b, s = sp.symbols("B S", positive=True)
     assert {k: v[0] for k, v in index_sizes(read(read_source(near).text)).items()} == {"b": b, "s": s}
     assert index_sizes(read(read_source(far).text)) == {}
+
+
+ABSORBED = (
+    NOTES
+    + r"""
+The LayerNorm's parameters are absorbed into the next linear layer:
+\begin{align}
+	\left ( x _{ bsd } \gamma _{ d } + \beta _{ d } \right ) W _{d d'} + b _{ d' } & = x _{ bsd }
+	W' _{ d d' } + b' _{ d' } \ , \quad W' _{ d d' } \equiv \gamma _{ d} W _{ d d' } \ , \quad b' _{
+	d' } \equiv b _{ d' } + \beta _{ d }W _{ d d' } \ ,
+\end{align}
+for arbitrary $ x _{ bsd } $.
+"""
+)
+
+
+def test_an_identity_in_index_notation_is_computed_on_the_same_tensors():
+    """Goon's notes, lines 121-123: both sides computed on integer tensors agree; the bias
+    absorbed as b + γW (the planted error) makes them differ, on the display's last line."""
+    from symattn.grading.audit.einsum import RULE as COMPUTED
+
+    def verdicts(text: str) -> list[tuple[str, int]]:
+        claims = audit_module(read_source(text, "latex")).claims
+        return [(c.verdict, c.through) for c in claims if COMPUTED in c.rule]
+
+    lines = verdicts(ABSORBED)
+    assert [v for v, _ in lines] == ["certified"] and lines[0][1] > 0
+    assert [
+        v for v, _ in verdicts(ABSORBED.replace(r"b _{ d' } + \beta _{ d }W", r"b _{ d' } + \gamma _{ d }W"))
+    ] == ["wrong"]
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        r"q _{ bsea } = z _{ bsd } Q _{ dea }",  # a definition of q
+        r"A _{ ij } = A _{ ji }",  # a property of A, not an identity for every A
+        r"z _{ bsd } = {\rm Drop} ( u _{ bsd' } O _{ d'd } )",  # a function: the bookkeeping's
+    ],
+)
+def test_what_is_not_an_identity_of_tensors_is_not_computed(tex):
+    from symattn.grading.audit.einsum import evaluate
+
+    assert evaluate(tex, LETTERS) is None
