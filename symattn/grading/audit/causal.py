@@ -30,7 +30,7 @@ from collections.abc import Callable
 from .context import AuditContext
 from .document import Line
 from .hedges import hedged
-from .match import CERTIFIED, WRONG, Claim, inside
+from .match import Claim, inside
 from .said import Said
 
 _CAUSAL = re.compile(r"\b(?:causal\w*|future|autoregressive\w*|look(?:ing)?[- ]ahead|next token)\b", re.I)
@@ -96,17 +96,13 @@ def causal_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
                     au.ahead.setdefault(where.number, []).append(span)
                 through = where.number if where is not line else 0
                 text = line.text[start:end]
-                add(
-                    Claim(
-                        line.number, text, CERTIFIED if verdict else WRONG, said, RULE, spans, through=through
-                    )
-                )
+                add(Claim.judged(line.number, text, verdict, said, RULE, spans, through=through))
                 continue
         verdicts = [_verdict(c, m, query, key) for c, m in _conditions(plain, sentence[:at], sentence)]
         verdicts = [v for v in verdicts if v is not None]
         if verdicts:  # one claim for the formula, wrong if any of its conditions points back
             text = line.text[start:end]
-            add(Claim(line.number, text, CERTIFIED if all(verdicts) else WRONG, said, RULE, [(start, end)]))
+            add(Claim.judged(line.number, text, all(verdicts), said, RULE, [(start, end)]))
 
 
 #: Another order of what a position may see: a prefix LM, a right-to-left (backward) model.
@@ -229,7 +225,7 @@ def softmax_axis_claims(au: AuditContext, line: Line, add: Callable, covered: li
             f"each query's scores are a {axis} (rows run over {'keys' if rows == key else 'queries'})"
         )
         ok = (m.group("axis") or m.group("axis2")).lower() == axis
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, AXIS_RULE, [m.span()]))
+        add(Claim.judged(line.number, m.group(0), ok, said, AXIS_RULE, [m.span()]))
 
 
 def triangle_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -251,7 +247,7 @@ def triangle_claims(au: AuditContext, line: Line, add: Callable, covered: list) 
         masked = "lower" if rows == key else "upper"
         said = Said(f"the keys after the query ({key} > {query}) lie in the {masked} triangle")
         ok = m.group("side").lower() == masked
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, TRIANGLE_RULE, [m.span()]))
+        add(Claim.judged(line.number, m.group(0), ok, said, TRIANGLE_RULE, [m.span()]))
 
 
 def _conditions(plain: str, before: str, sentence: str) -> list[tuple[str, bool]]:

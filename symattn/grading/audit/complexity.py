@@ -243,7 +243,7 @@ def _scores_claim(au, line, plain: str, start: int, end: int, add) -> bool:
     """``O(S²)`` attention scores (per head; ``O(ABS²)`` with the batch and the heads): one score
     for each query and each key, so the count is the square of the sequence's length, times
     letters that count heads or examples, never the width. True when the formula is read so."""
-    from .match import CERTIFIED, WRONG, Claim
+    from .match import Claim
     from .said import Math, Said
 
     if not _BIG_O.match(plain):
@@ -269,7 +269,7 @@ def _scores_claim(au, line, plain: str, start: int, end: int, add) -> bool:
     length = next((x for x in ("S", "T", "N", "n", "L") if re.search(rf"\b{x}\b", plain)), "n")
     said = Said("O(", Math(sp.Symbol(length) ** 2), ") per head: one score for each query and key")
     rule = "complexity: the attention scores, one for each query and each key"
-    add(Claim(line.number, line.text[start:end], CERTIFIED if ok else WRONG, said, rule, [(start, end)]))
+    add(Claim.judged(line.number, line.text[start:end], ok, said, rule, [(start, end)]))
     return True
 
 
@@ -539,7 +539,7 @@ def _attention_weights(doc) -> tuple[int, re.Match] | None:
 def _named_tensor(au, line, start: int, end: int, plain: str, named: re.Match, add) -> None:
     """ "the ⟨O(D^2)⟩ ⟨B_(d'd)⟩ matrix": its elements, the product of its indices' ranges."""
     from .indices import index_sizes
-    from .match import CERTIFIED, WRONG, Claim
+    from .match import Claim
     from .said import Math, Said
 
     stated = read_big_o(plain, others=True, written=True)
@@ -552,17 +552,13 @@ def _named_tensor(au, line, start: int, end: int, plain: str, named: re.Match, a
     constants = au.doc.once("constant letters", _constants)  # "E = 4": a constant, no size
     ok = same_order(stated.xreplace(constants), count.xreplace(constants))
     said = Said(named.group("tensor"), " holds ", Math(count), " elements: O(", Math(count), ")")
-    add(
-        Claim(
-            line.number, line.text[start:end], CERTIFIED if ok else WRONG, said, ELEMENTS_RULE, [(start, end)]
-        )
-    )
+    add(Claim.judged(line.number, line.text[start:end], ok, said, ELEMENTS_RULE, [(start, end)]))
 
 
 def elements_claims(au, line, add, covered) -> None:
     """ "generating ⟨S⟩ different matrices ⟨B^s_{d'd}⟩ ... all of the ⟨O(SD^2)⟩ elements": in a
     text in index notation, S matrices whose indices d', d run to D hold S·D² elements."""
-    from .match import CERTIFIED, WRONG, Claim, inside
+    from .match import Claim, inside
     from .said import Math, Said
 
     if not au.index_letters:
@@ -609,16 +605,7 @@ def elements_claims(au, line, add, covered) -> None:
             Math(count),
             ")",
         )
-        add(
-            Claim(
-                line.number,
-                line.text[start:end],
-                CERTIFIED if ok else WRONG,
-                said,
-                ELEMENTS_RULE,
-                [(start, end)],
-            )
-        )
+        add(Claim.judged(line.number, line.text[start:end], ok, said, ELEMENTS_RULE, [(start, end)]))
 
 
 SCALING_RULE = (
@@ -638,7 +625,7 @@ def scaling_word_claims(au, line, add, covered) -> None:
     """A word for how a matmul's compute or data grows, with its O-class: the word's degree, the
     O-class's, and (for a matrix-matrix multiply of N x N matrices) the matmul's own: 2N³ FLOPs
     (2NPM at N = P = M) on NP + PM = 2N² inputs, computed here by SymPy."""
-    from .match import CERTIFIED, WRONG, Claim, inside
+    from .match import Claim, inside
     from .said import Math, Said
 
     for m in _SCALES_AS.finditer(line.text):
@@ -655,4 +642,4 @@ def scaling_word_claims(au, line, add, covered) -> None:
             work = (2 * n * p * q if compute else n * p + p * q).subs({p: n, q: n})
             ok = ok and degree == sp.Poly(work, n).degree()
         said = Said(f"{m.group('word')}: degree {said_degree}; ", Math(stated), f" has degree {degree}")
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, SCALING_RULE, [m.span("o")]))
+        add(Claim.judged(line.number, m.group(0), ok, said, SCALING_RULE, [m.span("o")]))

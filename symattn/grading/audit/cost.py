@@ -154,7 +154,7 @@ def cost_expressions(au: AuditContext, line: Line, add: Callable, covered: list)
             ok = bool(hits)
             want = cost_value(role)
             rule = f"cost: the {role.replace('_', ' ')} term of symattn.core.flops.cost_terms"
-        add(Claim(line.number, text, CERTIFIED if ok else WRONG, Said(Math(want)), rule, [(start, end)]))
+        add(Claim.judged(line.number, text, ok, Said(Math(want)), rule, [(start, end)]))
 
 
 def head_width(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -170,10 +170,10 @@ def head_width(au: AuditContext, line: Line, add: Callable, covered: list) -> No
     ok = value == int(m.group(3))
     covered.extend([m.span(1), m.span(2)])
     add(
-        Claim(
+        Claim.judged(
             line.number,
             m.group(0),
-            CERTIFIED if ok else WRONG,
+            ok,
             Said(Math(value)),
             r"multi-head: $d_k = d_{\text{model}} / h$ (symattn.core.flops)",
             [m.span(3)],

@@ -255,7 +255,7 @@ def _check(
             continue
         ok = n == expected
         said = Said(f"{what}: {expected} ({whole.said} stated before)" + ("" if ok else f", not {n}"))
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, RULE, [m.span("n")]))
+        add(Claim.judged(line.number, m.group(0), ok, said, RULE, [m.span("n")]))
 
 
 def _size(figure: str, scale: str | None) -> int | None:

@@ -19,7 +19,7 @@ import sympy as sp
 
 from .context import AuditContext
 from .document import Line
-from .match import CERTIFIED, WRONG, Claim, inside
+from .match import Claim, inside
 from .said import Math, Said
 
 _N = r"(\d{1,3}(?:,\d{3})+|\d+)"
@@ -84,16 +84,7 @@ def heads_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         want = wants[name]
         ok = want == stated
         covered.extend(v[1] for n, v in found.items() if n != name)  # the sizes it starts from
-        add(
-            Claim(
-                line.number,
-                line.text[span[0] : span[1]],
-                CERTIFIED if ok else WRONG,
-                Said(Math(want)),
-                RULE,
-                [span],
-            )
-        )
+        add(Claim.judged(line.number, line.text[span[0] : span[1]], ok, Said(Math(want)), RULE, [span]))
 
 
 def _sentences(line: Line) -> list[tuple[int, int]]:
@@ -162,13 +153,4 @@ def shared_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
             continue
         ok = sp.simplify(copies - factor) == 0
         said = Said(Math(copies), " copies replaced by one: a factor of ", Math(copies))
-        add(
-            Claim(
-                line.number,
-                line.text[start:end],
-                CERTIFIED if ok else WRONG,
-                said,
-                SHARED_RULE,
-                [(start, end)],
-            )
-        )
+        add(Claim.judged(line.number, line.text[start:end], ok, said, SHARED_RULE, [(start, end)]))

@@ -341,7 +341,7 @@ _ORDINAL = {"first": 0, "second": 1, "third": 2, "last": -1, "final": -1}
 def term_claims(au, line, add, covered) -> None:
     """What a term of the formula displayed just before depends on: the letters of that term as
     written (the last member's terms in the order the text writes them)."""
-    from .match import CERTIFIED, WRONG, Claim, inside
+    from .match import Claim, inside
     from .said import Said
 
     for m in _TERM.finditer(line.text):
@@ -367,10 +367,10 @@ def term_claims(au, line, add, covered) -> None:
         )
         shown = ", ".join(sorted(letters)) or "no letter"
         add(
-            Claim(
+            Claim.judged(
                 line.number,
                 m.group(0),
-                CERTIFIED if holds else WRONG,
+                holds,
                 Said(f"the {m.group('which')} term is written in {shown}"),
                 "meaning: what a term of the formula displayed just before depends on (its letters, as "
                 "written)",

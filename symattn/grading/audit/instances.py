@@ -50,7 +50,7 @@ _SIMPLIFIED = re.compile(
 
 
 def instance_claims(au, line, add, covered) -> None:
-    from .match import CERTIFIED, WRONG, Claim, inside
+    from .match import Claim, inside
     from .said import Math, Said
 
     for m in _INSTANCE.finditer(line.text):
@@ -80,10 +80,10 @@ def instance_claims(au, line, add, covered) -> None:
             continue
         ok = rounds_to(true, stated, exact_whole=not m.group("approx"))
         add(
-            Claim(
+            Claim.judged(
                 line.number,
                 m.group(0),
-                CERTIFIED if ok else WRONG,
+                ok,
                 Said(f"{other} = ", Math(true)),
                 f"worked example: the relation {shown} solved for {other} at {given} = {value} (SymPy)",
                 [m.span("value")],

@@ -22,7 +22,7 @@ import math
 import re
 
 from .document import Line
-from .match import CERTIFIED, UNCHECKED, WRONG, Claim
+from .match import UNCHECKED, Claim
 from .said import Said, Tex
 from .stated import Stated
 
@@ -60,9 +60,7 @@ def lab_claims(line: Line, block: str) -> list:
     text = line.text
 
     def claim(span: tuple[int, int], ok: bool, value: Said, rule: str) -> None:
-        out.append(
-            Claim(line.number, text[span[0] : span[1]], CERTIFIED if ok else WRONG, value, rule, [span])
-        )
+        out.append(Claim.judged(line.number, text[span[0] : span[1]], ok, value, rule, [span]))
 
     def unchecked(span: tuple[int, int]) -> None:
         out.append(Claim(line.number, text[span[0] : span[1]], UNCHECKED, None, NO_NUMPY, [span]))

@@ -41,6 +41,13 @@ class Claim:
         elif self.value is not None:
             raise TypeError("a claim's value is said in words and math (Said), not as a string")
 
+    @classmethod
+    def judged(
+        cls, line: int, text: str, holds: bool, value: Said, rule: str, spans: list, through: int = 0
+    ) -> Claim:
+        """A decided claim: certified when it ``holds``, else wrong."""
+        return cls(line, text, CERTIFIED if holds else WRONG, value, rule, spans, through=through)
+
     def as_dict(self) -> dict:
         return {
             "line": self.line,

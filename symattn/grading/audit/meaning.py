@@ -686,7 +686,7 @@ PROPOSITIONS = (
 
 
 def facts_in_words(au, line, add, covered) -> None:
-    from .match import CERTIFIED, WRONG, Claim
+    from .match import Claim
 
     # words wrapped from the paragraph's line before ("more / spread-out") are read where they end
     block = au.doc.block(line) if line.kind == "prose" else []
@@ -713,7 +713,7 @@ def facts_in_words(au, line, add, covered) -> None:
                 continue
             text = line.text[span[0] : span[1]]
             spans = [span] + [q.span("figure") for q in (p.premise.finditer(line.text) if p.premise else ())]
-            add(Claim(line.number, text, CERTIFIED if holds else WRONG, p.fact(), p.rule, spans))
+            add(Claim.judged(line.number, text, holds, p.fact(), p.rule, spans))
     _listed(au, line, add, covered)
     _examples(line, add, covered)
     _parts(line, add, covered)
@@ -807,7 +807,7 @@ def _examples(line, add, covered) -> None:
     """ "a large negative number, such as ⟨-10^6⟩": the example must be of the kind it is said to
     be (negative; large is more than 1 in size, small less than 1 and not 0)."""
     from . import calc
-    from .match import CERTIFIED, WRONG, Claim, inside
+    from .match import Claim, inside
     from .stated import Unreadable
 
     for m in _EXAMPLE.finditer(line.text):
@@ -825,10 +825,10 @@ def _examples(line, add, covered) -> None:
         fits = bool(fits) and (sign is None or (value < 0) == (sign == "negative"))
         kind = " ".join(w for w in (m.group("size"), sign) if w)
         add(
-            Claim(
+            Claim.judged(
                 line.number,
                 m.group(0),
-                CERTIFIED if fits else WRONG,
+                fits,
                 Said(Math(value), f" is {'' if fits else 'not '}a {kind} number"),
                 "meaning: an example of a kind of number is of that kind (large: more than 1 in size; "
                 "small: less than 1, not 0)",

@@ -25,7 +25,7 @@ import sympy as sp
 
 from .context import AuditContext
 from .document import Line
-from .match import CERTIFIED, WRONG, Claim, inside
+from .match import Claim, inside
 from .said import Math, Said
 
 RULE = "one-hot: the one-hot vectors of any two different categories are √2 apart"
@@ -78,7 +78,7 @@ def onehot_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
                 Math(second),
                 f" (as scalars |{x} − {y}| = {abs(x - y)}, |{u} − {v}| = {abs(u - v)})",
             )
-            add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, RULE, [span]))
+            add(Claim.judged(line.number, m.group(0), ok, said, RULE, [span]))
 
 
 def _distance(i: int, j: int, size: int) -> sp.Expr:

@@ -35,7 +35,7 @@ import sympy as sp
 from . import calc
 from .context import AuditContext
 from .document import Line
-from .match import CERTIFIED, WRONG, Claim, inside
+from .match import Claim, inside
 from .said import Math, Said
 from .stated import Unreadable
 
@@ -62,7 +62,7 @@ def online_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
         said = Said(f"{_described(step)}: ", Math(expected)) + (
             "" if ok else Said(", the line gives ", Math(got))
         )
-        add(Claim(line.number, line.text[start:end], CERTIFIED if ok else WRONG, said, RULE, [(start, end)]))
+        add(Claim.judged(line.number, line.text[start:end], ok, said, RULE, [(start, end)]))
 
 
 def _described(step: _Step) -> str:

@@ -365,7 +365,7 @@ def output_width_claims(au: AuditContext, line: Line, add: Callable, covered: li
             continue  # the output taken further, or laid out by columns
         ok = sp.simplify(dims[-1] - width) == 0
         said = Said("as wide as a value: ", Math(width), f" (W_v of shape {declared})")
-        add(Claim(line.number, line.text[slice(*span)], CERTIFIED if ok else WRONG, said, WIDTH_RULE, [span]))
+        add(Claim.judged(line.number, line.text[slice(*span)], ok, said, WIDTH_RULE, [span]))
 
 
 def _value_width(doc) -> tuple[sp.Expr, str] | None:

@@ -22,7 +22,7 @@ import sympy as sp
 from . import calc
 from .context import AuditContext
 from .document import Line
-from .match import CERTIFIED, WRONG, Claim, inside
+from .match import Claim, inside
 from .said import Math, Said
 from .stated import Unreadable
 
@@ -52,7 +52,7 @@ def perplexity_claims(au: AuditContext, line: Line, add: Callable, covered: list
         said = Said("e^(c ∑ ln p) = (∏ p)^c with c = ", Math(coefficient)) + (
             "" if ok else Said(", not ", Math(exponent))
         )
-        add(Claim(line.number, line.text[start:end], CERTIFIED if ok else WRONG, said, RULE, [(start, end)]))
+        add(Claim.judged(line.number, line.text[start:end], ok, said, RULE, [(start, end)]))
 
 
 def _losses(doc) -> dict[str, tuple[int, sp.Expr, set[str]]]:

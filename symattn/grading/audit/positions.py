@@ -29,7 +29,7 @@ from . import calc
 from .context import AuditContext
 from .document import Line
 from .hedges import hedged
-from .match import CERTIFIED, WRONG, Claim, inside
+from .match import Claim, inside
 from .said import Math, Said
 from .stated import Unreadable
 
@@ -77,7 +77,7 @@ def wavelength_claims(au: AuditContext, line: Line, add: Callable, covered: list
             sp.simplify(high - first),
         } == {0}
         said = Said("from ", Math(first), " to ", Math(last), f" (base {base})")
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, RULE, [m.span()]))
+        add(Claim.judged(line.number, m.group(0), ok, said, RULE, [m.span()]))
 
 
 def repetition_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -101,7 +101,7 @@ def repetition_claims(au: AuditContext, line: Line, add: Callable, covered: list
             " or ",
             Math(sp.ceiling(wavelength)),
         )
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, REPEATS_RULE, [m.span()]))
+        add(Claim.judged(line.number, m.group(0), ok, said, REPEATS_RULE, [m.span()]))
 
 
 #: A paragraph whose columns are not in the encoding's own order.
@@ -153,7 +153,7 @@ def frequency_claims(au: AuditContext, line: Line, add: Callable, covered: list)
             else "the later columns have the lower frequency"
         )
         ok = higher == earlier_higher
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, FREQUENCY_RULE, [m.span()]))
+        add(Claim.judged(line.number, m.group(0), ok, said, FREQUENCY_RULE, [m.span()]))
 
 
 BITS_RULE = "binary counting: the k-th lowest bit alternates every 2^(k-1) numbers"
@@ -196,7 +196,7 @@ def bit_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> No
         want = 2 ** (bits[k] - 1)
         said = Said(f"bit {bits[k]} from the lowest flips every {want} numbers")
         ok = periods[k][1] == want
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, BITS_RULE, [m.span()]))
+        add(Claim.judged(line.number, m.group(0), ok, said, BITS_RULE, [m.span()]))
 
 
 def _bit_rank(which: str) -> int | None:

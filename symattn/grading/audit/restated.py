@@ -195,14 +195,7 @@ def share_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         stated = sp.Rational(int(m.group("num")), int(m.group("den")))
         ok = abs(value - stated) <= stated / 20 if m.group("about") else value == stated
         add(
-            Claim(
-                line.number,
-                line.text[span[0] : span[1]],
-                CERTIFIED if ok else WRONG,
-                Said(Math(value)),
-                SHARE_RULE,
-                [span],
-            )
+            Claim.judged(line.number, line.text[span[0] : span[1]], ok, Said(Math(value)), SHARE_RULE, [span])
         )
 
 
@@ -256,13 +249,4 @@ def half_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> N
         ok = rounds_to(first / 2 / scale, stated, False)
         said = Said(Math(first / 2), " FLOPs: half of ", Math(first))
         spans = [m.span("a"), span]
-        add(
-            Claim(
-                line.number,
-                line.text[m.start() : m.end()],
-                CERTIFIED if ok else WRONG,
-                said,
-                HALF_RULE,
-                spans,
-            )
-        )
+        add(Claim.judged(line.number, line.text[m.start() : m.end()], ok, said, HALF_RULE, spans))

@@ -309,7 +309,7 @@ def saturation_claims(au: AuditContext, line: Line, add: Callable, covered: list
         condition = sentence[unscaled.start() : m.start()]
         premises = [(start + f.start(), start + f.end()) for f in re.finditer(r"⟨[^⟨⟩]*⟩", condition)]
         spans = [(a + m.start(), a + m.end()), *premises]
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, _saturated(), SATURATION_RULE, spans))
+        add(Claim.judged(line.number, m.group(0), ok, _saturated(), SATURATION_RULE, spans))
 
 
 @functools.cache
@@ -363,7 +363,7 @@ def dot_variance_claims(au: AuditContext, line: Line, add: Callable, covered: li
         )
         said += Said("(the sentence before) the factor is ", Math(ratio))
         spans = [m.span(), (one, one + 1)]
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOT_RULE, spans))
+        add(Claim.judged(line.number, m.group(0), ok, said, DOT_RULE, spans))
 
 
 def _paragraph_width(au: AuditContext, line: Line) -> sp.Expr | None:

@@ -939,7 +939,6 @@ def _letter_sizes(text: str) -> tuple | None:
     return None if any(size is None for size in sizes) else sizes
 
 
-
 #: The output projection and the value weights of multi-head attention, by their names.
 _OUTPUT_WEIGHT = re.compile(r"^W(?:\^\(?[Oo]\)?|_\(?[Oo]\)?)$")
 _VALUE_WEIGHT = re.compile(r"^W(?:_\(?[^()^]*\)?)?\^\(?V\)?(?:_\(?[^()]*\)?)?$|^W_\(?V\)?$")

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from .context import AuditContext
 from .document import Line
-from .match import CERTIFIED, WRONG, Claim, inside
+from .match import Claim, inside
 from .said import Said
 
 RULE = (
@@ -73,7 +73,7 @@ def share_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
             said = Said(
                 f"{parts} = 100 %" if total == 100 else f"{parts} = {_show(total)} % {relation} 100 %"
             )
-            add(Claim(line.number, sentence.strip(), CERTIFIED if ok else WRONG, said, RULE, spans))
+            add(Claim.judged(line.number, sentence.strip(), ok, said, RULE, spans))
 
 
 def _show(x: Fraction) -> str:

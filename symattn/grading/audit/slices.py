@@ -66,7 +66,7 @@ def slice_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         said = Said(
             f"{_show(m)} of {list(_ITEMS)} is {list(got)}" + ("" if ok else ", not the items reversed")
         )
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, RULE, [span]))
+        add(Claim.judged(line.number, m.group(0), ok, said, RULE, [span]))
 
 
 #: The slice is what the sentence says the result is: "the output should be x[::-1]".

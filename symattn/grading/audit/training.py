@@ -34,7 +34,7 @@ import sympy as sp
 from . import letters
 from .context import AuditContext
 from .document import Line
-from .match import CERTIFIED, WRONG, Claim, inside
+from .match import Claim, inside
 from .said import Math, Said
 
 RULE = "training FLOPs: a matmul costs 6 FLOPs per parameter per token (2 forward, 4 backward)"
@@ -78,7 +78,7 @@ def training_claims(au: AuditContext, line: Line, add: Callable, covered: list) 
     if at >= 0:  # the row's parameters are the claim's too
         spans.append((at, at + len(cells[params_at])))
     text = f"{cells[params_at]} | {cells[flops_at]}"
-    add(Claim(line.number, text, CERTIFIED if ok else WRONG, said, RULE, spans))
+    add(Claim.judged(line.number, text, ok, said, RULE, spans))
 
 
 #: A cell that counts otherwise: an O-class, experts (active or in all), a count per token.
@@ -214,7 +214,7 @@ def size_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> N
                 re.split(r",\s*(?:and\s+)?|\s+and\s+", why.group("things"))
             ):
                 spans.append(why.span("n"))  # "where the 2 accounts for the keys and values"
-        add(Claim(line.number, line.text[start:end], CERTIFIED if ok else WRONG, said, SIZE_RULE, spans))
+        add(Claim.judged(line.number, line.text[start:end], ok, said, SIZE_RULE, spans))
 
 
 DOMINANT_RULE = (
@@ -253,7 +253,7 @@ def dominance_claims(au: AuditContext, line: Line, add: Callable, covered: list)
             continue
         ok = greater and sp.simplify(at[0] - stated) == 0
         said = Said(Math(ratio), " > 1 exactly when ", Math(sp.StrictGreaterThan(letter, at[0])))
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOMINANT_RULE, [m.span("rel")]))
+        add(Claim.judged(line.number, m.group(0), ok, said, DOMINANT_RULE, [m.span("rel")]))
         instance = _INSTANCE.search(line.text, m.end())
         if ok and instance and instance.group("letter") in {s.name for s in at[0].free_symbols}:
             _instance(line, instance, letter, at[0], add)
@@ -286,7 +286,7 @@ def dominance_claims(au: AuditContext, line: Line, add: Callable, covered: list)
         relation = sp.StrictGreaterThan(letter, at) if largest_far else sp.StrictLessThan(letter, at)
         said = Said(f"the {m.group('row')} block is the largest while ", Math(relation))
         span = (m.start("rel") - 1, m.end("rel") + 1)  # the formula, its brackets and all
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOMINANT_RULE, [span]))
+        add(Claim.judged(line.number, m.group(0), ok, said, DOMINANT_RULE, [span]))
 
 
 #: "as the MLP size increases, the attention FLOPs become less critical": the share's trend.
@@ -313,7 +313,7 @@ def trend_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         ok = (m.group("dir").lower() == "less") == bool(slope.is_negative)
         falls = f": the share falls as {width} grows" if slope.is_negative else ""
         said = Said(f"d/d{width} ", Math(ratio), " = ", Math(slope), falls)
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, DOMINANT_RULE, [m.span("dir")]))
+        add(Claim.judged(line.number, m.group(0), ok, said, DOMINANT_RULE, [m.span("dir")]))
 
 
 def _bound(text: str) -> tuple[sp.Symbol, sp.Expr, bool] | None:
@@ -372,16 +372,7 @@ def _instance(line: Line, m: re.Match, letter: sp.Symbol, bound: sp.Expr, add: C
     stated = sp.Rational(m.group("value").replace(",", "")) * scale[m.group("vs")]
     ok = abs(value - stated) <= stated / 20  # "~": within 5 %
     said = Said(Math(sp.Eq(letter, bound)), f" at {m.group('letter')} = {given}: ", Math(value))
-    add(
-        Claim(
-            line.number,
-            m.group(0),
-            CERTIFIED if ok else WRONG,
-            said,
-            DOMINANT_RULE,
-            [m.span("given"), m.span("value")],
-        )
-    )
+    add(Claim.judged(line.number, m.group(0), ok, said, DOMINANT_RULE, [m.span("given"), m.span("value")]))
 
 
 REMAT_RULE = (
@@ -412,13 +403,4 @@ def remat_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         expected = before * sp.Rational(8, 6)  # the forward pass's 2 of every 6, once more
         ok = sp.expand(after - expected) == 0
         said = Said(Math(before), " + ", Math(before / 3), " (the forward pass again) = ", Math(expected))
-        add(
-            Claim(
-                line.number,
-                m.group(0),
-                CERTIFIED if ok else WRONG,
-                said,
-                REMAT_RULE,
-                [(a + m.start(), a + m.end())],
-            )
-        )
+        add(Claim.judged(line.number, m.group(0), ok, said, REMAT_RULE, [(a + m.start(), a + m.end())]))

@@ -108,7 +108,7 @@ def stage_vectors(au: AuditContext, line: Line, add: Callable, covered: list) ->
         if stage is None:
             continue
         ok, value, rule = stage_match(au, line, start, stage, vec)
-        add(Claim(line.number, line.text[start:end], CERTIFIED if ok else WRONG, value, rule, [(start, end)]))
+        add(Claim.judged(line.number, line.text[start:end], ok, value, rule, [(start, end)]))
 
 
 def example_scalars(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -194,10 +194,10 @@ def their_sum(au: AuditContext, line: Line, add: Callable, covered: list) -> Non
             ok = rounds_to(exact, stated, False)
             value = exact if ok else value
         add(
-            Claim(
+            Claim.judged(
                 line.number,
                 m.group(0),
-                CERTIFIED if ok else WRONG,
+                ok,
                 Said(Math(value)),
                 "arithmetic: the sum of the entries",
                 [m.span(1)],
@@ -365,16 +365,7 @@ def factor_instead(au: AuditContext, line: Line, add: Callable, covered: list) -
         if kept:  # "since we keep σ² close to 1": the premise the sentence gives its reader
             spans += [(kept.start() + a, kept.start() + b) for a, b in number_spans(kept.group(0))]
             said += Said(", with the premise ", kept.group(0).strip())
-        add(
-            Claim(
-                line.number,
-                m.group(0),
-                CERTIFIED if ok else WRONG,
-                said,
-                "arithmetic: the factor between the two",
-                spans,
-            )
-        )
+        add(Claim.judged(line.number, m.group(0), ok, said, "arithmetic: the factor between the two", spans))
 
 
 def factors(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -422,10 +413,10 @@ def factors(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
             ok = bool(gap <= sp.Rational(1, 4)) if approximate else same(ratio, factor)
             said = "the ratio the words state" + (", about" if approximate else ", exactly")
         add(
-            Claim(
+            Claim.judged(
                 line.number,
                 m.group(0),
-                CERTIFIED if ok else WRONG,
+                ok,
                 Said("a ratio of ", Math(ratio)),
                 f"arithmetic: {said}",
                 [m.span()],
@@ -459,10 +450,10 @@ def conventions(au: AuditContext, line: Line, add: Callable, covered: list) -> N
         total = sp.simplify(sum(softmax_rows(sp.Matrix([z]))))
         ok = rounds_to(total, Stated.read(m.group(1)))
         add(
-            Claim(
+            Claim.judged(
                 line.number,
                 m.group(0),
-                CERTIFIED if ok else WRONG,
+                ok,
                 Said(Math(total)),
                 "softmax: a row of weights sums to 1 (SymPy)",
                 [m.span(1)],
@@ -472,10 +463,10 @@ def conventions(au: AuditContext, line: Line, add: Callable, covered: list) -> N
     if m:
         ok = sp.S.Zero / sp.S.Zero is sp.nan
         add(
-            Claim(
+            Claim.judged(
                 line.number,
                 m.group(0),
-                CERTIFIED if ok else WRONG,
+                ok,
                 Said(Math(sp.nan)),
                 "arithmetic: SymPy gives nan for 0/0",
                 [m.span()],
@@ -596,10 +587,10 @@ def statistics_words(au: AuditContext, line: Line, add: Callable, covered: list)
                 continue
             ok = rounds_to(value, Stated.read(m.group(1)))
             add(
-                Claim(
+                Claim.judged(
                     line.number,
                     m.group(0),
-                    CERTIFIED if ok else WRONG,
+                    ok,
                     Said(name, " = ", Math(value)),
                     r"statistics of independent $\mathcal{N}(0, 1)$ entries (symattn.proof.expectation)",
                     [m.span(1)],
@@ -631,10 +622,10 @@ def masks(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
         causal_row = Mask.parse("causal").table(n, n)[0]
         ok = [int(x) for x in m.group(1).split(",")] == list(row) and sum(causal_row) == 1
         add(
-            Claim(
+            Claim.judged(
                 line.number,
                 m.group(0),
-                CERTIFIED if ok else WRONG,
+                ok,
                 Said(Math(row)),
                 "mask: the first causal row keeps key 1 only (symattn.core.softmax)",
                 [m.span()],
@@ -688,10 +679,10 @@ def mask_claim(line: Line, tex: str, start: int, end: int, context: str) -> Clai
     n, m = len(values), len(values[0])
     want = Mask.parse("causal").exact(n, m)
     ok = sp.Matrix(values) == want
-    return Claim(
+    return Claim.judged(
         line.number,
         text,
-        CERTIFIED if ok else WRONG,
+        ok,
         Said(f"causal mask {n}×{m}: ", Math(want)),
         "mask: symattn.core.masks.Mask.exact",
         [(start, end)],
@@ -731,7 +722,7 @@ def valid_lengths(au: AuditContext, line: Line, add: Callable, covered: list) ->
         said = Said(
             "a masked softmax gives each column within the valid length a positive weight, the rest 0"
         )
-        add(Claim(line.number, m.group(0), CERTIFIED if kept else WRONG, said, VALID_RULE, [m.span()]))
+        add(Claim.judged(line.number, m.group(0), kept, said, VALID_RULE, [m.span()]))
     for m in _BEYOND.finditer(line.text):
         if inside(covered, *m.span()):
             continue
@@ -796,9 +787,7 @@ def parity(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
         said = Said(
             f"{m.group('var')} mod 2 = {0 if even else 1} for an {'even' if even else 'odd'} {m.group('var')}"
         )
-        add(
-            Claim(line.number, line.text[slice(*span)], CERTIFIED if ok else WRONG, said, PARITY_RULE, [span])
-        )
+        add(Claim.judged(line.number, line.text[slice(*span)], ok, said, PARITY_RULE, [span]))
 
 
 #: "⟨2 · I · J · K⟩, the sum of all the axes": a formula named in words as a sum or a product.
@@ -835,7 +824,7 @@ def sum_or_product(au: AuditContext, line: Line, add: Callable, covered: list) -
             continue
         ok = m.group("word").lower() == kind
         said = Said(Math(value), f" is a {kind} of the axes")
-        add(Claim(line.number, m.group(0), CERTIFIED if ok else WRONG, said, NAMED_AS_RULE, [m.span()]))
+        add(Claim.judged(line.number, m.group(0), ok, said, NAMED_AS_RULE, [m.span()]))
 
 
 #: "shape ⟨[B, S, T, N]⟩ where B is the batch size, S and T are ..., and H is the number of heads".
@@ -902,16 +891,7 @@ def softmax_denominator(au: AuditContext, line: Line, add: Callable, covered: li
         else:
             continue  # a name defined elsewhere (∑_j a_j), another normaliser (φ, relu): not read
         said = Said("a softmax's denominator is ∑_i exp(s_i − m), a sum of exponentials")
-        add(
-            Claim(
-                line.number,
-                line.text[slice(*span)],
-                CERTIFIED if exponential else WRONG,
-                said,
-                DENOMINATOR_RULE,
-                [span],
-            )
-        )
+        add(Claim.judged(line.number, line.text[slice(*span)], exponential, said, DENOMINATOR_RULE, [span]))
 
 
 #: "L^(2) = sum_i exp(Q * K_i^(2) - max_j Q * K_j^(1))": a chunk's local softmax sum and its max.
@@ -940,13 +920,4 @@ def chunk_sums(au: AuditContext, line: Line, add: Callable, covered: list) -> No
         said = Said(
             f"the maximum over chunk {m.group('c')} itself: rescaling by exp(M^c − M) needs each chunk's own"
         )
-        add(
-            Claim(
-                line.number,
-                line.text[start:end],
-                CERTIFIED if own else WRONG,
-                said,
-                LOCAL_RULE,
-                [(start, end)],
-            )
-        )
+        add(Claim.judged(line.number, line.text[start:end], own, said, LOCAL_RULE, [(start, end)]))

@@ -177,3 +177,12 @@ def test_a_relation_a_question_states_is_still_a_claim():
 
     text = "**Question 3:** Since $12 \\times 64 = 640$, how many dimensions do 12 heads of 64 hold?\n"
     assert [c.verdict for c in audit_claims(text)] == ["wrong", "not a claim"]  # the rest is its data
+
+
+def test_a_judged_claim_is_certified_when_it_holds_and_wrong_when_not():
+    from symattn.grading.audit.match import Claim
+    from symattn.grading.audit.said import Said
+
+    held = Claim.judged(3, "x", True, Said("1"), "rule", [(0, 1)], through=5)
+    failed = Claim.judged(3, "x", False, Said("1"), "rule", [(0, 1)])
+    assert (held.verdict, held.through, failed.verdict, failed.through) == ("certified", 5, "wrong", 0)
