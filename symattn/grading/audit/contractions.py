@@ -192,6 +192,10 @@ _PAIR = re.compile(rf"^\s*(?:e\.g\.\s*)?{_ARRAY}\s*,\s*{_ARRAY}\s*$")
 def _example_pair(au, line: Line, add: Callable, covered: list) -> None:
     """The cost of an example contraction a sentence gives, of the two arrays the paragraph
     named side by side just before it."""
+    if re.search(
+        r"multiply-adds?\b[^.]{0,30}\bone\s+FLOP|\bMACs?\b|multiply-accumulate", au.doc.block_text(line), re.I
+    ):
+        return  # a multiply-add counted as one FLOP: another count than two per pair
     for tex, plain, start, end in line.formulas:
         if inside(covered, start, end) or not _THIS_CONTRACTION.search(line.text[:start]):
             continue

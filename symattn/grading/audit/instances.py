@@ -35,7 +35,8 @@ _INSTANCE = re.compile(
 #: "Solving ⟨2N^2 d = 4 N d^2⟩ yields ⟨N = 2d⟩": the relation posed, then what it comes to.
 _SOLVING = re.compile(
     r"\b(?:[Ss]olv(?:ing|e)|[Ee]quating|[Ss]etting|[Ww]e\s+solve)\s+(?:for\s+⟨?\w+⟩?\s*,?\s+(?:in\s+)?)?"
-    r"⟨(?P<first>[^⟩]+)⟩\s*,?\s+"
+    r"(?:the\s+(?:two\s+)?\w+\s*,\s*)?"
+    r"⟨(?P<first>[^⟩]+)⟩\s*,?\s+(?:for\s+⟨?\w+⟩?\s*,?\s+)?"
     r"(?:(?:and|then)\s+(?:solving|solve|we\s+solve)(?:\s+for\s+⟨?\w+⟩?)?\s*,?\s+)?"
     r"(?:we get|gives|yields|we find|find|we obtain|leaves|has the (?:positive )?solution)\s+"
     r"⟨(?P<second>[^⟩]+)⟩"
@@ -145,8 +146,20 @@ def _apart(first: sp.Expr, second: sp.Expr) -> bool:
     return False
 
 
+def _split_known(plain: str) -> str:
+    """``4Nd^(2)`` beside ``2N^(2) d``: a run of letters each written alone in the formula is
+    their product (N d), as in the text's letters."""
+    alone = set(re.findall(r"(?<![A-Za-z_])([A-Za-z])(?![A-Za-z_(])", plain))
+    return re.sub(
+        r"(?<![A-Za-z_])([A-Za-z]{2,3})(?![A-Za-z_(])",
+        lambda m: " ".join(m.group(1)) if set(m.group(1)) <= alone else m.group(1),
+        plain,
+    )
+
+
 def _sides(plain: str) -> tuple[str, sp.Expr, sp.Expr] | None:
     """(relation, left, right) of a relation between two sides in the text's letters."""
+    plain = _split_known(plain)
     try:  # "when A == B": a programmer's equality, read as one
         members, relations = calc.parse_chain(re.sub(r"(?<![<>=!])==(?!=)", "=", plain))
     except Unreadable:

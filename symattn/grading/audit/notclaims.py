@@ -43,6 +43,22 @@ REPORT = "a figure reported from a run or a dataset: nothing in the text compute
 ADVICE = "advice about practice: nothing in the text computes it"
 CONDITION = "a condition the text poses (a constraint): a premise, not a claim"
 QUESTION = "the data of a question the text asks: given to the reader, not claimed"
+#: A sentence of a question that asks or sets up: "How many ...", "Say we ...", "Given that ...".
+_ASKS = re.compile(
+    r"^\W*(?:Question\s+\d+\s*[.:]?\s*)?(?:How|What|Which|Why|When|Where|Is|Are|Does|Do|Can|Say|Suppose|Assume|Consider"
+    r"|Imagine|Let|Given)\b",
+    re.I,
+)
+
+
+def _gives_data(line: Line, start: int) -> bool:
+    """The sentence of a question that holds ``start`` asks, or sets up what it asks about, or
+    states a figure without comparing or concluding: its figures are the question's data."""
+    a, b = line.sentence_at(start)
+    sentence = line.text[a:b]
+    return "?" in sentence or bool(_ASKS.match(sentence)) or not _CLAIMING.search(_without_formulas(sentence))
+
+
 #: A numbered question of a text's problems ("**Question 2:** How many FLOPs ...?").
 _QUESTION = re.compile(r"^\s*(?:\*\*)?(?:Question|Problem|Exercise)\s+\d+\s*[.:]?\s*(?:\*\*)?\s*[.:]?\s")
 
@@ -132,7 +148,11 @@ def reason_for(line: Line, spans: list[tuple[int, int]], formula: bool, introduc
     """Why the numbers ``spans`` of ``line`` (one formula's when ``formula``, else one
     sentence's) are not a claim, or None when they may be one. ``introduction`` is the text
     before a display (the paragraph that leads into it)."""
-    if _QUESTION.match(line.raw) and "?" in line.text and not any(_relating(line, s) for s, _ in spans):
+    if (
+        _QUESTION.match(line.raw)
+        and _gives_data(line, spans[0][0])
+        and not any(_relating(line, s) for s, _ in spans)
+    ):
         return QUESTION  # "**Question 2:** How many FLOPs ... on {'X': 4}?": the learner's data
     if _reported(line, spans[0][0]):
         return REPORT  # "it was claimed that this formulation is ~15% faster": another's measurement

@@ -174,9 +174,29 @@ def _in_formula(line: Line, pos: int) -> bool:
 SHARE_RULE = "arithmetic: a share the sentence before computed, said again in words"
 #: "This gives us roughly 1/4 of parameters are used in attention": the next sentence's share.
 _SHARE_AGAIN = re.compile(
-    r"^\s*(?:This|That|Which)\s+(?:gives|means|shows)\s+(?:us\s+)?(?P<about>roughly\s+|about\s+|~\s*)?"
-    r"(?P<num>\d+)\s*/\s*(?P<den>\d+)\s+of\b"
+    r"^\s*(?:This|That|Which)\s+(?:gives|shows)\s+(?:us\s+)?(?P<about>roughly\s+|about\s+|~\s*)?"
+    r"(?P<num>\d+)\s*/\s*(?P<den>\d+)\s+of\s+(?:the\s+)?(?P<noun>[a-z]+)"
 )
+
+
+def _first_value(au: AuditContext, plain: str) -> sp.Expr | None:
+    """The value of the first member of a chain that has one, with the relations the text
+    assumed (``4DNH / (4DNH + 3DF)`` with ``D = NH``, ``F = 4D``): what it computes, not what it
+    states."""
+    from . import letters
+
+    try:
+        members, _ = calc.parse_chain(plain)
+    except Unreadable:
+        return None
+    for m in members:
+        v = letters.value(m, {}, [])
+        v = letters.assumed(v, au.relations) if v is not None else None
+        if v is not None and not v.free_symbols:
+            return v
+        if v is not None and (s := sp.simplify(v)).is_number:
+            return s
+    return None
 
 
 def share_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -189,7 +209,10 @@ def share_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         before = _formula_before(line, a)
         if before is None or line.text[before[1] : a].strip(" .") != "":
             continue  # the formula must end the sentence just before
-        value = _value(au, line, before[1], before[0])
+        previous = line.text[line.sentence_at(max(0, a - 2))[0] : a]
+        if m.group("noun").rstrip("s") not in previous:
+            continue  # a share of something the sentence before does not compute
+        value = _first_value(au, before[0])
         if value is None or isinstance(value, sp.MatrixBase) or value.free_symbols:
             continue
         stated = sp.Rational(int(m.group("num")), int(m.group("den")))
@@ -213,8 +236,9 @@ def premise_figures(au: AuditContext, line: Line, add: Callable, covered: list) 
         if not scaled or inside(covered, start, end) or _in_formula(line, start):
             continue
         after = _USED_AFTER.match(line.text[end:])
-        if after is None:
-            continue
+        previous = _formula_before(line, start)
+        if after is None or (previous and _AGAIN.match(line.text[previous[1] : start])):
+            continue  # a figure said again after a formula ("i.e. 4.8B") is that one's to judge
         at = end + after.end() - 1
         formula = next((p for _t, p, s, _e in line.formulas if s == at), None)
         readings = _readings(m, None)
@@ -227,8 +251,9 @@ def premise_figures(au: AuditContext, line: Line, add: Callable, covered: list) 
 HALF_RULE = "arithmetic: half the figure before it, said in its own units"
 #: "3,026 TFLOPs/s of FP8 performance with sparsity, or typically half this (1.513e15 FLOPs/s)".
 _HALF = re.compile(
-    r"(?P<a>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<prefix>[KMGTP]?)FLOPs?(?:/s)?\b[^.;⟨⟩]{0,60}?"
-    r"\bhalf\s+(?:of\s+)?(?:this|that)\s*\(\s*(?P<b>\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(?P<bprefix>[KMGTP]?)FLOPs?"
+    r"(?<![\w.,+-])(?P<a>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(?P<prefix>[KMGTP]?)FLOPs?(?:/s)?\b[^.;⟨⟩]{0,60}?"
+    r"(?<![\w-])(?P<hedge>(?:(?:only|roughly|about|approximately|around|nearly|almost|a\s+bit|slightly|less|more)\s+)*"
+    r"(?:than\s+)?)half\s+(?:of\s+)?(?:this|that)\s*\(\s*(?P<b>\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(?P<bprefix>[KMGTP]?)FLOPs?"
 )
 _PREFIX = {"": 1, "K": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15}
 
@@ -238,8 +263,8 @@ def half_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> N
     the first, each in its units, to the digits it is written with."""
     for m in _HALF.finditer(line.text):
         span = m.span("b")
-        if inside(covered, *m.span("a")) or inside(covered, *span):
-            continue
+        if inside(covered, *m.span("a")) or inside(covered, *span) or m.group("hedge").strip():
+            continue  # "roughly half that", "a bit less than half": not said exactly
         first = sp.Rational(m.group("a").replace(",", "")) * _PREFIX[m.group("prefix")]
         try:
             stated = Stated.read(m.group("b"))

@@ -330,7 +330,8 @@ class Auditor:
         self.claims.extend(c for c in found if c.verdict is not None)
 
     def _keys(self, line: Line, add: Callable, covered: list) -> bool:
-        if re.search(r"\*Answer:\*", line.raw):
+        exercises = self.doc.once("exercises", lambda doc: any(EXERCISE.search(x.raw) for x in doc.lines))
+        if exercises and re.search(r"\*Answer:\*", line.raw):
             covered.append((0, len(line.text)))  # judged by the answer-key audit
             return True
         return False
@@ -430,6 +431,8 @@ class Auditor:
         if rel is None or _matrices(line, start):
             return False  # A = W Σ W^-1 in bold: matrices, which do not commute, are no sizes
         a, b = line.sentence_at(start)
+        if _RESULT_BEFORE.search(line.text[a:start]):
+            return False  # "Solving ... yields ⟨N = 2d⟩": a result claimed, not a relation assumed
         sentence = line.text[a:b]
         # "if we assume F = 4D:" supposes for what it introduces, which follows it
         if not _SUPPOSING.search(sentence) or sentence.rstrip().endswith(":"):
@@ -447,7 +450,7 @@ class Auditor:
         if _BIG_O_CLASS.search(line.text[start:end]):
             return False  # O(S R) = O(S): classes, the complexity rules' to read, not O times S R
         given = {k: v for k, v in self.premises(line, start).items() if k not in drop}
-        prose, products = _prose_givens(line, start)  # "a model with ⟨B * T=4M⟩, L=64, and D=8192"
+        prose, readings = _prose_givens(line, start)  # "a model with ⟨B * T=4M⟩, L=64, and D=8192"
         given = {**prose, **given}
         if (
             relations == ["≈"]
@@ -456,9 +459,19 @@ class Auditor:
             and members[0][1] not in given
         ):
             return False  # "P ≈ 12 L d^2": a letter named by an approximation, a premise of what follows
-        values = [letters.value(m, given, self.relations + products) for m in members]
-        if any(v is None for v in values):
-            return False
+        stated = [i for i, m in enumerate(members) if calc.literal(m) is not None]
+        for products in readings:  # a product in k or M: the reading the stated figure agrees with
+            values = [letters.value(m, given, self.relations + products) for m in members]
+            if any(v is None for v in values):
+                return False
+            if not stated or any(v.free_symbols for v in values):
+                break
+            figure = Stated.read(calc.literal(members[stated[-1]]))
+            if all(rounds_to(v, figure, True) for i, v in enumerate(values) if i not in stated):
+                break
+        else:
+            products = readings[0]
+            values = [letters.value(m, given, self.relations + products) for m in members]
         text, spans = line.text[start:end], [(start, end)]
         if prose or products:
             self._premise_spans.extend(_prose_given_spans(line, start))
@@ -472,7 +485,6 @@ class Auditor:
         ]
         if used:
             rule += "; assuming " + ", ".join(used)
-        stated = [i for i, m in enumerate(members) if calc.literal(m) is not None]
         if stated and all(not v.free_symbols for v in values):
             figure = Stated.read(calc.literal(members[stated[-1]]))
             ok = all(rounds_to(v, figure, True) for i, v in enumerate(values) if i not in stated)
@@ -539,7 +551,12 @@ class Auditor:
         if _PRODUCT_GIVEN.fullmatch(line.text[start:end]) and _GIVES.search(line.text[a:start]):
             self._premise_spans.append((start, end))  # "a model with ⟨B * T = 4M⟩": a given
             return
-        if _SOLVING_BEFORE.search(line.text[a:start]) and relations == ["="]:
+        if _RESULT_BEFORE.search(line.text[a:start]) and relations == ["="] and members[0][0] == "sym":
+            why = "what a derivation the audit did not follow comes to (solving, equating): not checked"
+            add(Claim(line.number, line.text[start:end], UNCHECKED, None, why, [(start, end)]))
+            return
+        posed = _SOLVING_BEFORE.search(line.text[a:start]) and relations == ["="]
+        if posed and any(calc.symbols_of(m) for m in members):  # an equation with unknowns
             why = "an equation posed to be solved: what solving it yields is the claim, not this"
             add(Claim(line.number, line.text[start:end], UNCHECKED, None, why, [(start, end)]))
             return
@@ -1013,28 +1030,44 @@ def _matrices(line: Line, start: int) -> bool:
 
 #: Values a sentence gives in plain words ("L=64, and D=8192") and products given in math
 #: (``⟨B * T=4M⟩``): the givens of a worked example the claim closes.
-_PROSE_GIVEN = re.compile(r"(?<![\w⟨=*])(?P<name>[A-Z])\s*=\s*(?P<value>\d[\d,]*)(?![\w.,]\d|[\w⟩])")
+_PROSE_GIVEN = re.compile(
+    r"(?<![\w⟨=*])(?P<name>[A-Z])\s*=\s*(?P<value>\d[\d,]*)(?![\w.,]\d|[\w⟩])"
+    r"(?P<scale>\s+(?:thousand|million|billion|trillion)\b)?"
+)
 _PRODUCT_GIVEN = re.compile(
     r"⟨\s*(?P<a>[A-Z])\s*\*\s*(?P<b>[A-Z])\s*=\s*(?P<value>\d+(?:\.\d+)?)\s*(?P<scale>[kKMB])?\s*⟩"
 )
 _SCALES = {None: 1, "k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9}
+_BINARY = {"k": 2**10, "K": 2**10, "M": 2**20}
 
 
-def _prose_givens(line: Line, start: int) -> tuple[dict, list]:
+def _prose_givens(line: Line, start: int) -> tuple[dict, list[list]]:
     """The values a claim's own sentence gives before it, in plain words or as a product of two
-    letters (that one solved for the first letter): (names and values, relations)."""
+    letters (that one solved for the first letter): (names and values, the relations in each
+    reading: a product given in k or M may count in 1000s or 1024s). A letter given twice (two
+    models, "L=64 instead of L=32") is given nothing."""
     a, _ = line.sentence_at(start)
     head = line.text[a:start]
-    names = {
-        m.group("name"): sp.Integer(m.group("value").replace(",", "")) for m in _PROSE_GIVEN.finditer(head)
+    found = list(_PROSE_GIVEN.finditer(head))
+    twice = {n for n in (m.group("name") for m in found) if sum(x.group("name") == n for x in found) > 1}
+    names = {  # "T=32 thousand tokens" may count 32768 of them: a scaled value gives nothing
+        m.group("name"): sp.Integer(m.group("value").replace(",", ""))
+        for m in found
+        if m.group("name") not in twice and not m.group("scale")
     }
-    products = []
+    readings: list[list] = [[]]
     for m in _PRODUCT_GIVEN.finditer(head):
         first, second = (sp.Symbol(m.group(k), positive=True) for k in ("a", "b"))
-        products.append((first, sp.Rational(m.group("value")) * _SCALES[m.group("scale")] / second))
-    return names, products
+        scales = [_SCALES[m.group("scale")]] + (
+            [_BINARY[m.group("scale")]] if m.group("scale") in _BINARY else []
+        )
+        value = sp.Rational(m.group("value"))
+        readings = [[*r, (first, value * f / second)] for r in readings for f in scales]
+    return names, readings
 
 
+#: What a derivation comes to, right before a relation: "yields ⟨N = 2d⟩", "we get ⟨T = 4D⟩".
+_RESULT_BEFORE = re.compile(r"\b(?:yields?|gives?|we\s+(?:get|find|obtain)|leaves|so\s+that)\s*$")
 #: An equation posed to be solved: "Solving for ⟨N⟩, ⟨2N^2 d = 4Nd^2⟩ ...", "Equating".
 _SOLVING_BEFORE = re.compile(
     r"\b(?:[Ss]olv(?:ing|e)|[Ee]quating|[Ss]etting|[Ww]e\s+solve)\s+(?:for\s+⟨?\w+⟩?\s*,?\s+(?:in\s+)?)?(?:the\s+equation\s+)?$"

@@ -334,8 +334,12 @@ _DOT_VARIANCE = re.compile(
     r"variance\b",
     re.I,
 )
-#: The inputs' variance given as 1 in the sentence before: "might also have a variance close to ⟨1⟩".
-_UNIT_BEFORE = re.compile(r"\bvariance\s+(?:close\s+to|of|equal\s+to|near)\s+⟨\s*1\s*⟩")
+#: The inputs' variance given as 1 in the sentence before: "⟨Q⟩ and ⟨K⟩ might also have a
+#: variance close to ⟨1⟩" (the queries and keys, not other features).
+_UNIT_BEFORE = re.compile(
+    r"(?:⟨\s*Q\s*⟩\s+and\s+⟨\s*K\s*⟩|\bqueries\s+and\s+keys\b|\bthe\s+vectors\b)[^.]{0,40}?"
+    r"\bvariance\s+(?:close\s+to|of|equal\s+to|near)\s+⟨\s*1\s*⟩"
+)
 
 
 def dot_variance_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -354,7 +358,12 @@ def dot_variance_claims(au: AuditContext, line: Line, add: Callable, covered: li
             continue  # d σ² is d only when σ² = 1: without that premise nothing is decided
         sigma = sp.Symbol("sigma", positive=True)
         factor_of_input = variance * width / sigma**2  # d σ⁴ over the inputs' σ²
-        ratio = factor_of_input.xreplace({sigma: 1})
+        if sp.simplify(factor_of_input - stated) == 0:  # "d_k σ²-times": true for every σ
+            ratio = factor_of_input
+        elif re.search(r"σ\s*\^?\s*2?\s*=|sigma\^\(2\)\s*=|sigma\s*=", line.text):
+            continue  # σ² given another value in the text: its own premise, not read here
+        else:
+            ratio = factor_of_input.xreplace({sigma: 1})
         ok = sp.simplify(ratio - stated) == 0
         premise = unit[-1]
         one = premise.start() + premise.group(0).rindex("1")
@@ -374,7 +383,7 @@ def _paragraph_width(au: AuditContext, line: Line) -> sp.Expr | None:
         if (au.doc.block_number(line.block + 1))
         else au.doc.block_text(line)
     )
-    names = {n for n in re.findall(r"(?<![\w(])([dD](?:_(?:k|q|h|head|key|\(k\)))?)(?![\w(])", text)}
+    names = {n for n in re.findall(r"(?<![\w])([dD](?:_(?:k|q|h|head|key|\(k\)))?)(?![\w(])", text)}
     return (
         sp.Symbol(names.pop().replace("(", "").replace(")", ""), positive=True) if len(names) == 1 else None
     )

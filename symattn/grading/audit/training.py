@@ -381,7 +381,12 @@ REMAT_RULE = (
 #: "This forces us to repeat essentially all forward pass FLOPs in the backward pass, meaning we
 #: increase our FLOPs from ⟨6ND⟩ to roughly ⟨8ND⟩".
 _REPEAT_FORWARD = re.compile(
-    r"\brepeat\w*\s+(?:essentially\s+)?all\s+(?:the\s+)?forward(?:\s+pass)?\s+FLOPs\b", re.I
+    r"\brepeat\w*\s+(?:essentially\s+)?all\s+(?:the\s+)?forward(?:\s+pass)?\s+FLOPs\s+in\s+the\s+backward\s+pass\b",
+    re.I,
+)
+#: Some of the forward pass, or more than once: not the whole pass once more.
+_NOT_ONCE = re.compile(
+    r"\b(?:twice|two|three|only|of\s+the|prefix|each\s+step|every\s+step|partial\w*|selective\w*)\b", re.I
 )
 _FROM_TO = re.compile(
     r"\bincrease\s+(?:our\s+|the\s+)?FLOPs\s+from\s+⟨(?P<a>[^⟨⟩]+)⟩\s+to\s+(?P<about>roughly\s+|about\s+|~\s*)?⟨(?P<b>[^⟨⟩]+)⟩",
@@ -397,9 +402,11 @@ def remat_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         m = _FROM_TO.search(sentence)
         if m is None or not _REPEAT_FORWARD.search(sentence) or inside(covered, a + m.start(), a + m.end()):
             continue
+        if _NOT_ONCE.search(sentence):
+            continue  # part of the forward pass, or more than once
         before, after = letters.read(m.group("a")), letters.read(m.group("b"))
-        if before is None or after is None:
-            continue
+        if before is None or after is None or before.as_coeff_Mul()[0] != 6:
+            continue  # training FLOPs are 6 per parameter per token
         expected = before * sp.Rational(8, 6)  # the forward pass's 2 of every 6, once more
         ok = sp.expand(after - expected) == 0
         said = Said(Math(before), " + ", Math(before / 3), " (the forward pass again) = ", Math(expected))

@@ -114,7 +114,7 @@ def test_the_attention_weights_saved_hold_the_elements_of_the_tensor_named_so():
             "only scales quadratically $O(N^2)$.",
             ["certified", "certified"],
         ),
-        ("For a matrix-matrix multiply, the compute scales quadratically $O(N^2)$.", ["wrong"]),
+        ("The KV cache's memory scales linearly $O(T^2)$ in the context length.", ["wrong"]),
         ("For a matrix-matrix multiply, the compute scales cubically $O(N^2)$.", ["wrong"]),
         ("The memory traffic scales linearly $O(N)$ in this kernel.", ["certified"]),
     ],

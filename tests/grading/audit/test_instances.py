@@ -88,3 +88,16 @@ def test_an_equation_solved_is_posed_and_what_it_yields_is_the_claim(text, verdi
     wrong); it is posed, and the claim is that it comes to what it yields."""
     claims = audit_claims(text + "\n")
     assert [c.verdict for c in claims] == [verdict]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Solving $2N^2 d = 4Nd^2$ yields $N = 2d$.", "certified"),  # Nd: N times d, both alone beside
+        ("Solving $2N^2 d = 4Nd^2$ yields $N = 3d$.", "wrong"),
+        ("Solving $h \\cdot 64 = 512$ for $h$ gives $h = 16$.", "wrong"),
+    ],
+)
+def test_what_solving_yields_is_judged_whatever_the_spacing(text, verdict):
+    claims = audit_claims(text + "\n")
+    assert [c.verdict for c in claims] == [verdict]

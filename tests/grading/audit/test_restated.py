@@ -90,7 +90,8 @@ def test_a_share_said_again_in_the_next_sentence():
     from symattn.grading.audit.restated import SHARE_RULE
 
     text = (
-        "With $$N H = D$$ and $$F = 4D$$ the ratio is $$4DNH / (4DNH + 3DF) = 4D^2 / (4D^2 + 12D^2) = 1/4$$. "
+        "With $$N H = D$$ and $$F = 4D$$ the ratio of attention parameters to all parameters is "
+        "$$4DNH / (4DNH + 3DF) = 4D^2 / (4D^2 + 12D^2) = 1/4$$. "
         "This gives us roughly 1/4 of parameters are used in attention.\n"
     )
 

@@ -186,3 +186,24 @@ def test_a_judged_claim_is_certified_when_it_holds_and_wrong_when_not():
     held = Claim.judged(3, "x", True, Said("1"), "rule", [(0, 1)], through=5)
     failed = Claim.judged(3, "x", False, Said("1"), "rule", [(0, 1)])
     assert (held.verdict, held.through, failed.verdict, failed.through) == ("certified", 5, "wrong", 0)
+
+
+def test_a_product_given_in_m_is_read_as_the_result_reads_it():
+    """4M tokens may be 4·10⁶ or 4·2²⁰: the reading the stated result agrees with (88TB is 4·2²⁰)."""
+    from symattn.grading.audit.keys import audit_claims
+
+    text = (
+        "A model with $$B * T=4M$$ tokens, L=64, and D=8192 would save roughly "
+        "$$2 * 20 * B * T * D * L = 88TB$$ of activations.\n"
+    )
+    assert [c.verdict for c in audit_claims(text)] == ["certified"]
+    assert [c.verdict for c in audit_claims(text.replace("88TB", "70TB"))] == ["wrong"]
+    twice = "For L=32 and D=4096, and L=64 and D=8192, we get $$2 * L * D = 262144$$.\n"
+    assert "wrong" not in [c.verdict for c in audit_claims(twice)]  # L given twice: given nothing
+
+
+def test_answers_are_read_where_the_text_has_no_exercises():
+    from symattn.grading.audit.keys import audit_claims
+
+    text = "**Answer:** the cost is $2 \\cdot 2 \\cdot 4 \\cdot 8 \\cdot 16 = 4096$.\n"
+    assert [c.verdict for c in audit_claims(text)] == ["wrong"]
