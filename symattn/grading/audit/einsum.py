@@ -85,7 +85,9 @@ def _compare(equations: list, definitions: dict, letters: set[str]) -> tuple[boo
             own, expr = definitions[name]
             if name not in tensors:
                 tensors[name] = _compute(expr, own, value, size)
-            return _renamed(tensors[name], own, indices)
+            if len(own) != len(indices):
+                raise Unreadable(name)
+            return tensors[name]  # a defined tensor read with its indices named otherwise
         if name not in tensors:
             tensors[name] = rng.integers(-4, 5, size=[size(i) for i in indices])
         if tensors[name].ndim != len(indices):
@@ -125,13 +127,6 @@ def _compute(expr: list, out: list[str], value, size) -> np.ndarray:
         shape = [size(i) if i in present else 1 for i in out]
         total = total + sign * np.broadcast_to(term.reshape(shape), total.shape)
     return total
-
-
-def _renamed(array: np.ndarray, own: list[str], indices: list[str]) -> np.ndarray:
-    """A defined tensor read with other index names: the same entries."""
-    if len(own) != len(indices):
-        raise Unreadable("indices")
-    return array
 
 
 def _letters(indices: list[str]) -> dict[str, str]:

@@ -10,18 +10,22 @@ FLOPs restates it row by row:
     | MLP       | 3DF              | 18BTDF                   |
     | Attention | 4DNH             | 24BTDNH + 12BT^2NH       |
 
-A reader divides: 18BTDF is 6 · BT · 3DF, BT tokens (the factor the first matmul row gives, which
-every other row must share). A row of attention may add the dot products of the queries and keys
-and of the weights and values, which hold no parameters: a term the text stated before, as
-written (12BT²NH). Anything else left over is wrong (a vocab row of 12BTDV beside DV parameters
-is twice the 6BTDV the rule gives).
-
-The same module reads the size an array's shape gives: "an array of size [2, S, L, K, H] ...
-the total size ... in int8 is 2SLKH" (the product of the sizes, a byte each in int8).
+A reader divides: 18BTDF is 6 · BT · 3DF, BT tokens (what a matmul row's FLOPs over 6 times its
+parameters give, where they are the axes of an array the text writes, less one: A[B, T, D]).
+A row is certified at 6 per parameter per token and wrong at another number (a vocab row of
+12BTDV beside DV parameters is twice the 6BTDV the rule gives); a row with other letters left
+over (attention's dot products, which hold no parameters; experts) is not read.
 
 Read only for a table whose header names parameters and training FLOPs, for rows named as
-matmul blocks (an MLP, attention, the vocabulary, an embedding or a projection; "Other" rows,
-layernorms, hold no matmul), each cell read in the text's letters.
+matmul blocks (an MLP, attention, the vocabulary's one matrix, a projection; "Other" rows and
+layernorms hold no matmul, an embedding's lookup costs no FLOPs), each cell read in the text's
+letters.
+
+The same module reads what follows from such counts: the size an array's shape gives ("an
+array of size [2, S, L, K, H] ... the total size of the cache in int8 is 2SLKH"), a share that
+"becomes dominant once T>8D" after the ratio it is of, a block that "dominates the FLOPs budget
+as long as T < 8D" after such a table, how the share moves as the MLP grows, and the FLOPs of
+recomputing the forward pass (6ND to 8ND).
 """
 
 from __future__ import annotations
@@ -122,24 +126,6 @@ def _tables(doc) -> dict[int, tuple[int, int, sp.Expr]]:
             if monomial and any(len(a) == len(names) + 1 and names < a for a in arrays):
                 out[block] = (params_at, flops_at, tokens)
                 break
-    return out
-
-
-def _stated(doc) -> list[sp.Expr]:
-    """Every member of every formula the text writes, read in its letters (what a row may cite)."""
-    from . import calc
-
-    out = []
-    for line in doc.lines:
-        for _tex, plain, _s, _e in line.formulas:
-            try:  # "≈ 12BTSNH = 12BT^2NH", the total of a table's column: its relation dropped
-                members, _ = calc.parse_chain(re.sub(r"^\s*[≈=~]\s*", "", plain))
-            except Exception:  # a formula calc does not read cites nothing
-                continue
-            for m in members:
-                v = letters.value(m, {}, [])
-                if isinstance(v, sp.Expr) and v.free_symbols:
-                    out.append(v)
     return out
 
 
