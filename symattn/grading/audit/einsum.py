@@ -7,8 +7,9 @@ b_{d'} = x_{bsd} W'_{dd'} + b'_{d'}``, with ``W'_{dd'} \equiv \gamma_d W_{dd'}``
 filled with integers (a fixed seed; every index running over 2 or 3 values, primed ones their own
 letter), each definition (``\equiv``) is computed first, and each member is computed with
 Einstein's convention: in each product, an index written twice and absent from the left side is
-summed. The sides are compared exactly (integers, NumPy's ``einsum``): a difference is wrong;
-equal sides keep the bookkeeping's certification.
+summed. The sides are compared exactly, entry by entry in whole numbers (no float, no NumPy: the
+audit runs where NumPy cannot be imported): a difference is wrong; equal sides keep the
+bookkeeping's certification.
 
 Only sums and products of tensors (and parentheses) are read, and only equations with no tensor
 alone on a side (``q_{bsea} = z_{bsd} Q_{dea}`` defines q; ``A_{ij} = A_{ji}`` states a property
@@ -18,10 +19,9 @@ leaves the formula to the bookkeeping.
 
 from __future__ import annotations
 
+import random
 import re
 from itertools import pairwise, product
-
-import numpy as np
 
 #: A tensor: a name (a letter, a Greek word, primes) with its subscript of indices.
 _TENSOR = re.compile(
@@ -31,7 +31,7 @@ _TOKEN = re.compile(r"\s*(?:(?P<tensor>" + _TENSOR.pattern.replace("(?P<", "(?P<
 _RELATION = re.compile(r"\\equiv|(?<![<>!\\])=")
 
 
-RULE = "identities evaluated: both sides on the same integer tensors, a repeated index summed (NumPy)"
+RULE = "identities evaluated: both sides on the same integer tensors, a repeated index summed (whole numbers)"
 
 
 class Unreadable(Exception):
@@ -73,60 +73,58 @@ def evaluate(tex: str, letters: set[str]) -> tuple[bool, str] | None:
 
 
 def _compare(equations: list, definitions: dict, letters: set[str]) -> tuple[bool, str] | None:
-    rng = np.random.default_rng(47)
+    rng = random.Random(47)
     sizes: dict[str, int] = {}
-    tensors: dict[str, np.ndarray] = {}
+    tensors: dict[str, dict] = {}
 
     def size(index: str) -> int:
         return sizes.setdefault(index, 2 + len(sizes) % 2)
 
-    def value(name: str, indices: list[str]) -> np.ndarray:
+    def value(name: str, indices: list[str]) -> dict:
+        """The tensor's entries by the values of its indices, in the order it writes them."""
         if name in definitions:
             own, expr = definitions[name]
-            if name not in tensors:
-                tensors[name] = _compute(expr, own, value, size)
             if len(own) != len(indices):
                 raise Unreadable(name)
+            if name not in tensors:
+                tensors[name] = _compute(expr, own, value, size)
             return tensors[name]  # a defined tensor read with its indices named otherwise
         if name not in tensors:
-            tensors[name] = rng.integers(-4, 5, size=[size(i) for i in indices])
-        if tensors[name].ndim != len(indices):
+            tensors[name] = {k: rng.randint(-4, 4) for k in product(*(range(size(i)) for i in indices))}
+        if any(len(k) != len(indices) for k in tensors[name]):
             raise Unreadable(name)
         return tensors[name]
 
     try:
         for members in equations:
             free = _free(members[0])
-            if not set(i.rstrip("'") for i in free) <= letters:
+            if not {i.rstrip("'") for i in free} <= letters:
                 return None
             results = [_compute(m, free, value, size) for m in members]
-            for a, b in pairwise(results):
-                if a.shape != b.shape:
-                    return None
-                if not np.array_equal(a, b):
-                    return False, "the two sides differ on the same integer tensors (computed entry by entry)"
-    except (Unreadable, ValueError, KeyError):
+            if any(a != b for a, b in pairwise(results)):
+                return False, "the two sides differ on the same integer tensors (computed entry by entry)"
+    except (Unreadable, KeyError):
         return None
     return True, "the two sides agree on the same integer tensors, every repeated index summed"
 
 
-def _compute(expr: list, out: list[str], value, size) -> np.ndarray:
-    """A sum of signed products, each summed over its indices absent from ``out`` and broadcast
-    over the indices of ``out`` it lacks (a bias ``b_{d'}`` beside ``x_{bsd} W_{dd'}``)."""
-    total = np.zeros([size(i) for i in out], dtype=np.int64)
-    for sign, factors in expr:
-        present = [i for i in out if any(i in idx for _, idx in factors)]
-        subs = _letters(out + [i for _, idx in factors for i in idx])
-        arrays = [value(name, idx) for name, idx in factors]
-        spec = (
-            ",".join("".join(subs[i] for i in idx) for _, idx in factors)
-            + "->"
-            + "".join(subs[i] for i in present)
-        )
-        term = np.einsum(spec, *arrays)
-        shape = [size(i) if i in present else 1 for i in out]
-        total = total + sign * np.broadcast_to(term.reshape(shape), total.shape)
-    return total
+def _compute(expr: list, out: list[str], value, size) -> dict:
+    """A sum of signed products, entry by entry: each product summed over its indices absent
+    from ``out`` (in whole numbers; a term lacking an index of ``out`` is the same along it)."""
+    result = {}
+    for key in product(*(range(size(i)) for i in out)):
+        at = dict(zip(out, key, strict=True))
+        total = 0
+        for sign, factors in expr:
+            summed = sorted({i for _, idx in factors for i in idx} - set(out))
+            for rest in product(*(range(size(i)) for i in summed)):
+                where = {**at, **dict(zip(summed, rest, strict=True))}
+                term = sign
+                for name, idx in factors:
+                    term *= value(name, idx)[tuple(where[i] for i in idx)]
+                total += term
+        result[key] = total
+    return result
 
 
 def _letters(indices: list[str]) -> dict[str, str]:
