@@ -538,7 +538,7 @@ def _attention_weights(doc) -> tuple[int, re.Match] | None:
 
 def _named_tensor(au, line, start: int, end: int, plain: str, named: re.Match, add) -> None:
     """ "the ⟨O(D^2)⟩ ⟨B_(d'd)⟩ matrix": its elements, the product of its indices' ranges."""
-    from .indices import index_sizes
+    from .indices import index_range, index_sizes
     from .match import Claim
     from .said import Math, Said
 
@@ -548,7 +548,7 @@ def _named_tensor(au, line, start: int, end: int, plain: str, named: re.Match, a
     if stated is None or not indices or not set(indices) <= au.index_letters or _SOME.search(sentence):
         return
     sizes = au.doc.once("index sizes", index_sizes)
-    count = sp.Mul(*[sizes[x][0] if x in sizes else sp.Symbol(x.upper(), positive=True) for x in indices])
+    count = sp.Mul(*[index_range(x, sizes) for x in indices])
     constants = au.doc.once("constant letters", _constants)  # "E = 4": a constant, no size
     ok = same_order(stated.xreplace(constants), count.xreplace(constants))
     said = Said(named.group("tensor"), " holds ", Math(count), " elements: O(", Math(count), ")")
@@ -590,12 +590,10 @@ def elements_claims(au, line, add, covered) -> None:
         indices = re.findall(r"[a-z]", m.group("indices"))
         if not indices or not set(indices) <= au.index_letters:
             continue
-        from .indices import index_sizes
+        from .indices import index_range, index_sizes
 
         sizes = au.doc.once("index sizes", index_sizes)  # e over D/A, where the text says so
-        count = sp.Symbol(m.group("n"), positive=True) * sp.Mul(
-            *[sizes[x][0] if x in sizes else sp.Symbol(x.upper(), positive=True) for x in indices]
-        )
+        count = sp.Symbol(m.group("n"), positive=True) * sp.Mul(*[index_range(x, sizes) for x in indices])
         ok = same_order(stated, count)
         said = Said(
             m.group("n"),

@@ -306,6 +306,12 @@ _RUNS_OVER = re.compile(
 )
 
 
+def index_range(index: str, sizes: dict[str, tuple[sp.Expr, str]]) -> sp.Expr:
+    """How many values ``index`` runs over: the size the text gives it (:func:`index_sizes`), or
+    its capital (d runs to D), the convention of index notation."""
+    return sizes[index][0] if index in sizes else sp.Symbol(index.upper(), positive=True)
+
+
 #: A shape in words with its axes: "these (B, S, D/A, A)-shaped tensors" (in code or not).
 SHAPED = re.compile(r"(?:\\pyinline\{|`)?\((?P<axes>[^()]*(?:\([^()]*\)[^()]*)*)\)(?:\}|`)?-shaped\b")
 

@@ -849,7 +849,7 @@ _PART_OF = re.compile(
 def _applied_weights(au, line) -> dict[str, tuple]:
     """The weights the section applied to activations before ``line``, in index notation, each
     with its sizes (an index runs to the size the text gives it, or to its capital: d to D)."""
-    from .indices import index_sizes
+    from .indices import index_range, index_sizes
 
     if not au.index_letters:
         return {}
@@ -864,13 +864,7 @@ def _applied_weights(au, line) -> dict[str, tuple]:
             for m in _APPLIED.finditer(plain):
                 indices = [i.rstrip("'") for i in re.findall(r"[a-z]'*", m.group("p") or m.group("q"))]
                 if set(indices) <= au.index_letters:
-                    out.setdefault(
-                        m.group("name"),
-                        tuple(
-                            sizes[i][0] if i in sizes else sp.Symbol(i.upper(), positive=True)
-                            for i in indices
-                        ),
-                    )
+                    out.setdefault(m.group("name"), tuple(index_range(i, sizes) for i in indices))
     # a capital tensor of the section applied otherwise (``\phi(h) U_{fd}``) may be a weight
     # too: the count would miss it, so nothing is counted
     others = {
