@@ -23,6 +23,8 @@ import random
 import re
 from itertools import pairwise, product
 
+from .stated import Unreadable
+
 #: A tensor: a name (a letter, a Greek word, primes) with its subscript of indices.
 _TENSOR = re.compile(
     r"(?P<name>\\?[A-Za-z]+'*)\s*(?:\^\s*\{[^{}]*\}\s*)?_\s*(?:\{(?P<braced>[^{}]*)\}|(?P<bare>[a-z]))"
@@ -34,16 +36,13 @@ _RELATION = re.compile(r"\\equiv|(?<![<>!\\])=")
 RULE = "identities evaluated: both sides on the same integer tensors, a repeated index summed (whole numbers)"
 
 
-class Unreadable(Exception):
-    """A formula outside sums and products of tensors."""
-
-
 def evaluate(tex: str, letters: set[str]) -> tuple[bool, str] | None:
     """(the sides agree, what differs) for a formula of index equations and definitions, or None
-    when it is not one this reads (a function, a number, a single member)."""
+    when it is not one this reads (a function, a number, a single member). ``tex`` comes as the
+    index bookkeeping writes it (:func:`.indices._normal`: sizing and spacing out, words marked)."""
     items = [
         x.strip(" ,.")
-        for x in re.split(r",\s*(?=\\?[A-Za-z]+'*\s*_)|\\q?quad", _normal(tex))
+        for x in re.split(r",\s*(?=\\?[A-Za-z]+'*\s*_)|\\q?quad", _primes(tex))
         if x.strip(" ,.")
     ]
     equations, definitions = [], {}
@@ -221,8 +220,6 @@ def _product(tokens: list, k: int):
     return terms, k
 
 
-def _normal(tex: str) -> str:
-    """Sizing and spacing commands out; primes as ``'``."""
-    tex = re.sub(r"\\(?:left|right|big|Big|bigg|Bigg)\b|\\[,;:! ]|~", " ", tex)
-    tex = tex.replace("^{\\prime}", "'").replace("\\prime", "'")
-    return re.sub(r"\s+", " ", tex)
+def _primes(tex: str) -> str:
+    """``d^{\\prime}`` as ``d'``."""
+    return tex.replace("^{\\prime}", "'").replace("\\prime", "'")

@@ -260,7 +260,7 @@ def index_claims(au, line: Line, add: Callable, covered: list) -> None:
             wrong = [why for _, ok, why in found if not ok]
             verdict, why = (WRONG, wrong[0]) if wrong else (CERTIFIED, found[0][2])
             rule = RULE
-            computed = None if wrong else einsum.evaluate(tex, au.index_letters)
+            computed = None if wrong else einsum.evaluate(_normal(tex), au.index_letters)
             if computed is not None:  # balanced: the two sides computed on the same tensors too
                 verdict = CERTIFIED if computed[0] else WRONG
                 why, rule = f"{why}; {computed[1]}", f"{RULE}; {einsum.RULE}"

@@ -19,12 +19,10 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from . import calc
 from .context import AuditContext
 from .document import Line
 from .match import Claim, inside
 from .said import Math, Said
-from .stated import Unreadable
 
 RULE = "perplexity: e^(c ∑ ln p) = (∏ p)^c, so e^L is the product's power by the loss's coefficient"
 #: ``L = -((1)/(BK)) sum_(b,s) ln p(...)``: the loss, its coefficient and the sum's indices.
@@ -76,9 +74,8 @@ def _read(text: str) -> sp.Expr | None:
     from . import letters
 
     try:
-        members, relations = calc.parse_chain(text.strip())
-        value = letters.value(members[0], {}, []) if len(members) == 1 and not relations else None
-    except (Unreadable, TypeError, ValueError, ZeroDivisionError):
+        value = letters.read(text.strip())
+    except (TypeError, ValueError, ZeroDivisionError):
         return None
     return value if isinstance(value, sp.Expr) else None
 

@@ -450,7 +450,7 @@ class Auditor:
         if _BIG_O_CLASS.search(line.text[start:end]):
             return False  # O(S R) = O(S): classes, the complexity rules' to read, not O times S R
         given = {k: v for k, v in self.premises(line, start).items() if k not in drop}
-        prose, readings = _prose_givens(line, start)  # "a model with ⟨B * T=4M⟩, L=64, and D=8192"
+        prose, readings, given_spans = _prose_givens(line, start)  # "a model with ⟨B * T=4M⟩, L=64, D=8192"
         given = {**prose, **given}
         if (
             relations == ["≈"]
@@ -474,7 +474,7 @@ class Auditor:
             values = [letters.value(m, given, self.relations + products) for m in members]
         text, spans = line.text[start:end], [(start, end)]
         if prose or products:
-            self._premise_spans.extend(_prose_given_spans(line, start))
+            self._premise_spans.extend(given_spans)
         rule = "identity in the text's letters (SymPy)"
         own = set().union(*(letters.value(m, {}, []).free_symbols for m in members))
         # a relation used either way: F = 4D puts 4D for F; N·H = D with D given puts D's value for N·H
@@ -1041,11 +1041,12 @@ _SCALES = {None: 1, "k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9}
 _BINARY = {"k": 2**10, "K": 2**10, "M": 2**20}
 
 
-def _prose_givens(line: Line, start: int) -> tuple[dict, list[list]]:
+def _prose_givens(line: Line, start: int) -> tuple[dict, list[list], list[tuple[int, int]]]:
     """The values a claim's own sentence gives before it, in plain words or as a product of two
     letters (that one solved for the first letter): (names and values, the relations in each
-    reading: a product given in k or M may count in 1000s or 1024s). A letter given twice (two
-    models, "L=64 instead of L=32") is given nothing."""
+    reading: a product given in k or M may count in 1000s or 1024s, and the spans of the givens
+    and of a given said again right after it). A letter given twice (two models, "L=64 instead
+    of L=32") is given nothing."""
     a, _ = line.sentence_at(start)
     head = line.text[a:start]
     found = list(_PROSE_GIVEN.finditer(head))
@@ -1055,15 +1056,20 @@ def _prose_givens(line: Line, start: int) -> tuple[dict, list[list]]:
         for m in found
         if m.group("name") not in twice and not m.group("scale")
     }
+    spans = [(a + m.start(), a + m.end()) for m in found]
     readings: list[list] = [[]]
     for m in _PRODUCT_GIVEN.finditer(head):
+        spans.append((a + m.start(), a + m.end()))
+        again = _RESTATED.match(line.text, a + m.end())
+        if again and again.group("n").replace(" ", "") == f"{m.group('value')}{m.group('scale') or ''}":
+            spans.append(again.span("n"))  # "⟨B * T = 4M⟩ (4M total tokens per batch)"
         first, second = (sp.Symbol(m.group(k), positive=True) for k in ("a", "b"))
         scales = [_SCALES[m.group("scale")]] + (
             [_BINARY[m.group("scale")]] if m.group("scale") in _BINARY else []
         )
         value = sp.Rational(m.group("value"))
         readings = [[*r, (first, value * f / second)] for r in readings for f in scales]
-    return names, readings
+    return names, readings, spans
 
 
 #: What a derivation comes to, right before a relation: "yields ⟨N = 2d⟩", "we get ⟨T = 4D⟩".
@@ -1076,17 +1082,6 @@ _SOLVING_BEFORE = re.compile(
 _GIVES = re.compile(r"\b(?:with|for|given|assume|assuming|let)\b", re.I)
 #: A given said again in words right after it: "⟨B * T = 4M⟩ (4M total tokens per batch)".
 _RESTATED = re.compile(r"\s*\(\s*(?P<n>\d+(?:\.\d+)?\s*[kKMB]?)\s+[a-z][^()]*\)")
-
-
-def _prose_given_spans(line: Line, start: int) -> list[tuple[int, int]]:
-    a, _ = line.sentence_at(start)
-    spans = [m.span() for m in _PROSE_GIVEN.finditer(line.text, a, start)]
-    for m in _PRODUCT_GIVEN.finditer(line.text, a, start):
-        spans.append(m.span())
-        again = _RESTATED.match(line.text, m.end())
-        if again and again.group("n").replace(" ", "") == f"{m.group('value')}{m.group('scale') or ''}":
-            spans.append(again.span("n"))
-    return spans
 
 
 def lone_givens(line: Line) -> list[re.Match]:
