@@ -52,7 +52,7 @@ _ONE_HOT = re.compile(r"\bone[- ]hot\b|\bcategor(?:y|ies)\b", re.I)
 def onehot_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
     for a, b in line.sentences():
         sentence = line.text[a:b]
-        before = line.text[max(0, a - 200) : a].rsplit(".", 2)[-2:]  # the sentence before, if on the line
+        before = line.text[slice(*line.sentence_at(a - 2))] if a else ""  # the sentence before, on the line
         for m in _CLOSER.finditer(sentence):
             span = (a + m.start(), a + m.end())
             if inside(covered, *span) or _OTHER.search(sentence):
@@ -60,7 +60,7 @@ def onehot_claims(au: AuditContext, line: Line, add: Callable, covered: list) ->
             negated = bool(m.group("neg"))
             # "not closer related": the categories themselves, as the one-hot vectors keep them;
             # "closer related" is read only of one-hot vectors named in its own sentence
-            if negated and not (_ONE_HOT.search(sentence) or _ONE_HOT.search(" ".join(before))):
+            if negated and not (_ONE_HOT.search(sentence) or _ONE_HOT.search(before)):
                 continue
             if not negated and not re.search(r"\bone[- ]hot\b", sentence, re.I):
                 continue

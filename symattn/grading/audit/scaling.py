@@ -378,11 +378,8 @@ def dot_variance_claims(au: AuditContext, line: Line, add: Callable, covered: li
 def _paragraph_width(au: AuditContext, line: Line) -> sp.Expr | None:
     """The one width of queries and keys the paragraph (and the display after it) writes: d_k
     in ``1/√d_k`` and ``∑_{i=1}^{d_k}``; None when there are none or several."""
-    text = (
-        au.doc.block_text(line) + " " + au.doc.block_text(au.doc.block_number(line.block + 1)[0])
-        if (au.doc.block_number(line.block + 1))
-        else au.doc.block_text(line)
-    )
+    after = au.doc.block_number(line.block + 1)
+    text = au.doc.block_text(line) + (" " + au.doc.block_text(after[0]) if after else "")
     names = {n for n in re.findall(r"(?<![\w])([dD](?:_(?:k|q|h|head|key|\(k\)))?)(?![\w(])", text)}
     return (
         sp.Symbol(names.pop().replace("(", "").replace(")", ""), positive=True) if len(names) == 1 else None

@@ -53,9 +53,9 @@ def slice_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
             continue
         m = found[0]
         span = (a + m.start(), a + m.end())
-        before = line.text[max(0, a - 200) : a].rsplit(".", 2)[-2:]  # the sentence before, if on the line
+        before = line.text[slice(*line.sentence_at(a - 2))] if a else ""  # the sentence before, on the line
         said_here = _REVERSE.search(sentence)
-        said_before = _REVERSE.search(" ".join(before)) and _IS.search(sentence[: m.start()])
+        said_before = _REVERSE.search(before) and _IS.search(sentence[: m.start()])
         if inside(covered, *span) or not (said_here or said_before):
             continue
         bounds = [int(x) if x not in (None, "", "-") else None for x in m.group("start", "stop", "step")]
