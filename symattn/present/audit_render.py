@@ -49,8 +49,17 @@ def _as_list(summary_: str) -> list[str]:
 
 
 def percent(share) -> str:
-    """A share as a percentage to one decimal, rounded down (99.96 % is not 100.0 %)."""
-    tenths = int(share * 1000)
+    """A share as a percentage to one decimal, correctly rounded (half to even, in exact
+    arithmetic); a share short of all, or more than none, that would round to 100.0 % or 0.0 %
+    says so instead ("> 99.9 %", "< 0.1 %")."""
+    share = Fraction(share)
+    tenths, rest = divmod(share.numerator * 1000, share.denominator)
+    if 2 * rest > share.denominator or (2 * rest == share.denominator and tenths % 2):
+        tenths += 1
+    if tenths == 1000 and share < 1:
+        return "> 99.9 %"
+    if tenths == 0 and share > 0:
+        return "< 0.1 %"
     return f"{tenths // 10}.{tenths % 10} %"
 
 

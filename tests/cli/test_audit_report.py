@@ -4,11 +4,13 @@ in-process: the command line runs it in an isolated process, where a mutation pa
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from symattn.cli.commands import _audit_report
+from symattn.present.audit_render import percent
 
 DATA = Path(__file__).parents[1]
 MODULE = DATA / "data" / "module" / "attention.md"
@@ -144,3 +146,19 @@ def test_a_wrong_claim_of_81_characters_is_cut_and_one_of_80_is_not():
     _, problems, _ = _audit_report(f"H: ${terms} \\approx 2.5555$.\n", False)
     cut = claim[:39].rstrip() + "…" + (claim + "5")[-40:].lstrip()
     assert problems == [f"symattn: wrong: line 1: {cut}: true value {true}"]
+
+
+@pytest.mark.parametrize(
+    ("share", "shown"),
+    [
+        (Fraction(25, 28), "89.3 %"),  # 89.2857...: correctly rounded, not cut to 89.2
+        (Fraction(54, 65), "83.1 %"),
+        (Fraction(1, 8), "12.5 %"),  # a half, to even: 12.5 exactly
+        (Fraction(1, 2000), "< 0.1 %"),  # 0.05 rounds to 0.0, but is more than none
+        (Fraction(9996, 10000), "> 99.9 %"),  # short of all, never 100.0
+        (Fraction(1), "100.0 %"),
+        (Fraction(0), "0.0 %"),
+    ],
+)
+def test_a_share_is_correctly_rounded_and_never_all_or_none_when_it_is_not(share, shown):
+    assert percent(share) == shown

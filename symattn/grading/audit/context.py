@@ -33,6 +33,9 @@ class AuditContext(Protocol):
     wholes: dict
     #: Spans of later lines that a claim already made holds, by line number (covered when read).
     ahead: dict
+    #: Totals certified so far in the text's letters (a table's row of totals, a cache's size):
+    #: (line, value, the noun of what they count).
+    totals: list
 
     def premises(self, line: Line) -> dict: ...
 

@@ -25,8 +25,8 @@ its shape (``A & [N P]``). A claim is then decided in two places:
 Each cost is compared in the text's letters (every letter a positive size): equal is certified;
 anything else is wrong, since the letters are the axes' sizes, which no relation among them
 makes equal. Where a total goes on in a chain (``12BTSNH = 12BT^2NH``) the later members are
-compared with it by :mod:`.letters` and left unchecked when they agree only under a premise the
-text does not state.
+compared with it by :mod:`.letters`: where they agree only with one length put for another,
+certified when the text states that equality ("T and S are the same"), else left unchecked.
 """
 
 from __future__ import annotations
@@ -372,13 +372,33 @@ def _judge(
         collapsed = None  # "a single token per step, so T = 1": a premise, said anywhere in the text
     if verdict in ("agree", "none"):
         claim(CERTIFIED, said, rule)
+        if au is not None:
+            au.totals.append((line.number, expected, "flops"))
     elif verdict == "differ":
         claim(WRONG, said, rule + "; the chain's members differ")
     elif collapsed is not None:
         why = Said(Math(stated[k + 1]), " equals ", Math(stated[k]), " only if ", Math(sp.Eq(collapsed, 1)))
         claim(WRONG, why, rule + "; the chain goes on to a value that needs an axis of size 1")
+    elif (premise := _premised(au, stated[k:])) is not None:
+        claim(CERTIFIED, said, rule + "; " + premise)
+        au.totals.append((line.number, expected, "flops"))
     else:
         claim(UNCHECKED, None, rule + "; the chain goes on to a value equal only under a premise not stated")
+
+
+def _premised(au, chain: list) -> str | None:
+    """How the rest of a chain follows from its first member under a premise the text states
+    (``12BTSNH = 12BT^2NH`` where it says "T and S are the same"): said with its line, or None.
+    Every later member must then be equal to the first with the one letter put for the other."""
+    if au is None:
+        return None
+    pair = letters.equal_lengths(chain[0], chain[1])
+    if pair is None or any(sp.expand(chain[0].xreplace({pair[0]: pair[1]}) - m) != 0 for m in chain[1:]):
+        return None
+    where = letters.stated_equal(au.doc, *pair)
+    if where is None:
+        return None
+    return f"the chain goes on with {pair[0]} = {pair[1]}, as line {where[0]} states: \"{where[1][:80]}\""
 
 
 #: Words that make an axis of size 1: one token, one sequence, no batching.

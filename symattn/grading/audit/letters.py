@@ -139,6 +139,36 @@ def verdict(values: list[sp.Expr]) -> tuple[str, int]:
     return ("agree" if compared else "none"), -1
 
 
+def equal_lengths(a: sp.Expr, b: sp.Expr) -> tuple[sp.Symbol, sp.Symbol] | None:
+    """The two letters ``a`` and ``b`` differ by, when that is all (``12BTSNH`` and ``12BT^2NH``:
+    S for T): the pair (S, T) such that ``a`` with T for S is ``b``, or None."""
+    for x in a.free_symbols | b.free_symbols:
+        for y in a.free_symbols | b.free_symbols:
+            if x != y and sp.expand(a.xreplace({x: y}) - b) == 0:
+                return x, y
+    return None
+
+
+#: Where a text says two sizes are equal: ``S = T`` in its math, or "T and S are the same".
+_EQUAL_WORDS = r"(?:are|is)\s+(?:the\s+same|equal)(?!\s+(?:to|as)\b)"
+
+
+def stated_equal(doc, x: sp.Symbol, y: sp.Symbol) -> tuple[int, str] | None:
+    """The line where the text states ``x = y`` (``S = T``, ``T=S``, "T and S are the same"),
+    with the sentence that says it: the premise a claim equal only when they are rests on."""
+    a, b = re.escape(x.name), re.escape(y.name)
+    pairs = (rf"{a}\s*=\s*{b}", rf"{b}\s*=\s*{a}")
+    formula = re.compile(rf"⟨\s*(?:{'|'.join(pairs)})\s*⟩")
+    words = re.compile(rf"\b(?:{a}\s+and\s+{b}|{b}\s+and\s+{a})\s+{_EQUAL_WORDS}")
+    for line in doc.lines:
+        for pattern in (formula, words):
+            m = pattern.search(line.text)
+            if m is not None:
+                s, e = line.sentence_at(m.start())
+                return line.number, line.text[s:e].strip()
+    return None
+
+
 def approximate(a: sp.Expr, b: sp.Expr) -> str:
     """``a ≈ b`` between counts in the text's letters: "agree" when b is a with terms dropped
     of lower degree than b's least (``6ND + 2N ≈ 6ND``; ``(V + S)D ≈ VD`` drops SD, as large in

@@ -220,6 +220,8 @@ def _formula_reason(line: Line, spans: list[tuple[int, int]], introduction: str 
         return DEFINITION  # "... are treated as the logits which predict ...: ⟨p(x | ...) = Softmax z⟩"
     if _ENUMERATED.match(plain):
         return RANGE
+    if explained_after_where(line, plain, introduction):
+        return DEFINITION
     if _INDEX_VALUE.match(plain) and _ITEM_AFTER.match(line.text[e:]):
         return LABEL  # "the final, ⟨s = -1⟩ token": an index set to the value that names it
     try:
@@ -228,6 +230,19 @@ def _formula_reason(line: Line, spans: list[tuple[int, int]], introduction: str 
     except Exception:  # a formula calc does not read: a definition by its look alone
         why = DEFINITION if _defines_by_look(plain) else None
     return why if why and holds_in(line, s, e, why) else None
+
+
+#: A display introduced by "where" alone: it says what the names of the one before stand for.
+_WHERE = re.compile(r"(?:^|\n|[.:]\s+)where\s*:?\s*$", re.I)
+#: ``M^(1) = max_j Q * K_j^(1)``: a name (a letter, with an index or a superscript) and what it is.
+_NAMED = re.compile(r"^\s*[A-Za-z](?:[_^]\(?\w+\)?)*\s*=\s*[^=<>≤≥≈]*[A-Za-z][^=<>≤≥≈]*$")
+
+
+def explained_after_where(line: Line, plain: str, introduction: str) -> bool:
+    """A display after "where" alone that names what the one before uses: ``M^1 = max_j Q·K_j^1
+    and M^2 = max_j Q·K_j^2``, each part a name set equal to a formula in letters."""
+    parts = re.split(r"\s+and\s+", plain.strip().rstrip(".,;"))
+    return line.kind == "math" and bool(_WHERE.search(introduction)) and all(_NAMED.match(p) for p in parts)
 
 
 def posed(line: Line, start: int) -> bool:

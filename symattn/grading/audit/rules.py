@@ -39,10 +39,12 @@ from . import (
     contractions,
     cost,
     counts,
+    gradients,
     heads,
     identities,
     indices,
     instances,
+    intensity,
     letters,
     magnitudes,
     meaning,
@@ -56,6 +58,7 @@ from . import (
     restated,
     scaling,
     shapes,
+    sharding,
     shares,
     slices,
     sums,
@@ -147,6 +150,10 @@ RULES = (
     training.size_claims,
     training.trend_claims,
     training.remat_claims,
+    training.thumb_claims,
+    training.restated_totals,
+    gradients.gradient_claims,
+    sharding.sharded_claims,
     slices.slice_claims,
     slices.shift_claims,
     normalising.divisor_claims,
@@ -225,6 +232,8 @@ class Auditor:
         #: Spans of lines not read yet that a claim made on an earlier line holds (its condition
         #: wrapped onto the next line): covered when that line is read.
         self.ahead: dict[int, list[tuple[int, int]]] = {}
+        #: Totals the audit certified in the text's letters: (line, value, what they count), in order.
+        self.totals: list[tuple[int, sp.Expr, str]] = []
         self._premise_spans: list[tuple[int, int]] = []  # the line's relations: premises
         self._by_number: dict[int, list[Line]] | None = None
         #: The name the chain being read defines (its first member), if it defines one.
@@ -295,6 +304,7 @@ class Auditor:
             attempt(indices.index_claims, self, line, add, covered)
             attempt(words.parity, self, line, add, covered)  # "even (i mod 2 = 0)": not a value
             attempt(words.chunk_sums, self, line, add, covered)  # a chunk's sum and its own max
+            attempt(words.chunk_combination, self, line, add, covered)  # chunks' sums rescaled, added
             # a relation simplified into another is one claim, before either is read alone
             attempt(instances.simplified_claims, self, line, add, covered)
             # a bound said with a share that dominates: before a chain reads it as an inequality
@@ -304,6 +314,8 @@ class Auditor:
             attempt(sums.sum_claims, self, line, add, covered)  # identities of sums, written out
             # q·k divided by √d (or, wrongly, by d): before a chain reads the formula as a value
             attempt(scaling.scale_claims, self, line, add, covered)
+            # bytes, FLOPs and their quotient from the displays before: before a chain reads them
+            attempt(intensity.intensity_claims, self, line, add, covered)
             for start, end, members, relations in self._chains(line, add, covered):
                 if not inside(covered, start, end):
                     attempt(self._chain, line, start, end, members, relations, add)
@@ -600,6 +612,9 @@ class Auditor:
         if not compared:
             posed = notclaims.posed(line, start)
             why_not = notclaims.CONDITION if posed else notclaims.formula_reason(members, relations)
+            formula = line.text[start:end].strip("⟨⟩")
+            if why_not is None and notclaims.explained_after_where(line, formula, self.previous_block(line)):
+                why_not = notclaims.DEFINITION  # "where" ⟨M^1 = max_j Q·K_j^1 and ...⟩: names explained
         if why_not and notclaims.holds_in(line, start, end, why_not):
             found = [Claim(c.line, c.text, NOT_A_CLAIM, None, why_not, c.spans) for c in found]
         elif not compared:

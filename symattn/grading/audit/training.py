@@ -13,8 +13,10 @@ FLOPs restates it row by row:
 A reader divides: 18BTDF is 6 · BT · 3DF, BT tokens (what a matmul row's FLOPs over 6 times its
 parameters give, where they are the axes of an array the text writes, less one: A[B, T, D]).
 A row is certified at 6 per parameter per token and wrong at another number (a vocab row of
-12BTDV beside DV parameters is twice the 6BTDV the rule gives); a row with other letters left
-over (attention's dot products, which hold no parameters; experts) is not read.
+12BTDV beside DV parameters is twice the 6BTDV the rule gives). A term that holds no parameters
+(attention's dot products, 12BT^2NH) must be a total the audit certified before (the dot
+products' own table), equal as it stands or with one length for the other where the text says
+they are the same; a row with letters left over otherwise (experts) is not read.
 
 Read only for a table whose header names parameters and training FLOPs, for rows named as
 matmul blocks (an MLP, attention, the vocabulary's one matrix, a projection; "Other" rows and
@@ -25,7 +27,8 @@ The same module reads what follows from such counts: the size an array's shape g
 array of size [2, S, L, K, H] ... the total size of the cache in int8 is 2SLKH"), a share that
 "becomes dominant once T>8D" after the ratio it is of, a block that "dominates the FLOPs budget
 as long as T < 8D" after such a table, how the share moves as the MLP grows, and the FLOPs of
-recomputing the forward pass (6ND to 8ND).
+recomputing the forward pass (6ND to 8ND), the rule of thumb in words ("6 · num params · num
+tokens" in training, 2 in a forward pass), and a total stated again ("2·S·L·N·H per cache").
 """
 
 from __future__ import annotations
@@ -69,20 +72,48 @@ def training_claims(au: AuditContext, line: Line, add: Callable, covered: list) 
         params.is_Mul and len(params.free_symbols) == 2 and params.as_coeff_Mul()[0] == 1
     ):
         return  # a vocabulary row holds one matrix (an untied embedding adds a lookup, no FLOPs)
-    factor = sp.simplify(flops / (tokens * params))
-    if not factor.is_number:
+    matmuls, rest = _split(flops, tokens * params)
+    if matmuls == 0:
         return  # other letters left over (the dot products, experts): another count, not read
+    total = _total_before(au, line, rest) if rest != 0 else None
+    if rest != 0 and total is None:
+        return  # a term that is no product's and no total the text computed: not read
+    factor = sp.simplify(matmuls / (tokens * params))
     ok = factor == 6
     rule = 6 * tokens * params
     said = Said("6 · ", Math(tokens), " tokens · ", Math(params), " parameters = ", Math(rule))
     if not ok:
         said += Said(f", not {factor} per parameter per token")
+    if total is not None:
+        said += Said(", plus ", Math(rest), f", the total of line {total[0]}{total[1]}")
     spans = [(start, start + len(cells[flops_at]))]
     at = line.text.find(cells[params_at])
     if at >= 0:  # the row's parameters are the claim's too
         spans.append((at, at + len(cells[params_at])))
     text = f"{cells[params_at]} | {cells[flops_at]}"
     add(Claim.judged(line.number, text, ok, said, RULE, spans))
+
+
+def _split(flops: sp.Expr, per: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """``flops`` as the terms that are a number of times ``per`` (the products' FLOPs) and the
+    rest (``24BTDNH + 12BT^2NH`` over ``BT·4DNH``: 24BTDNH, and 12BT^2NH)."""
+    terms = sp.Add.make_args(sp.expand(flops))
+    ours = [t for t in terms if sp.simplify(t / per).is_number]
+    return sp.Add(*ours), sp.Add(*(t for t in terms if t not in ours))
+
+
+def _total_before(au: AuditContext, line: Line, rest: sp.Expr) -> tuple[int, str] | None:
+    """The latest total the audit certified before ``line`` that ``rest`` is (its line, and the
+    premise that makes them equal, "with S = T", where the text states one), or None."""
+    for at, total, _what in reversed(au.totals):
+        if at >= line.number:
+            continue
+        if sp.expand(total - rest) == 0:
+            return at, ""
+        pair = letters.equal_lengths(total, rest)
+        if pair is not None and letters.stated_equal(au.doc, *pair) is not None:
+            return at, f", with {pair[0]} = {pair[1]} as the text states"
+    return None
 
 
 #: A cell that counts otherwise: an O-class, experts (active or in all), a count per token.
@@ -201,6 +232,8 @@ def size_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> N
             ):
                 spans.append(why.span("n"))  # "where the 2 accounts for the keys and values"
         add(Claim.judged(line.number, line.text[start:end], ok, said, SIZE_RULE, spans))
+        if ok:
+            au.totals.append((line.number, count, total.group("what").split()[-1].lower()))
 
 
 DOMINANT_RULE = (
@@ -397,3 +430,84 @@ def remat_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
         ok = sp.expand(after - expected) == 0
         said = Said(Math(before), " + ", Math(before / 3), " (the forward pass again) = ", Math(expected))
         add(Claim.judged(line.number, m.group(0), ok, said, REMAT_RULE, [(a + m.start(), a + m.end())]))
+
+
+THUMB_RULE = (
+    "training FLOPs: 6 per parameter per token (a multiply and an add forward, twice that backward); "
+    "2 per parameter per token in a forward pass or at inference"
+)
+#: Parameters and tokens named in words, as the rule of thumb writes them (num_params, num tokens).
+_PARAMS_NAME = r"num_?p_?ar(?:am|ameter)s|n_?params|param(?:eter)?_?count"
+_TOKENS_NAME = r"num_?t_?okens|n_?tokens|token_?count"
+#: ``6 * num_params * num_tokens``, ``6 * num_parameters`` (per token), in either order.
+_THUMB = re.compile(
+    rf"^\s*(?P<c>\d+)\s*\*\s*(?:(?P<p>{_PARAMS_NAME})(?:\s*\*\s*(?P<t>{_TOKENS_NAME}))?"
+    rf"|(?P<t2>{_TOKENS_NAME})\s*\*\s*(?P<p2>{_PARAMS_NAME}))\s*$",
+    re.I,
+)
+_TRAINING_WORDS = re.compile(r"\btrain(?:ing|ed)?\b", re.I)
+_FORWARD_WORDS = re.compile(r"\b(?:inference|forward\s+pass|forward-only|generation)\b", re.I)
+
+
+def thumb_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """The rule of thumb in words, ``6 · num params · num tokens`` for training (or ``6 · num
+    params`` per token): its number against 6, or 2 where the sentence speaks only of a forward
+    pass or inference. A sentence that speaks of both, or of neither, is not read."""
+    for _tex, plain, start, end in line.formulas:
+        m = _THUMB.match(plain)
+        if m is None or inside(covered, start, end):
+            continue
+        a, b = line.sentence_at(start)
+        per_token = re.search(r"\b(?:each|every|per)\s+token\b", line.text[a:b], re.I)
+        if not (m.group("t") or m.group("t2") or per_token):
+            continue  # c · num params, not said per token: another count
+        while a > 1 and line.text[:a].rstrip().endswith(":"):
+            a = line.sentence_at(len(line.text[:a].rstrip()) - 1)[0]  # "... during training: each token ..."
+        words = re.sub(r"⟨[^⟩]*⟩", " ", line.text[a:b])
+        training, forward = bool(_TRAINING_WORDS.search(words)), bool(_FORWARD_WORDS.search(words))
+        if training == forward:
+            continue
+        expected = 6 if training else 2
+        stated = int(m.group("c"))
+        said = Said(f"{expected} FLOPs per parameter per token {'in training' if training else 'forward'}")
+        if stated != expected:
+            said += Said(f", not {stated}")
+        ok = stated == expected
+        add(Claim.judged(line.number, line.text[start:end], ok, said, THUMB_RULE, [(start, end)]))
+
+
+RESTATED_RULE = (
+    "a total the text computed before, stated again (equal, or equal by an equality the text states)"
+)
+
+
+def restated_totals(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """A lone formula in letters that states again a total certified before, of the thing its
+    sentence names ("our KV caches are roughly 2·S·L·N·H per cache" after "the total size of the
+    cache in int8 is 2SLKH"): certified when equal, or equal with one letter put for another as
+    the text says they are ("N and K are the same"). A formula equal to none is not read here."""
+    for _tex, plain, start, end in line.formulas:
+        if inside(covered, start, end) or re.search(r"[=<>≈≤≥]", plain):
+            continue
+        try:
+            stated = letters.read(plain.strip())
+        except (TypeError, ValueError, ZeroDivisionError):
+            continue
+        if not isinstance(stated, sp.Expr) or len(stated.free_symbols) < 2:
+            continue
+        words = line.text[slice(*line.sentence_at(start))].lower()
+        for at, total, what in reversed(au.totals):
+            if at >= line.number or not re.search(rf"\b{re.escape(what)}(?:e?s)?\b", words):
+                continue
+            if sp.expand(stated - total) == 0:
+                said = Said(Math(total), f", the total of line {at}")
+            elif (pair := letters.equal_lengths(total, stated)) and (
+                where := letters.stated_equal(au.doc, *pair)
+            ):
+                said = Said(
+                    Math(total), f", the total of line {at}, with {pair[0]} = {pair[1]} (line {where[0]})"
+                )
+            else:
+                continue
+            add(Claim.judged(line.number, line.text[start:end], True, said, RESTATED_RULE, [(start, end)]))
+            break

@@ -921,3 +921,51 @@ def chunk_sums(au: AuditContext, line: Line, add: Callable, covered: list) -> No
             f"the maximum over chunk {m.group('c')} itself: rescaling by exp(M^c − M) needs each chunk's own"
         )
         add(Claim.judged(line.number, line.text[start:end], own, said, LOCAL_RULE, [(start, end)]))
+
+
+#: ``L^(text)(combined) = exp(M^(1) - max(M^(1), M^(2))) * L^(1) + exp(M^(2) - ...) * L^(2)``.
+_COMBINED = re.compile(r"^\s*(?P<name>[A-Za-z]\w*)\^\(?[^=]*?\)?\s*=\s*(?P<terms>exp\s*\(.*)$")
+_TERM = re.compile(
+    r"^\s*exp\s*\(\s*M\^\(?(?P<a>\w+)\)?\s*-\s*max\s*\(\s*M\^\(?(?P<p>\w+)\)?\s*,\s*M\^\(?(?P<q>\w+)\)?\s*\)\s*\)"
+    r"\s*\*?\s*(?P<sum>[A-Za-z])\^\(?(?P<b>\w+)\)?\s*$"
+)
+COMBINED_RULE = (
+    "softmax in chunks: with L^c = ∑_(i in c) exp(s_i − M^c), exp(M^1 − M) L^1 + exp(M^2 − M) L^2 = "
+    "∑_i exp(s_i − M) over both chunks, M = max(M^1, M^2) (SymPy, three scores a chunk)"
+)
+
+
+def chunk_combination(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    """Two chunks' local sums combined into the whole's, each rescaled by exp(M^c − max(M^1, M^2)):
+    the sum of the terms as written, with L^c each chunk's own local sum (the text's earlier
+    lines, checked on their own by :func:`chunk_sums`), against the sum over both chunks; a term
+    that rescales one chunk's sum by another's maximum, or leaves a chunk out, is wrong."""
+    for _tex, plain, start, end in line.formulas:
+        m = _COMBINED.match(plain.strip().rstrip(".,;"))
+        if m is None or inside(covered, start, end):
+            continue
+        terms = [_TERM.match(t) for t in re.split(r"\s\+\s", m.group("terms"))]
+        if len(terms) < 2 or not all(terms) or len({t.group("sum") for t in terms}) != 1:
+            continue
+        chunks = {t.group(k) for t in terms for k in ("p", "q")}
+        if not all({t.group("p"), t.group("q")} == chunks for t in terms):
+            continue  # each term's maximum must be over the same chunks' maxima
+        ok = _combination_holds([(t.group("a"), t.group("b")) for t in terms], sorted(chunks))
+        said = Said("the sum over all the chunks' scores of exp(s − max(M^1, M^2))")
+        if not ok:
+            said += Said(": each chunk's sum must be rescaled by its own maximum, every chunk once")
+        add(Claim.judged(line.number, line.text[start:end], ok, said, COMBINED_RULE, [(start, end)]))
+
+
+def _combination_holds(terms: list[tuple[str, str]], chunks: list[str]) -> bool:
+    """exp(M^a − M) L^b summed over ``terms`` equals ∑ exp(s − M) over every chunk, with three
+    symbolic scores a chunk and L^c = ∑ exp(s − M^c) (SymPy: the difference expands to zero)."""
+    big = sp.Symbol("M", real=True)
+    maxima = {c: sp.Symbol(f"M_{c}", real=True) for c in chunks}
+    scores = {c: sp.symbols(f"s_{c}_1:4", real=True) for c in chunks}
+    local = {c: sum(sp.exp(s - maxima[c]) for s in scores[c]) for c in chunks}
+    if any(a not in maxima or b not in local for a, b in terms):
+        return False
+    written = sum(sp.exp(maxima[a] - big) * local[b] for a, b in terms)
+    whole = sum(sp.exp(s - big) for c in chunks for s in scores[c])
+    return sp.expand(sp.powsimp(sp.expand(written - whole))) == 0

@@ -260,3 +260,25 @@ def test_a_total_that_goes_on_by_dropping_an_axis_is_flagged():
     got = [(c.line, c.verdict, c.value) for c in audit.claims if c.line == 15 and "contraction" in c.rule]
     assert (15, "wrong", "18*B*D*T equals 18*B*D*F*T only if F = 1") in got
     assert [v for _, v, _ in got].count("wrong") == 1  # the parameters' total, 3DF, stays certified
+
+
+def test_a_total_that_goes_on_under_a_premise_the_text_states_is_certified():
+    """The scaling book's "≈ 12BTSNH = 12BT^2NH" after "With self-attention, T and S are the same"."""
+    table = (
+        "$$\n\\begin{array}{cc}\n\\textrm{operation} & \\textrm{train FLOPs} \\\\\n\\hline \\\\\n"
+        "Q[B, T, N, H] \\cdot K[B, S, N, H] & 6BTSNH \\\\\n"
+        "P[B, T, S, N] \\cdot V[B, S, N, H] & 6BTSNH \\\\\n\\hline \\\\\n"
+        "& \\approx 12BTSNH = 12BT^2NH \\\\\n\\end{array}\n$$\n"
+    )
+
+    def total(text: str) -> tuple[str, str]:
+        (claim,) = [c for c in audit_module(read_source(text)).claims if "a total of 2 rows" in c.rule]
+        return claim.verdict, claim.rule
+
+    assert total(table)[0] == "unchecked"
+    premise = "With self-attention, T and S are the same."
+    verdict, rule = total(premise + "\n\n" + table)
+    assert verdict == "certified" and rule.endswith(f'as line 1 states: "{premise}"')
+    assert total("In self-attention $S = T$.\n\n" + table)[0] == "certified"  # a relation assumed
+    # a stated equality of other letters is no premise of this chain
+    assert total("With MHA, N and K are the same.\n\n" + table)[0] == "unchecked"

@@ -714,6 +714,17 @@ def test_a_chunks_local_sum_subtracts_its_own_maximum():
         return [(c.line, c.verdict) for c in audit_claims(text) if c.rule.startswith("softmax in chunks")]
 
     assert claims(sums + combined) == [(1, "certified"), (3, "wrong")]
+    # the combination itself, with each chunk's sum rescaled by its own maximum (SymPy)
+    named = combined.replace("$$L = ", "$$L^{combined} = ")
+    assert claims(sums + named) == [(1, "certified"), (3, "wrong"), (5, "certified")]
+    swapped = named.replace("(M^1 - \\max", "(M^2 - \\max", 1).replace(
+        "(M^2 - \\max(M^1, M^2)) L^2", "(M^1 - \\max(M^1, M^2)) L^2"
+    )
+    assert claims(sums + swapped)[-1] == (5, "wrong")
+    assert claims(sums + named.replace(" + \\exp(M^2 - \\max(M^1, M^2)) L^2", ""))[-1] == (
+        3,
+        "wrong",
+    )  # one chunk: not read
     # one shared maximum, no rescaling: L^1 + L^2 is exact (a hostile review's case)
     assert claims(sums) == []
 

@@ -79,6 +79,11 @@ SET_APART = {
         "$$p(x_{b(s+1)} = v | x_{bs}, x_{b(s-1)}, \\ldots, x_{b0}) = \\mathrm{Softmax}_v z_{bsv}$$",
         notclaims.DEFINITION,
     ),
+    "names explained after where": (
+        "Each chunk's sum is rescaled by its maximum.\n\nwhere\n\n"
+        "$$M^1 = \\max_j Q \\cdot K_j^1 \\text{ and } M^2 = \\max_j Q \\cdot K_j^2$$",
+        notclaims.DEFINITION,
+    ),
 }
 
 #: Sentences like those above that also conclude, compare, count or state an expectation.
@@ -133,6 +138,8 @@ STILL_CLAIMS = {
     "a probability not after a model's logits": (
         "By Bayes, $p(a | b) = p(b | a) p(a) / p(b)$ with $p(b) = 0.5$."
     ),
+    # after "where", a figure is a given or a claim, not a name explained
+    "a value after where": "The cost is\n\n$$C = 2NPM$$\n\nwhere\n\n$$N = 4 \\cdot 8 = 33$$",
     # what solving an equation yields is the claim; the equation is part of it
     "an equation solved": "Solving $\\frac{\\delta L}{\\delta q(x)} = 0$ yields $q(x) = 2 p(x)$.",
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from symattn.grading.audit.keys import audit_claims
-from symattn.grading.audit.training import DOMINANT_RULE, RULE, SIZE_RULE
+from symattn.grading.audit.training import DOMINANT_RULE, RESTATED_RULE, RULE, SIZE_RULE, THUMB_RULE
 
 TABLE = (
     "The activations are $A[B, T, D]$, and the dot products cost $$\\approx 12BTSNH = 12BT^2NH$$ in "
@@ -55,6 +55,79 @@ def test_an_arrays_size_is_the_product_of_its_shape_in_the_types_bytes():
     assert _verdicts(SIZE.replace("$2SLKH$", "$SLKH$"), SIZE_RULE) == ["wrong"]
     assert _verdicts(SIZE.replace("in int8", "in bf16"), SIZE_RULE) == ["wrong"]
     assert _verdicts(SIZE.replace("in int8 is $2SLKH$", "in bf16 is $4SLKH$"), SIZE_RULE) == ["certified"]
+
+
+#: The dot products' own table (the scaling book's), its total certified before the summary.
+DOT_PRODUCTS = (
+    "With self-attention, T and S are the same.\n\n"
+    "$$\n\\begin{array}{cc}\n\\textrm{operation} & \\textrm{train FLOPs} \\\\\n\\hline \\\\\n"
+    "Q[B, T, N, H] \\cdot K[B, S, N, H] & 6BTSNH \\\\\n"
+    "P[B, T, S, N] \\cdot V[B, S, N, H] & 6BTSNH \\\\\n\\hline \\\\\n"
+    "& \\approx 12BTSNH = 12BT^2NH \\\\\n\\end{array}\n$$\n\n"
+)
+
+
+def test_a_row_that_adds_the_dot_products_total_is_read():
+    """24BTDNH is 6 · BT · 4DNH; 12BT²NH is the dot products' 12BTSNH with S = T, as stated."""
+    text = DOT_PRODUCTS + TABLE
+    assert _verdicts(text, RULE) == ["certified"] * 3
+    said = [c.value for c in audit_claims(text) if c.rule == RULE][1]
+    assert said.endswith("plus 12*B*H*N*T^2, the total of line 10, with S = T as the text states")
+    assert _verdicts(text.replace("| 24BTDNH", "| 12BTDNH"), RULE) == ["certified", "wrong", "certified"]
+    # a term that is no total certified before (T³), or lengths the text never says are equal
+    assert _verdicts(text.replace("12BT<sup>2</sup>NH |", "12BT<sup>3</sup>NH |"), RULE) == ["certified"] * 2
+    unstated = text.replace("With self-attention, T and S are the same.", "")
+    assert _verdicts(unstated, RULE) == ["certified"] * 2
+
+
+@pytest.mark.parametrize(
+    ("sentence", "verdicts"),
+    [
+        (
+            "The FLOPs during training are about $6 \\cdot \\text{num_params} \\cdot \\text{num_tokens}$.",
+            ["certified"],
+        ),
+        (
+            "The FLOPs during training are about $4 \\cdot \\text{num_params} \\cdot \\text{num_tokens}$.",
+            ["wrong"],
+        ),
+        (
+            "At inference the forward pass costs $2 \\cdot \\text{num_params} \\cdot \\text{num_tokens}$.",
+            ["certified"],
+        ),
+        (
+            "At inference the forward pass costs $6 \\cdot \\text{num_params} \\cdot \\text{num_tokens}$.",
+            ["wrong"],
+        ),
+        ("During training: each token requires $6 * \\text{num parameters}$ FLOPs.", ["certified"]),
+        (
+            "Training and inference cost $6 \\cdot \\text{num_params} \\cdot \\text{num_tokens}$.",
+            [],
+        ),  # which?
+        ("During training the weights hold $6 * \\text{num parameters}$ bytes.", []),  # not per token
+    ],
+)
+def test_the_rule_of_thumb_in_words(sentence, verdicts):
+    assert _verdicts(sentence + "\n", THUMB_RULE) == verdicts
+
+
+def test_a_total_stated_again_is_certified_with_the_equality_the_text_states():
+    again = (
+        "\n\nDuring inference, our KV caches are roughly $2 \\cdot S \\cdot L \\cdot N \\cdot H$ per cache.\n"
+    )
+    same = "\n\nWith multi-head attention, N and K are the same.\n"
+    assert _verdicts(SIZE + same + again, RESTATED_RULE) == ["certified"]
+    assert _verdicts(SIZE + again, RESTATED_RULE) == []  # no equality stated: not read
+    assert (
+        _verdicts(SIZE + same + again.replace("2 \\cdot S", "4 \\cdot S"), RESTATED_RULE) == []
+    )  # never wrong
+    assert (
+        _verdicts(
+            SIZE + same + again.replace("KV caches are", "weights are").replace("per cache", "per layer"),
+            RESTATED_RULE,
+        )
+        == []
+    )  # another thing
 
 
 RATIO = (
