@@ -398,7 +398,7 @@ def _premised(au, chain: list) -> str | None:
     where = letters.stated_equal(au.doc, *pair)
     if where is None:
         return None
-    return f"the chain goes on with {pair[0]} = {pair[1]}, as line {where[0]} states: \"{where[1][:80]}\""
+    return f'the chain goes on with {pair[0]} = {pair[1]}, as line {where[0]} states: "{where[1][:80]}"'
 
 
 #: Words that make an axis of size 1: one token, one sequence, no batching.

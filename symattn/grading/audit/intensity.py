@@ -217,13 +217,18 @@ def _setting(au: AuditContext, line: Line) -> Setting | None:
         if not displays:
             continue  # a sentence after the displays, before this one
         typed = _TYPE.search(x.text)
-        if typed is None:
-            return None
+        if typed is None or len(_sizes(x.text + " " + line.text)) != 1:
+            return None  # no type named, or more than one: which array is in which is not read
         setting = Setting(_BYTES[typed.group("t").lower()])
         for d in reversed(displays):
             _learn(setting, clean(d.formulas[0][0]) if d.formulas else "")
         return setting if setting.flops != 0 else None
     return None
+
+
+def _sizes(text: str) -> set[int]:
+    """The bytes per entry of every type the text names ("bf16 ... int8": {2, 1})."""
+    return {_BYTES[m.group(0).lower()] for m in re.finditer(r"\b(?:" + "|".join(_BYTES) + r")\b", text, re.I)}
 
 
 def _learn(setting: Setting, tex: str) -> None:

@@ -41,7 +41,7 @@ _ARRAY = re.compile(r"(?<![\w])([A-Z])\[(?P<axes>[A-Za-z](?:_[A-Za-z])?(?:\s*,\s
 _MESH = re.compile(r"\{\s*(?:[‘'\"’]?[A-Z][‘'\"’]?\s*:\s*\d+\s*,?\s*)+\}")
 #: What a sentence counts, by its words before the formula.
 _KINDS = (
-    ("theory", re.compile(r"\btheoretical\b", re.I)),
+    ("theory", re.compile(r"\btheoretical\b|\bunsharded\b", re.I)),
     (
         "device",
         re.compile(r"\bper[- ]device\b|\beach\s+(?:device|TPU|GPU|chip)\b|\bper\s+(?:TPU|GPU|chip)\b", re.I),
@@ -49,12 +49,19 @@ _KINDS = (
     ("total", re.compile(r"\btotal\b", re.I)),
 )
 
+#: What a formula after "than" is, in the words after it: "⟨2BDF⟩ FLOPs of the unsharded matmul".
+_THAN_AFTER = re.compile(r"\s*(?:FLOPs\s+)?(?:of\s+)?(?:the\s+|an?\s+)?(theoretical|unsharded)\b", re.I)
+
 
 @dataclass(frozen=True)
 class Sharded:
     line: int
     arrays: tuple[tuple[tuple[str, str | None], ...], ...]  # each axis with its mesh axis (or None)
     mesh: tuple[str, ...]
+
+    def axes(self) -> set[sp.Symbol]:
+        """The letters of the arrays' axes (not of the mesh)."""
+        return {_letter(axis) for array in self.arrays for axis, _ in array}
 
     def flops(self, kind: str) -> sp.Expr:
         axes: dict[str, str | None] = {}
@@ -80,6 +87,9 @@ def _letter(name: str) -> sp.Expr:
 
 
 def sharded_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
+    here = next((q for q in au.doc.once("sharded matmuls", _questions) if q.line == line.number), None)
+    if here is not None and (mesh := _MESH.search(line.text)):
+        covered.append(mesh.span())  # the mesh's sizes: the question's givens, not claims
     question = next((q for q in au.doc.once("sharded matmuls", _questions) if q.line < line.number), None)
     if question is None or line.number - question.line > 6:
         return
@@ -87,19 +97,32 @@ def sharded_claims(au: AuditContext, line: Line, add: Callable, covered: list) -
         if inside(covered, start, end):
             continue
         a, _ = line.sentence_at(start)
-        before = re.sub(r"⟨[^⟩]*⟩", " ", line.text[a:start])
-        if re.match(r"\s*total\s+FLOPs\b", line.text[end:]):  # "meaning ⟨2BDFZ⟩ total FLOPs"
-            before = "total"
-        kind = next((k for k, pattern in _KINDS if pattern.search(before)), None)
+        before = re.sub(r"⟨[^⟩]*⟩", " X ", line.text[a:start])
+        if re.search(r"\bnot\s+(?:\w+\s+){0,2}X?\s*$|\bof\s+the\s*$", before, re.I):
+            continue  # "not 2BDF but ...", "1/(XY) of the 2BDF ...": not what the sentence says it is
+        after = re.match(r"\s*(theoretical|total|unsharded)\s+FLOPs\b", line.text[end:], re.I)
+        if re.search(
+            r"\bthan(?:\s+the)?\s*$", before, re.I
+        ):  # "smaller than the ⟨2BDF⟩ FLOPs of the unsharded"
+            after, before = _THAN_AFTER.match(line.text[end:]), ""
+        # the word nearest the formula names it: "meaning ⟨2BDFZ⟩ total FLOPs", "the total per-device is"
+        found = [(m.start(), k) for k, pattern in _KINDS for m in pattern.finditer(before)]
+        kind = (
+            next(k for k, p in _KINDS if p.match(after.group(1)))
+            if after
+            else max(found)[1]
+            if found
+            else None
+        )
         if kind is None:
             continue
         try:
             stated = letters.read(plain.strip())
         except (TypeError, ValueError, ZeroDivisionError):
             continue
-        if not isinstance(stated, sp.Expr) or not stated.free_symbols:
-            continue
         expected = question.flops(kind)
+        if not isinstance(stated, sp.Expr) or not question.axes() <= stated.free_symbols:
+            continue  # a factor (X·Y, 1/(XY)) or another count: not the FLOPs of the product
         ok = sp.simplify(stated - expected) == 0
         what = {"theory": "unsharded", "device": "per device", "total": "over all devices"}[kind]
         add(

@@ -79,13 +79,15 @@ def training_claims(au: AuditContext, line: Line, add: Callable, covered: list) 
     if rest != 0 and total is None:
         return  # a term that is no product's and no total the text computed: not read
     factor = sp.simplify(matmuls / (tokens * params))
-    ok = factor == 6
+    ok = factor == 6 and (total is None or total[2] == 1)
     rule = 6 * tokens * params
     said = Said("6 · ", Math(tokens), " tokens · ", Math(params), " parameters = ", Math(rule))
-    if not ok:
+    if factor != 6:
         said += Said(f", not {factor} per parameter per token")
     if total is not None:
-        said += Said(", plus ", Math(rest), f", the total of line {total[0]}{total[1]}")
+        said += Said(", plus ", Math(total[3]), f", the total of line {total[0]}{total[1]}")
+        if total[2] != 1:
+            said += Said(", not ", Math(rest))
     spans = [(start, start + len(cells[flops_at]))]
     at = line.text.find(cells[params_at])
     if at >= 0:  # the row's parameters are the claim's too
@@ -102,17 +104,33 @@ def _split(flops: sp.Expr, per: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     return sp.Add(*ours), sp.Add(*(t for t in terms if t not in ours))
 
 
-def _total_before(au: AuditContext, line: Line, rest: sp.Expr) -> tuple[int, str] | None:
-    """The latest total the audit certified before ``line`` that ``rest`` is (its line, and the
-    premise that makes them equal, "with S = T", where the text states one), or None."""
+def _total_before(au: AuditContext, line: Line, rest: sp.Expr) -> tuple[int, str, sp.Expr, sp.Expr] | None:
+    """The latest total the audit certified before ``line`` that ``rest`` is, or is a number of
+    times (a slip in the coefficient): its line, the premise that makes the letters agree ("with
+    S = T", where the text states one), ``rest`` over it, and it as ``rest``'s letters write it."""
     for at, total, _what in reversed(au.totals):
         if at >= line.number:
             continue
-        if sp.expand(total - rest) == 0:
-            return at, ""
-        pair = letters.equal_lengths(total, rest)
+        pair = _proportional_by(total, rest) if total.free_symbols != rest.free_symbols else None
+        premise = ""
         if pair is not None and letters.stated_equal(au.doc, *pair) is not None:
-            return at, f", with {pair[0]} = {pair[1]} as the text states"
+            total, premise = (
+                total.xreplace({pair[0]: pair[1]}),
+                f", with {pair[0]} = {pair[1]} as the text states",
+            )
+        ratio = sp.simplify(rest / total)
+        if ratio.is_number and ratio.is_positive:
+            return at, premise, ratio, total
+    return None
+
+
+def _proportional_by(a: sp.Expr, b: sp.Expr) -> tuple[sp.Symbol, sp.Symbol] | None:
+    """The letters (x, y) such that ``a`` with y for x is a number of times ``b`` (12BTSNH and
+    6BT^2NH: S for T), or None."""
+    for x in a.free_symbols - b.free_symbols:
+        for y in b.free_symbols:
+            if sp.simplify(a.xreplace({x: y}) / b).is_number:
+                return x, y
     return None
 
 
@@ -434,7 +452,7 @@ def remat_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
 
 THUMB_RULE = (
     "training FLOPs: 6 per parameter per token (a multiply and an add forward, twice that backward); "
-    "2 per parameter per token in a forward pass or at inference"
+    "2 per parameter per token in a forward pass or at inference, 4 in the backward pass"
 )
 #: Parameters and tokens named in words, as the rule of thumb writes them (num_params, num tokens).
 _PARAMS_NAME = r"num_?p_?ar(?:am|ameter)s|n_?params|param(?:eter)?_?count"
@@ -465,11 +483,15 @@ def thumb_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> 
             a = line.sentence_at(len(line.text[:a].rstrip()) - 1)[0]  # "... during training: each token ..."
         words = re.sub(r"⟨[^⟩]*⟩", " ", line.text[a:b])
         training, forward = bool(_TRAINING_WORDS.search(words)), bool(_FORWARD_WORDS.search(words))
-        if training == forward:
-            continue
-        expected = 6 if training else 2
+        backward = bool(re.search(r"\bbackward\b|\bbackprop", words, re.I))
+        if backward and not forward:
+            expected, what = 4, "in the backward pass"
+        elif training != forward and not backward:
+            expected, what = (6, "in training") if training else (2, "forward")
+        else:
+            continue  # both passes named, or neither: which count is meant is not read
         stated = int(m.group("c"))
-        said = Said(f"{expected} FLOPs per parameter per token {'in training' if training else 'forward'}")
+        said = Said(f"{expected} FLOPs per parameter per token {what}")
         if stated != expected:
             said += Said(f", not {stated}")
         ok = stated == expected

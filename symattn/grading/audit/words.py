@@ -923,49 +923,123 @@ def chunk_sums(au: AuditContext, line: Line, add: Callable, covered: list) -> No
         add(Claim.judged(line.number, line.text[start:end], own, said, LOCAL_RULE, [(start, end)]))
 
 
-#: ``L^(text)(combined) = exp(M^(1) - max(M^(1), M^(2))) * L^(1) + exp(M^(2) - ...) * L^(2)``.
-_COMBINED = re.compile(r"^\s*(?P<name>[A-Za-z]\w*)\^\(?[^=]*?\)?\s*=\s*(?P<terms>exp\s*\(.*)$")
-_TERM = re.compile(
-    r"^\s*exp\s*\(\s*M\^\(?(?P<a>\w+)\)?\s*-\s*max\s*\(\s*M\^\(?(?P<p>\w+)\)?\s*,\s*M\^\(?(?P<q>\w+)\)?\s*\)\s*\)"
-    r"\s*\*?\s*(?P<sum>[A-Za-z])\^\(?(?P<b>\w+)\)?\s*$"
+#: ``L^(text)(combined) = exp(M^(1) - max(M^(1), M^(2))) * L^(1) + ...``: chunks' sums combined.
+_COMBINED = re.compile(
+    r"^\s*(?P<name>[A-Za-z]\w*)\^\(?(?:text\)?\(?)?(?:combined|total|new|full)\)?\s*=\s*(?P<rhs>.*\bL\^.*)$"
 )
+#: A chunk's maximum and its local sum, as the plain text writes them: ``M^(1)``, ``L^(2)``.
+_CHUNK_NAMES = re.compile(r"\b([ML])\^\(?(\d)\)?")
 COMBINED_RULE = (
-    "softmax in chunks: with L^c = ∑_(i in c) exp(s_i − M^c), exp(M^1 − M) L^1 + exp(M^2 − M) L^2 = "
-    "∑_i exp(s_i − M) over both chunks, M = max(M^1, M^2) (SymPy, three scores a chunk)"
+    "softmax in chunks: with L^c = ∑_(i in c) exp(s_i − M^c), the whole sum is ∑_i exp(s_i − M) over all "
+    "chunks, M = max_c M^c (SymPy, three symbolic scores a chunk; a difference confirmed with numbers)"
 )
 
 
 def chunk_combination(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
-    """Two chunks' local sums combined into the whole's, each rescaled by exp(M^c − max(M^1, M^2)):
-    the sum of the terms as written, with L^c each chunk's own local sum (the text's earlier
-    lines, checked on their own by :func:`chunk_sums`), against the sum over both chunks; a term
-    that rescales one chunk's sum by another's maximum, or leaves a chunk out, is wrong."""
+    """Chunks' local sums combined into the whole's (``L^combined = exp(M^1 − max(M^1, M^2)) L^1 +
+    ...``): the right side as written, each L^c its own chunk's local sum, against the sum over
+    every chunk of exp(s − max_c M^c). Proved by SymPy with three symbolic scores a chunk (the
+    whole's maximum a symbol of its own); called wrong only where numbers (whole scores, each
+    chunk in turn holding the largest, each M^c its chunk's true maximum) give another value. Read
+    only where the text defines no L^c otherwise (a sum less the whole's maximum M needs no
+    rescaling)."""
     for _tex, plain, start, end in line.formulas:
         m = _COMBINED.match(plain.strip().rstrip(".,;"))
         if m is None or inside(covered, start, end):
             continue
-        terms = [_TERM.match(t) for t in re.split(r"\s\+\s", m.group("terms"))]
-        if len(terms) < 2 or not all(terms) or len({t.group("sum") for t in terms}) != 1:
+        written = _chunk_expression(m.group("rhs"))
+        if written is None:
             continue
-        chunks = {t.group(k) for t in terms for k in ("p", "q")}
-        if not all({t.group("p"), t.group("q")} == chunks for t in terms):
-            continue  # each term's maximum must be over the same chunks' maxima
-        ok = _combination_holds([(t.group("a"), t.group("b")) for t in terms], sorted(chunks))
-        said = Said("the sum over all the chunks' scores of exp(s − max(M^1, M^2))")
-        if not ok:
-            said += Said(": each chunk's sum must be rescaled by its own maximum, every chunk once")
-        add(Claim.judged(line.number, line.text[start:end], ok, said, COMBINED_RULE, [(start, end)]))
+        chunks = sorted({int(c) for _, c in _CHUNK_NAMES.findall(m.group("rhs"))})
+        if len(chunks) < 2 or not _own_maxima(au, line, chunks):
+            continue
+        top = _largest_supposed(au, line, chunks)
+        if top == 0:
+            continue  # an order of the maxima is supposed, but not which is the largest
+        verdict = _combination(written, chunks, top)
+        if verdict is None:
+            continue
+        said = Said("the sum over all the chunks' scores of exp(s − max_c M^c)")
+        add(Claim.judged(line.number, line.text[start:end], verdict, said, COMBINED_RULE, [(start, end)]))
 
 
-def _combination_holds(terms: list[tuple[str, str]], chunks: list[str]) -> bool:
-    """exp(M^a − M) L^b summed over ``terms`` equals ∑ exp(s − M) over every chunk, with three
-    symbolic scores a chunk and L^c = ∑ exp(s − M^c) (SymPy: the difference expands to zero)."""
-    big = sp.Symbol("M", real=True)
+def _chunk_expression(rhs: str) -> sp.Expr | None:
+    """The right side in SymPy, when it holds only exp, max, min, the chunks' M^c and L^c,
+    numbers and arithmetic (anything else: None)."""
+    text = _CHUNK_NAMES.sub(lambda m: f"{m.group(1)}_{m.group(2)}", rhs)
+    text = re.sub(r"\bmax\s*\(", "Max(", re.sub(r"\bmin\s*\(", "Min(", text))
+    text = re.sub(r"(?<=[)\w])\s+(?=[A-Za-z(])", " * ", text)  # exp(...) L^(1): a product
+    names = set(re.findall(r"[A-Za-z_]\w*", text))
+    if not names <= {"exp", "Max", "Min"} | {f"{k}_{d}" for k in "ML" for d in "123456789"}:
+        return None
+    if not re.fullmatch(r"[\sA-Za-z_0-9()+\-*/,.]*", text):
+        return None
+    from sympy.parsing.sympy_parser import parse_expr
+
+    symbols = {n: sp.Symbol(n, real=True) for n in names if n[0] in "ML"}
+    try:
+        return parse_expr(text, local_dict={**symbols, "exp": sp.exp, "Max": sp.Max, "Min": sp.Min})
+    except (SyntaxError, TypeError, ValueError):
+        return None
+
+
+def _own_maxima(au: AuditContext, line: Line, chunks: list[int]) -> bool:
+    """No L^c is defined before ``line`` other than as a sum less a maximum over one chunk."""
+    for x in au.doc.lines:
+        if x.number >= line.number:
+            break
+        for _tex, plain, _s, _e in x.formulas:
+            d = re.match(r"^\s*L\^\(?(\d)\)?\s*=", plain)
+            if d and int(d.group(1)) in chunks and not _LOCAL_SUM.match(plain):
+                return False
+    return True
+
+
+def _largest_supposed(au: AuditContext, line: Line, chunks: list[int]) -> int | None:
+    """The chunk whose maximum the text supposes the largest just before ``line`` ("If M^1 ≥ M^2"):
+    its number; 0 when it supposes an order that names none; None when it supposes none."""
+    lines = [x for x in au.doc.lines if line.number - 8 <= x.number <= line.number]
+    text = " ".join(x.text for x in lines)
+    pairs = re.findall(r"M\^\(?(\d)\)?\s*(≥|>|>=|\\geq?|≤|<|<=|\\leq?)\s*M\^\(?(\d)\)?", text)
+    if not pairs:
+        return None
+    above = {}
+    for a, rel, b in pairs:
+        big, small = (a, b) if rel in ("≥", ">", ">=", "\\geq", "\\ge") else (b, a)
+        above.setdefault(int(big), set()).add(int(small))
+    top = [c for c in chunks if above.get(c, set()) >= set(chunks) - {c}]
+    return top[0] if len(top) == 1 else 0
+
+
+def _combination(written: sp.Expr, chunks: list[int], top: int | None = None) -> bool | None:
+    """True when ``written`` is the whole sum (SymPy), False when numbers show it is not, None
+    when neither could be shown. ``top``: the chunk whose maximum the text supposes the largest."""
     maxima = {c: sp.Symbol(f"M_{c}", real=True) for c in chunks}
+    sums = {c: sp.Symbol(f"L_{c}", real=True) for c in chunks}
     scores = {c: sp.symbols(f"s_{c}_1:4", real=True) for c in chunks}
-    local = {c: sum(sp.exp(s - maxima[c]) for s in scores[c]) for c in chunks}
-    if any(a not in maxima or b not in local for a, b in terms):
-        return False
-    written = sum(sp.exp(maxima[a] - big) * local[b] for a, b in terms)
-    whole = sum(sp.exp(s - big) for c in chunks for s in scores[c])
-    return sp.expand(sp.powsimp(sp.expand(written - whole))) == 0
+    whole = sp.Symbol("M", real=True)
+    local = {sums[c]: sum(sp.exp(s - maxima[c]) for s in scores[c]) for c in chunks}
+    biggest = sp.Max(*maxima.values())
+    left = written.xreplace(local).xreplace({biggest: whole})
+    if top is not None:  # the largest maximum is the top chunk's, as supposed
+        left = left.xreplace({whole: maxima[top]})
+        whole = maxima[top]
+    right = sum(sp.exp(s - whole) for c in chunks for s in scores[c])
+    if sp.expand(sp.powsimp(sp.expand(left - right))) == 0:
+        return True
+    # numbers: whole scores, each chunk in turn holding the largest; the maxima the chunks' own
+    for first in range(len(chunks)):
+        if top is not None and chunks[first] != top:
+            continue  # only the order the text supposes
+        values = {
+            s: sp.Integer((k + 1) * j + (4 * len(chunks) if k == first else 2 * k))  # chunks spread apart
+            for k, c in enumerate(chunks)
+            for j, s in enumerate(scores[c])
+        }
+        given = {maxima[c]: max(values[s] for s in scores[c]) for c in chunks}
+        point = {**values, **given, whole: max(given.values())}
+        a = sp.N(written.xreplace(local).xreplace(point), 30)
+        b = sp.N(right.xreplace(point), 30)
+        if abs(a - b) > sp.Float("1e-20") * abs(b):
+            return False
+    return None

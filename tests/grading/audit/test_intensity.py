@@ -61,3 +61,11 @@ def test_each_wrong_member_is_flagged(change, k):
 
 def test_without_the_type_nothing_is_read():
     assert _verdicts(TEXT.replace("in bf16 ", "")) == []
+
+
+def test_a_text_that_names_two_types_is_not_read():
+    """A hostile review's true text: Q and X in bf16, the KV cache in int8 (one byte an entry)."""
+    mixed = TEXT.replace("Basically in bf16", "Basically with Q in bf16 and the KV cache in int8,").replace(
+        "= 4BTNH + 4BSKH = 4BHK * (TG + S)", "= 4BTNH + 2BSKH = 2BHK * (2TG + S)"
+    )
+    assert "wrong" not in _verdicts(mixed)

@@ -721,10 +721,22 @@ def test_a_chunks_local_sum_subtracts_its_own_maximum():
         "(M^2 - \\max(M^1, M^2)) L^2", "(M^1 - \\max(M^1, M^2)) L^2"
     )
     assert claims(sums + swapped)[-1] == (5, "wrong")
-    assert claims(sums + named.replace(" + \\exp(M^2 - \\max(M^1, M^2)) L^2", ""))[-1] == (
-        3,
-        "wrong",
-    )  # one chunk: not read
+    lost = named.replace(" + \\exp(M^2 - \\max(M^1, M^2)) L^2", "")
+    assert claims(sums + lost)[-1] == (5, "wrong")  # chunk 2 lost
+    # a hostile review's plants: a chunk unscaled, the min for the max, the exponent reversed
+    for slip in (
+        named.replace("\\exp(M^2 - \\max(M^1, M^2)) L^2", "L^2"),
+        named.replace("\\max", "\\min"),
+        named.replace("\\exp(M^1 - \\max(M^1, M^2))", "\\exp(\\max(M^1, M^2) - M^1)"),
+    ):
+        assert claims(sums + slip)[-1] == (5, "wrong"), slip
+    # true when the text supposes which maximum is larger (a hostile review's true text)
+    supposed = "If $M^1 \\ge M^2$, then\n\n$$L^{combined} = L^1 + \\exp(M^2 - M^1) L^2$$\n"
+    assert claims(sums + "\n" + supposed)[-1] == (7, "certified")
+    assert claims(sums + "\n" + supposed.replace("\\ge", "\\le"))[-1] == (7, "wrong")
+    # local sums less the whole's maximum need no rescaling: the rule is not read
+    whole = sums.replace("\\max_j Q \\cdot K_j^1)", "M)")
+    assert (5, "certified") not in claims(whole + named)
     # one shared maximum, no rescaling: L^1 + L^2 is exact (a hostile review's case)
     assert claims(sums) == []
 

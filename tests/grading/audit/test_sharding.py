@@ -46,3 +46,36 @@ def test_a_wrong_count_is_flagged(change, wrong):
 
 def test_without_a_mesh_nothing_is_read():
     assert _verdicts(TEXT.replace("on `{'X': 4, 'Y': 8, 'Z': 4}`", "on a mesh")) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # a hostile review's true sentences: a factor, a reference after "than", a negation
+        "Per device, the work is a factor of $X \\cdot Y$ smaller than the $2 \\cdot B \\cdot D \\cdot F$ "
+        "FLOPs of the unsharded matmul.",
+        "The total is not $2 \\cdot B \\cdot D \\cdot F$ but $2 \\cdot B \\cdot D \\cdot F \\cdot Z$.",
+        "Each device does $1/(X \\cdot Y)$ of the $2 \\cdot B \\cdot D \\cdot F$ theoretical FLOPs.",
+    ],
+)
+def test_references_factors_and_negations_are_not_called_wrong(sentence):
+    question = TEXT.split("\n\n")[0] + "\n\n"
+    assert "wrong" not in _verdicts(question + sentence + "\n")
+
+
+def test_the_word_nearest_the_formula_names_it():
+    """ "the total over all devices is 2BDF/(X·Y) too" is the total, whatever came before it."""
+    question = TEXT.split("\n\n")[0] + "\n\n"
+    text = question + (
+        "Each device performs $2BDF/(X \\cdot Y)$ FLOPs, and the total over all devices is "
+        "$2BDF/(X \\cdot Y)$ too.\n"
+    )
+    assert _verdicts(text) == [
+        ("certified", "per device: 2*B*D*F/(X*Y)"),
+        ("wrong", "over all devices: 2*B*D*F*Z"),
+    ]
+
+
+def test_the_mesh_is_given_not_claimed():
+    claims = [c for c in audit_claims(TEXT.replace("**Question 2:** ", "")) if c.line == 1]
+    assert not [c for c in claims if c.verdict == "unchecked"]

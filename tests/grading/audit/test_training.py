@@ -74,6 +74,12 @@ def test_a_row_that_adds_the_dot_products_total_is_read():
     said = [c.value for c in audit_claims(text) if c.rule == RULE][1]
     assert said.endswith("plus 12*B*H*N*T^2, the total of line 10, with S = T as the text states")
     assert _verdicts(text.replace("| 24BTDNH", "| 12BTDNH"), RULE) == ["certified", "wrong", "certified"]
+    # the dot products' total with another coefficient (a hostile review's plant)
+    assert _verdicts(text.replace("12BT<sup>2</sup>NH |", "6BT<sup>2</sup>NH |"), RULE) == [
+        "certified",
+        "wrong",
+        "certified",
+    ]
     # a term that is no total certified before (T³), or lengths the text never says are equal
     assert _verdicts(text.replace("12BT<sup>2</sup>NH |", "12BT<sup>3</sup>NH |"), RULE) == ["certified"] * 2
     unstated = text.replace("With self-attention, T and S are the same.", "")
@@ -105,6 +111,16 @@ def test_a_row_that_adds_the_dot_products_total_is_read():
             [],
         ),  # which?
         ("During training the weights hold $6 * \\text{num parameters}$ bytes.", []),  # not per token
+        # the backward pass alone: 4 (a hostile review's true sentence)
+        (
+            "In training, the backward pass alone costs "
+            "$4 \\cdot \\text{num_params} \\cdot \\text{num_tokens}$.",
+            ["certified"],
+        ),
+        (
+            "In training, the backward pass costs $6 \\cdot \\text{num_params} \\cdot \\text{num_tokens}$.",
+            ["wrong"],
+        ),
     ],
 )
 def test_the_rule_of_thumb_in_words(sentence, verdicts):
