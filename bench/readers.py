@@ -55,7 +55,7 @@ INSTALLS: dict[str, list[str]] = {
 def _import_seconds(repeat: int = 5) -> float:
     code = (
         "import time; t = time.perf_counter(); "
-        "from symattn.grading import readers; readers.current().load(); "
+        "from symattn.grading.answers import readers; readers.current().load(); "
         "print(time.perf_counter() - t)"
     )
     times = [

@@ -13,22 +13,100 @@ from __future__ import annotations
 import re
 
 _GREEK = {
-    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "theta": "θ",
-    "lambda": "λ", "mu": "μ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ",
-    "chi": "χ", "psi": "ψ", "omega": "ω", "zeta": "ζ", "eta": "η", "iota": "ι", "kappa": "κ",
-    "nu": "ν", "xi": "ξ", "upsilon": "υ", "varphi": "ϕ", "Sigma": "Σ", "Delta": "Δ", "Omega": "Ω",
-    "Gamma": "Γ", "Theta": "Θ", "Lambda": "Λ", "Xi": "Ξ", "Phi": "Φ", "Psi": "Ψ", "Pi": "Π",
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "epsilon": "ε",
+    "theta": "θ",
+    "lambda": "λ",
+    "mu": "μ",
+    "pi": "π",
+    "rho": "ρ",
+    "sigma": "σ",
+    "tau": "τ",
+    "phi": "φ",
+    "chi": "χ",
+    "psi": "ψ",
+    "omega": "ω",
+    "zeta": "ζ",
+    "eta": "η",
+    "iota": "ι",
+    "kappa": "κ",
+    "nu": "ν",
+    "xi": "ξ",
+    "upsilon": "υ",
+    "varphi": "ϕ",
+    "Sigma": "Σ",
+    "Delta": "Δ",
+    "Omega": "Ω",
+    "Gamma": "Γ",
+    "Theta": "Θ",
+    "Lambda": "Λ",
+    "Xi": "Ξ",
+    "Phi": "Φ",
+    "Psi": "Ψ",
+    "Pi": "Π",
 }
 _SYMBOLS = _GREEK | {
-    "varepsilon": "ε", "|": "‖",
-    "sum": "∑", "prod": "∏", "partial": "∂", "infty": "∞", "times": "×", "cdot": "·",
-    "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "neq": "≠", "ne": "≠", "approx": "≈",
-    "sim": "~", "in": "∈", "to": "→", "iff": "⟺", "implies": "⟹", "top": "ᵀ", "pm": "±",
-    "lVert": "‖", "rVert": "‖", "Vert": "‖", "lvert": "|", "rvert": "|", "mid": "∣", "ldots": "…",
-    "dots": "…", "cdots": "⋯", "quad": "  ", "qquad": "    ", ",": " ", ";": " ", "!": "", " ": " ",
-    "{": "{", "}": "}", "%": "%", "_": "_", "&": "&", "#": "#", "$": "$", "\\": " ",
-    "left": "", "right": "", "big": "", "Big": "", "bigl": "", "bigr": "", "displaystyle": "",
-    "log": "log", "exp": "exp", "max": "max", "min": "min", "lim": "lim", "det": "det",
+    "varepsilon": "ε",
+    "|": "‖",
+    "sum": "∑",
+    "prod": "∏",
+    "partial": "∂",
+    "infty": "∞",
+    "times": "×",
+    "cdot": "·",
+    "le": "≤",
+    "leq": "≤",
+    "ge": "≥",
+    "geq": "≥",
+    "neq": "≠",
+    "ne": "≠",
+    "approx": "≈",
+    "sim": "~",
+    "in": "∈",
+    "to": "→",
+    "iff": "⟺",
+    "implies": "⟹",
+    "top": "ᵀ",
+    "pm": "±",
+    "lVert": "‖",
+    "rVert": "‖",
+    "Vert": "‖",
+    "lvert": "|",
+    "rvert": "|",
+    "mid": "∣",
+    "ldots": "…",
+    "dots": "…",
+    "cdots": "⋯",
+    "quad": "  ",
+    "qquad": "    ",
+    ",": " ",
+    ";": " ",
+    "!": "",
+    " ": " ",
+    "{": "{",
+    "}": "}",
+    "%": "%",
+    "_": "_",
+    "&": "&",
+    "#": "#",
+    "$": "$",
+    "\\": " ",
+    "left": "",
+    "right": "",
+    "big": "",
+    "Big": "",
+    "bigl": "",
+    "bigr": "",
+    "displaystyle": "",
+    "log": "log",
+    "exp": "exp",
+    "max": "max",
+    "min": "min",
+    "lim": "lim",
+    "det": "det",
 }
 _BLACKBOARD = {"E": "𝔼", "R": "ℝ", "N": "ℕ", "Z": "ℤ", "Q": "ℚ", "P": "ℙ", "C": "ℂ"}
 _BOLD = {"0": "𝟎", "1": "𝟏"} | {  # and Unicode's bold letters, 𝐀 to 𝐳
@@ -175,7 +253,14 @@ def _atom(tokens: list[str], i: int) -> tuple[str, int]:
 
 #: Script capitals (Unicode's mathematical script letters; B, E, F, H, I, L, M, R have their own).
 _SCRIPT = {c: chr(0x1D49C + k) for k, c in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ")} | {
-    "B": "ℬ", "E": "ℰ", "F": "ℱ", "H": "ℋ", "I": "ℐ", "L": "ℒ", "M": "ℳ", "R": "ℛ",
+    "B": "ℬ",
+    "E": "ℰ",
+    "F": "ℱ",
+    "H": "ℋ",
+    "I": "ℐ",
+    "L": "ℒ",
+    "M": "ℳ",
+    "R": "ℛ",
 }
 
 
@@ -223,13 +308,33 @@ def _one_group(s: str) -> bool:
 # -- and back ------------------------------------------------------------------------------------
 _FROM_SUPER = {v: k for k, v in _SUPER.items()} | {"ᵀ": "ᵀ"}  # ᵀ: a transpose, \top
 _FROM_SUB = {v: k for k, v in _SUB.items()}
-_FROM_SYMBOLS = {
-    "∑": r"\sum", "∏": r"\prod", "∂": r"\partial", "∞": r"\infty", "×": r"\times", "·": r"\cdot",
-    "≤": r"\le", "≥": r"\ge", "≠": r"\neq", "≈": r"\approx", "~": r"\sim", "∈": r"\in", "→": r"\to",
-    "⟺": r"\iff", "⟹": r"\implies", "±": r"\pm", "…": r"\ldots", "⋯": r"\cdots", "∣": r"\mid",
-} | {v: "\\" + k for k, v in _GREEK.items()} | {v: rf"\mathbb{{{k}}}" for k, v in _BLACKBOARD.items()} | {
-    v: rf"\mathbf{{{k}}}" for k, v in _BOLD.items()
-} | {v: rf"\mathcal{{{k}}}" for k, v in _SCRIPT.items()}
+_FROM_SYMBOLS = (
+    {
+        "∑": r"\sum",
+        "∏": r"\prod",
+        "∂": r"\partial",
+        "∞": r"\infty",
+        "×": r"\times",
+        "·": r"\cdot",
+        "≤": r"\le",
+        "≥": r"\ge",
+        "≠": r"\neq",
+        "≈": r"\approx",
+        "~": r"\sim",
+        "∈": r"\in",
+        "→": r"\to",
+        "⟺": r"\iff",
+        "⟹": r"\implies",
+        "±": r"\pm",
+        "…": r"\ldots",
+        "⋯": r"\cdots",
+        "∣": r"\mid",
+    }
+    | {v: "\\" + k for k, v in _GREEK.items()}
+    | {v: rf"\mathbb{{{k}}}" for k, v in _BLACKBOARD.items()}
+    | {v: rf"\mathbf{{{k}}}" for k, v in _BOLD.items()}
+    | {v: rf"\mathcal{{{k}}}" for k, v in _SCRIPT.items()}
+)
 _FROM_ACCENTS = {v: k for k, v in _ACCENTS.items()}
 _SCRIPT_CHARS = set(_FROM_SUPER) | set(_FROM_SUB)
 #: A word's parts: superscripts, subscripts, a name of three letters or more, one character.
@@ -460,3 +565,18 @@ def _bare(latex: str) -> str:
         if "(" not in inner or _one_group("(" + inner.replace(r"\left(", "(").replace(r"\right)", ")") + ")"):
             return inner
     return latex
+
+
+def visible(text: str) -> str:
+    """``text`` with the characters a terminal would act on or hide written as ``⟨U+001B⟩``:
+    controls (but a tab), format characters such as the bidirectional overrides (U+202E) and
+    line or paragraph separators. A learner's text printed back can then neither move the
+    cursor, ring a bell nor reorder what follows it."""
+    import unicodedata
+
+    return "".join(
+        f"⟨U+{ord(c):04X}⟩"
+        if c != "\t" and unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn")
+        else c
+        for c in text
+    )

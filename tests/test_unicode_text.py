@@ -12,7 +12,7 @@ from strategies import expressions
 from symattn.proof import shown
 from symattn.proof.latex import page_latex, side_text
 from symattn.proof.reader import read_value, vocabulary
-from symattn.unicode_text import UnicodeReadError, from_unicode, to_unicode
+from symattn.unicode_text import UnicodeReadError, from_unicode, to_unicode, visible
 
 d_k = sp.Symbol("d_k", integer=True, positive=True)
 d_model = sp.Symbol(r"d_{\text{model}}", positive=True)
@@ -136,3 +136,17 @@ def test_a_transpose_or_sign_lost_in_unicode_does_not_read_back():
     assert shown.agree(read_value(from_unicode(side_text(expr)), VOCAB), expr)
     assert not shown.agree(read_value(from_unicode("P W^Q"), VOCAB), expr)
     assert not shown.agree(read_value(from_unicode("x + y"), VOCAB), x - y)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("A = B\x1b[31m", "A = B⟨U+001B⟩[31m"),  # a terminal escape
+        ("x\x07", "x⟨U+0007⟩"),  # a bell
+        ("a\u202eb", "a⟨U+202E⟩b"),  # a right-to-left override
+        ("a\u2028b", "a⟨U+2028⟩b"),  # a line separator
+        ("a\tb = ±√2", "a\tb = ±√2"),  # a tab and math stay as they are
+    ],
+)
+def test_what_a_terminal_would_act_on_is_made_visible(text, shown):
+    assert visible(text) == shown

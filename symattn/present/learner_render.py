@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..grading.proofs.derivation import ProofVerdict
-from ..unicode_text import words
+from ..unicode_text import visible, words
 
 MARKS = {"ok": "✓", "wrong": "✗", "unjustified": "?", "invalid": "!"}
 
@@ -15,7 +15,7 @@ def proof_text(v: ProofVerdict) -> str:
     (their math, written between dollars, as Unicode)."""
     out = [f"{v.id}, checked step by step:"]
     for s in v.steps:
-        out.append(f"{MARKS[s.status]} line {s.line}: {s.latex}")
+        out.append(f"{MARKS[s.status]} line {s.line}: {visible(s.latex)}")
         if s.status == "ok":
             out.append(f"    {words(s.rule)}")
         else:

@@ -105,6 +105,9 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     from .exercise_pages import embed_page, web_files
 
     files["embed-the-checker.md"] = embed_page()
+    from .input_forms import input_forms_page
+
+    files["input-forms.md"] = input_forms_page()
     files.update(web_files())
     files.update(guide_pages())
     encoded = {k: v.encode() if isinstance(v, str) else v for k, v in sorted(files.items())}

@@ -28,3 +28,13 @@ def test_steps_print_text_by_default_and_json_when_asked(cli):
     assert out.startswith("ex6.3, checked step by step:\n✓ line 3: ")
     code, out, _ = cli("check", "ex6.3", "--steps", PROOF, "--json")
     assert code == 0 and json.loads(out)["verdict"] == "correct"
+
+
+def test_a_learners_terminal_escapes_are_printed_visible(cli, tmp_path):
+    """ESC, a bell and a right-to-left override in a learner's line reach the terminal as
+    ⟨U+…⟩, never raw (issue 48)."""
+    proof = tmp_path / "p.tex"
+    proof.write_text("A = B\x1b[2J\x07\u202e\n", encoding="utf-8")
+    code, out, _ = cli("check", "ex6.3", "--steps", str(proof))
+    assert code == 2 and "⟨U+001B⟩[2J⟨U+0007⟩⟨U+202E⟩" in out
+    assert not any(c in out for c in "\x1b\x07\u202e")

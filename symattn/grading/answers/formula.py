@@ -274,9 +274,10 @@ def _judge(text: str) -> Verdict:
 def judge_formula(raw: str) -> Verdict:
     """Judge an answer to ex6.6's formula part, in a limited worker; never raises for bad input."""
     from ..worker import WorkerError, isolated
+    from .dialects import normalise
     from .judge import CPU_SECONDS, MEMORY_MB, TIMEOUT
 
-    text = (raw or "").strip().strip("$").strip()
+    text = normalise((raw or "").strip(), []).strip().strip("$").strip()
     if not text:
         return Verdict("invalid", feedback="the answer is empty")
     try:

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from ...errors import SymattnError
+from . import dialects
 
 #: Longest answer accepted, in characters.
 MAX_LENGTH = 400
@@ -182,7 +183,7 @@ def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | N
         raise InvalidAnswer("the answer is empty")
     if len(raw) > MAX_LENGTH:
         raise InvalidAnswer(f"the answer is too long ({len(raw)} characters, at most {MAX_LENGTH})")
-    text = raw.strip()
+    text = dialects.normalise(raw.strip(), notes)
     for ch, plain in _UNICODE.items():
         text = text.replace(ch, plain)
     for pos, ch in enumerate(text, start=1):
@@ -215,6 +216,7 @@ def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | N
     text = _e_notation(text, notes, typed)
     for m in re.finditer(r"([\d.]+)\s*\\%", text):
         notes.append(f"{m.group(1)}\\% read as {m.group(1)}/100")
+    text = _decimal_commas(text, notes)
     _ambiguous_commas(text)
     if m := re.search(r"\d{" + str(MAX_DIGITS + 1) + ",}", text):
         raise InvalidAnswer(f"too costly to check: a number with {len(m.group())} digits")
@@ -368,6 +370,40 @@ def _e_notation(text: str, notes: list[str], typed: dict[str, str]) -> str:
         return f"{mantissa}E{exponent}"  # latex2sympy2 reads this form exactly
 
     return _E_NOTATION.sub(keep_signed, text)
+
+
+def _outside_brackets(text: str) -> list[bool]:
+    """For each character, whether it stands outside every (), [] and {} pair but braces."""
+    out, stack = [], []
+    for ch in text:
+        if ch in "([{":
+            stack.append(ch)
+        elif ch in ")]}" and stack:
+            stack.pop()
+        out.append(not stack or stack[-1] == "{")
+    return out
+
+
+def _decimal_commas(text: str, notes: list[str]) -> str:
+    """Commas no other reading explains: ``1,95856`` and ``8192,0`` are decimal commas (no
+    thousands grouping leaves other than three digits after a comma), ``12,345,678`` thousands
+    separators (no number has two decimal commas). ``1,959`` stays ambiguous."""
+    outside = _outside_brackets(text)
+
+    def read(m: re.Match) -> str:
+        if not outside[m.start()]:
+            return m.group(0)
+        if m.group("groups"):
+            notes.append(f"{m.group(0)} read as {m.group(0).replace(',', '')} (thousands separators)")
+            return m.group(0).replace(",", "")
+        if len(m.group("b")) != 3:
+            notes.append(f"{m.group(0)} read as {m.group('a')}.{m.group('b')} (a decimal comma)")
+            return f"{m.group('a')}.{m.group('b')}"
+        return m.group(0)
+
+    return re.sub(
+        r"(?<![\d.,])(?:(?P<groups>\d{1,3}(?:,\d{3}){2,})|(?P<a>\d+),(?P<b>\d+))(?![\d,])", read, text
+    )
 
 
 def _ambiguous_commas(text: str) -> None:

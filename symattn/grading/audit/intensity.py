@@ -194,12 +194,7 @@ def _flops(setting: Setting, text: str) -> sp.Expr | None:
     return _read(text)
 
 
-def _read(text: str) -> sp.Expr | None:
-    try:
-        value = letters.read(text.strip())
-    except (TypeError, ValueError, ZeroDivisionError):
-        return None
-    return value if isinstance(value, sp.Expr) else None
+_read = letters.read
 
 
 def _setting(au: AuditContext, line: Line) -> Setting | None:

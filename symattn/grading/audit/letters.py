@@ -81,10 +81,11 @@ def read(plain: str, given: dict | None = None) -> sp.Expr | None:
     with the values ``given`` put in, or None: a relation, an unreadable formula or one not made
     of sizes."""
     try:
-        members, relations = calc.parse_chain(plain)
-    except Unreadable:
+        members, relations = calc.parse_chain(plain.strip())
+        found = value(members[0], given or {}, []) if not relations and len(members) == 1 else None
+    except (Unreadable, TypeError, ValueError, ZeroDivisionError):
         return None
-    return value(members[0], given or {}, []) if not relations and len(members) == 1 else None
+    return found if isinstance(found, sp.Expr) else None
 
 
 def assumed(v: sp.Expr, relations: list[tuple[sp.Symbol, sp.Expr]]) -> sp.Expr:

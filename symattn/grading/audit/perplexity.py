@@ -73,11 +73,7 @@ def _read(text: str) -> sp.Expr | None:
     """A coefficient in the text's letters (``-1/BK`` is -1/(B·K): a run of capitals a product)."""
     from . import letters
 
-    try:
-        value = letters.read(text.strip())
-    except (TypeError, ValueError, ZeroDivisionError):
-        return None
-    return value if isinstance(value, sp.Expr) else None
+    return letters.read(text)
 
 
 @functools.cache

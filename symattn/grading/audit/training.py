@@ -511,10 +511,7 @@ def restated_totals(au: AuditContext, line: Line, add: Callable, covered: list) 
     for _tex, plain, start, end in line.formulas:
         if inside(covered, start, end) or re.search(r"[=<>≈≤≥]", plain):
             continue
-        try:
-            stated = letters.read(plain.strip())
-        except (TypeError, ValueError, ZeroDivisionError):
-            continue
+        stated = letters.read(plain)
         if not isinstance(stated, sp.Expr) or len(stated.free_symbols) < 2:
             continue
         words = line.text[slice(*line.sentence_at(start))].lower()

@@ -67,6 +67,10 @@ _NOTE = re.compile(  # possessive: no backtracking into a long run of spaces
     r"(?:\\q?quad\b|\\[,;: ]|\\hspace\{[^{}]*\}|\s)++\(?\s*+"
     r"\\(?:text|textrm|textit|textbf|mbox|mathrm)\{[^{}]*\}\s*+\)?\s*+$"
 )
+#: An equation's number after a space at the end of a step: "\qquad (2)", "\quad (3a)" (not a factor).
+_NUMBER = re.compile(
+    r"(?:\\q?quad\b|\\[,;: ]|\\hspace\{[^{}]*\})(?:\\q?quad\b|\\[,;: ]|\s)*+\(\s*\d{1,3}[a-z]?\s*\)\s*+$"
+)
 #: Words and arrows between statements ("\implies", "\therefore", "\text{so}"): each starts a
 #: statement of its own, checked as any other line.
 _CONNECTIVES = re.compile(
@@ -120,7 +124,8 @@ def read_lines(text: str) -> list[Line]:
     if len(text) > MAX_LINES * MAX_LINE * 2:
         raise StepSyntaxError(f"the derivation is too long ({len(text)} characters)")
     physical = []
-    for number, raw in enumerate(plain_unicode(text).splitlines(), start=1):
+    # lines end at CR, LF or CRLF only (a form feed, U+2028 or U+0085 is no line of the file)
+    for number, raw in enumerate(re.split(r"\r\n|\r|\n", plain_unicode(text).removesuffix("\n")), start=1):
         # Bounded before any pattern runs on it; runs of spaces are one space in LaTeX.
         if len(raw) > RAW_LINE:
             raise StepSyntaxError(
@@ -129,6 +134,7 @@ def read_lines(text: str) -> list[Line]:
         physical.append(_BLANKS.sub(" ", raw))
     out: list[Line] = []
     started = False
+    lone: tuple[int, str] | None = None  # an expression alone on its line, the next may go on with "= ..."
     for number, raw in _joined_cases(physical):
         for row in _rows(raw):
             line = _clean(row)
@@ -141,10 +147,19 @@ def read_lines(text: str) -> list[Line]:
             try:
                 _check_brackets(line)
                 parts = _split_equals(line)
+                if lone is not None:
+                    if parts[0] == "":  # "A" alone, then "= B": the chain A = B
+                        parts[0], line = lone[1], f"{lone[1]} {line}"
+                    else:
+                        out.append(Line(lone[0], lone[1], None, "", _NEEDS_EQUALS))
+                    lone = None
+                if len(parts) == 1 and parts[0] and not _CONNECTIVES.search(parts[0]):
+                    lone = (number, parts[0])
+                    continue
                 if parts[0] == "" and not started:
                     raise StepSyntaxError("'= ...' continues a chain, but no chain has started")
                 if len(parts) < 2:
-                    raise StepSyntaxError("a step needs '=' ('A = B', or '= B' to continue a chain)")
+                    raise StepSyntaxError(_NEEDS_EQUALS)
                 if any(not p for p in parts[1:]):
                     raise StepSyntaxError("nothing between two '=' or after the last one")
             except StepSyntaxError as exc:
@@ -161,9 +176,14 @@ def read_lines(text: str) -> list[Line]:
                 )
                 out.append(Line(number, _decode_cases(shown), lhs, rhs))
             started = True
+    if lone is not None:
+        out.append(Line(lone[0], lone[1], None, "", _NEEDS_EQUALS))
     if not out:
         raise StepSyntaxError("the derivation has no steps")
     return out
+
+
+_NEEDS_EQUALS = "a step needs '=' ('A = B', or '= B' to continue a chain; 'A' alone, then '= B')"
 
 
 _CASES = re.compile(r"\\begin\{cases\}(.*?)\\end\{cases\}", re.S)
@@ -260,6 +280,7 @@ def _clean(row: str) -> str:
     for _ in range(3):
         line = re.sub(r"^(\$\$?|\\\[)|(\$\$?|\\\])$", "", line.strip()).strip()
         line = _NOTE.sub("", line).strip()
+        line = _NUMBER.sub("", line).strip()
         line = re.sub(r"(?:\\[,;!: ]|\\q?quad\b|\s)++$", "", line).rstrip(".,;").strip()
     return line.replace("&", "").strip()
 

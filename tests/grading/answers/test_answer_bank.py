@@ -29,8 +29,8 @@ ROWS = rows()
 
 
 def test_bank_covers_every_checkable_exercise_and_a_dozen_variants():
-    """470 answers, every checkable exercise, 13 seeds, all three verdicts."""
-    assert len(ROWS) == 470
+    """471 answers, every checkable exercise, 13 seeds, all three verdicts."""
+    assert len(ROWS) == 471
     assert {r["exercise"] for r in ROWS} == {"ex6.2", "ex6.4", "ex6.5"}
     assert len({r["seed"] for r in ROWS if r["seed"]}) == 13
     assert {r["verdict"] for r in ROWS} == {"correct", "incorrect", "invalid"}

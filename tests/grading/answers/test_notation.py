@@ -29,7 +29,7 @@ from symattn.grading.answers.notation import Chain, InvalidAnswer, precheck, spl
         ("1" * 41, "digits"),
         (r"\operatorname{Var}(z)", r"\operatorname is not accepted"),
         ("banana", "'banana' is not a number"),
-        ("exp(2)", r"write \exp"),
+        ("EXP(2)", r"write \exp"),  # capitals outside a spreadsheet's formula: not a function read
         (r"\text{about } 2", "text is not read"),
         ("28%", r"write \%"),
         (r"\sum_{i=1}^{1000} i", "more than 100 terms"),
@@ -73,7 +73,7 @@ def test_every_binomial_and_pochhammer_spelling_is_refused(raw):
 @pytest.mark.parametrize(
     ("raw", "readings"),
     [
-        ("1,96", ("1.96", "196")),
+        ("1,959", ("1.959", "1959")),  # three digits after the comma: either reading
         ("8,192", ("8.192", "8192")),
         ("N > 8,192", ("8.192", "8192")),
         ("8{,}192", ("8.192", "8192")),
@@ -84,6 +84,22 @@ def test_ambiguous_commas_name_both_readings(raw, readings):
     with pytest.raises(InvalidAnswer, match="ambiguous") as info:
         precheck(raw)
     assert all(r in str(info.value) for r in readings)
+
+
+@pytest.mark.parametrize(
+    ("raw", "plain"),
+    [
+        ("1,96", "1.96"),  # no thousands grouping leaves two digits: a decimal comma
+        ("1,95856", "1.95856"),
+        ("8192,0", "8192.0"),
+        ("12,345,678", "12345678"),  # two commas: no number has two decimal commas
+        ("[1,0,0]", "[1,0,0]"),  # in brackets a comma separates entries
+    ],
+)
+def test_commas_only_one_reading_explains_are_read(raw, plain):
+    notes: list[str] = []
+    assert precheck(raw, notes) == plain
+    assert notes or raw == plain
 
 
 @pytest.mark.parametrize(

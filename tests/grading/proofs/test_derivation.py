@@ -269,3 +269,22 @@ def test_a_steps_file_that_is_not_text_is_refused_in_one_line(cli, tmp_path):
     nul.write_bytes(b"z = 1\x00\n")
     code, _, err = cli("check", "ex6.3", "--steps", str(nul))
     assert code == 2 and err.endswith("not a text file (it holds NUL bytes)\n")
+
+
+LAYOUTS = sorted((BANK.parent / "learner_proofs_layouts").glob("ex6.*/*.tex"))
+
+
+def test_the_layouts_bank_writes_every_derivation_of_the_bank_again():
+    """tests/data/make_layout_proofs.py: each file but the hostile ones and those testing line
+    ends, in the lone-first-line layout and one of the numbered ones (issue 48)."""
+    stems = {f"{p.parent.name}/{p.stem}" for p in FILES if not p.stem.startswith("v")}
+    assert {f"{p.parent.name}/{p.stem.rsplit('_', 1)[0]}" for p in LAYOUTS} <= stems
+    assert sum(p.stem.endswith("_lone") for p in LAYOUTS) >= 40
+    assert {p.stem.rsplit("_", 1)[1] for p in LAYOUTS} == {"lone", "numbered", "tagged"}
+
+
+# one in four of them in CI's second run too
+@pytest.mark.parametrize("path", sampled(LAYOUTS, 4, lambda _, p: f"{p.parent.name}/{p.stem}"))
+def test_derivation_bank_in_other_layouts(path, monkeypatch):
+    """A layout changes no verdict: the same verdict, the first bad step on its moved line."""
+    test_derivation_bank(path, monkeypatch)

@@ -36,6 +36,26 @@ def test_bad_layout_is_reported_on_its_line(text, message):
     assert message in line.error
 
 
+def test_an_expression_alone_then_equals_lines_is_a_chain():
+    """The commonest layout in LaTeX (issue 48): the expression alone on its line, then '= ...'."""
+    lines = read_lines("A\n= B\n= C\n\nD\nE = F\n")
+    assert [(ln.number, ln.latex, ln.lhs, ln.rhs) for ln in lines] == [
+        (2, "A = B", "A", "B"),
+        (3, "= C", None, "C"),
+        (5, "D", None, ""),  # D alone, and no '= ...' after it: no step
+        (6, "E = F", "E", "F"),
+    ]
+    assert [bool(ln.error) for ln in lines] == [False, False, True, False]
+    assert "needs '='" in lines[2].error
+
+
+@pytest.mark.parametrize("number", [r"\qquad (2)", r"\quad (3a)", r"\;(12)"])
+def test_an_equation_number_is_not_a_factor(number):
+    """'= d_k \\qquad (2)' is d_k: the number labels the line (issue 48)."""
+    (line,) = read_lines(f"A = d_k {number}")
+    assert line.rhs == "d_k"
+
+
 def test_a_chain_on_one_line_is_one_step_per_equals():
     """'A = B = C' is A = B, then = C, both on its line."""
     lines = read_lines("A = B = C\n= D")
@@ -199,3 +219,9 @@ def test_an_arrow_or_a_word_between_statements_starts_a_new_one(text):
         (r"\operatorname{Var}(z)", "d_k"),
         (r"\operatorname{Var}(z/\sqrt{d_k})", "1"),
     ]
+
+
+def test_lines_end_only_at_cr_lf_and_crlf():
+    """A form feed, U+2028 or U+0085 inside a line is no line of the file (issue 48)."""
+    lines = read_lines("A = B\x0c\r\n= C\u2028\r= D\x85\n")
+    assert [ln.number for ln in lines] == [1, 2, 3]

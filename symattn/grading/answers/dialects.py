@@ -1,0 +1,494 @@
+r"""The ways learners produce an answer, read into the LaTeX the checker reads (issue 48).
+
+A learner rarely types LaTeX by hand: they copy it out of a math input tool (MathLive, Word or
+OneNote, Overleaf with siunitx), type Unicode straight from a keyboard or a phone (``√``, ``²``,
+``×``, digits of another script), paste a calculator's or a program's syntax (Excel, MATLAB,
+NumPy, Mathematica, Maple) or wrap the answer the way a model's output does ("Final answer:
+$1.96$"). A careful teacher reads every one of these. :data:`DIALECTS` is the table of them: each
+row names the form, the tool it comes from, an example as the tool writes it and what it is read
+as; :func:`normalise` applies the rows in order and notes each reading that was not literal, so
+the verdict can say "read as". The table is also the documentation (``symattn/present``) and the
+tests' list of forms: one registry, nothing listed twice.
+
+Characters are read with :mod:`unicodedata`: a decimal digit of any script is its value (Arabic-
+Indic ``١٫٩٦``, Persian ``۱٫۹۶``, full-width ``１.９６``), full-width and compatibility forms are
+their plain letters (NFKC), except superscripts and subscripts, which are exponents and indices
+(``²`` is ``^{2}``, not 2) and are read before NFKC would flatten them.
+
+A form that is truly ambiguous is never guessed: ``1,959`` may be a decimal comma or a thousands
+separator, and the checker asks (:mod:`.notation`); ``1,95856`` or ``8192,0``, which no thousands
+grouping writes, are decimal commas.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """One form learners produce, how to read it, and an example with its reading."""
+
+    name: str
+    tool: str
+    example: str
+    reads_as: str
+    rewrite: Callable[[str], str]
+    #: What the verdict's notes say when this row changed the answer.
+    note: str
+
+
+def _sub(pattern: str, repl: str | Callable, flags: int = 0) -> Callable[[str], str]:
+    compiled = re.compile(pattern, flags)
+    return lambda text: compiled.sub(repl, text)
+
+
+def _group_end(text: str, start: int) -> int:
+    """Index of the brace closing the group that opens at ``text[start] == '{'`` (-1 if none)."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{" and (i == 0 or text[i - 1] != "\\"):
+            depth += 1
+        elif text[i] == "}" and (i == 0 or text[i - 1] != "\\"):
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _command_args(name: str, keep: int | None, count: int, options: bool = True) -> Callable[[str], str]:
+    """``\\name[opts]{a}{b}`` replaced by its argument ``keep`` (0-based; None: by nothing)."""
+
+    def rewrite(text: str) -> str:
+        pattern = re.compile(
+            re.escape(name) + r"(?![A-Za-z])\s*" + (r"(?:\[[^\[\]]*\])?\s*" if options else "")
+        )
+        while m := pattern.search(text):
+            args, at = [], m.end()
+            for _ in range(count):
+                while at < len(text) and text[at] == " ":
+                    at += 1
+                end = _group_end(text, at) if at < len(text) and text[at] == "{" else -1
+                if end < 0:
+                    return text  # not the command's form: left for the reader to refuse
+                args.append(text[at + 1 : end])
+                at = end + 1
+            text = text[: m.start()] + (f" {args[keep]} " if keep is not None else " ") + text[at:]
+        return text
+
+    return rewrite
+
+
+# -- Unicode, by character class -----------------------------------------------------------
+_SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ", "0123456789+-=()niT", strict=True))
+_SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₖᵢⱼₙₘₜ", "0123456789+-=()kijnmt", strict=True))
+
+
+def _scripts(text: str) -> str:
+    """Runs of superscript characters as an exponent, of subscripts as an index (``x²`` is
+    ``x^{2}``, ``q₁`` is ``q_{1}``, ``Pᵀ`` is ``P^{T}``)."""
+    out, i = [], 0
+    while i < len(text):
+        for table, mark in ((_SUPERSCRIPTS, "^"), (_SUBSCRIPTS, "_")):
+            j = i
+            while j < len(text) and text[j] in table:
+                j += 1
+            if j > i:
+                out.append(mark + "{" + "".join(table[c] for c in text[i:j]) + "}")
+                i = j
+                break
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def _digits(text: str) -> str:
+    """A decimal digit of any script as its ASCII digit (``١`` and ``۱`` are 1)."""
+    return "".join(
+        str(unicodedata.decimal(c)) if not c.isascii() and unicodedata.decimal(c, None) is not None else c
+        for c in text
+    )
+
+
+def _compatibility(text: str) -> str:
+    """Full-width and other compatibility forms as their plain characters (NFKC), one character at a
+    time, leaving the characters the reader knows as they are (``√``, ``×``, ``−``)."""
+    return "".join(
+        unicodedata.normalize("NFKC", c)
+        if unicodedata.decomposition(c).startswith(("<wide>", "<narrow>"))
+        else c
+        for c in text
+    )
+
+
+def _root(text: str) -> str:
+    """``√(3.836)`` is ``\\sqrt{3.836}``; ``√3`` and ``√d`` the root of what follows; ``∛`` a cube root."""
+    text = re.sub(r"([√∛∜])\s*\(([^()]*)\)", lambda m: _ROOTS[m.group(1)] + "{" + m.group(2) + "}", text)
+    return re.sub(
+        r"([√∛∜])\s*(\d+(?:\.\d+)?|[A-Za-z](?:_\{?\w+\}?)?)",
+        lambda m: _ROOTS[m.group(1)] + "{" + m.group(2) + "}",
+        text,
+    )
+
+
+_ROOTS = {"√": r"\sqrt", "∛": r"\sqrt[3]", "∜": r"\sqrt[4]"}
+
+# -- calculators and programs ---------------------------------------------------------------
+_EXCEL = {"EXP": r"\exp", "SQRT": r"\sqrt", "LN": r"\ln", "LOG": r"\log", "ABS": r"\abs"}
+
+
+def _excel(text: str) -> str:
+    """``=(EXP(2)+11)/(EXP(2)+2)``: a spreadsheet formula, its leading ``=`` and its functions."""
+    if not re.match(r"^\s*=\s*[-+(\dA-Z]", text) or not re.search(r"\b(?:EXP|SQRT|LN|LOG|PI|ABS)\s*\(", text):
+        return text
+    text = re.sub(r"^\s*=\s*", "", text)
+    text = re.sub(r"\bPI\s*\(\s*\)", r"\\pi ", text)
+    for word, command in _EXCEL.items():
+        if command == r"\sqrt":
+            text = _call_to_group(text, word, command)
+        else:
+            text = re.sub(rf"\b{word}\s*\(", command.replace("\\", "\\\\") + "(", text)
+    return text
+
+
+def _call_to_group(text: str, word: str, command: str) -> str:
+    """``SQRT(x)`` or ``Sqrt[x]``: the call as ``\\sqrt{x}`` (its parentheses matched)."""
+    pattern = re.compile(rf"\b{word}\s*([(\[])")
+    while m := pattern.search(text):
+        close = ")" if m.group(1) == "(" else "]"
+        depth, end = 0, -1
+        for i in range(m.end() - 1, len(text)):
+            depth += text[i] == m.group(1)
+            depth -= text[i] == close
+            if depth == 0:
+                end = i
+                break
+        if end < 0:
+            return text
+        text = text[: m.start()] + command + "{" + text[m.end() : end] + "}" + text[end + 1 :]
+    return text
+
+
+def _mathematica(text: str) -> str:
+    """``Exp[2]``, ``Sqrt[3.836]``, ``Infinity``, ``{{0, -Infinity}, {0, 0}}``: Mathematica's forms
+    (read only where a bracketed call or a brace of braces says the answer is Mathematica's)."""
+    if not re.search(r"\b(?:Exp|Sqrt|Log)\[|\{\s*\{|\bInfinity\b", text):
+        return text
+    text = _call_to_group(text, "Sqrt", r"\sqrt")
+    text = re.sub(r"\bExp\[([^\[\]]*)\]", r"\\exp(\1)", text)
+    text = re.sub(r"\bLog\[([^\[\]]*)\]", r"\\ln(\1)", text)
+    text = re.sub(r"\bInfinity\b", r"\\infty ", text)
+    if re.match(r"^\s*\{\s*\{", text):  # a matrix as a list of rows
+        text = text.replace("{", "[").replace("}", "]")
+    return text
+
+
+def _numpy(text: str) -> str:
+    """``array([[0., -inf], [0., 0.]])``, ``np.float64(1.96)``, ``-inf``: NumPy's reprs."""
+    text = re.sub(
+        r"^\s*(?:np\.|numpy\.)?(?:array|float64|float32|matrix)\(\s*(.*?)\s*(?:,\s*dtype=\w+)?\)\s*$",
+        r"\1",
+        text,
+        flags=re.S,
+    )
+    if re.match(r"^\s*\[\s*\[", text) and "," not in text:  # NumPy's print: entries by spaces
+        text = re.sub(r"\]\s*\[", "], [", text)
+        text = re.sub(r"(?<=[\d.f])\s+(?=[-\d])", ", ", text)
+    if re.search(r"(?<![\\A-Za-z])inf\b", text) or re.match(r"^\s*\[", text):
+        text = re.sub(r"(?<![\\A-Za-z])inf\b", r"\\infty ", text)
+        text = re.sub(r"(\d)\.(?![\d])", r"\1", text)  # 0. is 0
+    return text
+
+
+def _matlab(text: str) -> str:
+    """``[0 -Inf; 0 0]`` (rows by ``;``, entries by spaces), ``Inf``, a trailing ``;``."""
+    text = re.sub(r"(?<!\\);\s*$", "", text)
+    if re.search(r"\bInf\b", text):
+        text = re.sub(r"\bInf\b", r"\\infty ", text)
+    m = re.fullmatch(r"\s*\[([^\[\]]*;[^\[\]]*)\]\s*", text)
+    if m:
+        rows = [re.split(r"\s*,\s*|\s+(?=[-\d\\])", r.strip()) for r in m.group(1).split(";")]
+        text = "[" + ", ".join("[" + ", ".join(e for e in row if e) + "]" for row in rows) + "]"
+    return text
+
+
+_OPPOSITE = {r"\leq": ">", r"\le": ">", "<": r"\geq", r"\geq": "<", r"\ge": "<", ">": r"\leq", "=": r"\neq"}
+
+
+def _negated(text: str) -> str:
+    """``\\neg(N \\leq 8192)``, ``\\lnot(N < 8192)``: the relation's opposite (N > 8192, N ≥ 8192)."""
+
+    def flip(m: re.Match) -> str:
+        return f"{m.group(1)} {_OPPOSITE[m.group(2)]} {m.group(3)}"
+
+    relations = "|".join(re.escape(r) + (r"(?![A-Za-z])" if r[-1].isalpha() else "") for r in _OPPOSITE)
+    return re.sub(
+        rf"^\s*\\(?:neg|lnot)\s*(?:\\left)?\(\s*([^()<>=\\]+?)\s*({relations})\s*([^()<>=]+?)\s*(?:\\right)?\)\s*$",
+        flip,
+        text,
+    )
+
+
+def _set_difference(text: str) -> str:
+    """``N \\in \\mathbb{N} \\setminus \\{1, \\ldots, K\\}``: every whole number past K."""
+    return re.sub(
+        r"^\s*([A-Za-z])\s*\\in\s*\\mathbb\s*\{?\s*[NZ]\s*\}?\s*(?:_\{?\s*\+?\s*\}?)?\s*\\setminus\s*"
+        r"\\?\{\s*[01]\s*,\s*(?:\\ldots|\\cdots|\\dots|\.\.\.|…|⋯)\s*,\s*(\d+)\s*\\?\}\s*$",
+        r"\1 > \2",
+        text,
+    )
+
+
+def _maple(text: str) -> str:
+    """``sum(v_j, j=1..N)``: Maple's (and Wolfram Alpha's) sum, as ``\\sum_{j=1}^{N} v_j``."""
+    return re.sub(
+        r"\bsum\(\s*([^(),]+?)\s*,\s*([A-Za-z])\s*=\s*([^.,()]+?)\s*\.\.\s*([^.,()]+?)\s*\)",
+        r"\\sum_{\2=\3}^{\4} \1",
+        text,
+    )
+
+
+#: The forms, in the order they are read. Wrappers first (they enclose everything else), then
+#: characters (so that later rows see plain digits and letters), then tools' commands.
+DIALECTS: tuple[Dialect, ...] = (
+    Dialect(
+        'a lead-in such as "Final answer:"',
+        "language models, worked solutions",
+        r"Final answer: $1.96$",
+        "1.96",
+        _sub(
+            r"^\s*(?:\*\*)?(?:the\s+)?(?:final\s+answer|answer|result)(?:\s+is)?\s*(?:\*\*)?\s*[:=]?\s*(?:\*\*)?\s*",
+            "",
+            re.I,
+        ),
+        "the words before the answer are ignored",
+    ),
+    Dialect(
+        "math in a sentence",
+        "a model's wrapper, worked solutions",
+        r"\( N > 8192 \) tokens.",
+        r"N > 8192 tokens",
+        _sub(r"^\s*(?:\\\(|\$)(.*?)(?:\\\)|\$)\s*([a-z][a-z -]*?)\s*\.?\s*$", r"\1 \2"),
+        "",
+    ),
+    Dialect(
+        "an equation number or label",
+        "LaTeX, Overleaf, Word",
+        r"1.96 \tag{1}",
+        "1.96",
+        lambda t: _command_args(r"\label", None, 1, options=False)(
+            _command_args(r"\tag*", None, 1, options=False)(
+                _command_args(r"\tag", None, 1, options=False)(
+                    re.sub(r"\\(?:nonumber|notag)(?![A-Za-z])", " ", t)
+                )
+            )
+        ),
+        "the equation number is ignored",
+    ),
+    Dialect(
+        "an equation number after a quad",
+        "LaTeX by hand",
+        r"1.96 \qquad (2)",
+        "1.96",
+        _sub(r"\s*\\q?quad\s*\(\s*\d{1,3}\s*\)\s*$", ""),
+        "the equation number is ignored",
+    ),
+    Dialect(
+        "invisible delimiters",
+        "Word, OneNote",
+        r"\left. \frac{e^2+11}{e^2+2} \right.",
+        r"\frac{e^2+11}{e^2+2}",
+        _sub(r"\\(?:left|right|middle)\s*\.", " "),
+        "",
+    ),
+    Dialect(
+        "siunitx numbers and quantities",
+        "Overleaf (siunitx)",
+        r"\num{8192}",
+        "8192",
+        lambda t: _command_args(r"\SI", 0, 2)(_command_args(r"\qty", 0, 2)(_command_args(r"\num", 0, 1)(t))),
+        "siunitx's number read as its value",
+    ),
+    Dialect(
+        "MathLive's named constants",
+        "MathLive",
+        r"\frac{\exponentialE^2+11}{\exponentialE^2+2}",
+        r"\frac{e^2+11}{e^2+2}",
+        _sub(r"\\exponentialE(?![A-Za-z])\s*|\\operatorname\s*\{\s*e\s*\}", r"\\mathrm{e}"),
+        "",
+    ),
+    Dialect(
+        "a function in \\operatorname",
+        "MathLive, Google Docs",
+        r"\operatorname{exp}(2)",
+        r"\exp(2)",
+        _sub(r"\\operatorname\s*\{\s*(exp|ln|log|sqrt|max|min|sin|cos|tan)\s*\}(?=\s*[(\[{])", r"\\\1"),
+        "",
+    ),
+    Dialect(
+        "digits of another script",
+        "Arabic-Indic, Persian and full-width keyboards",
+        "١٫٩٦",
+        "1.96",
+        lambda t: _digits(t.replace("\u066b", ".").replace("\u066c", "")),
+        "digits of another script read as ASCII digits",
+    ),
+    Dialect(
+        "full-width forms",
+        "CJK input methods",
+        "（e^2+11）／（e^2+2）",
+        "(e^2+11)/(e^2+2)",
+        lambda t: _compatibility(t.replace("\u3000", " ").replace("。", ".").replace("、", ",")),
+        "",
+    ),
+    Dialect(
+        "superscripts and subscripts",
+        "Unicode keyboards, phones, Word's linear format",
+        "e² + 11",
+        "e^{2} + 11",
+        _scripts,
+        "",
+    ),
+    Dialect(
+        "a root sign",
+        "Unicode keyboards, Word's linear format",
+        "√(3.836)",
+        r"\sqrt{3.836}",
+        _root,
+        "",
+    ),
+    Dialect(
+        "a fraction or division slash",
+        "Unicode, Word",
+        "1⁄2",
+        "1/2",
+        lambda t: t.replace("\u2044", "/").replace("\u2215", "/").replace("÷", "/"),
+        "",
+    ),
+    Dialect(
+        "Unicode relations, sets and dots",
+        "Unicode keyboards",
+        "¬(N ≤ 8192)",
+        r"\neg (N \leq  8192)",
+        lambda t: t.translate(_SYMBOLS),
+        "",
+    ),
+    Dialect(
+        "digit groups after the point",
+        "MathLive, siunitx",
+        r"1.958\,56",
+        "1.95856",
+        _sub(r"(\d\.\d{3})((?:\\,\d{1,3})+)(?![\d])", lambda m: m.group(1) + m.group(2).replace("\\,", "")),
+        "",
+    ),
+    Dialect(
+        "a negated relation",
+        "MathLive (\\lnot), logic",
+        r"\neg(N \leq 8192)",
+        "N > 8192",
+        _negated,
+        "the negated relation read as its opposite",
+    ),
+    Dialect(
+        "whole numbers less a finite set",
+        "set notation",
+        r"N \in \mathbb{N} \setminus \{1, \ldots, 8192\}",
+        "N > 8192",
+        _set_difference,
+        "the whole numbers less {1, ..., K} read as N > K",
+    ),
+    Dialect(
+        "functions without a backslash",
+        "Wolfram Alpha, MATLAB, Python, calculators",
+        "(exp(2)+11)/(exp(2)+2)",
+        r"(\exp(2)+11)/(\exp(2)+2)",
+        lambda t: _call_to_group(
+            re.sub(r"(?<![\\A-Za-z])(exp|ln|log|sin|cos|tan)\s*\(", r"\\\1(", t), "(?<!\\\\)sqrt", r"\sqrt"
+        ),
+        "",
+    ),
+    Dialect(
+        "a unit word without \\text",
+        "plain text, a model's wrapper",
+        "N > 8192 tokens",
+        r"N > 8192 \text{tokens}",
+        _sub(r"(?<=[\d}])\s+([a-z]{3,}(?:[ -][a-z]{3,})*)\s*\.?\s*$", r" \\text{\1}"),
+        "",
+    ),
+    Dialect(
+        "a spreadsheet formula",
+        "Excel, LibreOffice, Google Sheets",
+        "=(EXP(2)+11)/(EXP(2)+2)",
+        r"(\exp(2)+11)/(\exp(2)+2)",
+        _excel,
+        "the spreadsheet formula read as mathematics",
+    ),
+    Dialect(
+        "Mathematica's syntax",
+        "Mathematica, Wolfram Alpha",
+        "{{0, -Infinity}, {0, 0}}",
+        r"[[0, -\infty ], [0, 0]]",
+        _mathematica,
+        "Mathematica's syntax read as mathematics",
+    ),
+    Dialect(
+        "NumPy's reprs",
+        "Python, NumPy",
+        "array([[0., -inf], [0., 0.]])",
+        r"[[0, -\infty ], [0, 0]]",
+        _numpy,
+        "NumPy's output read as mathematics",
+    ),
+    Dialect(
+        "MATLAB's matrices and Inf",
+        "MATLAB, Octave",
+        "[0 -Inf; 0 0]",
+        r"[[0, -\infty], [0, 0]]",
+        _matlab,
+        "",
+    ),
+    Dialect(
+        "a sum written as a function",
+        "Maple, Wolfram Alpha",
+        "sum(j^2, j=1..3)",
+        r"\sum_{j=1}^{3} j^2",
+        _maple,
+        "",
+    ),
+)
+
+#: Unicode symbols a learner types for LaTeX commands (those the reader's own table does not know).
+_SYMBOLS = str.maketrans(
+    {
+        "¬": r"\neg ",
+        "≤": r"\leq ",
+        "≥": r"\geq ",
+        "∈": r"\in ",
+        "∉": r"\notin ",
+        "∖": r"\setminus ",
+        "ℕ": r"\mathbb{N} ",
+        "ℝ": r"\mathbb{R} ",
+        "∪": r"\cup ",
+        "∩": r"\cap ",
+        "⋯": r"\cdots ",
+        "⋅": r"\cdot ",
+        "∑": r"\sum ",
+        "√": "√",
+    }
+)
+
+
+def normalise(text: str, notes: list[str]) -> str:
+    """``text`` with every form of :data:`DIALECTS` read, each row's note added once when it
+    changed the text."""
+    for dialect in DIALECTS:
+        after = dialect.rewrite(text)
+        if after != text:
+            if dialect.note and dialect.note not in notes:
+                notes.append(dialect.note)
+            text = after
+    return text
