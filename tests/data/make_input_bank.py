@@ -80,6 +80,25 @@ MATHJSON = [
     ("ex6.5", ["GreaterEqual", "N", 8192], 8192),
     ("ex6.5", ["Not", ["Less", "N", 8192]], 8192),
     ("ex6.5", ["Greater", "N", ["Multiply", 4, 4096]], 16385),
+    ("ex6.5", ["Greater", ["Divide", "N", 2], 4096], 8193),
+    ("ex6.5", ["Less", ["Negate", "N"], -8192], 8193),
+    ("ex6.5", ["Greater", "N", ["Add", 8191, 1]], 8193),
+    ("ex6.5", ["Greater", "N", ["Subtract", 8192, 4096]], 4097),
+    ("ex6.5", ["Greater", ["Multiply", 2, "N"], 8192], 4097),
+    ("ex6.2", ["Divide", 49, 25], mpmath.mpf(49) / 25),
+    ("ex6.2", ["Add", 1, 0.96], mpmath.mpf("1.96")),
+    ("ex6.2", ["Multiply", 0.98, 2], mpmath.mpf("1.96")),
+    ("ex6.2", ["Power", 3.836, ["Rational", 1, 2]], mpmath.sqrt(mpmath.mpf("3.836"))),
+    ("ex6.2", ["Divide", 196, 100], mpmath.mpf("1.96")),
+    ("ex6.2", ["Divide", 9, ["Add", ["Power", "ExponentialE", 2], 2]], 9 / (E**2 + 2)),
+    (
+        "ex6.2",
+        ["Divide", ["Power", "ExponentialE", 2], ["Add", ["Power", "ExponentialE", 2], 2]],
+        E**2 / (E**2 + 2),
+    ),
+    ("ex6.2", ["Divide", 11, 5], mpmath.mpf(11) / 5),
+    ("ex6.2", ["Subtract", 2, 0.04], mpmath.mpf("1.96")),
+    ("ex6.2", ["Subtract", 2, 0.4], mpmath.mpf("1.6")),
 ]
 
 
@@ -198,6 +217,18 @@ for typed, first in [
     ("N > ４０９６", 4097),
 ]:
     UNICODE.append(("ex6.5", typed, threshold(first), f"typed in Unicode: the first N is {first}"))
+for script, table in SCRIPTS.items():
+    for bound, first in ((8192, 8193), (4096, 4097), (8193, 8194)):
+        UNICODE.append(
+            (
+                "ex6.5",
+                f"N > {str(bound).translate(table)}",
+                threshold(first),
+                f"N > {bound} in {script} digits",
+            )
+        )
+    for typed, value in (("(e²+11)/(e²+2)", TARGET), ("√(3.836)", mpmath.sqrt(mpmath.mpf("3.836")))):
+        UNICODE.append(("ex6.2", typed.translate(table), near(value), f"{typed} in {script} digits"))
 UNICODE += [
     (
         "ex6.4",
@@ -295,6 +326,36 @@ for answer, verdict in [
             "Maple's sum: the mean of the values" if verdict == "correct" else "Maple's sum: not the mean",
         )
     )
+# other textbooks' index sets and dot products of tuples: the mean is (1/N) times the sum over 1..N
+for scale, verdict in ((r"\frac{1}{N}", "correct"), (r"\frac{1}{N-1}", "incorrect"), ("", "incorrect")):
+    for body in (
+        r"\sum_{j \in [N]} v_j",
+        r"\sum_{j \in \{1, \ldots, N\}} v_j",
+        r"\sum_{1 \le j \le N} v_j",
+        r"(1, \ldots, 1) \cdot (v_1, \ldots, v_N)",
+    ):
+        why = "the mean of the values" if verdict == "correct" else "not the mean of the values"
+        rows.append(("ex6.6", f"{scale} {body}".strip(), verdict, "other textbooks", why))
+
+
+#: Each of ex6.2's values in each tool's wrapping, judged by the value.
+WRAPPED = [
+    ("Final answer: ${d}$", "a model's wrapper"),
+    ("**Answer:** {d}", "a model's wrapper"),
+    ("The answer is $\\boxed{{{d}}}$.", "a model's wrapper"),
+    ("\\num{{{d}}}", "siunitx"),
+    ("\\left. {d} \\right.", "Word"),
+    ("{d};", "MATLAB"),
+    ("{d} \\tag{{1}}", "an equation number"),
+    ("{d} \\qquad (1)", "an equation number"),
+]
+for d in DECIMALS:
+    for form, tool in WRAPPED:
+        rows.append(("ex6.2", form.format(d=d), near(d), tool, f"{tool}: {d}"))
+for bound in (8192, 4096):
+    for form, tool in WRAPPED:
+        answer = form.format(d=f"N > {bound}")
+        rows.append(("ex6.5", answer, threshold(bound + 1), tool, f"{tool}: the first N is {bound + 1}"))
 
 
 def main(argv: list[str]) -> None:

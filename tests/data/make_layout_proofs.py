@@ -38,7 +38,8 @@ def first_equals(line: str) -> int:
 
 def is_step(line: str) -> bool:
     text = line.strip()
-    return bool(text) and not text.startswith("%") and "=" in text and "\\begin" not in text and "\\end" not in text
+    environment = "\\begin" in text or "\\end" in text
+    return bool(text) and not text.startswith("%") and "=" in text and not environment
 
 
 def layout(lines: list[str], how: str) -> tuple[list[str], dict[int, int]]:

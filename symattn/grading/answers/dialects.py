@@ -243,6 +243,55 @@ def _set_difference(text: str) -> str:
     )
 
 
+_DOTS = r"(?:\\ldots|\\cdots|\\dots|\.\.\.|…|⋯)"
+#: A tuple written with an ellipsis: ``(1, \ldots, 1)`` or ``(v_1, \ldots, v_N)``.
+_TUPLE = (
+    r"\(\s*(?:(?P<{o}>1)\s*,\s*"
+    + _DOTS
+    + r"\s*,\s*1|(?P<{x}>[a-z])_\{{?1\}}?\s*,\s*"
+    + _DOTS
+    + r"\s*,\s*(?P={x})_\{{?(?P<{n}>[A-Za-z]|\d+)\}}?)\s*\)"
+)
+_DOT_PRODUCT = re.compile(
+    _TUPLE.format(o="o1", x="x1", n="n1")
+    + r"\s*(?:\\cdot|·|\\bullet)\s*"
+    + _TUPLE.format(o="o2", x="x2", n="n2")
+)
+
+
+def _tuples(text: str) -> str:
+    """``(1, \\ldots, 1) \\cdot (v_1, \\ldots, v_N)``: a dot product of tuples, as its sum."""
+
+    def as_sum(m: re.Match) -> str:
+        sizes = {m.group(k) for k in ("n1", "n2") if m.group(k)}
+        if len(sizes) > 1 or (m.group("o1") and m.group("o2")):
+            return m.group(0)
+        n = sizes.pop() if sizes else None
+        if n is None:
+            return m.group(0)
+        factors = [f"{m.group(x)}_j" for x in ("x1", "x2") if m.group(x)]
+        return rf"\sum_{{j=1}}^{{{n}}} " + " ".join(factors)
+
+    return _DOT_PRODUCT.sub(as_sum, text)
+
+
+def _index_sets(text: str) -> str:
+    """``\\sum_{j \\in [N]}``, ``\\sum_{j \\in \\{1, \\ldots, N\\}}``, ``\\sum_{1 \\le j \\le N}``:
+    a sum over 1..N, written with its bounds."""
+    text = re.sub(
+        r"\\sum_\{\s*([a-z])\s*\\in\s*(?:\[\s*([A-Za-z]|\d+)\s*\]|\\\{\s*1\s*,\s*"
+        + _DOTS
+        + r"\s*,\s*([A-Za-z]|\d+)\s*\\\})\s*\}",
+        lambda m: rf"\sum_{{{m.group(1)}=1}}^{{{m.group(2) or m.group(3)}}}",
+        text,
+    )
+    return re.sub(
+        r"\\sum_\{\s*1\s*\\le(?:q)?\s*([a-z])\s*\\le(?:q)?\s*([A-Za-z]|\d+)\s*\}",
+        lambda m: rf"\sum_{{{m.group(1)}=1}}^{{{m.group(2)}}}",
+        text,
+    )
+
+
 def _maple(text: str) -> str:
     """``sum(v_j, j=1..N)``: Maple's (and Wolfram Alpha's) sum, as ``\\sum_{j=1}^{N} v_j``."""
     return re.sub(
@@ -417,6 +466,22 @@ DIALECTS: tuple[Dialect, ...] = (
         "N > 8192 tokens",
         r"N > 8192 \text{tokens}",
         _sub(r"(?<=[\d}])\s+([a-z]{3,}(?:[ -][a-z]{3,})*)\s*\.?\s*$", r" \\text{\1}"),
+        "",
+    ),
+    Dialect(
+        "a sum over an index set",
+        "other textbooks",
+        r"\sum_{j \in [3]} j^2",
+        r"\sum_{j=1}^{3} j^2",
+        _index_sets,
+        "",
+    ),
+    Dialect(
+        "a dot product of tuples",
+        "other textbooks",
+        r"(x_1, \ldots, x_3) \cdot (y_1, \ldots, y_3)",
+        r"\sum_{j=1}^{3} x_j y_j",
+        _tuples,
         "",
     ),
     Dialect(

@@ -15,7 +15,8 @@ Each step ``A = B`` is judged in a forked worker with time and memory limits
 
 The derivation is **correct** when every step is ok and the proved equalities connect the
 exercise's goal; otherwise **incorrect** (the first step that is not ok, or "does not reach").
-A line that cannot be read makes it **invalid**.
+A line that cannot be read makes it **invalid**, unless a wrong step comes before it: a false
+step is the verdict, whatever follows.
 """
 
 from __future__ import annotations
@@ -654,6 +655,11 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
 
 def _verdict(w: World, results: list[StepResult], reached: bool) -> ProofVerdict:
     bad = [r for r in results if r.status == "invalid"]
+    first = results.index(bad[0]) if bad else len(results)
+    wrong = [r for r in results[:first] if r.status == "wrong"]
+    if bad and wrong:  # a false step before a line it cannot read: the derivation is wrong there
+        r = wrong[0]
+        return ProofVerdict(w.id, "incorrect", results, f"line {r.line} is wrong: {r.feedback}")
     if bad:
         how = "cannot be checked" if bad[0].feedback.startswith("too costly") else "cannot be read"
         return ProofVerdict(w.id, "invalid", results, f"line {bad[0].line} {how}: {bad[0].feedback}")

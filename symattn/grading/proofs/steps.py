@@ -105,11 +105,21 @@ UNICODE = {
 }
 
 
+#: An inner product of two vectors named by letters, ``\langle q, k \rangle``: their dot product.
+_INNER = re.compile(
+    r"\\langle\s*([A-Za-z](?:_\{?\w+\}?)?)\s*,\s*([A-Za-z](?:_\{?\w+\}?)?)\s*\\rangle"
+)
+#: Other textbooks' variance, \mathbb{V}[X] or \mathbb{V}(X).
+_BLACKBOARD_V = re.compile(r"\\mathbb\s*\{\s*V\s*\}(?=\s*[(\[])")
+
+
 def plain_unicode(text: str) -> str:
-    """``text`` with the Unicode of :data:`UNICODE` written as LaTeX."""
+    r"""``text`` with the Unicode of :data:`UNICODE` written as LaTeX, and other textbooks'
+    notations as this one's: ``\langle q, k \rangle`` is ``q \cdot k``, ``\mathbb{V}`` is Var."""
     for ch, tex in UNICODE.items():
         text = text.replace(ch, tex)
-    return text
+    text = _INNER.sub(r"\1 \\cdot \2", text)
+    return _BLACKBOARD_V.sub(r"\\operatorname{Var}", text)
 
 
 def read_lines(text: str) -> list[Line]:

@@ -89,6 +89,19 @@ def test_planted_slips_are_named(path, slip):
     assert "the two sides differ at " in wrong.feedback
 
 
+@pytest.mark.parametrize("later", ["= @@@", r"= \\unknowncommand{d_k}"])
+def test_a_wrong_step_before_an_unreadable_line_is_the_verdict(later):
+    """Issue 48: a line the checker cannot read after a false one does not hide the false one."""
+    text = "\\operatorname{Var}(z) = \\sum_{i=1}^{d_k} \\operatorname{Var}(q_i k_i)\n= 2 d_k\n" + later + "\n"
+    verdict = check_derivation("ex6.3", text)
+    assert verdict.verdict == "incorrect" and verdict.feedback.startswith("line 2 is wrong")
+    # the unreadable line is still reported on its own line
+    assert [s.status for s in verdict.steps][-1] == "invalid"
+    # and without a false step before it, it makes the derivation invalid
+    fine = check_derivation("ex6.3", text.replace("= 2 d_k", "= d_k"))
+    assert fine.verdict == "invalid"
+
+
 def test_chain_reuses_an_earlier_result():
     """A later chain may use what an earlier one proved, and says so."""
     p = BANK / "ex6.3" / "c01_module_solution.tex"

@@ -126,6 +126,11 @@ def test_readings(latex, tree):
         (r"\sum\limits_{i=1}^{d_k} q_i", r"\sum_{i=1}^{d_k} q_i"),
         ("\u221a{d_k} \u00d7 2 \u2212 1", r"\sqrt{d_k} \cdot 2 - 1"),
         ("\u03c3_z\u00b2", r"\operatorname{Var}(z)"),
+        # other textbooks' (issue 48)
+        (r"\mathbb{V}[z]", r"\operatorname{Var}(z)"),
+        (r"\mathbb{V}(q_i k_i)", r"\operatorname{Var}(q_i k_i)"),
+        (r"\operatorname{Var}(\langle q, k \rangle)", r"\operatorname{Var}(q \cdot k)"),
+        (r"\langle q_i, k_{i} \rangle", r"q_i \cdot k_{i}"),
     ],
 )
 def test_notations_read_as_their_plain_form(latex, same_as):
