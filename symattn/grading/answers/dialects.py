@@ -82,6 +82,37 @@ def _command_args(name: str, keep: int | None, count: int, options: bool = True)
     return rewrite
 
 
+def _over(text: str) -> str:
+    """``{A \\over B}`` (plain TeX's fraction: all of the group before it over all after it), and
+    ``A \\over B`` as a whole answer."""
+    pattern = re.compile(r"\{\s*([^{}]*?)\s*\\over(?![A-Za-z])\s*([^{}]*?)\s*\}")
+    while (after := pattern.sub(r"\\frac{\1}{\2}", text)) != text:
+        text = after
+    m = re.fullmatch(r"([^{}]*?)\\over(?![A-Za-z])([^{}]*)", text)
+    return rf"\frac{{{m.group(1).strip()}}}{{{m.group(2).strip()}}}" if m else text
+
+
+def _quantities(text: str) -> str:
+    """``\\SI{8192}{tokens}``, ``\\qty{196}{\\percent}``: the number, then its unit as the reader
+    judges units (a word in ``\\text``, which may be refused; ``\\percent`` a hundredth); an
+    empty unit is none."""
+    for name in (r"\SI", r"\qty"):
+        pattern = re.compile(
+            re.escape(name) + r"(?![A-Za-z])\s*(?:\[[^\[\]]*\])?\s*\{([^{}]*)\}\s*\{([^{}]*)\}"
+        )
+
+        def unit(m: re.Match) -> str:
+            word = m.group(2).strip()
+            if not word:
+                return f" {m.group(1)} "
+            if word == r"\percent":
+                return f" {m.group(1)}\\% "
+            return f" {m.group(1)} \\text{{{word}}} "
+
+        text = pattern.sub(unit, text)
+    return text
+
+
 # -- Unicode, by character class -----------------------------------------------------------
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ", "0123456789+-=()niT", strict=True))
 _SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₖᵢⱼₙₘₜ", "0123456789+-=()kijnmt", strict=True))
@@ -138,14 +169,16 @@ def _root(text: str) -> str:
 _ROOTS = {"√": r"\sqrt", "∛": r"\sqrt[3]", "∜": r"\sqrt[4]"}
 
 # -- calculators and programs ---------------------------------------------------------------
-_EXCEL = {"EXP": r"\exp", "SQRT": r"\sqrt", "LN": r"\ln", "LOG": r"\log", "ABS": r"\abs"}
+_EXCEL = {"EXP": r"\exp", "SQRT": r"\sqrt", "LN": r"\ln"}
 
 
 def _excel(text: str) -> str:
     """``=(EXP(2)+11)/(EXP(2)+2)``: a spreadsheet formula, its leading ``=`` and its functions."""
-    if not re.match(r"^\s*=\s*[-+(\dA-Z]", text) or not re.search(r"\b(?:EXP|SQRT|LN|LOG|PI|ABS)\s*\(", text):
+    if not re.match(r"^\s*=\s*[-+(\dA-Z]", text) or not re.search(r"\b(?:EXP|SQRT|LN|PI)\s*\(", text):
         return text
     text = re.sub(r"^\s*=\s*", "", text)
+    # a spreadsheet's minus sign binds before its power: =-0.2^2 is (-0.2)^2
+    text = re.sub(r"(?<![\w)\]])-\s*(\d+(?:\.\d+)?|[A-Z]+\([^()]*\))\s*\^", r"(-\1)^", text)
     text = re.sub(r"\bPI\s*\(\s*\)", r"\\pi ", text)
     for word, command in _EXCEL.items():
         if command == r"\sqrt":
@@ -216,7 +249,17 @@ def _matlab(text: str) -> str:
     return text
 
 
-_OPPOSITE = {r"\leq": ">", r"\le": ">", "<": r"\geq", r"\geq": "<", r"\ge": "<", ">": r"\leq", "=": r"\neq"}
+_OPPOSITE = {
+    r"\leq": ">",
+    r"\le": ">",
+    "<": r"\geq",
+    r"\lt": r"\geq",
+    r"\geq": "<",
+    r"\ge": "<",
+    ">": r"\leq",
+    r"\gt": r"\leq",
+    "=": r"\neq",
+}
 
 
 def _negated(text: str) -> str:
@@ -226,8 +269,10 @@ def _negated(text: str) -> str:
         return f"{m.group(1)} {_OPPOSITE[m.group(2)]} {m.group(3)}"
 
     relations = "|".join(re.escape(r) + (r"(?![A-Za-z])" if r[-1].isalpha() else "") for r in _OPPOSITE)
+    # a side holds no relation: the negation of a chain (8192 ≥ N ≥ 4096) is no one relation's opposite
+    side = rf"(?:(?!{relations}|\\text\b)[^()<>=])+?"
     return re.sub(
-        rf"^\s*\\(?:neg|lnot)\s*(?:\\left)?\(\s*([^()<>=\\]+?)\s*({relations})\s*([^()<>=]+?)\s*(?:\\right)?\)\s*$",
+        rf"^\s*\\(?:neg|lnot)\s*(?:\\left)?\(\s*({side})\s*({relations})\s*({side})\s*(?:\\right)?\)\s*$",
         flip,
         text,
     )
@@ -236,7 +281,7 @@ def _negated(text: str) -> str:
 def _set_difference(text: str) -> str:
     """``N \\in \\mathbb{N} \\setminus \\{1, \\ldots, K\\}``: every whole number past K."""
     return re.sub(
-        r"^\s*([A-Za-z])\s*\\in\s*\\mathbb\s*\{?\s*[NZ]\s*\}?\s*(?:_\{?\s*\+?\s*\}?)?\s*\\setminus\s*"
+        r"^\s*([A-Za-z])\s*\\in\s*\\mathbb\s*\{?\s*N\s*\}?\s*(?:_\{?\s*\+?\s*\}?)?\s*\\setminus\s*"
         r"\\?\{\s*[01]\s*,\s*(?:\\ldots|\\cdots|\\dots|\.\.\.|…|⋯)\s*,\s*(\d+)\s*\\?\}\s*$",
         r"\1 > \2",
         text,
@@ -310,7 +355,7 @@ DIALECTS: tuple[Dialect, ...] = (
         r"Final answer: $1.96$",
         "1.96",
         _sub(
-            r"^\s*(?:\*\*)?(?:the\s+)?(?:final\s+answer|answer|result)(?:\s+is)?\s*(?:\*\*)?\s*[:=]?\s*(?:\*\*)?\s*",
+            r"^\s*(?:\*\*)?(?:the\s+)?(?:final\s+answer|answer|result)(?:\s+is)?(?![\w'’])\s*(?:\*\*)?\s*[:=]?\s*(?:\*\*)?\s*",
             "",
             re.I,
         ),
@@ -355,11 +400,29 @@ DIALECTS: tuple[Dialect, ...] = (
         "",
     ),
     Dialect(
+        "plain TeX's \\over",
+        "plain TeX, old notes",
+        r"{e^2+11 \over e^2+2}",
+        r"\frac{e^2+11}{e^2+2}",
+        _over,
+        "",
+    ),
+    Dialect(
+        "an apostrophe between thousands",
+        "Swiss and Liechtenstein keyboards",
+        "N > 8'192",
+        "N > 8192",
+        _sub(
+            r"(?<![\d'.])(\d{1,3})((?:'\d{3})+)(?![\d'])", lambda m: m.group(1) + m.group(2).replace("'", "")
+        ),
+        "the apostrophes read as thousands separators",
+    ),
+    Dialect(
         "siunitx numbers and quantities",
         "Overleaf (siunitx)",
         r"\num{8192}",
         "8192",
-        lambda t: _command_args(r"\SI", 0, 2)(_command_args(r"\qty", 0, 2)(_command_args(r"\num", 0, 1)(t))),
+        lambda t: _quantities(_command_args(r"\num", 0, 1)(t)),
         "siunitx's number read as its value",
     ),
     Dialect(
@@ -391,7 +454,7 @@ DIALECTS: tuple[Dialect, ...] = (
         "CJK input methods",
         "（e^2+11）／（e^2+2）",
         "(e^2+11)/(e^2+2)",
-        lambda t: _compatibility(t.replace("\u3000", " ").replace("。", ".").replace("、", ",")),
+        lambda t: _compatibility(t.replace("\u3000", " ").replace("。", ".").replace("、", " , ")),
         "",
     ),
     Dialect(
@@ -456,7 +519,13 @@ DIALECTS: tuple[Dialect, ...] = (
         "(exp(2)+11)/(exp(2)+2)",
         r"(\exp(2)+11)/(\exp(2)+2)",
         lambda t: _call_to_group(
-            re.sub(r"(?<![\\A-Za-z])(exp|ln|log|sin|cos|tan)\s*\(", r"\\\1(", t), "(?<!\\\\)sqrt", r"\sqrt"
+            re.sub(
+                r"(?<![\\A-Za-z])log\s*\(",
+                r"\\ln(",
+                re.sub(r"(?<![\\A-Za-z])(exp|ln|sin|cos|tan)\s*\(", r"\\\1(", t),
+            ),
+            "(?<!\\\\)sqrt",
+            r"\sqrt",
         ),
         "",
     ),

@@ -276,8 +276,14 @@ def judge_formula(raw: str) -> Verdict:
     from ..worker import WorkerError, isolated
     from .dialects import normalise
     from .judge import CPU_SECONDS, MEMORY_MB, TIMEOUT
+    from .notation import MAX_LENGTH, unwrap
 
-    text = normalise((raw or "").strip(), []).strip().strip("$").strip()
+    text = (raw or "").strip()
+    if len(text) > MAX_LENGTH:  # before any pattern reads it
+        return Verdict(
+            "invalid", feedback=f"the answer is too long ({len(text)} characters, at most {MAX_LENGTH})"
+        )
+    text = unwrap(normalise(text, []))
     if not text:
         return Verdict("invalid", feedback="the answer is empty")
     try:

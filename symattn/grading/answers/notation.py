@@ -49,6 +49,8 @@ _FORBIDDEN = {
     r"\catcode": "\\catcode is not accepted here",
     r"\csname": "\\csname is not accepted here",
     r"\expandafter": "\\expandafter is not accepted here",
+    r"\neg": "a negation is read only around one relation in parentheses, as in \\neg(N \\leq 8192)",
+    r"\lnot": "a negation is read only around one relation in parentheses, as in \\lnot(N \\leq 8192)",
     r"\binom": _BINOMIAL,
     r"\dbinom": _BINOMIAL,
     r"\tbinom": _BINOMIAL,
@@ -188,8 +190,12 @@ def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | N
         text = text.replace(ch, plain)
     for pos, ch in enumerate(text, start=1):
         if not _ALLOWED.fullmatch(ch):
-            shown = ch if ch.isprintable() else f"U+{ord(ch):04X}"
-            raise InvalidAnswer(f"the character {shown!r} at position {pos} is not accepted here")
+            shown = (
+                "the dollar sign"
+                if ch == "$"
+                else f"the character {ch if ch.isprintable() else f'U+{ord(ch):04X}'!r}"
+            )
+            raise InvalidAnswer(f"{shown} at position {pos} is not accepted here")
     if _CODE.search(text):
         raise InvalidAnswer("this looks like program code, not a mathematical answer")
     for command, why in _FORBIDDEN.items():
@@ -209,7 +215,7 @@ def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | N
     if re.search(r"(?<!\\);", text):
         raise InvalidAnswer("';' is not accepted here: give one answer")
     if "$" in text:
-        raise InvalidAnswer("'$' is accepted only around the whole answer")
+        raise InvalidAnswer("a dollar sign is accepted only around the whole answer")
     text = _units_and_text(text, notes)
     text = _commands(text)
     text = _separators(text, notes)
@@ -227,6 +233,11 @@ def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | N
         raise InvalidAnswer("the answer is empty")
     _check_brackets(_without_intervals(text))
     return text.replace(_ROW, r" \\ ").replace("  ", " ")
+
+
+def unwrap(text: str) -> str:
+    """``text`` without math delimiters, ``\\boxed``, a trailing period or ``\\ldots`` around it."""
+    return _unwrap(text, [])
 
 
 # -- the rewriting steps, in order ----------------------------------------------------------
@@ -312,8 +323,8 @@ def _units_and_text(text: str, notes: list[str]) -> str:
 
     def drop_unit(m: re.Match) -> str:
         word = " ".join(m.group(2).split()).rstrip(".")
-        if word == "and":  # "M \text{ and } [1, 0, 0]": a word between two parts
-            return m.group(1)
+        if word == "and":  # "M \text{ and } [1, 0, 0]": a word between two parts, kept apart
+            return m.group(1) + ", "
         if word.lower() not in UNITS:  # "8192 thousand", "1.96 not": words that change the value
             raise InvalidAnswer(
                 f"'{word}' after a number is not read: only a unit (tokens, dimensions, features, "
@@ -375,9 +386,9 @@ def _e_notation(text: str, notes: list[str], typed: dict[str, str]) -> str:
 def _outside_brackets(text: str) -> list[bool]:
     """For each character, whether it stands outside every (), [] and {} pair but braces."""
     out, stack = [], []
-    for ch in text:
+    for i, ch in enumerate(text):
         if ch in "([{":
-            stack.append(ch)
+            stack.append("\\{" if ch == "{" and text[i - 1 : i] == "\\" else ch)  # \{ opens a set
         elif ch in ")]}" and stack:
             stack.pop()
         out.append(not stack or stack[-1] == "{")
@@ -402,7 +413,9 @@ def _decimal_commas(text: str, notes: list[str]) -> str:
         return m.group(0)
 
     return re.sub(
-        r"(?<![\d.,])(?:(?P<groups>\d{1,3}(?:,\d{3}){2,})|(?P<a>\d+),(?P<b>\d+))(?![\d,])", read, text
+        r"(?<![\d.,])(?:(?P<groups>\d{1,3}(?:,\d{3}){2,})|(?P<a>\d+)(?:,|\{,\})(?P<b>\d+))(?![\d,])",
+        read,
+        text,
     )
 
 

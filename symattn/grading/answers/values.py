@@ -201,9 +201,22 @@ def judge_companion(main: Verdict, rest: str, companion: tuple[str, Any]) -> Ver
     return Verdict("correct", main.given, why, notes=main.notes, typed=main.typed)
 
 
+#: What names the first row of weights: a letter or a Greek one, bold or not, with no index or 1
+#: (``w``, ``w_1``, ``\\alpha_{1}``, ``\\mathbf{a}_1``, ``A_{1,:}``); ``w_3`` names another row.
+_FIRST_ROW_NAME = re.compile(
+    r"(?:\\text\{\s*weights\s*\}|(?:\\mathbf\{[A-Za-z]\}|\\(?:alpha|beta|gamma|omega|pi|sigma|theta|lambda|mu|rho)|[A-Za-z])"
+    r"(?:_\{?\s*1\s*(?:,\s*:)?\s*\}?|_\{?\s*1\s*,\s*:\s*\}?)?)"
+)
+
+
 def _read_vector(text: str, size: int) -> sp.Matrix | None:
-    """A row of ``size`` exact numbers: [1, 0, 0], (1, 0, 0) or a one-row matrix; "w = " may lead."""
-    text = re.sub(r"^[^=]*=\s*", "", text) if "=" in text else text
+    """A row of ``size`` exact numbers: [1, 0, 0], (1, 0, 0) or a one-row matrix; a name of the
+    first row of weights may lead ("w = ", "\\alpha_1 = ", "A_{1,:} = "); anything else before an
+    "=" (another row, an operation on the weights) is not read."""
+    if "=" in text:
+        name, _, text = text.partition("=")
+        if not _FIRST_ROW_NAME.fullmatch(name.strip().lstrip(",").strip()):
+            return None
     m = re.fullmatch(r"\s*(?:\\left\s*)?[(\[]\s*(.*?)\s*(?:\\right\s*)?[)\]]\s*", text)
     if m:
         cells = [c.strip() for c in m.group(1).split(",")]

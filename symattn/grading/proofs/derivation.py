@@ -143,6 +143,11 @@ class World:
     def definition(self, lhs_text: str, defs: dict) -> str | None:
         return None
 
+    def expanded(self, expr: Any) -> Any:
+        """``expr`` with the rewritings that are always true and change no slip carried out (the
+        transpose of a product expanded), so that a slip is named on the sides as they multiply."""
+        return expr
+
     def slip(self, lhs: Any, rhs: Any) -> tuple[str, str] | None:
         """A named slip found by looking at the whole step (not a rewrite): why the step is
         wrong and the slip's name; or None."""
@@ -247,6 +252,15 @@ class PermutationWorld(World):
 
     def fact(self, lhs: Any, rhs: Any) -> Any:
         return self.m.fact_rule(lhs, rhs)
+
+    def expanded(self, expr: Any) -> Any:
+        transpose = self.m.RULES[0].rewrite
+        for _ in range(8):  # each pass expands one more level of nested transposes
+            after = self.m.everywhere(expr, transpose)
+            if after == expr:
+                break
+            expr = after
+        return expr
 
     def truth(self, lhs: Any, rhs: Any) -> tuple[str, str | None]:
         diff = self.m.difference(lhs, rhs)
@@ -407,6 +421,12 @@ def _judge_cases(w: World, lhs: Any, rhs: Any, cases: list, facts: list) -> dict
     }
 
 
+def _sides_to_explain(w: World, lhs: Any, rhs: Any) -> list[tuple[Any, Any]]:
+    """The step's sides as written, then expanded where that changes them."""
+    expanded = (w.expanded(lhs), w.expanded(rhs))
+    return [(lhs, rhs)] + ([expanded] if expanded != (lhs, rhs) else [])
+
+
 def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
     out = {"lhs": lhs, "rhs": rhs}
     if lhs == rhs:
@@ -422,7 +442,11 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
     if verdict == "false":
         # A slip is named only when it alone (with lines already proved) explains the step:
         # with the allowed rules too, some path through a slip explains almost anything.
-        slip = search(w, lhs, rhs, fact_moves + _moves(w.mistakes, "mistake"), PROOF_DEPTH)
+        # on the sides as written, and with the transposes of products expanded: the shorter
+        # explanation names the slip (as written first: it keeps the evidence of a transpose slip)
+        slips = fact_moves + _moves(w.mistakes, "mistake")
+        found = [search(w, a, b, slips, PROOF_DEPTH) for a, b in _sides_to_explain(w, lhs, rhs)]
+        slip = min((f for f in found if f is not None), key=len, default=None)
         mistakes = [m for m in (slip or []) if m.kind == "mistake"]
         parts, slip = [], ""
         if mistakes:

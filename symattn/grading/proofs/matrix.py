@@ -402,6 +402,35 @@ def _drop_scale(f: Factor) -> Term | None:
     return None
 
 
+def _commuted(t: Term) -> Term | None:
+    """The first P (or Pᵀ) beside another factor, the two swapped: ``P Q`` as ``Q P``."""
+    fs = t[2]
+    for i in range(len(fs) - 1):
+        if (fs[i] in (P_, PT)) != (fs[i + 1] in (P_, PT)):
+            return ("mul", t[1], (*fs[:i], fs[i + 1], fs[i], *fs[i + 2 :]))
+    return None
+
+
+def _conjugated(t: Term) -> tuple[Factor, ...] | None:
+    """The factors between a leading P and a trailing Pᵀ (``P S Pᵀ``: S), or None."""
+    fs = t[2]
+    if len(fs) >= 3 and fs[0] == P_ and fs[-1] == PT and not {P_, PT} & set(fs[1:-1]):
+        return fs[1:-1]
+    return None
+
+
+def _other_side(t: Term) -> Term | None:
+    """``P S Pᵀ`` with P on the wrong side of S: ``S P Pᵀ``."""
+    inner = _conjugated(t)
+    return ("mul", t[1], (*inner, P_, PT)) if inner is not None else None
+
+
+def _other_side_t(t: Term) -> Term | None:
+    """``P S Pᵀ`` with Pᵀ on the wrong side of S: ``P Pᵀ S``."""
+    inner = _conjugated(t)
+    return ("mul", t[1], (P_, PT, *inner)) if inner is not None else None
+
+
 RULES = (
     NamedRule("transpose of a product", _each_factor(_transpose_product)),
     NamedRule(r"$P^\top P = I$", _pairs(PT, P_)),
@@ -448,6 +477,22 @@ MISTAKES = (
         r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
     ),
     NamedRule(r"$P P = I$", _pairs(P_, P_), r"$P P$ is not $I$: the pair that cancels is $P^\top P$"),
+    NamedRule(
+        r"$P$ put on the other side",
+        _other_side,
+        r"$P$ moved to the other side of the product: matrices do not commute, so $P$ stays on the left",
+    ),
+    NamedRule(
+        r"$P^\top$ put on the other side",
+        _other_side_t,
+        r"$P^\top$ moved to the other side of the product: matrices do not commute, so $P^\top$ stays "
+        r"on the right",
+    ),
+    NamedRule(
+        r"$P$ commuted with its neighbour",
+        _commuted,
+        r"$P$ changed places with the factor beside it: matrices do not commute ($P A \ne A P$)",
+    ),
     NamedRule(
         r"$P$ or $P^\top$ dropped",
         _each_factor(_drop_one),

@@ -106,9 +106,7 @@ UNICODE = {
 
 
 #: An inner product of two vectors named by letters, ``\langle q, k \rangle``: their dot product.
-_INNER = re.compile(
-    r"\\langle\s*([A-Za-z](?:_\{?\w+\}?)?)\s*,\s*([A-Za-z](?:_\{?\w+\}?)?)\s*\\rangle"
-)
+_INNER = re.compile(r"\\langle\s*([A-Za-z](?:_\{?\w+\}?)?)\s*,\s*([A-Za-z](?:_\{?\w+\}?)?)\s*\\rangle")
 #: Other textbooks' variance, \mathbb{V}[X] or \mathbb{V}(X).
 _BLACKBOARD_V = re.compile(r"\\mathbb\s*\{\s*V\s*\}(?=\s*[(\[])")
 
@@ -395,8 +393,12 @@ def precheck(text: str) -> None:
     """Refuse characters, code and sizes that no step needs, before tokenizing."""
     for pos, ch in enumerate(text, start=1):
         if not _ALLOWED_CHARS.fullmatch(ch):
-            shown = ch if ch.isprintable() else f"U+{ord(ch):04X}"
-            raise StepSyntaxError(f"the character {shown!r} at position {pos} is not accepted here")
+            shown = (
+                "the dollar sign"
+                if ch == "$"
+                else f"the character {ch if ch.isprintable() else f'U+{ord(ch):04X}'!r}"
+            )
+            raise StepSyntaxError(f"{shown} at position {pos} is not accepted here")
     if re.search(r"__|\bimport\b|\blambda\b|\beval\b|\bexec\b", text):
         raise StepSyntaxError("this looks like program code, not a step of a derivation")
     if m := re.search(r"\d{" + str(MAX_DIGITS + 1) + ",}", text):

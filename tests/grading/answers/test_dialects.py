@@ -70,3 +70,70 @@ def test_the_registry_names_each_form_once_with_an_example_and_a_reading():
     assert len(ROWS) == len(dialects.DIALECTS)
     for d in dialects.DIALECTS:
         assert all(dataclasses.asdict(d)[k] for k in ("name", "tool", "example", "reads_as"))
+
+
+MASK = r"\begin{bmatrix}0 & -\infty & -\infty\\ 0 & 0 & -\infty \\ 0&0&0\end{bmatrix}"
+
+
+def _judged(exercise: str, answer: str) -> str:
+    from symattn.grading.answers.formula import judge_formula
+    from symattn.grading.answers.judge import judge
+    from symattn.grading.exercises import get
+
+    if exercise == "ex6.6":
+        return judge_formula(answer).verdict
+    ex = get(exercise)
+    return judge(answer, ex.expected, ex.mistakes).verdict
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer"),
+    [
+        # a hostile review's false accepts (issue 48): each now refused or judged wrong
+        ("ex6.4", MASK + ", [0,1,0] = [1, 0, 0]"),  # the learner's own weights are [0, 1, 0]
+        ("ex6.4", MASK + ", w_3 = [1, 0, 0]"),  # another row named
+        ("ex6.4", MASK + r" \cdot 0 = [1, 0, 0]"),
+        ("ex6.5", r"\neg(8192 \geq N \geq 4096)"),  # not (a and b) is no one relation's opposite
+        ("ex6.5", r"\neg(N \leq 8192 \leq 2N)"),
+        ("ex6.5", r"N > \SI{8192}{\kilo}"),  # a unit that changes the value
+        ("ex6.5", r"N \in \mathbb{Z} \setminus \{1, \ldots, 8192\}"),  # the integers hold 0 and below
+        ("ex6.2", r"\SI{1.96}{\percent}"),  # 0.0196
+        ("ex6.2", "log(90.9)"),  # a program's log is the natural one: about 4.51
+        ("ex6.2", r"{1 + 1.92 \over 2}"),  # plain TeX: 2.92/2
+        ("ex6.2", r"2 \text{ and } -0.04"),  # two parts, not their sum
+        ("ex6.2", "=-0.2^2+EXP(0)+1"),  # a spreadsheet's minus binds first: 2.04
+        ("ex6.2", "1、96"),  # an enumeration comma is a list's
+        ("ex6.2", r"\lnot 1.96"),
+        ("ex6.2", "The answer isn't 1.96"),
+    ],
+)
+def test_what_a_form_would_misread_is_never_accepted(exercise, answer):
+    assert _judged(exercise, answer) != "correct"
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer"),
+    [
+        ("ex6.4", MASK + r", \alpha_1 = (1, 0, 0)"),
+        ("ex6.4", MASK + ", A_{1,:} = (1, 0, 0)"),
+        ("ex6.5", r"\lnot (N \lt 8193)"),
+        ("ex6.5", "N > 8'192"),  # Swiss thousands
+        ("ex6.5", r"N > \SI{8192}{tokens}"),
+        ("ex6.2", r"\SI{196}{\percent}"),
+        ("ex6.2", r"{e^2+11 \over e^2+2}"),
+        ("ex6.2", "log(7.0893)"),
+        ("ex6.2", "1{,}96"),  # LaTeX's decimal comma
+        ("ex6.6", r"\boxed{\frac{1}{N}\sum_{j=1}^{N} v_j}"),
+        ("ex6.6", r"$\frac{1}{N}\sum_{j=1}^{N} v_j$."),
+    ],
+)
+def test_right_answers_in_those_forms_are_accepted(exercise, answer):
+    assert _judged(exercise, answer) == "correct"
+
+
+def test_a_long_formula_answer_is_refused_before_any_pattern_reads_it():
+    """A hostile review's: ex6.6 ran the forms' patterns before its length check (cubic time)."""
+    from symattn.grading.answers.formula import judge_formula
+
+    verdict = judge_formula("$x$a" + " " * 3000 + "!")
+    assert verdict.verdict == "invalid" and "too long" in verdict.feedback

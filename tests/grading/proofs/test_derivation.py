@@ -102,6 +102,21 @@ def test_a_wrong_step_before_an_unreadable_line_is_the_verdict(later):
     assert fine.verdict == "invalid"
 
 
+@pytest.mark.parametrize(
+    ("step", "slip"),
+    [
+        # issue 48: three slips of ex6.7, each named for what happened (none is "dropped")
+        (r"(PQ)(PK)^\top = Q K^\top P P^\top", "put on the other side"),
+        (r"(PQ)(PK)^\top = P^\top Q K^\top P", "written for"),
+        (r"P \operatorname{softmax}(S) P^\top P V = \operatorname{softmax}(S) P P^\top P V", "commuted"),
+    ],
+)
+def test_ex67_slips_are_named_apart(step, slip):
+    verdict = check_derivation("ex6.7", step + "\n")
+    (bad,) = [s for s in verdict.steps if s.status != "ok"]
+    assert bad.status == "wrong" and slip in bad.slip and "dropped" not in bad.feedback
+
+
 def test_chain_reuses_an_earlier_result():
     """A later chain may use what an earlier one proved, and says so."""
     p = BANK / "ex6.3" / "c01_module_solution.tex"
@@ -131,7 +146,7 @@ def test_cli_text_gives_every_line_that_is_not_ok_its_own_reason(cli, tmp_path):
     assert code == 1
     lines = out.splitlines()
     for n, reason in (
-        (1, "    wrong: the two sides differ at N = 3"),
+        (1, "    wrong: P and Pᵀ are swapped"),  # (PX)ᵀ is Xᵀ Pᵀ: the slip named on the expanded side
         (2, "    wrong: the transpose of a product"),
     ):
         head = lines.index(next(x for x in lines if x.startswith(f"✗ line {n}: ")))
