@@ -92,6 +92,15 @@ def _over(text: str) -> str:
     return rf"\frac{{{m.group(1).strip()}}}{{{m.group(2).strip()}}}" if m else text
 
 
+def _num_groups(text: str) -> str:
+    """siunitx groups digits with spaces inside ``\\num{}``: ``\\num{1.958 56}`` is 1.95856."""
+    return re.sub(
+        r"\\num\s*(\[[^\[\]]*\])?\s*\{([\d.,\s]*)\}",
+        lambda m: r"\num" + (m.group(1) or "") + "{" + re.sub(r"(?<=\d)\s+(?=\d)", "", m.group(2)) + "}",
+        text,
+    )
+
+
 def _quantities(text: str) -> str:
     """``\\SI{8192}{tokens}``, ``\\qty{196}{\\percent}``: the number, then its unit as the reader
     judges units (a word in ``\\text``, which may be refused; ``\\percent`` a hundredth); an
@@ -151,6 +160,7 @@ def _compatibility(text: str) -> str:
     return "".join(
         unicodedata.normalize("NFKC", c)
         if unicodedata.decomposition(c).startswith(("<wide>", "<narrow>"))
+        or "\U0001d400" <= c <= "\U0001d7ff"  # mathematical letters and digits (Word's 𝑒): not ℕ, a set
         else c
         for c in text
     )
@@ -422,7 +432,7 @@ DIALECTS: tuple[Dialect, ...] = (
         "Overleaf (siunitx)",
         r"\num{8192}",
         "8192",
-        lambda t: _quantities(_command_args(r"\num", 0, 1)(t)),
+        lambda t: _quantities(_command_args(r"\num", 0, 1)(_num_groups(t))),
         "siunitx's number read as its value",
     ),
     Dialect(

@@ -53,6 +53,7 @@ def test_a_row_that_changes_an_answer_says_so():
         ("q₁", "q_{1}"),
         ("Pᵀ", "P^{T}"),
         ("e⁻¹", "e^{-1}"),
+        ("𝑒²", "e^{2}"),  # Word's math italic (a font form, NFKC), not refused
     ],
 )
 def test_characters_are_read_by_unicodedata_and_scripts_kept_as_exponents(typed, plain):
@@ -123,6 +124,8 @@ def test_what_a_form_would_misread_is_never_accepted(exercise, answer):
         ("ex6.2", r"{e^2+11 \over e^2+2}"),
         ("ex6.2", "log(7.0893)"),
         ("ex6.2", "1{,}96"),  # LaTeX's decimal comma
+        ("ex6.2", r"\num{1.958 56}"),  # siunitx's digit groups
+        ("ex6.2", "(𝑒^2+11)/(𝑒^2+2)"),  # Word's plain-text copy, math italic
         ("ex6.6", r"\boxed{\frac{1}{N}\sum_{j=1}^{N} v_j}"),
         ("ex6.6", r"$\frac{1}{N}\sum_{j=1}^{N} v_j$."),
     ],
