@@ -27,7 +27,7 @@ from collections.abc import Callable
 import sympy as sp
 
 from .context import AuditContext
-from .contractions import _size, _stated
+from .contractions import _FLOPS_AFTER, _size, _stated
 from .document import Line
 from .match import Claim, inside
 from .said import Math, Said
@@ -54,7 +54,6 @@ _SHAPE_SAID = re.compile(
     r"\bd\s*L\s*/\s*d\s*(?P<x>[A-Z])\s+(?:is\s+(?:an?\s+)?[\w()\-\s]{0,30}?\s+of\s+(?:size|shape)|has\s+(?:the\s+)?shape)"
     r"\s*⟨\s*\[(?P<axes>[^\[\]⟨⟩]*)\]\s*⟩"
 )
-_FLOPS_AFTER = re.compile(r"^\s*(?:floating[- ]point\s+operations|FLOPs?)\b")
 
 
 def gradient_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -79,7 +78,7 @@ def gradient_claims(au: AuditContext, line: Line, add: Callable, covered: list) 
     expected = 2 * _size((left[0], left[1], right[1]))
     _, b = line.sentence_at(0)
     for _tex, plain, start, end in line.formulas:
-        if start >= b or not _FLOPS_AFTER.match(line.text[end:]) or inside(covered, start, end):
+        if start >= b or not _FLOPS_AFTER.match(line.text, end) or inside(covered, start, end):
             continue
         stated = _stated(plain, au.relations)
         if stated is None or len(stated[0]) != 1:

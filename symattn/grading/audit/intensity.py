@@ -41,13 +41,13 @@ from .contractions import clean
 from .document import Line
 from .match import Claim, inside
 from .said import Math, Said
+from .training import BYTES
 
 RULE = (
     "arithmetic intensity: FLOPs over bytes; sizeof an array its entries times its type's bytes; a product "
     "2 FLOPs a combination of its axes; a reshape keeps the entries"
 )
-_BYTES = {"int8": 1, "fp8": 1, "bf16": 2, "bfloat16": 2, "fp16": 2, "fp32": 4, "float32": 4}
-_TYPE = re.compile(r"\b(?:in|with)\s+(?P<t>" + "|".join(_BYTES) + r")\b", re.I)
+_TYPE = re.compile(r"\b(?:in|with)\s+(?P<t>" + "|".join(BYTES) + r")\b", re.I)
 _ARRAY = re.compile(r"(?<![\w])(?P<name>[A-Z])\[(?P<axes>[A-Za-z](?:\s*,\s*[A-Za-z])*)\]")
 _RESHAPE = re.compile(rf"{_ARRAY.pattern}\s*\\rightarrow_?\s*reshape\s*(?P<to>[A-Z]\[[^\]]*\])")
 _PRODUCT = re.compile(r"([A-Z]\[[^\]]*\])\s*\\cdot\s*([A-Z]\[[^\]]*\])\s*\\rightarrow\s*([A-Z]\[[^\]]*\])")
@@ -214,7 +214,7 @@ def _setting(au: AuditContext, line: Line) -> Setting | None:
         typed = _TYPE.search(x.text)
         if typed is None or len(_sizes(x.text + " " + line.text)) != 1:
             return None  # no type named, or more than one: which array is in which is not read
-        setting = Setting(_BYTES[typed.group("t").lower()])
+        setting = Setting(BYTES[typed.group("t").lower()])
         for d in reversed(displays):
             _learn(setting, clean(d.formulas[0][0]) if d.formulas else "")
         return setting if setting.flops != 0 else None
@@ -223,7 +223,7 @@ def _setting(au: AuditContext, line: Line) -> Setting | None:
 
 def _sizes(text: str) -> set[int]:
     """The bytes per entry of every type the text names ("bf16 ... int8": {2, 1})."""
-    return {_BYTES[m.group(0).lower()] for m in re.finditer(r"\b(?:" + "|".join(_BYTES) + r")\b", text, re.I)}
+    return {BYTES[m.group(0).lower()] for m in re.finditer(r"\b(?:" + "|".join(BYTES) + r")\b", text, re.I)}
 
 
 def _learn(setting: Setting, tex: str) -> None:

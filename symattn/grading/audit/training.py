@@ -216,7 +216,8 @@ _SUBJECT = re.compile(
 _ACCOUNTS = re.compile(
     r"\s*where\s+the\s+(?P<n>\d+)\s+accounts\s+for\s+(?:the\s+)?(?P<things>[a-z][\w\s,]*?)(?=[.;])"
 )
-_BYTES = {"int8": 1, "bf16": 2, "bfloat16": 2, "fp16": 2, "fp32": 4, "float32": 4}
+#: The bytes of an entry in each type a text names.
+BYTES = {"int8": 1, "fp8": 1, "bf16": 2, "bfloat16": 2, "fp16": 2, "fp32": 4, "float32": 4}
 
 
 def size_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -237,7 +238,7 @@ def size_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> N
         subject = _SUBJECT.search(head[: shapes[-1].start()])
         if subject is None or subject.group("noun").lower() != total.group("what").split()[-1].lower():
             continue  # the size of another thing than the array shaped (the weights, not the cache)
-        count = sp.Mul(*sizes) * _BYTES[total.group("type").lower()]
+        count = sp.Mul(*sizes) * BYTES[total.group("type").lower()]
         ok = sp.expand(stated - count) == 0
         said = Said(f"[{shapes[-1].group('dims')}] in {total.group('type')}: ", Math(count), " bytes")
         spans = [(start, end)]
