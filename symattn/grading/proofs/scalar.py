@@ -133,6 +133,9 @@ def build(node: Node) -> sp.Expr:
             return Ex(build(node[2]))
         if node[1] == "Var":
             return Var(build(node[2]))
+        if node[1] == "Cov":  # its definition: E[XY] - E[X] E[Y]
+            a, b = build(node[2]), build(node[3])
+            return Ex(a * b) - Ex(a) * Ex(b)
         raise StepSyntaxError(f"{node[1]} is not part of this exercise")
     if kind == "sum":
         _, name, low, high, body = node
@@ -337,6 +340,10 @@ def _sum1(body: sp.Basic, limit: tuple) -> sp.Basic:
     for f in sp.Mul.make_args(body):
         (inside if f.has(var) else outside).append(f)
     rest = sp.Mul(*inside)
+    low, high = limit[1], limit[2]
+    if low.is_Integer and high.is_Integer and 0 <= high - low < 16:
+        # a sum with whole-number bounds is its terms written out: sum_{i=1}^{2} q_i k_i is q_1 k_1 + q_2 k_2
+        return sp.Mul(*outside) * sp.expand(sp.Add(*[rest.xreplace({var: k}) for k in range(low, high + 1)]))
     if tuple(limit[1:]) == (1, D_K):
         # Every index of the exercise runs over 1..d_k, so the sum of delta(var, x) f(var) is f(x).
         for f in inside:

@@ -730,7 +730,9 @@ class Parser:
         if not inner:
             raise StepSyntaxError(f"{op} at position {t.pos} has no argument")
         args = [_sub_parse(self.text, part) for part in _split_commas(inner)]
-        if op != "Attention" and len(args) != 1:
+        if op == "Cov" and len(args) != 2:
+            raise StepSyntaxError(f"Cov at position {t.pos} takes two arguments: Cov(X, Y)")
+        if op not in ("Attention", "Cov") and len(args) != 1:
             raise StepSyntaxError(f"{op} at position {t.pos} takes one argument")
         return ("op", op, *args)
 

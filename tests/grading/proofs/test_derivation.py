@@ -316,3 +316,30 @@ def test_the_layouts_bank_writes_every_derivation_of_the_bank_again():
 def test_derivation_bank_in_other_layouts(path, monkeypatch):
     """A layout changes no verdict: the same verdict, the first bad step on its moved line."""
     test_derivation_bank(path, monkeypatch)
+
+
+@pytest.mark.parametrize(
+    ("step", "status"),
+    [
+        # issue 48: a sum with whole-number bounds is its terms written out
+        (r"\operatorname{Var}(\sum_{i=1}^{2} q_i k_i) = \operatorname{Var}(q_1 k_1 + q_2 k_2)", "ok"),
+        # the same value, but not the same terms: no rule says so
+        (r"\mathbb{V}(\sum_{i=1}^{2} q_i k_i) = \mathbb{V}(q_1 k_1 + q_3 k_3)", "unjustified"),
+        # Cov with two arguments, E[XY] - E[X]E[Y], and Var of a sum by covariances
+        (
+            r"\operatorname{Var}(q_1 k_1 + q_2 k_2) = \operatorname{Var}(q_1 k_1)"
+            r" + \operatorname{Var}(q_2 k_2) + 2\operatorname{Cov}(q_1 k_1, q_2 k_2)",
+            "ok",
+        ),
+        (r"\operatorname{Cov}(q_1 k_1, q_2 k_2) = 0", "ok"),
+        (r"\operatorname{Cov}(q_1 k_1, q_1 k_1) = 2", "wrong"),  # it is Var(q_1 k_1) = 1
+    ],
+)
+def test_sums_written_out_and_covariances(step, status):
+    (result,) = check_derivation("ex6.3", step + "\n").steps
+    assert result.status == status, result.feedback
+
+
+def test_cov_takes_two_arguments():
+    (result,) = check_derivation("ex6.3", "\\operatorname{Cov}(q_1 k_1) = 0\n").steps
+    assert result.status == "invalid" and "takes two arguments" in result.feedback
