@@ -301,6 +301,8 @@ for answer, verdict, tool in [
     ("[0 -Inf -Inf; 0 0 -Inf; 0 0 0]", "correct", "MATLAB"),
     ("[0, -Inf, -Inf; 0, 0, -Inf; 0, 0, 0]", "correct", "MATLAB"),
     ("[0 0 0; -Inf 0 0; -Inf -Inf 0]", "incorrect", "MATLAB"),
+    ("ans =\n\n     0  -Inf  -Inf\n     0     0  -Inf\n     0     0     0\n", "correct", "MATLAB"),
+    ("     0     0     0\n  -Inf     0     0\n  -Inf  -Inf     0\n", "incorrect", "MATLAB"),
 ]:
     rows.append(
         (

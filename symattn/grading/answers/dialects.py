@@ -248,10 +248,17 @@ def _numpy(text: str) -> str:
 
 
 def _matlab(text: str) -> str:
-    """``[0 -Inf; 0 0]`` (rows by ``;``, entries by spaces), ``Inf``, a trailing ``;``."""
+    """``[0 -Inf; 0 0]`` (rows by ``;``, entries by spaces), its display (a row a line), ``Inf``,
+    a trailing ``;``."""
     text = re.sub(r"(?<!\\);\s*$", "", text)
     if re.search(r"\bInf\b", text):
         text = re.sub(r"\bInf\b", r"\\infty ", text)
+    lines = [ln for ln in re.sub(r"^\s*[A-Za-z]\w*\s*=\s*\n", "", text).splitlines() if ln.strip()]
+    entry = r"-?\s*(?:\d+(?:\.\d+)?|\\infty)"
+    if len(lines) > 1 and all(re.fullmatch(rf"\s*(?:{entry}\s*)+", ln) for ln in lines):
+        # MATLAB's display of a matrix ("ans =", then a row a line, entries by spaces)
+        rows = [re.findall(entry, ln) for ln in lines]
+        return "[" + ", ".join("[" + ", ".join(e.replace(" ", "") for e in row) + "]" for row in rows) + "]"
     m = re.fullmatch(r"\s*\[([^\[\]]*;[^\[\]]*)\]\s*", text)
     if m:
         rows = [re.split(r"\s*,\s*|\s+(?=[-\d\\])", r.strip()) for r in m.group(1).split(";")]
