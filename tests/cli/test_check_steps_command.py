@@ -38,3 +38,11 @@ def test_a_learners_terminal_escapes_are_printed_visible(cli, tmp_path):
     code, out, _ = cli("check", "ex6.3", "--steps", str(proof))
     assert code == 2 and "⟨U+001B⟩[2J⟨U+0007⟩⟨U+202E⟩" in out
     assert not any(c in out for c in "\x1b\x07\u202e")
+
+
+def test_a_file_too_long_is_reported_by_its_own_size(cli, tmp_path):
+    """Issue 48: a 420 KB file was "too long (200000 characters)", the part read; now its size."""
+    proof = tmp_path / "big.tex"
+    proof.write_text("A = B\n" * 70_000, encoding="utf-8")
+    code, _, err = cli("check", "ex6.3", "--steps", str(proof))
+    assert code == 2 and f"holds {proof.stat().st_size:,} bytes" in err and "200,000 characters" in err

@@ -354,6 +354,25 @@ def _index_sets(text: str) -> str:
     )
 
 
+def _whole_numbers_from(text: str) -> str:
+    """``N \\in \\{8193, 8194, \\ldots\\}``: every whole number from the first on, N > 8192; and
+    a domain said beside a threshold (``N \\in \\mathbb{N}, N > 8192``; ``N > 8192 \\; (N \\in
+    \\mathbb{N})``), which the threshold's reading already takes (N counts tokens)."""
+    m = re.fullmatch(r"\s*([A-Za-z])\s*\\in\s*\\\{\s*(\d+)\s*,\s*(\d+)\s*,\s*" + _DOTS + r"\s*\\\}\s*", text)
+    if m and int(m.group(3)) == int(m.group(2)) + 1:
+        return f"{m.group(1)} > {int(m.group(2)) - 1}"
+    domain = r"([A-Za-z])\s*\\in\s*\\mathbb\s*\{?\s*N\s*\}?"
+    first = re.fullmatch(rf"\s*{domain}\s*,\s*(\1\s*[<>].*)", text)
+    if first:
+        return first.group(2)
+    after = re.fullmatch(
+        r"\s*((?P<v>[A-Za-z])\s*[<>][^,()]*?)\s*(?:,|\\[,;:]|\\q?quad)?\s*\(?\s*(?P=v)\s*\\in\s*"
+        r"\\mathbb\s*\{?\s*N\s*\}?\s*\)?\s*",
+        text,
+    )
+    return after.group(1) if after else text
+
+
 def _maple(text: str) -> str:
     """``sum(v_j, j=1..N)``: Maple's (and Wolfram Alpha's) sum, as ``\\sum_{j=1}^{N} v_j``."""
     return re.sub(
@@ -552,6 +571,14 @@ DIALECTS: tuple[Dialect, ...] = (
         "N > 8192 tokens",
         r"N > 8192 \text{tokens}",
         _sub(r"(?<=[\d}])\s+([a-z]{3,}(?:[ -][a-z]{3,})*)\s*\.?\s*$", r" \\text{\1}"),
+        "",
+    ),
+    Dialect(
+        "whole numbers from a first one",
+        "set notation",
+        r"N \in \{8193, 8194, \ldots\}",
+        "N > 8192",
+        _whole_numbers_from,
         "",
     ),
     Dialect(

@@ -710,16 +710,24 @@ def read_steps(source: str) -> str:
     """The text of a derivation file, or of standard input for ``-``."""
     import sys
 
+    limit = 200_000
     try:
         if source == "-":
-            text = sys.stdin.read(200_000)
+            text = sys.stdin.read(limit + 1)
         else:
             with open(source, encoding="utf-8") as fh:
-                text = fh.read(200_000)
+                text = fh.read(limit + 1)
     except UnicodeDecodeError:  # one line, as `audit` says it, never the codec's message
         raise StepSyntaxError(f"cannot read {source}: not UTF-8 text (a binary file?)") from None
     except OSError as exc:
         raise StepSyntaxError(f"cannot read {source}: {exc.strerror or exc}") from None
     if "\x00" in text:
         raise StepSyntaxError(f"cannot read {source}: not a text file (it holds NUL bytes)")
+    if len(text) > limit:  # the file's own size, not the part read
+        import os
+
+        size = "more than 200,000 characters" if source == "-" else f"{os.path.getsize(source):,} bytes"
+        raise StepSyntaxError(
+            f"the derivation is too long: {source} holds {size} (at most {limit:,} characters)"
+        )
     return text
