@@ -204,7 +204,7 @@ def _joined_cases(physical: list[str]) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     pending: tuple[int, str] | None = None
     for number, raw in enumerate(physical, start=1):
-        line = _strip_comment(raw)
+        line = _without_prose(_strip_comment(raw))
         if pending is not None:
             pending = (pending[0], pending[1] + " " + line)
             if len(pending[1]) > RAW_LINE:
@@ -222,6 +222,32 @@ def _joined_cases(physical: list[str]) -> list[tuple[int, str]]:
     if pending is not None:
         out.append(pending)  # an unclosed block: reported as the line it starts on
     return out
+
+
+#: A Markdown list marker or heading at a line's start: "1. ", "2) ", "- ", "## ".
+_MARKER = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*+]|#{1,6})\s+")
+#: Inline math in a Markdown sentence: ``$...$`` (not ``$$``).
+_INLINE = re.compile(r"(?<!\$)\$(?!\$)([^$]+)\$(?!\$)")
+
+
+def _without_prose(line: str) -> str:
+    """A line of a derivation written in Markdown: prose around the math. A sentence (two words
+    or more outside its math and commands, and no "=" there) that holds one inline formula
+    stating an equality is that formula; one that holds none is prose, read as nothing. A
+    numbered list's marker ("1. ") before a step is dropped; a "- " stays, a minus sign. Display
+    math (``$$``) and lines without words are as they are."""
+    if "$$" in line or not line.strip():
+        return line
+    marker = _MARKER.match(line)
+    numbered = marker is not None and marker.group(0).strip()[0].isdigit()
+    body = line[marker.end() :] if marker else line
+    outside = _INLINE.sub(" ", body)
+    plain = re.sub(r"\\[A-Za-z]+\*?(?:\{[^{}]*\})?", " ", outside)
+    words = re.findall(r"(?<![\\A-Za-z_^])[A-Za-z]?[a-z]{2,}\b", plain)  # words, not PXW
+    if "=" in outside or len(words) < 2:
+        return body if numbered else line
+    stated = [m for m in _INLINE.findall(body) if "=" in m]
+    return stated[0] if len(stated) == 1 else ""
 
 
 def _encode_cases(m: re.Match) -> str:

@@ -230,3 +230,22 @@ def test_lines_end_only_at_cr_lf_and_crlf():
     """A form feed, U+2028 or U+0085 inside a line is no line of the file (issue 48)."""
     lines = read_lines("A = B\x0c\r\n= C\u2028\r= D\x85\n")
     assert [ln.number for ln in lines] == [1, 2, 3]
+
+
+def test_markdown_prose_around_the_math_is_read_as_nothing():
+    """Issue 48: a derivation in Markdown, with numbered items, sentences and display math."""
+    text = (
+        "1. By independence, the variance of the sum is the sum of the variances:\n"
+        "$$A = B$$\n"
+        "2. $= C$ by the hypotheses\n"
+        "Then scaling divides the variance by $d_k$:\n"
+        "3. D = E\n"
+        "- F = G\n"
+    )
+    lines = read_lines(text)
+    assert [(ln.number, ln.lhs, ln.rhs) for ln in lines] == [
+        (2, "A", "B"),
+        (3, None, "C"),  # the one formula stating an equality in its sentence
+        (5, "D", "E"),  # a numbered item's marker dropped
+        (6, "- F", "G"),  # "- " is a minus sign, not a bullet: kept
+    ]
