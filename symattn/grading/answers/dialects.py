@@ -46,16 +46,23 @@ def _sub(pattern: str, repl: str | Callable, flags: int = 0) -> Callable[[str], 
     return lambda text: compiled.sub(repl, text)
 
 
-def _group_end(text: str, start: int) -> int:
-    """Index of the brace closing the group that opens at ``text[start] == '{'`` (-1 if none)."""
+def group_end(text: str, start: int) -> int:
+    """Index of the brace closing the group that opens at ``text[start] == '{'`` (-1 if none);
+    an escaped character (``\\{``) is no brace."""
     depth = 0
-    for i in range(start, len(text)):
-        if text[i] == "{" and (i == 0 or text[i - 1] != "\\"):
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
             depth += 1
-        elif text[i] == "}" and (i == 0 or text[i - 1] != "\\"):
+        elif ch == "}":
             depth -= 1
             if depth == 0:
                 return i
+        i += 1
     return -1
 
 
@@ -71,7 +78,7 @@ def _command_args(name: str, keep: int | None, count: int, options: bool = True)
             for _ in range(count):
                 while at < len(text) and text[at] == " ":
                     at += 1
-                end = _group_end(text, at) if at < len(text) and text[at] == "{" else -1
+                end = group_end(text, at) if at < len(text) and text[at] == "{" else -1
                 if end < 0:
                     return text  # not the command's form: left for the reader to refuse
                 args.append(text[at + 1 : end])

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from ...errors import SymattnError
 from . import dialects
+from .dialects import group_end
 
 #: Longest answer accepted, in characters.
 MAX_LENGTH = 400
@@ -263,30 +264,11 @@ def _unwrap(text: str, notes: list[str]) -> str:
 def _strip_command_group(text: str, command: str) -> str:
     """Replace every ``\\command{X}`` by ``X``."""
     while (i := text.find(command + "{")) >= 0:
-        end = _group_end(text, i + len(command))
+        end = group_end(text, i + len(command))
         if end < 0:
             break
         text = text[:i] + " " + text[i + len(command) + 1 : end] + " " + text[end + 1 :]
     return text.strip()
-
-
-def _group_end(text: str, start: int) -> int:
-    """Index of the brace closing the group that opens at ``text[start] == '{'`` (-1 if none)."""
-    depth = 0
-    i = start
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
 
 
 def _bare_percent(text: str) -> str:

@@ -74,14 +74,10 @@ class Setting:
 
     def entries(self, name: str) -> sp.Expr | None:
         axes = self.shapes.get(name)
-        return self.put(sp.Mul(*(_letter(a) for a in axes))) if axes else None
+        return self.put(sp.Mul(*(letters.read(a) for a in axes))) if axes else None
 
     def put(self, e: sp.Expr) -> sp.Expr:
         return sp.expand(e.xreplace(self.relations))
-
-
-def _letter(name: str) -> sp.Expr:
-    return letters.read(name)
 
 
 def intensity_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:
@@ -100,7 +96,7 @@ def intensity_claims(au: AuditContext, line: Line, add: Callable, covered: list)
         members = [m.strip() for m in plain.split(" = ")]
         if kind == "bytes":
             values = [
-                _read(re.sub(r"sizeof\(\s*(\w+)\s*\)", lambda m: _sizeof(setting, m.group(1)), m))
+                letters.read(re.sub(r"sizeof\(\s*(\w+)\s*\)", lambda m: _sizeof(setting, m.group(1)), m))
                 for m in members
             ]
             expected = values[0]
@@ -109,7 +105,7 @@ def intensity_claims(au: AuditContext, line: Line, add: Callable, covered: list)
         else:
             if "bytes" not in stated or "flops" not in stated:
                 continue
-            values, expected = [_read(m) for m in members], stated["flops"] / stated["bytes"]
+            values, expected = [letters.read(m) for m in members], stated["flops"] / stated["bytes"]
         if expected is None or any(v is None for v in values):
             continue
         ok = all(sp.simplify(setting.put(v) - setting.put(expected)) == 0 for v in values)
@@ -129,8 +125,8 @@ def _again(au: AuditContext, line: Line, m: re.Match, setting: Setting, add: Cal
     if before is None or formula is None or inside(covered, formula[1], formula[2]):
         return
     plain, start, end = formula
-    letter = _letter(m.group("a"))
-    value = _read(m.group("b"))
+    letter = letters.read(m.group("a"))
+    value = letters.read(m.group("b"))
     if value is None:
         return
     intensity = sp.simplify(setting.put(before).xreplace({letter: value}))
@@ -142,22 +138,22 @@ def _again(au: AuditContext, line: Line, m: re.Match, setting: Setting, add: Cal
         if limit and k == len(members) - 1:
             if large is None:
                 return
-            got = _read(text)
-            target = sp.limit(previous, _letter(large.group(1)), sp.oo)
+            got = letters.read(text)
+            target = sp.limit(previous, letters.read(large.group(1)), sp.oo)
             ok &= got is not None and sp.simplify(got - target) == 0
             continue
         if re.fullmatch(r"O\((.*)\)", text):
-            grows = _read(text[2:-1])
+            grows = letters.read(text[2:-1])
             if grows is None or len(grows.free_symbols) != 1:
                 return
             (x,) = grows.free_symbols
             ratio = sp.limit(previous / grows, x, sp.oo)
             ok &= bool(ratio.is_finite and ratio.is_positive)
             continue
-        got, how = _read(text), ""
+        got, how = letters.read(text), ""
         if got is not None and sp.simplify(setting.put(got) - intensity) != 0:
             alt = re.fullmatch(r"(.+?)\s*/\s*(.+)", text)
-            other = _read(f"({alt.group(1)})/({alt.group(2)})") if alt else None
+            other = letters.read(f"({alt.group(1)})/({alt.group(2)})") if alt else None
             if other is not None and sp.simplify(setting.put(other) - intensity) == 0:
                 got, how = other, f"; {text} read as ({alt.group(1)})/({alt.group(2)})"
                 notes.append(how)
@@ -187,14 +183,11 @@ def _flops(setting: Setting, text: str) -> sp.Expr | None:
     entries (or fewer), the rest is compared as it stands."""
     o = re.search(r"\+\s*O\(([^()]*)\)\s*$", text)
     if o is not None:
-        grows = _read(o.group(1))
+        grows = letters.read(o.group(1))
         if grows is None or setting.softmax is None or sp.simplify(setting.put(grows) - setting.softmax) != 0:
             return None
         text = text[: o.start()]
-    return _read(text)
-
-
-_read = letters.read
+    return letters.read(text)
 
 
 def _setting(au: AuditContext, line: Line) -> Setting | None:
@@ -232,17 +225,17 @@ def _learn(setting: Setting, tex: str) -> None:
         after = _axes(_ARRAY.match(m.group("to")).group("axes"))
         lost, gained = [a for a in before if a not in after], [a for a in after if a not in before]
         if len(lost) == 1 and gained:
-            setting.relations[_letter(lost[0])] = sp.Mul(*(_letter(a) for a in gained))
+            setting.relations[letters.read(lost[0])] = sp.Mul(*(letters.read(a) for a in gained))
     for m in _ARRAY.finditer(tex):
         setting.shapes.setdefault(m.group("name"), _axes(m.group("axes")))
     for left, right, _out in _PRODUCT.findall(tex):
         axes = dict.fromkeys(
             _axes(_ARRAY.match(left).group("axes")) + _axes(_ARRAY.match(right).group("axes"))
         )
-        setting.flops += setting.put(2 * sp.Mul(*(_letter(a) for a in axes)))
+        setting.flops += setting.put(2 * sp.Mul(*(letters.read(a) for a in axes)))
     for m in _SOFTMAX.finditer(tex):
         setting.softmax = setting.put(
-            sp.Mul(*(_letter(a) for a in _axes(_ARRAY.match(m.group(1)).group("axes"))))
+            sp.Mul(*(letters.read(a) for a in _axes(_ARRAY.match(m.group(1)).group("axes"))))
         )
 
 
@@ -256,5 +249,5 @@ def _stated_before(au: AuditContext, line: Line, setting: Setting) -> sp.Expr | 
         for _tex, plain, start, _end in x.formulas:
             a, _ = x.sentence_at(start)
             if _QUANTITY[2][1].search(re.sub(r"⟨[^⟩]*⟩", "X", x.text[a:start])):
-                return _read(plain.split(" = ")[-1])
+                return letters.read(plain.split(" = ")[-1])
     return None

@@ -140,12 +140,16 @@ def verdict(values: list[sp.Expr]) -> tuple[str, int]:
     return ("agree" if compared else "none"), -1
 
 
-def equal_lengths(a: sp.Expr, b: sp.Expr) -> tuple[sp.Symbol, sp.Symbol] | None:
+def equal_lengths(a: sp.Expr, b: sp.Expr, proportional: bool = False) -> tuple[sp.Symbol, sp.Symbol] | None:
     """The two letters ``a`` and ``b`` differ by, when that is all (``12BTSNH`` and ``12BT^2NH``:
-    S for T): the pair (S, T) such that ``a`` with T for S is ``b``, or None."""
+    S for T): the pair (S, T) such that ``a`` with T for S is ``b`` (with ``proportional``, a
+    number of times ``b``: ``6BT^2NH`` too), or None."""
     for x in a.free_symbols | b.free_symbols:
         for y in a.free_symbols | b.free_symbols:
-            if x != y and sp.expand(a.xreplace({x: y}) - b) == 0:
+            if x == y:
+                continue
+            put = a.xreplace({x: y})
+            if sp.expand(put - b) == 0 or (proportional and sp.simplify(put / b).is_number):
                 return x, y
     return None
 

@@ -61,7 +61,7 @@ class Sharded:
 
     def axes(self) -> set[sp.Symbol]:
         """The letters of the arrays' axes (not of the mesh)."""
-        return {_letter(axis) for array in self.arrays for axis, _ in array}
+        return {letters.read(axis) for array in self.arrays for axis, _ in array}
 
     def flops(self, kind: str) -> sp.Expr:
         axes: dict[str, str | None] = {}
@@ -70,9 +70,9 @@ class Sharded:
                 axes[axis] = axes.get(axis) or over
         size = sp.Integer(2)
         for axis, over in axes.items():
-            size *= _letter(axis) / (_letter(over) if over and kind != "theory" else 1)
+            size *= letters.read(axis) / (letters.read(over) if over and kind != "theory" else 1)
         if kind == "total":
-            size *= sp.Mul(*(_letter(m) for m in self.mesh))
+            size *= sp.Mul(*(letters.read(m) for m in self.mesh))
         return size
 
 
@@ -80,10 +80,6 @@ def _axis(text: str) -> tuple[str, str | None]:
     """``B_X``: the axis B and the mesh axis X it is split over; ``F``: F, unsplit."""
     axis, _, over = text.partition("_")
     return axis, over or None
-
-
-def _letter(name: str) -> sp.Expr:
-    return letters.read(name)
 
 
 def sharded_claims(au: AuditContext, line: Line, add: Callable, covered: list) -> None:

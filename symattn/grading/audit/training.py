@@ -111,7 +111,11 @@ def _total_before(au: AuditContext, line: Line, rest: sp.Expr) -> tuple[int, str
     for at, total, _what in reversed(au.totals):
         if at >= line.number:
             continue
-        pair = _proportional_by(total, rest) if total.free_symbols != rest.free_symbols else None
+        pair = (
+            letters.equal_lengths(total, rest, proportional=True)
+            if total.free_symbols != rest.free_symbols
+            else None
+        )
         premise = ""
         if pair is not None and letters.stated_equal(au.doc, *pair) is not None:
             total, premise = (
@@ -121,16 +125,6 @@ def _total_before(au: AuditContext, line: Line, rest: sp.Expr) -> tuple[int, str
         ratio = sp.simplify(rest / total)
         if ratio.is_number and ratio.is_positive:
             return at, premise, ratio, total
-    return None
-
-
-def _proportional_by(a: sp.Expr, b: sp.Expr) -> tuple[sp.Symbol, sp.Symbol] | None:
-    """The letters (x, y) such that ``a`` with y for x is a number of times ``b`` (12BTSNH and
-    6BT^2NH: S for T), or None."""
-    for x in a.free_symbols - b.free_symbols:
-        for y in b.free_symbols:
-            if sp.simplify(a.xreplace({x: y}) / b).is_number:
-                return x, y
     return None
 
 
