@@ -365,6 +365,117 @@ for bound in (8192, 4096):
         rows.append(("ex6.5", answer, threshold(bound + 1), tool, f"{tool}: the first N is {bound + 1}"))
 
 
+# -- more readers' forms (Wolfram, Word's linear format, calculators, words, sets, programs) ------
+ROOT = mpmath.sqrt(mpmath.mpf("3.836"))
+for answer, value, tool in [
+    ("(E^2 + 11)/(E^2 + 2)", TARGET, "Mathematica"),
+    ("N[(E^2 + 11)/(E^2 + 2)]", TARGET, "Mathematica"),
+    ("N[(E^2 + 11)/(E^2 + 2), 10]", TARGET, "Mathematica"),
+    ("(Exp[2] + 11)/(Exp[2] + 2) // N", TARGET, "Mathematica"),
+    ("N[Sqrt[3.836]]", ROOT, "Mathematica"),
+    ("1 + 9/(E^2 + 2)", 1 + 9 / (E**2 + 2), "Mathematica"),
+    ("(E^2 + 1)/(E^2 + 2)", (E**2 + 1) / (E**2 + 2), "Mathematica"),
+    ("N[(E^2 + 11)/(E^2 + 1)]", (E**2 + 11) / (E**2 + 1), "Mathematica"),
+    ("E^2/(E^2 + 2) // N", E**2 / (E**2 + 2), "Mathematica"),
+    ("(e^(2)+11)/(e^(2)+2)", TARGET, "a calculator"),
+    ("1+9/(e^(2)+2)", 1 + 9 / (E**2 + 2), "a calculator"),
+    ("(e^(2)+1)/(e^(2)+2)", (E**2 + 1) / (E**2 + 2), "a calculator"),
+    ("e^(2)/(e^(2)+2)", E**2 / (E**2 + 2), "a calculator"),
+    ("3.836^(1/2)", ROOT, "a calculator"),
+    ("4.2^(1/2)", mpmath.sqrt(mpmath.mpf("4.2")), "a calculator"),
+    ("(e^2+11)/(e^2+2)", TARGET, "Wolfram Alpha"),
+    ("(e^2+1)/(e^2+2)", (E**2 + 1) / (E**2 + 2), "Wolfram Alpha"),
+    ("(ⅇ^2+11)/(ⅇ^2+2)", TARGET, "Word"),
+    ("(ⅇ^2+1)/(ⅇ^2+2)", (E**2 + 1) / (E**2 + 2), "Word"),
+]:
+    rows.append(("ex6.2", answer, near(value), tool, f"{tool}: about {mpmath.nstr(value, 5)}"))
+for d in DECIMALS:
+    for form in ("about {d}", "approximately {d}", "{d} (to 2 d.p.)", "{d} (3 s.f.)", "roughly {d}"):
+        rows.append(("ex6.2", form.format(d=d), near(d), "words", f"{d} said approximately"))
+for d, verdict, why in [
+    ("√3,836", "invalid", "3,836: a decimal comma or a thousands separator"),
+    ("√(3,836)", "invalid", "3,836: a decimal comma or a thousands separator"),
+    ("1·96", "invalid", "a raised decimal point or a product"),
+    ("1·959", "invalid", "a raised decimal point or a product"),
+]:
+    rows.append(("ex6.2", d, verdict, "Unicode", f"ambiguous: {why}"))
+rows.append(("ex6.5", "N > 2·4096", "invalid", "Unicode", "ambiguous: a raised decimal point or a product"))
+
+
+def words_threshold(bound: int) -> list[tuple[str, int]]:
+    """A threshold said in words, with the first whole N each one holds for."""
+    return [
+        (f"N greater than {bound}", bound + 1),
+        (f"N is greater than {bound}", bound + 1),
+        (f"more than {bound} tokens", bound + 1),
+        (f"when N exceeds {bound}", bound + 1),
+        (f"N at least {bound + 1}", bound + 1),
+        (f"N is at least {bound}", bound),
+        (f"N not less than {bound + 1}", bound + 1),
+        (f"for N > {bound}", bound + 1),
+        (f"> {bound}", bound + 1),
+        (f"N > {bound} (tokens)", bound + 1),
+        (f"N ⩾ {bound + 1}", bound + 1),
+        (f"N ⩾ {bound}", bound),
+        (rf"\{{N : N > {bound}\}}", bound + 1),
+        (rf"\{{N \in \mathbb{{N}} \mid N > {bound}\}}", bound + 1),
+        (rf"N \in \{{n \in \mathbb{{N}} : n > {bound}\}}", bound + 1),
+        (rf"N \in \mathbb{{N}}_{{>{bound}}}", bound + 1),
+        (rf"N \in \mathbb{{Z}}_{{\geq {bound + 1}}}", bound + 1),
+        (rf"N \notin \{{1, \ldots, {bound}\}}", bound + 1),
+        (f"N ∉ {{1, …, {bound}}}", bound + 1),
+    ]
+
+
+for bound in (8192, 4096, 8191):
+    for answer, first in words_threshold(bound):
+        rows.append(("ex6.5", answer, threshold(first), "words and sets", f"the first N is {first}"))
+for answer, verdict in [
+    ("N less than 8192", "incorrect"),
+    ("fewer than 8192 tokens", "incorrect"),
+    ("N not greater than 8192", "incorrect"),
+    ("N at most 8192", "incorrect"),
+]:
+    rows.append(("ex6.5", answer, verdict, "words and sets", "below the threshold: the wrong side"))
+
+# ex6.6: the mean of the values, decided by what each form sums and divides by
+MEANS = [  # (answer, correct?)
+    ("Sum[v[j], {j, 1, N}]/N", True),
+    ("Sum[Subscript[v, j], {j, 1, N}]/N", True),
+    ("(1/N) Sum[v[[j]], {j, N}]", True),
+    ("Sum[v[j], {j, 1, N}]", False),
+    ("Sum[v[j], {j, 1, N}]/(N - 1)", False),
+    ("Sum[v[j], {j, 2, N}]/N", False),
+    ("1/N ∑_(j=1)^N▒v_j", True),
+    ("∑_(j=1)^N▒〖v_j/N〗", True),
+    ("1/(N-1) ∑_(j=1)^N▒v_j", False),
+    ("∑_(j=1)^N▒v_j", False),
+    ("np.mean(V, axis=0)", True),
+    ("V.mean(axis=0)", True),
+    ("torch.mean(V, dim=0)", True),
+    ("V.mean(dim=0)", True),
+    ("mean(V)", True),
+    ("mean(V, 1)", True),
+    ("np.mean(V)", False),
+    ("np.mean(V, axis=1)", False),
+    ("V.mean(dim=-1)", False),
+    ("mean(V, 2)", False),
+    (r"\operatorname{mean}_j v_j", True),
+    (r"\operatorname{mean}(v_1, \ldots, v_N)", True),
+    (r"\frac{1}{N}\sum_{j=0}^{N-1} v_j", True),
+    (r"\frac{1}{N}(v_0 + v_1 + \dots + v_{N-1})", True),
+    (r"\frac{1}{N}\sum_{j=0}^{N} v_j", False),
+    (r"\frac{1}{N}\sum_{j=1}^{N} v_{j-1}", False),
+    (r"\sum_{j=0}^{N-1} v_j", False),
+    (r"\frac{1}{N}\sum_{j=1}^{N} v_j \quad \text{for every } i", True),
+    (r"\frac{1}{N}\sum_{j=1}^{N} v_j, \quad \forall i", True),
+    (r"\frac{1}{N-1}\sum_{j=1}^{N} v_j \quad \text{for all } i", False),
+]
+for answer, right in MEANS:
+    why = "the mean of the N values" if right else "not the mean of the N values"
+    rows.append(("ex6.6", answer, "correct" if right else "incorrect", "other readers", why))
+
+
 def main(argv: list[str]) -> None:
     folder = argv[0] if argv else None
     made = mathlive(folder)

@@ -177,7 +177,7 @@ def _root(text: str) -> str:
     """``√(3.836)`` is ``\\sqrt{3.836}``; ``√3`` and ``√d`` the root of what follows; ``∛`` a cube root."""
     text = re.sub(r"([√∛∜])\s*\(([^()]*)\)", lambda m: _ROOTS[m.group(1)] + "{" + m.group(2) + "}", text)
     return re.sub(
-        r"([√∛∜])\s*(\d+(?:\.\d+)?|[A-Za-z](?:_\{?\w+\}?)?)",
+        r"([√∛∜])\s*(\d+(?:[.,]\d+)?|[A-Za-z](?:_\{?\w+\}?)?)",
         lambda m: _ROOTS[m.group(1)] + "{" + m.group(2) + "}",
         text,
     )
@@ -226,8 +226,19 @@ def _call_to_group(text: str, word: str, command: str) -> str:
 def _mathematica(text: str) -> str:
     """``Exp[2]``, ``Sqrt[3.836]``, ``Infinity``, ``{{0, -Infinity}, {0, 0}}``: Mathematica's forms
     (read only where a bracketed call or a brace of braces says the answer is Mathematica's)."""
-    if not re.search(r"\b(?:Exp|Sqrt|Log)\[|\{\s*\{|\bInfinity\b", text):
+    if not re.search(
+        r"\b(?:Exp|Sqrt|Log|N|Sum|Subscript|MatrixForm)\[|\{\s*\{|\bInfinity\b|//\s*N\s*$|\bE\s*\^", text
+    ):
         return text
+    text = re.sub(r"\s*//\s*(?:N|MatrixForm)\s*$", "", text)  # postfix: x // N
+    text = _bracket_call(text, "MatrixForm", lambda a: a[0] if len(a) == 1 else None)
+    text = _bracket_call(text, "N", lambda a: f"({a[0]})" if len(a) in (1, 2) else None)
+    text = _bracket_call(text, "Subscript", lambda a: f"{a[0]}_{{{a[1]}}}" if len(a) == 2 else None)
+    text = re.sub(r"\b([A-Za-z])\[\[\s*([A-Za-z]|\d+)\s*\]\]", r"\1_{\2}", text)  # v[[j]]
+    text = re.sub(r"(?<![A-Za-z\\])([a-z])\[\s*([A-Za-z]|\d+)\s*\]", r"\1_{\2}", text)  # v[j]
+    text = _bracket_call(text, "Sum", _mathematica_sum)
+    text = re.sub(r"(?<![\\A-Za-z{])E(?![A-Za-z\[(_{])", r"\\mathrm{e}", text)  # the constant e
+    text = re.sub(r"(?<![\\A-Za-z])Pi(?![A-Za-z])", r"\\pi ", text)
     text = _call_to_group(text, "Sqrt", r"\sqrt")
     text = re.sub(r"\bExp\[([^\[\]]*)\]", r"\\exp(\1)", text)
     text = re.sub(r"\bLog\[([^\[\]]*)\]", r"\\ln(\1)", text)
@@ -304,6 +315,11 @@ def _negated(text: str) -> str:
 
 def _set_difference(text: str) -> str:
     """``N \\in \\mathbb{N} \\setminus \\{1, \\ldots, K\\}``: every whole number past K."""
+    text = re.sub(
+        r"^\s*([A-Za-z])\s*\\notin\s*\\?\{\s*[01]\s*,\s*" + _DOTS + r"\s*,\s*(\d+)\s*\\?\}\s*$",
+        r"\1 > \2",
+        text,
+    )
     return re.sub(
         r"^\s*([A-Za-z])\s*\\in\s*\\mathbb\s*\{?\s*N\s*\}?\s*(?:_\{?\s*\+?\s*\}?)?\s*\\setminus\s*"
         r"\\?\{\s*[01]\s*,\s*(?:\\ldots|\\cdots|\\dots|\.\.\.|…|⋯)\s*,\s*(\d+)\s*\\?\}\s*$",
@@ -389,6 +405,165 @@ def _maple(text: str) -> str:
     )
 
 
+def _balanced(text: str, start: int, open_: str = "(", close: str = ")") -> int:
+    """Index of the bracket closing the one at ``text[start]`` (-1 if none)."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += text[i] == open_
+        depth -= text[i] == close
+        if depth == 0:
+            return i
+    return -1
+
+
+def _parenthesised_scripts(text: str) -> str:
+    """``e^(2)``, ``∑_(j=1)^N▒v_j``: an exponent or an index in parentheses (calculators, Word's
+    linear format, Desmos' plain text) as a LaTeX group; Word's ``▒`` (the operand of a sum
+    follows) and its ``〖 〗`` grouping brackets as a space and braces."""
+    text = text.replace("\u2592", " ").replace("\u3016", "{").replace("\u3017", "}")
+    out, i = [], 0
+    while i < len(text):
+        if text[i] in "^_" and i + 1 < len(text) and text[i + 1] == "(" and (i == 0 or text[i - 1] != "\\"):
+            end = _balanced(text, i + 1)
+            if end > 0:
+                out.append(text[i] + "{" + text[i + 2 : end] + "}")
+                i = end + 1
+                continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+_APPROXIMATELY = r"(?:about|approximately|approx\.?|roughly|around|circa|ca\.|nearly)"
+_ROUNDING = (
+    r"(?:,?\s*\(?\s*(?:rounded\s+)?(?:correct\s+)?(?:to\s+)?\d+\s*(?:d\.\s*p\.?|dp|s\.\s*f\.?|sf|"
+    r"decimal\s+places?|significant\s+(?:figures|digits))\s*\)?|,?\s*\(\s*rounded\s*\))"
+)
+
+
+def _approximately(text: str) -> str:
+    """ "about 1.96", "1.96 (to 2 d.p.)": a word of approximation as ``\\approx``, a remark on
+    rounding dropped (the digits are judged as written)."""
+    text = re.sub(rf"^\s*{_APPROXIMATELY}\s+(?=[-\d.(\\])", r"\\approx ", text, flags=re.I)
+    return re.sub(rf"(?<=[\d}}])\s*{_ROUNDING}\s*\.?\s*$", "", text, flags=re.I)
+
+
+_RELATION_PHRASES = (
+    (r"(?:is\s+)?not\s+(?:greater|more|larger|bigger)\s+than", r"\\leq"),
+    (r"(?:is\s+)?not\s+(?:less|fewer|smaller)\s+than", r"\\geq"),
+    (r"(?:is\s+)?(?:greater|more|larger|bigger)\s+than\s+or\s+equal\s+to", r"\\geq"),
+    (r"(?:is\s+)?(?:less|fewer|smaller)\s+than\s+or\s+equal\s+to", r"\\leq"),
+    (r"(?:is\s+)?(?:at\s+least|no\s+(?:less|fewer|smaller)\s+than)", r"\\geq"),
+    (r"(?:is\s+)?(?:at\s+most|no\s+(?:more|greater|larger)\s+than)", r"\\leq"),
+    (r"(?:is\s+)?(?:strictly\s+)?(?:greater|more|larger|bigger|longer)\s+than|exceeds", ">"),
+    (r"(?:is\s+)?(?:strictly\s+)?(?:less|fewer|smaller|shorter)\s+than", "<"),
+)
+
+
+def _relations_in_words(text: str) -> str:
+    """ "N greater than 8192", "more than 8192 tokens", "when N exceeds 8192": the relation said in
+    words as its symbol (a subject left out is the exercise's variable; a leading "for", "when" or
+    "once" is dropped)."""
+    if re.search(r"\d", text) and not re.search(r"[<>=]|\\[lg]e", text):
+        for phrase, symbol in _RELATION_PHRASES:
+            text = re.sub(rf"(?<![A-Za-z]){phrase}(?![A-Za-z])", f" {symbol} ", text, flags=re.I)
+    return re.sub(
+        r"^\s*(?:for|when|whenever|once|if|as\s+soon\s+as)\s+(?=[A-Za-z]\s*[<>\\])", "", text, flags=re.I
+    )
+
+
+_SET_VAR = r"\\mathbb\s*\{?\s*[NZ]\s*\}?(?:_\{?\s*\+?\s*\}?)?"
+
+
+def _set_builder(text: str) -> str:
+    """``\\{N : N > 8192\\}``, ``N \\in \\{n \\in \\mathbb{N} \\mid n > 8192\\}``, ``N \\in
+    \\mathbb{Z}_{>8192}``: the set's condition on the answer's variable."""
+    m = re.fullmatch(
+        r"\s*(?:(?P<outer>[A-Za-z])\s*\\in\s*)?\\\{\s*(?P<inner>[A-Za-z])\s*(?:\\in\s*"
+        + _SET_VAR
+        + r")?\s*(?::|\\mid|\\colon|\\vert|\|)\s*(?P<cond>.+?)\s*\\\}\s*",
+        text,
+    )
+    if m and re.search(rf"(?<![A-Za-z\\]){m.group('inner')}(?![A-Za-z])", m.group("cond")):
+        outer = m.group("outer") or m.group("inner")
+        return re.sub(rf"(?<![A-Za-z\\]){m.group('inner')}(?![A-Za-z])", outer, m.group("cond"))
+    return re.sub(
+        r"^\s*([A-Za-z])\s*\\in\s*\\mathbb\s*\{?\s*[NZ]\s*\}?\s*_\s*\{\s*(>|\\geq|\\ge|\\gt)\s*(\d+)\s*\}\s*$",
+        r"\1 \2 \3",
+        text,
+    )
+
+
+def _split_top(text: str) -> list[str]:
+    """``text`` cut at its commas outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return [*parts, text[start:]]
+
+
+def _bracket_call(text: str, word: str, build: Callable[[list[str]], str | None]) -> str:
+    """Each ``word[a, b, ...]`` (its brackets matched) replaced by ``build([a, b, ...])``."""
+    pattern = re.compile(rf"(?<![A-Za-z\\]){word}\[")
+    at = 0
+    while m := pattern.search(text, at):
+        end = _balanced(text, m.end() - 1, "[", "]")
+        if end < 0:
+            return text
+        made = build([a.strip() for a in _split_top(text[m.end() : end])])
+        if made is None:
+            at = m.end()
+            continue
+        text = text[: m.start()] + made + text[end + 1 :]
+    return text
+
+
+def _mathematica_sum(args: list[str]) -> str | None:
+    """``Sum[body, {j, 1, N}]`` (or ``{j, N}``, from 1) as ``\\sum_{j=1}^{N} (body)``."""
+    if len(args) != 2 or not (args[1].startswith("{") and args[1].endswith("}")):
+        return None
+    spec = [a.strip() for a in _split_top(args[1][1:-1])]
+    if len(spec) == 2:
+        spec = [spec[0], "1", spec[1]]
+    if len(spec) != 3 or not re.fullmatch(r"[A-Za-z]", spec[0]):
+        return None
+    return rf"\sum_{{{spec[0]}={spec[1]}}}^{{{spec[2]}}} ({args[0]})"
+
+
+_MEAN = r"\frac{1}{N}\sum_{j=1}^{N} v_j"
+
+
+def _program_mean(text: str) -> str:
+    """``np.mean(V, axis=0)``, ``V.mean(dim=0)``, MATLAB's ``mean(V)``, ``\\operatorname{mean}_j
+    v_j``: the mean of the value rows, as a sum (other axes are left for the judge to refuse)."""
+    forms = (
+        r"(?:np|numpy|torch)\.mean\(\s*V\s*,\s*(?:(?:axis|dim)\s*=\s*)?0\s*\)",
+        r"V\.mean\(\s*(?:(?:axis|dim)\s*=\s*)?0\s*\)",
+        r"mean\(\s*V\s*(?:,\s*1\s*)?\)",  # MATLAB and Octave: the mean of each column
+        r"\\(?:operatorname|mathrm|text)\s*\{\s*mean\s*\}\s*_\s*\{?\s*j\s*\}?\s*\(?\s*v_\{?\s*j\s*\}?\s*\)?",
+        r"\\(?:operatorname|mathrm|text)\s*\{\s*mean\s*\}\s*\(\s*v_\{?1\}?\s*,\s*"
+        + _DOTS
+        + r"\s*,\s*v_\{?N\}?\s*\)",
+    )
+    return re.sub(r"^\s*(?:" + "|".join(forms) + r")\s*;?\s*$", lambda _m: _MEAN, text)
+
+
+def _qualifier(text: str) -> str:
+    """``... \\quad \\text{for every } i``, ``..., \\forall i``: a clause saying the answer holds
+    for every token, dropped (it adds no value)."""
+    return re.sub(
+        r"(?:\s|,|\\q?quad|\\[,;: ])*"
+        r"(?:\\text\s*\{\s*(?:for\s+(?:every|all|each|any)|\\forall)\s*(?:token\s*)?\}\s*\$?\s*[a-z]\s*\$?|\\forall\s*[a-z]|\(\s*\\forall\s*[a-z]\s*\)|for\s+(?:every|all|each)\s+[a-z])"
+        r"(?:\s*\\in\s*\[\s*N\s*\])?\s*\.?\s*$",
+        "",
+        text,
+    )
+
+
 #: The forms, in the order they are read. Wrappers first (they enclose everything else), then
 #: characters (so that later rows see plain digits and letters), then tools' commands.
 DIALECTS: tuple[Dialect, ...] = (
@@ -403,6 +578,30 @@ DIALECTS: tuple[Dialect, ...] = (
             re.I,
         ),
         "the words before the answer are ignored",
+    ),
+    Dialect(
+        "a word of approximation or a rounding remark",
+        "worked solutions, a model's wrapper",
+        "about 1.96 (to 2 d.p.)",
+        r"\approx 1.96",
+        _approximately,
+        "the rounding remark is ignored: the digits are judged as written",
+    ),
+    Dialect(
+        "a relation in words",
+        "plain text, a model's wrapper",
+        "more than 8192 tokens",
+        "> 8192 tokens",
+        _relations_in_words,
+        "the relation in words read as its symbol",
+    ),
+    Dialect(
+        "a clause saying the answer holds for every token",
+        "worked solutions",
+        r"1.96 \quad \text{for every } i",
+        "1.96",
+        _qualifier,
+        "",
     ),
     Dialect(
         "math in a sentence",
@@ -440,6 +639,14 @@ DIALECTS: tuple[Dialect, ...] = (
         r"\left. \frac{e^2+11}{e^2+2} \right.",
         r"\frac{e^2+11}{e^2+2}",
         _sub(r"\\(?:left|right|middle)\s*\.", " "),
+        "",
+    ),
+    Dialect(
+        "an exponent or an index in parentheses",
+        "calculators, Desmos' plain text, Word's linear format",
+        "∑_(j=1)^N▒v_j",
+        r"∑_{j=1}^{N} v_j",
+        _parenthesised_scripts,
         "",
     ),
     Dialect(
@@ -577,7 +784,7 @@ DIALECTS: tuple[Dialect, ...] = (
         "plain text, a model's wrapper",
         "N > 8192 tokens",
         r"N > 8192 \text{tokens}",
-        _sub(r"(?<=[\d}])\s+([a-z]{3,}(?:[ -][a-z]{3,})*)\s*\.?\s*$", r" \\text{\1}"),
+        _sub(r"(?<=[\d}])\s+\(?([a-z]{3,}(?:[ -][a-z]{3,})*)\)?\s*\.?\s*$", r" \\text{\1}"),
         "",
     ),
     Dialect(
@@ -587,6 +794,14 @@ DIALECTS: tuple[Dialect, ...] = (
         "N > 8192",
         _whole_numbers_from,
         "",
+    ),
+    Dialect(
+        "a set by its condition",
+        "set notation",
+        r"N \in \{n \in \mathbb{N} \mid n > 8192\}",
+        "N > 8192",
+        _set_builder,
+        "the set read as its condition",
     ),
     Dialect(
         "a sum over an index set",
@@ -644,6 +859,14 @@ DIALECTS: tuple[Dialect, ...] = (
         _maple,
         "",
     ),
+    Dialect(
+        "a mean computed by a program",
+        "NumPy, PyTorch, MATLAB",
+        "np.mean(V, axis=0)",
+        _MEAN,
+        _program_mean,
+        "the program's mean over the rows of V read as the mean of the values",
+    ),
 )
 
 #: Unicode symbols a learner types for LaTeX commands (those the reader's own table does not know).
@@ -652,6 +875,14 @@ _SYMBOLS = str.maketrans(
         "¬": r"\neg ",
         "≤": r"\leq ",
         "≥": r"\geq ",
+        "⩽": r"\leq ",
+        "⩾": r"\geq ",
+        "≦": r"\leq ",
+        "≧": r"\geq ",
+        "≯": r"\leq ",
+        "≮": r"\geq ",
+        "≰": ">",
+        "≱": "<",
         "∈": r"\in ",
         "∉": r"\notin ",
         "∖": r"\setminus ",
@@ -663,6 +894,8 @@ _SYMBOLS = str.maketrans(
         "⋅": r"\cdot ",
         "∑": r"\sum ",
         "√": "√",
+        "ⅇ": r"\mathrm{e}",  # Word's exponential e (\ee)
+        "ℯ": r"\mathrm{e}",
     }
 )
 

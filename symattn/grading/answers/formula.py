@@ -12,6 +12,8 @@ limited worker as other answers.
 
 from __future__ import annotations
 
+import re
+
 import sympy as sp
 
 from ..plain_math import plain_math
@@ -72,7 +74,10 @@ def _build(node: Node) -> sp.Expr:
         i = sp.Symbol(name, integer=True, positive=True)
         lo = _build(low) if low is not None else sp.S.One
         hi = _build(high) if high is not None else N
-        total = sp.Sum(_build(body), (i, lo, hi))
+        body_value = _build(body)
+        if lo.is_Integer and lo < 1:  # an index from 0 (or below): shifted to start at 1, as i > 0
+            body_value, hi, lo = body_value.xreplace({i: i + lo - 1}), hi - lo + 1, sp.S.One
+        total = sp.Sum(body_value, (i, lo, hi))
         # A sum free of the values has a closed form: sum_j 1 is N, whatever its index is called.
         return total if total.function.has(V) else _closed_form(total)
     if kind == "id":
@@ -151,20 +156,16 @@ def _dotted_sum(terms: list[Node]) -> sp.Expr:
     """v_1 + v_2 + \\dots + v_N as the sum over j = 1..N."""
     parts = [t for t in terms if t != ("dots",)]
     built = [_build(t) for t in parts]
-    if (
-        len(built) >= 2
-        and built[0] == V[1]
-        and built[-1] == V[N]
-        and all(b == V[k] for k, b in enumerate(built[:-1], start=1))
-    ):
-        return sp.Sum(V[J], (J, 1, N))
-    if (  # backwards: v_N + ... + v_2 + v_1
-        len(built) >= 2
-        and built[0] == V[N]
-        and built[-1] == V[1]
-        and all(b == V[k] for k, b in enumerate(reversed(built[1:]), start=1))
-    ):
-        return sp.Sum(V[J], (J, 1, N))
+    for first in (1, 0):  # v_1 + ... + v_N, or numbered from 0: v_0 + ... + v_{N-1}
+        last = N + first - 1
+        for run in (built, built[::-1]):  # forwards, or backwards: v_N + ... + v_2 + v_1
+            if (
+                len(run) >= 2
+                and run[0] == V[first]
+                and run[-1] == V[last]
+                and all(b == V[k] for k, b in enumerate(run[:-1], start=first))
+            ):
+                return sp.Sum(V[J + first - 1], (J, 1, N))
     raise StepSyntaxError("write a sum with dots as v_1 + v_2 + \\dots + v_N")
 
 
@@ -250,14 +251,53 @@ def _at_sizes(a: sp.Expr, b: sp.Expr) -> bool:
     return True
 
 
+#: A program's mean of V over another axis than the rows (the rows' mean is read by the dialects).
+_PROGRAM_MEANS = (
+    (
+        r"\s*(?:(?:np|numpy|torch)\.mean\(\s*V\s*\)|V\.mean\(\s*\))\s*;?\s*",
+        "That averages every entry of V into one number: the output is the mean of the value rows "
+        "(the mean over axis 0), one vector",
+    ),
+    (
+        r"\s*(?:(?:np|numpy|torch)\.mean\(\s*V\s*,\s*(?:(?:axis|dim)\s*=\s*)?(?:1|-1)\s*\)"
+        r"|V\.mean\(\s*(?:(?:axis|dim)\s*=\s*)?(?:1|-1)\s*\)|mean\(\s*V\s*,\s*2\s*\))\s*;?\s*",
+        "That averages each token's own features (over axis 1): the output is the mean of the value "
+        "rows over the tokens (axis 0)",
+    ),
+)
+
+
+#: Where the learner numbers the values from 0 (a sum from 0, or v_0 written): only then is v_0 read
+#: as the first value; v_0 from a 1-based sum (v_{N-j} over j = 1..N) is an off-by-one slip.
+_ZERO_BASED = re.compile(r"\\sum_\{?\s*[a-z]\s*=\s*0\b|v_\{?\s*0\s*\}?(?![\d])")
+
+
+def _from_zero(e: sp.Expr) -> bool:
+    """Whether the answer names v_0: its values are numbered from 0, as in code."""
+    normal_form = normal(e)
+    return any(x.base == V and x.indices[0] == 0 for x in normal_form.atoms(sp.Indexed))
+
+
+def _shifted(e: sp.Expr) -> sp.Expr:
+    """The answer with its values renumbered from 1: v_k read as v_{k+1}."""
+    return e.replace(lambda x: isinstance(x, sp.Indexed) and x.base == V, lambda x: V[x.indices[0] + 1])
+
+
 def _judge(text: str) -> Verdict:
     answer = read_answer(text)
     given, latex = plain_math(answer), sp.latex(answer)
     if _equal(answer, MEAN):
         feedback = "correct: the mean of the value rows, the same for every token"
         return Verdict("correct", given, feedback, given_latex=latex, typed=given)
+    from_zero = _from_zero(answer) and bool(_ZERO_BASED.search(text))
+    if from_zero and _equal(_shifted(answer), MEAN):
+        feedback = (
+            "correct, with the values numbered from 0 (v_0, ..., v_{N-1}): the mean of the value rows, "
+            "the same for every token"
+        )
+        return Verdict("correct", given, feedback, given_latex=latex, typed=given)
     for value, code, feedback in SLIPS:
-        if _equal(answer, value):
+        if _equal(answer, value) or (from_zero and _equal(_shifted(answer), value)):
             return Verdict("incorrect", given, feedback, code, given_latex=latex, typed=given)
     if _at_sizes(answer, MEAN):
         return Verdict(
@@ -286,6 +326,9 @@ def judge_formula(raw: str) -> Verdict:
     text = unwrap(normalise(text, []))
     if not text:
         return Verdict("invalid", feedback="the answer is empty")
+    for pattern, feedback in _PROGRAM_MEANS:  # the mean rows are read as (normalise); other axes here
+        if re.fullmatch(pattern, text):
+            return Verdict("incorrect", text, feedback, "wrong-axis", typed=text)
     try:
         parse_expression(_top_level_split(text)[-1])  # cheap refusals before forking
         return isolated(_judge, text, timeout=TIMEOUT, memory_mb=MEMORY_MB, cpu_seconds=CPU_SECONDS)

@@ -187,6 +187,12 @@ def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | N
     if len(raw) > MAX_LENGTH:
         raise InvalidAnswer(f"the answer is too long ({len(raw)} characters, at most {MAX_LENGTH})")
     text = dialects.normalise(raw.strip(), notes)
+    if m := re.search(r"(?<![\d.,])(\d+)\u00b7(\d+)(?![\d.,])", text):
+        a, b = m.groups()
+        raise InvalidAnswer(
+            f"ambiguous: {a}·{b} could be {a}.{b} (a raised decimal point) or the product {a} × {b}; "
+            f"write {a}.{b} or {a} \\cdot {b}"
+        )
     for ch, plain in _UNICODE.items():
         text = text.replace(ch, plain)
     for pos, ch in enumerate(text, start=1):

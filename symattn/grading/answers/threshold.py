@@ -59,6 +59,9 @@ def judge_threshold(
     chain: Chain, sides: list[Any], expected: Expected, mistakes: tuple[Mistake, ...]
 ) -> Verdict:
     var_names = {expected.variable, expected.variable.lower()}
+    if len(chain.relations) == 1 and sides[0] is None and chain.relations[0] in ("<", "<=", ">", ">="):
+        # "> 8192", "more than 8192 tokens": the relation's subject is the exercise's variable
+        sides = [sp.Symbol(expected.variable), *sides[1:]]
     has_var = [isinstance(s, sp.Basic) and any(str(x) in var_names for x in s.free_symbols) for s in sides]
     if not any(has_var):
         return _threshold_as_number(chain, sides, expected, mistakes)
