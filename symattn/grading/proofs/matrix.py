@@ -137,6 +137,10 @@ def build(node: Node, defined: dict | None = None) -> Any:
         return sp.Add(*parts)
     if kind == "pow":
         base, exp = build(node[1], defined), build(node[2], defined)
+        if exp == -1 and _is_permutation(base):  # P is orthogonal: P^{-1} = P^T, (P^T)^{-1} = P
+            return base.arg if isinstance(base, sp.Transpose) else sp.Transpose(base)
+        if _is_matrix(base) and exp == -1:
+            raise StepSyntaxError("matrix inverses other than P^{-1} (P^T) are not part of this exercise")
         if _is_matrix(base) or not (exp.is_Rational and abs(exp) <= 4):
             raise StepSyntaxError("only small powers of numbers are accepted here (no matrix powers)")
         return base**exp
@@ -162,6 +166,12 @@ def build(node: Node, defined: dict | None = None) -> Any:
     if kind == "id":
         return _identifier(node, defined)
     raise StepSyntaxError("'\\dots' cannot be checked here")
+
+
+def _is_permutation(e: Any) -> bool:
+    """P or P^T."""
+    e = e.arg if isinstance(e, sp.Transpose) else e
+    return isinstance(e, sp.MatrixSymbol) and e.name == "P"
 
 
 def _identifier(node: Node, defined: dict | None) -> Any:
@@ -434,24 +444,23 @@ def _other_side_t(t: Term) -> Term | None:
 RULES = (
     NamedRule("transpose of a product", _each_factor(_transpose_product)),
     NamedRule(r"$P^\top P = I$", _pairs(PT, P_)),
+    NamedRule(r"$P P^\top = I$", _pairs(P_, PT)),
     NamedRule(
         r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
         _each_factor(_softmax_conjugate),
     ),
+    NamedRule(
+        r"$\operatorname{softmax}(P S) = P \operatorname{softmax}(S)$ (softmax acts on each row)",
+        _each_factor(_row_softmax),
+    ),
+    NamedRule(
+        r"$\operatorname{softmax}(S P^\top) = \operatorname{softmax}(S) P^\top$ (reordering a row's "
+        "entries reorders its softmax)",
+        _each_factor(_column_softmax),
+    ),
     NamedRule("definition of attention with projections", _each_factor(_attention)),
 )
 EXTRA = (
-    NamedRule(r"$P P^\top = I$", _pairs(P_, PT), r"the module's rule is $P^\top P = I$"),
-    NamedRule(
-        r"$\operatorname{softmax}(P S) = P \operatorname{softmax}(S)$",
-        _each_factor(_row_softmax),
-        r"the rule taught is $\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
-    ),
-    NamedRule(
-        r"$\operatorname{softmax}(S P^\top) = \operatorname{softmax}(S) P^\top$",
-        _each_factor(_column_softmax),
-        r"the rule taught is $\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
-    ),
     NamedRule(
         "permutation equivariance",
         _each_factor(_equivariance),
@@ -708,10 +717,11 @@ SAMPLES: dict[str, tuple[str, ...]] = {
         r"\operatorname{Attention}(Q, K, V)",
     ),
     r"$P P^\top = I$": (r"P P^\top S",),
-    r"$\operatorname{softmax}(P S) = P \operatorname{softmax}(S)$": (r"\operatorname{softmax}(P S)",),
-    r"$\operatorname{softmax}(S P^\top) = \operatorname{softmax}(S) P^\top$": (
-        r"\operatorname{softmax}(S P^\top)",
+    r"$\operatorname{softmax}(P S) = P \operatorname{softmax}(S)$ (softmax acts on each row)": (
+        r"\operatorname{softmax}(P S)",
     ),
+    r"$\operatorname{softmax}(S P^\top) = \operatorname{softmax}(S) P^\top$ (reordering a row's "
+    "entries reorders its softmax)": (r"\operatorname{softmax}(S P^\top)",),
     "permutation equivariance": (r"\operatorname{Attention}(P X)",),
 }
 

@@ -140,7 +140,9 @@ def test_cli_text_gives_every_line_that_is_not_ok_its_own_reason(cli, tmp_path):
     """Two wrong lines and an unjustified one: each is told why, in text and in JSON."""
     proof = tmp_path / "p.tex"
     proof.write_text(
-        "(PX)^\\top = X^\\top P\n(AB)^\\top = A^\\top B^\\top\nP P^\\top S = S\n", encoding="utf-8"
+        "(PX)^\\top = X^\\top P\n(AB)^\\top = A^\\top B^\\top\n"
+        "\\operatorname{Attention}(PX) = P \\operatorname{Attention}(X)\n",
+        encoding="utf-8",
     )
     code, out, _ = cli("check", "ex6.7", "--steps", str(proof))
     assert code == 1
