@@ -90,6 +90,13 @@ REFUSALS: tuple[Refusal, ...] = (
         r"ambiguous",
     ),
     _refusal(
+        "exponents of several digits without braces",
+        "`10^300`: TeX raises one digit (10^3 then 00), plain text the whole number; both "
+        "readings are named and the answer is refused",
+        r"\^\s*\d\d",
+        r"ambiguous: \^\d+ could be the power",
+    ),
+    _refusal(
         "currency",
         r"`\$`: a dollar sign is read only as a math delimiter around the whole answer",
         r"\\\$",

@@ -476,6 +476,145 @@ for answer, right in MEANS:
     rows.append(("ex6.6", answer, "correct" if right else "incorrect", "other readers", why))
 
 
+# -- typed into real math fields: MathQuill 0.10.1 (Desmos' editor) and MathLive 0.111.1 -----------
+# tests/data/typed_in_tools/run.py typed each learner's keystrokes into the fields in headless
+# Chromium and kept what the field gave (typed.json). Each distinct LaTeX is judged here by hand
+# from what it denotes as a reader sees it rendered (where the learner's intent is unmistakable,
+# by that; where the field made something else, by what it made): the value for ex6.2, the first
+# N for ex6.5, the matrix for ex6.4, the mean for ex6.6; a form with two readings is asked about.
+TYPED = Path(__file__).with_name("typed_in_tools") / "typed.json"
+_C, _I, _Q = "correct", "incorrect", "invalid"
+TYPED_VERDICTS = {  # (exercise, LaTeX): (verdict, why)
+    ("ex6.2", r"\frac{\left(e^2+11\right)}{\left(e^2+2\right)}"): (_C, "(e^2+11)/(e^2+2)"),
+    ("ex6.2", r"\left(e^{\frac{\left(2+11\right)}{\left(e^{\left(2+2\right)}\right)}}\right)"): (
+        _I,
+        "the field kept typing in the exponent: e^(13/e^4), about 1.27",
+    ),
+    ("ex6.2", r"e^2+\frac{11}{e^2+2}"): (_I, "e^2 + 11/(e^2+2), about 8.56"),
+    ("ex6.2", r"\frac{e^2+11}{e^2+2}"): (_C, "(e^2+11)/(e^2+2)"),
+    ("ex6.2", r"\frac{\left(e^2+11\right)}{e^2+2}"): (_C, "(e^2+11)/(e^2+2)"),
+    (
+        "ex6.2",
+        r"\left(e^{\frac{\left(\left\{2\right\}+11\right)}{\left(e^{\left(\left\{2\right\}+2\right)}\right)}}\right)",
+    ): (_I, "the field kept typing in the exponent: e^(13/e^4)"),
+    ("ex6.2", r"\frac{\left(e\cdot e+11\right)}{\left(e\cdot e+2\right)}"): (_C, "(e·e+11)/(e·e+2)"),
+    ("ex6.2", r"\frac{\left(\exp\left(2\right)+11\right)}{\left(\exp\left(2\right)+2\right)}"): (
+        _C,
+        "(exp(2)+11)/(exp(2)+2)",
+    ),
+    ("ex6.2", r"\exp\left(2\right)"): (_I, "exp(2), about 7.39"),
+    ("ex6.2", "sqrt3.836"): (_C, "a root typed as letters (no auto-command): sqrt(3.836)"),
+    ("ex6.2", r"sqrt\left(3.836\right)"): (_C, "a root typed as letters (no auto-command): sqrt(3.836)"),
+    ("ex6.2", "1.96"): (_C, "1.96"),
+    ("ex6.2", "1.9586"): (_C, "1.9586"),
+    ("ex6.2", "2.1"): (_I, "2.1"),
+    ("ex6.2", "1.8"): (_I, "1.8"),
+    ("ex6.2", "1,96"): (_C, "a decimal comma: no thousands grouping leaves two digits"),
+    ("ex6.2", r"1+\frac{9}{\left(e^2+2\right)}"): (_C, "1 + 9/(e^2+2)"),
+    ("ex6.2", r"1+\frac{9}{e^2+2}"): (_C, "1 + 9/(e^2+2)"),
+    ("ex6.2", r"\frac{\left(e^2+1\right)}{\left(e^2+2\right)}"): (_I, "(e^2+1)/(e^2+2), about 0.89"),
+    ("ex6.2", r"\frac{\left(e^2+11\right)}{\left(e^2+1\right)}"): (_I, "(e^2+11)/(e^2+1), about 2.19"),
+    ("ex6.2", r"\frac{e^2}{\left(e^2+2\right)}"): (_I, "e^2/(e^2+2), a weight, about 0.79"),
+    ("ex6.2", r"e^{\frac{2}{\left(e^2+2\right)}}"): (_I, "e^(2/(e^2+2)), about 1.24"),
+    ("ex6.2", r"\frac{49}{25}"): (_C, "49/25 = 1.96"),
+    ("ex6.2", "2-0.04"): (_C, "1.96"),
+    ("ex6.2", r"\sqrt{3.836}"): (_C, "sqrt(3.836)"),
+    ("ex6.2", r"\sqrt{\left(3.836\right)}"): (_C, "sqrt(3.836)"),
+    ("ex6.2", r"\frac{\left(e^2+11\right)}{\left(e^2\right)}"): (_I, "the field lost the +2: (e^2+11)/e^2"),
+    ("ex6.2", r"e^2+\frac{11}{e^2}+2"): (_I, "e^2 + 11/e^2 + 2"),
+    ("ex6.2", r"\frac{e^2}{+11e^2}+2"): (_I, "e^2/(11 e^2) + 2"),
+    ("ex6.2", r"\frac{\left(e^2+11\right)}{e^2}+2"): (_I, "(e^2+11)/e^2 + 2"),
+    (
+        "ex6.2",
+        r"\frac{\left(e^{\left\lbrace2\right\rbrace+11}\right)}{\left(e^{\left\lbrace2\right\rbrace+2}\right)}",
+    ): (_I, "typed braces kept: e^(2+11)/e^(2+2) = e^9"),
+    ("ex6.2", r"1+\frac{9}{\left(e^2\right)}"): (_I, "the field lost the +2: 1 + 9/e^2"),
+    ("ex6.2", r"1+\frac{9}{e^2}+2"): (_I, "1 + 9/e^2 + 2"),
+    ("ex6.2", r"\frac{\left(e^2+1\right)}{\left(e^2\right)}"): (_I, "(e^2+1)/e^2"),
+    ("ex6.2", r"\frac{e^2}{\left(e^2\right)}"): (_I, "e^2/e^2 = 1"),
+    ("ex6.5", "N>8192"): (_C, "first N 8193"),
+    ("ex6.5", r"N\ge8193"): (_C, "first N 8193"),
+    ("ex6.5", "N>2^{13}"): (_C, "first N 8193"),
+    ("ex6.5", r"N>2\cdot4096"): (_C, "first N 8193"),
+    ("ex6.5", "N>4096"): (_I, "first N 4097"),
+    ("ex6.5", r"N\ge8192"): (_I, "first N 8192"),
+    ("ex6.5", "8192<N"): (_C, "first N 8193"),
+    ("ex6.5", r"N\ge\ 8193"): (_C, "first N 8193"),
+    ("ex6.5", r"N>8\ 192"): (_C, "a space between the thousands: first N 8193"),
+    ("ex6.5", "N>8,192"): (_Q, "ambiguous: 8,192 may be 8.192 or 8192"),
+    ("ex6.5", r"8193\le N"): (_C, "first N 8193"),
+    ("ex6.5", r"N\ge2^{13}+1"): (_C, "first N 8193"),
+    ("ex6.5", "N>2^13"): (_Q, "ambiguous: the field shows 2^1 then 3 (TeX), the learner meant 2^13"),
+    ("ex6.5", r"N\geq8193"): (_C, "first N 8193"),
+    ("ex6.5", r"N\ge2^13+1"): (_Q, "ambiguous: the field shows 2^1 then 3 (TeX), the learner meant 2^13"),
+    ("ex6.4", r"\left[\left[0,-\infty\ ,-\infty\ \right],\left[0,0,-\infty\ \right],\left[0,0,0\right]\right]"): (
+        _C,
+        "the causal mask as nested brackets",
+    ),
+    ("ex6.4", r"\left[\left[0,-\infty,-\infty\right],\left[0,0,-\infty\right],\left[0,0,0\right]\right]"): (
+        _C,
+        "the causal mask as nested brackets",
+    ),
+    ("ex6.4", r"\left[\left[0,-\inf,-\inf\right],\left[0,0,-\inf\right],\left[0,0,0\right]\right]"): (
+        _C,
+        "typed 'inf' (the field made it \\inf): the causal mask",
+    ),
+    (
+        "ex6.4",
+        r"\text{begin}\left\{pmatrix\right\}0\&-\infty\ \&-\infty\ \ 0\&0\&-\infty\ \ 0\&0\&0\text{end}\left\{pmatrix\right\}",
+    ): (_I, "no matrix: the field kept the words and ampersands as text"),
+    ("ex6.4", r"\left[\left[0,-inf,-inf\right],\left[0,0,-inf\right],\left[0,0,0\right]\right]"): (
+        _C,
+        "typed 'inf' for infinity in a list of rows: the causal mask",
+    ),
+    (
+        "ex6.4",
+        r"\left\lbrack\left\lbrack0,-\infty,-\infty\right\rbrack,\left\lbrack0,0,-\infty\right\rbrack,\left\lbrack0,0,0\right\rbrack\right\rbrack",
+    ): (_C, "the causal mask as nested brackets"),
+    ("ex6.4", r"\left\lbrack\left\lbrack0,-\right\rbrack\right\rbrack"): (_I, "cut short: [[0, -]]"),
+    (
+        "ex6.4",
+        r"\left\lbrack\left\lbrack0,-inf,-inf\right\rbrack,\left\lbrack0,0,-inf\right\rbrack,\left\lbrack0,0,0\right\rbrack\right\rbrack",
+    ): (_C, "typed 'inf' for infinity in a list of rows: the causal mask"),
+    ("ex6.4", r"\begin{pmatrix}0 & -\infty\end{pmatrix}\&-\infty\\0\&0\&-\infty"): (
+        _I,
+        "a 1 x 2 matrix and loose entries",
+    ),
+    ("ex6.4", r"\begin{pmatrix}0&-\infty&-\infty\\0&0&-\infty\\0&0&0\end{pmatrix}"): (_C, "the causal mask"),
+    ("ex6.6", r"\frac{1}{N}sum_{j=1}^Nv_j"): (_C, "a sum typed as letters (no auto-command): the mean"),
+    ("ex6.6", r"\frac{sum_{j=1}^Nv_j}{N}"): (_C, "a sum typed as letters (no auto-command): the mean"),
+    ("ex6.6", r"\frac{1}{N-1}sum_{j=1}^Nv_j"): (_I, "divided by N - 1"),
+    ("ex6.6", r"\frac{1}{N}sumj=1Nv_j"): (_I, "letters and an equation, no sum"),
+    ("ex6.6", r"\frac{1}{N}\sum_{_{j=1}^Nv_j}^{ }"): (_I, "a sum with nothing to sum (all typed into its limit)"),
+    ("ex6.6", r"\frac{\left(v_1+v_2+...+v_N\right)}{N}"): (_C, "the mean, written out"),
+    ("ex6.6", r"\frac{\left(sum_{j=1}^Nv_j\right)}{N}"): (_C, "a sum typed as letters: the mean"),
+    ("ex6.6", r"\sum_{\frac{_{j=1}^Nv_j}{N}}^{ }"): (_I, "a sum with nothing to sum"),
+    ("ex6.6", r"\frac{1}{N-1}\sum_{_{j=1}^Nv_j}^{ }"): (_I, "a sum with nothing to sum"),
+    ("ex6.6", r"\frac{1}{N}\sum_{j=1}^Nv_j"): (_C, "the mean"),
+    ("ex6.6", r"\left(\sum_{\frac{\left(_{j=1}^Nv_j\right)}{N}}^{ }\right)"): (_I, "a sum with nothing to sum"),
+    ("ex6.6", r"\frac{1}{N}\sum_{_{j=1}^{N}v_{j}}^{\placeholder{}}"): (_I, "a sum with nothing to sum"),
+    ("ex6.6", r"\sum_{\frac{_{j=1}^{N}v_{j}}{N}}^{\placeholder{}}"): (_I, "a sum with nothing to sum"),
+    ("ex6.6", r"\frac{1}{N-1}\sum_{_{j=1}^{N}v_{j}}^{\placeholder{}}"): (_I, "a sum with nothing to sum"),
+    ("ex6.6", r"\frac{1}{N}\sum_{j=1N}^{v_{j}}"): (_I, "a sum from j = N to v_j, nothing summed"),
+    ("ex6.6", r"\frac{1}{N}\sum_{j}=1^{N}v_{j}"): (_I, "an equation with an empty sum"),
+    ("ex6.6", r"\frac{\left(v_1+v_2+\cdots+v_{N}\right)}{N}"): (_C, "the mean, written out"),
+    ("ex6.6", r"\frac{\left(\sum_{_{j=1}^{N}v_{j}}^{\placeholder{}}\right)}{N}"): (_I, "a sum with nothing to sum"),
+}
+
+
+def typed_rows() -> list[tuple[str, str, str, str, str]]:
+    """A row for each distinct LaTeX a real field gave; every one must have a verdict above."""
+    out, seen = [], set()
+    for r in json.loads(TYPED.read_text(encoding="utf-8")):
+        key = (r["exercise"], r["latex"])
+        if not r["latex"] or key in seen:
+            continue  # an empty field (MathQuill has no matrices): nothing was submitted
+        seen.add(key)
+        verdict, why = TYPED_VERDICTS[key]
+        out.append((r["exercise"], r["latex"], verdict, f"{r['tool']} (typed)", why))
+    return out
+
+
 def main(argv: list[str]) -> None:
     folder = argv[0] if argv else None
     made = mathlive(folder)
@@ -486,6 +625,7 @@ def main(argv: list[str]) -> None:
     else:  # keep the committed MathLive rows
         with OUT.open(encoding="utf-8", newline="") as fh:
             rows.extend(tuple(r.values()) for r in csv.DictReader(fh) if r["source"] == "MathLive")
+    rows.extend(typed_rows())
     for ex, answer, verdict, reason in NUMPY:
         rows.append((ex, answer, verdict, "NumPy", reason))
     for ex, answer, verdict, reason in UNICODE:

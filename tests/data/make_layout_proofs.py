@@ -39,7 +39,8 @@ def first_equals(line: str) -> int:
 def is_step(line: str) -> bool:
     text = line.strip()
     environment = "\\begin" in text or "\\end" in text
-    return bool(text) and not text.startswith("%") and "=" in text and not environment
+    markdown = "$" in text  # a sentence or a display in Markdown: its own layout already
+    return bool(text) and not text.startswith("%") and "=" in text and not environment and not markdown
 
 
 def layout(lines: list[str], how: str) -> tuple[list[str], dict[int, int]]:

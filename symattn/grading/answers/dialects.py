@@ -564,6 +564,39 @@ def _qualifier(text: str) -> str:
     )
 
 
+_SIZED = re.compile(
+    r"\\(?:left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|Biggl|Biggr|big|Big|bigg|Bigg)\s*"
+    r"(\(|\)|\[|\]|\\lbrack(?![A-Za-z])|\\rbrack(?![A-Za-z])|\\lparen(?![A-Za-z])|\\rparen(?![A-Za-z]))"
+)
+_PLAIN_BRACKET = {r"\lbrack": "[", r"\rbrack": "]", r"\lparen": "(", r"\rparen": ")"}
+
+
+def _sized_brackets(text: str) -> str:
+    """``\\left[ ... \\right]``, ``\\left\\lbrack``, ``\\bigl(``: brackets sized for display, as
+    plain brackets (MathQuill, MathLive and Word write every bracket so); around an environment
+    (``\\left[\\begin{array}``) they are the matrix's own delimiters and stay."""
+    if "\\begin" in text:
+        return text
+    text = _SIZED.sub(lambda m: _PLAIN_BRACKET.get(m.group(1), m.group(1)), text)
+    return re.sub(r"\\(lbrack|rbrack|lparen|rparen)(?![A-Za-z])", lambda m: _PLAIN_BRACKET["\\" + m.group(1)], text)
+
+
+def _infinity_words(text: str) -> str:
+    """In a list of rows, ``inf`` (and MathQuill's ``\\inf``, the infimum, which its field makes of
+    typed "inf") is infinity: ``[[0, -inf], ...]``."""
+    if not re.match(r"^\s*\[\s*\[", text):
+        return text
+    return re.sub(r"(?<![A-Za-z])\\?inf(?![A-Za-z_{])", r"\\infty", text)
+
+
+def _bare_commands(text: str) -> str:
+    """``sum_{j=1}^N``, ``sqrt3.836``: a sum or a root typed without its backslash (a math field
+    without auto-commands keeps the letters), and ``...`` between terms as an ellipsis."""
+    text = re.sub(r"(?<![\\A-Za-z])sum(?=\s*_)", r"\\sum", text)
+    text = re.sub(r"(?<![\\A-Za-z])sqrt\s*(\d+(?:\.\d+)?)", r"\\sqrt{\1}", text)
+    return re.sub(r"(?<=[+,])\s*\.\.\.\s*(?=[+,])", r" \\ldots ", text)
+
+
 #: The forms, in the order they are read. Wrappers first (they enclose everything else), then
 #: characters (so that later rows see plain digits and letters), then tools' commands.
 DIALECTS: tuple[Dialect, ...] = (
@@ -639,6 +672,22 @@ DIALECTS: tuple[Dialect, ...] = (
         r"\left. \frac{e^2+11}{e^2+2} \right.",
         r"\frac{e^2+11}{e^2+2}",
         _sub(r"\\(?:left|right|middle)\s*\.", " "),
+        "",
+    ),
+    Dialect(
+        "brackets sized for display",
+        "MathQuill (Desmos), MathLive, Word",
+        r"\left\lbrack1, 2\right\rbrack",
+        "[1, 2]",
+        _sized_brackets,
+        "",
+    ),
+    Dialect(
+        "a command typed without its backslash",
+        "MathQuill (Desmos) without auto-commands, plain text",
+        "sqrt3.836",
+        r"\sqrt{3.836}",
+        _bare_commands,
         "",
     ),
     Dialect(
@@ -842,6 +891,14 @@ DIALECTS: tuple[Dialect, ...] = (
         r"[[0, -\infty ], [0, 0]]",
         _numpy,
         "NumPy's output read as mathematics",
+    ),
+    Dialect(
+        "inf in a list of rows",
+        "MathQuill (Desmos), Python",
+        r"[[0, -\inf], [0, 0]]",
+        r"[[0, -\infty], [0, 0]]",
+        _infinity_words,
+        "",
     ),
     Dialect(
         "MATLAB's matrices and Inf",

@@ -187,6 +187,12 @@ def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | N
     if len(raw) > MAX_LENGTH:
         raise InvalidAnswer(f"the answer is too long ({len(raw)} characters, at most {MAX_LENGTH})")
     text = dialects.normalise(raw.strip(), notes)
+    if m := re.search(r"\^\s*(\d)(\d+)", text):
+        a, b = m.groups()
+        raise InvalidAnswer(
+            f"ambiguous: ^{a}{b} could be the power {a}{b} (as plain text means it) or the power {a} "
+            f"followed by {b} (as LaTeX reads it, and a math field shows it); write ^{{{a}{b}}}"
+        )
     if m := re.search(r"(?<![\d.,])(\d+)\u00b7(\d+)(?![\d.,])", text):
         a, b = m.groups()
         raise InvalidAnswer(

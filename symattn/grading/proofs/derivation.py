@@ -22,7 +22,7 @@ step is the verdict, whatever follows.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, ClassVar
 
 from ...errors import SymattnError
@@ -180,7 +180,7 @@ class VarianceWorld(World):
         self.rules, self.extra, self.mistakes = s.RULES, s.EXTRA, s.MISTAKES
 
     def read(self, text: str, defs: dict) -> Any:
-        return self.s.build(parse_expression(text))
+        return self.s.build(parse_expression(self.s.bare_sigma(text)))
 
     def normal(self, expr: Any, defs: dict) -> Any:
         if isinstance(expr, self.s.CaseSplit):
@@ -603,6 +603,20 @@ def _reaches_goal(exercise_id: str, blob: bytes) -> bool:
     return any(links.find(a) == links.find(b) for a, b in world(exercise_id).goals())
 
 
+def _connects(exercise_id: str, blob: bytes, lhs_text: str, rhs_text: str) -> bool:
+    """Whether the proved equalities in ``blob`` connect the two sides of a stated claim."""
+    import pickle
+
+    state: _State = pickle.loads(blob)
+    w = world(exercise_id)
+    try:
+        lhs = w.normal(w.read(lhs_text, state.defs), state.defs)
+        rhs = w.normal(w.read(rhs_text, state.defs), state.defs)
+    except StepSyntaxError:
+        return False
+    return state.links.find(lhs) == state.links.find(rhs)
+
+
 def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> ProofVerdict:
     """Judge a learner's derivation for ``exercise_id`` (ex6.3 or ex6.7).
 
@@ -630,6 +644,11 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
         return ProofVerdict(exercise_id, "invalid", [], str(exc))
     w = world(exercise_id)
     _warm_up(w)
+    if exercise_id == "ex6.3" and w.s.EINSTEIN.search(text):  # declared: repeated indices are summed
+        lines = [
+            replace(ln, lhs=None if ln.lhs is None else w.s.einstein(ln.lhs), rhs=w.s.einstein(ln.rhs))
+            for ln in lines
+        ]
 
     def run(func: Any, *args: Any) -> Any:
         if not isolate:
@@ -650,6 +669,7 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
 
     blob = pickle.dumps(_State())
     results: list[StepResult] = []
+    claims: list[tuple[int, str, str]] = []  # stated claims not proved at their own line
     previous_rhs = ""
     for line in lines:
         if line.error:
@@ -668,7 +688,13 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
             results.append(StepResult(line.number, line.latex, "invalid", "", message))
             continue
         results.append(StepResult(line.number, line.latex, status, rule, feedback, slip))
+        if line.stated and status == "unjustified":
+            claims.append((len(results) - 1, lhs_text, line.rhs))
     try:
+        for at, lhs_text, rhs_text in claims:  # a claim stated first, proved by the lines after it
+            if run(_connects, exercise_id, blob, lhs_text, rhs_text):
+                r = results[at]
+                results[at] = StepResult(r.line, r.latex, "ok", "stated, then proved by the lines after it", "")
         reached = run(_reaches_goal, exercise_id, blob)
     except (WorkerError, SymattnError) as exc:
         # Out of time or memory is no verdict on the proof: never "does not reach".

@@ -133,7 +133,11 @@ def build(node: Node, defined: dict | None = None) -> Any:
     if kind == "add":
         parts = [build(t, defined) for t in node[1:]]
         if any(_is_matrix(p) for p in parts):
-            raise StepSyntaxError("sums of matrices are not part of this exercise")
+            if not all(_is_matrix(p) for p in parts):
+                raise StepSyntaxError("a number cannot be added to a matrix")
+            if len({p.shape for p in parts}) > 1:
+                raise StepSyntaxError("a sum of matrices of different shapes")
+            return sp.MatAdd(*parts)
         return sp.Add(*parts)
     if kind == "pow":
         base, exp = build(node[1], defined), build(node[2], defined)
@@ -196,7 +200,8 @@ def _coeff(c: Any) -> Any:
 
 
 def mul(c: Any, factors: tuple) -> Term:
-    """A normal term: coefficient and factors, nested products flattened."""
+    """A normal term: coefficient and factors, nested products flattened, a product of sums
+    multiplied out (so P (S + M) P^T and P S P^T + P M P^T are one form)."""
     coeff, out = sp.sympify(c), []
     for f in factors:
         if f[0] == "mul":
@@ -204,7 +209,25 @@ def mul(c: Any, factors: tuple) -> Term:
             out.extend(f[2])
         else:
             out.append(f)
+    for i, f in enumerate(out):
+        if f[0] == "add" and (len(out) > 1 or coeff != 1):
+            return add(tuple(mul(coeff, (*out[:i], t, *out[i + 1 :])) for t in f[1]))
     return ("mul", _coeff(coeff), tuple(out))
+
+
+def add(terms: tuple) -> Term:
+    """A normal sum: nested sums flattened, like terms collected, in a fixed order."""
+    collected: dict[tuple, Any] = {}
+    for t in terms:
+        parts = t[2][0][1] if len(t[2]) == 1 and t[2][0][0] == "add" and t[1] == 1 else (t,)
+        for part in parts:
+            collected[part[2]] = collected.get(part[2], 0) + part[1]
+    kept = [("mul", _coeff(c), fs) for fs, c in collected.items() if _coeff(c) != 0]
+    if len(kept) == 1:
+        return kept[0]
+    if not kept:
+        return ("mul", sp.S.Zero, ())
+    return ("mul", sp.S.One, (("add", tuple(sorted(kept, key=repr))),))
 
 
 def transpose(t: Term) -> Term:
@@ -212,6 +235,8 @@ def transpose(t: Term) -> Term:
     _, c, fs = t
     if not fs:
         return t
+    if len(fs) == 1 and fs[0][0] == "add":  # (A + B)^T = A^T + B^T
+        return add(tuple(transpose(mul(c, (u,))) for u in fs[0][1]))
     if len(fs) > 1:
         return ("mul", c, (("T", ("mul", sp.S.One, fs)),))
     f = fs[0]
@@ -237,6 +262,8 @@ def canon(e: Any, defs: dict[str, Term] | None = None) -> Term:
         return ("mul", sp.S.One, ())
     if isinstance(e, sp.MatMul):
         return mul(1, tuple(canon(a, defs) for a in e.args))
+    if isinstance(e, sp.MatAdd):
+        return add(tuple(canon(a, defs) for a in e.args))
     if isinstance(e, sp.Transpose):
         return transpose(canon(e.arg, defs))
     if isinstance(e, RowSoftmax):
@@ -263,6 +290,8 @@ def _show_factor(f: Factor) -> str:
         return f"({show(inner)})^T" if inner[0] == "mul" else _show_factor(inner) + "^T"
     if f[0] == "softmax":
         return f"softmax({show(f[1])})"
+    if f[0] == "add":
+        return "(" + " + ".join(show(t) for t in f[1]) + ")"
     return "Attention(" + ", ".join(show(a) for a in f[1]) + ")"
 
 
@@ -282,6 +311,8 @@ def everywhere(t: Term, rule: LevelRule) -> Term:
             new.append(("softmax", everywhere(f[1], rule)))
         elif f[0] == "attn":
             new.append(("attn", tuple(everywhere(a, rule) for a in f[1])))
+        elif f[0] == "add":
+            new.append(add(tuple(everywhere(a, rule) for a in f[1])))
         else:
             new.append(f)
     term = mul(c, tuple(new))
@@ -326,11 +357,28 @@ def _transpose_product(f: Factor) -> Term | None:
     return None
 
 
+def _inner_terms(t: Term) -> tuple[Term, ...]:
+    """The terms of a sum (one term for a product)."""
+    return t[2][0][1] if len(t[2]) == 1 and t[2][0][0] == "add" and t[1] == 1 else (t,)
+
+
+def _stripped(t: Term, left: Factor | None, right: Factor | None) -> Term | None:
+    """``t`` (a product, or a sum of them) with ``left`` taken off the front of every term and
+    ``right`` off the back; None where a term lacks them."""
+    out = []
+    for _, c, fs in _inner_terms(t):
+        lo, hi = (1 if left else 0), (len(fs) - 1 if right else len(fs))
+        if len(fs) < 1 + (left is not None) + (right is not None):
+            return None
+        if (left and fs[0] != left) or (right and fs[-1] != right):
+            return None
+        out.append(("mul", c, fs[lo:hi]))
+    return add(tuple(out)) if len(out) > 1 else out[0]
+
+
 def _softmax_conjugate(f: Factor) -> Term | None:
-    if f[0] == "softmax":
-        _, c, fs = f[1]
-        if len(fs) >= 3 and fs[0] == P_ and fs[-1] == PT:
-            return ("mul", sp.S.One, (P_, ("softmax", ("mul", c, fs[1:-1])), PT))
+    if f[0] == "softmax" and (inner := _stripped(f[1], P_, PT)) is not None:
+        return ("mul", sp.S.One, (P_, ("softmax", inner), PT))
     return None
 
 
@@ -352,18 +400,18 @@ def _attention(f: Factor) -> Term | None:
 
 
 def _row_softmax(f: Factor) -> Term | None:
-    if f[0] == "softmax":
-        _, c, fs = f[1]
-        if len(fs) >= 2 and fs[0] == P_ and fs[-1] != PT:
-            return ("mul", sp.S.One, (P_, ("softmax", ("mul", c, fs[1:]))))
+    if f[0] == "softmax" and _stripped(f[1], P_, PT) is None:
+        inner = _stripped(f[1], P_, None)
+        if inner is not None:
+            return ("mul", sp.S.One, (P_, ("softmax", inner)))
     return None
 
 
 def _column_softmax(f: Factor) -> Term | None:
-    if f[0] == "softmax":
-        _, c, fs = f[1]
-        if len(fs) >= 2 and fs[-1] == PT and fs[0] != P_:
-            return ("mul", sp.S.One, (("softmax", ("mul", c, fs[:-1])), PT))
+    if f[0] == "softmax" and _stripped(f[1], P_, PT) is None:
+        inner = _stripped(f[1], None, PT)
+        if inner is not None:
+            return ("mul", sp.S.One, (("softmax", inner), PT))
     return None
 
 
@@ -394,6 +442,31 @@ def _softmax_transposed(f: Factor) -> Term | None:
         if len(fs) >= 3 and fs[0] == P_ and fs[-1] == PT:
             return ("mul", sp.S.One, (PT, ("softmax", ("mul", c, fs[1:-1])), P_))
     return None
+
+
+def _mask_kept(f: Factor) -> Term | None:
+    """softmax(P S Pᵀ + M) as P softmax(S + M) Pᵀ: the tokens reordered, the mask left as it was."""
+    if f[0] != "softmax":
+        return None
+    terms = _inner_terms(f[1])
+    moved = [t for t in terms if _stripped(t, P_, PT) is not None]
+    kept = [t for t in terms if _stripped(t, P_, PT) is None and not {P_, PT} & set(t[2])]
+    if not moved or not kept or len(moved) + len(kept) != len(terms):
+        return None
+    inner = add(tuple(_stripped(t, P_, PT) for t in moved) + tuple(kept))
+    return ("mul", sp.S.One, (P_, ("softmax", inner), PT))
+
+
+def causal_example(order: tuple[int, ...] = (1, 2, 0)) -> str:
+    """The causal mask M and P M Pᵀ for the permutation ``order`` (row r of P X is row order[r]
+    of X): (P M Pᵀ)[r, c] = M[order[r], order[c]]. Entries are placed, never multiplied, since
+    0 times -∞ has no value."""
+    from ...proof.latex import latex
+
+    n = len(order)
+    mask = sp.Matrix(n, n, lambda r, c: 0 if c <= r else -sp.oo)
+    moved = sp.Matrix(n, n, lambda r, c: mask[order[r], order[c]])
+    return f"for the causal mask at $N = {n}$, $M = {latex(mask)}$ but $P M P^\\top = {latex(moved)}$"
 
 
 def _drop_one(f: Factor) -> Term | None:
@@ -486,6 +559,12 @@ MISTAKES = (
         r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
     ),
     NamedRule(r"$P P = I$", _pairs(P_, P_), r"$P P$ is not $I$: the pair that cancels is $P^\top P$"),
+    NamedRule(
+        "the mask not reordered with the tokens",
+        _each_factor(_mask_kept),
+        r"the mask moves with the tokens only as $P M P^\top$, and $P M P^\top \ne M$ in general: "
+        + causal_example(),
+    ),
     NamedRule(
         r"$P$ put on the other side",
         _other_side,
@@ -620,6 +699,8 @@ def _evaluate_factor(f: Factor, at: Instance, reference: bool) -> sp.Matrix:
         return value.T
     if f[0] == "softmax":
         return softmax_rows(evaluate(f[1], at, reference))
+    if f[0] == "add":
+        return sum((evaluate(t, at, reference) for t in f[1][1:]), evaluate(f[1][0], at, reference))
     if not reference:
         return evaluate(attention_definition(f[1]), at)
     from ...core.exact import attention
@@ -681,6 +762,9 @@ def _names(t: Term) -> set[str]:
             out |= _names(f[1]) if f[1][0] == "mul" else _names(("mul", 1, (f[1],)))
         elif f[0] == "softmax":
             out |= _names(f[1])
+        elif f[0] == "add":
+            for a in f[1]:
+                out |= _names(a)
         else:
             for a in f[1]:
                 out |= _names(a)
@@ -700,7 +784,30 @@ def goals() -> list[tuple[Term, Term]]:
     three = (("mul", sp.S.One, (("attn", args),)), ("mul", sp.S.One, (P_, ("attn", plain))))
     # Section 6.5's own statement: Attention(PX, PX, PX) = P Attention(X, X, X).
     module = (("mul", sp.S.One, (("attn", (px, px, px)),)), ("mul", sp.S.One, (P_, ("attn", (x, x, x)))))
-    return [one, three, module]
+    # The masked statement, which gives the exercise's at M = 0: with the mask reordered too,
+    # softmax((PQ)(PK)^T / sqrt(d_k) + P M P^T) P V = P softmax(Q K^T / sqrt(d_k) + M) V.
+    mask = ("sym", "M")
+    scores = mul(1 / sp.sqrt(D_K), (*args[0][2], transpose(args[1])))
+    masked = (
+        mul(1, (("softmax", add((scores, ("mul", sp.S.One, (P_, mask, PT))))), *args[2][2])),
+        mul(
+            1,
+            (
+                P_,
+                (
+                    "softmax",
+                    add(
+                        (
+                            mul(1 / sp.sqrt(D_K), (*plain[0][2], transpose(plain[1]))),
+                            ("mul", sp.S.One, (mask,)),
+                        )
+                    ),
+                ),
+                *plain[2][2],
+            ),
+        ),
+    )
+    return [one, three, module, masked]
 
 
 # -- each rule a checked lemma ----------------------------------------------------------------

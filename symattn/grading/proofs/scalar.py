@@ -19,6 +19,7 @@ rewritten here, is a checked :class:`~symattn.proof.Lemma` (:func:`rule_lemmas`)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -96,6 +97,40 @@ def score() -> sp.Expr:
 
 GOAL = (Var(Z / sp.sqrt(D_K)), sp.S.One)
 GOAL_TEXT = r"\operatorname{Var}(z/\sqrt{d_k}) = 1"
+
+
+# -- other textbooks' notations, read as this exercise's ------------------------------------
+#: ``\sigma`` with no subscript: the components' standard deviation, which the exercise fixes at 1
+#: (variance 1); ``\sigma_z`` and ``\sigma^2_z`` are the parser's (Var(z) and its root).
+_BARE_SIGMA = re.compile(r"\\sigma(?![A-Za-z])(?:\s*\^\s*(?:\{\s*\d+\s*\}|\d))?(?!\s*[_^])")
+
+
+def bare_sigma(text: str) -> str:
+    r"""``\sigma``, ``\sigma^2``, ``\sigma^4`` with no subscript as 1: the components' deviation and
+    variance, which the hypotheses fix at 1 (a learner who keeps σ general writes the module's
+    derivation for every σ, and the exercise's σ is 1)."""
+    return _BARE_SIGMA.sub("(1)", text)
+
+
+#: A product of two components with the same index, ``q_i k_i`` (``q_{i} \cdot k_{i}``).
+_REPEATED = re.compile(
+    r"(?<![\\A-Za-z])([a-z])_\{?\s*([a-z])\s*\}?\s*(?:\\cdot\s*)?([a-z])_\{?\s*\2\s*\}?(?![A-Za-z0-9_])"
+)
+#: Where a derivation says it sums over repeated indices.
+EINSTEIN = re.compile(r"Einstein(?:'s)?\s+(?:summation|convention|notation)|summation\s+convention", re.I)
+
+
+def einstein(text: str) -> str:
+    r"""Einstein's convention, declared: ``q_i k_i`` outside an explicit sum over its index is
+    ``\sum_{i=1}^{d_k} q_i k_i`` (an explicit ``\sum_i`` binds its index as usual)."""
+
+    def sub(m: re.Match) -> str:
+        if re.search(r"\\sum\s*_\s*\{?\s*" + m.group(2) + r"(?![A-Za-z])", text):
+            return m.group(0)
+        i = m.group(2)
+        return rf"\left(\sum_{{{i}=1}}^{{d_k}} {m.group(1)}_{i} {m.group(3)}_{i}\right)"
+
+    return _REPEATED.sub(sub, text)
 
 
 # -- reading --------------------------------------------------------------------------------

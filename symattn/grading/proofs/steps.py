@@ -51,6 +51,8 @@ class Line:
     lhs: str | None
     rhs: str
     error: str = ""  # why the line cannot be read as a step, if it cannot
+    #: a claim stated before its proof ("**Lemma 1.** $A = B$."): proved by the lines after it
+    stated: bool = False
 
 
 #: Environments a derivation may be pasted in; their \begin and \end are dropped.
@@ -182,7 +184,8 @@ def read_lines(text: str) -> list[Line]:
                     if len(parts) == 2
                     else (f"{parts[0]} = {rhs}" if k == 0 and parts[0] else f"= {rhs}")
                 )
-                out.append(Line(number, _decode_cases(shown), lhs, rhs))
+                stated = bool(STATEMENT.match(physical[number - 1]))
+                out.append(Line(number, _decode_cases(shown), lhs, rhs, stated=stated))
             started = True
     if lone is not None:
         out.append(Line(lone[0], lone[1], None, "", _NEEDS_EQUALS))
@@ -228,6 +231,16 @@ def _joined_cases(physical: list[str]) -> list[tuple[int, str]]:
 _MARKER = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*+]|#{1,6})\s+")
 #: Inline math in a Markdown sentence: ``$...$`` (not ``$$``).
 _INLINE = re.compile(r"(?<!\$)\$(?!\$)([^$]+)\$(?!\$)")
+#: A claim's label at a line's start: "**Lemma 1.**", "Theorem:", "*Claim (rows).*".
+STATEMENT = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?\s*(?:Lemma|Theorem|Claim|Proposition|Corollary)\b"
+    r"(?:\s*\d+(?:\.\d+)*)?(?:\s*\([^()$]*\))?\s*[.:]?\s*(?:\*\*|__|\*|_)?\s*[.:]?",
+    re.I,
+)
+
+
+#: A proof's label at a line's start: "*Proof.*", "Proof:", "**Proof of Lemma 1.**".
+_PROOF = re.compile(r"^\s*(?:\*\*|__|\*|_)?\s*Proof\b[^.:$]{0,40}[.:]\s*(?:\*\*|__|\*|_)?", re.I)
 
 
 def _without_prose(line: str) -> str:
@@ -238,6 +251,10 @@ def _without_prose(line: str) -> str:
     math (``$$``) and lines without words are as they are."""
     if "$$" in line or not line.strip():
         return line
+    label = STATEMENT.match(line) or _PROOF.match(line)
+    if label:  # a labelled claim or proof: its one equality, however few words
+        stated = [m for m in _INLINE.findall(line[label.end() :]) if "=" in m]
+        return stated[0] if len(stated) == 1 else ""
     marker = _MARKER.match(line)
     numbered = marker is not None and marker.group(0).strip()[0].isdigit()
     body = line[marker.end() :] if marker else line

@@ -118,7 +118,7 @@ def test_commas_only_one_reading_explains_are_read(raw, plain):
         (r"1.96\ldots", "1.96", "trailing"),
         (r" \frac{1}{2} ", r"\frac{1}{2}", None),
         ("\u22121", "-1", None),
-        (r"\left( 1 + 2 \right)", r"\left( 1 + 2 \right)", None),
+        (r"\left( 1 + 2 \right)", "( 1 + 2 )", None),  # a sized bracket is a bracket
         (r"N \gt 8192", "N > 8192", None),
         (r"8192 \lt N", "8192 < N", None),
         (r"N \geqslant 8193", r"N \geq 8193", None),

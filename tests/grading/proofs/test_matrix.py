@@ -52,6 +52,7 @@ def test_each_rule_is_a_checked_lemma(lemma):
             r"\operatorname{softmax}(P S P^\top)",
         ),
         (r"the scale $1/\sqrt{d_k}$ dropped", r"\operatorname{softmax}(Q K^\top / \sqrt{d_k})"),
+        ("the mask not reordered with the tokens", r"\operatorname{softmax}(P S P^\top + M)"),
     ],
 )
 def test_each_slip_is_false(name, latex):
@@ -98,7 +99,9 @@ def test_goal_forms_are_true():
     [
         (r"X P", "shapes do not fit"),
         (r"X^{2}", "matrix powers"),
-        (r"P + X", "sums of matrices"),
+        (r"P + X", "sum of matrices of different shapes"),
+        (r"P + 1", "a number cannot be added to a matrix"),
+        (r"X^{-1}", "matrix inverses other than"),
         (r"\operatorname{softmax}(d_k)", "takes matrices"),
         (r"Y X", "unknown symbol Y"),
         (r"\operatorname{Attention}(X, X)", "Attention takes"),
@@ -107,3 +110,56 @@ def test_goal_forms_are_true():
 def test_outside_the_exercise_is_refused(latex, message):
     with pytest.raises(StepSyntaxError, match=message):
         lm.build(parse_expression(latex))
+
+
+def test_p_inverse_is_p_transpose():
+    """P is orthogonal: P^{-1} reads as P^T and (P^T)^{-1} as P, so P^{-1} P = I is the rule P^T P = I."""
+    assert read(r"P^{-1} X") == read(r"P^\top X")
+    assert read(r"(P^\top)^{-1} X") == read(r"P X")
+    (rule,) = [r for r in lm.RULES if r.name == r"$P^\top P = I$"]
+    assert lm.everywhere(read(r"P^{-1} P X"), rule.rewrite) == read("X")
+
+
+def test_sums_are_multiplied_out_and_collected():
+    """P (S + M) P^T and P S P^T + P M P^T are one form; (A + B)^T = A^T + B^T; S + S = 2 S;
+    the order of the terms does not matter."""
+    assert read(r"P (S + M) P^\top") == read(r"P S P^\top + P M P^\top")
+    assert read(r"(S + M)^\top") == read(r"S^\top + M^\top")
+    assert read(r"S + S") == read(r"2 S")
+    assert read(r"M + S") == read(r"S + M")
+    assert read(r"S + M") != read(r"S - M")
+
+
+def test_the_softmax_rules_take_sums_whose_every_term_is_reordered():
+    """softmax(P S P^T + P M P^T) = P softmax(S + M) P^T by the rule; with the mask left as M,
+    the rule does not apply (that is the slip)."""
+    (rule,) = [r for r in lm.RULES if r.name.startswith(r"$\operatorname{softmax}(P S P^\top)")]
+    moved = read(r"\operatorname{softmax}(P S P^\top + P M P^\top)")
+    assert lm.everywhere(moved, rule.rewrite) == read(r"P \operatorname{softmax}(S + M) P^\top")
+    kept = read(r"\operatorname{softmax}(P S P^\top + M)")
+    assert lm.everywhere(kept, rule.rewrite) == kept
+
+
+def test_the_mask_slip_shows_p_m_pt_against_m_computed_by_matrix_products():
+    """The slip's counterexample: the causal mask M and P M Pᵀ for the 3-cycle the instances use,
+    checked against P @ M @ P.T in NumPy (a large finite negative standing for -∞, since
+    0 · -∞ has no value)."""
+    import re
+
+    order = lm.instances()[0].order
+    p = np.zeros((3, 3))
+    p[np.arange(3), order] = 1.0
+    big = -1e9
+    m = np.where(np.tril(np.ones((3, 3))) == 1, 0.0, big)
+    expected = p @ m @ p.T
+    shown = lm.causal_example(order)
+    matrices = re.findall(r"\\begin\{bmatrix\}(.*?)\\end\{bmatrix\}", shown)
+    assert len(matrices) == 2
+
+    def parse(body: str) -> np.ndarray:
+        rows = [r.split("&") for r in body.split(r"\\")]
+        return np.array([[big if "infty" in x else float(x) for x in r] for r in rows])
+
+    assert np.array_equal(parse(matrices[0]), m)
+    assert np.array_equal(parse(matrices[1]), expected)
+    assert not np.array_equal(expected, m)

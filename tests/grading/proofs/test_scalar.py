@@ -178,3 +178,42 @@ def test_a_sum_written_out_with_dots_is_the_sum(dotted, summed):
 def test_dots_that_do_not_write_out_one_sum_are_refused(dotted):
     with pytest.raises(StepSyntaxError):
         read(dotted)
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        (r"d_k \sigma^4", r"d_k (1)"),
+        (r"\sigma^2 \cdot \sigma^{2}", r"(1) \cdot (1)"),
+        (r"\sigma", "(1)"),
+        (r"\sigma_z^2", r"\sigma_z^2"),  # Var(z): the parser's, untouched
+        (r"\sigma^2_z", r"\sigma^2_z"),
+        (r"\sigma_{q_i}", r"\sigma_{q_i}"),
+    ],
+)
+def test_sigma_without_subscript_is_the_components_deviation(typed, read):
+    """σ with no subscript is the components' deviation, 1 by the hypotheses; σ_z is Var(z)'s root."""
+    assert ls.bare_sigma(typed) == read
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"),
+    [
+        (r"\operatorname{Var}(q_i k_i)", r"\operatorname{Var}(\left(\sum_{i=1}^{d_k} q_i k_i\right))"),
+        (r"z = q_{i} \cdot k_{i}", r"z = \left(\sum_{i=1}^{d_k} q_i k_i\right)"),
+        (r"\sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i)", r"\sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i)"),
+        (r"q_i k_j", r"q_i k_j"),  # different indices: no sum
+    ],
+)
+def test_einstein_sums_a_repeated_index_outside_an_explicit_sum(typed, read):
+    assert ls.einstein(typed) == read
+
+
+def test_einstein_applies_only_where_declared():
+    """z = q_i k_i is the definition of z under the convention and false without it."""
+    from symattn.grading.proofs.derivation import check_derivation
+
+    declared = check_derivation("ex6.3", "With Einstein summation over $i$, $z = q_i k_i$.\n")
+    assert declared.steps[0].status == "ok"
+    plain = check_derivation("ex6.3", "z = q_i k_i\n")
+    assert plain.steps[0].status == "wrong"
