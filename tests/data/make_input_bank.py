@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (tables of LaTeX as the tools wrote it, kept whole)
 r"""Write tests/data/input_bank.csv: answers as learners' input tools and keyboards produce them.
 
 Run: python tests/data/make_input_bank.py [MATHLIVE_DIR]   (the CSV is committed; this documents
@@ -547,7 +548,10 @@ TYPED_VERDICTS = {  # (exercise, LaTeX): (verdict, why)
     ("ex6.5", "N>2^13"): (_Q, "ambiguous: the field shows 2^1 then 3 (TeX), the learner meant 2^13"),
     ("ex6.5", r"N\geq8193"): (_C, "first N 8193"),
     ("ex6.5", r"N\ge2^13+1"): (_Q, "ambiguous: the field shows 2^1 then 3 (TeX), the learner meant 2^13"),
-    ("ex6.4", r"\left[\left[0,-\infty\ ,-\infty\ \right],\left[0,0,-\infty\ \right],\left[0,0,0\right]\right]"): (
+    (
+        "ex6.4",
+        r"\left[\left[0,-\infty\ ,-\infty\ \right],\left[0,0,-\infty\ \right],\left[0,0,0\right]\right]",
+    ): (
         _C,
         "the causal mask as nested brackets",
     ),
@@ -585,20 +589,29 @@ TYPED_VERDICTS = {  # (exercise, LaTeX): (verdict, why)
     ("ex6.6", r"\frac{sum_{j=1}^Nv_j}{N}"): (_C, "a sum typed as letters (no auto-command): the mean"),
     ("ex6.6", r"\frac{1}{N-1}sum_{j=1}^Nv_j"): (_I, "divided by N - 1"),
     ("ex6.6", r"\frac{1}{N}sumj=1Nv_j"): (_I, "letters and an equation, no sum"),
-    ("ex6.6", r"\frac{1}{N}\sum_{_{j=1}^Nv_j}^{ }"): (_I, "a sum with nothing to sum (all typed into its limit)"),
+    ("ex6.6", r"\frac{1}{N}\sum_{_{j=1}^Nv_j}^{ }"): (
+        _I,
+        "a sum with nothing to sum (all typed into its limit)",
+    ),
     ("ex6.6", r"\frac{\left(v_1+v_2+...+v_N\right)}{N}"): (_C, "the mean, written out"),
     ("ex6.6", r"\frac{\left(sum_{j=1}^Nv_j\right)}{N}"): (_C, "a sum typed as letters: the mean"),
     ("ex6.6", r"\sum_{\frac{_{j=1}^Nv_j}{N}}^{ }"): (_I, "a sum with nothing to sum"),
     ("ex6.6", r"\frac{1}{N-1}\sum_{_{j=1}^Nv_j}^{ }"): (_I, "a sum with nothing to sum"),
     ("ex6.6", r"\frac{1}{N}\sum_{j=1}^Nv_j"): (_C, "the mean"),
-    ("ex6.6", r"\left(\sum_{\frac{\left(_{j=1}^Nv_j\right)}{N}}^{ }\right)"): (_I, "a sum with nothing to sum"),
+    ("ex6.6", r"\left(\sum_{\frac{\left(_{j=1}^Nv_j\right)}{N}}^{ }\right)"): (
+        _I,
+        "a sum with nothing to sum",
+    ),
     ("ex6.6", r"\frac{1}{N}\sum_{_{j=1}^{N}v_{j}}^{\placeholder{}}"): (_I, "a sum with nothing to sum"),
     ("ex6.6", r"\sum_{\frac{_{j=1}^{N}v_{j}}{N}}^{\placeholder{}}"): (_I, "a sum with nothing to sum"),
     ("ex6.6", r"\frac{1}{N-1}\sum_{_{j=1}^{N}v_{j}}^{\placeholder{}}"): (_I, "a sum with nothing to sum"),
     ("ex6.6", r"\frac{1}{N}\sum_{j=1N}^{v_{j}}"): (_I, "a sum from j = N to v_j, nothing summed"),
     ("ex6.6", r"\frac{1}{N}\sum_{j}=1^{N}v_{j}"): (_I, "an equation with an empty sum"),
     ("ex6.6", r"\frac{\left(v_1+v_2+\cdots+v_{N}\right)}{N}"): (_C, "the mean, written out"),
-    ("ex6.6", r"\frac{\left(\sum_{_{j=1}^{N}v_{j}}^{\placeholder{}}\right)}{N}"): (_I, "a sum with nothing to sum"),
+    ("ex6.6", r"\frac{\left(\sum_{_{j=1}^{N}v_{j}}^{\placeholder{}}\right)}{N}"): (
+        _I,
+        "a sum with nothing to sum",
+    ),
 }
 
 
@@ -613,6 +626,19 @@ def typed_rows() -> list[tuple[str, str, str, str, str]]:
         verdict, why = TYPED_VERDICTS[key]
         out.append((r["exercise"], r["latex"], verdict, f"{r['tool']} (typed)", why))
     return out
+
+
+# -- models' worked answers, as public evaluation suites hold them ----------------------------------
+# tests/data/outside_forms.json: how a worked text ends in its answer, taken verbatim from the
+# tests of huggingface/Math-Verify and the examples of lm-evaluation-harness and Qwen2.5-Math
+# (each with its repository, path and commit), the value replaced by {ans}. Only templates whose
+# words change no value were kept (no percent, unit, currency or second answer). Each is filled
+# with ex6.2's values and judged by the value.
+OUTSIDE = Path(__file__).with_name("outside_forms.json")
+for template in json.loads(OUTSIDE.read_text(encoding="utf-8")):
+    for d in ("1.96", "1.9586", "2.1", "1.8"):
+        answer = template["template"].replace("{ans}", d)
+        rows.append(("ex6.2", answer, near(d), "a model's worked answer", f"{d}, from {template['source']}"))
 
 
 def main(argv: list[str]) -> None:

@@ -578,7 +578,8 @@ def _sized_brackets(text: str) -> str:
     if "\\begin" in text:
         return text
     text = _SIZED.sub(lambda m: _PLAIN_BRACKET.get(m.group(1), m.group(1)), text)
-    return re.sub(r"\\(lbrack|rbrack|lparen|rparen)(?![A-Za-z])", lambda m: _PLAIN_BRACKET["\\" + m.group(1)], text)
+    bare = re.compile(r"\\(lbrack|rbrack|lparen|rparen)(?![A-Za-z])")
+    return bare.sub(lambda m: _PLAIN_BRACKET["\\" + m.group(1)], text)
 
 
 def _infinity_words(text: str) -> str:
@@ -597,16 +598,64 @@ def _bare_commands(text: str) -> str:
     return re.sub(r"(?<=[+,])\s*\.\.\.\s*(?=[+,])", r" \\ldots ", text)
 
 
+_CHAT_TOKENS = re.compile(r"<\|im_(?:start|end)\|>\s*(?:user|assistant|system)?|</?think>")
+#: "the final answer is", "The answer is:", "Therefore, answer is" (the value follows)
+_STATED_ANSWER = re.compile(r"(?:final\s+answer|answer)\s*(?:is\s*:?|:)", re.I)
+_HOPE = re.compile(r"\s*\.?\s*(?:I\s+hope\s+it\s+is\s+correct\.?)?\s*$", re.I)
+
+
+def boxed_contents(text: str) -> list[str]:
+    """The contents of every ``\\boxed{...}`` and ``\\fbox{...}`` (braces matched)."""
+    out = []
+    for m in re.finditer(r"\\(?:boxed|fbox)\s*\{", text):
+        end = group_end(text, m.end() - 1)
+        if end > 0:
+            out.append(text[m.end() : end].strip())
+    return out
+
+
+def _worked_answer(text: str) -> str:
+    """A worked text that ends in its answer, as a model writes it (Math-Verify's tests,
+    lm-evaluation-harness' Minerva prompt): the boxed value, where every box holds the same one;
+    else the value after "the final answer is" on the last line. Chat tokens are dropped. A text
+    whose boxes differ is left whole, to be refused, never guessed between."""
+    text = _CHAT_TOKENS.sub(" ", text).strip()
+    boxes = boxed_contents(text)
+    if boxes:
+
+        def bare(t: str) -> str:
+            return re.sub(r"[\s$.]|\\[()\[\]]", "", t)
+
+        alone = bare(text) in (bare(rf"\boxed{{{boxes[0]}}}"), bare(rf"\fbox{{{boxes[0]}}}"))
+        if len(set(boxes)) == 1 and not alone:
+            return boxes[0]
+        return text
+    last = text.rsplit("\n", 1)[-1]
+    stated = list(_STATED_ANSWER.finditer(last))
+    if stated and (stated[-1].start() > 0 or "\n" in text):  # "answer:" first is the lead-in's
+        answer = _HOPE.sub("", last[stated[-1].end() :]).strip().lstrip("*_ ").strip()
+        return answer[1:-1].strip() if len(answer) > 2 and answer[0] == answer[-1] == "$" else answer
+    return text
+
+
 #: The forms, in the order they are read. Wrappers first (they enclose everything else), then
 #: characters (so that later rows see plain digits and letters), then tools' commands.
 DIALECTS: tuple[Dialect, ...] = (
+    Dialect(
+        "a worked text that ends in its answer",
+        "language models (Math-Verify's and lm-evaluation-harness' cases)",
+        r"Therefore, $\boxed{1.96}$ is our answer.",
+        "1.96",
+        _worked_answer,
+        "the answer was taken from the worked text (its box, or its last line)",
+    ),
     Dialect(
         'a lead-in such as "Final answer:"',
         "language models, worked solutions",
         r"Final answer: $1.96$",
         "1.96",
         _sub(
-            r"^\s*(?:\*\*)?(?:the\s+)?(?:final\s+answer|answer|result)(?:\s+is)?(?![\w'’])\s*(?:\*\*)?\s*[:=]?\s*(?:\*\*)?\s*",
+            r"^\s*(?:#+\s*)?(?:\*\*)?(?:the\s+)?(?:final\s+answer|answer|result)(?:\s+is)?(?![\w'’])\s*(?:\*\*)?\s*[:=]?\s*(?:\*\*)?\s*",
             "",
             re.I,
         ),

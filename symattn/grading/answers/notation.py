@@ -186,6 +186,8 @@ def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | N
         raise InvalidAnswer("the answer is empty")
     if len(raw) > MAX_LENGTH:
         raise InvalidAnswer(f"the answer is too long ({len(raw)} characters, at most {MAX_LENGTH})")
+    if len(boxes := set(dialects.boxed_contents(raw))) > 1:
+        raise InvalidAnswer(f"the answer boxes several values ({', '.join(sorted(boxes))}): give one")
     text = dialects.normalise(raw.strip(), notes)
     if m := re.search(r"\^\s*(\d)(\d+)", text):
         a, b = m.groups()

@@ -694,7 +694,8 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
         for at, lhs_text, rhs_text in claims:  # a claim stated first, proved by the lines after it
             if run(_connects, exercise_id, blob, lhs_text, rhs_text):
                 r = results[at]
-                results[at] = StepResult(r.line, r.latex, "ok", "stated, then proved by the lines after it", "")
+                proved = "stated, then proved by the lines after it"
+                results[at] = StepResult(r.line, r.latex, "ok", proved, "")
         reached = run(_reaches_goal, exercise_id, blob)
     except (WorkerError, SymattnError) as exc:
         # Out of time or memory is no verdict on the proof: never "does not reach".

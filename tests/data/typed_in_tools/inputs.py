@@ -49,14 +49,25 @@ INPUTS = [
     ("ex6.5", "b15", r"N>=2^13<Right>+1", "N >= 2^13 + 1"),
     ("ex6.5", "b16", "N\u22658193", "N >= 8193 (typed the Unicode character \u2265)"),
     # ---------------- ex6.4 ----------------
-    ("ex6.4", "c01", r"[[0,-\infty ,-\infty ],[0,0,-\infty ],[0,0,0]]",
-     "matrix rows [0,-inf,-inf], [0,0,-inf], [0,0,0]"),
-    ("ex6.4", "c02", r"[[0,-\infty,-\infty],[0,0,-\infty],[0,0,0]]",
-     "matrix rows [0,-inf,-inf], [0,0,-inf], [0,0,0]"),
-    ("ex6.4", "c03", r"[[0,-inf,-inf],[0,0,-inf],[0,0,0]]",
-     "matrix rows [0,-inf,-inf], [0,0,-inf], [0,0,0]"),
-    ("ex6.4", "c04", r"\begin{pmatrix}0&-\infty &-\infty \\0&0&-\infty \\0&0&0\end{pmatrix}",
-     "matrix rows [0,-inf,-inf], [0,0,-inf], [0,0,0]"),
+    (
+        "ex6.4",
+        "c01",
+        r"[[0,-\infty ,-\infty ],[0,0,-\infty ],[0,0,0]]",
+        "matrix rows [0,-inf,-inf], [0,0,-inf], [0,0,0]",
+    ),
+    (
+        "ex6.4",
+        "c02",
+        r"[[0,-\infty,-\infty],[0,0,-\infty],[0,0,0]]",
+        "matrix rows [0,-inf,-inf], [0,0,-inf], [0,0,0]",
+    ),
+    ("ex6.4", "c03", r"[[0,-inf,-inf],[0,0,-inf],[0,0,0]]", "matrix rows [0,-inf,-inf], [0,0,-inf], [0,0,0]"),
+    (
+        "ex6.4",
+        "c04",
+        r"\begin{pmatrix}0&-\infty &-\infty \\0&0&-\infty \\0&0&0\end{pmatrix}",
+        "matrix rows [0,-inf,-inf], [0,0,-inf], [0,0,0]",
+    ),
     # ---------------- ex6.6 ----------------
     ("ex6.6", "d01", r"1/N<Right>sum_j=1<Right>^N<Right>v_j", "(1/N) * sum_{j=1}^{N} v_j"),
     ("ex6.6", "d02", r"sum_j=1<Right>^N<Right>v_j<Right>/N", "(sum_{j=1}^{N} v_j) / N"),
@@ -69,6 +80,10 @@ INPUTS = [
 
 # Not keystrokes: LaTeX handed to the API (MathQuill mathField.write / MathLive mf.value).
 WRITES = [
-    ("ex6.4", "c90", r"\begin{pmatrix}0&-\infty&-\infty\\0&0&-\infty\\0&0&0\end{pmatrix}",
-     "matrix rows [0,-inf,-inf], [0,0,-inf], [0,0,0]"),
+    (
+        "ex6.4",
+        "c90",
+        r"\begin{pmatrix}0&-\infty&-\infty\\0&0&-\infty\\0&0&0\end{pmatrix}",
+        "matrix rows [0,-inf,-inf], [0,0,-inf], [0,0,0]",
+    ),
 ]

@@ -1,13 +1,15 @@
-#!/work/main/.venv/bin/python
 """Type learner keystrokes into the real MathQuill (and MathLive) editors in headless
 Chromium and record the LaTeX they emit.
 
-Re-run:  cd /tmp/mq && /work/main/.venv/bin/python run.py
-Needs:   /tmp/mq/node_modules with mathquill@0.10.1, jquery@3, mathlive@0.111.1
-         (npm install mathquill@0.10.1 jquery@3 mathlive@0.111.1), /usr/bin/chromium.
-Writes:  /tmp/mq/raw_mathquill.json, /tmp/mq/raw_mathlive.json (unannotated),
-         /tmp/mathquill_out.json, /tmp/mathlive_typed_out.json (annotated with annotations.py)
+How typed.json was made (issue 48). Re-run: in a folder holding this file, inputs.py,
+annotations.py, mq.html and ml.html, run `npm install mathquill@0.10.1 jquery@3 mathlive@0.111.1`
+and then this script with a Python that has Playwright (the system's /usr/bin/chromium is driven;
+never `playwright install`). It writes raw_mathquill.json and raw_mathlive.json (as typed) and
+/tmp/mathquill_out.json and /tmp/mathlive_typed_out.json (with annotations.py's readings);
+typed.json keeps each record's tool, configuration, keystrokes, LaTeX and meaning. The input
+bank's verdicts for these rows are judged by hand in tests/data/make_input_bank.py.
 """
+
 import functools
 import http.server
 import json
@@ -28,15 +30,28 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr
 
 MQ_CONFIGS = {
     "default": {},
-    "desmos_like": {"autoCommands": "pi theta sqrt sum",
-                    "autoOperatorNames": "sin cos tan exp ln log"},
+    "desmos_like": {"autoCommands": "pi theta sqrt sum", "autoOperatorNames": "sin cos tan exp ln log"},
 }
 
 TOKEN_RE = re.compile(r"(<(?:Right|Left|Up|Down|Space|Backspace|Enter)>)")
-MQ_KEY = {"Right": "Right", "Left": "Left", "Up": "Up", "Down": "Down",
-          "Space": "Spacebar", "Backspace": "Backspace", "Enter": "Enter"}
-PW_KEY = {"Right": "ArrowRight", "Left": "ArrowLeft", "Up": "ArrowUp", "Down": "ArrowDown",
-          "Space": "Space", "Backspace": "Backspace", "Enter": "Enter"}
+MQ_KEY = {
+    "Right": "Right",
+    "Left": "Left",
+    "Up": "Up",
+    "Down": "Down",
+    "Space": "Spacebar",
+    "Backspace": "Backspace",
+    "Enter": "Enter",
+}
+PW_KEY = {
+    "Right": "ArrowRight",
+    "Left": "ArrowLeft",
+    "Up": "ArrowUp",
+    "Down": "ArrowDown",
+    "Space": "Space",
+    "Backspace": "Backspace",
+    "Enter": "Enter",
+}
 
 
 def tokenize(keys):
@@ -93,28 +108,45 @@ def run_mathquill(browser):
             page.evaluate("c => mqNew(c)", cfg)
             type_with_keyboard(page, toks, 5)
             latex_kb = page.evaluate("mqLatex()")
-            rows.append({
-                "exercise": ex, "id": iid, "keystrokes": keys, "tool": "MathQuill",
-                "method": "mathField.typedText()/keystroke() API",
-                "config_name": cfg_name, "config": cfg,
-                "latex": latex_api,
-                "latex_real_keyboard": latex_kb,
-                "api_and_keyboard_agree": latex_api == latex_kb,
-                "same_with_jquery_" + jq1: latex_api_jq1 == latex_api,
-                "intended": intended,
-            })
+            rows.append(
+                {
+                    "exercise": ex,
+                    "id": iid,
+                    "keystrokes": keys,
+                    "tool": "MathQuill",
+                    "method": "mathField.typedText()/keystroke() API",
+                    "config_name": cfg_name,
+                    "config": cfg,
+                    "latex": latex_api,
+                    "latex_real_keyboard": latex_kb,
+                    "api_and_keyboard_agree": latex_api == latex_kb,
+                    "same_with_jquery_" + jq1: latex_api_jq1 == latex_api,
+                    "intended": intended,
+                }
+            )
         for ex, iid, latex_in, intended in WRITES:
             res = page.evaluate("([l, c]) => mqWrite(l, c)", [latex_in, cfg])
-            rows.append({
-                "exercise": ex, "id": iid, "keystrokes": None, "tool": "MathQuill",
-                "written_latex": latex_in,
-                "method": "mathField.write(latex) API (not keystrokes)",
-                "config_name": cfg_name, "config": cfg,
-                "latex": res["latex"], "write_error": res["error"],
-                "intended": intended,
-            })
-    meta = {"mathquill_version": pkg_version("mathquill"), "jquery_version": jq,
-            "jquery_crosscheck_version": jq1, "page_errors": errors}
+            rows.append(
+                {
+                    "exercise": ex,
+                    "id": iid,
+                    "keystrokes": None,
+                    "tool": "MathQuill",
+                    "written_latex": latex_in,
+                    "method": "mathField.write(latex) API (not keystrokes)",
+                    "config_name": cfg_name,
+                    "config": cfg,
+                    "latex": res["latex"],
+                    "write_error": res["error"],
+                    "intended": intended,
+                }
+            )
+    meta = {
+        "mathquill_version": pkg_version("mathquill"),
+        "jquery_version": jq,
+        "jquery_crosscheck_version": jq1,
+        "page_errors": errors,
+    }
     page.close()
     page_jq1.close()
     return rows, meta
@@ -148,17 +180,23 @@ def run_mathlive(browser):
         page.wait_for_timeout(100)
         kb = page.evaluate("mlRead()")
         api_plain = page.evaluate("([t, s]) => mlApi(t, s)", [toks, False])
-        rows.append({
-            "exercise": ex, "id": iid, "keystrokes": keys, "keystrokes_variant": variant,
-            "tool": "MathLive typed",
-            "method": "real key events (Playwright keyboard) into <math-field>",
-            "latex": kb["latex"], "latex_expanded": kb["latex_expanded"],
-            "latex_api_typedText": api_plain["latex"],
-            "latex_api_typedText_method": "mf.executeCommand(['typedText', text]) per text run, "
-                                           "mf.executeCommand('moveToNextChar') for <Right>",
-            "mode_at_end": kb["mode"],
-            "intended": intended,
-        })
+        rows.append(
+            {
+                "exercise": ex,
+                "id": iid,
+                "keystrokes": keys,
+                "keystrokes_variant": variant,
+                "tool": "MathLive typed",
+                "method": "real key events (Playwright keyboard) into <math-field>",
+                "latex": kb["latex"],
+                "latex_expanded": kb["latex_expanded"],
+                "latex_api_typedText": api_plain["latex"],
+                "latex_api_typedText_method": "mf.executeCommand(['typedText', text]) per text run, "
+                "mf.executeCommand('moveToNextChar') for <Right>",
+                "mode_at_end": kb["mode"],
+                "intended": intended,
+            }
+        )
 
     for ex, iid, keys, intended in INPUTS:
         one(ex, iid, keys, intended, "as_given")
@@ -170,14 +208,24 @@ def run_mathlive(browser):
         page.evaluate("l => { currentMf.value = l; }", latex_in)
         page.wait_for_timeout(50)
         r = page.evaluate("mlRead()")
-        rows.append({
-            "exercise": ex, "id": iid, "keystrokes": None, "written_latex": latex_in,
-            "tool": "MathLive typed", "method": "mf.value = latex (not keystrokes)",
-            "latex": r["latex"], "latex_expanded": r["latex_expanded"],
-            "intended": intended,
-        })
-    meta = {"mathlive_version": version, "mathlive_npm_version": pkg_version("mathlive"),
-            "page_errors": errors}
+        rows.append(
+            {
+                "exercise": ex,
+                "id": iid,
+                "keystrokes": None,
+                "written_latex": latex_in,
+                "tool": "MathLive typed",
+                "method": "mf.value = latex (not keystrokes)",
+                "latex": r["latex"],
+                "latex_expanded": r["latex_expanded"],
+                "intended": intended,
+            }
+        )
+    meta = {
+        "mathlive_version": version,
+        "mathlive_npm_version": pkg_version("mathlive"),
+        "page_errors": errors,
+    }
     page.close()
     srv.shutdown()
     srv.server_close()
@@ -204,8 +252,11 @@ def annotate(rows, tool):
         elif latex in A.DENOTES:
             r["meaning"] = A.DENOTES[latex]
             r["matches_intent"] = False
-            r["note"] = A.NOTES.get(key) or getattr(A, "NOTES_BY_LATEX", {}).get(latex) or \
-                ("%s's LaTeX is not what the learner meant (%s)." % (tool, r["intended"]))
+            r["note"] = (
+                A.NOTES.get(key)
+                or getattr(A, "NOTES_BY_LATEX", {}).get(latex)
+                or ("{}'s LaTeX is not what the learner meant ({}).".format(tool, r["intended"]))
+            )
         else:
             r["meaning"] = None
             r["matches_intent"] = None

@@ -152,3 +152,20 @@ def test_a_long_formula_answer_is_refused_before_any_pattern_reads_it():
 
     verdict = judge_formula("$x$a" + " " * 3000 + "!")
     assert verdict.verdict == "invalid" and "too long" in verdict.feedback
+
+
+def test_a_worked_text_with_two_different_boxes_is_asked_about():
+    """Math-Verify takes the last box; a teacher does not guess between two answers."""
+    with pytest.raises(InvalidAnswer, match="several values"):
+        precheck(r"At first $\boxed{2.1}$, but then $\boxed{1.96}$.")
+    assert " ".join(precheck(r"So $\boxed{1.96}$. **Final Answer** $\boxed{1.96}$").split()) == "1.96"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["The answer is not 1.96", "Final Answer: The final answer is 1.96 thousand. I hope it is correct."],
+)
+def test_words_after_a_stated_answer_are_still_read(answer):
+    """The last line's value is read like any answer: a word that changes it is refused."""
+    with pytest.raises(InvalidAnswer):
+        precheck(answer)
