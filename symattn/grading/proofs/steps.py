@@ -73,6 +73,9 @@ _NOTE = re.compile(  # possessive: no backtracking into a long run of spaces
 _NUMBER = re.compile(
     r"(?:\\q?quad\b|\\[,;: ]|\\hspace\{[^{}]*\})(?:\\q?quad\b|\\[,;: ]|\s)*+\(\s*\d{1,3}[a-z]?\s*\)\s*+$"
 )
+#: A number in parentheses after a plain space at the end of a step, "= d_k (3)": an equation's
+#: number or a factor, asked about.
+_BARE_NUMBER = re.compile(r"[^\s=(]\s+\(\s*(\d{1,3})\s*\)\s*$")
 #: Words and arrows between statements ("\implies", "\therefore", "\text{so}"): each starts a
 #: statement of its own, checked as any other line.
 _CONNECTIVES = re.compile(
@@ -156,6 +159,12 @@ def read_lines(text: str) -> list[Line]:
                 )
             try:
                 _check_brackets(line)
+                if m := _BARE_NUMBER.search(line):
+                    raise StepSyntaxError(
+                        f"the ({m.group(1)}) at the end may be an equation number or a factor "
+                        f"{m.group(1)}: write \\qquad ({m.group(1)}) or \\tag{{{m.group(1)}}} for a number, "
+                        f"\\cdot {m.group(1)} for a factor"
+                    )
                 parts = _split_equals(line)
                 if lone is not None:
                     if parts[0] == "":  # "A" alone, then "= B": the chain A = B
@@ -775,6 +784,8 @@ class Parser:
         args = [_sub_parse(self.text, part) for part in _split_commas(inner)]
         if op == "Cov" and len(args) != 2:
             raise StepSyntaxError(f"Cov at position {t.pos} takes two arguments: Cov(X, Y)")
+        if op == "Var" and len(args) == 2:
+            raise StepSyntaxError(f"Var at position {t.pos} takes one argument: of two, Cov(X, Y)")
         if op not in ("Attention", "Cov") and len(args) != 1:
             raise StepSyntaxError(f"{op} at position {t.pos} takes one argument")
         return ("op", op, *args)

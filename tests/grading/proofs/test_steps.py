@@ -249,3 +249,19 @@ def test_markdown_prose_around_the_math_is_read_as_nothing():
         (5, "D", "E"),  # a numbered item's marker dropped
         (6, "- F", "G"),  # "- " is a minus sign, not a bullet: kept
     ]
+
+
+def test_a_bare_number_in_parentheses_at_a_steps_end_is_asked_about():
+    """"= d_k (3)" may be an equation number or a factor: asked, never guessed; "\\qquad (3)" is a
+    number and "d_k(3)" a product, as before."""
+    (line,) = read_lines("\\operatorname{Var}(z) = d_k (3)\n")
+    assert "equation number or a factor" in line.error
+    (numbered,) = read_lines("\\operatorname{Var}(z) = d_k \\qquad (3)\n")
+    assert not numbered.error and numbered.rhs == "d_k"
+    (product,) = read_lines("\\operatorname{Var}(z) = d_k(3)\n")
+    assert not product.error and product.rhs == "d_k(3)"
+
+
+def test_var_of_two_arguments_points_to_cov():
+    with pytest.raises(StepSyntaxError, match=r"Cov\(X, Y\)"):
+        parse_expression(r"\operatorname{Var}(q_1, k_1)")
