@@ -354,6 +354,7 @@ def verify(args: argparse.Namespace) -> int:
     for name in names:
         if name not in every:
             derivations.load(name)  # raises the one-line error
+
     def write(text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -65,8 +65,10 @@ def _product(e: sp.MatMul) -> sp.Basic:
     """A product carried out factor by factor. An identity of a whole-number size is not
     multiplied by (A I = A), once its size is checked against the factor beside it."""
     factors = [a if _sized_identity(a) else _carried(a) for a in e.args]
-    if any(isinstance(a, MatrixExpr) and not isinstance(a, sp.MatrixBase) and not _sized_identity(a)
-           for a in factors):
+    if any(
+        isinstance(a, MatrixExpr) and not isinstance(a, sp.MatrixBase) and not _sized_identity(a)
+        for a in factors
+    ):
         return sp.ImmutableMatrix(e.doit().as_explicit())
     out = factors[0]
     for a in factors[1:]:

@@ -134,8 +134,8 @@ def derivation_page() -> str:
             "the proof declares of a symbol (`positive=True`) must be on the page (here $n \\ge 1$). "
             "A formula that states no claim (a condition) goes in `D.unchecked` with why; an "
             "operator the prose writes goes in `D.operators` with its meaning. A property the "
-            "theorem states in words (\"sum to zero\", \"symmetric\", \"positive semidefinite\", "
-            "\"of rank $n - 1$\") names the claim it stands for, `D.claim(..., words=\"sum to\")`, "
+            'theorem states in words ("sum to zero", "symmetric", "positive semidefinite", '
+            '"of rank $n - 1$") names the claim it stands for, `D.claim(..., words="sum to")`, '
             "and that claim must have the property's form. Every printed side is read back too, so "
             "the page shows what was checked.",
             "",

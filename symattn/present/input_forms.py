@@ -21,7 +21,7 @@ def input_forms_page() -> str:
         "Learners rarely type LaTeX by hand. They copy it out of a math input tool, type Unicode "
         "on a keyboard or a phone, paste what a calculator or a program printed, or wrap it the "
         "way a language model does. The checker reads each form below into the LaTeX it judges, "
-        "in the order of the table, and says in its verdict's note what it read (\"read as\"). "
+        'in the order of the table, and says in its verdict\'s note what it read ("read as"). '
         "Characters are read with Python's `unicodedata`: a decimal digit of any script is its "
         "value, full-width forms are their plain characters, and superscripts and subscripts are "
         "exponents and indices. A form that is truly ambiguous is asked about, never guessed: "

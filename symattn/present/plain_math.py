@@ -16,8 +16,36 @@ _GREEK = ("delta", "chi", "sigma", "mu", "alpha", "beta", "lambda", "pi")
 _OPERATORS = {"=", "+", "-", ".", "~", "<", ">", "<=", ">=", "*", "x", "->", "!="}
 _MATHY = re.compile(r"[_^=<>/]|sqrt|\w\(|\)\Z|\A\(|\|")
 _TRAIL = ",.;:"
-_WORDS = {"a", "an", "as", "at", "by", "if", "in", "is", "of", "or", "to", "and", "the", "for", "all",
-          "one", "it", "be", "so", "on", "no", "are", "its", "has", "per", "two", "row", "set"}
+_WORDS = {
+    "a",
+    "an",
+    "as",
+    "at",
+    "by",
+    "if",
+    "in",
+    "is",
+    "of",
+    "or",
+    "to",
+    "and",
+    "the",
+    "for",
+    "all",
+    "one",
+    "it",
+    "be",
+    "so",
+    "on",
+    "no",
+    "are",
+    "its",
+    "has",
+    "per",
+    "two",
+    "row",
+    "set",
+}
 
 
 def markdown(text: str) -> str:

@@ -405,8 +405,9 @@ class _Enclosure:
         return _IV.exp(self.value(exponent, env) * _IV.log(b))
 
     def is_integer_valued(self, e: sp.Basic, env: dict[sp.Symbol, int]) -> bool:
-        return all(s in env or (s in self.scalars and sp.sympify(self.scalars[s]).is_Integer)
-                   for s in e.free_symbols)
+        return all(
+            s in env or (s in self.scalars and sp.sympify(self.scalars[s]).is_Integer) for s in e.free_symbols
+        )
 
     def integer(self, e: sp.Basic, env: dict[sp.Symbol, int]) -> int:
         """An index or bound, exactly: an integer expression of bound and sampled integers."""
@@ -448,11 +449,7 @@ class _Enclosure:
         # variable: bind the outermost first. An outer bound naming an inner variable refers
         # to the free symbol of that name, as in SymPy.
         for var, lo, hi in reversed(e.limits):
-            envs = [
-                {**x, var: k}
-                for x in envs
-                for k in range(self.integer(lo, x), self.integer(hi, x) + 1)
-            ]
+            envs = [{**x, var: k} for x in envs for k in range(self.integer(lo, x), self.integer(hi, x) + 1)]
             if len(envs) > MAX_TERMS:
                 raise _NoEnclosure(f"more than {MAX_TERMS} terms")
         for x in envs:
@@ -473,10 +470,14 @@ class _Enclosure:
             return not self.truth(cond.args[0], env)
         if isinstance(cond, sp.core.relational.Relational):
             diff = self.value(cond.lhs, env) - self.value(cond.rhs, env)
-            ops = {"<": (diff.b < 0, diff.a >= 0), "<=": (diff.b <= 0, diff.a > 0),
-                   ">": (diff.a > 0, diff.b <= 0), ">=": (diff.a >= 0, diff.b < 0),
-                   "==": (diff.a == 0 and diff.b == 0, diff.a > 0 or diff.b < 0),
-                   "!=": (diff.a > 0 or diff.b < 0, diff.a == 0 and diff.b == 0)}
+            ops = {
+                "<": (diff.b < 0, diff.a >= 0),
+                "<=": (diff.b <= 0, diff.a > 0),
+                ">": (diff.a > 0, diff.b <= 0),
+                ">=": (diff.a >= 0, diff.b < 0),
+                "==": (diff.a == 0 and diff.b == 0, diff.a > 0 or diff.b < 0),
+                "!=": (diff.a > 0 or diff.b < 0, diff.a == 0 and diff.b == 0),
+            }
             yes, no = ops.get(cond.rel_op, (False, False))
             if yes or no:
                 return bool(yes)

@@ -166,8 +166,10 @@ class SymattnLatexPrinter(LatexPrinter):
         return rf"\sum_{{{index}={low}}}^{{{high}}} " + self._print_Sum(inner)
 
     def _print_Derivative(self, expr: sp.Derivative) -> str:
-        if len(expr.variable_count) == 1 and expr.variable_count[0][1] == 1 and (
-            isinstance(expr.expr, sp.Indexed | sp.Symbol)
+        if (
+            len(expr.variable_count) == 1
+            and expr.variable_count[0][1] == 1
+            and (isinstance(expr.expr, sp.Indexed | sp.Symbol))
         ):
             var = expr.variable_count[0][0]
             return rf"\frac{{\partial {self._print(expr.expr)}}}{{\partial {self._print(var)}}}"

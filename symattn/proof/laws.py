@@ -120,7 +120,7 @@ def _equalities(d: Any) -> list[tuple[Any, Any]]:
 
 
 def _declared(x: RandomSymbol, law: Law) -> str:
-    """"" if the random variable ``x`` has the law, else why."""
+    """ "" if the random variable ``x`` has the law, else why."""
     dist = getattr(x.pspace, "distribution", None)
     if law.kind == "chi2" and isinstance(dist, ChiSquaredDistribution) and _equal(dist.k, law.parameters[0]):
         return ""

@@ -68,9 +68,7 @@ _IGNORED = {
     *(",", ";", ":", "!", " ", "quad", "qquad"),
     *("displaystyle", "textstyle", "big", "Big", "bigl", "bigr"),
 }
-_TOKEN = re.compile(
-    r"(?P<cmd>\\(?:[A-Za-z]+|.))|(?P<num>\d+(?:\.\d+)?)|(?P<letter>[A-Za-z])|(?P<op>\S)"
-)
+_TOKEN = re.compile(r"(?P<cmd>\\(?:[A-Za-z]+|.))|(?P<num>\d+(?:\.\d+)?)|(?P<letter>[A-Za-z])|(?P<op>\S)")
 #: Largest text read: a formula of a page is a line or two.
 MAX_CHARS = 4000
 
@@ -419,7 +417,15 @@ class _Parser:
             return not t.text.startswith(r"\end{")
         if t.kind == "cmd":
             return t.text not in RELATIONS and t.text not in (
-                r"\right", r"\top", r"\to", r"\cdot", r"\times", "\\\\", r"\rVert", r"\rvert", r"\}"
+                r"\right",
+                r"\top",
+                r"\to",
+                r"\cdot",
+                r"\times",
+                "\\\\",
+                r"\rVert",
+                r"\rvert",
+                r"\}",
             )
         return t.text in ("(", "[", "{")
 
@@ -460,8 +466,11 @@ class _Parser:
         if t is None:
             raise ReadError("nothing after '^'")
         if t.text in (r"\top", "T", r"\intercal") or (
-            t.text == "{" and self.peek(1) is not None and self.peek(1).text in (r"\top", r"\intercal")  # type: ignore[union-attr]
-            and self.peek(2) is not None and self.peek(2).text == "}"  # type: ignore[union-attr]
+            t.text == "{"
+            and self.peek(1) is not None
+            and self.peek(1).text in (r"\top", r"\intercal")  # type: ignore[union-attr]
+            and self.peek(2) is not None
+            and self.peek(2).text == "}"  # type: ignore[union-attr]
         ):
             self.i += 1 if t.text != "{" else 3
             return _transpose(base)

@@ -202,9 +202,21 @@ def _read_back_text(what: str, text: str, vocab: Vocabulary, value: Any, page: s
 
 #: Spellings of one thing, taken as one when two formulas are compared in form.
 _SAME_FORM = {
-    r"\leq": r"\le", r"\geq": r"\ge", r"\ne": r"\neq", r"\lvert": "|", r"\rvert": "|", r"\lVert": "‖",
-    r"\rVert": "‖", r"\|": "‖", r"\Vert": "‖", r"\dots": r"\ldots", r"\tfrac": r"\frac", r"\dfrac": r"\frac",
-    r"\varepsilon": r"\epsilon", r"\to": r"\rightarrow", r"\ln": r"\log",
+    r"\leq": r"\le",
+    r"\geq": r"\ge",
+    r"\ne": r"\neq",
+    r"\lvert": "|",
+    r"\rvert": "|",
+    r"\lVert": "‖",
+    r"\rVert": "‖",
+    r"\|": "‖",
+    r"\Vert": "‖",
+    r"\dots": r"\ldots",
+    r"\tfrac": r"\frac",
+    r"\dfrac": r"\frac",
+    r"\varepsilon": r"\epsilon",
+    r"\to": r"\rightarrow",
+    r"\ln": r"\log",
 }
 
 

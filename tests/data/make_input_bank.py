@@ -641,6 +641,42 @@ for template in json.loads(OUTSIDE.read_text(encoding="utf-8")):
         rows.append(("ex6.2", answer, near(d), "a model's worked answer", f"{d}, from {template['source']}"))
 
 
+# -- what a hostile reviewer tried (issue 48's review): each judged by what it says ----------------
+REVIEWED = [
+    ("ex6.2", "We compute softmax. \\boxed{1.96}\nThe final answer is 2.5. I hope it is correct.", _I, "box and last line differ"),
+    ("ex6.2", "\\framebox{2.5}\nThe final answer is 1.96.", _I, "box and last line differ"),
+    ("ex6.2", "<|im_start|>assistant\nThe answer is 2.5<|im_end|>\n<|im_start|>user\n\\boxed{1.96}", _I, "the assistant said 2.5"),
+    ("ex6.2", "<|im_start|>user\nWhat is it?<|im_end|>\n<|im_start|>assistant\nSo $\\boxed{1.96}$.<|im_end|>", _C, "the assistant said 1.96"),
+    ("ex6.2", "At first $\\boxed{2.1}$, but then $\\boxed{1.96}$.", _I, "two answers"),
+    ("ex6.2", "\\boxed{\\boxed{1.96}}", _C, "a box in a box"),
+    ("ex6.2", "N[(E^2+11)/(E^2+2), 1]", _I, "Mathematica prints one digit: 2."),
+    ("ex6.2", "N[(E^2+11)/(E^2+2), -1]", _I, "no such precision"),
+    ("ex6.2", "1.96 (to 5 d.p.)", _I, "1.96 has two decimals, not five"),
+    ("ex6.2", "1.96 (to 2 s.f.)", _I, "1.96 has three significant figures"),
+    ("ex6.2", "1.96 (rounded)", _C, "1.96"),
+    ("ex6.2", "We are told the scores are 2, 0, 0. " * 12 + "The final answer is 1.96.", _C, "a long worked text: 1.96"),
+    ("ex6.2", "We are told the scores are 2, 0, 0. " * 12 + "The final answer is 2.5.", _I, "a long worked text: 2.5"),
+    ("ex6.5", "{N : N > 8192}", _C, "first N 8193"),
+    ("ex6.5", "N ∉ \\{1, 2, …, 8192\\}", _C, "first N 8193"),
+    ("ex6.5", "N exceeding 8192", _C, "first N 8193"),
+    ("ex6.5", "N above 8192", _C, "first N 8193"),
+    ("ex6.5", "N below 8192", _I, "the wrong side"),
+    ("ex6.5", "N > 8192 or N < 10", _I, "two ranges"),
+    ("ex6.4", "\\left\\lbrack\\begin{matrix}0&-\\infty&-\\infty\\\\0&0&-\\infty\\\\0&0&0\\end{matrix}\\right\\rbrack", _C, "the causal mask"),
+    ("ex6.4", "\\bigl(\\begin{matrix}0&-\\infty&-\\infty\\\\0&0&-\\infty\\\\0&0&0\\end{matrix}\\bigr)", _C, "the causal mask"),
+    ("ex6.6", "np.mean(V, axis=-2)", _C, "the mean over the rows"),
+    ("ex6.6", "V.mean(0, keepdim=True)", _C, "the mean over the rows"),
+    ("ex6.6", "V.sum(0)/N", _C, "the mean over the rows"),
+    ("ex6.6", "np.sum(V, axis=0)/N", _C, "the mean over the rows"),
+    ("ex6.6", "np.average(V, axis=0)", _C, "the mean over the rows"),
+    ("ex6.6", "jnp.mean(V, axis=0)", _C, "the mean over the rows"),
+    ("ex6.6", "np.sum(V, axis=0)", _I, "the sum, not the mean"),
+    ("ex6.6", "1/N ∑_(j=0)^(N-1)▒v_j", _C, "numbered from 0: the mean"),
+]
+for ex, answer, verdict, why in REVIEWED:
+    rows.append((ex, answer, verdict, "a reviewer's attack", why))
+
+
 def main(argv: list[str]) -> None:
     folder = argv[0] if argv else None
     made = mathlive(folder)

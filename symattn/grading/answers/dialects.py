@@ -232,7 +232,7 @@ def _mathematica(text: str) -> str:
         return text
     text = re.sub(r"\s*//\s*(?:N|MatrixForm)\s*$", "", text)  # postfix: x // N
     text = _bracket_call(text, "MatrixForm", lambda a: a[0] if len(a) == 1 else None)
-    text = _bracket_call(text, "N", lambda a: f"({a[0]})" if len(a) in (1, 2) else None)
+    text = _bracket_call(text, "N", lambda a: f"({a[0]})" if len(a) == 1 else None)  # N[x, k] rounds
     text = _bracket_call(text, "Subscript", lambda a: f"{a[0]}_{{{a[1]}}}" if len(a) == 2 else None)
     text = re.sub(r"\b([A-Za-z])\[\[\s*([A-Za-z]|\d+)\s*\]\]", r"\1_{\2}", text)  # v[[j]]
     text = re.sub(r"(?<![A-Za-z\\])([a-z])\[\s*([A-Za-z]|\d+)\s*\]", r"\1_{\2}", text)  # v[j]
@@ -316,7 +316,9 @@ def _negated(text: str) -> str:
 def _set_difference(text: str) -> str:
     """``N \\in \\mathbb{N} \\setminus \\{1, \\ldots, K\\}``: every whole number past K."""
     text = re.sub(
-        r"^\s*([A-Za-z])\s*\\notin\s*\\?\{\s*[01]\s*,\s*" + _DOTS + r"\s*,\s*(\d+)\s*\\?\}\s*$",
+        r"^\s*([A-Za-z])\s*\\notin\s*\\?\{\s*[01]\s*,\s*(?:[12]\s*,\s*)?"
+        + _DOTS
+        + r"\s*,\s*(\d+)\s*\\?\}\s*$",
         r"\1 > \2",
         text,
     )
@@ -445,7 +447,25 @@ def _approximately(text: str) -> str:
     """ "about 1.96", "1.96 (to 2 d.p.)": a word of approximation as ``\\approx``, a remark on
     rounding dropped (the digits are judged as written)."""
     text = re.sub(rf"^\s*{_APPROXIMATELY}\s+(?=[-\d.(\\])", r"\\approx ", text, flags=re.I)
-    return re.sub(rf"(?<=[\d}}])\s*{_ROUNDING}\s*\.?\s*$", "", text, flags=re.I)
+    m = re.search(rf"(?<=[\d}}])\s*{_ROUNDING}\s*\.?\s*$", text, flags=re.I)
+    if m is None or not _rounding_says_true(text[: m.start()], m.group(0)):
+        return text  # no remark, or one the digits do not bear out: left for the reader to refuse
+    return text[: m.start()]
+
+
+def _rounding_says_true(value: str, remark: str) -> bool:
+    """Whether a plain number has the digits its remark claims ("to 2 d.p.": two decimals; "3
+    s.f.": three significant digits); a remark after a formula, or without a count, is kept."""
+    count = re.search(r"\d+", remark)
+    number = re.fullmatch(r"\s*(?:\\approx\s*)?-?(\d*)\.?(\d*)\s*", value)
+    if count is None:  # "(rounded)": no claim to check
+        return True
+    if number is None:  # a count after a formula: nothing to compare it with
+        return False
+    whole, decimals = number.groups()
+    if re.search(r"s\.?\s*f|significant", remark, re.I):
+        return len((whole + decimals).lstrip("0")) == int(count.group())
+    return len(decimals) == int(count.group())
 
 
 _RELATION_PHRASES = (
@@ -455,8 +475,11 @@ _RELATION_PHRASES = (
     (r"(?:is\s+)?(?:less|fewer|smaller)\s+than\s+or\s+equal\s+to", r"\\leq"),
     (r"(?:is\s+)?(?:at\s+least|no\s+(?:less|fewer|smaller)\s+than)", r"\\geq"),
     (r"(?:is\s+)?(?:at\s+most|no\s+(?:more|greater|larger)\s+than)", r"\\leq"),
-    (r"(?:is\s+)?(?:strictly\s+)?(?:greater|more|larger|bigger|longer)\s+than|exceeds", ">"),
-    (r"(?:is\s+)?(?:strictly\s+)?(?:less|fewer|smaller|shorter)\s+than", "<"),
+    (
+        r"(?:is\s+)?(?:strictly\s+)?(?:greater|more|larger|bigger|longer)\s+than|exceeds|exceeding|(?:is\s+)?above",
+        ">",
+    ),
+    (r"(?:is\s+)?(?:strictly\s+)?(?:less|fewer|smaller|shorter)\s+than|(?:is\s+)?below", "<"),
 )
 
 
@@ -479,9 +502,9 @@ def _set_builder(text: str) -> str:
     """``\\{N : N > 8192\\}``, ``N \\in \\{n \\in \\mathbb{N} \\mid n > 8192\\}``, ``N \\in
     \\mathbb{Z}_{>8192}``: the set's condition on the answer's variable."""
     m = re.fullmatch(
-        r"\s*(?:(?P<outer>[A-Za-z])\s*\\in\s*)?\\\{\s*(?P<inner>[A-Za-z])\s*(?:\\in\s*"
+        r"\s*(?:(?P<outer>[A-Za-z])\s*\\in\s*)?\\?\{\s*(?P<inner>[A-Za-z])\s*(?:\\in\s*"
         + _SET_VAR
-        + r")?\s*(?::|\\mid|\\colon|\\vert|\|)\s*(?P<cond>.+?)\s*\\\}\s*",
+        + r")?\s*(?::|\\mid|\\colon|\\vert|\|)\s*(?P<cond>.+?)\s*\\?\}\s*",
         text,
     )
     if m and re.search(rf"(?<![A-Za-z\\]){m.group('inner')}(?![A-Za-z])", m.group("cond")):
@@ -535,21 +558,27 @@ def _mathematica_sum(args: list[str]) -> str | None:
 
 
 _MEAN = r"\frac{1}{N}\sum_{j=1}^{N} v_j"
+_LIBRARY = r"(?:np|numpy|torch|jnp|jax\.numpy)"
+#: The axis of the rows, with the options that keep its value: axis=0, dim=-2, keepdim=True.
+_ROWS = r"(?:(?:axis|dim)\s*=\s*)?(?:0|-2)\s*(?:,\s*keepdims?\s*=\s*True\s*)?"
 
 
 def _program_mean(text: str) -> str:
     """``np.mean(V, axis=0)``, ``V.mean(dim=0)``, MATLAB's ``mean(V)``, ``\\operatorname{mean}_j
     v_j``: the mean of the value rows, as a sum (other axes are left for the judge to refuse)."""
     forms = (
-        r"(?:np|numpy|torch)\.mean\(\s*V\s*,\s*(?:(?:axis|dim)\s*=\s*)?0\s*\)",
-        r"V\.mean\(\s*(?:(?:axis|dim)\s*=\s*)?0\s*\)",
+        rf"{_LIBRARY}\.(?:mean|average)\(\s*V\s*,\s*{_ROWS}\)",
+        rf"V\.mean\(\s*{_ROWS}\)",
+        rf"(?:{_LIBRARY}\.sum\(\s*V\s*,\s*{_ROWS}\)|V\.sum\(\s*{_ROWS}\))\s*/\s*N",
         r"mean\(\s*V\s*(?:,\s*1\s*)?\)",  # MATLAB and Octave: the mean of each column
         r"\\(?:operatorname|mathrm|text)\s*\{\s*mean\s*\}\s*_\s*\{?\s*j\s*\}?\s*\(?\s*v_\{?\s*j\s*\}?\s*\)?",
         r"\\(?:operatorname|mathrm|text)\s*\{\s*mean\s*\}\s*\(\s*v_\{?1\}?\s*,\s*"
         + _DOTS
         + r"\s*,\s*v_\{?N\}?\s*\)",
     )
-    return re.sub(r"^\s*(?:" + "|".join(forms) + r")\s*;?\s*$", lambda _m: _MEAN, text)
+    text = re.sub(r"^\s*(?:" + "|".join(forms) + r")\s*;?\s*$", lambda _m: _MEAN, text)
+    sums = rf"{_LIBRARY}\.sum\(\s*V\s*,\s*{_ROWS}\)|V\.sum\(\s*{_ROWS}\)"  # the rows' sum, not their mean
+    return re.sub(rf"^\s*(?:{sums})\s*;?\s*$", lambda _m: r"\sum_{j=1}^{N} v_j", text)
 
 
 def _qualifier(text: str) -> str:
@@ -575,8 +604,19 @@ def _sized_brackets(text: str) -> str:
     """``\\left[ ... \\right]``, ``\\left\\lbrack``, ``\\bigl(``: brackets sized for display, as
     plain brackets (MathQuill, MathLive and Word write every bracket so); around an environment
     (``\\left[\\begin{array}``) they are the matrix's own delimiters and stay."""
-    if "\\begin" in text:
-        return text
+    if "\\begin" in text:  # \left\lbrack is \left[, \bigl( is \left(: the reader's own forms
+        text = re.sub(
+            r"\\(?:left|bigl|Bigl|biggl|Biggl)\s*\\lbrack(?![A-Za-z])|\\(?:bigl|Bigl|biggl|Biggl)\s*\[",
+            r"\\left[",
+            text,
+        )
+        text = re.sub(
+            r"\\(?:right|bigr|Bigr|biggr|Biggr)\s*\\rbrack(?![A-Za-z])|\\(?:bigr|Bigr|biggr|Biggr)\s*\]",
+            r"\\right]",
+            text,
+        )
+        text = re.sub(r"\\(?:bigl|Bigl|biggl|Biggl)\s*\(", r"\\left(", text)
+        return re.sub(r"\\(?:bigr|Bigr|biggr|Biggr)\s*\)", r"\\right)", text)
     text = _SIZED.sub(lambda m: _PLAIN_BRACKET.get(m.group(1), m.group(1)), text)
     bare = re.compile(r"\\(lbrack|rbrack|lparen|rparen)(?![A-Za-z])")
     return bare.sub(lambda m: _PLAIN_BRACKET["\\" + m.group(1)], text)
@@ -607,20 +647,29 @@ _HOPE = re.compile(r"\s*\.?\s*(?:I\s+hope\s+it\s+is\s+correct\.?)?\s*$", re.I)
 def boxed_contents(text: str) -> list[str]:
     """The contents of every ``\\boxed{...}`` and ``\\fbox{...}`` (braces matched)."""
     out = []
-    for m in re.finditer(r"\\(?:boxed|fbox)\s*\{", text):
+    for m in re.finditer(r"\\(?:boxed|fbox|framebox)\s*\{", text):
         end = group_end(text, m.end() - 1)
-        if end > 0:
-            out.append(text[m.end() : end].strip())
+        if end > 0 and not re.match(r"\s*\\(?:boxed|fbox|framebox)\s*\{", text[m.end() :]):
+            out.append(text[m.end() : end].strip())  # a box in a box: the inner one counts
     return out
 
 
-def _worked_answer(text: str) -> str:
+def worked_answer(text: str) -> str:
     """A worked text that ends in its answer, as a model writes it (Math-Verify's tests,
     lm-evaluation-harness' Minerva prompt): the boxed value, where every box holds the same one;
     else the value after "the final answer is" on the last line. Chat tokens are dropped. A text
     whose boxes differ is left whole, to be refused, never guessed between."""
+    if "<|im_start|>" in text:  # a chat transcript: the assistant's last turn only
+        turns = [t for t in text.split("<|im_start|>")[1:] if t.lstrip().startswith("assistant")]
+        text = turns[-1].strip().removeprefix("assistant") if turns else ""
     text = _CHAT_TOKENS.sub(" ", text).strip()
     boxes = boxed_contents(text)
+    last = text.rsplit("\n", 1)[-1]
+    stated = list(_STATED_ANSWER.finditer(last))
+    if boxes and stated and stated[-1].start() > 0:  # a box and a last line that says otherwise
+        said = _HOPE.sub("", last[stated[-1].end() :]).strip().lstrip("*_ ").strip().strip("$").strip()
+        if re.sub(r"\\(?:boxed|fbox|framebox)\s*\{(.*)\}", r"\1", said).strip() != boxes[-1]:
+            return text
     if boxes:
 
         def bare(t: str) -> str:
@@ -630,8 +679,6 @@ def _worked_answer(text: str) -> str:
         if len(set(boxes)) == 1 and not alone:
             return boxes[0]
         return text
-    last = text.rsplit("\n", 1)[-1]
-    stated = list(_STATED_ANSWER.finditer(last))
     if stated and (stated[-1].start() > 0 or "\n" in text):  # "answer:" first is the lead-in's
         answer = _HOPE.sub("", last[stated[-1].end() :]).strip().lstrip("*_ ").strip()
         return answer[1:-1].strip() if len(answer) > 2 and answer[0] == answer[-1] == "$" else answer
@@ -646,7 +693,7 @@ DIALECTS: tuple[Dialect, ...] = (
         "language models (Math-Verify's and lm-evaluation-harness' cases)",
         r"Therefore, $\boxed{1.96}$ is our answer.",
         "1.96",
-        _worked_answer,
+        worked_answer,
         "the answer was taken from the worked text (its box, or its last line)",
     ),
     Dialect(

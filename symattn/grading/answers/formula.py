@@ -269,7 +269,7 @@ _PROGRAM_MEANS = (
 
 #: Where the learner numbers the values from 0 (a sum from 0, or v_0 written): only then is v_0 read
 #: as the first value; v_0 from a 1-based sum (v_{N-j} over j = 1..N) is an off-by-one slip.
-_ZERO_BASED = re.compile(r"\\sum_\{?\s*[a-z]\s*=\s*0\b|v_\{?\s*0\s*\}?(?![\d])")
+_ZERO_BASED = re.compile(r"\\sum\s*_\s*\{?\s*[a-z]\s*=\s*0\b|v_\{?\s*0\s*\}?(?![\d])")
 
 
 def _from_zero(e: sp.Expr) -> bool:

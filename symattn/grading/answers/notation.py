@@ -184,6 +184,9 @@ def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | N
     typed = {} if typed is None else typed
     if raw is None or not raw.strip():
         raise InvalidAnswer("the answer is empty")
+    if MAX_LENGTH < len(raw) <= 10 * MAX_LENGTH:  # a model's worked text: its answer, if it ends in one
+        answer = dialects.worked_answer(raw)
+        raw = answer if len(answer) <= MAX_LENGTH else raw
     if len(raw) > MAX_LENGTH:
         raise InvalidAnswer(f"the answer is too long ({len(raw)} characters, at most {MAX_LENGTH})")
     if len(boxes := set(dialects.boxed_contents(raw))) > 1:

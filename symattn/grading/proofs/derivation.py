@@ -22,6 +22,7 @@ step is the verdict, whatever follows.
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -182,6 +183,9 @@ class VarianceWorld(World):
     def read(self, text: str, defs: dict) -> Any:
         return self.s.build(parse_expression(self.s.bare_sigma(text)))
 
+    def uneven(self, lhs_text: str, rhs_text: str) -> str | None:
+        return self.s.sigma_uneven(lhs_text, rhs_text)
+
     def normal(self, expr: Any, defs: dict) -> Any:
         if isinstance(expr, self.s.CaseSplit):
             return self.s.CaseSplit(expr.pair, self.s.canon(expr.equal), self.s.canon(expr.different))
@@ -268,6 +272,9 @@ class PermutationWorld(World):
 
     def goals(self) -> list[tuple[Any, Any]]:
         return self.m.goals()
+
+    def uneven(self, lhs_text: str, rhs_text: str) -> str | None:
+        return None
 
     def definition(self, lhs_text: str, defs: dict) -> str | None:
         node = parse_expression(lhs_text)
@@ -377,6 +384,10 @@ _SHAPES = "the shapes do not fit"
 
 def _judge_step(w: World, lhs_text: str, rhs_text: str, facts: list, defs: dict) -> dict:
     name = w.definition(lhs_text, defs)
+    if name is not None and re.search(rf"(?<![A-Za-z\\]){re.escape(name)}(?![A-Za-z'])", rhs_text):
+        name = None  # "S = P S P^T" names S on both sides: a claim about S, not its definition
+    if (uneven := w.uneven(lhs_text, rhs_text)) is not None:
+        return {"status": "wrong", "rule": "", "feedback": uneven, "slip": ""}
     try:
         rhs = w.normal(w.read(rhs_text, defs), defs)
     except StepSyntaxError as exc:
@@ -644,9 +655,14 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
         return ProofVerdict(exercise_id, "invalid", [], str(exc))
     w = world(exercise_id)
     _warm_up(w)
-    if exercise_id == "ex6.3" and w.s.EINSTEIN.search(text):  # declared: repeated indices are summed
+    index = w.s.einstein_index(text) if exercise_id == "ex6.3" else None
+    if index is not None:  # declared: the repeated index is summed
         lines = [
-            replace(ln, lhs=None if ln.lhs is None else w.s.einstein(ln.lhs), rhs=w.s.einstein(ln.rhs))
+            replace(
+                ln,
+                lhs=None if ln.lhs is None else w.s.einstein(ln.lhs, index),
+                rhs=w.s.einstein(ln.rhs, index),
+            )
             for ln in lines
         ]
 

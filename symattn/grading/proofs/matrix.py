@@ -400,18 +400,20 @@ def _attention(f: Factor) -> Term | None:
 
 
 def _row_softmax(f: Factor) -> Term | None:
+    """softmax(P S) = P softmax(S), for P or Pᵀ on the left (both reorder rows)."""
     if f[0] == "softmax" and _stripped(f[1], P_, PT) is None:
-        inner = _stripped(f[1], P_, None)
-        if inner is not None:
-            return ("mul", sp.S.One, (P_, ("softmax", inner)))
+        for left in (P_, PT):
+            if (inner := _stripped(f[1], left, None)) is not None:
+                return ("mul", sp.S.One, (left, ("softmax", inner)))
     return None
 
 
 def _column_softmax(f: Factor) -> Term | None:
+    """softmax(S Pᵀ) = softmax(S) Pᵀ, for Pᵀ or P on the right (both reorder a row's entries)."""
     if f[0] == "softmax" and _stripped(f[1], P_, PT) is None:
-        inner = _stripped(f[1], None, PT)
-        if inner is not None:
-            return ("mul", sp.S.One, (("softmax", inner), PT))
+        for right in (PT, P_):
+            if (inner := _stripped(f[1], None, right)) is not None:
+                return ("mul", sp.S.One, (("softmax", inner), right))
     return None
 
 
@@ -826,9 +828,10 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     r"$P P^\top = I$": (r"P P^\top S",),
     r"$\operatorname{softmax}(P S) = P \operatorname{softmax}(S)$ (softmax acts on each row)": (
         r"\operatorname{softmax}(P S)",
+        r"\operatorname{softmax}(P^\top S)",
     ),
     r"$\operatorname{softmax}(S P^\top) = \operatorname{softmax}(S) P^\top$ (reordering a row's "
-    "entries reorders its softmax)": (r"\operatorname{softmax}(S P^\top)",),
+    "entries reorders its softmax)": (r"\operatorname{softmax}(S P^\top)", r"\operatorname{softmax}(S P)"),
     "permutation equivariance": (r"\operatorname{Attention}(P X)",),
 }
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
@@ -112,19 +113,116 @@ def bare_sigma(text: str) -> str:
     return _BARE_SIGMA.sub("(1)", text)
 
 
+_MARK = r"\sigma_{ZZ}"  # bare σ as the parser reads a deviation: sqrt(Var(Z Z)), Z Z nowhere else
+_MARK_NODE = ("sqrt", ("op", "Var", ("mul", ("id", "Z", None, None), ("id", "Z", None, None))))
+
+
+def _degree(node: Any) -> tuple[Any, bool, bool] | None:
+    """(the power of σ a side scales as, whether it holds σ, whether it holds a random quantity),
+    where every part agrees; None where a sum adds different powers or the form is not simple."""
+    if node == _MARK_NODE:
+        return (sp.S.One, True, False)
+    if node == _MARK_NODE[1]:  # σ^2, which the parser reads as the variance the mark stands for
+        return (sp.S(2), True, False)
+    kind = node[0]
+    if kind == "num":
+        return (sp.S.Zero, False, False)
+    if kind == "id":
+        random = node[1] in ("q", "k", "z")
+        return (sp.S(2) if node[1] == "z" else sp.S(int(random)), False, random)
+    parts = [p for p in node[1:] if isinstance(p, tuple)]
+    got = [_degree(p) for p in parts] if kind != "sum" else [_degree(node[4])]
+    if any(g is None for g in got):
+        return None
+    sigma, random = any(g[1] for g in got), any(g[2] for g in got)
+    if kind in ("mul",):
+        return (sum((g[0] for g in got), sp.S.Zero), sigma, random)
+    if kind in ("group", "neg", "sum", "E"):
+        return (got[0][0], sigma, random)
+    if kind == "inv":
+        return (-got[0][0], sigma, random)
+    if kind == "sqrt":
+        return (got[0][0] / 2, sigma, random)
+    if kind == "pow":
+        exp = node[2]
+        return (got[0][0] * sp.Rational(exp[1]), sigma, random) if exp[0] == "num" else None
+    if kind == "add":
+        return (got[0][0], sigma, random) if len({g[0] for g in got}) == 1 else None
+    if kind == "op" and node[1] in ("Var", "E", "Cov"):
+        args = [_degree(a) for a in node[2:]]
+        if any(a is None for a in args):
+            return None
+        scale = {"Var": 2 * args[0][0], "E": args[0][0], "Cov": sum((a[0] for a in args), sp.S.Zero)}
+        return (scale[node[1]], any(a[1] for a in args), True)
+    return None
+
+
+def sigma_uneven(lhs_text: str, rhs_text: str) -> str | None:
+    """Where a step writes σ with no subscript, why it is wrong if its sides scale as different
+    powers of σ (a step must hold for every σ; σ = 1 is the exercise's, put into a side that holds
+    nothing random, such as d_k σ⁴ = d_k); None otherwise."""
+    if not (_BARE_SIGMA.search(lhs_text) or _BARE_SIGMA.search(rhs_text)):
+        return None
+    from .steps import parse_expression
+
+    try:
+        sides = [
+            _degree(parse_expression(_BARE_SIGMA.sub(lambda m: _marked(m), t))) for t in (lhs_text, rhs_text)
+        ]
+    except StepSyntaxError:
+        return None
+    if any(s is None for s in sides) or sides[0][0] == sides[1][0]:
+        return None
+    for a, b in (sides, sides[::-1]):
+        if a[1] and not a[2] and not b[1] and b[0] == 0:  # σ's value put in: d_k σ⁴ = d_k
+            return None
+    return (
+        f"the two sides scale as different powers of σ (σ^{sp.sstr(sides[0][0])} on the left, "
+        f"σ^{sp.sstr(sides[1][0])} on the right): with σ the components' deviation, a step must "
+        "hold for every σ before σ = 1 is put in"
+    )
+
+
+def _marked(m: re.Match) -> str:
+    power = re.search(r"\d+", m.group(0)[len(r"\sigma") :])
+    return f"{_MARK}^{{{power.group()}}}" if power else _MARK
+
+
 #: A product of two components with the same index, ``q_i k_i`` (``q_{i} \cdot k_{i}``).
 _REPEATED = re.compile(
     r"(?<![\\A-Za-z])([a-z])_\{?\s*([a-z])\s*\}?\s*(?:\\cdot\s*)?([a-z])_\{?\s*\2\s*\}?(?![A-Za-z0-9_])"
 )
-#: Where a derivation says it sums over repeated indices.
-EINSTEIN = re.compile(r"Einstein(?:'s)?\s+(?:summation|convention|notation)|summation\s+convention", re.I)
+#: A sentence that declares Einstein's convention ("With Einstein summation over $i$, ...").
+_DECLARES = re.compile(
+    r"(?:^|[.;:]\s*|\b(?:with|using|use|by|in|under|follow(?:ing)?)\s+)"
+    r"(?:the\s+)?Einstein(?:'s)?\s+(?:summation|convention|notation)(?:\s+convention)?"
+    r"(?:\s+(?:over|on)\s+\$?\s*(?P<index>[a-z])\s*\$?)?",
+    re.I,
+)
+_NEGATED = re.compile(r"\b(?:not|no|without|never|don't|doesn't|didn't|isn't|wrong|false)\b|n't\b", re.I)
 
 
-def einstein(text: str) -> str:
-    r"""Einstein's convention, declared: ``q_i k_i`` outside an explicit sum over its index is
-    ``\sum_{i=1}^{d_k} q_i k_i`` (an explicit ``\sum_i`` binds its index as usual)."""
+def einstein_index(text: str) -> str | None:
+    """The index a derivation declares summed by Einstein's convention ("" for any repeated
+    index), or None: only an affirmative sentence of the text counts, never a comment (``%``)
+    and never a sentence that negates it ("without Einstein summation")."""
+    for raw in text.splitlines():
+        line = re.sub(r"(?<!\\)%.*", "", raw)
+        for sentence in re.split(r"(?<=[.!?])\s+", line):
+            m = _DECLARES.search(sentence)
+            if m and not _NEGATED.search(sentence):
+                return m.group("index") or ""
+    return None
+
+
+def einstein(text: str, index: str = "") -> str:
+    r"""Einstein's convention, declared (over ``index``, or any index where ""): ``q_i k_i``
+    outside an explicit sum over its index is ``\sum_{i=1}^{d_k} q_i k_i`` (an explicit
+    ``\sum_i`` binds its index as usual)."""
 
     def sub(m: re.Match) -> str:
+        if index and m.group(2) != index:
+            return m.group(0)
         if re.search(r"\\sum\s*_\s*\{?\s*" + m.group(2) + r"(?![A-Za-z])", text):
             return m.group(0)
         i = m.group(2)
@@ -687,9 +785,7 @@ def fact_rule(lhs: sp.Basic, rhs: sp.Basic) -> Rule | None:
 
 # -- truth ----------------------------------------------------------------------------------
 #: Why a side has no value: a moment of several entries the hypotheses leave open.
-_UNDETERMINED = (
-    "an expectation the exercise's hypotheses (mean 0, variance 1, independence) do not determine"
-)
+_UNDETERMINED = "an expectation the exercise's hypotheses (mean 0, variance 1, independence) do not determine"
 
 
 def value(e: sp.Basic, normal: bool = False) -> sp.Expr:
@@ -843,13 +939,16 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "E of a product of independent factors": (r"\mathbb{E}[q_1^2 k_1^2]", r"\mathbb{E}[q_1 k_2 q_2]"),
     "variances of independent terms add": (r"\operatorname{Var}(z)", r"\operatorname{Var}(q_1 + k_1 q_2)"),
     r"$\operatorname{Var}(aX) = a^2 \operatorname{Var}(X)$": (
-        r"\operatorname{Var}(z/\sqrt{d_k})", r"\operatorname{Var}(3 q_1 k_1)"
+        r"\operatorname{Var}(z/\sqrt{d_k})",
+        r"\operatorname{Var}(3 q_1 k_1)",
     ),
     r"$\operatorname{Var}(X) = \mathbb{E}[X^2] - \mathbb{E}[X]^2$": (
-        r"\operatorname{Var}(z)", r"\operatorname{Var}(q_1 k_1)"
+        r"\operatorname{Var}(z)",
+        r"\operatorname{Var}(q_1 k_1)",
     ),
     r"$\mathbb{E}[X^2] = \operatorname{Var}(X) + \mathbb{E}[X]^2$": (
-        r"\mathbb{E}[q_1^2 k_1^2]", r"\mathbb{E}[z^2]"
+        r"\mathbb{E}[q_1^2 k_1^2]",
+        r"\mathbb{E}[z^2]",
     ),
     "hypothesis: mean 0, variance 1": (
         r"\operatorname{Var}(q_1 k_1) + \mathbb{E}[k_2]",
@@ -860,7 +959,8 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     ),
     r"$\operatorname{Var}(X + c) = \operatorname{Var}(X)$": (r"\operatorname{Var}(z + 3)",),
     r"normal moments ($\mathbb{E}[x^3] = 0$, $\mathbb{E}[x^4] = 3$)": (
-        r"\mathbb{E}[q_1^4]", r"\mathbb{E}[q_1^3]"
+        r"\mathbb{E}[q_1^4]",
+        r"\mathbb{E}[q_1^3]",
     ),
 }
 

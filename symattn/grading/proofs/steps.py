@@ -242,10 +242,15 @@ _MARKER = re.compile(r"^\s*(?:\d{1,3}[.)]|[-*+]|#{1,6})\s+")
 _INLINE = re.compile(r"(?<!\$)\$(?!\$)([^$]+)\$(?!\$)")
 #: A claim's label at a line's start: "**Lemma 1.**", "Theorem:", "*Claim (rows).*".
 STATEMENT = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?\s*(?:Lemma|Theorem|Claim|Proposition|Corollary)\b"
-    r"(?:\s*\d+(?:\.\d+)*)?(?:\s*\([^()$]*\))?\s*[.:]?\s*(?:\*\*|__|\*|_)?\s*[.:]?",
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?\s*(?:(?:Lemma|Theorem|Claim|Proposition|Corollary|Goal)\b"
+    r"(?:\s*\d+(?:\.\d+)*)?(?:\s*\([^()$]*\))?\s*[.:]?\s*(?:\*\*|__|\*|_)?\s*[.:]?"
+    r"|(?:To\s+(?:show|prove)\s*:?|We\s+(?:want\s+to\s+|will\s+|now\s+|shall\s+|must\s+)?(?:show|prove)"
+    r"(?:\s+that)?)\s*)",
     re.I,
 )
+#: A sentence that names a formula only to deny it ("It is not true that $A = B$", "... would give
+#: $A = B$, which is false"): prose, not a step.
+_DENIED = re.compile(r"\b(?:not\s+true|is\s+false|which\s+is\s+false|is\s+wrong|would\s+give|fails?)\b", re.I)
 
 
 #: A proof's label at a line's start: "*Proof.*", "Proof:", "**Proof of Lemma 1.**".
@@ -260,6 +265,8 @@ def _without_prose(line: str) -> str:
     math (``$$``) and lines without words are as they are."""
     if "$$" in line or not line.strip():
         return line
+    if "$" in line and _DENIED.search(_INLINE.sub(" ", line)):
+        return ""
     label = STATEMENT.match(line) or _PROOF.match(line)
     if label:  # a labelled claim or proof: its one equality, however few words
         stated = [m for m in _INLINE.findall(line[label.end() :]) if "=" in m]

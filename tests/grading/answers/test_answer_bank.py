@@ -38,7 +38,8 @@ def test_bank_covers_every_checkable_exercise_and_a_dozen_variants():
 
 
 @pytest.mark.parametrize(
-    "row", sampled(ROWS, 3, lambda i, r: f"{r['exercise']}:{r['seed']}:{i}")  # one in 3 in CI's second run
+    "row",
+    sampled(ROWS, 3, lambda i, r: f"{r['exercise']}:{r['seed']}:{i}"),  # one in 3 in CI's second run
 )
 def test_bank_verdict(row):
     """The judge gives the bank's verdict in the learner's words. (An answer its time limit stops

@@ -378,7 +378,7 @@ def test_cov_takes_two_arguments():
 
 
 def test_a_claim_stated_first_is_proved_by_the_lines_after_it():
-    """"**Theorem.** $A = B$." then its proof: the statement is ok once the lines after it
+    """ "**Theorem.** $A = B$." then its proof: the statement is ok once the lines after it
     connect its sides, and unjustified (circular) where they never do."""
     statement = "**Theorem.** $\\operatorname{Attention}(PX) = P \\operatorname{Attention}(X)$.\n"
     proof = (BANK / "ex6.7" / "c02_module_solution.tex").read_text(encoding="utf-8")
@@ -387,6 +387,21 @@ def test_a_claim_stated_first_is_proved_by_the_lines_after_it():
     assert verdict.steps[0].status == "ok" and verdict.steps[0].rule.startswith("stated, then proved")
     alone = check_derivation("ex6.7", statement + "P^\\top P X = X\n")
     assert alone.verdict == "incorrect" and alone.steps[0].status == "unjustified"
-    # the same statement without its label is a step like any other: circular
-    unlabelled = check_derivation("ex6.7", statement.replace("**Theorem.** ", "We now show that ") + proof)
+    # the same statement as a sentence that does not announce it is a step like any other: circular
+    unlabelled = check_derivation("ex6.7", statement.replace("**Theorem.** ", "From this we get ") + proof)
     assert unlabelled.steps[0].status == "unjustified"
+
+
+def test_a_name_on_both_sides_is_a_claim_not_a_definition():
+    """ "S = P S P^T" would define S by itself: it is checked as a claim, and is false."""
+    verdict = check_derivation("ex6.7", "S = P S P^\\top\n")
+    assert verdict.steps[0].status == "wrong"
+
+
+def test_a_sentence_that_states_the_goal_is_a_claim_and_one_that_denies_a_formula_is_prose():
+    proof = (BANK / "ex6.7" / "c02_module_solution.tex").read_text(encoding="utf-8")
+    head = "We want to show that $\\operatorname{Attention}(PX) = P \\operatorname{Attention}(X)$.\n"
+    tail = "It is not true that $\\operatorname{softmax}(P S) = \\operatorname{softmax}(S) P$.\n"
+    verdict = check_derivation("ex6.7", head + proof + "\n" + tail)
+    assert verdict.verdict == "correct", verdict.feedback
+    assert verdict.steps[0].rule.startswith("stated, then proved")

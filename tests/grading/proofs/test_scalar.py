@@ -217,3 +217,44 @@ def test_einstein_applies_only_where_declared():
     assert declared.steps[0].status == "ok"
     plain = check_derivation("ex6.3", "z = q_i k_i\n")
     assert plain.steps[0].status == "wrong"
+
+
+@pytest.mark.parametrize(
+    ("text", "index"),
+    [
+        ("With Einstein summation over $i$, $z = q_i k_i$.", "i"),
+        ("We use the Einstein summation convention.", ""),
+        ("Using Einstein notation, z = q_i k_i.", ""),
+        ("Without Einstein summation, $z = q_i k_i$.", None),
+        ("We do not use Einstein summation: $z$ is a sum.", None),
+        ("I did not use Einstein notation anywhere.", None),
+        ("% Einstein summation would be wrong here", None),
+        ("(not Einstein summation)", None),
+    ],
+)
+def test_only_an_affirmative_sentence_declares_einstein(text, index):
+    """A comment, or a sentence that denies the convention, declares nothing."""
+    assert ls.einstein_index(text) == index
+
+
+def test_einstein_over_one_index_leaves_the_others():
+    assert ls.einstein(r"\operatorname{Var}(q_j k_j)", "i") == r"\operatorname{Var}(q_j k_j)"
+
+
+@pytest.mark.parametrize(
+    ("lhs", "rhs", "uneven"),
+    [
+        (r"\operatorname{Var}(z)", r"d_k \sigma^4", False),
+        (r"d_k \sigma^4", "d_k", False),  # σ = 1 put into a side with nothing random
+        (r"\sigma^2", "1", False),
+        (r"\sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i)", r"\sum_{i=1}^{d_k} \sigma^2 \sigma^2", False),
+        (r"\operatorname{Var}(z)", r"d_k \sigma", True),  # the deviation for the variance
+        (r"\operatorname{Var}(q_i k_i)", r"\sigma^2", True),
+        (r"\mathbb{E}[q_i^2]", r"\sigma", True),
+        (r"\operatorname{Var}(q_i)", r"\sigma^{10}", True),
+        (r"\operatorname{Var}(z)", r"\frac{d_k}{\sigma}", True),
+    ],
+)
+def test_a_step_with_sigma_must_scale_alike_on_both_sides(lhs, rhs, uneven):
+    """Read as 1, σ alone cannot tell σ from σ⁴; the powers of σ each side scales as can."""
+    assert (ls.sigma_uneven(lhs, rhs) is not None) == uneven

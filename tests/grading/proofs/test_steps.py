@@ -252,7 +252,7 @@ def test_markdown_prose_around_the_math_is_read_as_nothing():
 
 
 def test_a_bare_number_in_parentheses_at_a_steps_end_is_asked_about():
-    """"= d_k (3)" may be an equation number or a factor: asked, never guessed; "\\qquad (3)" is a
+    """ "= d_k (3)" may be an equation number or a factor: asked, never guessed; "\\qquad (3)" is a
     number and "d_k(3)" a product, as before."""
     (line,) = read_lines("\\operatorname{Var}(z) = d_k (3)\n")
     assert "equation number or a factor" in line.error
