@@ -371,7 +371,6 @@ ROOT = mpmath.sqrt(mpmath.mpf("3.836"))
 for answer, value, tool in [
     ("(E^2 + 11)/(E^2 + 2)", TARGET, "Mathematica"),
     ("N[(E^2 + 11)/(E^2 + 2)]", TARGET, "Mathematica"),
-    ("N[(E^2 + 11)/(E^2 + 2), 10]", TARGET, "Mathematica"),
     ("(Exp[2] + 11)/(Exp[2] + 2) // N", TARGET, "Mathematica"),
     ("N[Sqrt[3.836]]", ROOT, "Mathematica"),
     ("1 + 9/(E^2 + 2)", 1 + 9 / (E**2 + 2), "Mathematica"),
@@ -391,8 +390,13 @@ for answer, value, tool in [
 ]:
     rows.append(("ex6.2", answer, near(value), tool, f"{tool}: about {mpmath.nstr(value, 5)}"))
 for d in DECIMALS:
-    for form in ("about {d}", "approximately {d}", "{d} (to 2 d.p.)", "{d} (3 s.f.)", "roughly {d}"):
-        rows.append(("ex6.2", form.format(d=d), near(d), "words", f"{d} said approximately"))
+    places, figures = len(d.split(".")[1]), len(d.replace(".", "").lstrip("0"))
+    for form in ("about {d}", "approximately {d}", "{d} (to {p} d.p.)", "{d} ({f} s.f.)", "roughly {d}"):
+        answer = form.format(d=d, p=places, f=figures)  # a rounding remark the digits bear out
+        rows.append(("ex6.2", answer, near(d), "words", f"{d} said approximately"))
+    rows.append(
+        ("ex6.2", f"{d} (to {places + 3} d.p.)", "incorrect", "words", "a rounding remark the digits belie")
+    )
 for d, verdict, why in [
     ("√3,836", "invalid", "3,836: a decimal comma or a thousands separator"),
     ("√(3,836)", "invalid", "3,836: a decimal comma or a thousands separator"),
@@ -643,10 +647,25 @@ for template in json.loads(OUTSIDE.read_text(encoding="utf-8")):
 
 # -- what a hostile reviewer tried (issue 48's review): each judged by what it says ----------------
 REVIEWED = [
-    ("ex6.2", "We compute softmax. \\boxed{1.96}\nThe final answer is 2.5. I hope it is correct.", _I, "box and last line differ"),
+    (
+        "ex6.2",
+        "We compute softmax. \\boxed{1.96}\nThe final answer is 2.5. I hope it is correct.",
+        _I,
+        "box and last line differ",
+    ),
     ("ex6.2", "\\framebox{2.5}\nThe final answer is 1.96.", _I, "box and last line differ"),
-    ("ex6.2", "<|im_start|>assistant\nThe answer is 2.5<|im_end|>\n<|im_start|>user\n\\boxed{1.96}", _I, "the assistant said 2.5"),
-    ("ex6.2", "<|im_start|>user\nWhat is it?<|im_end|>\n<|im_start|>assistant\nSo $\\boxed{1.96}$.<|im_end|>", _C, "the assistant said 1.96"),
+    (
+        "ex6.2",
+        "<|im_start|>assistant\nThe answer is 2.5<|im_end|>\n<|im_start|>user\n\\boxed{1.96}",
+        _I,
+        "the assistant said 2.5",
+    ),
+    (
+        "ex6.2",
+        "<|im_start|>user\nWhat is it?<|im_end|>\n<|im_start|>assistant\nSo $\\boxed{1.96}$.<|im_end|>",
+        _C,
+        "the assistant said 1.96",
+    ),
     ("ex6.2", "At first $\\boxed{2.1}$, but then $\\boxed{1.96}$.", _I, "two answers"),
     ("ex6.2", "\\boxed{\\boxed{1.96}}", _C, "a box in a box"),
     ("ex6.2", "N[(E^2+11)/(E^2+2), 1]", _I, "Mathematica prints one digit: 2."),
@@ -654,16 +673,36 @@ REVIEWED = [
     ("ex6.2", "1.96 (to 5 d.p.)", _I, "1.96 has two decimals, not five"),
     ("ex6.2", "1.96 (to 2 s.f.)", _I, "1.96 has three significant figures"),
     ("ex6.2", "1.96 (rounded)", _C, "1.96"),
-    ("ex6.2", "We are told the scores are 2, 0, 0. " * 12 + "The final answer is 1.96.", _C, "a long worked text: 1.96"),
-    ("ex6.2", "We are told the scores are 2, 0, 0. " * 12 + "The final answer is 2.5.", _I, "a long worked text: 2.5"),
+    (
+        "ex6.2",
+        "We are told the scores are 2, 0, 0. " * 12 + "The final answer is 1.96.",
+        _C,
+        "a long worked text: 1.96",
+    ),
+    (
+        "ex6.2",
+        "We are told the scores are 2, 0, 0. " * 12 + "The final answer is 2.5.",
+        _I,
+        "a long worked text: 2.5",
+    ),
     ("ex6.5", "{N : N > 8192}", _C, "first N 8193"),
     ("ex6.5", "N ∉ \\{1, 2, …, 8192\\}", _C, "first N 8193"),
     ("ex6.5", "N exceeding 8192", _C, "first N 8193"),
     ("ex6.5", "N above 8192", _C, "first N 8193"),
     ("ex6.5", "N below 8192", _I, "the wrong side"),
     ("ex6.5", "N > 8192 or N < 10", _I, "two ranges"),
-    ("ex6.4", "\\left\\lbrack\\begin{matrix}0&-\\infty&-\\infty\\\\0&0&-\\infty\\\\0&0&0\\end{matrix}\\right\\rbrack", _C, "the causal mask"),
-    ("ex6.4", "\\bigl(\\begin{matrix}0&-\\infty&-\\infty\\\\0&0&-\\infty\\\\0&0&0\\end{matrix}\\bigr)", _C, "the causal mask"),
+    (
+        "ex6.4",
+        "\\left\\lbrack\\begin{matrix}0&-\\infty&-\\infty\\\\0&0&-\\infty\\\\0&0&0\\end{matrix}\\right\\rbrack",
+        _C,
+        "the causal mask",
+    ),
+    (
+        "ex6.4",
+        "\\bigl(\\begin{matrix}0&-\\infty&-\\infty\\\\0&0&-\\infty\\\\0&0&0\\end{matrix}\\bigr)",
+        _C,
+        "the causal mask",
+    ),
     ("ex6.6", "np.mean(V, axis=-2)", _C, "the mean over the rows"),
     ("ex6.6", "V.mean(0, keepdim=True)", _C, "the mean over the rows"),
     ("ex6.6", "V.sum(0)/N", _C, "the mean over the rows"),

@@ -659,16 +659,22 @@ def worked_answer(text: str) -> str:
     lm-evaluation-harness' Minerva prompt): the boxed value, where every box holds the same one;
     else the value after "the final answer is" on the last line. Chat tokens are dropped. A text
     whose boxes differ is left whole, to be refused, never guessed between."""
-    if "<|im_start|>" in text:  # a chat transcript: the assistant's last turn only
-        turns = [t for t in text.split("<|im_start|>")[1:] if t.lstrip().startswith("assistant")]
-        text = turns[-1].strip().removeprefix("assistant") if turns else ""
+    if "<|im_start|>" in text:  # a chat transcript: the assistant's last turn only (a model's own
+        # completion comes before the first token; a turn opened later names its role)
+        first, *rest = text.split("<|im_start|>")
+        turns = [first] if first.strip() else []
+        turns += [t.lstrip().removeprefix("assistant") for t in rest if t.lstrip().startswith("assistant")]
+        text = turns[-1].strip() if turns else ""
     text = _CHAT_TOKENS.sub(" ", text).strip()
     boxes = boxed_contents(text)
     last = text.rsplit("\n", 1)[-1]
     stated = list(_STATED_ANSWER.finditer(last))
     if boxes and stated and stated[-1].start() > 0:  # a box and a last line that says otherwise
-        said = _HOPE.sub("", last[stated[-1].end() :]).strip().lstrip("*_ ").strip().strip("$").strip()
-        if re.sub(r"\\(?:boxed|fbox|framebox)\s*\{(.*)\}", r"\1", said).strip() != boxes[-1]:
+        said = _HOPE.sub("", last[stated[-1].end() :]).lstrip("*_ ")
+        said = re.sub(r"\$|\\[()\[\]]", " ", said).strip()
+        in_box = boxed_contents(said)
+        words = re.search(r"(?<![\\A-Za-z])[A-Za-z]{3,}", said)  # a sentence, not a value
+        if any(b != boxes[-1] for b in in_box) or (not in_box and not words and said != boxes[-1]):
             return text
     if boxes:
 
