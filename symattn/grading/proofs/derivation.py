@@ -655,6 +655,16 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
         return ProofVerdict(exercise_id, "invalid", [], str(exc))
     w = world(exercise_id)
     _warm_up(w)
+    if exercise_id == "ex6.7" and "\\pi" in text:  # a permutation as a function: rows and entries
+        from . import indices
+
+        inverse = indices.convention(text)
+        lines = [
+            replace(ln, lhs=t[0], rhs=t[1])
+            if not ln.error and (t := indices.translate(ln.lhs, ln.rhs, inverse)) is not None
+            else ln
+            for ln in lines
+        ]
     index = w.s.einstein_index(text) if exercise_id == "ex6.3" else None
     if index is not None:  # declared: the repeated index is summed
         lines = [

@@ -809,7 +809,10 @@ def goals() -> list[tuple[Term, Term]]:
             ),
         ),
     )
-    return [one, three, module, masked]
+    # The statement with P moved to the other side (P is invertible): Pᵀ Attention(PX) = Attention(X),
+    # which a learner who numbers rows the other way, (PX)_{π(i)} = X_i, concludes.
+    moved = (mul(1, (PT, ("attn", (px,)))), ("mul", sp.S.One, (("attn", (x,)),)))
+    return [one, three, module, masked, moved]
 
 
 # -- each rule a checked lemma ----------------------------------------------------------------
