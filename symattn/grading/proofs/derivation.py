@@ -656,7 +656,7 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
     w = world(exercise_id)
     _warm_up(w)
     if exercise_id == "ex6.7" and "\\pi" in text:  # a permutation as a function: rows and entries
-        from . import indices
+        from . import index_notation as indices
 
         inverse = indices.convention(text)
         lines = [

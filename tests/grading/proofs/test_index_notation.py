@@ -1,4 +1,4 @@
-"""ex6.7 in index notation (symattn/grading/proofs/indices.py): a side written with π(i) is read
+"""ex6.7 in index notation (symattn/grading/proofs/index_notation.py): a side written with π(i) is read
 as a row or an entry of one matrix, and that reading is checked here against NumPy's indexing."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from symattn.grading.proofs import indices
+from symattn.grading.proofs import index_notation as indices
 from symattn.grading.proofs import matrix as lm
 from symattn.grading.proofs.steps import parse_expression
 
