@@ -149,6 +149,15 @@ class World:
         transpose of a product expanded), so that a slip is named on the sides as they multiply."""
         return expr
 
+    def uneven(self, lhs_text: str, rhs_text: str) -> str | None:
+        """Why a step is wrong before it is read, where its notation alone shows it; or None."""
+        return None
+
+    def notation(self, text: str, lines: list) -> list:
+        """The derivation's lines in the world's own notation, where the text declares or uses
+        another (Einstein's convention, a permutation as a function); as they are by default."""
+        return lines
+
     def slip(self, lhs: Any, rhs: Any) -> tuple[str, str] | None:
         """A named slip found by looking at the whole step (not a rewrite): why the step is
         wrong and the slip's name; or None."""
@@ -185,6 +194,19 @@ class VarianceWorld(World):
 
     def uneven(self, lhs_text: str, rhs_text: str) -> str | None:
         return self.s.sigma_uneven(lhs_text, rhs_text)
+
+    def notation(self, text: str, lines: list) -> list:
+        index = self.s.einstein_index(text)
+        if index is None:
+            return lines
+        return [  # declared: the repeated index is summed
+            replace(
+                ln,
+                lhs=None if ln.lhs is None else self.s.einstein(ln.lhs, index),
+                rhs=self.s.einstein(ln.rhs, index),
+            )
+            for ln in lines
+        ]
 
     def normal(self, expr: Any, defs: dict) -> Any:
         if isinstance(expr, self.s.CaseSplit):
@@ -273,8 +295,18 @@ class PermutationWorld(World):
     def goals(self) -> list[tuple[Any, Any]]:
         return self.m.goals()
 
-    def uneven(self, lhs_text: str, rhs_text: str) -> str | None:
-        return None
+    def notation(self, text: str, lines: list) -> list:
+        if "\\pi" not in text:
+            return lines
+        from . import index_notation  # a permutation as a function: rows and entries
+
+        inverse = index_notation.convention(text)
+        return [
+            replace(ln, lhs=t[0], rhs=t[1])
+            if not ln.error and (t := index_notation.translate(ln.lhs, ln.rhs, inverse)) is not None
+            else ln
+            for ln in lines
+        ]
 
     def definition(self, lhs_text: str, defs: dict) -> str | None:
         node = parse_expression(lhs_text)
@@ -655,26 +687,7 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
         return ProofVerdict(exercise_id, "invalid", [], str(exc))
     w = world(exercise_id)
     _warm_up(w)
-    if exercise_id == "ex6.7" and "\\pi" in text:  # a permutation as a function: rows and entries
-        from . import index_notation as indices
-
-        inverse = indices.convention(text)
-        lines = [
-            replace(ln, lhs=t[0], rhs=t[1])
-            if not ln.error and (t := indices.translate(ln.lhs, ln.rhs, inverse)) is not None
-            else ln
-            for ln in lines
-        ]
-    index = w.s.einstein_index(text) if exercise_id == "ex6.3" else None
-    if index is not None:  # declared: the repeated index is summed
-        lines = [
-            replace(
-                ln,
-                lhs=None if ln.lhs is None else w.s.einstein(ln.lhs, index),
-                rhs=w.s.einstein(ln.rhs, index),
-            )
-            for ln in lines
-        ]
+    lines = w.notation(text, lines)
 
     def run(func: Any, *args: Any) -> Any:
         if not isolate:
