@@ -391,8 +391,13 @@ def attention_definition(args: tuple) -> Term:
         v = mul(1, (a, ("sym", "W^V")))
     else:
         q, k, v = args
+    return scaled_attention(q, k, v)
+
+
+def scaled_attention(q: Term, k: Term, v: Term, bias: Term | None = None) -> Term:
+    """softmax(q kᵀ / sqrt(d_k) + bias) v, the bias (a mask) left out where None."""
     scores = mul(1 / sp.sqrt(D_K), (q, transpose(k)))
-    return mul(1, (("softmax", scores), v))
+    return mul(1, (("softmax", scores if bias is None else add((scores, bias))), v))
 
 
 def _attention(f: Factor) -> Term | None:
@@ -764,13 +769,10 @@ def _names(t: Term) -> set[str]:
             out |= _names(f[1]) if f[1][0] == "mul" else _names(("mul", 1, (f[1],)))
         elif f[0] == "softmax":
             out |= _names(f[1])
-        elif f[0] == "add":
+        else:  # a sum's terms, or attention's arguments (and the projections of Attention(X))
             for a in f[1]:
                 out |= _names(a)
-        else:
-            for a in f[1]:
-                out |= _names(a)
-            if len(f[1]) == 1:
+            if f[0] == "attn" and len(f[1]) == 1:
                 out |= {"W^Q", "W^K", "W^V"}
     return out
 
@@ -788,26 +790,10 @@ def goals() -> list[tuple[Term, Term]]:
     module = (("mul", sp.S.One, (("attn", (px, px, px)),)), ("mul", sp.S.One, (P_, ("attn", (x, x, x)))))
     # The masked statement, which gives the exercise's at M = 0: with the mask reordered too,
     # softmax((PQ)(PK)^T / sqrt(d_k) + P M P^T) P V = P softmax(Q K^T / sqrt(d_k) + M) V.
-    mask = ("sym", "M")
-    scores = mul(1 / sp.sqrt(D_K), (*args[0][2], transpose(args[1])))
+    mask = ("mul", sp.S.One, (("sym", "M"),))
     masked = (
-        mul(1, (("softmax", add((scores, ("mul", sp.S.One, (P_, mask, PT))))), *args[2][2])),
-        mul(
-            1,
-            (
-                P_,
-                (
-                    "softmax",
-                    add(
-                        (
-                            mul(1 / sp.sqrt(D_K), (*plain[0][2], transpose(plain[1]))),
-                            ("mul", sp.S.One, (mask,)),
-                        )
-                    ),
-                ),
-                *plain[2][2],
-            ),
-        ),
+        scaled_attention(*args, bias=mul(1, (P_, mask, PT))),
+        mul(1, (P_, scaled_attention(*plain, bias=mask))),
     )
     # The statement with P moved to the other side (P is invertible): Pᵀ Attention(PX) = Attention(X),
     # which a learner who numbers rows the other way, (PX)_{π(i)} = X_i, concludes.
