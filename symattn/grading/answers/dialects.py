@@ -209,14 +209,7 @@ def _call_to_group(text: str, word: str, command: str) -> str:
     """``SQRT(x)`` or ``Sqrt[x]``: the call as ``\\sqrt{x}`` (its parentheses matched)."""
     pattern = re.compile(rf"\b{word}\s*([(\[])")
     while m := pattern.search(text):
-        close = ")" if m.group(1) == "(" else "]"
-        depth, end = 0, -1
-        for i in range(m.end() - 1, len(text)):
-            depth += text[i] == m.group(1)
-            depth -= text[i] == close
-            if depth == 0:
-                end = i
-                break
+        end = _balanced(text, m.end() - 1, m.group(1), ")" if m.group(1) == "(" else "]")
         if end < 0:
             return text
         text = text[: m.start()] + command + "{" + text[m.end() : end] + "}" + text[end + 1 :]
@@ -517,13 +510,13 @@ def _set_builder(text: str) -> str:
     )
 
 
-def _split_top(text: str) -> list[str]:
-    """``text`` cut at its commas outside brackets."""
+def split_top(text: str, sep: str = ",") -> list[str]:
+    """``text`` cut at each ``sep`` outside brackets."""
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         depth += ch in "([{"
         depth -= ch in ")]}"
-        if ch == "," and depth == 0:
+        if ch == sep and depth == 0:
             parts.append(text[start:i])
             start = i + 1
     return [*parts, text[start:]]
@@ -537,7 +530,7 @@ def _bracket_call(text: str, word: str, build: Callable[[list[str]], str | None]
         end = _balanced(text, m.end() - 1, "[", "]")
         if end < 0:
             return text
-        made = build([a.strip() for a in _split_top(text[m.end() : end])])
+        made = build([a.strip() for a in split_top(text[m.end() : end])])
         if made is None:
             at = m.end()
             continue
@@ -549,7 +542,7 @@ def _mathematica_sum(args: list[str]) -> str | None:
     """``Sum[body, {j, 1, N}]`` (or ``{j, N}``, from 1) as ``\\sum_{j=1}^{N} (body)``."""
     if len(args) != 2 or not (args[1].startswith("{") and args[1].endswith("}")):
         return None
-    spec = [a.strip() for a in _split_top(args[1][1:-1])]
+    spec = [a.strip() for a in split_top(args[1][1:-1])]
     if len(spec) == 2:
         spec = [spec[0], "1", spec[1]]
     if len(spec) != 3 or not re.fullmatch(r"[A-Za-z]", spec[0]):
@@ -669,9 +662,9 @@ def worked_answer(text: str) -> str:
     boxes = boxed_contents(text)
     last = text.rsplit("\n", 1)[-1]
     stated = list(_STATED_ANSWER.finditer(last))
+    value = _HOPE.sub("", last[stated[-1].end() :]) if stated else ""  # what the last line says
     if boxes and stated and stated[-1].start() > 0:  # a box and a last line that says otherwise
-        said = _HOPE.sub("", last[stated[-1].end() :]).lstrip("*_ ")
-        said = re.sub(r"\$|\\[()\[\]]", " ", said).strip()
+        said = re.sub(r"\$|\\[()\[\]]", " ", value.lstrip("*_ ")).strip()
         in_box = boxed_contents(said)
         words = re.search(r"(?<![\\A-Za-z])[A-Za-z]{3,}", said)  # a sentence, not a value
         if any(b != boxes[-1] for b in in_box) or (not in_box and not words and said != boxes[-1]):
@@ -686,7 +679,7 @@ def worked_answer(text: str) -> str:
             return boxes[0]
         return text
     if stated and (stated[-1].start() > 0 or "\n" in text):  # "answer:" first is the lead-in's
-        answer = _HOPE.sub("", last[stated[-1].end() :]).strip().lstrip("*_ ").strip()
+        answer = value.strip().lstrip("*_ ").strip()
         return answer[1:-1].strip() if len(answer) > 2 and answer[0] == answer[-1] == "$" else answer
     return text
 

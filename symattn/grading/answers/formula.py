@@ -18,6 +18,7 @@ import sympy as sp
 
 from ..plain_math import plain_math
 from ..proofs.steps import Node, StepSyntaxError, parse_expression
+from .dialects import split_top
 from .judge import Verdict
 
 N = sp.Symbol("N", integer=True, positive=True)
@@ -182,17 +183,7 @@ def read_answer(text: str) -> sp.Expr:
 
 
 def _top_level_split(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for pos, ch in enumerate(text):
-        if ch in "{([":
-            depth += 1
-        elif ch in "})]":
-            depth -= 1
-        elif ch == "=" and depth == 0:
-            parts.append(text[start:pos])
-            start = pos + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts]
+    return [p.strip() for p in split_top(text, "=")]
 
 
 def normal(e: sp.Expr) -> sp.Expr:
