@@ -580,3 +580,18 @@ def visible(text: str) -> str:
         else c
         for c in text
     )
+
+
+def first_refused(text: str, allowed: re.Pattern[str]) -> str | None:
+    """Where ``text`` holds a character ``allowed`` does not match, the learner's sentence naming
+    the first one and its position ("the dollar sign at position 3 is not accepted here"); a
+    character that does not print is named by its code point. None where every one is allowed."""
+    for pos, ch in enumerate(text, start=1):
+        if not allowed.fullmatch(ch):
+            shown = (
+                "the dollar sign"
+                if ch == "$"
+                else f"the character {ch if ch.isprintable() else f'U+{ord(ch):04X}'!r}"
+            )
+            return f"{shown} at position {pos} is not accepted here"
+    return None

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from ...errors import SymattnError
+from ...unicode_text import first_refused
 from . import dialects
 from .dialects import group_end
 
@@ -206,14 +207,8 @@ def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | N
         )
     for ch, plain in _UNICODE.items():
         text = text.replace(ch, plain)
-    for pos, ch in enumerate(text, start=1):
-        if not _ALLOWED.fullmatch(ch):
-            shown = (
-                "the dollar sign"
-                if ch == "$"
-                else f"the character {ch if ch.isprintable() else f'U+{ord(ch):04X}'!r}"
-            )
-            raise InvalidAnswer(f"{shown} at position {pos} is not accepted here")
+    if refused := first_refused(text, _ALLOWED):
+        raise InvalidAnswer(refused)
     if _CODE.search(text):
         raise InvalidAnswer("this looks like program code, not a mathematical answer")
     for command, why in _FORBIDDEN.items():

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import SymattnError
+from ...unicode_text import first_refused
 
 #: Longest line accepted, in characters.
 MAX_LINE = 400
@@ -450,14 +451,8 @@ class Token:
 
 def precheck(text: str) -> None:
     """Refuse characters, code and sizes that no step needs, before tokenizing."""
-    for pos, ch in enumerate(text, start=1):
-        if not _ALLOWED_CHARS.fullmatch(ch):
-            shown = (
-                "the dollar sign"
-                if ch == "$"
-                else f"the character {ch if ch.isprintable() else f'U+{ord(ch):04X}'!r}"
-            )
-            raise StepSyntaxError(f"{shown} at position {pos} is not accepted here")
+    if refused := first_refused(text, _ALLOWED_CHARS):
+        raise StepSyntaxError(refused)
     if re.search(r"__|\bimport\b|\blambda\b|\beval\b|\bexec\b", text):
         raise StepSyntaxError("this looks like program code, not a step of a derivation")
     if m := re.search(r"\d{" + str(MAX_DIGITS + 1) + ",}", text):
