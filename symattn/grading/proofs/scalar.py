@@ -137,7 +137,7 @@ def _degree(node: Any) -> tuple[Any, bool, bool] | None:
     sigma, random = any(g[1] for g in got), any(g[2] for g in got)
     if kind in ("mul",):
         return (sum((g[0] for g in got), sp.S.Zero), sigma, random)
-    if kind in ("group", "neg", "sum", "E"):
+    if kind in ("group", "neg", "sum"):
         return (got[0][0], sigma, random)
     if kind == "inv":
         return (-got[0][0], sigma, random)
@@ -148,12 +148,9 @@ def _degree(node: Any) -> tuple[Any, bool, bool] | None:
         return (got[0][0] * sp.Rational(exp[1]), sigma, random) if exp[0] == "num" else None
     if kind == "add":
         return (got[0][0], sigma, random) if len({g[0] for g in got}) == 1 else None
-    if kind == "op" and node[1] in ("Var", "E", "Cov"):
-        args = [_degree(a) for a in node[2:]]
-        if any(a is None for a in args):
-            return None
-        scale = {"Var": 2 * args[0][0], "E": args[0][0], "Cov": sum((a[0] for a in args), sp.S.Zero)}
-        return (scale[node[1]], any(a[1] for a in args), True)
+    if kind == "op" and node[1] in ("Var", "E", "Cov"):  # got: the arguments' degrees
+        scale = {"Var": 2 * got[0][0], "E": got[0][0], "Cov": sum((g[0] for g in got), sp.S.Zero)}
+        return (scale[node[1]], sigma, True)
     return None
 
 
@@ -166,9 +163,7 @@ def sigma_uneven(lhs_text: str, rhs_text: str) -> str | None:
     from .steps import parse_expression
 
     try:
-        sides = [
-            _degree(parse_expression(_BARE_SIGMA.sub(lambda m: _marked(m), t))) for t in (lhs_text, rhs_text)
-        ]
+        sides = [_degree(parse_expression(_BARE_SIGMA.sub(_marked, t))) for t in (lhs_text, rhs_text)]
     except StepSyntaxError:
         return None
     if any(s is None for s in sides) or sides[0][0] == sides[1][0]:

@@ -270,8 +270,7 @@ def _without_prose(line: str) -> str:
         return ""
     label = STATEMENT.match(line) or _PROOF.match(line)
     if label:  # a labelled claim or proof: its one equality, however few words
-        stated = [m for m in _INLINE.findall(line[label.end() :]) if "=" in m]
-        return stated[0] if len(stated) == 1 else ""
+        return _one_equality(line[label.end() :])
     marker = _MARKER.match(line)
     numbered = marker is not None and marker.group(0).strip()[0].isdigit()
     body = line[marker.end() :] if marker else line
@@ -280,7 +279,13 @@ def _without_prose(line: str) -> str:
     words = re.findall(r"(?<![\\A-Za-z_^])[A-Za-z]?[a-z]{2,}\b", plain)  # words, not PXW
     if "=" in outside or len(words) < 2:
         return body if numbered else line
-    stated = [m for m in _INLINE.findall(body) if "=" in m]
+    return _one_equality(body)
+
+
+def _one_equality(sentence: str) -> str:
+    """The one inline formula of a sentence that states an equality; "" (prose) if it holds
+    none or several."""
+    stated = [m for m in _INLINE.findall(sentence) if "=" in m]
     return stated[0] if len(stated) == 1 else ""
 
 
