@@ -141,6 +141,10 @@ class World:
     def goals(self) -> list[tuple[Any, Any]]:
         raise NotImplementedError
 
+    def established(self, goal: tuple[Any, Any]) -> str:
+        """What a derivation that reaches ``goal`` (one of :meth:`goals`) has shown, as Markdown."""
+        return f"${self.goal_text}$"
+
     def definition(self, lhs_text: str, defs: dict) -> str | None:
         return None
 
@@ -288,6 +292,9 @@ class PermutationWorld(World):
             expr = after
         return expr
 
+    def slip(self, lhs: Any, rhs: Any) -> tuple[str, str] | None:
+        return self.m.exchanged(lhs, rhs)
+
     def truth(self, lhs: Any, rhs: Any) -> tuple[str, str | None]:
         diff = self.m.difference(lhs, rhs)
         return ("true", None) if diff is None else ("false", diff)
@@ -295,7 +302,11 @@ class PermutationWorld(World):
     def goals(self) -> list[tuple[Any, Any]]:
         return self.m.goals()
 
+    def established(self, goal: tuple[Any, Any]) -> str:
+        return self.m.established(goal)
+
     def notation(self, text: str, lines: list) -> list:
+        lines = self.m.choices(lines)
         if "\\pi" not in text:
             return lines
         from . import index_notation  # a permutation as a function: rows and entries
@@ -492,12 +503,14 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
         slip = min((f for f in found if f is not None), key=len, default=None)
         mistakes = [m for m in (slip or []) if m.kind == "mistake"]
         parts, slip = [], ""
-        if mistakes:
-            slip = mistakes[0].name
-            parts.append(f"{mistakes[0].feedback} (the slip: {slip})")
-        elif named := w.slip(lhs, rhs):
+        # The whole step's one slip is the better explanation than two slips carried out.
+        named = w.slip(lhs, rhs) if len(mistakes) != 1 else None
+        if named:
             why, slip = named
             parts.append(f"{why} (the slip: {slip})")
+        elif mistakes:
+            slip = mistakes[0].name
+            parts.append(f"{mistakes[0].feedback} (the slip: {slip})")
         if counter and counter.startswith("the two sides"):
             parts.append(counter)
         else:
@@ -638,12 +651,14 @@ def _workers_cpu() -> float:
     return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
 
 
-def _reaches_goal(exercise_id: str, blob: bytes) -> bool:
-    """Whether the proved equalities in ``blob`` connect the exercise's goal (in a worker)."""
+def _reaches_goal(exercise_id: str, blob: bytes) -> str | None:
+    """What the proved equalities in ``blob`` establish of the exercise's goals (in a worker):
+    the first goal they connect, as :meth:`World.established` says it; None for none."""
     import pickle
 
     links = pickle.loads(blob).links
-    return any(links.find(a) == links.find(b) for a, b in world(exercise_id).goals())
+    w = world(exercise_id)
+    return next((w.established(g) for g in w.goals() if links.find(g[0]) == links.find(g[1])), None)
 
 
 def _connects(exercise_id: str, blob: bytes, lhs_text: str, rhs_text: str) -> bool:
@@ -743,7 +758,7 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
     return _verdict(w, results, reached)
 
 
-def _verdict(w: World, results: list[StepResult], reached: bool) -> ProofVerdict:
+def _verdict(w: World, results: list[StepResult], reached: str | None) -> ProofVerdict:
     bad = [r for r in results if r.status == "invalid"]
     first = results.index(bad[0]) if bad else len(results)
     wrong = [r for r in results[:first] if r.status == "wrong"]
@@ -757,9 +772,9 @@ def _verdict(w: World, results: list[StepResult], reached: bool) -> ProofVerdict
     if wrong:
         r = wrong[0]
         return ProofVerdict(w.id, "incorrect", results, f"line {r.line} is {r.status}: {r.feedback}")
-    if not reached:
+    if reached is None:
         return ProofVerdict(w.id, "incorrect", results, f"incorrect: does not reach ${w.goal_text}$")
-    return ProofVerdict(w.id, "correct", results, f"correct: the steps establish ${w.goal_text}$")
+    return ProofVerdict(w.id, "correct", results, f"correct: the steps establish {reached}")
 
 
 def _warm_up(w: World) -> None:

@@ -17,10 +17,12 @@ counterexample.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+
+import re
 
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixExpr
@@ -32,8 +34,11 @@ from .steps import rule_lemmas as shared_rule_lemmas
 N = sp.Symbol("N", integer=True, positive=True)
 D = sp.Symbol("d", integer=True, positive=True)
 D_K = sp.Symbol("d_k", integer=True, positive=True)
+#: The permutation matrices a step may name: P, and P_1 (the queries') and P_2 (the keys' and
+#: values') of cross-attention, Attention(P_1 Q, P_2 K, P_2 V) = P_1 Attention(Q, K, V).
+PERMUTATIONS = ("P", "P_1", "P_2")
 _SHAPES = {
-    "P": (N, N),
+    **{name: (N, N) for name in PERMUTATIONS},
     "X": (N, D),
     "Q": (N, D),
     "K": (N, D),
@@ -85,13 +90,15 @@ def symbol(name: str, defined: dict | None = None) -> sp.MatrixSymbol:
         shape = (N, N)
     if shape is None:
         raise StepSyntaxError(
-            f"unknown symbol {name}: ex6.7 knows P, X, W^Q, W^K, W^V, Q, K, V, S, I, d_k, "
-            "softmax and Attention, and A, B, C, M as any N x N matrices"
+            f"unknown symbol {name}: ex6.7 knows P (and P_1, P_2 for cross-attention), X, W^Q, W^K, "
+            "W^V, Q, K, V, S, I, d_k, softmax and Attention, and A, B, C, M as any N x N matrices"
         )
     return sp.MatrixSymbol(name, *shape)
 
 
 GOALS_TEXT = r"\operatorname{Attention}(PX) = P\,\operatorname{Attention}(X)"
+#: Cross-attention's statement, which gives the exercise's at P_1 = P_2 = P, Q = X W^Q, ...
+CROSS_TEXT = r"\operatorname{Attention}(P_1 Q, P_2 K, P_2 V) = P_1 \operatorname{Attention}(Q, K, V)"
 
 
 # -- reading --------------------------------------------------------------------------------
@@ -173,9 +180,9 @@ def build(node: Node, defined: dict | None = None) -> Any:
 
 
 def _is_permutation(e: Any) -> bool:
-    """P or P^T."""
+    """P, P_1, P_2 or a transpose of one."""
     e = e.arg if isinstance(e, sp.Transpose) else e
-    return isinstance(e, sp.MatrixSymbol) and e.name == "P"
+    return isinstance(e, sp.MatrixSymbol) and e.name in PERMUTATIONS
 
 
 def _identifier(node: Node, defined: dict | None) -> Any:
@@ -186,6 +193,8 @@ def _identifier(node: Node, defined: dict | None) -> Any:
     if sub is not None:
         if base == "W" and sup is None and sub[0] == "id" and sub[1] in "QKV":
             return symbol("W^" + sub[1])
+        if base == "P" and sup is None and sub[0] == "num" and f"P_{sub[1]}" in PERMUTATIONS:
+            return symbol(f"P_{sub[1]}")
         raise StepSyntaxError(f"unknown symbol {name}")
     if base == "I" and sup is None:
         return sp.Identity(N)
@@ -300,6 +309,32 @@ P_, PT = ("sym", "P"), ("T", ("sym", "P"))
 LevelRule = Callable[[Term], Term | None]
 
 
+def _perm(f: Factor | None) -> bool:
+    """P, P_1 or P_2 (not transposed)."""
+    return f is not None and f[0] == "sym" and f[1] in PERMUTATIONS
+
+
+def _perm_t(f: Factor | None) -> bool:
+    """The transpose of P, P_1 or P_2."""
+    return f is not None and f[0] == "T" and _perm(f[1])
+
+
+def _reorders(f: Factor | None) -> bool:
+    """A permutation or its transpose: a factor that reorders rows (on the left) or columns."""
+    return _perm(f) or _perm_t(f)
+
+
+def _flip(f: Factor) -> Factor:
+    """The transpose of a permutation factor: P for Pᵀ, Pᵀ for P."""
+    return f[1] if _perm_t(f) else ("T", f)
+
+
+def _ends(t: Term) -> tuple[Factor | None, Factor | None]:
+    """The first and the last factor of ``t`` (of its first term, for a sum)."""
+    fs = _inner_terms(t)[0][2]
+    return (fs[0], fs[-1]) if fs else (None, None)
+
+
 def everywhere(t: Term, rule: LevelRule) -> Term:
     """``t`` with ``rule`` applied at every product, innermost first."""
     _, c, fs = t
@@ -337,11 +372,13 @@ def _each_factor(fn: Callable[[Factor], Term | None]) -> LevelRule:
     return rule
 
 
-def _pairs(a: Factor, b: Factor) -> LevelRule:
+def _pairs(cancels: Callable[[Factor, Factor], bool]) -> LevelRule:
+    """Neighbouring factors a, b for which ``cancels(a, b)`` taken out (as I)."""
+
     def rule(t: Term) -> Term | None:
         fs, out, i, changed = t[2], [], 0, False
         while i < len(fs):
-            if i + 1 < len(fs) and fs[i] == a and fs[i + 1] == b:
+            if i + 1 < len(fs) and cancels(fs[i], fs[i + 1]):
                 i, changed = i + 2, True
             else:
                 out.append(fs[i])
@@ -376,9 +413,19 @@ def _stripped(t: Term, left: Factor | None, right: Factor | None) -> Term | None
     return add(tuple(out)) if len(out) > 1 else out[0]
 
 
+def _conjugate(t: Term) -> tuple[Factor, Term, Factor] | None:
+    """``t`` as P_a S P_bᵀ (every term of a sum so): the two permutations and S; or None."""
+    lead, tail = _ends(t)
+    if _perm(lead) and _perm_t(tail) and (inner := _stripped(t, lead, tail)) is not None:
+        return lead, inner, tail
+    return None
+
+
 def _softmax_conjugate(f: Factor) -> Term | None:
-    if f[0] == "softmax" and (inner := _stripped(f[1], P_, PT)) is not None:
-        return ("mul", sp.S.One, (P_, ("softmax", inner), PT))
+    """softmax(P_a S P_bᵀ) = P_a softmax(S) P_bᵀ: rows reordered by P_a, each row's entries by P_b."""
+    if f[0] == "softmax" and (parts := _conjugate(f[1])) is not None:
+        lead, inner, tail = parts
+        return ("mul", sp.S.One, (lead, ("softmax", inner), tail))
     return None
 
 
@@ -405,28 +452,37 @@ def _attention(f: Factor) -> Term | None:
 
 
 def _row_softmax(f: Factor) -> Term | None:
-    """softmax(P S) = P softmax(S), for P or Pᵀ on the left (both reorder rows)."""
-    if f[0] == "softmax" and _stripped(f[1], P_, PT) is None:
-        for left in (P_, PT):
-            if (inner := _stripped(f[1], left, None)) is not None:
-                return ("mul", sp.S.One, (left, ("softmax", inner)))
+    """softmax(P S) = P softmax(S), for any permutation or its transpose on the left (each
+    reorders rows); not where :func:`_softmax_conjugate` applies."""
+    if f[0] == "softmax" and _conjugate(f[1]) is None:
+        left = _ends(f[1])[0]
+        if _reorders(left) and (inner := _stripped(f[1], left, None)) is not None:
+            return ("mul", sp.S.One, (left, ("softmax", inner)))
     return None
 
 
 def _column_softmax(f: Factor) -> Term | None:
-    """softmax(S Pᵀ) = softmax(S) Pᵀ, for Pᵀ or P on the right (both reorder a row's entries)."""
-    if f[0] == "softmax" and _stripped(f[1], P_, PT) is None:
-        for right in (PT, P_):
-            if (inner := _stripped(f[1], None, right)) is not None:
-                return ("mul", sp.S.One, (("softmax", inner), right))
+    """softmax(S Pᵀ) = softmax(S) Pᵀ, for any permutation or its transpose on the right (each
+    reorders a row's entries); not where :func:`_softmax_conjugate` applies."""
+    if f[0] == "softmax" and _conjugate(f[1]) is None:
+        right = _ends(f[1])[1]
+        if _reorders(right) and (inner := _stripped(f[1], None, right)) is not None:
+            return ("mul", sp.S.One, (("softmax", inner), right))
     return None
 
 
 def _equivariance(f: Factor) -> Term | None:
-    if f[0] == "attn" and len(f[1]) == 1 and f[1][0][2][:1] == (P_,):
-        _, c, fs = f[1][0]
-        return ("mul", sp.S.One, (P_, ("attn", (("mul", c, fs[1:]),))))
-    return None
+    """Attention(P X) = P Attention(X), and Attention(P_1 Q, P_2 K, P_2 V) = P_1 Attention(Q, K, V)."""
+    if f[0] != "attn":
+        return None
+    args = f[1]
+    leads = [_ends(a)[0] for a in args]
+    if not _reorders(leads[0]) or (len(args) == 3 and not (_reorders(leads[1]) and leads[1] == leads[2])):
+        return None
+    inner = [_stripped(a, lead, None) for a, lead in zip(args, leads, strict=True)]
+    if any(t is None for t in inner):
+        return None
+    return ("mul", sp.S.One, (leads[0], ("attn", tuple(inner))))
 
 
 def _transpose_unreversed(f: Factor) -> Term | None:
@@ -436,18 +492,16 @@ def _transpose_unreversed(f: Factor) -> Term | None:
 
 
 def _softmax_drops_pt(f: Factor) -> Term | None:
-    if f[0] == "softmax":
-        _, c, fs = f[1]
-        if len(fs) >= 3 and fs[0] == P_ and fs[-1] == PT:
-            return ("mul", sp.S.One, (P_, ("softmax", ("mul", c, fs[1:-1]))))
+    if f[0] == "softmax" and (parts := _conjugate(f[1])) is not None:
+        lead, inner, _ = parts
+        return ("mul", sp.S.One, (lead, ("softmax", inner)))
     return None
 
 
 def _softmax_transposed(f: Factor) -> Term | None:
-    if f[0] == "softmax":
-        _, c, fs = f[1]
-        if len(fs) >= 3 and fs[0] == P_ and fs[-1] == PT:
-            return ("mul", sp.S.One, (PT, ("softmax", ("mul", c, fs[1:-1])), P_))
+    if f[0] == "softmax" and (parts := _conjugate(f[1])) is not None:
+        lead, inner, tail = parts
+        return ("mul", sp.S.One, (_flip(lead), ("softmax", inner), _flip(tail)))
     return None
 
 
@@ -456,12 +510,16 @@ def _mask_kept(f: Factor) -> Term | None:
     if f[0] != "softmax":
         return None
     terms = _inner_terms(f[1])
-    moved = [t for t in terms if _stripped(t, P_, PT) is not None]
-    kept = [t for t in terms if _stripped(t, P_, PT) is None and not {P_, PT} & set(t[2])]
-    if not moved or not kept or len(moved) + len(kept) != len(terms):
+    ends = {_ends(t) for t in terms if _conjugate(t) is not None}
+    if len(ends) != 1:
         return None
-    inner = add(tuple(_stripped(t, P_, PT) for t in moved) + tuple(kept))
-    return ("mul", sp.S.One, (P_, ("softmax", inner), PT))
+    ((lead, tail),) = ends
+    moved = [t for t in terms if _stripped(t, lead, tail) is not None]
+    kept = [t for t in terms if not any(_reorders(g) for g in t[2])]
+    if not kept or len(moved) + len(kept) != len(terms):
+        return None
+    inner = add(tuple(_stripped(t, lead, tail) for t in moved) + tuple(kept))
+    return ("mul", sp.S.One, (lead, ("softmax", inner), tail))
 
 
 def causal_example(order: tuple[int, ...] = (1, 2, 0)) -> str:
@@ -477,13 +535,68 @@ def causal_example(order: tuple[int, ...] = (1, 2, 0)) -> str:
 
 
 def _drop_one(f: Factor) -> Term | None:
-    return ("mul", sp.S.One, ()) if f in (P_, PT) else None
+    return ("mul", sp.S.One, ()) if _reorders(f) else None
 
 
 def _swap_pt(f: Factor) -> Term | None:
-    if f == P_:
-        return ("mul", sp.S.One, (PT,))
-    return ("mul", sp.S.One, (P_,)) if f == PT else None
+    return ("mul", sp.S.One, (_flip(f),)) if _reorders(f) else None
+
+
+_OTHER = {"P_1": "P_2", "P_2": "P_1"}
+
+
+def _swap_perms(f: Factor) -> Term | None:
+    """P_1 written for P_2 or the other way (transposed alike)."""
+    if _perm(f) and f[1] in _OTHER:
+        return ("mul", sp.S.One, (("sym", _OTHER[f[1]]),))
+    if _perm_t(f) and f[1][1] in _OTHER:
+        return ("mul", sp.S.One, (("T", ("sym", _OTHER[f[1][1]])),))
+    return None
+
+
+def _softmax_other_column(f: Factor) -> Term | None:
+    """softmax(P_a S P_bᵀ) as P_a softmax(S) P_aᵀ: the entries reordered by the rows' permutation."""
+    if f[0] == "softmax" and (parts := _conjugate(f[1])) is not None and parts[0] != parts[2][1]:
+        lead, inner, _ = parts
+        return ("mul", sp.S.One, (lead, ("softmax", inner), ("T", lead)))
+    return None
+
+
+def _swaps(t: Term) -> Iterator[Term]:
+    """``t`` with one occurrence of P_1 or P_2 (or its transpose) made the other, each in turn."""
+    _, c, fs = t
+    for i, f in enumerate(fs):
+        for g in _factor_swaps(f):
+            yield mul(c, (*fs[:i], g, *fs[i + 1 :]))
+
+
+def _factor_swaps(f: Factor) -> Iterator[Factor | Term]:
+    if (swapped := _swap_perms(f)) is not None:
+        yield swapped[2][0]
+    elif f[0] == "T" and f[1][0] == "mul":
+        yield from (("T", u) for u in _swaps(f[1]))
+    elif f[0] == "softmax":
+        yield from (("softmax", u) for u in _swaps(f[1]))
+    elif f[0] in ("add", "attn"):
+        for j, a in enumerate(f[1]):
+            for u in _swaps(a):
+                args = (*f[1][:j], u, *f[1][j + 1 :])
+                yield add(args) if f[0] == "add" else ("attn", args)
+
+
+def exchanged(lhs: Term, rhs: Term) -> tuple[str, str] | None:
+    """The named slip of a false step that becomes true once one P_1 is made P_2 (or the other
+    way) on one side: the two permutations confused. (Why it is wrong, its name.)"""
+    for side, other, right in ((rhs, lhs, False), (lhs, rhs, True)):
+        for t in _swaps(side):
+            if difference(*((other, t) if not right else (t, other))) is None:
+                return _EXCHANGED, r"$P_1$ and $P_2$ exchanged"
+    return None
+
+
+def _different_pair(a: Factor, b: Factor) -> bool:
+    """P_2ᵀ P_1 or P_1 P_2ᵀ: a permutation beside the transpose of another."""
+    return (_perm_t(a) and _perm(b) and a[1] != b) or (_perm(a) and _perm_t(b) and b[1] != a)
 
 
 def _drop_scale(f: Factor) -> Term | None:
@@ -496,15 +609,16 @@ def _commuted(t: Term) -> Term | None:
     """The first P (or Pᵀ) beside another factor, the two swapped: ``P Q`` as ``Q P``."""
     fs = t[2]
     for i in range(len(fs) - 1):
-        if (fs[i] in (P_, PT)) != (fs[i + 1] in (P_, PT)):
+        if _reorders(fs[i]) != _reorders(fs[i + 1]):
             return ("mul", t[1], (*fs[:i], fs[i + 1], fs[i], *fs[i + 2 :]))
     return None
 
 
 def _conjugated(t: Term) -> tuple[Factor, ...] | None:
-    """The factors between a leading P and a trailing Pᵀ (``P S Pᵀ``: S), or None."""
+    """The factors between a leading permutation and a trailing one's transpose (``P S Pᵀ``: S),
+    or None."""
     fs = t[2]
-    if len(fs) >= 3 and fs[0] == P_ and fs[-1] == PT and not {P_, PT} & set(fs[1:-1]):
+    if len(fs) >= 3 and _perm(fs[0]) and _perm_t(fs[-1]) and not any(_reorders(g) for g in fs[1:-1]):
         return fs[1:-1]
     return None
 
@@ -512,19 +626,20 @@ def _conjugated(t: Term) -> tuple[Factor, ...] | None:
 def _other_side(t: Term) -> Term | None:
     """``P S Pᵀ`` with P on the wrong side of S: ``S P Pᵀ``."""
     inner = _conjugated(t)
-    return ("mul", t[1], (*inner, P_, PT)) if inner is not None else None
+    return ("mul", t[1], (*inner, t[2][0], t[2][-1])) if inner is not None else None
 
 
 def _other_side_t(t: Term) -> Term | None:
     """``P S Pᵀ`` with Pᵀ on the wrong side of S: ``P Pᵀ S``."""
     inner = _conjugated(t)
-    return ("mul", t[1], (P_, PT, *inner)) if inner is not None else None
+    return ("mul", t[1], (t[2][0], t[2][-1], *inner)) if inner is not None else None
 
 
+_EXCHANGED = r"$P_1$ reorders the queries and $P_2$ the keys and values: they are different permutations"
 RULES = (
     NamedRule("transpose of a product", _each_factor(_transpose_product)),
-    NamedRule(r"$P^\top P = I$", _pairs(PT, P_)),
-    NamedRule(r"$P P^\top = I$", _pairs(P_, PT)),
+    NamedRule(r"$P^\top P = I$", _pairs(lambda a, b: _perm_t(a) and a[1] == b)),
+    NamedRule(r"$P P^\top = I$", _pairs(lambda a, b: _perm(a) and b == ("T", a))),
     NamedRule(
         r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
         _each_factor(_softmax_conjugate),
@@ -565,7 +680,27 @@ MISTAKES = (
         r"$P$ reorders the rows of $S$, so $P$ stays on the left: "
         r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$",
     ),
-    NamedRule(r"$P P = I$", _pairs(P_, P_), r"$P P$ is not $I$: the pair that cancels is $P^\top P$"),
+    NamedRule(
+        r"$P P = I$",
+        _pairs(lambda a, b: _perm(a) and a == b),
+        r"$P P$ is not $I$: the pair that cancels is $P^\top P$",
+    ),
+    NamedRule(
+        r"$P_2^\top P_1 = I$",
+        _pairs(_different_pair),
+        r"two different permutations do not cancel: $P_2^\top P_1 \ne I$, only a permutation's own "
+        r"transpose cancels it ($P_1^\top P_1 = I$)",
+    ),
+    NamedRule(
+        r"$P_1$ and $P_2$ exchanged",
+        _each_factor(_swap_perms),
+        _EXCHANGED,
+    ),
+    NamedRule(
+        r"$\operatorname{softmax}(P_1 S P_2^\top) = P_1 \operatorname{softmax}(S) P_1^\top$",
+        _each_factor(_softmax_other_column),
+        _EXCHANGED + r": $\operatorname{softmax}(P_1 S P_2^\top) = P_1 \operatorname{softmax}(S) P_2^\top$",
+    ),
     NamedRule(
         "the mask not reordered with the tokens",
         _each_factor(_mask_kept),
@@ -606,20 +741,73 @@ MISTAKES = (
 )
 
 
+#: A line proved for any permutations P_1 and P_2 holds for P_1 = P_2 = P: cross-attention's
+#: statement gives self-attention's.
+SPECIALISED = {"P_1": "P", "P_2": "P"}
+
+
+def rename(t: Term, names: dict[str, str]) -> Term:
+    """``t`` with the matrices named in ``names`` renamed, in normal form again."""
+    _, c, fs = t
+    return mul(c, tuple(_rename_factor(f, names) for f in fs))
+
+
+def _rename_factor(f: Factor, names: dict[str, str]) -> Factor | Term:
+    if f[0] == "sym":
+        return ("sym", names.get(f[1], f[1]))
+    if f[0] == "T":
+        inner = f[1]
+        return ("T", rename(inner, names) if inner[0] == "mul" else _rename_factor(inner, names))
+    if f[0] == "softmax":
+        return ("softmax", rename(f[1], names))
+    if f[0] == "add":
+        return add(tuple(rename(t, names) for t in f[1]))
+    return ("attn", tuple(rename(a, names) for a in f[1]))
+
+
 def fact_rule(lhs: Term, rhs: Term) -> LevelRule | None:
-    """A rule from a proved line: the factors of ``lhs`` replaced by ``rhs`` where they occur."""
-    _, lc, lf = lhs
-    if not lf:
+    """A rule from a proved line: the factors of ``lhs`` replaced by ``rhs`` where they occur;
+    a line about P_1 and P_2 serves for P too (:data:`SPECIALISED`)."""
+    forms = [(lhs, rhs)]
+    special = (rename(lhs, SPECIALISED), rename(rhs, SPECIALISED))
+    if special != (lhs, rhs):
+        forms.append(special)
+    forms = [(a, b) for a, b in forms if a[2]]
+    if not forms:
         return None
 
     def rule(t: Term) -> Term | None:
-        fs, w = t[2], len(lf)
-        for i in range(len(fs) - w + 1):
-            if fs[i : i + w] == lf:
-                return mul(t[1] / lc * rhs[1], fs[:i] + rhs[2] + fs[i + w :])
+        fs = t[2]
+        for (_, lc, lf), (_, rc, rf) in forms:
+            w = len(lf)
+            for i in range(len(fs) - w + 1):
+                if fs[i : i + w] == lf:
+                    return mul(t[1] / lc * rc, fs[:i] + rf + fs[i + w :])
         return None
 
     return rule
+
+
+_PERMUTATION_NAME = re.compile(r"\s*P(?:_\s*(?:[12]|\{\s*[12]\s*\}))?\s*")
+
+
+def choices(lines: list) -> list:
+    """``lines`` without those that choose permutations ("the case $P_1 = P_2 = P$"): equal
+    names of permutations state which case of a proved line is taken, not a step (a line proved
+    for any P_1 and P_2 serves for P: :func:`fact_rule`)."""
+
+    def names(ln: Any) -> bool:
+        sides = [ln.rhs] if ln.lhs is None else [ln.lhs, ln.rhs]
+        return not ln.error and all(_PERMUTATION_NAME.fullmatch(side) for side in sides)
+
+    out, dropping = [], None
+    for ln in lines:
+        if names(ln) and (ln.lhs is not None or dropping == ln.number):
+            dropping = ln.number
+            continue
+        dropping = None
+        out.append(ln)
+    return out
 
 
 # -- truth at concrete sizes ----------------------------------------------------------------
@@ -639,13 +827,28 @@ class Instance:
 WIDTHS = (2, 3, 5)
 
 
-def instance(order: tuple[int, ...], seed: int, width: int = 2, rational: bool = False) -> Instance:
+def _permutation(order: tuple[int, ...]) -> sp.Matrix:
+    n = len(order)
+    return sp.Matrix(n, n, lambda r, c: 1 if order[r] == c else 0)
+
+
+def instance(
+    order: tuple[int, ...],
+    seed: int,
+    width: int = 2,
+    rational: bool = False,
+    others: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
+) -> Instance:
     """P for ``order`` (row r of PX is row order[r] of X) and seeded matrices of that width:
-    small integers, or (``rational``) small fractions with denominators up to 3."""
+    small integers, or (``rational``) small fractions with denominators up to 3. P_1 and P_2
+    follow ``others`` (by default ``order`` rotated and reversed)."""
     n = len(order)
     entries = _fractions if rational else _ints
+    first, second = others or (order[1:] + order[:1], order[::-1])
     values = {
-        "P": sp.Matrix(n, n, lambda r, c: 1 if order[r] == c else 0),
+        "P": _permutation(order),
+        "P_1": _permutation(first),
+        "P_2": _permutation(second),
         "X": entries(n, width, seed),
         "S": entries(n, n, seed + 10),
         "W^Q": entries(width, width, seed + 20),
@@ -674,11 +877,12 @@ def _fractions(rows: int, cols: int, seed: int) -> sp.Matrix:
 def instances() -> tuple[Instance, ...]:
     """A 3-cycle at d_k = 2 with integers, a 3-cycle at d_k = 5 and a 4-cycle at d_k = 3 with
     fractions (P^T differs from P in each): smallest first, so a counterexample is the smallest
-    instance that tells the sides apart."""
+    instance that tells the sides apart. At N = 4, P, P_1, P_2 and their transposes are six
+    different permutations, so no two of them can be confused unnoticed."""
     return (
-        instance((1, 2, 0), 1, WIDTHS[0]),
-        instance((2, 0, 1), 3, WIDTHS[2], rational=True),
-        instance((2, 3, 1, 0), 2, WIDTHS[1], rational=True),
+        instance((1, 2, 0), 1, WIDTHS[0], others=((2, 0, 1), (0, 2, 1))),
+        instance((2, 0, 1), 3, WIDTHS[2], rational=True, others=((0, 2, 1), (1, 2, 0))),
+        instance((2, 3, 1, 0), 2, WIDTHS[1], rational=True, others=((1, 3, 0, 2), (3, 0, 2, 1))),
     )
 
 
@@ -750,7 +954,8 @@ def difference(lhs: Term, rhs: Term) -> str | None:
 def _describe(at: Instance, lhs: Term, rhs: Term, r: int, c: int, x: Any, y: Any) -> str:
     from ...core.digits import decimal_string
 
-    used = sorted(_names(lhs) | _names(rhs) | {"P"})
+    used = _names(lhs) | _names(rhs)
+    used = sorted(used if used & set(PERMUTATIONS) else used | {"P"})
     from ...proof.latex import latex
 
     shown = [f"${name} = {latex(sp.Matrix(at.values[name]))}$" for name in used]
@@ -778,8 +983,9 @@ def _names(t: Term) -> set[str]:
 
 
 def goals() -> list[tuple[Term, Term]]:
-    """Attention(PX) = P Attention(X), the same with Q, K, V written as arguments, and section
-    6.5's Attention(PX, PX, PX) = P Attention(X, X, X)."""
+    """Attention(PX) = P Attention(X), the same with Q, K, V written as arguments, section
+    6.5's Attention(PX, PX, PX) = P Attention(X, X, X), the masked statement, the one with P
+    moved to the other side, and cross-attention's (:func:`cross_goal`)."""
     px = ("mul", sp.S.One, (P_, ("sym", "X")))
     x = ("mul", sp.S.One, (("sym", "X"),))
     one = (("mul", sp.S.One, (("attn", (px,)),)), ("mul", sp.S.One, (P_, ("attn", (x,)))))
@@ -798,30 +1004,55 @@ def goals() -> list[tuple[Term, Term]]:
     # The statement with P moved to the other side (P is invertible): Pᵀ Attention(PX) = Attention(X),
     # which a learner who numbers rows the other way, (PX)_{π(i)} = X_i, concludes.
     moved = (mul(1, (PT, ("attn", (px,)))), ("mul", sp.S.One, (("attn", (x,)),)))
-    return [one, three, module, masked, moved]
+    return [one, three, module, masked, moved, cross_goal()]
+
+
+def cross_goal() -> tuple[Term, Term]:
+    """Cross-attention's statement (:data:`CROSS_TEXT`): queries reordered by P_1, keys and values
+    by P_2. At P_1 = P_2 = P it is the exercise's."""
+    p1, p2 = ("sym", "P_1"), ("sym", "P_2")
+    q, k, v = (mul(1, (("sym", "X"), ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
+    moved = (mul(1, (p1, q)), mul(1, (p2, k)), mul(1, (p2, v)))
+    return ("mul", sp.S.One, (("attn", moved),)), ("mul", sp.S.One, (p1, ("attn", (q, k, v))))
+
+
+def established(goal: tuple[Term, Term]) -> str:
+    """What a derivation that reaches ``goal`` has shown, in Markdown with LaTeX."""
+    if goal == cross_goal():
+        return f"${CROSS_TEXT}$, which at $P_1 = P_2 = P$ is ${GOALS_TEXT}$"
+    return f"${GOALS_TEXT}$"
 
 
 # -- each rule a checked lemma ----------------------------------------------------------------
 #: Where each rule applies; the lemma checks the rule as implemented, for every permutation.
 SAMPLES: dict[str, tuple[str, ...]] = {
-    "transpose of a product": (r"(P X W^Q)^\top", r"(P S)^\top"),
-    r"$P^\top P = I$": (r"P^\top P X",),
+    "transpose of a product": (r"(P X W^Q)^\top", r"(P S)^\top", r"(P_2 K)^\top"),
+    r"$P^\top P = I$": (r"P^\top P X", r"P_2^\top P_2 V"),
     r"$\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top$": (
         r"\operatorname{softmax}(P S P^\top)",
         r"\operatorname{softmax}\left(\frac{P Q K^\top P^\top}{\sqrt{d_k}}\right)",
+        r"\operatorname{softmax}(P_1 S P_2^\top)",
     ),
     "definition of attention with projections": (
         r"\operatorname{Attention}(PX)",
         r"\operatorname{Attention}(Q, K, V)",
     ),
-    r"$P P^\top = I$": (r"P P^\top S",),
+    r"$P P^\top = I$": (r"P P^\top S", r"P_1 P_1^\top S"),
     r"$\operatorname{softmax}(P S) = P \operatorname{softmax}(S)$ (softmax acts on each row)": (
         r"\operatorname{softmax}(P S)",
         r"\operatorname{softmax}(P^\top S)",
+        r"\operatorname{softmax}(P_1 S P_2)",
     ),
     r"$\operatorname{softmax}(S P^\top) = \operatorname{softmax}(S) P^\top$ (reordering a row's "
-    "entries reorders its softmax)": (r"\operatorname{softmax}(S P^\top)", r"\operatorname{softmax}(S P)"),
-    "permutation equivariance": (r"\operatorname{Attention}(P X)",),
+    "entries reorders its softmax)": (
+        r"\operatorname{softmax}(S P^\top)",
+        r"\operatorname{softmax}(S P)",
+        r"\operatorname{softmax}(S P_2^\top)",
+    ),
+    "permutation equivariance": (
+        r"\operatorname{Attention}(P X)",
+        r"\operatorname{Attention}(P_1 Q, P_2 K, P_2 V)",
+    ),
 }
 
 

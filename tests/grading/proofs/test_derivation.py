@@ -103,6 +103,9 @@ def test_derivation_bank(path, monkeypatch):
         ("ex6.7/w01_transposed_permutation.tex", "$P$ stays on the left"),
         ("ex6.7/w02_dropped_pt.tex", "reorders both"),
         ("ex6.7/w03_transpose_not_reversed.tex", "reverses the order"),
+        ("ex6.7/w15_cross_rows_permutation_for_columns.tex", r"P_1 \operatorname{softmax}(S) P_1^\top$"),
+        ("ex6.7/w16_cross_different_permutations_cancel.tex", r"$P_1$ and $P_2$ exchanged"),
+        ("ex6.7/w17_cross_output_by_key_permutation.tex", r"$P_1$ and $P_2$ exchanged"),
     ],
 )
 def test_planted_slips_are_named(path, slip):
@@ -139,12 +142,43 @@ def test_a_wrong_step_before_an_unreadable_line_is_the_verdict(later):
             r"\operatorname{softmax}(P S P^\top + M) P V = P \operatorname{softmax}(S + M) P^\top P V",
             "the mask not reordered",
         ),
+        # cross-attention: the two permutations confused, each slip named for what happened
+        (
+            r"\operatorname{softmax}(P_1 S P_2^\top) P_2 V = P_1 \operatorname{softmax}(S) P_1^\top P_2 V",
+            r"P_1 \operatorname{softmax}(S) P_1^\top$",
+        ),
+        (r"P_1 \operatorname{softmax}(S) P_1^\top P_2 V = P_1 \operatorname{softmax}(S) V", r"$P_2^\top P_1 = I$"),
+        (
+            r"P_1 \operatorname{softmax}(S) P_2^\top P_2 V = P_1 \operatorname{softmax}(S) P_1^\top P_2 V",
+            r"$P_1$ and $P_2$ exchanged",
+        ),
+        (r"\operatorname{Attention}(P_1 Q, P_2 K, P_2 V) = P_2 \operatorname{Attention}(Q, K, V)", "exchanged"),
     ],
 )
 def test_ex67_slips_are_named_apart(step, slip):
     verdict = check_derivation("ex6.7", step + "\n")
     (bad,) = [s for s in verdict.steps if s.status != "ok"]
     assert bad.status == "wrong" and slip in bad.slip and "dropped" not in bad.feedback
+
+
+def test_cross_attention_is_proved_and_gives_the_exercise_at_p1_equal_p2():
+    """Issue 48: Attention(P_1 Q, P_2 K, P_2 V) = P_1 Attention(Q, K, V) proved with two
+    permutations establishes the exercise (its case P_1 = P_2 = P), and the verdict says which
+    statement was shown; a lemma about P_1 and P_2 serves for P, but only once it is proved."""
+    chain = (BANK / "ex6.7/c18_cross_attention.tex").read_text(encoding="utf-8")
+    verdict = check_derivation("ex6.7", chain)
+    assert verdict.verdict == "correct"
+    assert r"P_1 \operatorname{Attention}(Q, K, V)$, which at $P_1 = P_2 = P$ is" in verdict.feedback
+    lemma = (BANK / "ex6.7/c19_cross_lemma_then_case.tex").read_text(encoding="utf-8")
+    verdict = check_derivation("ex6.7", lemma)
+    assert verdict.verdict == "correct", verdict.feedback
+    assert any(s.rule.startswith("the result of line") for s in verdict.steps)
+    # "the case $P_1 = P_2 = P$" chooses the case: it is not read as a step
+    assert all("P_1 = P_2" not in s.latex for s in verdict.steps)
+    # the lemma stated but its proof left out: the case taken from it is not justified
+    unproved = lemma.split("*Proof.*")[0] + lemma.split("Self-attention")[1]
+    verdict = check_derivation("ex6.7", unproved)
+    assert verdict.verdict == "incorrect"
 
 
 def test_chain_reuses_an_earlier_result():

@@ -53,6 +53,12 @@ def test_each_rule_is_a_checked_lemma(lemma):
         ),
         (r"the scale $1/\sqrt{d_k}$ dropped", r"\operatorname{softmax}(Q K^\top / \sqrt{d_k})"),
         ("the mask not reordered with the tokens", r"\operatorname{softmax}(P S P^\top + M)"),
+        (r"$P_2^\top P_1 = I$", r"P_2^\top P_1 X"),
+        (r"$P_1$ and $P_2$ exchanged", r"P_1 X"),
+        (
+            r"$\operatorname{softmax}(P_1 S P_2^\top) = P_1 \operatorname{softmax}(S) P_1^\top$",
+            r"\operatorname{softmax}(P_1 S P_2^\top)",
+        ),
     ],
 )
 def test_each_slip_is_false(name, latex):
@@ -163,3 +169,65 @@ def test_the_mask_slip_shows_p_m_pt_against_m_computed_by_matrix_products():
     assert np.array_equal(parse(matrices[0]), m)
     assert np.array_equal(parse(matrices[1]), expected)
     assert not np.array_equal(expected, m)
+
+
+def test_cross_attention_reads_two_permutations():
+    """P_1 and P_2 (braced or not) are permutation matrices of their own: orthogonal, so their
+    inverses are their transposes."""
+    assert read(r"P_{1}^{-1} X") == read(r"P_1^\top X")
+    assert read(r"(P_2^\top)^{-1} X") == read(r"P_2 X")
+    assert read(r"P_1 X") != read(r"P_2 X") != read(r"P X")
+    with pytest.raises(StepSyntaxError, match="unknown symbol P_3"):
+        lm.build(parse_expression(r"P_3 X"))
+
+
+def test_instances_tell_the_permutations_apart():
+    """At every instance P_1 != P_2; at N = 4, P, P_1, P_2 and their transposes are six different
+    permutation matrices, so no confusion of two of them goes unnoticed."""
+    for at in lm.instances():
+        assert at.values["P_1"] != at.values["P_2"]
+    (four,) = [at for at in lm.instances() if at.n == 4]
+    six = [at_p for name in lm.PERMUTATIONS for at_p in (four.values[name], four.values[name].T)]
+    assert len({tuple(m) for m in six}) == 6
+    assert all(m.T * m == sp.eye(4) for m in six)
+
+
+def test_cross_attention_statement_matches_numpy_reference():
+    """Attention(P_1 Q, P_2 K, P_2 V) and P_1 Attention(Q, K, V) as the checker evaluates them
+    equal textbook NumPy attention on the same numbers; and at P_1 = P_2 = P the statement is the
+    exercise's (so the goal is right, not just self-consistent)."""
+    lhs, rhs = lm.cross_goal()
+    for at in lm.instances():
+        x, wq, wk, wv, p1, p2 = (
+            np.array(at.values[n].tolist(), dtype=float) for n in ("X", "W^Q", "W^K", "W^V", "P_1", "P_2")
+        )
+        q, k, v = x @ wq, x @ wk, x @ wv
+        expected = attention_reference(p1 @ q, p2 @ k, p2 @ v)
+        assert np.allclose(expected, p1 @ attention_reference(q, k, v), atol=1e-12)
+        for side in (lhs, rhs):
+            got = np.array(lm.evaluate(side, at).evalf(20).tolist(), dtype=float)
+            assert np.allclose(got, expected, atol=1e-12)
+    special = lm.rename(lhs, lm.SPECIALISED), lm.rename(rhs, lm.SPECIALISED)
+    assert special == (read(r"\operatorname{Attention}(P Q, P K, P V)"), read(r"P \operatorname{Attention}(Q, K, V)"))
+    assert special in lm.goals()
+
+
+def test_a_line_about_two_permutations_serves_for_one_but_not_the_other_way():
+    """A proved line about any P_1, P_2 holds at P_1 = P_2 = P; one about P says nothing of P_1."""
+    cross = lm.fact_rule(*lm.cross_goal())
+    self_case = read(r"\operatorname{Attention}(P Q, P K, P V)")
+    assert lm.everywhere(self_case, cross) == read(r"P \operatorname{Attention}(Q, K, V)")
+    one = lm.fact_rule(
+        read(r"\operatorname{Attention}(P Q, P K, P V)"), read(r"P \operatorname{Attention}(Q, K, V)")
+    )
+    two = lm.cross_goal()[0]
+    assert lm.everywhere(two, one) == two
+
+
+def test_a_line_that_chooses_the_permutations_is_not_a_step():
+    """"the case $P_1 = P_2 = P$" states which case is taken; a line with a matrix in it is kept."""
+    from symattn.grading.proofs.steps import read_lines
+
+    lines = read_lines("Take the case $P_1 = P_2 = P$.\n$P_1 X = P_2 X$\n")
+    kept = lm.choices(lines)
+    assert [ln.rhs for ln in kept] == ["P_2 X"]
