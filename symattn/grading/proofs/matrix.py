@@ -17,12 +17,11 @@ counterexample.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
-
-import re
 
 import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixExpr

@@ -147,12 +147,18 @@ def test_a_wrong_step_before_an_unreadable_line_is_the_verdict(later):
             r"\operatorname{softmax}(P_1 S P_2^\top) P_2 V = P_1 \operatorname{softmax}(S) P_1^\top P_2 V",
             r"P_1 \operatorname{softmax}(S) P_1^\top$",
         ),
-        (r"P_1 \operatorname{softmax}(S) P_1^\top P_2 V = P_1 \operatorname{softmax}(S) V", r"$P_2^\top P_1 = I$"),
+        (
+            r"P_1 \operatorname{softmax}(S) P_1^\top P_2 V = P_1 \operatorname{softmax}(S) V",
+            r"$P_2^\top P_1 = I$",
+        ),
         (
             r"P_1 \operatorname{softmax}(S) P_2^\top P_2 V = P_1 \operatorname{softmax}(S) P_1^\top P_2 V",
             r"$P_1$ and $P_2$ exchanged",
         ),
-        (r"\operatorname{Attention}(P_1 Q, P_2 K, P_2 V) = P_2 \operatorname{Attention}(Q, K, V)", "exchanged"),
+        (
+            r"\operatorname{Attention}(P_1 Q, P_2 K, P_2 V) = P_2 \operatorname{Attention}(Q, K, V)",
+            "exchanged",
+        ),
     ],
 )
 def test_ex67_slips_are_named_apart(step, slip):

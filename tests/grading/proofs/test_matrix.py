@@ -208,7 +208,10 @@ def test_cross_attention_statement_matches_numpy_reference():
             got = np.array(lm.evaluate(side, at).evalf(20).tolist(), dtype=float)
             assert np.allclose(got, expected, atol=1e-12)
     special = lm.rename(lhs, lm.SPECIALISED), lm.rename(rhs, lm.SPECIALISED)
-    assert special == (read(r"\operatorname{Attention}(P Q, P K, P V)"), read(r"P \operatorname{Attention}(Q, K, V)"))
+    assert special == (
+        read(r"\operatorname{Attention}(P Q, P K, P V)"),
+        read(r"P \operatorname{Attention}(Q, K, V)"),
+    )
     assert special in lm.goals()
 
 
@@ -225,7 +228,7 @@ def test_a_line_about_two_permutations_serves_for_one_but_not_the_other_way():
 
 
 def test_a_line_that_chooses_the_permutations_is_not_a_step():
-    """"the case $P_1 = P_2 = P$" states which case is taken; a line with a matrix in it is kept."""
+    """ "the case $P_1 = P_2 = P$" states which case is taken; a line with a matrix in it is kept."""
     from symattn.grading.proofs.steps import read_lines
 
     lines = read_lines("Take the case $P_1 = P_2 = P$.\n$P_1 X = P_2 X$\n")
