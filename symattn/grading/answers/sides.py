@@ -50,11 +50,44 @@ def read_side(text: str, notes: list[str]) -> Any:
     if not isinstance(value, sp.Expr):
         raise LatexError(f"cannot read '{text[:40]}' as a value here")
     if value.has(sp.Sum, sp.Product):
-        value = value.doit()  # concrete bounds, at most a hundred terms (answers.py)
+        value = _written_out(value)
     if r"\infty" in text and not value.has(*INFINITIES):
         # SymPy evaluated the infinity away (1/\infty is 0): still not a finite number
         raise NotFinite("the answer is not a finite number: it involves infinity")
     return value
+
+
+def _written_out(value: sp.Expr) -> sp.Expr:
+    """Sums and products with concrete bounds (at most a hundred terms: notation.py) evaluated;
+    but where a term holds a power of more than 10,000 digits, written out term by term and
+    each term left as written: ``\\sum_{i=1}^{100} 10^{10^{i}}`` is a sum of powers, as
+    ``10^{10^{10}}`` alone is, never a hundred powers computed digit by digit. The work is
+    bounded by the terms and digits, whatever the machine (issue 49)."""
+
+    def out(e: sp.Basic) -> sp.Basic:
+        if isinstance(e, (sp.Sum, sp.Product)) and len(e.limits) == 1:
+            body, (i, low, high) = out(e.function), e.limits[0]
+            if low.is_Integer and high.is_Integer:
+                with sp.evaluate(False):
+                    terms = [body.xreplace({i: sp.Integer(k)}) for k in range(int(low), int(high) + 1)]
+                    return (sp.Add if isinstance(e, sp.Sum) else sp.Mul)(*terms)
+        if e.args and not e.is_Atom:
+            return e.func(*[out(a) for a in e.args])
+        return e
+
+    written = out(value)
+    return written if _digits_beyond(written, 10_000) else value.doit()
+
+
+def _digits_beyond(e: sp.Basic, digits: int) -> bool:
+    """Whether a power of numbers in ``e`` has more than ``digits`` digits (estimated from its
+    exponent and base at 15 digits, never computed)."""
+    for p in e.atoms(sp.Pow):
+        if p.base.is_number and p.exp.is_number and p.base != 0:
+            size = abs(sp.N(p.exp, 15)) * abs(sp.N(sp.log(abs(p.base), 10), 15))
+            if size.is_finite is False or size > digits:
+                return True
+    return False
 
 
 def _read_rows(text: str) -> sp.Matrix:

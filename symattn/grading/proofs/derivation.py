@@ -702,7 +702,7 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
         return ProofVerdict(exercise_id, "invalid", [], str(exc))
     w = world(exercise_id)
     _warm_up(w)
-    lines = w.notation(text, lines)
+    lines = _measured(w.notation(text, lines))
 
     def run(func: Any, *args: Any) -> Any:
         if not isolate:
@@ -756,6 +756,37 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
         message = str(exc) if str(exc).startswith("too costly") else f"cannot be checked: {exc}"
         return ProofVerdict(w.id, "invalid", results, f"the conclusion cannot be checked: {message}")
     return _verdict(w, results, reached)
+
+
+def _measured(lines: list) -> list:
+    """``lines`` with those past the work a derivation may ask for marked unreadable: a step
+    that multiplies out to more than MAX_STEP_TERMS terms, and every step after the derivation's
+    total passes MAX_DERIVATION_TERMS. Measured on the text, so the same on every machine."""
+    from .steps import MAX_DERIVATION_TERMS, MAX_STEP_TERMS, expansion_terms
+
+    out, total = [], 0
+    for ln in lines:
+        if not ln.error:
+            try:
+                sides = [ln.rhs] if ln.lhs is None else [ln.lhs, ln.rhs]
+                terms = sum(expansion_terms(parse_expression(side)) for side in sides)
+            except StepSyntaxError:
+                terms = 0  # said when the step is read
+            total += terms
+            if terms > MAX_STEP_TERMS:
+                ln = replace(
+                    ln,
+                    error=f"too costly to check: this step multiplies out to {terms:,} terms "
+                    f"(at most {MAX_STEP_TERMS})",
+                )
+            elif total > MAX_DERIVATION_TERMS:
+                ln = replace(
+                    ln,
+                    error="too costly to check: the derivation's steps multiply out to more than "
+                    f"{MAX_DERIVATION_TERMS} terms in all",
+                )
+        out.append(ln)
+    return out
 
 
 def _verdict(w: World, results: list[StepResult], reached: str | None) -> ProofVerdict:

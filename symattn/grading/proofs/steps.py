@@ -35,6 +35,11 @@ MAX_LINES = 60
 MAX_DEPTH = 30
 #: Longest run of digits accepted.
 MAX_DIGITS = 12
+#: Most terms one step may multiply out to (its two sides together, :func:`expansion_terms`),
+#: and a whole derivation: what bounds a step's work, whatever the machine (issue 49). The
+#: project's banks reach 8 for a step.
+MAX_STEP_TERMS = 100
+MAX_DERIVATION_TERMS = 400
 
 Node = tuple  # ("num", int|str) ("id", ...) ("add", ...) ...: see Parser
 
@@ -926,6 +931,40 @@ def parse_expression(text: str) -> Node:
         return Parser(plain_unicode(text)).parse()
     except RecursionError:
         raise StepSyntaxError("nested too deeply to read") from None
+
+
+def expansion_terms(node: Node) -> int:
+    """How many terms a side multiplies out to, at most: a sum's terms add, a product's
+    multiply, (a_1 + ... + a_t)^n has C(t + n - 1, n), Var(X) those of X squared, a sum with
+    whole-number bounds its body's times its count. Read off the syntax tree, before any work."""
+    from math import comb, prod
+
+    kind = node[0]
+    if kind == "add":
+        return sum(expansion_terms(t) for t in node[1:])
+    if kind in ("mul", "dot"):
+        return prod(expansion_terms(t) for t in node[1:])
+    if kind == "pow":
+        base, exp = expansion_terms(node[1]), node[2]
+        if exp[0] == "num" and str(exp[1]).isdigit() and int(exp[1]) > 0:
+            return comb(base + int(exp[1]) - 1, int(exp[1]))
+        return base
+    if kind == "op":
+        args = [expansion_terms(a) for a in node[2:]]
+        if node[1] == "Var":
+            return args[0] ** 2
+        return prod(args) if node[1] == "Cov" else sum(args)
+    if kind == "sum":
+        _, _, low, high, body = node
+        count = 1
+        if low is not None and high is not None and low[0] == high[0] == "num":
+            count = max(1, int(high[1]) - int(low[1]) + 1)
+        return count * expansion_terms(body)
+    if kind == "cases":
+        return sum(expansion_terms(value) for value, _ in node[1:])
+    if kind in ("group", "neg", "inv", "sqrt", "T"):
+        return expansion_terms(node[1])
+    return 1
 
 
 def identifier_name(node: Node) -> str:

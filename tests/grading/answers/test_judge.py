@@ -333,3 +333,13 @@ def test_notes_say_how_a_form_was_read():
     """e notation and thousands separators are read as numbers and the reading is said."""
     assert verdict(EX2, "1.9586e0").notes == ("1.9586e0 read as 1.9586 × 10^0",)
     assert verdict(EX5, r"8\,192").notes == (r"8\,192 read as 8192",)
+
+
+def test_a_sum_of_huge_powers_is_written_out_not_computed():
+    """Issue 49: a sum whose terms are powers of more than 10,000 digits keeps its terms as
+    written (as one such power alone is), so the work is bounded by the answer's terms and
+    digits, not stopped by a clock; a sum of ordinary terms is still evaluated."""
+    v = verdict(EX2, r"\sum_{i=1}^{100} 10^{10^{i}}")
+    assert v.verdict == "incorrect" and v.given.startswith("10^(10^1) + 10^(10^2) + 10^(10^3)")
+    assert "^" not in verdict(EX2, r"\sum_{i=1}^{3} 10^{10^{i}}").given  # 1,001 digits: computed
+    assert verdict(EX2, r"\sum_{i=1}^{3} i").given == "6"

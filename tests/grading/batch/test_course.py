@@ -416,8 +416,10 @@ def test_a_changed_proof_or_answer_is_judged_again(tmp_path):
 
 # -- must have 6: a hostile row costs its own row only ----------------------------------------
 def test_hostile_derivations_are_stopped_at_their_limit(tmp_path):
-    """The course's two hostile derivations are stopped by the derivation's CPU budget ("too
-    costly to check"), each in its own row; the rows around them keep their verdicts."""
+    """The course's two hostile derivations are refused by the work their text asks for ("too
+    costly to check": a step that multiplies out to thousands of terms, measured before any
+    work, so on every machine alike: issue 49), each in its own row; the rows around them keep
+    their verdicts."""
     (tmp_path / "hostile").mkdir()
     for f in (DATA / "hostile").glob("*.tex"):
         shutil.copy(f, tmp_path / "hostile" / f.name)
@@ -430,7 +432,7 @@ def test_hostile_derivations_are_stopped_at_their_limit(tmp_path):
     graded = grade_file(str(write_csv(tmp_path / "c.csv", rows)), str(tmp_path / "o.csv"), jobs=2).records
     assert [g["verdict"] for g in graded] == ["invalid", "correct", "invalid", "incorrect"]
     for g in (graded[0], graded[2]):
-        assert "too costly to check: the derivation took more than 3.5 s" in g["feedback"]
+        assert re.search(r"too costly to check: this step multiplies out to [\d,]+ terms", g["feedback"])
 
 
 # -- a hostile teacher's review: each of these once went wrong -------------------------------------

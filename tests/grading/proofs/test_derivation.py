@@ -445,3 +445,29 @@ def test_a_sentence_that_states_the_goal_is_a_claim_and_one_that_denies_a_formul
     verdict = check_derivation("ex6.7", head + proof + "\n" + tail)
     assert verdict.verdict == "correct", verdict.feedback
     assert verdict.steps[0].rule.startswith("stated, then proved")
+
+
+def test_the_work_a_derivation_asks_for_is_measured_on_its_text(monkeypatch):
+    """Issue 49: a step that multiplies out to more than MAX_STEP_TERMS terms is too costly
+    before any worker starts (so the verdict cannot depend on the machine), and so is every step
+    after the derivation's total passes MAX_DERIVATION_TERMS."""
+    from symattn.grading.proofs import derivation as d
+    from symattn.grading.proofs.steps import MAX_DERIVATION_TERMS, MAX_STEP_TERMS
+
+    judged = []
+    real = d._judge_line
+    monkeypatch.setattr(d, "_judge_line", lambda *a: judged.append(a[3]) or real(*a))
+    terms = " + ".join(f"q_{{{i}}} k_{{{i}}}" for i in range(1, 12))  # Var: 11^2 = 121 terms
+    text = f"\\operatorname{{Var}}\\left({terms}\\right) = \\sum_{{i=1}}^{{11}} \\operatorname{{Var}}(q_i k_i)\n"
+    verdict = check_derivation("ex6.3", text, isolate=False)
+    assert verdict.verdict == "invalid" and judged == []
+    assert f"multiplies out to 132 terms (at most {MAX_STEP_TERMS})" in verdict.feedback  # 121 + 11
+    # steps under the step's limit, but together past the derivation's: cut where the total passes
+    eight = " + ".join(f"q_{{{i}}} k_{{{i}}}" for i in range(1, 9))  # 64 + 8 = 72 terms a step
+    step = f"\\operatorname{{Var}}\\left({eight}\\right) = \\sum_{{i=1}}^{{8}} \\operatorname{{Var}}(q_i k_i)"
+    lines = [step] * (MAX_DERIVATION_TERMS // 72 + 1)
+    verdict = check_derivation("ex6.3", "\n".join(lines) + "\n", isolate=False)
+    cut = [s for s in verdict.steps if s.status == "invalid"]
+    assert [s.line for s in cut] == [len(lines)]
+    assert f"more than {MAX_DERIVATION_TERMS} terms in all" in cut[0].feedback
+    assert all(s.status == "ok" for s in verdict.steps[:-1])

@@ -265,3 +265,26 @@ def test_a_bare_number_in_parentheses_at_a_steps_end_is_asked_about():
 def test_var_of_two_arguments_points_to_cov():
     with pytest.raises(StepSyntaxError, match=r"Cov\(X, Y\)"):
         parse_expression(r"\operatorname{Var}(q_1, k_1)")
+
+
+@pytest.mark.parametrize(
+    ("text", "written_out"),
+    [
+        # each against SymPy's own expansion of the same expression in distinct symbols
+        (r"(a + b + c)^{3}", "(a + b + c)**3"),
+        (r"(a + b)(c + d + e)", "(a + b)*(c + d + e)"),
+        (r"\sum_{i=1}^{4} (q_i + k_i)", "q1 + k1 + q2 + k2 + q3 + k3 + q4 + k4"),
+        (r"(q_1 k_1 + q_2 k_2 + q_3 k_3)^{2}", "(q1*k1 + q2*k2 + q3*k3)**2"),
+        (r"a (b + c)^{2} + d", "a*(b + c)**2 + d"),
+    ],
+)
+def test_expansion_terms_counts_what_sympy_multiplies_out(text, written_out):
+    """The measure that bounds a step's work (issue 49) is the number of terms SymPy's expand
+    gives for sides in distinct symbols; Var(X) counts X's terms squared."""
+    import sympy as sp
+
+    from symattn.grading.proofs.steps import expansion_terms
+
+    assert expansion_terms(parse_expression(text)) == len(sp.Add.make_args(sp.expand(sp.sympify(written_out))))
+    var = expansion_terms(parse_expression(rf"\operatorname{{Var}}\left({text}\right)"))
+    assert var == expansion_terms(parse_expression(text)) ** 2
