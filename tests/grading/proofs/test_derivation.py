@@ -458,7 +458,9 @@ def test_the_work_a_derivation_asks_for_is_measured_on_its_text(monkeypatch):
     real = d._judge_line
     monkeypatch.setattr(d, "_judge_line", lambda *a: judged.append(a[3]) or real(*a))
     terms = " + ".join(f"q_{{{i}}} k_{{{i}}}" for i in range(1, 12))  # Var: 11^2 = 121 terms
-    text = f"\\operatorname{{Var}}\\left({terms}\\right) = \\sum_{{i=1}}^{{11}} \\operatorname{{Var}}(q_i k_i)\n"
+    text = (
+        f"\\operatorname{{Var}}\\left({terms}\\right) = \\sum_{{i=1}}^{{11}} \\operatorname{{Var}}(q_i k_i)\n"
+    )
     verdict = check_derivation("ex6.3", text, isolate=False)
     assert verdict.verdict == "invalid" and judged == []
     assert f"multiplies out to 132 terms (at most {MAX_STEP_TERMS})" in verdict.feedback  # 121 + 11

@@ -285,6 +285,8 @@ def test_expansion_terms_counts_what_sympy_multiplies_out(text, written_out):
 
     from symattn.grading.proofs.steps import expansion_terms
 
-    assert expansion_terms(parse_expression(text)) == len(sp.Add.make_args(sp.expand(sp.sympify(written_out))))
+    assert expansion_terms(parse_expression(text)) == len(
+        sp.Add.make_args(sp.expand(sp.sympify(written_out)))
+    )
     var = expansion_terms(parse_expression(rf"\operatorname{{Var}}\left({text}\right)"))
     assert var == expansion_terms(parse_expression(text)) ** 2
