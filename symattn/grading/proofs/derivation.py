@@ -141,6 +141,11 @@ class World:
     def goals(self) -> list[tuple[Any, Any]]:
         raise NotImplementedError
 
+    def reachable(self) -> list[tuple[Any, Any]]:
+        """The statements a derivation may end in: :meth:`goals` and forms of them (the
+        circular-step check uses :meth:`goals` alone)."""
+        return self.goals()
+
     def established(self, goal: tuple[Any, Any]) -> str:
         """What a derivation that reaches ``goal`` (one of :meth:`goals`) has shown, as Markdown."""
         return f"${self.goal_text}$"
@@ -301,6 +306,9 @@ class PermutationWorld(World):
 
     def goals(self) -> list[tuple[Any, Any]]:
         return self.m.goals()
+
+    def reachable(self) -> list[tuple[Any, Any]]:
+        return self.m.reachable()
 
     def established(self, goal: tuple[Any, Any]) -> str:
         return self.m.established(goal)
@@ -517,38 +525,40 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
             parts.append(f"the two sides differ {counter}" if counter else "the two sides differ")
         return out | {"status": "wrong", "rule": "", "feedback": "; ".join(parts), "slip": slip}
     if verdict == "true":
-        # A rule used on both sides counts once: at most PROOF_DEPTH different rules.
+        # A rule used on both sides counts once: at most PROOF_DEPTH different rules; lines
+        # already proved, cited as lemmas ("by 1 and 2"), are not rules.
         path = one_sided(w, lhs, rhs, allowed, PROOF_DEPTH + 1)
-        if path is not None and len({m.name for m in path}) <= PROOF_DEPTH:
+        if path is not None and len({m.name for m in path if m.kind != "fact"}) <= PROOF_DEPTH:
             return out | {"status": "ok", "rule": _names(path), "feedback": ""}
     path = one_sided(w, lhs, rhs, allowed + _moves(w.extra, "extra"), PROOF_DEPTH + 1)
     extra = [m for m in (path or []) if m.kind == "extra"]
-    if extra:
-        return out | {
-            "status": "unjustified",
-            "rule": extra[0].name,
-            "feedback": f"true, but it uses {extra[0].name}: {extra[0].feedback}",
-        }
-    if verdict == "normal":
-        return out | {
-            "status": "unjustified",
-            "rule": "normal entries",
-            "feedback": "true only for normal entries; the exercise assumes only mean 0, variance 1 "
-            "and independence",
-        }
+    uses_extra = out | {
+        "status": "unjustified",
+        "rule": extra[0].name if extra else "",
+        "feedback": f"true, but it uses {extra[0].name}: {extra[0].feedback}" if extra else "",
+    }
+    if extra and len(path) == 1:  # the step is that statement itself
+        return uses_extra
     goal_moves = [
         Move("the statement to prove", rule, "", "fact")
         for a, b in w.goals()
         for x, y in ((a, b), (b, a))
         if (rule := w.fact(x, y)) is not None
     ]
-    circle = one_sided(w, lhs, rhs, allowed + goal_moves, PROOF_DEPTH + 1)
-    if circle is not None and any(m in goal_moves for m in circle):
+    circular = out | {
+        "status": "unjustified",
+        "rule": "circular",
+        "feedback": f"circular: this step follows only from ${w.goal_text}$, which is what the "
+        "derivation is to prove; derive it from the exercise's rules instead",
+    }
+    if (lhs, rhs) in w.goals() or (rhs, lhs) in w.goals():  # the step is the statement to prove
+        return circular
+    if verdict == "normal":
         return out | {
             "status": "unjustified",
-            "rule": "circular",
-            "feedback": f"circular: this step follows only from ${w.goal_text}$, which is what the "
-            "derivation is to prove; derive it from the exercise's rules instead",
+            "rule": "normal entries",
+            "feedback": "true only for normal entries; the exercise assumes only mean 0, variance 1 "
+            "and independence",
         }
     longer = one_sided(w, lhs, rhs, allowed, NAMING_DEPTH)
     if longer is not None:
@@ -559,6 +569,11 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
             f"({_names(longer)}); "
             f"a step may combine at most {PROOF_DEPTH}: write the steps between",
         }
+    if extra:
+        return uses_extra
+    circle = one_sided(w, lhs, rhs, allowed + goal_moves, PROOF_DEPTH + 1)
+    if circle is not None and any(m in goal_moves for m in circle):
+        return circular
     if search(w, lhs, rhs, allowed, NAMING_DEPTH) is not None:
         return out | {
             "status": "unjustified",
@@ -658,7 +673,7 @@ def _reaches_goal(exercise_id: str, blob: bytes) -> str | None:
 
     links = pickle.loads(blob).links
     w = world(exercise_id)
-    return next((w.established(g) for g in w.goals() if links.find(g[0]) == links.find(g[1])), None)
+    return next((w.established(g) for g in w.reachable() if links.find(g[0]) == links.find(g[1])), None)
 
 
 def _connects(exercise_id: str, blob: bytes, lhs_text: str, rhs_text: str) -> bool:

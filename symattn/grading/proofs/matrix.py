@@ -587,7 +587,7 @@ def exchanged(lhs: Term, rhs: Term) -> tuple[str, str] | None:
     """The named slip of a false step that becomes true once one P_1 is made P_2 (or the other
     way) on one side: the two permutations confused. (Why it is wrong, its name.)"""
     for side, other, right in ((rhs, lhs, False), (lhs, rhs, True)):
-        for t in _swaps(side):
+        for t in (*_swaps(side), rename(side, _OTHER)):
             if difference(*((other, t) if not right else (t, other))) is None:
                 return _EXCHANGED, r"$P_1$ and $P_2$ exchanged"
     return None
@@ -687,8 +687,8 @@ MISTAKES = (
     NamedRule(
         r"$P_2^\top P_1 = I$",
         _pairs(_different_pair),
-        r"two different permutations do not cancel: $P_2^\top P_1 \ne I$, only a permutation's own "
-        r"transpose cancels it ($P_1^\top P_1 = I$)",
+        r"two different permutations do not cancel: a permutation times another's transpose is not "
+        r"$I$; only a permutation's own transpose cancels it ($P_1^\top P_1 = P_2^\top P_2 = I$)",
     ),
     NamedRule(
         r"$P_1$ and $P_2$ exchanged",
@@ -745,6 +745,11 @@ MISTAKES = (
 SPECIALISED = {"P_1": "P", "P_2": "P"}
 
 
+#: A line proved for any projections holds with each the identity: Q = K = V = X, section 6.5's
+#: Attention(PX, PX, PX).
+_IDENTITY = {"W^Q": "I", "W^K": "I", "W^V": "I"}
+
+
 def rename(t: Term, names: dict[str, str]) -> Term:
     """``t`` with the matrices named in ``names`` renamed, in normal form again."""
     _, c, fs = t
@@ -753,10 +758,13 @@ def rename(t: Term, names: dict[str, str]) -> Term:
 
 def _rename_factor(f: Factor, names: dict[str, str]) -> Factor | Term:
     if f[0] == "sym":
-        return ("sym", names.get(f[1], f[1]))
-    if f[0] == "T":
+        name = names.get(f[1], f[1])
+        return ("mul", sp.S.One, ()) if name == "I" else ("sym", name)
+    if f[0] == "T":  # in normal form again: (X I)^T is X^T, I^T is I
         inner = f[1]
-        return ("T", rename(inner, names) if inner[0] == "mul" else _rename_factor(inner, names))
+        return transpose(
+            rename(inner, names) if inner[0] == "mul" else mul(1, (_rename_factor(inner, names),))
+        )
     if f[0] == "softmax":
         return ("softmax", rename(f[1], names))
     if f[0] == "add":
@@ -764,14 +772,24 @@ def _rename_factor(f: Factor, names: dict[str, str]) -> Factor | Term:
     return ("attn", tuple(rename(a, names) for a in f[1]))
 
 
+def _written(t: Term) -> Term:
+    """``t`` with attention written out by its definition, so that a line about
+    Attention(PQ, PK, PV) serves for Attention(PX) too."""
+    return everywhere(t, _each_factor(_attention))
+
+
 def fact_rule(lhs: Term, rhs: Term) -> LevelRule | None:
     """A rule from a proved line: the factors of ``lhs`` replaced by ``rhs`` where they occur;
-    a line about P_1 and P_2 serves for P too (:data:`SPECIALISED`)."""
-    forms = [(lhs, rhs)]
+    a line about P_1 and P_2 serves for P too (:data:`SPECIALISED`), and each with attention
+    written out by its definition."""
     special = (rename(lhs, SPECIALISED), rename(rhs, SPECIALISED))
-    if special != (lhs, rhs):
-        forms.append(special)
-    forms = [(a, b) for a, b in forms if a[2]]
+    bare = (rename(special[0], _IDENTITY), rename(special[1], _IDENTITY))
+    forms = list(
+        dict.fromkeys(
+            [(lhs, rhs), special, *((_written(a), _written(b)) for a, b in ((lhs, rhs), special, bare)), bare]
+        )
+    )
+    forms = [(a, b) for a, b in forms if a[2] and a != b]
     if not forms:
         return None
 
@@ -799,12 +817,17 @@ def choices(lines: list) -> list:
         sides = [ln.rhs] if ln.lhs is None else [ln.lhs, ln.rhs]
         return not ln.error and all(_PERMUTATION_NAME.fullmatch(side) for side in sides)
 
-    out, dropping = [], None
+    out, run = [], []  # run: the lines of the choice being read
     for ln in lines:
-        if names(ln) and (ln.lhs is not None or dropping == ln.number):
-            dropping = ln.number
+        if names(ln) and (ln.lhs is not None or (run and run[-1].number == ln.number)):
+            if ln.lhs is not None:
+                out.extend(run)  # the run before it continued nothing: kept as it was
+                run = []
+            run.append(ln)
             continue
-        dropping = None
+        if ln.lhs is None and run:  # "P_1 = P_2" then "= P_2 P_1^T P_1": a chain, not a choice
+            out.extend(run)
+        run = []
         out.append(ln)
     return out
 
@@ -1006,6 +1029,33 @@ def goals() -> list[tuple[Term, Term]]:
     return [one, three, module, masked, moved, cross_goal()]
 
 
+def reachable() -> list[tuple[Term, Term]]:
+    """The statements a derivation may establish: :func:`goals`, each also with its
+    permutations named otherwise (P_1 for P; P_2 for the queries' and P_1 for the keys'), and
+    the cross statement with a mask P_1 M P_2ᵀ and without one written out."""
+    self_goals, cross = goals()[:-1], cross_goal()
+    out = list(goals())
+    out += [tuple(rename(t, {"P": p}) for t in g) for p in ("P_1", "P_2") for g in self_goals]
+    for a, b in (("P_2", "P_1"), ("P", "P_2"), ("P_1", "P"), ("P", "P_1"), ("P_2", "P")):
+        out.append(tuple(rename(t, {"P_1": a, "P_2": b}) for t in cross))
+    p1, p2 = ("sym", "P_1"), ("sym", "P_2")
+    q, k, v = (mul(1, (("sym", "X"), ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
+    moved = (mul(1, (p1, q)), mul(1, (p2, k)), mul(1, (p2, v)))
+    mask = ("mul", sp.S.One, (("sym", "M"),))
+    out.append(
+        (
+            scaled_attention(*moved, bias=mul(1, (p1, mask, ("T", p2)))),
+            mul(1, (p1, scaled_attention(q, k, v, mask))),
+        )
+    )
+    out.append((scaled_attention(*moved), mul(1, (p1, scaled_attention(q, k, v)))))
+    out.append((mul(1, (("T", p1), ("attn", moved))), ("mul", sp.S.One, (("attn", (q, k, v)),))))
+    out.append(
+        (scaled_attention(*(mul(1, (P_, t)) for t in (q, k, v))), mul(1, (P_, scaled_attention(q, k, v))))
+    )
+    return list(dict.fromkeys(out))
+
+
 def cross_goal() -> tuple[Term, Term]:
     """Cross-attention's statement (:data:`CROSS_TEXT`): queries reordered by P_1, keys and values
     by P_2. At P_1 = P_2 = P it is the exercise's."""
@@ -1016,10 +1066,26 @@ def cross_goal() -> tuple[Term, Term]:
 
 
 def established(goal: tuple[Term, Term]) -> str:
-    """What a derivation that reaches ``goal`` has shown, in Markdown with LaTeX."""
-    if goal == cross_goal():
-        return f"${CROSS_TEXT}$, which at $P_1 = P_2 = P$ is ${GOALS_TEXT}$"
+    """What a derivation that reaches ``goal`` (one of :func:`reachable`) has shown, in
+    Markdown with LaTeX."""
+    names = {f[1] for side in goal for f in _leaves(side) if f[0] == "sym" and f[1] in PERMUTATIONS}
+    if len(names) == 2:
+        named = "" if names == {"P_1", "P_2"} else " (up to the names of the permutations)"
+        return f"${CROSS_TEXT}${named}, which at $P_1 = P_2 = P$ is ${GOALS_TEXT}$"
     return f"${GOALS_TEXT}$"
+
+
+def _leaves(t: Term) -> Iterator[Factor]:
+    for f in t[2]:
+        if f[0] == "sym":
+            yield f
+        elif f[0] == "T":
+            yield from (_leaves(f[1]) if f[1][0] == "mul" else _leaves(("mul", 1, (f[1],))))
+        elif f[0] == "softmax":
+            yield from _leaves(f[1])
+        else:
+            for a in f[1]:
+                yield from _leaves(a)
 
 
 # -- each rule a checked lemma ----------------------------------------------------------------

@@ -75,6 +75,17 @@ _NOTE = re.compile(  # possessive: no backtracking into a long run of spaces
     r"(?:\\q?quad\b|\\[,;: ]|\\hspace\{[^{}]*\}|\s)++\(?\s*+"
     r"\\(?:text|textrm|textit|textbf|mbox|mathrm)\{[^{}]*\}\s*+\)?\s*+$"
 )
+#: A justification after a space at the end of a step: "\qquad (P^\top P = I)", "\quad \text{since }
+#: (AB)^\top = B^\top A^\top": a note, not a statement to check.
+_JUSTIFICATION = re.compile(
+    r"(?:\\q?quad\b|\\hspace\{[^{}]*\})(?:\\q?quad\b|\\[,;: ]|\s)*+"
+    r"(?:\([^()]*=[^()]*\)|\\(?:text|textrm|mathrm|mbox)\{\s*(?:since|by|using|as|because|from|via)\b[^{}]*\}.*)$"
+)
+#: The end of a proof: \square, \blacksquare, \qed, ∎.
+_END_OF_PROOF = re.compile(r"(?:\\(?:square|blacksquare|Box|qed|qedhere)(?![A-Za-z])|∎)\s*$")
+#: A transpose written as a letter in a font: ^{\mathsf{T}}, ^\mathrm{T}.
+_FONT = r"\\(?:mathsf|mathrm|textsf|mathtt|text)\{\s*T\s*\}"
+_FONT_TRANSPOSE = re.compile(rf"\^\s*(?:\{{\s*{_FONT}\s*\}}|{_FONT})")
 #: An equation's number after a space at the end of a step: "\qquad (2)", "\quad (3a)" (not a factor).
 _NUMBER = re.compile(
     r"(?:\\q?quad\b|\\[,;: ]|\\hspace\{[^{}]*\})(?:\\q?quad\b|\\[,;: ]|\s)*+\(\s*\d{1,3}[a-z]?\s*\)\s*+$"
@@ -282,7 +293,7 @@ def _without_prose(line: str) -> str:
     outside = _INLINE.sub(" ", body)
     plain = re.sub(r"\\[A-Za-z]+\*?(?:\{[^{}]*\})?", " ", outside)
     words = re.findall(r"(?<![\\A-Za-z_^])[A-Za-z]?[a-z]{2,}\b", plain)  # words, not PXW
-    if "=" in outside or len(words) < 2:
+    if "=" in outside or len(words) < (1 if _INLINE.search(body) else 2):
         return body if numbered else line
     return _one_equality(body)
 
@@ -291,7 +302,25 @@ def _one_equality(sentence: str) -> str:
     """The one inline formula of a sentence that states an equality; "" (prose) if it holds
     none or several."""
     stated = [m for m in _INLINE.findall(sentence) if "=" in m]
+    if len(stated) > 1:  # "$A = B$ since $P^\top P = I$": the one that is not a reason given
+        stated = [
+            m.group(1)
+            for m in _INLINE.finditer(sentence)
+            if "=" in m.group(1) and not _REASON.search(sentence[: m.start()])
+        ]
+    if len(stated) > 1:  # "Write $S = ...$. By $P^\top P = I$: ...": the one that defines a name
+        stated = _DEFINING.findall(sentence)
     return stated[0] if len(stated) == 1 else ""
+
+
+#: Words that give a reason just before a formula: "since $P^\top P = I$".
+_REASON = re.compile(r"\b(?:since|because|as|by|using|from|via|and)\s*$", re.I)
+
+
+#: A formula that defines a name in a sentence: "Write $S = ...$", "let $A = ...$".
+_DEFINING = re.compile(
+    r"\b(?:[Ll]et|[Ww]rite|[Dd]efine|[Ss]et|[Dd]enote|[Pp]ut|[Ww]ith)\s+\$(\s*[A-Za-z]'?\s*=[^$]+)\$"
+)
 
 
 def _encode_cases(m: re.Match) -> str:
@@ -328,6 +357,7 @@ def _rows(line: str) -> list[str]:
     """A physical line cut at its row breaks ``\\`` (outside braces), environments dropped."""
     line = _ENVIRONMENTS.sub(" ", line)
     line = _TAGS.sub(" ", line)
+    line = _FONT_TRANSPOSE.sub(r"^\\top ", line.replace("\\!", " "))
     line = _NOTED_EQUALS.sub("=", line)
     line = _CONNECTIVES.sub(r" \\\\ ", line)  # "A = B \implies C = D": two statements
     rows, depth, start, i = [], 0, 0, 0
@@ -357,7 +387,9 @@ def _clean(row: str) -> str:
     line = row.strip()
     for _ in range(3):
         line = re.sub(r"^(\$\$?|\\\[)|(\$\$?|\\\])$", "", line.strip()).strip()
+        line = _END_OF_PROOF.sub("", line).strip()
         line = _NOTE.sub("", line).strip()
+        line = _JUSTIFICATION.sub("", line).strip()
         line = _NUMBER.sub("", line).strip()
         line = re.sub(r"(?:\\[,;!: ]|\\q?quad\b|\s)++$", "", line).rstrip(".,;").strip()
     return line.replace("&", "").strip()

@@ -473,3 +473,86 @@ def test_the_work_a_derivation_asks_for_is_measured_on_its_text(monkeypatch):
     assert [s.line for s in cut] == [len(lines)]
     assert f"more than {MAX_DERIVATION_TERMS} terms in all" in cut[0].feedback
     assert all(s.status == "ok" for s in verdict.steps[:-1])
+
+
+REVIEW = sorted((BANK.parent / "learner_proofs_review").glob("ex6.*/*.tex"))
+
+
+@pytest.mark.parametrize("path", sampled(REVIEW, 3, lambda i, f: f.stem))
+def test_a_reviewers_cross_attention_derivations(path, monkeypatch):
+    """tests/data/learner_proofs_review/: a reviewer's derivations, verdicts decided by hand: the
+    verdict, and where the reviewer named a faulty step, that step not accepted, with the
+    reviewer's status (an earlier step may be faulty too: "P = I" stated as a line is false)."""
+    import symattn.grading.proofs.derivation as derivation
+
+    monkeypatch.setattr(derivation, "TOTAL_SECONDS", 4 * derivation.TOTAL_SECONDS)
+    monkeypatch.setattr(derivation, "WALL_SECONDS", 4 * derivation.WALL_SECONDS)
+    expected = expectation(path)
+    verdict = check_derivation(path.parent.name, path.read_text(encoding="utf-8"))
+    assert verdict.verdict == expected[0], verdict.feedback
+    bad = {str(s.line): s.status for s in verdict.steps if s.status != "ok"}
+    if len(expected) > 1:
+        status, line = expected[1:]
+        assert bad.get(line) == status, verdict.feedback
+    if expected[0] == "correct":
+        assert not bad
+
+
+def test_the_reviewers_bank_holds_both_verdicts():
+    kinds = [expectation(f)[0] for f in REVIEW]
+    assert kinds.count("correct") >= 20 and kinds.count("incorrect") >= 20
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict", "said"),
+    [
+        # a proved cross-attention line serves for Attention(PX), written out by its definition
+        (
+            "{c18}In particular, for self-attention,\n"
+            "$$\\operatorname{{Attention}}(PX) = P \\operatorname{{Attention}}(X)$$\n",
+            "correct",
+            "",
+        ),
+        # a one-word sentence chooses the case; the projections taken as I give section 6.5's form
+        (
+            "{c18}Let $P_1 = P_2 = P$.\n"
+            "\\operatorname{{Attention}}(PX, PX, PX) = P \\operatorname{{Attention}}(X, X, X)\n",
+            "correct",
+            "",
+        ),
+        # the permutations named the other way round: the statement up to names
+        (
+            "\\operatorname{{Attention}}(P_2 Q, P_1 K, P_1 V) = \\operatorname{{softmax}}\\left("
+            "\\frac{{P_2 Q K^\\mathsf{{T}} P_1^\\top}}{{\\sqrt{{d_k}}}}\\right) P_1 V\n"
+            "= P_2 \\operatorname{{softmax}}\\left(\\frac{{Q K^\\top}}{{\\sqrt{{d_k}}}}\\right) "
+            "P_1^\\top P_1 V \\qquad (P_1^\\top P_1 = I)\n"
+            "= P_2 \\operatorname{{Attention}}(Q, K, V) \\quad \\text{{since }} Q = X W^Q \\blacksquare\n",
+            "correct",
+            "P_1 \\operatorname{Attention}(Q, K, V)$, which at",
+        ),
+        # a sentence whose reason is a formula: the stated one is read, the reason is not
+        (
+            "1. $\\operatorname{{Attention}}(P_1 Q, P_2 K, P_2 V) = P_1 \\operatorname{{softmax}}\\left("
+            "\\frac{{Q K^\\top}}{{\\sqrt{{d_k}}}}\\right) P_2^\\top P_2 V$ by the rules for rows and "
+            "columns.\n"
+            "2. $P_1 \\operatorname{{softmax}}\\left(\\frac{{Q K^\\top}}{{\\sqrt{{d_k}}}}\\right) P_2^\\top "
+            "P_2 V = P_1 \\operatorname{{Attention}}(Q, K, V)$ since $P_2^\\top P_2 = I$.\n",
+            "incorrect",
+            "takes 3 rules",
+        ),
+        # a case line that a chain goes on from is a claim, not a choice
+        ("P_1 = P_2\n= P_2 P_1^\\top P_1\n", "incorrect", "exchanged"),
+        # both permutations exchanged at once
+        (
+            "\\operatorname{{softmax}}(P_1 S P_2^\\top) = P_2 \\operatorname{{softmax}}(S) P_1^\\top\n",
+            "incorrect",
+            "exchanged",
+        ),
+    ],
+)
+def test_cross_attention_as_reviewers_wrote_it(text, verdict, said):
+    """Issue 48's hostile review of cross-attention: each of these once went wrong."""
+    c18 = (BANK / "ex6.7/c18_cross_attention.tex").read_text(encoding="utf-8")
+    got = check_derivation("ex6.7", text.format(c18=c18))
+    assert got.verdict == verdict, got.feedback
+    assert said in got.feedback

@@ -290,3 +290,25 @@ def test_expansion_terms_counts_what_sympy_multiplies_out(text, written_out):
     )
     var = expansion_terms(parse_expression(rf"\operatorname{{Var}}\left({text}\right)"))
     assert var == expansion_terms(parse_expression(text)) ** 2
+
+
+@pytest.mark.parametrize(
+    ("written", "read_as"),
+    [
+        (r"A = (P K)^{\mathsf{T}} \! X", r"A = (P K)^\top X"),
+        (r"A = K^\mathrm{T} \qquad (P_2^\top P_2 = I)", r"A = K^\top"),
+        (r"A = B \quad \text{since } (AB)^\top = B^\top A^\top", "A = B"),
+        (r"A = B \blacksquare", "A = B"),
+        (r"A = B. \qed", "A = B"),
+        (r"Let $S = Q K^\top$.", r"S = Q K^\top"),
+        (r"$A = B$ since $P^\top P = I$.", "A = B"),
+        (r"Write $S = Q K^\top$. By $P^\top P = I$ we get the rest.", r"S = Q K^\top"),
+    ],
+)
+def test_notes_marks_and_fonts_around_a_step(written, read_as):
+    """Issue 48's review: a justification after a step, an end-of-proof mark, \\! and a transpose in
+    a font are not part of the step; a sentence of one word around inline math is prose; of
+    several formulas in a sentence, reasons are not read and a definition is."""
+    (line,) = read_lines(written + "\n")
+    spaced = (" ".join(line.lhs.split()), " ".join(line.rhs.split()))
+    assert spaced == tuple(s.strip() for s in read_as.split("=", 1))
