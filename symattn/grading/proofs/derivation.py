@@ -319,10 +319,10 @@ class PermutationWorld(World):
             return lines
         from . import index_notation  # a permutation as a function: rows and entries
 
-        inverse = index_notation.convention(text)
+        inverse, perm = index_notation.convention(text), index_notation.permutation(text)
         return [
             replace(ln, lhs=t[0], rhs=t[1])
-            if not ln.error and (t := index_notation.translate(ln.lhs, ln.rhs, inverse)) is not None
+            if not ln.error and (t := index_notation.translate(ln.lhs, ln.rhs, inverse, perm)) is not None
             else ln
             for ln in lines
         ]

@@ -29,9 +29,9 @@ _INDEX = re.compile(
 _ROW = {"x": "X", "q": "Q", "k": "K", "v": "V"}
 
 
-def _row(name: str) -> str:
+def _row(name: str, perm: str = "P") -> str:
     """The matrix whose rows ``name`` runs over: q is Q, q' (a row of PX's queries) is (P Q)."""
-    return f"(P {_ROW[name[0]]})" if name.endswith("'") else _ROW[name]
+    return f"({perm} {_ROW[name[0]]})" if name.endswith("'") else _ROW[name]
 
 
 def _indices(text: str) -> list[tuple[str, int]] | None:
@@ -65,15 +65,16 @@ _DOT = re.compile(
 )
 
 
-def index_side(text: str, inverse: bool = False) -> tuple[str, tuple[str, ...]] | None:
+def index_side(text: str, inverse: bool = False, perm: str = "P") -> tuple[str, tuple[str, ...]] | None:
     """The matrix a side is an entry or a row of, and its free indices (``("i",)`` for a row,
-    ``("i", "j")`` for an entry); None for a side with no such subscript."""
+    ``("i", "j")`` for an entry); None for a side with no such subscript. π is the permutation
+    of the matrix ``perm`` (P, or P_1 where the text says so)."""
     scaled = re.fullmatch(r"\s*\\frac\s*\{(.*)\}\s*\{\s*\\sqrt\s*\{\s*d_\{?k\}?\s*\}\s*\}\s*", text)
     dot = _DOT.match(scaled.group(1) if scaled else text)
     if dot:
         a, i = dot.group("a1") or dot.group("a2"), dot.group("i1") or dot.group("i2")
         b, j = dot.group("b1") or dot.group("b2"), dot.group("j1") or dot.group("j2")
-        base = f"{_row(a)} {_row(b)}^\\top"
+        base = f"{_row(a, perm)} {_row(b, perm)}^\\top"
         base = f"\\frac{{{base}}}{{\\sqrt{{d_k}}}}" if scaled else base
         rows, cols = _indices(i), _indices(j)
         if rows is None or cols is None or len(rows) != 1 or len(cols) != 1:
@@ -90,7 +91,7 @@ def index_side(text: str, inverse: bool = False) -> tuple[str, tuple[str, ...]] 
         if re.fullmatch(r"[xqkv]", base):
             base = _ROW[base]
         elif re.fullmatch(r"[xqkv]'", base):  # the rows of PX: x'_i is row i of P X
-            base = f"(P {_ROW[base[0]]})"
+            base = f"({perm} {_ROW[base[0]]})"
         elif not (base.endswith(")") or base.endswith("]") or re.fullmatch(r"[A-Z]'?", base)):
             return None
         elif base.startswith("[") and base.endswith("]"):
@@ -99,16 +100,18 @@ def index_side(text: str, inverse: bool = False) -> tuple[str, tuple[str, ...]] 
     for k, (_, how) in enumerate(found):
         how = -how if inverse else how
         if k == 0 and how:
-            left = "P " if how == 1 else "P^\\top "
+            left = f"{perm} " if how == 1 else f"{perm}^\\top "
         if k == 1 and how:
-            right = " P^\\top" if how == 1 else " P"
+            right = f" {perm}^\\top" if how == 1 else f" {perm}"
     return f"{left}{base}{right}".strip(), tuple(letter for letter, _ in found)
 
 
-def translate(lhs: str | None, rhs: str, inverse: bool = False) -> tuple[str | None, str] | None:
+def translate(
+    lhs: str | None, rhs: str, inverse: bool = False, perm: str = "P"
+) -> tuple[str | None, str] | None:
     """A step's sides as matrix sides where both are rows (or both entries) with the same free
     indices; None where the step is not in index notation (or not one this reads)."""
-    sides = [index_side(t, inverse) if t is not None else None for t in (lhs, rhs)]
+    sides = [index_side(t, inverse, perm) if t is not None else None for t in (lhs, rhs)]
     right = sides[1]
     if right is None:
         return None
@@ -120,11 +123,24 @@ def translate(lhs: str | None, rhs: str, inverse: bool = False) -> tuple[str | N
     return left[0], right[0]
 
 
+#: P, P_1 or P_2 as written in a text.
+_PERM = r"P(?:_\s*\{?\s*[12]\s*\}?)?"
+
+
+def permutation(text: str) -> str:
+    """The matrix whose permutation π is: P, or P_1 (P_2) where the text defines π by it,
+    ``(P_1 X)_i = X_{π(i)}`` or "the permutation that $P_1$ applies"."""
+    m = re.search(rf"\(\s*({_PERM})\s*[A-Z]\s*\)\s*_\s*\{{?\s*(?:[a-z]|\\pi)", text) or re.search(
+        rf"\\pi\b\s*\$?[^$\n]{{0,80}}\$\s*({_PERM})\s*\$", text
+    )
+    return re.sub(r"[\s{}]", "", m.group(1)) if m else "P"
+
+
 def convention(text: str) -> bool:
     """Whether the text numbers the other way: (PX)_{π(i)} = X_i, so its π is our π^{-1}."""
     return bool(
         re.search(
-            r"\(\s*P\s*X\s*\)\s*_\s*\{?\s*\\pi\s*\(\s*([a-z])\s*\)\s*\}?\s*=\s*[Xx]\s*_\s*\{?\s*\1\s*\}?",
+            rf"\(\s*{_PERM}\s*X\s*\)\s*_\s*\{{?\s*\\pi\s*\(\s*([a-z])\s*\)\s*\}}?\s*=\s*[Xx]\s*_\s*\{{?\s*\1\s*\}}?",
             text,
         )
         or re.search(r"x'\s*_\s*\{?\s*\\pi\s*\(\s*([a-z])\s*\)\s*\}?\s*=\s*x\s*_\s*\{?\s*\1\s*\}?", text)

@@ -89,3 +89,19 @@ def test_the_other_numbering_is_read_from_the_text():
     assert indices.convention(r"Let $(PX)_{\pi(i)} = X_i$.")
     assert not indices.convention(r"Let $(PX)_i = X_{\pi(i)}$.")
     assert indices.index_side(r"X_{\pi(i)}", inverse=True) == (r"P^\top X", ("i",))
+
+
+@pytest.mark.parametrize(
+    ("text", "perm"),
+    [
+        (r"$(PX)_i = X_{\pi(i)}$", "P"),
+        (r"Let $\pi$ be the permutation that $P_1$ applies to the rows.", "P_1"),
+        (r"$(P_{2} K)_j = K_{\pi(j)}$", "P_2"),
+    ],
+)
+def test_pi_is_the_permutation_of_the_matrix_the_text_names(text, perm):
+    """Cross-attention (issue 48): π defined by P_1 reads rows and entries through P_1."""
+    from symattn.grading.proofs.index_notation import permutation, translate
+
+    assert permutation(text) == perm
+    assert translate(r"X_{\pi(i)}", r"Y_{\pi(i)}", False, permutation(text)) == (f"{perm} X", f"{perm} Y")
