@@ -267,6 +267,11 @@ OTHERS = [
         (E**2 + 11) / (E**2 + 2),
         "Google Docs",
     ),
+    # Google Docs' Auto-LaTeX Equations add-on: LaTeX between $$ ... $$ in the document's text, which
+    # is what a learner copies out (the native equation editor's equations are not exported as TeX)
+    ("ex6.2", r"$$ \frac{e^{2}+11}{e^{2}+2} $$", (E**2 + 11) / (E**2 + 2), "Google Docs"),
+    ("ex6.2", r"$$\dfrac{e^2 + 11}{e^2 + 2} \approx 1.9586$$", (E**2 + 11) / (E**2 + 2), "Google Docs"),
+    ("ex6.2", r"$$ \frac{e^{2}+1}{e^{2}+2} $$", (E**2 + 1) / (E**2 + 2), "Google Docs"),
     ("ex6.2", "Final answer: $1.96$", mpmath.mpf("1.96"), "a model's wrapper"),
     ("ex6.2", "The answer is $\\boxed{1.96}$.", mpmath.mpf("1.96"), "a model's wrapper"),
     ("ex6.2", "**Final answer:** $2.1$", mpmath.mpf("2.1"), "a model's wrapper"),
