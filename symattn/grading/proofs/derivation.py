@@ -775,20 +775,36 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
 
 def _measured(lines: list) -> list:
     """``lines`` with those past the work a derivation may ask for marked unreadable: a step
-    that multiplies out to more than MAX_STEP_TERMS terms, and every step after the derivation's
-    total passes MAX_DERIVATION_TERMS. Measured on the text, so the same on every machine."""
-    from .steps import MAX_DERIVATION_TERMS, MAX_STEP_TERMS, expansion_terms
+    with operators nested more than MAX_NESTED_OPERATORS deep or that multiplies out to more
+    than MAX_STEP_TERMS terms, and every step after the derivation's total passes
+    MAX_DERIVATION_TERMS. Measured on the text, so the same on every machine."""
+    from .steps import (
+        MAX_DERIVATION_TERMS,
+        MAX_NESTED_OPERATORS,
+        MAX_STEP_TERMS,
+        expansion_terms,
+        operator_depth,
+    )
 
     out, total = [], 0
     for ln in lines:
         if not ln.error:
             try:
-                sides = [ln.rhs] if ln.lhs is None else [ln.lhs, ln.rhs]
-                terms = sum(expansion_terms(parse_expression(side)) for side in sides)
+                sides = [
+                    parse_expression(side) for side in ([ln.rhs] if ln.lhs is None else [ln.lhs, ln.rhs])
+                ]
+                terms = sum(expansion_terms(side) for side in sides)
+                depth = max(operator_depth(side) for side in sides)
             except StepSyntaxError:
-                terms = 0  # said when the step is read
+                terms = depth = 0  # said when the step is read
             total += terms
-            if terms > MAX_STEP_TERMS:
+            if depth > MAX_NESTED_OPERATORS:
+                ln = replace(
+                    ln,
+                    error=f"too costly to check: operators nested {depth} deep "
+                    f"(softmax, Attention, Var, E: at most {MAX_NESTED_OPERATORS})",
+                )
+            elif terms > MAX_STEP_TERMS:
                 ln = replace(
                     ln,
                     error=f"too costly to check: this step multiplies out to {terms:,} terms "

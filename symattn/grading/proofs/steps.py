@@ -40,6 +40,9 @@ MAX_DIGITS = 12
 #: project's banks reach 8 for a step.
 MAX_STEP_TERMS = 100
 MAX_DERIVATION_TERMS = 400
+#: Most operators (softmax, Attention, Var, E, ...) nested in one side: the banks nest one,
+#: E[(X - E[X])^2] two.
+MAX_NESTED_OPERATORS = 4
 
 Node = tuple  # ("num", int|str) ("id", ...) ("add", ...) ...: see Parser
 
@@ -997,6 +1000,14 @@ def expansion_terms(node: Node) -> int:
     if kind in ("group", "neg", "inv", "sqrt", "T"):
         return expansion_terms(node[1])
     return 1
+
+
+def operator_depth(node: Node) -> int:
+    """How deeply operators (softmax, Attention, Var, E, ...) nest in a side."""
+    if not isinstance(node, tuple) or not node:
+        return 0
+    inner = max((operator_depth(c) for c in node[1:] if isinstance(c, tuple)), default=0)
+    return inner + (node[0] == "op")
 
 
 def identifier_name(node: Node) -> str:

@@ -556,3 +556,20 @@ def test_cross_attention_as_reviewers_wrote_it(text, verdict, said):
     got = check_derivation("ex6.7", text.format(c18=c18))
     assert got.verdict == verdict, got.feedback
     assert said in got.feedback
+
+
+def test_operators_nested_too_deep_are_refused_before_any_work(monkeypatch):
+    """Issue 49: softmax nested 8 deep (a hostile step) is too costly by its text, at its line,
+    with no worker started; E[(X - E[X])^2], nested two deep, is read."""
+    from symattn.grading.proofs import derivation as d
+    from symattn.grading.proofs.steps import MAX_NESTED_OPERATORS
+
+    judged = []
+    real = d._judge_line
+    monkeypatch.setattr(d, "_judge_line", lambda *a: judged.append(a[3]) or real(*a))
+    deep = r"\operatorname{softmax}(" * 8 + "S" + ")" * 8
+    verdict = check_derivation("ex6.7", f"{deep} = P S P^\\top\n", isolate=False)
+    assert verdict.verdict == "invalid" and judged == []
+    assert f"nested 8 deep (softmax, Attention, Var, E: at most {MAX_NESTED_OPERATORS})" in verdict.feedback
+    two = check_derivation("ex6.3", r"\operatorname{Var}(q_1) = \mathbb{E}[(q_1 - \mathbb{E}[q_1])^2]" + "\n")
+    assert all(s.status != "invalid" for s in two.steps)
