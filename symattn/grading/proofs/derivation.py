@@ -532,12 +532,12 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
             return out | {"status": "ok", "rule": _names(path), "feedback": ""}
     path = one_sided(w, lhs, rhs, allowed + _moves(w.extra, "extra"), PROOF_DEPTH + 1)
     extra = [m for m in (path or []) if m.kind == "extra"]
-    uses_extra = out | {
+    uses_extra = extra and out | {
         "status": "unjustified",
-        "rule": extra[0].name if extra else "",
-        "feedback": f"true, but it uses {extra[0].name}: {extra[0].feedback}" if extra else "",
+        "rule": extra[0].name,
+        "feedback": f"true, but it uses {extra[0].name}: {extra[0].feedback}",
     }
-    if extra and len(path) == 1:  # the step is that statement itself
+    if uses_extra and len(path) == 1:  # the step is that statement itself
         return uses_extra
     goal_moves = [
         Move("the statement to prove", rule, "", "fact")
@@ -569,7 +569,7 @@ def _judge_sides(w: World, lhs: Any, rhs: Any, facts: list) -> dict:
             f"({_names(longer)}); "
             f"a step may combine at most {PROOF_DEPTH}: write the steps between",
         }
-    if extra:
+    if uses_extra:
         return uses_extra
     circle = one_sided(w, lhs, rhs, allowed + goal_moves, PROOF_DEPTH + 1)
     if circle is not None and any(m in goal_moves for m in circle):

@@ -586,10 +586,9 @@ def _factor_swaps(f: Factor) -> Iterator[Factor | Term]:
 def exchanged(lhs: Term, rhs: Term) -> tuple[str, str] | None:
     """The named slip of a false step that becomes true once one P_1 is made P_2 (or the other
     way) on one side: the two permutations confused. (Why it is wrong, its name.)"""
-    for side, other, right in ((rhs, lhs, False), (lhs, rhs, True)):
-        for t in (*_swaps(side), rename(side, _OTHER)):
-            if difference(*((other, t) if not right else (t, other))) is None:
-                return _EXCHANGED, r"$P_1$ and $P_2$ exchanged"
+    for side, other in ((rhs, lhs), (lhs, rhs)):
+        if any(difference(other, t) is None for t in (*_swaps(side), rename(side, _OTHER))):
+            return _EXCHANGED, r"$P_1$ and $P_2$ exchanged"
     return None
 
 
@@ -1011,8 +1010,7 @@ def goals() -> list[tuple[Term, Term]]:
     px = ("mul", sp.S.One, (P_, ("sym", "X")))
     x = ("mul", sp.S.One, (("sym", "X"),))
     one = (("mul", sp.S.One, (("attn", (px,)),)), ("mul", sp.S.One, (P_, ("attn", (x,)))))
-    args = tuple(mul(1, (px, ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
-    plain = tuple(mul(1, (x, ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
+    args, plain = _projected(px), _projected(x)
     three = (("mul", sp.S.One, (("attn", args),)), ("mul", sp.S.One, (P_, ("attn", plain))))
     # Section 6.5's own statement: Attention(PX, PX, PX) = P Attention(X, X, X).
     module = (("mul", sp.S.One, (("attn", (px, px, px)),)), ("mul", sp.S.One, (P_, ("attn", (x, x, x)))))
@@ -1038,9 +1036,8 @@ def reachable() -> list[tuple[Term, Term]]:
     out += [tuple(rename(t, {"P": p}) for t in g) for p in ("P_1", "P_2") for g in self_goals]
     for a, b in (("P_2", "P_1"), ("P", "P_2"), ("P_1", "P"), ("P", "P_1"), ("P_2", "P")):
         out.append(tuple(rename(t, {"P_1": a, "P_2": b}) for t in cross))
-    p1, p2 = ("sym", "P_1"), ("sym", "P_2")
-    q, k, v = (mul(1, (("sym", "X"), ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
-    moved = (mul(1, (p1, q)), mul(1, (p2, k)), mul(1, (p2, v)))
+    p1, p2 = _P1, _P2
+    (q, k, v), moved = _cross_arguments()
     mask = ("mul", sp.S.One, (("sym", "M"),))
     out.append(
         (
@@ -1050,42 +1047,40 @@ def reachable() -> list[tuple[Term, Term]]:
     )
     out.append((scaled_attention(*moved), mul(1, (p1, scaled_attention(q, k, v)))))
     out.append((mul(1, (("T", p1), ("attn", moved))), ("mul", sp.S.One, (("attn", (q, k, v)),))))
-    out.append(
-        (scaled_attention(*(mul(1, (P_, t)) for t in (q, k, v))), mul(1, (P_, scaled_attention(q, k, v))))
-    )
+    px = ("mul", sp.S.One, (P_, ("sym", "X")))
+    out.append((scaled_attention(*_projected(px)), mul(1, (P_, scaled_attention(q, k, v)))))
     return list(dict.fromkeys(out))
 
 
 def cross_goal() -> tuple[Term, Term]:
     """Cross-attention's statement (:data:`CROSS_TEXT`): queries reordered by P_1, keys and values
     by P_2. At P_1 = P_2 = P it is the exercise's."""
-    p1, p2 = ("sym", "P_1"), ("sym", "P_2")
-    q, k, v = (mul(1, (("sym", "X"), ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
-    moved = (mul(1, (p1, q)), mul(1, (p2, k)), mul(1, (p2, v)))
-    return ("mul", sp.S.One, (("attn", moved),)), ("mul", sp.S.One, (p1, ("attn", (q, k, v))))
+    (q, k, v), moved = _cross_arguments()
+    return ("mul", sp.S.One, (("attn", moved),)), ("mul", sp.S.One, (_P1, ("attn", (q, k, v))))
+
+
+_P1, _P2 = ("sym", "P_1"), ("sym", "P_2")
+
+
+def _projected(a: Term) -> tuple[Term, Term, Term]:
+    """a W^Q, a W^K, a W^V: the queries, keys and values of the rows a."""
+    return tuple(mul(1, (a, ("sym", w))) for w in ("W^Q", "W^K", "W^V"))
+
+
+def _cross_arguments() -> tuple[tuple[Term, Term, Term], tuple[Term, Term, Term]]:
+    """Q, K, V (of X), and cross-attention's reordered P_1 Q, P_2 K, P_2 V."""
+    q, k, v = _projected(("mul", sp.S.One, (("sym", "X"),)))
+    return (q, k, v), (mul(1, (_P1, q)), mul(1, (_P2, k)), mul(1, (_P2, v)))
 
 
 def established(goal: tuple[Term, Term]) -> str:
     """What a derivation that reaches ``goal`` (one of :func:`reachable`) has shown, in
     Markdown with LaTeX."""
-    names = {f[1] for side in goal for f in _leaves(side) if f[0] == "sym" and f[1] in PERMUTATIONS}
+    names = (_names(goal[0]) | _names(goal[1])) & set(PERMUTATIONS)
     if len(names) == 2:
         named = "" if names == {"P_1", "P_2"} else " (up to the names of the permutations)"
         return f"${CROSS_TEXT}${named}, which at $P_1 = P_2 = P$ is ${GOALS_TEXT}$"
     return f"${GOALS_TEXT}$"
-
-
-def _leaves(t: Term) -> Iterator[Factor]:
-    for f in t[2]:
-        if f[0] == "sym":
-            yield f
-        elif f[0] == "T":
-            yield from (_leaves(f[1]) if f[1][0] == "mul" else _leaves(("mul", 1, (f[1],))))
-        elif f[0] == "softmax":
-            yield from _leaves(f[1])
-        else:
-            for a in f[1]:
-                yield from _leaves(a)
 
 
 # -- each rule a checked lemma ----------------------------------------------------------------

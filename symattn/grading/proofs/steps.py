@@ -304,13 +304,10 @@ def _without_prose(line: str) -> str:
 def _one_equality(sentence: str) -> str:
     """The one inline formula of a sentence that states an equality; "" (prose) if it holds
     none or several."""
-    stated = [m for m in _INLINE.findall(sentence) if "=" in m]
-    if len(stated) > 1:  # "$A = B$ since $P^\top P = I$": the one that is not a reason given
-        stated = [
-            m.group(1)
-            for m in _INLINE.finditer(sentence)
-            if "=" in m.group(1) and not _REASON.search(sentence[: m.start()])
-        ]
+    found = [m for m in _INLINE.finditer(sentence) if "=" in m.group(1)]
+    if len(found) > 1:  # "$A = B$ since $P^\top P = I$": the one that is not a reason given
+        found = [m for m in found if not _REASON.search(sentence[: m.start()])]
+    stated = [m.group(1) for m in found]
     if len(stated) > 1:  # "Write $S = ...$. By $P^\top P = I$: ...": the one that defines a name
         stated = _DEFINING.findall(sentence)
     return stated[0] if len(stated) == 1 else ""
