@@ -16,6 +16,9 @@ code  meaning
       mask, a row with no allowed key, a bad option, a malformed
       ``[tool.symattn]`` setting in pyproject.toml
 3     a fault in symattn itself (one line on stderr: please report it)
+75    an answer or derivation not checked: the checker's safety net on time
+      fired on a busy or slow machine; checking it again may succeed
+      (``EX_TEMPFAIL`` of sysexits.h)
 ====  =====================================================================
 """
 
@@ -26,6 +29,8 @@ EXIT_CHECK_FAILED = 1
 EXIT_BAD_INPUT = 2
 #: A fault in symattn itself (an exception no command expects): one line, never a traceback.
 EXIT_INTERNAL = 3
+#: Not checked: the time safety net fired; try again (sysexits.h's EX_TEMPFAIL).
+EXIT_RETRY = 75
 
 
 class SymattnError(Exception):

@@ -209,7 +209,7 @@ def check_steps(args: argparse.Namespace) -> int:
 def audit(args: argparse.Namespace) -> int:
     from ..errors import EXIT_CHECK_FAILED, InputError
     from ..grading.audit.sources import kind_of
-    from ..grading.worker import WorkerError, isolated
+    from ..grading.worker import OutOfTime, WorkerError, isolated
 
     kind = kind_of(args.file)
     # a notebook is read whole (its JSON, images and all, up to a bound); any other text to one
@@ -237,6 +237,8 @@ def audit(args: argparse.Namespace) -> int:
             cpu_seconds=AUDIT_CPU_SECONDS,
             max_bytes=64 << 20,  # the report of a text at the bounds
         )
+    except OutOfTime as exc:  # the safety net on time: not audited, try again (exit 75)
+        raise OutOfTime(f"{args.file}: {exc}") from None
     except WorkerError as exc:
         raise InputError(f"{args.file}: {exc}") from None
     if out is None:

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import SymattnError
+from ..errors import EXIT_RETRY, SymattnError
 
 #: Whether work can run in a forked worker with limits here. A browser's Python (Pyodide,
 #: ``sys.platform == "emscripten"``) cannot fork: there :func:`isolated` runs the work in its own
@@ -27,6 +27,18 @@ CAN_FORK = hasattr(os, "fork") and sys.platform != "emscripten"
 
 class WorkerError(SymattnError):
     """Raised when isolated work runs out of time or memory, or its worker dies."""
+
+
+class OutOfTime(WorkerError):
+    """The time safety net fired (wall clock or CPU): no verdict on the input, which the same
+    check may finish on a less busy machine (verdict ``unchecked``, exit code 75)."""
+
+    exit_code = EXIT_RETRY
+
+    def __init__(self, message: str = "") -> None:
+        from .outcomes import OUT_OF_TIME
+
+        super().__init__(message or OUT_OF_TIME)
 
 
 #: Errors a worker raises that are raised again, by name, in the parent: see :func:`crosses_workers`.
@@ -223,12 +235,12 @@ def _collect(pid: int, fd: int, timeout: float, max_bytes: int, plain: bool) -> 
             _kill(pid)
         _, status = os.waitpid(pid, 0)
     if timed_out:
-        raise WorkerError(f"too costly to check: no result within {timeout:g} s")
+        raise OutOfTime()
     if size > max_bytes:
         raise WorkerError("too costly to check: result too large")
     if not chunks:
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
-            raise WorkerError("too costly to check: CPU time limit reached")
+            raise OutOfTime()
         raise WorkerError("too costly to check: the worker stopped without a result")
     return _result(_loads(b"".join(chunks), plain))
 

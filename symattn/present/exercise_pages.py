@@ -141,7 +141,8 @@ def embed_page() -> str:
             "(ex6.3, ex6.7): the lines percent-encoded, `%0A` between them.",
             "",
             'Once judged, the result element (`.symattn-result`) carries `data-verdict="correct"`, '
-            '`"incorrect"` or `"invalid"`, and it is an `aria-live` region, so a screen reader '
+            '`"incorrect"`, `"invalid"` or `"unchecked"` (out of time: try again), and it is an '
+            '`aria-live` region, so a screen reader '
             "announces the verdict.",
             "",
             "## The API",
@@ -161,11 +162,12 @@ def embed_page() -> str:
             "An input the command line refuses before judging it (an unknown exercise, a seed for an "
             "exercise without variants) resolves to `{error, exit_code}`: the command's one-line "
             "message and its exit code. An answer still being checked after "
-            "`symattn.timeoutSeconds` (10 s; a derivation gets that for each line, at most 60 s) "
+            "`symattn.timeoutSeconds` (30 s; a derivation gets that for each line, at most 120 s) "
             "is stopped: the worker is terminated, a fresh one started, and the call resolves to "
-            'verdict `"invalid"` with the feedback "too costly to check". Calls run one at a '
-            "time, in order. `symattn.loadTimeoutSeconds` (120 s) bounds the loading; both may be "
-            "set on `window.symattn` before the page's scripts run.",
+            'verdict `"unchecked"` with the feedback "the checker ran out of time on this machine: '
+            'try again" (a safety net: what an answer may ask for is bounded by its text). Calls '
+            "run one at a time, in order. `symattn.loadTimeoutSeconds` (120 s) bounds the loading; "
+            "both may be set on `window.symattn` before the page's scripts run.",
             "",
             "```js",
             'const r = await symattn.check("ex6.2", String.raw`\\frac{e^2+11}{e^2+2}`);',

@@ -7,6 +7,7 @@ import json
 from ..grading.answers.judge import Verdict, expected_decimal
 from ..grading.audit.keys import AuditRow
 from ..grading.exercises import Exercise
+from ..grading.outcomes import BY_NAME
 from ..unicode_text import to_unicode, words
 from ._table import text_table
 from .proof_render import to_text
@@ -83,11 +84,13 @@ def verdict_text(exercise_id: str, v: Verdict) -> str:
     """The verdict in a line. The reading echoes numbers as typed (``v.typed``: 1.96, not the
     exact 49/25 of ``v.given``); where a number was read other than at face value (scientific
     notation, a percentage, a trailing …), the note beside it says how."""
-    head = {"correct": "Correct.", "incorrect": "Incorrect.", "invalid": "Invalid answer:"}[v.verdict]
+    head = {"correct": "Correct.", "incorrect": "Incorrect.", "invalid": "Invalid answer:"}.get(
+        v.verdict, BY_NAME[v.verdict].heading + ":"
+    )
     notes = f" ({'; '.join(v.notes)})" if v.notes else ""
     if v.verdict == "correct":
         return f"{head} ({exercise_id}: read as {v.typed}{notes})\n"
-    if v.verdict == "invalid":
+    if v.verdict in ("invalid", "unchecked"):
         return f"{head} {words(v.feedback)}{notes}\n"
     code = f" [{words(v.mistake)}]" if v.mistake else ""
     return f"{head} Read as {v.typed}{notes}. {words(v.feedback)}{code}\n"

@@ -25,6 +25,7 @@ from ..grading.batch.summary import (
     percent,
     summarise,
 )
+from ..grading.outcomes import BY_NAME
 from ..unicode_text import words
 from ._table import text_table
 
@@ -46,7 +47,7 @@ class ChartUnavailable(SymattnError):
 
 
 # -- printers ---------------------------------------------------------------------------------
-_HEADER = ("exercise", "attempts", "learners", "learners correct", "correct", "incorrect", "invalid")
+_HEADER = ("exercise", "attempts", "learners", "learners correct", *VERDICTS)
 
 
 def _overview(s: ExerciseSummary, cell: Callable[[str], str]) -> tuple[str, ...]:
@@ -183,12 +184,14 @@ def report_markdown(summary: ClassSummary, title: str, chart: str | None) -> str
     named = [learner for learner in summary.learners if learner.named]
     if named:
         columns = [s.exercise for s in summary]
-        marks = {"correct": "✓", "incorrect": "✗", "invalid": "!"}
+        marks = {v: BY_NAME[v].mark for v in VERDICTS}
         lines += [
             "",
             "## Learners",
             "",
-            "Best verdict on each exercise (✓ correct, ✗ incorrect, ! invalid, - none), with the attempts:",
+            "Best verdict on each exercise ("
+            + ", ".join(f"{marks[v]} {v}" for v in VERDICTS)
+            + ", - none), with the attempts:",
             "",
         ]
         lines += _md_table(
@@ -222,10 +225,9 @@ def bar_chart(summaries: ClassSummary | Sequence[ExerciseSummary], path: str | P
     names = [_plain(s.exercise, 30).replace("$", r"\$") for s in summaries]
     fig, ax = plt.subplots(figsize=(7, 0.6 * len(names) + 1.6))
     left = [0.0] * len(names)
-    colours = {"correct": "#4c9a2a", "incorrect": "#d1495b", "invalid": "#9e9e9e"}
     for verdict in VERDICTS:
         widths = [100 * s.counts[verdict] / s.rows if s.rows else 0.0 for s in summaries]
-        bars = ax.barh(names, widths, left=left, color=colours[verdict], label=verdict)
+        bars = ax.barh(names, widths, left=left, color=BY_NAME[verdict].colour, label=verdict)
         labels = [str(s.counts[verdict]) if s.counts[verdict] else "" for s in summaries]
         ax.bar_label(bars, labels=labels, label_type="center", color="white", fontsize=9)
         left = [a + b for a, b in zip(left, widths, strict=True)]

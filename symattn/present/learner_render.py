@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
+from ..grading.outcomes import BY_NAME
 from ..grading.proofs.derivation import ProofVerdict
 from ..unicode_text import visible, words
 
-MARKS = {"ok": "✓", "wrong": "✗", "unjustified": "?", "invalid": "!"}
+MARKS = {"ok": "✓", "wrong": "✗", "unjustified": "?", "invalid": "!", "unchecked": BY_NAME["unchecked"].mark}
 
 
 def proof_text(v: ProofVerdict) -> str:
@@ -21,7 +22,7 @@ def proof_text(v: ProofVerdict) -> str:
         else:
             reason = f": {words(s.feedback)}" if s.feedback else ""
             out.append(f"    {s.status}" + (f" ({words(s.rule)})" if s.rule else "") + reason)
-    head = {"correct": "Correct", "incorrect": "Incorrect", "invalid": "Invalid"}[v.verdict]
+    head = BY_NAME[v.verdict].heading
     feedback = v.feedback.removeprefix("correct: ").removeprefix("incorrect: ")
     out.append(f"{head}: {words(feedback)}")
     return "\n".join(out) + "\n"

@@ -599,7 +599,7 @@ def _(cli, tmp_path, monkeypatch):
     doc = json.loads(summary.read_text())
     (ex,) = doc["exercises"]
     assert (ex["exercise"], ex["rows"], ex["learners"], ex["learners_correct"]) == ("ex6.2", 2, 2, 1)
-    assert ex["counts"] == {"correct": 1, "incorrect": 1, "invalid": 0}
+    assert ex["counts"] == {"correct": 1, "incorrect": 1, "invalid": 0, "unchecked": 0}
     assert {x["learner"]: x["correct"] for x in doc["learners"]} == {"ada": 1, "ben": 0}
     assert doc["rows"] == 2 and doc["file"] == path
 

@@ -57,7 +57,7 @@ def test_counts_shares_slips_and_wrong_answers():
     unrecognised wrong answers grouped by the value they were read as."""
     ex62, ex65 = summarise(RECORDS)
     assert (ex62.exercise, ex62.rows, ex62.learners) == ("ex6.2", 9, 8)
-    assert ex62.counts == {"correct": 1, "incorrect": 7, "invalid": 1}
+    assert ex62.counts == {"correct": 1, "incorrect": 7, "invalid": 1, "unchecked": 0}
     assert [(g.name, g.learners, g.rows) for g in ex62.slips] == [
         ("uniform-weights", 2, 2),
         ("largest-score-only", 1, 2),
@@ -76,7 +76,7 @@ def test_text_table():
     lines = text.splitlines()
     ex62 = next(x for x in lines if x.startswith("ex6.2 "))
     # attempts, learners, learners correct at their best attempt, then rows by verdict
-    cells = ["ex6.2", "9", "8", "1 (12.5%)", "1 (11.1%)", "7 (77.8%)", "1 (11.1%)"]
+    cells = ["ex6.2", "9", "8", "1 (12.5%)", "1 (11.1%)", "7 (77.8%)", "1 (11.1%)", "0 (0.0%)"]
     assert re.split(r"\s{2,}", ex62) == cells
     assert re.split(r"\s{2,}", next(x for x in lines if x.startswith("ex6.5 "))) == [
         "ex6.5",
@@ -84,6 +84,7 @@ def test_text_table():
         "1",
         "1 (100.0%)",
         "1 (100.0%)",
+        "0 (0.0%)",
         "0 (0.0%)",
         "0 (0.0%)",
     ]
@@ -96,7 +97,7 @@ def test_summary_json():
     """The JSON summary carries the same counts, exact shares as floats, slips and values."""
     doc = summary_json(summarise(RECORDS))
     ex62 = doc["exercises"][0]
-    assert ex62["counts"] == {"correct": 1, "incorrect": 7, "invalid": 1}
+    assert ex62["counts"] == {"correct": 1, "incorrect": 7, "invalid": 1, "unchecked": 0}
     assert ex62["shares"]["incorrect"] == 7 / 9
     assert ex62["slips"][0] == {"mistake": "uniform-weights", "learners": 2, "rows": 2, "example": "4"}
     assert ex62["unrecognised_wrong"][0]["read_as"] == "197/100"
@@ -150,7 +151,7 @@ def test_grade_writes_summary_json_and_report(tmp_path, cli):
     )
     assert code == 0, err
     doc = json.loads((tmp_path / "s.json").read_text())
-    assert doc["exercises"][0]["counts"] == {"correct": 1, "incorrect": 2, "invalid": 0}
+    assert doc["exercises"][0]["counts"] == {"correct": 1, "incorrect": 2, "invalid": 0, "unchecked": 0}
     assert doc["exercises"][0]["slips"][0]["mistake"] == "uniform-weights"
     report = (tmp_path / "r.md").read_text()
     assert "(r.svg)" in report and (tmp_path / "r.svg").exists()

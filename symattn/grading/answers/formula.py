@@ -304,7 +304,7 @@ def _judge(text: str) -> Verdict:
 
 def judge_formula(raw: str) -> Verdict:
     """Judge an answer to ex6.6's formula part, in a limited worker; never raises for bad input."""
-    from ..worker import WorkerError, isolated
+    from ..worker import OutOfTime, WorkerError, isolated
     from .dialects import normalise
     from .judge import CPU_SECONDS, MEMORY_MB, TIMEOUT
     from .notation import MAX_LENGTH, unwrap
@@ -325,5 +325,7 @@ def judge_formula(raw: str) -> Verdict:
         return isolated(_judge, text, timeout=TIMEOUT, memory_mb=MEMORY_MB, cpu_seconds=CPU_SECONDS)
     except StepSyntaxError as exc:
         return Verdict("invalid", feedback=str(exc))
-    except WorkerError as exc:  # a refusal inside the worker, or its limits
+    except OutOfTime as exc:  # the time safety net: no verdict on the answer
+        return Verdict("unchecked", feedback=str(exc))
+    except WorkerError as exc:  # a refusal inside the worker, or its memory limit
         return Verdict("invalid", feedback=str(exc))

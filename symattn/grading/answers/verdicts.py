@@ -89,7 +89,9 @@ class Verdict:
 
     @property
     def exit_code(self) -> int:
-        return {"correct": 0, "incorrect": 1, "invalid": 2}[self.verdict]
+        from ..outcomes import exit_code
+
+        return exit_code(self.verdict)
 
 
 class Refusal(Exception):

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import IO
 
 from ...errors import InputError
+from ..outcomes import OUTCOMES
 
 REQUIRED = ("learner", "exercise", "answer")
 OPTIONAL = ("seed", "steps_file")
@@ -52,7 +53,7 @@ RESULTS = (
     "notes",
     "seconds",
 )
-VERDICTS = ("correct", "incorrect", "invalid")
+VERDICTS = tuple(o.name for o in OUTCOMES)  # correct, incorrect, invalid, unchecked
 #: Physical lines one quoted CSV field may span before its row is called unterminated.
 MAX_RECORD_LINES = 20
 #: Largest class file read, in bytes.

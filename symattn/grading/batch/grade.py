@@ -34,11 +34,9 @@ from ...errors import InputError, SymattnError
 from ...proof.engine import default_jobs
 from .files import ClassFile, ResultFile, Row, StepsFileRefused, output_format, read_class, read_steps_file
 
-#: Wall-clock seconds after which the pool kills a task. Only reached if the judge's own
-#: limits (a few seconds, see symattn.grading.answers.judge) fail to stop an answer.
-ROW_TIMEOUT = 30.0
-#: How the judge (and this pool) says an answer ran out of wall-clock time.
-STARVED = "no result within"
+#: Wall-clock seconds after which the pool kills a task. Only reached if the judge's own safety
+#: nets (symattn.grading.answers.judge, symattn.grading.proofs.derivation) fail to stop a row.
+ROW_TIMEOUT = 150.0
 #: Seeds ``symattn check --seed`` accepts.
 SEED_MAX = 2**63 - 1
 
@@ -169,7 +167,7 @@ def judge_rows(
             done, waiting = wait(waiting, return_when=FIRST_COMPLETED)
             for future in done:
                 key, outcome = futures[future], _outcome(future, timeout)
-                if STARVED in outcome.feedback and key not in retried:
+                if outcome.verdict == "unchecked" and key not in retried:
                     later.append(key)
                     continue
                 for row in groups[key]:
@@ -178,8 +176,9 @@ def judge_rows(
                     else:
                         finished(row, outcome)
             if not waiting and later:
-                # A wall-clock limit can be hit because this pool keeps every core busy, where a
-                # lone `symattn check` would not; judge such an answer once more, at the end.
+                # The time safety net can fire because this pool keeps every core busy, where a
+                # lone `symattn check` would not: judge such a row once more, at the end; if it
+                # fires again, the row stays "unchecked" and the summary counts it apart.
                 for key in later:
                     retried.add(key)
                     future = pool.schedule(check_row, args=key, timeout=timeout)
@@ -200,8 +199,8 @@ def _outcome(future: Future, timeout: float) -> Outcome:
     try:
         return future.result()
     except FutureTimeout:
-        # Not the judge's own wall-clock limit (STARVED), so never judged again: something ran
-        # outside every limit of the judge for this long.
+        # Not the judge's own safety net, so never judged again: something ran outside every
+        # limit of the judge for this long.
         return Outcome("invalid", f"too costly to check: stopped after {timeout:g} s", "", "", timeout)
     except ProcessExpired:
         return Outcome("invalid", "too costly to check: the worker stopped without a result", "", "", 0.0)

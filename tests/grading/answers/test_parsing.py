@@ -6,7 +6,7 @@ import pytest
 import sympy as sp
 
 from symattn.grading.answers.parsing import LatexError, read_latex
-from symattn.grading.worker import WorkerError, isolated
+from symattn.grading.worker import OutOfTime, WorkerError, isolated
 
 
 def test_no_state_leaks_between_parses():
@@ -76,8 +76,9 @@ def _hog():
 def test_isolated_stops_a_hang_in_time():
     """A worker that never returns is killed at its deadline: the error says so (bench/limits.py
     times how soon after the deadline)."""
-    with pytest.raises(WorkerError, match="too costly"):
+    with pytest.raises(OutOfTime, match="ran out of time on this machine: try again") as caught:
         isolated(_spin, timeout=1.0)
+    assert caught.value.exit_code == 75  # no verdict: the same check may finish on a quieter machine
 
 
 def test_isolated_caps_memory():
