@@ -150,6 +150,24 @@ class _TypedPrinter(_PlainPrinter):
         return f"-{shown}" if expr < 0 else shown
 
 
+#: Most digits a power of numbers may have before symattn stops computing with it (estimated
+#: from its exponent, never computed): answers need a few; 10^{10^{10}} has ten billion.
+MAX_POWER_DIGITS = 10_000
+
+
+def digits_beyond(e: Any, digits: int = MAX_POWER_DIGITS) -> bool:
+    """Whether a power of numbers in ``e`` has more than ``digits`` digits (estimated from its
+    exponent and base at 15 digits, never computed): a measure of the text (issue 49)."""
+    if not isinstance(e, sp.Basic):
+        return False
+    for p in e.atoms(sp.Pow):
+        if p.base.is_number and p.exp.is_number and p.base != 0 and p.base.is_finite and p.exp.is_finite:
+            size = abs(sp.N(p.exp, 15)) * abs(sp.N(sp.log(abs(p.base), 10), 15))
+            if size.is_finite is False or size > digits:
+                return True
+    return False
+
+
 def plain_math(value: Any, decimals: dict[Any, str] | None = None) -> str:
     """``value`` (an expression, a matrix or nested lists) as plain math; "..." past
     :data:`MAX_SHOWN` characters, and a placeholder where the printer cannot print it.
@@ -159,7 +177,10 @@ def plain_math(value: Any, decimals: dict[Any, str] | None = None) -> str:
     shows the decimal (a fraction SymPy folded into a product, ``e^2/2`` for ``0.5 e^2``, stays).
     """
     try:
-        text = (_TypedPrinter(decimals) if decimals else _PlainPrinter()).doprint(value)
+        printer = _TypedPrinter(decimals) if decimals else _PlainPrinter()
+        if digits_beyond(value):  # ordering the terms would compute the power: as written
+            printer._settings["order"] = "none"
+        text = printer.doprint(value)
     except Exception:  # RecursionError and the like, on a learner's odd expression: a note only
         return "(an expression too large to show)"
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."

@@ -142,7 +142,7 @@ def embed_page() -> str:
             "",
             'Once judged, the result element (`.symattn-result`) carries `data-verdict="correct"`, '
             '`"incorrect"`, `"invalid"` or `"unchecked"` (out of time: try again), and it is an '
-            '`aria-live` region, so a screen reader '
+            "`aria-live` region, so a screen reader "
             "announces the verdict.",
             "",
             "## The API",

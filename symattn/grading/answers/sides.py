@@ -14,7 +14,7 @@ from typing import Any
 import sympy as sp
 
 from ...proof.certify import NotFinite
-from ..plain_math import plain_math
+from ..plain_math import digits_beyond, plain_math
 from .notation import Chain
 from .parsing import LatexError, read_latex
 from .verdicts import INF, INFINITIES
@@ -57,11 +57,6 @@ def read_side(text: str, notes: list[str]) -> Any:
     return value
 
 
-#: Most digits a power of numbers in an answer may have (estimated from its exponent, never
-#: computed): the answers any exercise needs have a few; a tower such as 10^{10^{10}} has more.
-MAX_POWER_DIGITS = 10_000
-
-
 def _written_out(value: sp.Expr) -> sp.Expr:
     """Sums and products with concrete bounds (at most a hundred terms: notation.py) evaluated;
     but where a term holds a power of more than 10,000 digits, written out term by term and
@@ -81,18 +76,7 @@ def _written_out(value: sp.Expr) -> sp.Expr:
         return e
 
     written = out(value)
-    return written if _digits_beyond(written, MAX_POWER_DIGITS) else value.doit()
-
-
-def _digits_beyond(e: sp.Basic, digits: int) -> bool:
-    """Whether a power of numbers in ``e`` has more than ``digits`` digits (estimated from its
-    exponent and base at 15 digits, never computed)."""
-    for p in e.atoms(sp.Pow):
-        if p.base.is_number and p.exp.is_number and p.base != 0 and p.base.is_finite and p.exp.is_finite:
-            size = abs(sp.N(p.exp, 15)) * abs(sp.N(sp.log(abs(p.base), 10), 15))
-            if size.is_finite is False or size > digits:
-                return True
-    return False
+    return written if digits_beyond(written) else value.doit()
 
 
 def _read_rows(text: str) -> sp.Matrix:
@@ -192,7 +176,7 @@ def given_latex(chain: Chain, sides: list[Any]) -> str:
     from ...proof.latex import latex
 
     parts = []
-    if any(isinstance(s, sp.Basic) and _digits_beyond(s, MAX_POWER_DIGITS) for s in sides):
+    if any(isinstance(s, sp.Basic) and digits_beyond(s) for s in sides):
         return ""  # a power of more digits than any answer needs: its terms are not ordered
     try:
         for i, s in enumerate(sides):
@@ -207,11 +191,7 @@ def given_latex(chain: Chain, sides: list[Any]) -> str:
 
 
 def _show(value: Any) -> str:
-    if isinstance(value, sp.Basic) and _digits_beyond(value, MAX_POWER_DIGITS):
-        # ordering its terms would compute the power: shown as written (issue 49)
-        text = sp.sstr(value, order="none")
-        return text if len(text) <= 200 else text[:197] + "..."
-    return plain_math(value)
+    return plain_math(value)  # a power of too many digits is shown as written: plain_math
 
 
 # -- the reading with numbers as typed -------------------------------------------------------
