@@ -33,3 +33,8 @@ AUDIT_FORMULAS = 1_500
 AUDIT_LINES = 2_500
 #: The largest notebook file read (its outputs and images count; its JSON is read whole).
 AUDIT_NOTEBOOK_BYTES = 64 << 20
+
+#: Most digits a power of numbers in a learner's answer or proof may have before symattn stops
+#: computing with it exactly (estimated, never computed: :mod:`symattn.proof.magnitude`).
+#: Answers need a few; ``10^{10^{10}}`` has ten billion.
+MAX_POWER_DIGITS = 10_000

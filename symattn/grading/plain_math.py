@@ -15,6 +15,8 @@ import sympy as sp
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
+from ..proof.magnitude import digits_beyond
+
 #: Longest text shown; a longer one is cut with "...".
 MAX_SHOWN = 200
 
@@ -148,24 +150,6 @@ class _TypedPrinter(_PlainPrinter):
         if shown is None:
             return super()._print_Rational(expr)
         return f"-{shown}" if expr < 0 else shown
-
-
-#: Most digits a power of numbers may have before symattn stops computing with it (estimated
-#: from its exponent, never computed): answers need a few; 10^{10^{10}} has ten billion.
-MAX_POWER_DIGITS = 10_000
-
-
-def digits_beyond(e: Any, digits: int = MAX_POWER_DIGITS) -> bool:
-    """Whether a power of numbers in ``e`` has more than ``digits`` digits (estimated from its
-    exponent and base at 15 digits, never computed): a measure of the text (issue 49)."""
-    if not isinstance(e, sp.Basic):
-        return False
-    for p in e.atoms(sp.Pow):
-        if p.base.is_number and p.exp.is_number and p.base != 0 and p.base.is_finite and p.exp.is_finite:
-            size = abs(sp.N(p.exp, 15)) * abs(sp.N(sp.log(abs(p.base), 10), 15))
-            if size.is_finite is False or size > digits:
-                return True
-    return False
 
 
 def plain_math(value: Any, decimals: dict[Any, str] | None = None) -> str:

@@ -26,6 +26,7 @@ import dataclasses
 import time
 
 from ...proof.certify import NotFinite, Uncertain
+from ...proof.magnitude import TOO_MANY_DIGITS, digits_beyond
 from ..worker import OutOfTime, WorkerError, isolated
 from .notation import InvalidAnswer, precheck, split_chain
 from .parsing import LatexError
@@ -174,6 +175,8 @@ def judge_text(
         code = (r.code or None) if r.verdict == "incorrect" else None
         return Verdict(r.verdict, given, r.reason, code, {}, tuple(notes), shown, echo)
     except NotFinite as exc:
+        if any(digits_beyond(s) for s in sides):  # an overflow of the enclosure, not infinity
+            return Verdict("invalid", given, TOO_MANY_DIGITS, None, {}, tuple(notes), shown, echo)
         return Verdict("incorrect", given, str(exc), "not-finite", {}, tuple(notes), shown, echo)
     except Uncertain:
         why = "this is not a value that can be checked"

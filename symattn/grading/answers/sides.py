@@ -14,7 +14,8 @@ from typing import Any
 import sympy as sp
 
 from ...proof.certify import NotFinite
-from ..plain_math import digits_beyond, plain_math
+from ...proof.magnitude import digits_beyond
+from ..plain_math import plain_math
 from .notation import Chain
 from .parsing import LatexError, read_latex
 from .verdicts import INF, INFINITIES

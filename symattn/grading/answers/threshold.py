@@ -15,7 +15,7 @@ from typing import Any
 import sympy as sp
 
 from ...proof.certify import NotFinite, Uncertain, enclose, sign
-from ..plain_math import MAX_POWER_DIGITS, digits_beyond
+from ...proof.magnitude import TOO_MANY_DIGITS, digits_beyond
 from .notation import Chain
 from .values import check_number, close, values_of
 from .verdicts import INF, INFINITIES, Expected, Mistake, Refusal, Verdict
@@ -225,9 +225,7 @@ def _solve(left: sp.Expr, rel: str, right: sp.Expr, var: sp.Symbol) -> _Set:
         if isinstance(side, sp.Basic) and side.has(*INFINITIES):
             raise NotFinite("the bound is not a finite number")
     if digits_beyond(left) or digits_beyond(right):  # left - right would compute the power
-        raise Refusal(
-            "form", f"too costly to check: a power of more than {MAX_POWER_DIGITS:,} digits", "invalid"
-        )
+        raise Refusal("form", TOO_MANY_DIGITS, "invalid")
     _polynomial_guard(left - right, var)
     difference = sp.expand(left - right)
     if difference.has(*INFINITIES):

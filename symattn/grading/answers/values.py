@@ -14,6 +14,7 @@ from typing import Any
 import sympy as sp
 
 from ...proof.certify import NotFinite, Uncertain, enclose, sign, within
+from ...proof.magnitude import TOO_MANY_DIGITS, digits_beyond
 from .notation import Chain
 from .verdicts import INF, INFINITIES, Expected, Mistake, Refusal, Verdict
 
@@ -66,6 +67,8 @@ def check_number(value: Any, expected: Expected, mistakes: tuple[Mistake, ...]) 
     for m in mistakes:
         if not isinstance(m.value, sp.MatrixBase) and close(value, m.value, expected.tolerance) is True:
             raise Refusal(m.code, m.feedback)
+    if ok is None and digits_beyond(value):
+        raise Refusal("form", TOO_MANY_DIGITS, "invalid")
     if ok is None:
         raise Refusal(
             "undecided", "this value could not be compared with certainty: write it more simply", "invalid"
