@@ -1,12 +1,18 @@
 """Benchmark: how long the refusals and the fuzzed calls take, the times the tests no longer assert.
 
-Run: python bench/limits.py [--fuzz]
+Run: python bench/limits.py [--fuzz] [--banks [--every N]]
 
 A test may assert that a limit was enforced (a worker past its deadline is "too costly", a tower
 of exponentials is "beyond reach"); how soon that happens depends on the machine and on what else
 it runs, so it is measured here, in one run, beside each limit the code sets. ``--fuzz`` adds the
 slowest of the command-line fuzz's 2,080 argument lists, of the lab fuzz's 300 and of the bounds
-fuzz's hostile checks and audits (minutes).
+fuzz's hostile checks and audits (minutes). ``--banks`` (issue 49, as root: it makes a cgroup)
+checks every answer bank, the hostile answers and proofs, every folder of learner proofs and the
+course file three times, as tests/grading/test_machines.py checks a sample: on the machine as it
+is (1x), beside four spinning processes per core, and held to a quarter of one CPU (4x slower);
+for each bank it reports the verdicts that differ (there must be none), the largest measures an
+accepted input reaches (those the judge bounds: tests/machines.py), and the slowest check's time
+in each condition. ``--every N`` checks one case in N of each bank.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import random
 import sys
 import tempfile
@@ -139,6 +146,71 @@ def fuzz() -> list[Row]:
         ]
 
 
+def banks(every: int) -> str:
+    """The cross-machine table of ``--banks``: one row per bank."""
+    from machines import cases, hostile_cases, loaded, quarter_cpu, run_elsewhere
+
+    with tempfile.TemporaryDirectory() as folder:
+        sample = cases(every) + hostile_cases(Path(folder))
+        idle, idle_s = run_elsewhere(sample)
+        with loaded(4):
+            busy, busy_s = run_elsewhere(sample)
+        with quarter_cpu(0.25) as group:
+            slow, slow_s = run_elsewhere(sample, cgroup=group)
+        return _banks_table(sample, (idle, busy, slow), (idle_s, busy_s, slow_s))
+
+
+def _banks_table(sample: list[dict], runs: tuple[list[dict], ...], seconds: tuple[float, ...]) -> str:
+    (idle, busy, slow), (idle_s, busy_s, slow_s) = runs, seconds
+    lines = [
+        f"{len(sample)} cases; the whole run took {idle_s:.0f} s idle, {busy_s:.0f} s beside "
+        f"{4 * (os.cpu_count() or 1)} spinning processes, {slow_s:.0f} s at a quarter of a CPU",
+        "",
+        "| bank | cases | accepted | differ: load / 1/4 CPU | unchecked | largest measures accepted "
+        "| slowest: CPU s idle / wall s load / wall s 1/4 CPU |",
+        "|---|---:|---:|---|---:|---|---|",
+    ]
+    for bank in dict.fromkeys(r["case"]["bank"] for r in idle):
+        rows = [k for k, r in enumerate(idle) if r["case"]["bank"] == bank]
+        differ = [sum(idle[k]["printed"] != other[k]["printed"] for k in rows) for other in (busy, slow)]
+        unchecked = sum(r[k]["code"] == 75 for r in (idle, busy, slow) for k in rows)
+        accepted = [k for k in rows if idle[k]["code"] != 2]
+        slowest = max(rows, key=lambda k: idle[k]["cpu"])
+        lines.append(
+            f"| {bank} | {len(rows)} | {len(accepted)} | {differ[0]} / {differ[1]} | {unchecked} "
+            f"| {_largest([idle[k]['case'] for k in accepted])} | {idle[slowest]['cpu']:.2f} / "
+            f"{max(busy[k]['wall'] for k in rows):.2f} / {max(slow[k]['wall'] for k in rows):.2f} |"
+        )
+    return "\n".join(lines)
+
+
+def _largest(accepted: list[dict]) -> str:
+    """The largest of each measure over accepted cases: an answer's (characters, nesting, digits,
+    terms of a sum) or a derivation's (steps, terms of a step, nesting of operators, terms in all)."""
+    from machines import DATA
+
+    from symattn.grading.answers.notation import measures as answer_measures
+    from symattn.grading.proofs.derivation import measures as step_measures
+
+    found: dict[str, int] = {}
+    for case in accepted:
+        if case["kind"] == "answer":
+            got = answer_measures(case["text"])
+        elif case["kind"] == "steps":
+            steps = step_measures(case["exercise"], (DATA / case["path"]).read_text(encoding="utf-8-sig"))
+            got = {
+                "steps": len(steps),
+                "terms of a step": max((t for _, t, _ in steps), default=0),
+                "operator nesting": max((d for _, _, d in steps), default=0),
+                "terms in all": sum(t for _, t, _ in steps),
+            }
+        else:
+            continue
+        for name, value in got.items():
+            found[name] = max(found.get(name, 0), value)
+    return ", ".join(f"{name} {value:,}" for name, value in found.items()) or "-"
+
+
 def _cell(text: str) -> str:
     """Text for a table cell: no bar, no control character."""
     return "".join(c if c.isprintable() else " " for c in text).replace("|", "/")
@@ -156,7 +228,12 @@ def table(rows: list[Row]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fuzz", action="store_true", help="also time the fuzzed command lines")
+    parser.add_argument("--banks", action="store_true", help="every bank idle, loaded and at 1/4 CPU")
+    parser.add_argument("--every", type=int, default=1, metavar="N", help="one case in N of each bank")
     args = parser.parse_args()
+    if args.banks:
+        print(banks(args.every))
+        return
     print(table(refusals() + (fuzz() if args.fuzz else [])))
 
 

@@ -15,8 +15,10 @@ v = sp.IndexedBase("v")
     ("value", "shown"),
     [
         (
+            # a power of more than 10,000 digits: the terms as written, never ordered (ordering
+            # compares them, which computes the power)
             sp.Add(sp.Rational(39, 20), sp.Pow(10, -(10**10), evaluate=False), evaluate=False),
-            "10^(-10000000000) + 39/20",
+            "39/20 + 10^(-10000000000)",
         ),
         (-sp.oo, "-∞"),
         (sp.Sum(v[j], (j, 1, N)) / N, "sum_{j=1}^{N} v_j/N"),

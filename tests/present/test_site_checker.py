@@ -166,10 +166,6 @@ def test_three_hundred_bank_answers_get_the_command_lines_verdicts(api_page):
     differ = []
     for row, browser_result in zip(rows, got, strict=True):
         cli = cli_check(row["exercise"], row["answer"], row["seed"] or None)
-        if cli["feedback"].startswith("too costly") or browser_result["feedback"].startswith("too costly"):
-            # bounded differently (a forked worker's 4 s against the page's 10 s): both refuse
-            assert (cli["verdict"], browser_result["verdict"]) == ("invalid", "invalid"), row
-            continue
         if {k: cli[k] for k in SAME} != {k: browser_result[k] for k in SAME}:
             differ.append((row["answer"], cli, browser_result))
         assert browser_result["verdict"] == row["verdict"], row
@@ -204,20 +200,8 @@ def test_learner_proofs_get_the_command_lines_marks(api_page):
 
     clis = [judged_by_the_cli(it) for it in items]
     got = api_page.evaluate("() => window.proofsJudged")
-    for item, path, cli, browser_result in zip(items, paths, clis, got, strict=True):
-        for _ in range(2):  # a loaded machine, not the proof, may be what cut one side's budget
-            cli_cut = "too costly" in cli.get("feedback", "")
-            page_cut = "too costly" in browser_result.get("feedback", "")
-            if cli_cut == page_cut:
-                break
-            if cli_cut:
-                cli = judged_by_the_cli(item)
-            else:  # judged again alone, with nothing else running beside it
-                browser_result = api_page.evaluate("(it) => symattn.checkSteps(it.id, it.text)", item)
-        if "too costly" in cli.get("feedback", "") or "too costly" in browser_result.get("feedback", ""):
-            assert (cli["verdict"], browser_result["verdict"]) == ("invalid", "invalid"), path.name
-            continue
-        assert browser_result == cli, path.name
+    for _item, path, cli, browser_result in zip(items, paths, clis, got, strict=True):
+        assert browser_result == cli, path.name  # what is too costly is measured, not timed (issue 49)
 
 
 def test_variants_are_the_command_lines(api_page):
@@ -437,17 +421,83 @@ def test_the_checker_still_answers_long_after_it_loaded(page, base):
     assert page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")["verdict"] == "correct"
 
 
-def test_a_check_past_the_time_limit_is_stopped_and_the_next_one_works(kept):
+def test_a_check_past_the_time_limit_is_unchecked_and_a_warm_spare_answers_the_next(kept):
+    """Issue 49: a check stopped by the page's time safety net is "unchecked" (try again), never
+    "invalid"; the runtime that answers next is the spare kept loaded beside the first one, so
+    no check waits for Pyodide to load again (bench/browser_checker.py times the recovery)."""
+    from symattn.grading.outcomes import OUT_OF_TIME
+
     page = kept("exercises/ex6.2/")
     page.evaluate("() => symattn.ready()")
+    page.wait_for_function("() => symattn.runtimes().spareLoaded", timeout=LOAD_MS)
+    before = page.evaluate("() => symattn.runtimes()")
     page.evaluate("() => { symattn.timeoutSeconds = 0.001; }")
     slow = page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")
-    assert slow["verdict"] == "invalid" and slow["feedback"].startswith("too costly to check")
-    other = page.evaluate("() => symattn.checkSteps('ex6.7', 'A = B')")
-    assert other["id"] == "ex6.7" and other["feedback"].startswith("too costly to check")
+    assert (slow["verdict"], slow["feedback"]) == ("unchecked", OUT_OF_TIME)
+    after = page.evaluate("() => symattn.runtimes()")
+    assert after["active"] != before["active"] and after["started"] <= before["started"] + 1
+    assert page.get_attribute(".symattn-checker", "data-state") == "ready"  # the spare had loaded
     page.evaluate("() => { symattn.timeoutSeconds = 10; }")
     again = page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")
-    assert again["verdict"] == "correct"  # a fresh worker took over
+    assert again["verdict"] == "correct"
+    assert page.evaluate("() => symattn.runtimes()")["active"] == after["active"]  # no reload between
+    page.evaluate("() => { symattn.timeoutSeconds = 0.001; }")
+    steps = page.evaluate("() => symattn.checkSteps('ex6.7', 'A = B')")
+    assert (steps["id"], steps["verdict"], steps["feedback"]) == ("ex6.7", "unchecked", OUT_OF_TIME)
+    page.evaluate("() => { symattn.timeoutSeconds = 10; }")
+
+
+@pytest.mark.parametrize("rate", [4, 6])
+def test_a_throttled_browser_gives_the_command_lines_verdicts(browser, base, rate):
+    """Issue 49: with the DevTools protocol's CPU throttling at 4x and 6x (a mid-range and a
+    low-end phone), an even sample of every answer bank and learner-proof folder
+    (tests/machines.py) gets, through the page's API, the command line's verdicts and feedback."""
+    from machines import DATA, cases
+
+    sample = [c for c in cases(70) if c["kind"] != "grade"]
+    page = browser.new_page()
+    page.add_init_script("window.symattn = { spareWorker: false };")  # one runtime, throttled
+    try:
+        page.goto(base + "exercises/ex6.2/")
+        page.evaluate("() => symattn.ready()")
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        items = [
+            {**c, "text": (DATA / c["path"]).read_text(encoding="utf-8")} if c["kind"] == "steps" else c
+            for c in sample
+        ]
+        got = page.evaluate(
+            "async (items) => { symattn.timeoutSeconds = 60; const out = []; for (const c of items) "
+            "out.push(c.kind === 'steps' ? await symattn.checkSteps(c.exercise, c.text) : "
+            "await symattn.check(c.exercise, c.text, {seed: c.seed ? Number(c.seed) : null})); "
+            "return out; }",
+            items,
+        )
+    finally:
+        page.close()
+    differ = []
+    for item, browser_result in zip(items, got, strict=True):
+        if item["kind"] == "steps":
+            cli = cli_json(["check", item["exercise"], "--steps", "-", "--json"], item["text"])
+            same = browser_result == cli
+        else:
+            seed = ["--seed", item["seed"]] if item["seed"] else []
+            code, out, err = cli_run(["check", item["exercise"], item["text"], "--json", *seed])
+            if not out.startswith("{"):  # refused before judging (an unknown exercise): the same words
+                message = re.sub(r"^symattn( \w+)?: error: ", "", err.strip())
+                same = browser_result == {"error": message, "exit_code": code}
+            else:
+                cli = json.loads(out)
+                same = {k: cli[k] for k in SAME} == {k: browser_result.get(k) for k in SAME}
+        if not same:
+            differ.append((item, browser_result))
+    assert differ == []
+    assert {c["bank"] for c in sample} >= {
+        "answer_bank.csv",
+        "input_bank.csv",
+        "form_bank.csv",
+        "learner_proofs",
+    }
 
 
 #: How each broken site fails, as the page's sentence gives the reason, and the load limit set for it.

@@ -248,6 +248,24 @@ def precheck(raw: str, notes: list[str] | None = None, typed: dict[str, str] | N
     return text.replace(_ROW, r" \\ ").replace("  ", " ")
 
 
+def measures(raw: str) -> dict[str, int]:
+    """What :func:`precheck` bounds, measured on an answer's text (bench/limits.py reports the
+    largest each bank reaches): its characters, the deepest nesting of brackets and braces, the
+    longest run of digits and the most terms of a sum or product with concrete bounds."""
+    depth = deepest = 0
+    for ch in raw:
+        depth += (ch in "{([") - (ch in "})]")
+        deepest = max(deepest, depth)
+    terms = [
+        int(m.group(2)) - int(m.group(1)) + 1
+        for m in re.finditer(
+            r"\\(?:sum|prod)\s*_\s*\{\s*[A-Za-z]\s*=\s*(-?\d{1,6})\s*\}\s*\^\s*\{?\s*(-?\d{1,6})", raw
+        )
+    ]
+    digits = max((len(m.group()) for m in re.finditer(r"\d+", raw)), default=0)
+    return {"characters": len(raw), "nesting": deepest, "digits": digits, "terms": max(terms, default=0)}
+
+
 def unwrap(text: str) -> str:
     """``text`` without math delimiters, ``\\boxed``, a trailing period or ``\\ldots`` around it."""
     return _unwrap(text, [])

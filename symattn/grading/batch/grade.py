@@ -12,9 +12,10 @@ The stages, in order:
 :func:`check_row` is the one place that calls the judge: it does what ``symattn check ID ANSWER
 --seed S`` does, so each answer runs under check's own limits (the judge forks a worker with
 check's CPU, wall-clock and memory limits for every answer). The pool adds a backstop: a task
-that outlives :data:`ROW_TIMEOUT` is killed, a worker that dies is replaced, and the row gets the
-``invalid`` "too costly to check" verdict; the other workers carry on, so a hostile answer
-delays only its own row. An answer that ran out of wall-clock time (not CPU or memory) is judged
+that outlives :data:`ROW_TIMEOUT` is killed and its row is ``unchecked``; a worker that dies is
+replaced and its row is ``invalid`` "too costly to check"; the other workers carry on, so a
+hostile answer delays only its own row. What is too costly is decided by the answer's measures
+(issue 49); a row that ran out of time (``unchecked``, the judge's net or the pool's) is judged
 once more after the rest, when the pool no longer competes with it for the cores.
 """
 
@@ -32,6 +33,7 @@ from typing import Any, NamedTuple
 
 from ...errors import InputError, SymattnError
 from ...proof.engine import default_jobs
+from ..outcomes import OUT_OF_TIME
 from .files import ClassFile, ResultFile, Row, StepsFileRefused, output_format, read_class, read_steps_file
 
 #: Wall-clock seconds after which the pool kills a task. Only reached if the judge's own safety
@@ -199,9 +201,9 @@ def _outcome(future: Future, timeout: float) -> Outcome:
     try:
         return future.result()
     except FutureTimeout:
-        # Not the judge's own safety net, so never judged again: something ran outside every
-        # limit of the judge for this long.
-        return Outcome("invalid", f"too costly to check: stopped after {timeout:g} s", "", "", timeout)
+        # The pool's own time net, far above the judge's: no verdict on the answer, which is
+        # judged again once, after the rest, like any row the judge's net stopped.
+        return Outcome("unchecked", OUT_OF_TIME, "", "", timeout)
     except ProcessExpired:
         return Outcome("invalid", "too costly to check: the worker stopped without a result", "", "", 0.0)
     except Exception as exc:  # a result that could not be sent back, say

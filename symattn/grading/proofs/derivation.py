@@ -786,25 +786,12 @@ def _measured(lines: list) -> list:
     with operators nested more than MAX_NESTED_OPERATORS deep or that multiplies out to more
     than MAX_STEP_TERMS terms, and every step after the derivation's total passes
     MAX_DERIVATION_TERMS. Measured on the text, so the same on every machine."""
-    from .steps import (
-        MAX_DERIVATION_TERMS,
-        MAX_NESTED_OPERATORS,
-        MAX_STEP_TERMS,
-        expansion_terms,
-        operator_depth,
-    )
+    from .steps import MAX_DERIVATION_TERMS, MAX_NESTED_OPERATORS, MAX_STEP_TERMS
 
     out, total = [], 0
     for ln in lines:
         if not ln.error:
-            try:
-                sides = [
-                    parse_expression(side) for side in ([ln.rhs] if ln.lhs is None else [ln.lhs, ln.rhs])
-                ]
-                terms = sum(expansion_terms(side) for side in sides)
-                depth = max(operator_depth(side) for side in sides)
-            except StepSyntaxError:
-                terms = depth = 0  # said when the step is read
+            terms, depth = _line_measures(ln)
             total += terms
             if depth > MAX_NESTED_OPERATORS:
                 ln = replace(
@@ -826,6 +813,28 @@ def _measured(lines: list) -> list:
                 )
         out.append(ln)
     return out
+
+
+def _line_measures(ln: Any) -> tuple[int, int]:
+    """A step's measures: the terms its sides multiply out to, and its operators' nesting."""
+    from .steps import expansion_terms, operator_depth
+
+    try:
+        sides = [parse_expression(side) for side in ([ln.rhs] if ln.lhs is None else [ln.lhs, ln.rhs])]
+    except StepSyntaxError:
+        return 0, 0  # said when the step is read
+    return sum(expansion_terms(side) for side in sides), max(operator_depth(side) for side in sides)
+
+
+def measures(exercise_id: str, text: str) -> list[tuple[int, int, int]]:
+    """Each readable step's line, terms and operator nesting: what :func:`_measured` bounds
+    (bench/limits.py reports the largest a bank reaches)."""
+    w = world(exercise_id)
+    try:
+        lines = w.notation(text, read_lines(text))
+    except StepSyntaxError:
+        return []
+    return [(ln.number, *_line_measures(ln)) for ln in lines if not ln.error]
 
 
 def _verdict(w: World, results: list[StepResult], reached: str | None) -> ProofVerdict:

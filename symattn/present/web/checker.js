@@ -3,7 +3,7 @@
 //   await symattn.check(id, answer, {seed})   await symattn.checkSteps(id, text)
 // which resolve to the object `symattn check ... --json` prints. The judge is symattn's own
 // Python code, run by Pyodide in a Web Worker (checker-worker.mjs); a check that runs past
-// symattn.timeoutSeconds is stopped (the worker is terminated and a fresh one started).
+// symattn.timeoutSeconds is stopped (the worker is terminated; a spare kept warm takes over).
 (function () {
   "use strict";
 
@@ -20,17 +20,12 @@
     return chars.length > 160 ? chars.slice(0, 159).join("") + "…" : line;
   }
 
-  class Checker {
-    constructor(onStatus) {
-      this.onStatus = onStatus;
-      this.queue = Promise.resolve();
-      this.next = 1;
-      this.start();
-    }
-
-    start() {
+  // One Pyodide in a Web Worker, booting: its promise `ready`, and the calls it has taken up.
+  class Runtime {
+    constructor(number, onStatus) {
+      this.number = number;
       this.pending = new Map();
-      this.failed = null;
+      this.loaded = false;
       const worker = new Worker(WORKER_URL, { type: "module" });
       this.worker = worker;
       this.ready = new Promise((resolve, reject) => {
@@ -39,9 +34,8 @@
         const fail = (why) => {
           clearTimeout(bootTimer);
           const message = brief(why);
-          this.failed = message;
           worker.terminate();
-          this.onStatus("failed", message);
+          onStatus(this, "failed", message);
           reject(new Error(message));
         };
         const bootTimer = setTimeout(
@@ -50,11 +44,12 @@
         );
         worker.onmessage = (event) => {
           const m = event.data;
-          if (m.kind === "progress") this.onStatus("loading", m.message);
+          if (m.kind === "progress") onStatus(this, "loading", m.message);
           else if (m.kind === "ready") {
             clearTimeout(bootTimer);
             this.loadPhases = m.phases;
-            this.onStatus("ready", "");
+            this.loaded = true;
+            onStatus(this, "ready", "");
             resolve();
           } else if (m.kind === "failed") {
             fail(m.message);
@@ -73,27 +68,84 @@
       });
       this.ready.catch(() => {});
     }
+  }
+
+  // The checker: the runtime that answers, and a spare one kept warm once the first has answered,
+  // so that when a check runs past its time limit the spare takes over at once (issue 49: no
+  // second wait for Pyodide) and a new spare boots in the background.
+  class Checker {
+    constructor(onStatus) {
+      this.onStatus = onStatus;
+      this.queue = Promise.resolve();
+      this.next = 1;
+      this.started = 0;
+      this.spare = null;
+      this.active = this.boot();
+    }
+
+    boot() {
+      this.started += 1;
+      return new Runtime(this.started, (runtime, state, message) => {
+        if (runtime !== this.active) return; // a spare's loading is silent; its failure leaves no spare
+        if (state === "failed") this.failed = message;
+        this.onStatus(state, message);
+      });
+    }
+
+    get ready() {
+      return this.active.ready;
+    }
+
+    get loadPhases() {
+      return this.active.loadPhases;
+    }
+
+    // A spare, booted once the runtime in use has loaded and answered (not before: the first
+    // verdict gets the whole machine).
+    keepSpare() {
+      if (this.spare || this.failed || window.symattn.spareWorker === false) return;
+      const spare = this.boot();
+      this.spare = spare;
+      spare.ready.catch(() => {
+        if (this.spare === spare) this.spare = null;
+      });
+    }
+
+    // The runtime in use stopped: the spare, loaded or loading, takes over (else a fresh one).
+    replace() {
+      this.active.worker.terminate();
+      const spare = this.spare;
+      this.spare = null;
+      this.active = spare || this.boot();
+      this.onStatus(this.active.loaded ? "ready" : "restarting", "");
+    }
 
     // One call at a time: its time limit (seconds) starts when the worker takes it up.
     call(op, args, seconds, tooCostly) {
       const run = async () => {
-        await this.ready;
-        return new Promise((resolve, reject) => {
+        const runtime = this.active;
+        await runtime.ready;
+        const value = await new Promise((resolve, reject) => {
           const id = this.next++;
           const timer = setTimeout(() => {
-            this.pending.delete(id);
-            this.worker.terminate();
-            this.onStatus("restarting", "");
-            this.start();
+            runtime.pending.delete(id);
+            this.replace();
             resolve(tooCostly(seconds));
           }, seconds * 1000);
-          this.pending.set(id, { resolve, reject, timer });
-          this.worker.postMessage({ id, op, args });
+          runtime.pending.set(id, { resolve, reject, timer });
+          runtime.worker.postMessage({ id, op, args });
         });
+        this.keepSpare();
+        return value;
       };
       const result = this.queue.then(run, run);
       this.queue = result.catch(() => {});
       return result;
+    }
+
+    // What the page's tests and benchmarks read: runtimes booted, and whether a spare is loaded.
+    state() {
+      return { started: this.started, active: this.active.number, spareLoaded: !!(this.spare && this.spare.loaded) };
     }
   }
 
@@ -236,6 +288,7 @@
       checker.call("variant", [String(exercise), String(s)], Number(api.timeoutSeconds), (t) => ({ error: late(t), exit_code: 2 }));
     api.ready = () => checker.ready;
     api.loadPhases = () => checker.loadPhases; // seconds spent in each phase of loading
+    api.runtimes = () => checker.state();
 
     let previewQueued = false;
     function updatePreview() {

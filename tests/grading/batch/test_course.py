@@ -12,7 +12,6 @@ import stat
 from pathlib import Path
 
 import pytest
-from graded import cut_by_a_limit, regrade_alone
 
 from symattn.grading import exercises, plugins
 from symattn.grading.batch import files as files_module
@@ -63,25 +62,9 @@ def check_doc(cli, row: dict[str, str], folder: Path, *extra: str) -> tuple[int,
 def assert_graded_as_checked(cli, graded: dict[str, str], folder: Path, *extra: str) -> None:
     """Every field grade keeps equals what `symattn check --json` prints for the row."""
     code, doc, err = check_doc(cli, graded, folder, *extra)
-    for _ in range(2):  # a loaded machine, not the row, may be what cut one side's budget
-        check_cut, grade_cut = cut_by_a_limit(doc, graded)
-        if check_cut == grade_cut:
-            break
-        if check_cut:
-            code, doc, err = check_doc(cli, graded, folder, *extra)
-        else:
-            graded = regrade_alone(cli, graded, folder, *extra)
-    check_cut, grade_cut = cut_by_a_limit(doc, graded)
     where = f"{graded['exercise']} {graded['seed']} {graded['answer'][:60]!r} {graded['steps_file']}"
     where += f": grade said {graded['feedback'][:200]!r}"
-    if check_cut != grade_cut:
-        # Still cut on one side only: a wall-clock budget (a derivation's 3.5 s) that a machine
-        # this loaded overran twice. The limit was enforced, and said so as documented; the row
-        # says nothing about parity (c13_cases, the slowest proof, under a full CI run).
-        cut = doc["feedback"] if check_cut else graded["feedback"]
-        verdict = graded["verdict"] if grade_cut else doc["verdict"]
-        assert re.search(r"\btoo costly to check: ", cut) and verdict == "invalid", where
-        return
+    # no second try, no allowance for a busy machine: what is too costly is measured (issue 49)
     if doc is None:  # check refused the row (exit 2): grade says invalid with check's words
         assert code == 2 and graded["verdict"] == "invalid", (where, err, graded)
         message = err.strip().removeprefix("symattn: error: ").removeprefix("symattn check: error: ")
