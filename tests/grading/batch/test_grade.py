@@ -511,15 +511,15 @@ def test_progress_only_on_a_terminal(tmp_path, cli, monkeypatch):
 
 
 def test_a_row_the_pool_gave_up_on_reads_nothing_and_names_no_mistake(tmp_path, monkeypatch):
-    """A row whose worker died or outlived the deadline (1 s here): invalid, nothing read, no
-    mistake, and the seconds it was given."""
+    """A row whose worker died (invalid) or outlived the deadline (1 s here: unchecked): nothing
+    read, no mistake, and the seconds it was given."""
     monkeypatch.setattr(grade_module, "check_row", die_on_answer)
     monkeypatch.setattr(grade_module, "ROW_TIMEOUT", 1.0)
     rows = [{"learner": f"L{i}", "exercise": "ex6.2", "answer": a} for i, a in enumerate(["die", "hang"])]
     graded = grade_file(str(write_csv(tmp_path / "c.csv", rows)), None, jobs=1).records
     assert [(g["verdict"], g["mistake"], g["read_as"], g["seconds"]) for g in graded] == [
         ("invalid", "", "", "0.000"),
-        ("invalid", "", "", "1.000"),
+        ("unchecked", "", "", "1.000"),
     ]
 
 
