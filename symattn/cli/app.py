@@ -91,6 +91,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.error_prog or self.prog}: error: {_did_you_mean(first)}\n")
 
 
+def _verdict_codes() -> str:
+    """The exit codes of a check, from the registry of outcomes: "0 correct, 1 incorrect, ..."."""
+    from ..grading.outcomes import OUTCOMES
+
+    return ", ".join(f"{o.exit_code} {o.name}" for o in OUTCOMES) + " (the time safety net fired: try again)"
+
+
 def _did_you_mean(message: str) -> str:
     """argparse's "invalid choice" message with the nearest choices suggested instead of all of them."""
     import difflib
@@ -222,7 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="judge an answer to an exercise",
         description="Judge ANSWER (LaTeX or a plain number) for exercise ID, or with --steps a "
         "derivation (ex6.3, ex6.7) line by line. An ANSWER that starts with '-' needs no '--'. "
-        "Exit 0 correct, 1 incorrect, 2 invalid.",
+        f"Exit {_verdict_codes()}.",
     )
     ch.add_argument("id", metavar="ID", help="the exercise, such as ex6.2 (see symattn exercises)")
     ch.add_argument("answer", metavar="ANSWER", nargs="?", help="the answer, in LaTeX or as a plain number")

@@ -15,10 +15,14 @@ import sympy as sp
 from sympy.printing.precedence import PRECEDENCE
 from sympy.printing.str import StrPrinter
 
-from ..proof.magnitude import digits_beyond
+from ..proof.magnitude import digits_beyond, nesting
 
 #: Longest text shown; a longer one is cut with "...".
 MAX_SHOWN = 200
+#: The deepest expression whose terms are printed in SymPy's order (which evaluates them, at a
+#: cost that can double with each level of an unevaluated tree); deeper ones are printed as
+#: written. A learner's reading of ``\frac{e^2+11}{e^2+2}`` is 5 deep.
+MAX_ORDERED_NESTING = 12
 
 
 #: A factor 1 at the start of a product or after a sign: "1*" not preceded by a digit, a
@@ -162,8 +166,8 @@ def plain_math(value: Any, decimals: dict[Any, str] | None = None) -> str:
     """
     try:
         printer = _TypedPrinter(decimals) if decimals else _PlainPrinter()
-        if digits_beyond(value):  # ordering the terms would compute the power: as written
-            printer._settings["order"] = "none"
+        if digits_beyond(value) or nesting(value) > MAX_ORDERED_NESTING:
+            printer._settings["order"] = "none"  # ordering would evaluate the terms: as written
         text = printer.doprint(value)
     except Exception:  # RecursionError and the like, on a learner's odd expression: a note only
         return "(an expression too large to show)"

@@ -88,3 +88,24 @@ def _combine(x: sp.Basic, args: list[float]) -> float:
         return math.inf if exponent > 0 else 0.0
     size = exponent * math.log10(abs(base))
     return math.inf if size > 300 else (0.0 if size < -300 else abs(base) ** exponent)
+
+
+def nesting(e: Any) -> int:
+    """The depth of ``e``'s tree (an atom is 0), each distinct subtree measured once. SymPy's
+    numeric evaluation of an unevaluated tree can revisit a subtree once per path to it, so its
+    cost may double with each level: a printer that orders terms by their values evaluates them
+    (symattn.grading.plain_math prints deep trees as written instead)."""
+    if not isinstance(e, sp.Basic):
+        return 0
+    depth: dict[sp.Basic, int] = {}
+    stack: list[tuple[sp.Basic, bool]] = [(e, False)]
+    while stack:  # iterative, after the children: a learner's nesting never meets Python's recursion limit
+        node, done = stack.pop()
+        if node in depth:
+            continue
+        if done or not node.args:
+            depth[node] = 1 + max((depth[a] for a in node.args), default=-1)
+            continue
+        stack.append((node, True))
+        stack.extend((a, False) for a in node.args if a not in depth)
+    return depth[e]
