@@ -257,9 +257,9 @@ def measures(raw: str) -> dict[str, int]:
         depth += (ch in "{([") - (ch in "})]")
         deepest = max(deepest, depth)
     terms = [
-        int(m.group(2)) - int(m.group(1)) + 1
+        int(m.group(2) or m.group(3)) - int(m.group(1)) + 1
         for m in re.finditer(
-            r"\\(?:sum|prod)\s*_\s*\{\s*[A-Za-z]\s*=\s*(-?\d{1,6})\s*\}\s*\^\s*\{?\s*(-?\d{1,6})", raw
+            r"\\(?:sum|prod)\s*_\s*\{\s*[A-Za-z]\s*=\s*(-?\d+)\s*\}\s*\^\s*(?:\{\s*(-?\d+)\s*\}|(\d))", raw
         )
     ]
     digits = max((len(m.group()) for m in re.finditer(r"\d+", raw)), default=0)

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.grading.answers.notation import Chain, InvalidAnswer, precheck, split_chain
+from symattn.grading.answers.notation import (
+    MAX_DEPTH,
+    MAX_DIGITS,
+    MAX_TERMS,
+    Chain,
+    InvalidAnswer,
+    measures,
+    precheck,
+    split_chain,
+)
 
 
 @pytest.mark.parametrize(
@@ -183,3 +192,46 @@ def test_digits_separated_by_a_space_are_ambiguous(raw, message):
 def test_split_chain_cuts_at_top_level_relations(text, chain):
     """Relations inside brackets or environments do not cut; an interval becomes two relations."""
     assert split_chain(precheck(text)) == chain
+
+
+# -- the measures bench/limits.py reports (issue 49) --------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1.96", {"characters": 4, "nesting": 0, "digits": 2, "terms": 0}),
+        (r"\frac{e^{2}+11}{e^{2}+2}", {"characters": 24, "nesting": 2, "digits": 2, "terms": 0}),
+        (
+            r"\sum_{i=1}^{100} i + \prod_{k=0}^9 k",
+            {"characters": 36, "nesting": 1, "digits": 3, "terms": 100},
+        ),
+        (
+            r"\sum_{j=1}^{999999999999} 1",
+            {"characters": 27, "nesting": 1, "digits": 12, "terms": 999999999999},
+        ),
+    ],
+)
+def test_measures_count_what_precheck_bounds(text, expected):
+    assert measures(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "measure", "limit"),
+    [
+        ("(" * 41 + "1" + ")" * 41, "nesting", MAX_DEPTH),
+        ("1" * 41, "digits", MAX_DIGITS),
+        (r"\sum_{i=1}^{101} i", "terms", MAX_TERMS),
+    ],
+)
+def test_an_answer_past_a_measure_is_refused_and_one_at_it_is_not_for_that(text, measure, limit):
+    """Each measure just past its limit is refused by precheck; the same text within it is not
+    refused for that reason: the bench's measures are the ones the judge applies."""
+    assert measures(text)[measure] == limit + 1
+    with pytest.raises(InvalidAnswer, match=r"too costly|too long"):
+        precheck(text)
+    within = {
+        "nesting": "(" * 40 + "1" + ")" * 40,
+        "digits": "1" * 40,
+        "terms": r"\sum_{i=1}^{100} i",
+    }[measure]
+    assert measures(within)[measure] == limit
+    precheck(within)

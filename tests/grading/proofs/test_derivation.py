@@ -475,6 +475,21 @@ def test_the_work_a_derivation_asks_for_is_measured_on_its_text(monkeypatch):
     assert all(s.status == "ok" for s in verdict.steps[:-1])
 
 
+def test_measures_report_what_the_derivation_is_cut_by():
+    """derivation.measures (what bench/limits.py reports) gives each step's terms and operator
+    nesting as the cut applies them: 121 + 11 terms for Var of 11 products, softmax nested."""
+    from symattn.grading.proofs.derivation import measures
+
+    terms = " + ".join(f"q_{{{i}}} k_{{{i}}}" for i in range(1, 12))
+    text = (
+        f"\\operatorname{{Var}}\\left({terms}\\right) = \\sum_{{i=1}}^{{11}} \\operatorname{{Var}}(q_i k_i)\n"
+        "= d_k\n"
+    )
+    assert measures("ex6.3", text) == [(1, 132, 1), (2, 1, 0)]
+    deep = r"\operatorname{softmax}(" * 3 + "S" + ")" * 3
+    assert measures("ex6.7", f"{deep} = S\n")[0][2] == 3
+
+
 REVIEW = sorted((BANK.parent / "learner_proofs_review").glob("ex6.*/*.tex"))
 
 
