@@ -28,8 +28,10 @@ from .dialects import group_end
 
 #: Longest answer accepted, in characters.
 MAX_LENGTH = 400
-#: Deepest nesting of brackets and braces accepted.
-MAX_DEPTH = 40
+#: Deepest nesting of brackets and braces accepted. SymPy evaluates a nested expression as it
+#: builds it, at a cost that can double with each level (a 20-deep tower e^{-e^{-...}} took
+#: 20 s of CPU, an 18-deep one 4 s): the banks' answers nest at most 7 deep (bench/limits.py).
+MAX_DEPTH = 12
 #: Longest run of digits accepted.
 MAX_DIGITS = 40
 #: Most terms a \sum or \prod with concrete bounds may have.

@@ -784,15 +784,16 @@ def check_derivation(exercise_id: str, text: str, isolate: bool = True) -> Proof
 def _measured(lines: list) -> list:
     """``lines`` with those past the work a derivation may ask for marked unreadable: a step
     with operators nested more than MAX_NESTED_OPERATORS deep or that multiplies out to more
-    than MAX_STEP_TERMS terms, and every step after the derivation's total passes
-    MAX_DERIVATION_TERMS. Measured on the text, so the same on every machine."""
+    than MAX_STEP_TERMS terms, and every step after the derivation's total (of the steps not
+    refused) passes MAX_DERIVATION_TERMS. Measured on the text, so the same on every machine."""
     from .steps import MAX_DERIVATION_TERMS, MAX_NESTED_OPERATORS, MAX_STEP_TERMS
 
     out, total = [], 0
     for ln in lines:
         if not ln.error:
             terms, depth = _line_measures(ln)
-            total += terms
+            if depth <= MAX_NESTED_OPERATORS and terms <= MAX_STEP_TERMS:
+                total += terms  # a step refused for itself asks for no work: it does not count
             if depth > MAX_NESTED_OPERATORS:
                 ln = replace(
                     ln,

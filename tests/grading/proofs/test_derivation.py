@@ -488,6 +488,20 @@ def test_measures_report_what_the_derivation_is_cut_by():
     assert measures("ex6.3", text) == [(1, 132, 1), (2, 1, 0)]
     deep = r"\operatorname{softmax}(" * 3 + "S" + ")" * 3
     assert measures("ex6.7", f"{deep} = S\n")[0][2] == 3
+    # Attention is a softmax inside products: two levels
+    stacked = r"\operatorname{Attention}(\operatorname{Attention}(P X)) = S"
+    assert measures("ex6.7", stacked + "\n")[0][2] == 4
+
+
+def test_a_step_refused_for_itself_does_not_use_up_the_derivations_terms():
+    """A step refused at 4,160 terms, then the module's own solution: every line of the solution
+    is judged (a refused step asks for no work), not cut for the derivation's total."""
+    solution = (BANK / "ex6.3" / "c01_module_solution.tex").read_text(encoding="utf-8")
+    costly = r"\operatorname{Var}\left(\sum_{i=1}^{64} q_i k_i\right) = "
+    costly += r"\sum_{i=1}^{64} \operatorname{Var}(q_i k_i)"
+    verdict = check_derivation("ex6.3", costly + "\n" + solution)
+    assert verdict.steps[0].status == "invalid" and "4,160 terms" in verdict.steps[0].feedback
+    assert [s.status for s in verdict.steps[1:]] == ["ok"] * (len(verdict.steps) - 1)
 
 
 REVIEW = sorted((BANK.parent / "learner_proofs_review").glob("ex6.*/*.tex"))
