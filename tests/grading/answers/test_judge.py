@@ -329,6 +329,24 @@ def test_every_correct_is_confirmed_by_certified_digits():
     assert judge(r"e^{2} + 0.0100000000000000000000000000000000000001", near).verdict == "incorrect"
 
 
+def test_nested_sums_are_written_out_and_their_terms_multiply():
+    """Issue 49: nested sums with whole-number bounds are written out term by term (SymPy's own
+    summation of 30 x 30 terms of 1/(i+j) took 12 s) and bounded by their terms in all."""
+    from fractions import Fraction
+
+    expected = sum(Fraction(1, i + j) for i in range(1, 3) for j in range(1, 51))
+    v = verdict(EX2, r"\sum_{i=1}^{2}\sum_{j=1}^{50} \frac{1}{i+j}")
+    assert v.given == f"{expected.numerator}/{expected.denominator}"
+    assert verdict(EX2, r"\sum_{i=1}^{2}\sum_{j=1}^{3} i j").given == str(
+        sum(i * j for i in (1, 2) for j in (1, 2, 3))
+    )
+    refused = verdict(EX2, r"\sum_{i=1}^{30}\sum_{j=1}^{30} \frac{1}{i+j}")
+    assert (refused.verdict, refused.feedback) == (
+        "invalid",
+        "too costly to check: sums of more than 100 terms in all",
+    )
+
+
 def test_notes_say_how_a_form_was_read():
     """e notation and thousands separators are read as numbers and the reading is said."""
     assert verdict(EX2, "1.9586e0").notes == ("1.9586e0 read as 1.9586 × 10^0",)
