@@ -101,6 +101,8 @@ def judge_matrix(
             target = m.value if isinstance(m.value, sp.MatrixBase) else sp.Matrix([[m.value]])
             if _matrix_reason(value, sp.Matrix(target), expected.tolerance) is None:
                 raise Refusal(m.code, m.feedback)
+        if reason[0] == "undecided":  # no entry differs, but one could not be decided: no verdict of "wrong"
+            raise Refusal(*reason, "invalid")
         raise Refusal(*reason)
     return Verdict("correct", feedback="correct", extra={"value": values[0]})
 
@@ -111,6 +113,7 @@ def _matrix_reason(value: Any, e: sp.Matrix, tol: sp.Rational) -> tuple[str, str
         return ("shape", f"expected a {e.rows}x{e.cols} matrix")
     if value.shape != e.shape:
         return ("shape", f"expected a {e.rows}x{e.cols} matrix, got {value.rows}x{value.cols}")
+    undecided: tuple[str, str] | None = None  # said only if no entry is decided wrong
     for x, y in zip(value, e, strict=True):
         if y in (INF, -INF):
             if _infinite_entry(x) != y:
@@ -124,9 +127,15 @@ def _matrix_reason(value: Any, e: sp.Matrix, tol: sp.Rational) -> tuple[str, str
             ok = within(x, y, tol)
         except (NotFinite, Uncertain):
             return ("", "not the expected matrix: an entry is not a finite number")
-        if ok is not True:
+        if ok is False:
             return ("", "not the expected matrix")
-    return None
+        if ok is None:
+            undecided = undecided or (
+                ("form", TOO_MANY_DIGITS)
+                if digits_beyond(x)
+                else ("undecided", "an entry could not be compared with certainty: write it more simply")
+            )
+    return undecided
 
 
 def _infinite_entry(x: Any) -> Any:

@@ -347,6 +347,16 @@ def test_nested_sums_are_written_out_and_their_terms_multiply():
     )
 
 
+def test_a_matrix_entry_that_cannot_be_decided_is_invalid_not_wrong():
+    """(e+1)^400 (e-1)^400 - (e^2-1)^400 is exactly 0, but too wide to certify at 60 digits and
+    too large to expand: no verdict of "wrong" (it once was), while an entry decided wrong still is."""
+    zero = r"(e+1)^{400}(e-1)^{400} - (e^2-1)^{400}"
+    rest = r"& -\infty & -\infty \\ 0 & 0 & -\infty \\ 0 & 0 & 0 \end{bmatrix}"
+    v = verdict(EX4, rf"\begin{{bmatrix}} {zero} {rest}")
+    assert v.verdict == "invalid" and "could not be compared with certainty" in v.feedback
+    assert verdict(EX4, rf"\begin{{bmatrix}} 1 {rest}").verdict == "incorrect"
+
+
 def test_notes_say_how_a_form_was_read():
     """e notation and thousands separators are read as numbers and the reading is said."""
     assert verdict(EX2, "1.9586e0").notes == ("1.9586e0 read as 1.9586 × 10^0",)

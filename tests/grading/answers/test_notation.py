@@ -217,7 +217,7 @@ def test_measures_count_what_precheck_bounds(text, expected):
 @pytest.mark.parametrize(
     ("text", "measure", "limit"),
     [
-        ("(" * 41 + "1" + ")" * 41, "nesting", MAX_DEPTH),
+        ("(" * (MAX_DEPTH + 1) + "1" + ")" * (MAX_DEPTH + 1), "nesting", MAX_DEPTH),
         ("1" * 41, "digits", MAX_DIGITS),
         (r"\sum_{i=1}^{101} i", "terms", MAX_TERMS),
     ],
@@ -229,7 +229,7 @@ def test_an_answer_past_a_measure_is_refused_and_one_at_it_is_not_for_that(text,
     with pytest.raises(InvalidAnswer, match=r"too costly|too long"):
         precheck(text)
     within = {
-        "nesting": "(" * 40 + "1" + ")" * 40,
+        "nesting": "(" * MAX_DEPTH + "1" + ")" * MAX_DEPTH,
         "digits": "1" * 40,
         "terms": r"\sum_{i=1}^{100} i",
     }[measure]
