@@ -67,13 +67,19 @@ def check_number(value: Any, expected: Expected, mistakes: tuple[Mistake, ...]) 
     for m in mistakes:
         if not isinstance(m.value, sp.MatrixBase) and close(value, m.value, expected.tolerance) is True:
             raise Refusal(m.code, m.feedback)
-    if ok is None and digits_beyond(value):
-        raise Refusal("form", TOO_MANY_DIGITS, "invalid")
     if ok is None:
-        raise Refusal(
-            "undecided", "this value could not be compared with certainty: write it more simply", "invalid"
-        )
+        raise _undecided(value, "this value")
     raise Refusal("", "not the expected answer")
+
+
+def _undecided(value: Any, what: str) -> Refusal:
+    """No verdict on ``value`` (``what``: "this value", "an entry"), which certified evaluation
+    could not place: invalid, because of its size where it holds a power of too many digits."""
+    if digits_beyond(value):
+        return Refusal("form", TOO_MANY_DIGITS, "invalid")
+    return Refusal(
+        "undecided", f"{what} could not be compared with certainty: write it more simply", "invalid"
+    )
 
 
 def close(value: Any, target: Any, tol: sp.Rational) -> bool | None:
@@ -101,40 +107,37 @@ def judge_matrix(
             target = m.value if isinstance(m.value, sp.MatrixBase) else sp.Matrix([[m.value]])
             if _matrix_reason(value, sp.Matrix(target), expected.tolerance) is None:
                 raise Refusal(m.code, m.feedback)
-        if reason[0] == "undecided":  # no entry differs, but one could not be decided: no verdict of "wrong"
-            raise Refusal(*reason, "invalid")
-        raise Refusal(*reason)
+        raise reason
     return Verdict("correct", feedback="correct", extra={"value": values[0]})
 
 
-def _matrix_reason(value: Any, e: sp.Matrix, tol: sp.Rational) -> tuple[str, str] | None:
-    """None if ``value`` equals ``e`` entry by entry; else (code, reason)."""
+def _matrix_reason(value: Any, e: sp.Matrix, tol: sp.Rational) -> Refusal | None:
+    """None if ``value`` equals ``e`` entry by entry; else why not (an entry that could not be
+    decided, only if no other entry is decided wrong)."""
     if not isinstance(value, sp.MatrixBase):
-        return ("shape", f"expected a {e.rows}x{e.cols} matrix")
+        return Refusal("shape", f"expected a {e.rows}x{e.cols} matrix")
     if value.shape != e.shape:
-        return ("shape", f"expected a {e.rows}x{e.cols} matrix, got {value.rows}x{value.cols}")
-    undecided: tuple[str, str] | None = None  # said only if no entry is decided wrong
+        return Refusal("shape", f"expected a {e.rows}x{e.cols} matrix, got {value.rows}x{value.cols}")
+    undecided: Refusal | None = None
     for x, y in zip(value, e, strict=True):
         if y in (INF, -INF):
             if _infinite_entry(x) != y:
-                return ("", "not the expected matrix")
+                return Refusal("", "not the expected matrix")
             continue
         if x.has(*INFINITIES):
-            return ("", "not the expected matrix")
+            return Refusal("", "not the expected matrix")
         if x.free_symbols:
-            return ("symbolic", "the entries should be numbers")
+            return Refusal("symbolic", "the entries should be numbers")
         try:
             ok = within(x, y, tol)
         except (NotFinite, Uncertain):
-            return ("", "not the expected matrix: an entry is not a finite number")
+            if digits_beyond(x):  # the enclosure of a huge power overflowed: not infinity
+                return _undecided(x, "an entry")
+            return Refusal("", "not the expected matrix: an entry is not a finite number")
         if ok is False:
-            return ("", "not the expected matrix")
+            return Refusal("", "not the expected matrix")
         if ok is None:
-            undecided = undecided or (
-                ("form", TOO_MANY_DIGITS)
-                if digits_beyond(x)
-                else ("undecided", "an entry could not be compared with certainty: write it more simply")
-            )
+            undecided = undecided or _undecided(x, "an entry")
     return undecided
 
 

@@ -8,6 +8,7 @@ import sympy as sp
 
 from symattn.grading.answers.judge import Expected, judge, warm_up
 from symattn.grading.exercises import get
+from symattn.proof.magnitude import TOO_MANY_DIGITS
 
 EX2, EX4, EX5 = get("ex6.2"), get("ex6.4"), get("ex6.5")
 
@@ -355,6 +356,9 @@ def test_a_matrix_entry_that_cannot_be_decided_is_invalid_not_wrong():
     v = verdict(EX4, rf"\begin{{bmatrix}} {zero} {rest}")
     assert v.verdict == "invalid" and "could not be compared with certainty" in v.feedback
     assert verdict(EX4, rf"\begin{{bmatrix}} 1 {rest}").verdict == "incorrect"
+    # an entry holding a power of ten billion digits is too costly, not "not a finite number"
+    huge = verdict(EX4, rf"\begin{{bmatrix}} 0 \cdot 10^{{10^{{10}}}} + 1.96^{{9000}} - 1.96^{{9000}} {rest}")
+    assert (huge.verdict, huge.feedback) == ("invalid", TOO_MANY_DIGITS)
 
 
 def test_notes_say_how_a_form_was_read():
