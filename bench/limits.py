@@ -191,17 +191,19 @@ def _largest(accepted: list[dict]) -> str:
 
     from symattn.grading.answers.notation import measures as answer_measures
     from symattn.grading.proofs.derivation import measures as step_measures
+    from symattn.grading.proofs.steps import MAX_NESTED_OPERATORS
 
     found: dict[str, int] = {}
     for case in accepted:
         if case["kind"] == "answer":
-            got = answer_measures(case["text"])
+            got = {**answer_measures(case["text"]), "terms multiplied out": _multiplied_out(case["text"])}
         elif case["kind"] == "steps":
             steps = step_measures(case["exercise"], (DATA / case["path"]).read_text(encoding="utf-8-sig"))
             got = {
                 "steps": len(steps),
                 "terms of a step": max((t for _, t, _ in steps), default=0),
                 "operator nesting": max((d for _, _, d in steps), default=0),
+                "steps nested deepest": sum(d == MAX_NESTED_OPERATORS for _, _, d in steps),
                 "terms in all": sum(t for _, t, _ in steps),
             }
         else:
@@ -209,6 +211,22 @@ def _largest(accepted: list[dict]) -> str:
         for name, value in got.items():
             found[name] = max(found.get(name, 0), value)
     return ", ".join(f"{name} {value:,}" for name, value in found.items()) or "-"
+
+
+def _multiplied_out(text: str) -> int:
+    """The terms an accepted answer's sides multiply out to (symattn.proof.magnitude), read as
+    the judge reads them; 0 where this process cannot read it (the judge's worker did)."""
+    from symattn.grading.answers.notation import precheck, split_chain
+    from symattn.grading.answers.sides import read_side
+    from symattn.proof.magnitude import expanded_terms
+
+    try:
+        sides = [read_side(s, []) for s in split_chain(precheck(text, [], {})).sides]
+    except Exception:  # a form only the worker's reader takes (a Python list, say)
+        return 0
+    return max(
+        (expanded_terms(s) for s in sides if s is not None and not isinstance(s, (list, tuple))), default=0
+    )
 
 
 def _cell(text: str) -> str:

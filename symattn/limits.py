@@ -36,5 +36,12 @@ AUDIT_NOTEBOOK_BYTES = 64 << 20
 
 #: Most digits a power of numbers in a learner's answer or proof may have before symattn stops
 #: computing with it exactly (estimated, never computed: :mod:`symattn.proof.magnitude`).
-#: Answers need a few; ``10^{10^{10}}`` has ten billion.
-MAX_POWER_DIGITS = 10_000
+#: Answers need a few; ``10^{10^{10}}`` has ten billion. Exact normal forms factor the numbers
+#: they meet: SymPy's primality test on the 9,542 digits of 3^20000 + 1 took 24 s of CPU, on a
+#: thousand digits well under a second.
+MAX_POWER_DIGITS = 1_000
+#: Most terms an expression in a learner's answer may multiply out to before symattn stops
+#: proving it exact (counted on its tree, never expanded: :func:`symattn.proof.magnitude.expanded_terms`).
+#: The banks' answers and the built-in derivations need at most a few dozen;
+#: ``(1 + \\sqrt{2})^{2000}`` would take 2,001 (at 26,000, some 16 s of SymPy's work).
+MAX_EXPANDED_TERMS = 1_000

@@ -22,7 +22,7 @@ from sympy.concrete.delta import deltasummation
 from sympy.stats.rv import RandomSymbol
 
 from ..core.nodes import carry_out
-from .magnitude import digits_beyond
+from .magnitude import too_costly
 
 Point = dict[sp.Basic, sp.Expr]
 
@@ -194,7 +194,8 @@ def prove_zero(e: Any) -> str | None:
     """Name the normal form that takes ``e`` to exactly 0, or None if none does.
 
     None, without trying, when ``e`` holds a power of more than
-    :data:`~symattn.limits.MAX_POWER_DIGITS` digits (:mod:`.magnitude`)."""
+    :data:`~symattn.limits.MAX_POWER_DIGITS` digits or multiplies out to more than
+    :data:`~symattn.limits.MAX_EXPANDED_TERMS` terms (:func:`.magnitude.too_costly`)."""
     if isinstance(e, sp.MatrixBase):
         methods = [prove_zero(x) for x in e]
         if any(m is None for m in methods):
@@ -202,8 +203,8 @@ def prove_zero(e: Any) -> str | None:
         order = [name for name, _ in LADDER]
         return max(methods, key=order.index, default="identity")
     e = sp.sympify(e)
-    if digits_beyond(e):
-        return None  # normal forms would compute a power of more digits than any answer needs
+    if too_costly(e):
+        return None  # the normal forms would build more digits or terms than any answer needs
     for name, f in LADDER:
         try:
             if f(e) == 0:

@@ -15,10 +15,21 @@ from typing import Any
 
 import sympy as sp
 
-from ..limits import MAX_POWER_DIGITS
+from ..limits import MAX_EXPANDED_TERMS, MAX_POWER_DIGITS
 
 #: What a learner is told when such a power stops a check.
 TOO_MANY_DIGITS = f"too costly to check: a power of more than {MAX_POWER_DIGITS:,} digits"
+TOO_MANY_TERMS = f"too costly to check: multiplied out, it has more than {MAX_EXPANDED_TERMS:,} terms"
+
+
+def too_costly(e: Any) -> str | None:
+    """Why exact work on ``e`` is refused (:data:`TOO_MANY_DIGITS`, :data:`TOO_MANY_TERMS`), or
+    None: what every exact step asks before it expands, cancels or subtracts."""
+    if digits_beyond(e):
+        return TOO_MANY_DIGITS
+    if expanded_terms(e, MAX_EXPANDED_TERMS) > MAX_EXPANDED_TERMS:
+        return TOO_MANY_TERMS
+    return None
 
 
 def digits_beyond(e: Any, digits: int = MAX_POWER_DIGITS) -> bool:
@@ -28,12 +39,19 @@ def digits_beyond(e: Any, digits: int = MAX_POWER_DIGITS) -> bool:
     if not isinstance(e, sp.Basic):
         return False
     seen: dict[sp.Basic, float | None] = {}
+    logs: dict[sp.Basic, float | None] = {}
     for p in e.atoms(sp.Pow, sp.exp):
         base, exponent = (sp.E, p.args[0]) if isinstance(p, sp.exp) else p.args
         x, b = _approx(exponent, seen), _approx(base, seen)
-        if x is None or b is None or b == 0 or (abs(b) == 1 and not isinstance(base, sp.Rational)):
+        if x is None or b is None or (abs(b) == 1 and not isinstance(base, sp.Rational)):
             continue
-        scale = abs(math.log10(abs(b))) if math.isfinite(b) else math.inf
+        if b != 0 and math.isfinite(b):
+            scale = abs(math.log10(abs(b)))
+        else:  # past a float's range either way: its size from the logarithms of its parts
+            size = _log10(base, logs)
+            if size == -math.inf:
+                continue  # exactly 0
+            scale = math.inf if size is None else abs(size)
         if isinstance(base, sp.Rational) and not isinstance(base, sp.Integer):
             scale = max(scale, math.log10(max(abs(int(base.p)), int(base.q))))
         if math.isnan(x) or abs(x) * scale > digits:
@@ -68,6 +86,49 @@ def _approx(x: sp.Basic, seen: dict[sp.Basic, float | None]) -> float | None:
         value = math.inf
     seen[x] = value
     return value
+
+
+def _log10(x: sp.Basic, seen: dict[sp.Basic, float | None]) -> float | None:
+    """log10 of ``|x|``, at most (a sum is taken as large as its largest term allows, without
+    cancellation), for numbers past a float's range: the square root of a 9,542-digit number
+    has 4,771 digits, not infinitely many. -inf for 0; None where it is not built of numbers."""
+    if x in seen:
+        return seen[x]
+    value: float | None
+    if isinstance(x, sp.Rational):
+        value = _log10_int(int(x.p)) - _log10_int(int(x.q))
+    elif x is sp.E or x is sp.pi or isinstance(x, sp.Float):
+        value = math.log10(abs(float(x))) if x != 0 else -math.inf
+    elif isinstance(x, (sp.Add, sp.Mul)):
+        args = [_log10(a, seen) for a in x.args]
+        if any(a is None for a in args):
+            value = None
+        elif isinstance(x, sp.Add):
+            value = max(args) + math.log10(len(args))  # type: ignore[type-var, operator]
+        else:
+            value = sum(args)  # type: ignore[arg-type]
+    elif isinstance(x, (sp.Pow, sp.exp)):
+        base, exponent = (sp.E, x.args[0]) if isinstance(x, sp.exp) else x.args
+        size, power = _log10(base, seen), _approx(exponent, {})
+        if size is None or power is None or math.isnan(power):
+            value = None
+        elif size == -math.inf or power == 0:
+            value = -math.inf if size == -math.inf and power > 0 else 0.0
+        else:
+            value = size * power if math.isfinite(size * power) or not math.isnan(size * power) else None
+    else:
+        value = None
+    seen[x] = value
+    return value
+
+
+def _log10_int(n: int) -> float:
+    if n == 0:
+        return -math.inf
+    bits = abs(n).bit_length()
+    if bits < 1000:
+        return math.log10(abs(n))
+    return math.log10(abs(n) >> (bits - 53)) + (bits - 53) * math.log10(2)
 
 
 def _float_of_int(n: int) -> float:
@@ -109,3 +170,52 @@ def nesting(e: Any) -> int:
         stack.append((node, True))
         stack.extend((a, False) for a in node.args if a not in depth)
     return depth[e]
+
+
+def expanded_terms(e: Any, cap: int = 10**9) -> int:
+    """How many terms ``e`` multiplies out to at most, read off its tree: a sum's terms add, a
+    product's multiply, a sum of t terms raised to a whole power n (or -n, its denominator
+    expanded) has C(n + t - 1, t - 1), anything else one, with its arguments multiplied out on
+    their own (the largest counts). What :func:`sympy.expand` would build, counted before any
+    work (``(1 + \\sqrt{2})^{26000}`` is 26,001 terms, the binomial theorem's, however few
+    remain); counts past ``cap`` are ``cap + 1``. A matrix: the sum over its entries."""
+    if isinstance(e, sp.MatrixBase):
+        return min(cap + 1, sum(expanded_terms(x, cap) for x in e))
+    if not isinstance(e, sp.Basic):
+        return 1
+    top: dict[sp.Basic, int] = {}  # a node's own terms
+    most = 1  # the most terms anywhere, the node itself or one of its arguments
+    stack: list[tuple[sp.Basic, bool]] = [(e, False)]
+    while stack:
+        node, done = stack.pop()
+        if node in top:
+            continue
+        if not (done and node.args) and node.args:
+            stack.append((node, True))
+            stack.extend((a, False) for a in node.args if a not in top)
+            continue
+        terms, inner = _terms(node, [top[a] for a in node.args], cap)
+        top[node] = terms
+        most = min(cap + 1, max(most, terms, inner))
+    return most
+
+
+def _terms(node: sp.Basic, args: list[int], cap: int) -> tuple[int, int]:
+    """(the node's own terms, the terms of the largest expansion it makes on the way)."""
+    if isinstance(node, sp.Add):
+        return min(cap + 1, sum(args)), 0
+    if isinstance(node, sp.Mul):
+        return min(cap + 1, math.prod(min(a, cap + 1) for a in args)), 0
+    if isinstance(node, sp.Pow) and node.exp.is_Integer and args[0] > 1 and abs(int(node.exp)) > 1:
+        n, t = abs(int(node.exp)), args[0]
+        count = _multinomial(n, t, cap)
+        return (count, 0) if node.exp > 0 else (1, count)
+    return 1, 0
+
+
+def _multinomial(n: int, t: int, cap: int) -> int:
+    """C(n + t - 1, t - 1), the terms of (a_1 + ... + a_t)^n, or cap + 1 past cap."""
+    k = min(n, t - 1)
+    if math.lgamma(n + t) - math.lgamma(k + 1) - math.lgamma(n + t - k) > math.log(cap) + 1:
+        return cap + 1
+    return min(cap + 1, math.comb(n + t - 1, k))

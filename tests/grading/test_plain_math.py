@@ -15,7 +15,7 @@ v = sp.IndexedBase("v")
     ("value", "shown"),
     [
         (
-            # a power of more than 10,000 digits: the terms as written, never ordered (ordering
+            # a power of ten billion digits: the terms as written, never ordered (ordering
             # compares them, which computes the power)
             sp.Add(sp.Rational(39, 20), sp.Pow(10, -(10**10), evaluate=False), evaluate=False),
             "39/20 + 10^(-10000000000)",

@@ -17,7 +17,7 @@ import re
 import sympy as sp
 
 from ..plain_math import plain_math
-from ..proofs.steps import Node, StepSyntaxError, parse_expression
+from ..proofs.steps import MAX_STEP_TERMS, Node, StepSyntaxError, expansion_terms, parse_expression
 from .dialects import split_top
 from .judge import Verdict
 
@@ -321,7 +321,10 @@ def judge_formula(raw: str) -> Verdict:
         if re.fullmatch(pattern, text):
             return Verdict("incorrect", text, feedback, "wrong-axis", typed=text)
     try:
-        parse_expression(_top_level_split(text)[-1])  # cheap refusals before forking
+        terms = expansion_terms(parse_expression(_top_level_split(text)[-1]))  # refusals before forking
+        if terms > MAX_STEP_TERMS:  # normal() expands it: counted on the text, the same on every machine
+            why = f"too costly to check: multiplied out, it has more than {MAX_STEP_TERMS} terms"
+            return Verdict("invalid", feedback=why)
         return isolated(_judge, text, timeout=TIMEOUT, memory_mb=MEMORY_MB, cpu_seconds=CPU_SECONDS)
     except StepSyntaxError as exc:
         return Verdict("invalid", feedback=str(exc))

@@ -62,9 +62,10 @@ def _written_out(value: sp.Expr) -> sp.Expr:
     """Sums and products with concrete bounds written out term by term and then evaluated, the
     inner ones of nested sums for each term of the outer (at most a hundred terms in all: a
     sum's own count is bounded by notation.py, nested sums multiply); where a term holds a power
-    of more than 10,000 digits, each term is left as written: ``\\sum_{i=1}^{100} 10^{10^{i}}``
-    is a sum of powers, as ``10^{10^{10}}`` alone is. SymPy's own summation is not used on
-    them: it works symbolically (``\\sum_{i=1}^{30}\\sum_{j=1}^{30} \\frac{1}{i+j}`` took 12 s).
+    of more than :data:`~symattn.limits.MAX_POWER_DIGITS` digits, each term is left as written:
+    ``\\sum_{i=1}^{100} 10^{10^{i}}`` is a sum of powers, as ``10^{10^{10}}`` alone is. SymPy's
+    own summation is not used on them: it works symbolically
+    (``\\sum_{i=1}^{30}\\sum_{j=1}^{30} \\frac{1}{i+j}`` took 12 s).
     The work is bounded by the terms and digits, whatever the machine (issue 49). A sum whose
     bounds are symbols is left to SymPy."""
     written = [0]

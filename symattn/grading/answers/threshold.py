@@ -14,14 +14,17 @@ from typing import Any
 
 import sympy as sp
 
+from ...limits import MAX_POWER_DIGITS
 from ...proof.certify import NotFinite, Uncertain, enclose, sign
-from ...proof.magnitude import TOO_MANY_DIGITS, digits_beyond
+from ...proof.magnitude import TOO_MANY_DIGITS, digits_beyond, too_costly
 from .notation import Chain
 from .values import check_number, close, values_of
 from .verdicts import INF, INFINITIES, Expected, Mistake, Refusal, Verdict
 
 #: Highest degree of a polynomial inequality solved exactly.
 MAX_DEGREE = 8
+#: Most digits of an inequality's bound (the parts free of its variable).
+MAX_BOUND_DIGITS = 100
 
 
 @dataclass(frozen=True)
@@ -227,6 +230,9 @@ def _solve(left: sp.Expr, rel: str, right: sp.Expr, var: sp.Symbol) -> _Set:
     if digits_beyond(left) or digits_beyond(right):  # left - right would compute the power
         raise Refusal("form", TOO_MANY_DIGITS, "invalid")
     _polynomial_guard(left - right, var)
+    reason = too_costly(left - right)  # past the degree, the terms it multiplies out to
+    if reason:
+        raise Refusal("form", reason, "invalid")
     difference = sp.expand(left - right)
     if difference.has(*INFINITIES):
         raise NotFinite("the bound is not a finite number")
@@ -278,8 +284,9 @@ def _polynomial_guard(e: sp.Expr, var: sp.Symbol) -> None:
                 size = abs(enclose(e))
             except Uncertain:
                 raise Refusal("symbolic", f"expected an inequality in {var} alone") from None
-            if size.b > 10**100:
-                raise Refusal("form", "too costly to check: a bound of more than 100 digits", "invalid")
+            if size.b > 10**MAX_BOUND_DIGITS:
+                why = f"too costly to check: a bound of more than {MAX_BOUND_DIGITS} digits"
+                raise Refusal("form", why, "invalid")
         return
     if e == var:
         return
@@ -331,7 +338,9 @@ def _rational_sign(left: Any, right: Any) -> int | None:
     """The sign of left - right computed exactly where both are rational numbers, else None."""
     if any(not isinstance(x, sp.Expr) or x.has(*INFINITIES) for x in (left, right)):
         return None
-    if any(_digits(a) > 10_000 for x in (left, right) for a in sp.preorder_traversal(x) if a.is_Pow):
+    if any(
+        _digits(a) > MAX_POWER_DIGITS for x in (left, right) for a in sp.preorder_traversal(x) if a.is_Pow
+    ):
         return None  # 10^{-100} is exact in 101 digits; 10^{10^{10}} is not worked out
     gap = _evaluated(left - right)
     return None if not gap.is_Rational else int(gap.p > 0) - int(gap.p < 0)

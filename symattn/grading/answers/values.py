@@ -14,7 +14,7 @@ from typing import Any
 import sympy as sp
 
 from ...proof.certify import NotFinite, Uncertain, enclose, sign, within
-from ...proof.magnitude import TOO_MANY_DIGITS, digits_beyond
+from ...proof.magnitude import digits_beyond, too_costly
 from .notation import Chain
 from .verdicts import INF, INFINITIES, Expected, Mistake, Refusal, Verdict
 
@@ -74,9 +74,10 @@ def check_number(value: Any, expected: Expected, mistakes: tuple[Mistake, ...]) 
 
 def _undecided(value: Any, what: str) -> Refusal:
     """No verdict on ``value`` (``what``: "this value", "an entry"), which certified evaluation
-    could not place: invalid, because of its size where it holds a power of too many digits."""
-    if digits_beyond(value):
-        return Refusal("form", TOO_MANY_DIGITS, "invalid")
+    could not place: invalid, because of its size where it is too large to prove exact."""
+    reason = too_costly(value)
+    if reason:
+        return Refusal("form", reason, "invalid")
     return Refusal(
         "undecided", f"{what} could not be compared with certainty: write it more simply", "invalid"
     )

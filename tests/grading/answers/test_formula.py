@@ -60,3 +60,25 @@ def test_cli_checks_ex66_and_lists_the_new_kinds(cli):
     rows = dict(line.split("\t")[0::3] for line in out.splitlines())
     assert rows["ex6.3"] == rows["ex6.7"] == "(derivation checked step by step)"
     assert rows["ex6.6"] == "(formula checked; the rest model solution)"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        r"((v_1+v_2+v_3+v_4+v_5+v_6)^4)^4",  # 20,349 terms once collected: 20 s of expanding
+        r"(v_1 + v_2 + v_3)^{64}",
+        r"\frac{1}{N}\sum_{j=1}^{200} v_j",  # a sum with whole-number bounds, written out
+    ],
+)
+def test_answers_that_multiply_out_too_far_are_refused_before_any_worker(answer, monkeypatch):
+    """Issue 49: the terms an answer multiplies out to are counted on its text (as a derivation
+    step's are), so the verdict is the same on every machine and no worker is started."""
+    from symattn.grading import worker
+    from symattn.grading.proofs.steps import MAX_STEP_TERMS
+
+    monkeypatch.setattr(worker, "isolated", lambda *a, **k: pytest.fail("a worker was started"))
+    v = judge_formula(answer)
+    assert (v.verdict, v.feedback) == (
+        "invalid",
+        f"too costly to check: multiplied out, it has more than {MAX_STEP_TERMS} terms",
+    )

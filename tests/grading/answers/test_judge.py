@@ -8,7 +8,7 @@ import sympy as sp
 
 from symattn.grading.answers.judge import Expected, judge, warm_up
 from symattn.grading.exercises import get
-from symattn.proof.magnitude import TOO_MANY_DIGITS
+from symattn.proof.magnitude import TOO_MANY_DIGITS, TOO_MANY_TERMS
 
 EX2, EX4, EX5 = get("ex6.2"), get("ex6.4"), get("ex6.5")
 
@@ -350,10 +350,15 @@ def test_nested_sums_are_written_out_and_their_terms_multiply():
 
 def test_a_matrix_entry_that_cannot_be_decided_is_invalid_not_wrong():
     """(e+1)^400 (e-1)^400 - (e^2-1)^400 is exactly 0, but too wide to certify at 60 digits and
-    too large to expand: no verdict of "wrong" (it once was), while an entry decided wrong still is."""
+    too large to expand (160,801 terms multiplied out): no verdict of "wrong" (it once was), and
+    none of "correct" after seconds of expanding; cos(π/7)cos(2π/7)cos(4π/7) + 1/8, also 0, is
+    small but beyond SymPy's normal forms. An entry decided wrong still is wrong."""
     zero = r"(e+1)^{400}(e-1)^{400} - (e^2-1)^{400}"
     rest = r"& -\infty & -\infty \\ 0 & 0 & -\infty \\ 0 & 0 & 0 \end{bmatrix}"
     v = verdict(EX4, rf"\begin{{bmatrix}} {zero} {rest}")
+    assert (v.verdict, v.feedback) == ("invalid", TOO_MANY_TERMS)
+    unproved = r"\cos(\pi/7)\cos(2\pi/7)\cos(4\pi/7) + \frac{1}{8}"
+    v = verdict(EX4, rf"\begin{{bmatrix}} {unproved} {rest}")
     assert v.verdict == "invalid" and "could not be compared with certainty" in v.feedback
     assert verdict(EX4, rf"\begin{{bmatrix}} 1 {rest}").verdict == "incorrect"
     # an entry holding a power of ten billion digits is too costly, not "not a finite number"
@@ -368,10 +373,25 @@ def test_notes_say_how_a_form_was_read():
 
 
 def test_a_sum_of_huge_powers_is_written_out_not_computed():
-    """Issue 49: a sum whose terms are powers of more than 10,000 digits keeps its terms as
+    """Issue 49: a sum whose terms are powers of more than MAX_POWER_DIGITS digits keeps its terms as
     written (as one such power alone is), so the work is bounded by the answer's terms and
     digits, not stopped by a clock; a sum of ordinary terms is still evaluated."""
     v = verdict(EX2, r"\sum_{i=1}^{100} 10^{10^{i}}")
     assert v.verdict == "incorrect" and v.given.startswith("10^(10^1) + 10^(10^2) + 10^(10^3)")
-    assert "^" not in verdict(EX2, r"\sum_{i=1}^{3} 10^{10^{i}}").given  # 1,001 digits: computed
+    assert "^" not in verdict(EX2, r"\sum_{i=1}^{2} 10^{10^{i}}").given  # 101 digits: computed
     assert verdict(EX2, r"\sum_{i=1}^{3} i").given == "6"
+
+
+def test_what_multiplies_out_to_too_many_terms_is_refused_by_its_count():
+    """Issue 49: an exact zero that only expanding would prove, counted before any work:
+    ((1+√2)(1-√2))^2000 - 1 written as two powers is 2,001 x 2,001 terms multiplied out (at a
+    power of 26,000, 16 s of SymPy's expanding, once judged correct or out of time by the
+    machine's load); the same at a power of 20 is proved. An inequality whose expansion passes
+    the count says so too."""
+    rest = r"& -\infty & -\infty \\ 0 & 0 & -\infty \\ 0 & 0 & 0 \end{bmatrix}"
+    big = verdict(EX4, rf"\begin{{bmatrix}} (1+\sqrt{{2}})^{{2000}}(1-\sqrt{{2}})^{{2000}}-1 {rest}")
+    assert (big.verdict, big.feedback) == ("invalid", TOO_MANY_TERMS)
+    small = verdict(EX4, rf"\begin{{bmatrix}} (1+\sqrt{{2}})^{{20}}(1-\sqrt{{2}})^{{20}}-1 {rest}")
+    assert small.verdict == "correct"
+    octic = verdict(EX5, r"(N + N^2 + N^3 + N^4 + N^5 + N^6 + N^7 + 1)^{8} > 10^{30}")
+    assert (octic.verdict, octic.feedback) == ("invalid", TOO_MANY_TERMS)
