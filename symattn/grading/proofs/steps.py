@@ -45,6 +45,10 @@ MAX_DERIVATION_TERMS = 400
 #: several exact instances, whose work grows about fivefold with each level of softmax (one true
 #: ex6.7 line took 1.1, 2.2 and 11 s of CPU at 2, 3 and 4 levels).
 MAX_NESTED_OPERATORS = 3
+#: Most steps of one derivation whose operators nest that deep (each such ex6.7 step is about
+#: 1.3 s of CPU here, twenty times one nested two deep; the banks have none): past them, the
+#: deepest steps are refused, so that a derivation's work stays bounded by its text.
+MAX_DEEPEST_STEPS = 4
 
 Node = tuple  # ("num", int|str) ("id", ...) ("add", ...) ...: see Parser
 

@@ -602,3 +602,44 @@ def test_operators_nested_too_deep_are_refused_before_any_work(monkeypatch):
     assert f"nested 8 deep (softmax, Attention, Var, E: at most {MAX_NESTED_OPERATORS})" in verdict.feedback
     two = check_derivation("ex6.3", r"\operatorname{Var}(q_1) = \mathbb{E}[(q_1 - \mathbb{E}[q_1])^2]" + "\n")
     assert all(s.status != "invalid" for s in two.steps)
+
+
+def test_steps_nested_to_the_limit_are_counted_over_the_derivation(monkeypatch):
+    """Issue 49: a step whose operators nest MAX_NESTED_OPERATORS deep is read (about 1.3 s of
+    CPU each here), but only MAX_DEEPEST_STEPS of them in one derivation: the next such steps
+    are too costly by the text, with no worker started, while shallower steps after them are
+    still judged. Twenty such lines once ran the derivation out of time."""
+    from symattn.grading.proofs import derivation as d
+    from symattn.grading.proofs.steps import MAX_DEEPEST_STEPS, MAX_NESTED_OPERATORS
+
+    judged = []
+    monkeypatch.setattr(d, "_judge_line", lambda *a: (judged.append(a[3]) or ("ok", "", "", None), a[-1]))
+    deep = r"\operatorname{softmax}(" * MAX_NESTED_OPERATORS + "K S" + ")" * MAX_NESTED_OPERATORS
+    lines = [deep.replace("K", str(k)) + r" = P S P^\top" for k in range(2, MAX_DEEPEST_STEPS + 4)]
+    lines.append(r"\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top")
+    verdict = check_derivation("ex6.7", "\n".join(lines) + "\n", isolate=False)
+    refused = [s.line for s in verdict.steps if s.status == "invalid"]
+    assert refused == list(range(MAX_DEEPEST_STEPS + 1, len(lines)))
+    assert judged == [*range(1, MAX_DEEPEST_STEPS + 1), len(lines)]
+    assert verdict.steps[-2].feedback == (
+        f"too costly to check: more than {MAX_DEEPEST_STEPS} steps nest operators "
+        f"{MAX_NESTED_OPERATORS} deep (softmax, Attention, Var, E)"
+    )
+
+
+def test_a_line_continuing_one_that_cannot_be_checked_says_so():
+    """Issue 49: "= C" after a line refused for its cost continues that line, whose right side
+    cannot be checked: it is invalid for that reason, never judged against an earlier line's
+    right side (it once was, and came back wrong) nor read as "an empty side"."""
+    costly = (
+        r"\operatorname{Var}(z) = \operatorname{Var}((q_1 + q_2 + q_3 + q_4 + q_5 + q_6 + q_7 + q_8)^{3})"
+    )
+    for first in ("", "z = \\sum_i q_i k_i\n"):
+        verdict = check_derivation("ex6.3", f"{first}{costly}\n= d_k\n")
+        last, refused = verdict.steps[-1], verdict.steps[-2]
+        assert refused.status == "invalid" and refused.feedback.startswith("too costly to check")
+        assert (last.status, last.feedback) == (
+            "invalid",
+            f"it continues line {refused.line}, which cannot be checked",
+        )
+        assert verdict.verdict == "invalid" and f"line {refused.line} cannot be checked" in verdict.feedback
