@@ -248,3 +248,9 @@ def quarter_cpu(share: float = 0.25) -> Iterator[Path]:
                 break
             except OSError:
                 time.sleep(0.1)
+
+
+def throttled_periods(group: Path) -> int:
+    """How many of the cgroup's periods the kernel held its processes back (cpu.stat)."""
+    stat = dict(line.split() for line in (group / "cpu.stat").read_text().splitlines())
+    return int(stat.get("nr_throttled", 0))

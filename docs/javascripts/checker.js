@@ -276,10 +276,10 @@
         feedback: late(t), mistake: null, notes: [],
       }));
     };
-    // A derivation gets the limit for each of its lines, up to 120 s in all: the safety net, far above what the text's measures admit (issue 49).
+    // A derivation gets the limit for each of its lines, up to symattn.derivationTimeoutSeconds in all: the safety net, far above what the text's measures admit (issue 49).
     api.checkSteps = (exercise, text) => {
       const lines = String(text).split(/\r?\n/).filter((l) => l.trim() && !l.trim().startsWith("%")).length;
-      const seconds = Math.min(120, Number(api.timeoutSeconds) * Math.max(1, lines));
+      const seconds = Math.min(Number(api.derivationTimeoutSeconds), Number(api.timeoutSeconds) * Math.max(1, lines));
       return checker.call("checkSteps", [String(exercise), String(text)], seconds, (t) => ({
         id: String(exercise), verdict: "unchecked", steps: [], feedback: late(t),
       }));
@@ -422,7 +422,11 @@
   }
 
   // A page (or a test) may set these before this script runs.
-  window.symattn = Object.assign({ timeoutSeconds: 30, loadTimeoutSeconds: 120 }, window.symattn || {});
+  // The safety nets' defaults: symattn/grading/measures.py states them (a test compares the two).
+  window.symattn = Object.assign(
+    { timeoutSeconds: 30, derivationTimeoutSeconds: 300, loadTimeoutSeconds: 120 },
+    window.symattn || {},
+  );
   function init() {
     const root = document.querySelector(".symattn-checker");
     if (root) setUp(root);

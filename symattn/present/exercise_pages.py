@@ -15,6 +15,8 @@ import html
 from importlib import resources
 from typing import Any
 
+from ..grading.measures import BROWSER_DERIVATION_SECONDS, BROWSER_SECONDS
+
 #: The checker's files, as ``symattn build`` writes them into docs/.
 WEB_FILES = {
     "javascripts/checker.js": "checker.js",
@@ -162,12 +164,13 @@ def embed_page() -> str:
             "An input the command line refuses before judging it (an unknown exercise, a seed for an "
             "exercise without variants) resolves to `{error, exit_code}`: the command's one-line "
             "message and its exit code. An answer still being checked after "
-            "`symattn.timeoutSeconds` (30 s; a derivation gets that for each line, at most 120 s) "
-            "is stopped: the worker is terminated, a fresh one started, and the call resolves to "
+            f"`symattn.timeoutSeconds` ({BROWSER_SECONDS} s; a derivation gets that for each line, at "
+            f"most `symattn.derivationTimeoutSeconds`, {BROWSER_DERIVATION_SECONDS} s) "
+            "is stopped: the worker is terminated, a spare kept warm takes over, and the call resolves to "
             'verdict `"unchecked"` with the feedback "the checker ran out of time on this machine: '
             'try again" (a safety net: what an answer may ask for is bounded by its text). Calls '
             "run one at a time, in order. `symattn.loadTimeoutSeconds` (120 s) bounds the loading; "
-            "both may be set on `window.symattn` before the page's scripts run.",
+            "all three may be set on `window.symattn` before the page's scripts run.",
             "",
             "```js",
             'const r = await symattn.check("ex6.2", String.raw`\\frac{e^2+11}{e^2+2}`);',

@@ -11,6 +11,7 @@ Nothing here reads the clock: the same code gives the same bytes.
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -133,8 +134,15 @@ GUIDE_PAGES = (
 
 
 def guide_pages() -> dict[str, str]:
-    """The guide's pages under ``guide/``, as written in ``symattn/present/guide/``."""
-    return {f"guide/{name}": (GUIDE / name).read_text(encoding="utf-8") for name in GUIDE_PAGES}
+    """The guide's pages under ``guide/``, as written in ``symattn/present/guide/``, with each
+    ``<!-- measures:KIND -->`` replaced by the table :mod:`symattn.grading.measures` makes (the
+    limits are stated where they are set, never copied into prose)."""
+    from ..grading.measures import table
+
+    def fill(text: str) -> str:
+        return re.sub(r"<!-- measures:(\w+) -->", lambda m: table(m.group(1)), text)
+
+    return {f"guide/{name}": fill((GUIDE / name).read_text(encoding="utf-8")) for name in GUIDE_PAGES}
 
 
 def write(files: dict[str, bytes], out: Path, placeholders: dict[str, bytes] | None = None) -> list[str]:

@@ -11,10 +11,9 @@ runs every case, not a sample, and reports the times.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from machines import NoThrottle, cases, loaded, quarter_cpu, run_elsewhere
+from machines import NoThrottle, cases, loaded, quarter_cpu, run_elsewhere, throttled_periods
 
 from symattn.errors import EXIT_RETRY
 
@@ -48,16 +47,10 @@ def throttled(sample) -> tuple[list[dict], int]:
     try:
         with quarter_cpu(0.25) as group:
             results, _ = run_elsewhere(sample, cgroup=group)
-            stopped = _throttled_periods(group)
+            stopped = throttled_periods(group)
     except NoThrottle as exc:
         pytest.fail(f"the quarter-CPU condition cannot run here: {exc}", pytrace=False)
     return results, stopped
-
-
-def _throttled_periods(group: Path) -> int:
-    """How many of the cgroup's periods the kernel held its processes back (cpu.stat)."""
-    stat = dict(line.split() for line in (group / "cpu.stat").read_text().splitlines())
-    return int(stat.get("nr_throttled", 0))
 
 
 def _differences(a: list[dict], b: list[dict]) -> list[str]:
