@@ -836,14 +836,17 @@ def _line_measures(ln: Any) -> tuple[int, int]:
     return sum(expansion_terms(side) for side in sides), max(operator_depth(side) for side in sides)
 
 
-def measures(exercise_id: str, text: str) -> list[tuple[int, int, int]]:
-    """Each readable step's line, terms and operator nesting: what :func:`_measured` bounds
-    (bench/limits.py reports the largest a bank reaches)."""
+def measures(exercise_id: str, text: str, admitted: bool = False) -> list[tuple[int, int, int]]:
+    """Each readable step's line, terms and operator nesting: what :func:`_measured` bounds;
+    with ``admitted``, only the steps it lets through to be judged (bench/limits.py reports the
+    largest a bank's judged steps reach)."""
     w = world(exercise_id)
     try:
         lines = w.notation(text, read_lines(text))
     except StepSyntaxError:
         return []
+    if admitted:
+        lines = _measured(lines)
     return [(ln.number, *_line_measures(ln)) for ln in lines if not ln.error]
 
 

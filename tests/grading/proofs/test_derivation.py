@@ -486,6 +486,7 @@ def test_measures_report_what_the_derivation_is_cut_by():
         "= d_k\n"
     )
     assert measures("ex6.3", text) == [(1, 132, 1), (2, 1, 0)]
+    assert measures("ex6.3", text, admitted=True) == [(2, 1, 0)]  # what the measures let through
     deep = r"\operatorname{softmax}(" * 3 + "S" + ")" * 3
     assert measures("ex6.7", f"{deep} = S\n")[0][2] == 3
     # Attention is a softmax inside products: two levels
