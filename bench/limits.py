@@ -191,7 +191,7 @@ def _largest(accepted: list[dict]) -> str:
 
     from symattn.grading.answers.notation import measures as answer_measures
     from symattn.grading.proofs.derivation import measures as step_measures
-    from symattn.grading.proofs.steps import MAX_NESTED_OPERATORS
+    from symattn.grading.proofs.steps import COSTLY_SOFTMAX, MAX_NESTED_OPERATORS
 
     found: dict[str, int] = {}
     for case in accepted:
@@ -202,10 +202,11 @@ def _largest(accepted: list[dict]) -> str:
             steps = step_measures(case["exercise"], text, admitted=True)  # the steps let through
             got = {
                 "steps": len(steps),
-                "terms of a step": max((t for _, t, _ in steps), default=0),
-                "operator nesting": max((d for _, _, d in steps), default=0),
-                "steps nested deepest": sum(d == MAX_NESTED_OPERATORS for _, _, d in steps),
-                "terms in all": sum(t for _, t, _ in steps),
+                "terms of a step": max((t for _, t, *_ in steps), default=0),
+                "operator nesting": max((d for _, _, d, _ in steps), default=0),
+                "softmax a side": max((n for *_, n in steps), default=0),
+                "costly steps": sum(d == MAX_NESTED_OPERATORS or n >= COSTLY_SOFTMAX for _, _, d, n in steps),
+                "terms in all": sum(t for _, t, *_ in steps),
             }
         else:
             continue

@@ -40,6 +40,8 @@ AUDIT_NOTEBOOK_BYTES = 64 << 20
 #: they meet: SymPy's primality test on the 9,542 digits of 3^20000 + 1 took 24 s of CPU, on a
 #: thousand digits well under a second.
 MAX_POWER_DIGITS = 1_000
+#: What a learner is told when a number past it stops a check.
+TOO_MANY_DIGITS = f"too costly to check: a number of more than {MAX_POWER_DIGITS:,} digits"
 #: Most terms an expression in a learner's answer may multiply out to before symattn stops
 #: proving it exact (counted on its tree, never expanded: :func:`symattn.proof.magnitude.expanded_terms`).
 #: The banks' answers and the built-in derivations need at most a few dozen;

@@ -39,7 +39,8 @@ def of_answers() -> tuple[Measure, ...]:
             r"terms of a `\sum` or `\prod` (whole-number bounds; nested sums multiply)", notation.MAX_TERMS
         ),
         Measure(
-            "digits of a power of numbers (estimated, never computed: `10^{10^{10}}` has ten billion)",
+            "digits of a number it computes: a power or a written-out product of numbers, or one "
+            "in e-notation (estimated, never computed: `10^{10^{10}}` has ten billion)",
             MAX_POWER_DIGITS,
         ),
         Measure(
@@ -70,8 +71,13 @@ def of_derivations() -> tuple[Measure, ...]:
             "deep",
         ),
         Measure(
-            f"steps whose operators nest {steps.MAX_NESTED_OPERATORS} deep (the costliest kind)",
-            steps.MAX_DEEPEST_STEPS,
+            "softmax applied in one side, nested or in a product, Attention counted as two",
+            steps.MAX_SOFTMAX,
+        ),
+        Measure(
+            f"costly steps: operators nested {steps.MAX_NESTED_OPERATORS} deep, or softmax applied "
+            f"{steps.COSTLY_SOFTMAX} or more times in one side",
+            steps.MAX_COSTLY_STEPS,
         ),
     )
 

@@ -44,6 +44,8 @@ class _PlainPrinter(StrPrinter):
         if exp == -1:
             return f"1/{self._print(base)}"
         b = self.parenthesize(base, PRECEDENCE["Pow"], strict=True)
+        if isinstance(base, (sp.Sum, sp.Product)):  # (sum_j v_j)^2, never read as sum_j v_j^2
+            b = f"({b})"
         e = self._print(exp)
         if not (exp.is_Symbol or (exp.is_Integer and exp >= 0)):
             e = f"({e})"

@@ -15,10 +15,9 @@ from typing import Any
 
 import sympy as sp
 
-from ..limits import MAX_EXPANDED_TERMS, MAX_POWER_DIGITS
+from ..limits import MAX_EXPANDED_TERMS, MAX_POWER_DIGITS, TOO_MANY_DIGITS
 
-#: What a learner is told when such a power stops a check.
-TOO_MANY_DIGITS = f"too costly to check: a power of more than {MAX_POWER_DIGITS:,} digits"
+#: What a learner is told when such a number (:data:`TOO_MANY_DIGITS`) or expansion stops a check.
 TOO_MANY_TERMS = f"too costly to check: multiplied out, it has more than {MAX_EXPANDED_TERMS:,} terms"
 
 
@@ -33,13 +32,22 @@ def too_costly(e: Any) -> str | None:
 
 
 def digits_beyond(e: Any, digits: int = MAX_POWER_DIGITS) -> bool:
-    """Whether a power of numbers in ``e`` (``b^x``, or ``e^x`` written as ``exp``) has more
-    than ``digits`` digits, before or after the decimal point (``10^{-10^{10}}`` counts), or,
-    for a fraction raised to a whole power, in its numerator or denominator."""
+    """Whether a number in ``e`` has more than ``digits`` digits, before or after the decimal
+    point (``10^{-10^{10}}`` counts): a power of numbers (``b^x``, or ``e^x`` written as
+    ``exp``; for a fraction raised to a whole power, its numerator or denominator), a product
+    of numbers (``\\prod_{k=1}^{100} (10^{39} + k)``, written out), or a number SymPy has
+    already worked out (from ``1e999999``)."""
     if not isinstance(e, sp.Basic):
         return False
     seen: dict[sp.Basic, float | None] = {}
     logs: dict[sp.Basic, float | None] = {}
+    for r in e.atoms(sp.Rational):
+        if max(int(r.p).bit_length(), int(r.q).bit_length()) * math.log10(2) > digits + 1:
+            return True
+    for m in e.atoms(sp.Mul):
+        size = _log10(m, logs, seen)
+        if size is not None and math.isfinite(size) and abs(size) > digits:
+            return True
     for p in e.atoms(sp.Pow, sp.exp):
         base, exponent = (sp.E, p.args[0]) if isinstance(p, sp.exp) else p.args
         x, b = _approx(exponent, seen), _approx(base, seen)
@@ -48,7 +56,7 @@ def digits_beyond(e: Any, digits: int = MAX_POWER_DIGITS) -> bool:
         if b != 0 and math.isfinite(b):
             scale = abs(math.log10(abs(b)))
         else:  # past a float's range either way: its size from the logarithms of its parts
-            size = _log10(base, logs)
+            size = _log10(base, logs, seen)
             if size == -math.inf:
                 continue  # exactly 0
             scale = math.inf if size is None else abs(size)
@@ -88,19 +96,25 @@ def _approx(x: sp.Basic, seen: dict[sp.Basic, float | None]) -> float | None:
     return value
 
 
-def _log10(x: sp.Basic, seen: dict[sp.Basic, float | None]) -> float | None:
-    """log10 of ``|x|``, at most (a sum is taken as large as its largest term allows, without
-    cancellation), for numbers past a float's range: the square root of a 9,542-digit number
-    has 4,771 digits, not infinitely many. -inf for 0; None where it is not built of numbers."""
+def _log10(
+    x: sp.Basic, seen: dict[sp.Basic, float | None], floats: dict[sp.Basic, float | None]
+) -> float | None:
+    """log10 of ``|x|``: a float's where ``x`` is within a float's range, else at most (a sum
+    is taken as large as its largest term allows, without cancellation) from its parts' sizes:
+    the square root of a 9,542-digit number has 4,771 digits, not infinitely many. -inf for 0;
+    None where it is not built of numbers. ``floats``: :func:`_approx`'s memo."""
     if x in seen:
         return seen[x]
     value: float | None
-    if isinstance(x, sp.Rational):
+    close = _approx(x, floats)
+    if close is not None and math.isfinite(close) and close != 0:
+        value = math.log10(abs(close))  # within a float's range: its own size
+    elif isinstance(x, sp.Rational):
         value = _log10_int(int(x.p)) - _log10_int(int(x.q))
     elif x is sp.E or x is sp.pi or isinstance(x, sp.Float):
         value = math.log10(abs(float(x))) if x != 0 else -math.inf
     elif isinstance(x, (sp.Add, sp.Mul)):
-        args = [_log10(a, seen) for a in x.args]
+        args = [_log10(a, seen, floats) for a in x.args]
         if any(a is None for a in args):
             value = None
         elif isinstance(x, sp.Add):
@@ -109,7 +123,7 @@ def _log10(x: sp.Basic, seen: dict[sp.Basic, float | None]) -> float | None:
             value = sum(args)  # type: ignore[arg-type]
     elif isinstance(x, (sp.Pow, sp.exp)):
         base, exponent = (sp.E, x.args[0]) if isinstance(x, sp.exp) else x.args
-        size, power = _log10(base, seen), _approx(exponent, {})
+        size, power = _log10(base, seen, floats), _approx(exponent, floats)
         if size is None or power is None or math.isnan(power):
             value = None
         elif size == -math.inf or power == 0:
@@ -206,11 +220,23 @@ def _terms(node: sp.Basic, args: list[int], cap: int) -> tuple[int, int]:
         return min(cap + 1, sum(args)), 0
     if isinstance(node, sp.Mul):
         return min(cap + 1, math.prod(min(a, cap + 1) for a in args)), 0
-    if isinstance(node, sp.Pow) and node.exp.is_Integer and args[0] > 1 and abs(int(node.exp)) > 1:
-        n, t = abs(int(node.exp)), args[0]
-        count = _multinomial(n, t, cap)
-        return (count, 0) if node.exp > 0 else (1, count)
+    if isinstance(node, sp.Pow) and args[0] > 1:
+        n = _whole(node.exp)
+        if n is not None and abs(n) > 1:
+            count = _multinomial(min(abs(n), 10**18), args[0], cap)
+            return (count, 0) if n > 0 else (1, count)
     return 1, 0
+
+
+def _whole(x: sp.Basic) -> int | None:
+    """``x`` as a whole number if it is one built of numbers (``10^{30}`` written unevaluated
+    too: expand raises to it as to the integer), else None."""
+    if x.is_Integer:
+        return int(x)
+    value = _approx(x, {})
+    if value is None or not math.isfinite(value) or value != round(value):
+        return None if value is None or not math.isinf(value) else int(math.copysign(10**18, value))
+    return int(value)
 
 
 def _multinomial(n: int, t: int, cap: int) -> int:

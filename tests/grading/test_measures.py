@@ -18,11 +18,11 @@ CHECKER_JS = Path(__file__).resolve().parents[2] / "symattn" / "present" / "web"
 def test_the_guide_states_each_limit_from_where_it_is_enforced(monkeypatch):
     """Change a limit where the code enforces it, and the guide's table says the new number (a
     table copied by hand once said operators nest "more than 4 deep" when the code said 3)."""
-    monkeypatch.setattr(steps, "MAX_DEEPEST_STEPS", 7)
+    monkeypatch.setattr(steps, "MAX_COSTLY_STEPS", 7)
     monkeypatch.setattr(measures, "MAX_EXPANDED_TERMS", 12_345)
     monkeypatch.setattr(derivation, "TOTAL_SECONDS", 61.0)
     page = guide_pages()["guide/exercises.md"]
-    assert "| steps whose operators nest 3 deep (the costliest kind) | 7 |" in page
+    assert "or softmax applied 3 or more times in one side | 7 |" in page
     assert "never expanded: `(1+\\sqrt{2})^{2000}` has 2,001) | 12,345 |" in page
     assert "61 s of CPU for all its steps" in page
 

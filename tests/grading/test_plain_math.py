@@ -22,6 +22,7 @@ v = sp.IndexedBase("v")
         ),
         (-sp.oo, "-∞"),
         (sp.Sum(v[j], (j, 1, N)) / N, "sum_{j=1}^{N} v_j/N"),
+        (sp.Sum(v[j], (j, 1, N)) ** 12, "(sum_{j=1}^{N} v_j)^12"),  # never sum_j v_j^12
         ((sp.exp(2) + 11) / (sp.exp(2) + 2), "(e^2 + 11)/(2 + e^2)"),
         (sp.exp(sp.Rational(1, 2)), "e^(1/2)"),
         (sp.sqrt(2), "√2"),

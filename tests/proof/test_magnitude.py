@@ -65,18 +65,20 @@ def test_towers_and_edges(expression, beyond):
     assert digits_beyond(expression) is beyond
 
 
-def test_a_root_of_a_number_past_a_floats_range_is_sized_by_logarithms():
-    """sqrt(3^20000 + 1) has 4,771 digits, not infinitely many: a base past a float's range is
-    sized from the logarithms of its parts (its reviewer once read "more than 10,000 digits")."""
-    half = sp.Rational(1, 2)
-    limit = MAX_POWER_DIGITS
-    inside = 2 * limit - 400  # its square root has limit - 200 digits
-    assert digits_beyond(power(sp.Integer(10) ** inside + 1, half)) is False
-    # an unevaluated power past a float's range, itself within the limit, under the root
+def test_numbers_past_a_floats_range_are_sized_by_logarithms():
+    """The square root of a 900-digit number has 450 digits, not infinitely many: a base past a
+    float's range is sized from the logarithms of its parts (a reviewer once read "more than
+    10,000 digits" for sqrt(3^20000 + 1)). A product of numbers written out, and a number
+    SymPy has already worked out, count as a power does."""
+    half, limit = sp.Rational(1, 2), MAX_POWER_DIGITS
+    assert digits_beyond(power(sp.Integer(10) ** (limit - 100) + 1, half)) is False
     assert digits_beyond(power(sp.Add(power(10, limit - 100), 1, evaluate=False), half)) is False
-    assert digits_beyond(power(sp.Integer(10) ** (2 * limit + 400) + 1, half)) is True
-    assert digits_beyond(power(sp.Integer(10) ** -(2 * limit + 400), half)) is True  # after the point
+    assert digits_beyond(sp.Integer(10) ** (limit + 10)) is True  # worked out already (1e1010)
+    assert digits_beyond(sp.Rational(1, 10 ** (limit + 10))) is True  # after the point
     assert digits_beyond(power(sp.Integer(0), 10**10)) is False
+    factor = power(10**39 + 1, 2)  # 79 digits; the product of n of them about 79 n
+    assert digits_beyond(sp.Mul(*[factor] * (limit // 80), evaluate=False)) is False
+    assert digits_beyond(sp.Mul(*[factor] * (limit // 78 + 1), evaluate=False)) is True
 
 
 def test_a_deep_nest_of_small_powers_is_estimated_once_per_subtree():
@@ -137,6 +139,8 @@ CAP = 10**6
         (sp.exp(power(sp.Symbol("a") + sp.Symbol("b"), 2)), 3),  # inside a function, on its own
         (sp.Matrix([[sp.Symbol("a") + 1, 0], [0, 1]]), 5),  # a matrix: its entries' terms together
         (power(sp.Symbol("a") + 1, 10**100), CAP + 1),  # capped, never computed
+        (power(sp.Symbol("a") + 1, power(10, 30)), CAP + 1),  # an exponent written as a power
+        (power(sp.Symbol("a") + 1, sp.Rational(1, 2)), 2),  # a root is not expanded
     ],
 )
 def test_terms_of_edges(expression, terms):

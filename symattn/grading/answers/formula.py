@@ -236,7 +236,8 @@ def _at_sizes(a: sp.Expr, b: sp.Expr) -> bool:
     for n in range(1, 9):
         x = a.subs(N, n).doit()
         y = b.subs(N, n).doit()
-        free = {s for s in (x.free_symbols | y.free_symbols) if s.is_Symbol and s != N}
+        free = (x.free_symbols | y.free_symbols) - {N, V.label}  # v[k] is a value; v, its label
+        free = {s for s in free if not isinstance(s, sp.Indexed)}
         if free or sp.expand(x - y) != 0:
             return False
     return True

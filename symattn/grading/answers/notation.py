@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 from ...errors import SymattnError
+from ...limits import MAX_POWER_DIGITS, TOO_MANY_DIGITS
 from ...unicode_text import first_refused
 from . import dialects
 from .dialects import group_end
@@ -390,6 +391,8 @@ def _e_notation(text: str, notes: list[str], typed: dict[str, str]) -> str:
 
     def sub(m: re.Match) -> str:
         mantissa, exponent = m.group(1), int(m.group(2))
+        if abs(exponent) > MAX_POWER_DIGITS:  # read exactly, 1e999999 is a million digits
+            raise InvalidAnswer(TOO_MANY_DIGITS)
         notes.append(f"{m.group(0)} read as {mantissa} × 10^{exponent}")
         typed[f"{mantissa}E{exponent}"] = m.group(0)
         return f"{mantissa}E{exponent}"  # latex2sympy2 reads this form exactly

@@ -87,7 +87,9 @@ def _written_out(value: sp.Expr) -> sp.Expr:
                 with sp.evaluate(False):
                     return (sp.Add if isinstance(e, sp.Sum) else sp.Mul)(*terms)
         if e.args and not e.is_Atom:
-            return e.func(*[out(a) for a in e.args])
+            args = [out(a) for a in e.args]
+            with sp.evaluate(False):  # a root of a written-out product would work the product out
+                return e.func(*args)
         return e
 
     whole = out(value)
@@ -168,6 +170,8 @@ def _read_entry(text: str) -> Any:
     value = read_latex(text)
     if not isinstance(value, sp.Expr):
         raise LatexError(f"cannot read the matrix entry '{text[:30]}'")
+    if value.has(sp.Sum, sp.Product):  # as a value's sums are: nested ones bounded in all
+        value = _written_out(value)
     return value
 
 

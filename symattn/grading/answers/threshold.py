@@ -279,14 +279,16 @@ def _polynomial_guard(e: sp.Expr, var: sp.Symbol) -> None:
     expanded).
     """
     if not e.has(var):
-        if not e.is_Number:
+        if e.is_Number:
+            big = abs(e) > 10**MAX_BOUND_DIGITS  # a number worked out already: 10^{999}
+        else:
             try:
-                size = abs(enclose(e))
+                big = abs(enclose(e)).b > 10**MAX_BOUND_DIGITS
             except Uncertain:
                 raise Refusal("symbolic", f"expected an inequality in {var} alone") from None
-            if size.b > 10**MAX_BOUND_DIGITS:
-                why = f"too costly to check: a bound of more than {MAX_BOUND_DIGITS} digits"
-                raise Refusal("form", why, "invalid")
+        if big:
+            why = f"too costly to check: a bound of more than {MAX_BOUND_DIGITS} digits"
+            raise Refusal("form", why, "invalid")
         return
     if e == var:
         return

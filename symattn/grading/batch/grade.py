@@ -38,7 +38,7 @@ from .files import ClassFile, ResultFile, Row, StepsFileRefused, output_format, 
 
 #: Wall-clock seconds after which the pool kills a task. Only reached if the judge's own safety
 #: nets (symattn.grading.answers.judge, symattn.grading.proofs.derivation) fail to stop a row.
-ROW_TIMEOUT = 360.0
+ROW_TIMEOUT = 660.0
 #: Seeds ``symattn check --seed`` accepts.
 SEED_MAX = 2**63 - 1
 

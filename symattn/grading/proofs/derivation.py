@@ -38,11 +38,12 @@ NAMING_DEPTH = 4
 BUDGET = 150
 #: The time safety net (issue 49). What a derivation may ask for is bounded by its text (at most
 #: MAX_LINES steps of MAX_LINE characters, MAX_STEP_TERMS terms a step, MAX_DERIVATION_TERMS in
-#: all, operators nested MAX_NESTED_OPERATORS deep in at most MAX_DEEPEST_STEPS steps:
+#: all, MAX_SOFTMAX softmax a side, at most MAX_COSTLY_STEPS costly steps:
 #: :func:`_measured`). Every derivation of the banks takes about a second of CPU here
-#: (bench/limits.py) and the costliest the measures admit (sixty softmax lines, the four deepest
-#: allowed among them) about 15 s; the limits below are set far above, and a busy machine's
-#: clock runs ahead of the CPU spent (5 x beside four spinning processes a core). When one
+#: (bench/limits.py) and the costliest the measures admit (sixty softmax lines, the four costly
+#: steps allowed among them) about 20 s; the limits below are set far above (a slower machine
+#: spends more CPU), and a busy machine's clock runs ahead of the CPU spent (5 x beside four
+#: spinning processes a core). When one
 #: fires, the verdict is ``unchecked`` ("try again"), never ``invalid`` or "does not reach".
 #: One step in its worker: CPU seconds, wall-clock seconds (3 x), memory (MB beyond what the
 #: worker inherits).
@@ -50,9 +51,9 @@ CPU_SECONDS = 10
 TIMEOUT = 10.0
 MEMORY_MB = 400
 #: CPU for a whole derivation, this process's and its workers' together.
-TOTAL_SECONDS = 60.0
+TOTAL_SECONDS = 120.0
 #: Wall clock for a whole derivation: a busy machine's clock runs ahead of the CPU time spent.
-WALL_SECONDS = 300.0
+WALL_SECONDS = 600.0
 
 
 @plain_result
@@ -796,27 +797,38 @@ OPERATORS = "softmax, Attention, Var, E"
 
 def _measured(lines: list) -> list:
     """``lines`` with those past the work a derivation may ask for marked unreadable: a step
-    with operators nested more than MAX_NESTED_OPERATORS deep or that multiplies out to more
-    than MAX_STEP_TERMS terms, a step nested that deep after MAX_DEEPEST_STEPS others, and every
-    step after the derivation's total (of the steps not refused) passes MAX_DERIVATION_TERMS.
-    Measured on the text, so the same on every machine."""
-    from .steps import MAX_DEEPEST_STEPS, MAX_DERIVATION_TERMS, MAX_NESTED_OPERATORS, MAX_STEP_TERMS
+    with operators nested more than MAX_NESTED_OPERATORS deep, applying softmax more than
+    MAX_SOFTMAX times in a side, or that multiplies out to more than MAX_STEP_TERMS terms; a
+    costly step after MAX_COSTLY_STEPS others; and every step after the derivation's total (of
+    the steps not refused) passes MAX_DERIVATION_TERMS. Measured on the text, so the same on
+    every machine."""
+    from .steps import (
+        COSTLY_SOFTMAX,
+        MAX_COSTLY_STEPS,
+        MAX_DERIVATION_TERMS,
+        MAX_NESTED_OPERATORS,
+        MAX_SOFTMAX,
+        MAX_STEP_TERMS,
+    )
 
-    out, total, deepest = [], 0, 0
+    out, total, costly = [], 0, 0
     for ln in lines:
         if not ln.error:
-            terms, depth = _line_measures(ln)
-            deep = depth == MAX_NESTED_OPERATORS
+            terms, depth, softmax = _line_measures(ln)
+            heavy = depth == MAX_NESTED_OPERATORS or softmax >= COSTLY_SOFTMAX
             error = None
             if depth > MAX_NESTED_OPERATORS:
                 error = f"operators nested {depth} deep ({OPERATORS}: at most {MAX_NESTED_OPERATORS})"
+            elif softmax > MAX_SOFTMAX:
+                error = f"softmax applied {softmax} times in one side (Attention counts as two; at most"
+                error += f" {MAX_SOFTMAX})"
             elif terms > MAX_STEP_TERMS:
                 error = f"this step multiplies out to {terms:,} terms (at most {MAX_STEP_TERMS})"
-            elif deep and deepest == MAX_DEEPEST_STEPS:
-                error = f"more than {MAX_DEEPEST_STEPS} steps nest operators {MAX_NESTED_OPERATORS} deep"
-                error += f" ({OPERATORS})"
+            elif heavy and costly == MAX_COSTLY_STEPS:
+                error = f"more than {MAX_COSTLY_STEPS} costly steps (operators nested {MAX_NESTED_OPERATORS}"
+                error += f" deep, or softmax applied {COSTLY_SOFTMAX} or more times in one side)"
             else:  # a step refused for itself asks for no work: it does not count
-                total, deepest = total + terms, deepest + deep
+                total, costly = total + terms, costly + heavy
                 if total > MAX_DERIVATION_TERMS:
                     error = f"the steps multiply out to more than {MAX_DERIVATION_TERMS} terms in all"
             if error:
@@ -825,19 +837,25 @@ def _measured(lines: list) -> list:
     return out
 
 
-def _line_measures(ln: Any) -> tuple[int, int]:
-    """A step's measures: the terms its sides multiply out to, and its operators' nesting."""
-    from .steps import expansion_terms, operator_depth
+def _line_measures(ln: Any) -> tuple[int, int, int]:
+    """A step's measures: the terms its sides multiply out to, its operators' nesting and the
+    most softmax one side applies."""
+    from .steps import expansion_terms, operator_depth, softmax_count
 
     try:
         sides = [parse_expression(side) for side in ([ln.rhs] if ln.lhs is None else [ln.lhs, ln.rhs])]
     except StepSyntaxError:
-        return 0, 0  # said when the step is read
-    return sum(expansion_terms(side) for side in sides), max(operator_depth(side) for side in sides)
+        return 0, 0, 0  # said when the step is read
+    return (
+        sum(expansion_terms(side) for side in sides),
+        max(operator_depth(side) for side in sides),
+        max(softmax_count(side) for side in sides),
+    )
 
 
-def measures(exercise_id: str, text: str, admitted: bool = False) -> list[tuple[int, int, int]]:
-    """Each readable step's line, terms and operator nesting: what :func:`_measured` bounds;
+def measures(exercise_id: str, text: str, admitted: bool = False) -> list[tuple[int, int, int, int]]:
+    """Each readable step's line, terms, operator nesting and softmax applied in a side: what
+    :func:`_measured` bounds;
     with ``admitted``, only the steps it lets through to be judged (bench/limits.py reports the
     largest a bank's judged steps reach)."""
     w = world(exercise_id)

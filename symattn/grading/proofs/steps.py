@@ -45,10 +45,16 @@ MAX_DERIVATION_TERMS = 400
 #: several exact instances, whose work grows about fivefold with each level of softmax (one true
 #: ex6.7 line took 1.1, 2.2 and 11 s of CPU at 2, 3 and 4 levels).
 MAX_NESTED_OPERATORS = 3
-#: Most steps of one derivation whose operators nest that deep (each such ex6.7 step is about
-#: 1.3 s of CPU here, twenty times one nested two deep; the banks have none): past them, the
-#: deepest steps are refused, so that a derivation's work stays bounded by its text.
-MAX_DEEPEST_STEPS = 4
+#: Most softmax applied in one side, Attention counted as two: each multiplies the size of the
+#: exact entries the step is proved on, nested or in a product (softmax(S) written four times
+#: in a product took 1.3 s of CPU, five times 8 s). The banks apply at most two.
+MAX_SOFTMAX = 4
+#: Most costly steps in one derivation: operators nested MAX_NESTED_OPERATORS deep, or softmax
+#: applied three or more times in a side (each 0.2-3.4 s of CPU here, ten to fifty times a
+#: step of the banks, which have none): past them, such steps are refused, so that a
+#: derivation's work stays bounded by its text.
+MAX_COSTLY_STEPS = 4
+COSTLY_SOFTMAX = 3
 
 Node = tuple  # ("num", int|str) ("id", ...) ("add", ...) ...: see Parser
 
@@ -1003,6 +1009,14 @@ def expansion_terms(node: Node) -> int:
     if kind in ("group", "neg", "inv", "sqrt", "T"):
         return expansion_terms(node[1])
     return 1
+
+
+def softmax_count(node: Node) -> int:
+    """How many times a side applies softmax, nested or in products; Attention counts as two."""
+    if not isinstance(node, tuple) or not node:
+        return 0
+    inner = sum(softmax_count(c) for c in node[1:] if isinstance(c, tuple))
+    return inner + (0 if node[0] != "op" else 2 if node[1] == "Attention" else node[1] == "softmax")
 
 
 def operator_depth(node: Node) -> int:

@@ -82,3 +82,12 @@ def test_answers_that_multiply_out_too_far_are_refused_before_any_worker(answer,
         "invalid",
         f"too costly to check: multiplied out, it has more than {MAX_STEP_TERMS} terms",
     )
+
+
+def test_a_form_equal_to_the_mean_but_not_proved_is_invalid_not_wrong():
+    """Two sums whose difference is the mean, beyond the normal form: equal at N = 1..8, so not
+    called wrong (the check at sizes once saw the values' label v as a stray symbol and called
+    every such answer incorrect)."""
+    v = judge_formula(r"\frac{1}{N}\sum_{j=1}^{2N} v_j - \frac{1}{N}\sum_{j=N+1}^{2N} v_j")
+    assert v.verdict == "invalid" and v.feedback.startswith("equal to the mean at N = 1, ..., 8")
+    assert judge_formula(r"\frac{1}{N}\sum_{j=1}^{2N} v_j").verdict == "incorrect"

@@ -395,3 +395,41 @@ def test_what_multiplies_out_to_too_many_terms_is_refused_by_its_count():
     assert small.verdict == "correct"
     octic = verdict(EX5, r"(N + N^2 + N^3 + N^4 + N^5 + N^6 + N^7 + 1)^{8} > 10^{30}")
     assert (octic.verdict, octic.feedback) == ("invalid", TOO_MANY_TERMS)
+
+
+@pytest.mark.parametrize(
+    ("exercise", "raw", "feedback"),
+    [
+        # nested sums in a matrix entry are bounded in all, as a value's are (SymPy summed them
+        # symbolically until the time net fired)
+        (
+            EX2,
+            r"\begin{bmatrix}\sum_{i=1}^{30}\sum_{j=1}^{30}\frac{1}{i+j}\end{bmatrix}",
+            "sums of more than 100",
+        ),
+        # e-notation read exactly: a million digits, refused from the text
+        (EX5, "N > 1e999999", TOO_MANY_DIGITS),
+        (EX2, "1.96e-999999", TOO_MANY_DIGITS),
+        # a bound SymPy has already worked out is measured as one it has not
+        (EX5, r"N > 10^{999}", "a bound of more than 100 digits"),
+        # a power to an exponent written as a power: binomially expanded all the same
+        (
+            EX4,
+            r"\begin{bmatrix} (1+10^{-39}\sqrt{2})^{10^{30}}-(1+10^{-39}\sqrt{2})^{10^{29}\cdot 10} "
+            r"& -\infty & -\infty \\ 0 & 0 & -\infty \\ 0 & 0 & 0 \end{bmatrix}",
+            TOO_MANY_TERMS,
+        ),
+    ],
+)
+def test_measures_a_reviewer_got_past_now_refuse(exercise, raw, feedback):
+    """Issue 49: inputs the measures once admitted and the time net then stopped (or that took
+    5-20 s of CPU), refused now by a measure of the input."""
+    v = verdict(exercise, raw)
+    assert v.verdict == "invalid" and feedback in v.feedback, (v.verdict, v.feedback)
+
+
+def test_a_root_of_a_written_out_product_keeps_the_product_as_written():
+    """The 100 factors of a written-out product are not multiplied into 7,800 digits (a root of
+    them did, then factored the result: 18 s); the value is still judged, and is far off."""
+    v = verdict(EX2, r"\sqrt[4]{\prod_{k=1}^{100}(10^{39}+k)}")
+    assert v.verdict == "incorrect" and v.given.startswith("((10^39 + 1)*(10^39 + 2)*")

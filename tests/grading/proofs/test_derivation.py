@@ -485,13 +485,15 @@ def test_measures_report_what_the_derivation_is_cut_by():
         f"\\operatorname{{Var}}\\left({terms}\\right) = \\sum_{{i=1}}^{{11}} \\operatorname{{Var}}(q_i k_i)\n"
         "= d_k\n"
     )
-    assert measures("ex6.3", text) == [(1, 132, 1), (2, 1, 0)]
-    assert measures("ex6.3", text, admitted=True) == [(2, 1, 0)]  # what the measures let through
+    assert measures("ex6.3", text) == [(1, 132, 1, 0), (2, 1, 0, 0)]
+    assert measures("ex6.3", text, admitted=True) == [(2, 1, 0, 0)]  # what the measures let through
     deep = r"\operatorname{softmax}(" * 3 + "S" + ")" * 3
     assert measures("ex6.7", f"{deep} = S\n")[0][2] == 3
     # Attention is a softmax inside products: two levels
     stacked = r"\operatorname{Attention}(\operatorname{Attention}(P X)) = S"
-    assert measures("ex6.7", stacked + "\n")[0][2] == 4
+    assert measures("ex6.7", stacked + "\n")[0][2:] == (4, 4)
+    product = r"P \operatorname{softmax}(S) \operatorname{softmax}(S) \operatorname{Attention}(X) = S"
+    assert measures("ex6.7", product + "\n")[0][2:] == (2, 4)  # nested two deep, four applied
 
 
 def test_a_step_refused_for_itself_does_not_use_up_the_derivations_terms():
@@ -605,27 +607,58 @@ def test_operators_nested_too_deep_are_refused_before_any_work(monkeypatch):
     assert all(s.status != "invalid" for s in two.steps)
 
 
-def test_steps_nested_to_the_limit_are_counted_over_the_derivation(monkeypatch):
-    """Issue 49: a step whose operators nest MAX_NESTED_OPERATORS deep is read (about 1.3 s of
-    CPU each here), but only MAX_DEEPEST_STEPS of them in one derivation: the next such steps
-    are too costly by the text, with no worker started, while shallower steps after them are
-    still judged. Twenty such lines once ran the derivation out of time."""
-    from symattn.grading.proofs import derivation as d
-    from symattn.grading.proofs.steps import MAX_DEEPEST_STEPS, MAX_NESTED_OPERATORS
+SOFTMAX = r"\operatorname{softmax}"
 
+
+@pytest.mark.parametrize(
+    "costly",
+    [
+        SOFTMAX + "(" + SOFTMAX + "(" + SOFTMAX + "(K S)))",  # nested MAX_NESTED_OPERATORS deep
+        f"{SOFTMAX}(K S) {SOFTMAX}(S) {SOFTMAX}(S)",  # applied COSTLY_SOFTMAX times in a product
+    ],
+)
+def test_costly_steps_are_counted_over_the_derivation(monkeypatch, costly):
+    """Issue 49: a costly step (operators nested MAX_NESTED_OPERATORS deep, or softmax applied
+    COSTLY_SOFTMAX times in a side: 0.2-3.4 s of CPU each here) is read, but only
+    MAX_COSTLY_STEPS of them in one derivation: the next such steps are too costly by the text,
+    with no worker started, while lighter steps after them are still judged. Twenty such lines
+    once ran the derivation out of time."""
+    from symattn.grading.proofs import derivation as d
+    from symattn.grading.proofs.steps import COSTLY_SOFTMAX, MAX_COSTLY_STEPS, MAX_NESTED_OPERATORS
+
+    assert MAX_NESTED_OPERATORS == 3 and COSTLY_SOFTMAX == 3  # as the two lines above are written
     judged = []
     monkeypatch.setattr(d, "_judge_line", lambda *a: (judged.append(a[3]) or ("ok", "", "", None), a[-1]))
-    deep = r"\operatorname{softmax}(" * MAX_NESTED_OPERATORS + "K S" + ")" * MAX_NESTED_OPERATORS
-    lines = [deep.replace("K", str(k)) + r" = P S P^\top" for k in range(2, MAX_DEEPEST_STEPS + 4)]
+    lines = [costly.replace("K", str(k)) + r" = P S P^\top" for k in range(2, MAX_COSTLY_STEPS + 4)]
     lines.append(r"\operatorname{softmax}(P S P^\top) = P \operatorname{softmax}(S) P^\top")
     verdict = check_derivation("ex6.7", "\n".join(lines) + "\n", isolate=False)
     refused = [s.line for s in verdict.steps if s.status == "invalid"]
-    assert refused == list(range(MAX_DEEPEST_STEPS + 1, len(lines)))
-    assert judged == [*range(1, MAX_DEEPEST_STEPS + 1), len(lines)]
+    assert refused == list(range(MAX_COSTLY_STEPS + 1, len(lines)))
+    assert judged == [*range(1, MAX_COSTLY_STEPS + 1), len(lines)]
     assert verdict.steps[-2].feedback == (
-        f"too costly to check: more than {MAX_DEEPEST_STEPS} steps nest operators "
-        f"{MAX_NESTED_OPERATORS} deep (softmax, Attention, Var, E)"
+        f"too costly to check: more than {MAX_COSTLY_STEPS} costly steps (operators nested "
+        f"{MAX_NESTED_OPERATORS} deep, or softmax applied {COSTLY_SOFTMAX} or more times in one side)"
     )
+
+
+def test_softmax_applied_too_often_in_a_side_is_refused_before_any_work(monkeypatch):
+    """Issue 49: each softmax multiplies the size of the exact entries a step is proved on,
+    in a product as in a nest: softmax(S) five times in a product took 8 s of CPU and six ran
+    out of time, though the line multiplies out to one term and nests one deep. Past
+    MAX_SOFTMAX (Attention counts as two) the line is refused with no worker started."""
+    from symattn.grading.proofs import derivation as d
+    from symattn.grading.proofs.steps import MAX_SOFTMAX
+
+    judged = []
+    monkeypatch.setattr(d, "_judge_line", lambda *a: (judged.append(a[3]) or ("ok", "", "", None), a[-1]))
+    product = " ".join([f"{SOFTMAX}(S)"] * (MAX_SOFTMAX + 1))
+    attention = r"\operatorname{Attention}(X) " * (MAX_SOFTMAX // 2) + f"{SOFTMAX}(S)"
+    text = f"P {product} = P {product} P^\\top P\n{attention} = S\n{SOFTMAX}(S) = S\n"
+    verdict = check_derivation("ex6.7", text, isolate=False)
+    said = f"softmax applied {MAX_SOFTMAX + 1} times in one side (Attention counts as two; at most"
+    said += f" {MAX_SOFTMAX})"
+    assert [s.feedback.removeprefix("too costly to check: ") for s in verdict.steps[:2]] == [said, said]
+    assert judged == [3]
 
 
 def test_a_line_continuing_one_that_cannot_be_checked_says_so():
