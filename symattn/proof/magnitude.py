@@ -129,7 +129,7 @@ def _log10(
         elif size == -math.inf or power == 0:
             value = -math.inf if size == -math.inf and power > 0 else 0.0
         else:
-            value = size * power if math.isfinite(size * power) or not math.isnan(size * power) else None
+            value = None if math.isnan(size * power) else size * power  # inf x 0 is no size
     else:
         value = None
     seen[x] = value
