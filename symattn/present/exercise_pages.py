@@ -79,7 +79,8 @@ def checker_html(e: Any) -> str:
             f'<label for="answer-{e.id}">{html.escape(label)}</label>',
             field,
             '<div class="symattn-preview" aria-hidden="true"></div>',
-            f'<button type="button" class="symattn-check">Check</button>{variant}',
+            f'<button type="button" class="symattn-check">Check</button>{variant}'
+            '<button type="button" class="symattn-clear">Clear my work</button>',
             '<div class="symattn-result" aria-live="polite" aria-atomic="true"></div>',
             "</div>",
         ]

@@ -308,6 +308,7 @@ def _exercises_page(reports: dict) -> str:
         out += [f"## {e.id} ({e.kind}): {e.title}", "", e.prompt, ""]
         if e.checkable or e.checker:
             out += [f"[Try it on its page, checked in your browser](exercises/{e.id}.md)", ""]
+            out += [f'<p class="symattn-progress" data-exercise="{e.id}"></p>', ""]
         else:
             out += [f"[Its page](exercises/{e.id}.md)", ""]
         if e.checkable:

@@ -50,3 +50,20 @@ def test_a_wheel_is_known_by_its_members_not_their_timestamps(tmp_path):
     first = wheel("a", (2026, 1, 1, 0, 0, 0), "x = 1")
     assert hooks._digest([first]) == hooks._digest([wheel("b", (2026, 12, 7, 1, 2, 4), "x = 1")])
     assert hooks._digest([first]) != hooks._digest([wheel("c", (2026, 1, 1, 0, 0, 0), "x = 2")])
+
+
+def test_a_fresh_clones_first_build_links_its_own_katex(tmp_path, monkeypatch):
+    """node_modules/ missing: the hook runs `npm ci` before it chooses where KaTeX comes from, so
+    the first build links the site's own copy (offline, nothing typeset otherwise)."""
+    hooks = _hooks()
+    npm = tmp_path / "npm"  # stands in for npm: `npm ci` puts both packages into node_modules/
+    npm.write_text("#!/bin/sh\nmkdir -p node_modules/katex/dist node_modules/pyodide\n")
+    npm.chmod(0o755)
+    monkeypatch.setattr(hooks, "ROOT", tmp_path)
+    monkeypatch.setattr(hooks, "KATEX", tmp_path / "node_modules" / "katex" / "dist")
+    monkeypatch.setattr(hooks, "PYODIDE", tmp_path / "node_modules" / "pyodide")
+    monkeypatch.setattr(hooks, "_tool", lambda name: str(npm) if name == "npm" else None)
+    config = hooks.on_config({"extra_javascript": ["javascripts/checker.js"], "extra_css": []})
+    assert config["extra_javascript"][0] == "assets/katex/katex.min.js"
+    assert config["extra_css"][0] == "assets/katex/katex.min.css"
+    assert not any("://" in link for link in config["extra_javascript"] + config["extra_css"])

@@ -236,6 +236,66 @@
     if (r.feedback) box.appendChild(prose("p", r.feedback, { class: "symattn-feedback" }));
   }
 
+  // -- the learner's work, kept in this browser ------------------------------------------------
+  // Per exercise and seed ("own" for the exercise's own numbers): the answer as last typed, and
+  // the last verdict with the answer it was for. In localStorage only: nothing leaves the browser.
+  const STORE = "symattn:work:v1:";
+  const work = {
+    key: (exercise, seed) => STORE + exercise + ":" + (seed === null || seed === undefined ? "own" : String(seed)),
+    get(exercise, seed) {
+      try {
+        return JSON.parse(window.localStorage.getItem(this.key(exercise, seed))) || null;
+      } catch (error) {
+        return null;  // storage refused (a private window's quota) or an entry not ours
+      }
+    },
+    put(exercise, seed, entry) {
+      try {
+        window.localStorage.setItem(this.key(exercise, seed), JSON.stringify(entry));
+      } catch (error) {
+        // storage full or refused: the work is only not kept
+      }
+    },
+    entries(exercise) {
+      const found = [];
+      try {
+        for (let i = 0; i < window.localStorage.length; i++) {
+          const key = window.localStorage.key(i);
+          if (key.startsWith(STORE + exercise + ":")) found.push(key);
+        }
+      } catch (error) {
+        return [];
+      }
+      return found;
+    },
+    clear(exercise) {
+      for (const key of this.entries(exercise)) window.localStorage.removeItem(key);
+    },
+    // "correct" once a verdict on any of its numbers was correct, "tried" once anything was kept.
+    state(exercise) {
+      let state = "not tried";
+      for (const key of this.entries(exercise)) {
+        let entry = null;
+        try {
+          entry = JSON.parse(window.localStorage.getItem(key));
+        } catch (error) {
+          continue;
+        }
+        if (entry && entry.verdict && entry.verdict.verdict === "correct") return "correct";
+        if (entry && (entry.answer || entry.verdict)) state = "tried";
+      }
+      return state;
+    },
+  };
+  const PROGRESS = { "not tried": "not tried yet", tried: "tried", correct: "correct" };
+  function showProgress() {
+    for (const node of document.querySelectorAll(".symattn-progress")) {
+      const state = work.state(node.dataset.exercise);
+      node.dataset.state = state;
+      node.textContent = "Your progress (kept in this browser): " + PROGRESS[state];
+    }
+  }
+
   // -- the page -------------------------------------------------------------------------------
   function setUp(root) {
     const id = root.dataset.exercise;
@@ -248,6 +308,7 @@
     const result = root.querySelector(".symattn-result");
     const newNumbers = root.querySelector(".symattn-variant");
     const variantBox = root.querySelector(".symattn-variant-prompt");
+    const clear = root.querySelector(".symattn-clear");
     let seed = null; // the variant's seed, as text, or null for the exercise's own numbers
     root.dataset.original = root.dataset.expected || "";
 
@@ -289,6 +350,7 @@
     api.ready = () => checker.ready;
     api.loadPhases = () => checker.loadPhases; // seconds spent in each phase of loading
     api.runtimes = () => checker.state();
+    api.progress = (exercise) => work.state(String(exercise));
 
     let previewQueued = false;
     function updatePreview() {
@@ -329,16 +391,56 @@
       busy = true;
       root.setAttribute("aria-busy", "true");
       result.removeAttribute("data-verdict");
+      result.removeAttribute("data-stale");
       result.replaceChildren(el("p", { text: "Checking…" }));
       try {
-        if (mode === "steps") showSteps(result, await api.checkSteps(id, text));
-        else showAnswer(result, await api.check(id, text, { seed }));
+        const asked = seed;
+        const verdict = mode === "steps" ? await api.checkSteps(id, text) : await api.check(id, text, { seed });
+        show(verdict);
+        if (verdict.verdict !== "unchecked") {  // a safety net's "try again" is not kept
+          const kept = work.get(id, asked) || {};
+          work.put(id, asked, { answer: text, verdict, for: text, attempts: (kept.attempts || 0) + 1 });
+        }
+        if (field.value !== text) markStale();  // typed on while the check ran
       } catch (error) {
         result.dataset.verdict = "invalid";
         result.replaceChildren(el("p", { text: "The checker is not available (" + error.message + "); on the command line: " + cli }));
       } finally {
         busy = false;
         root.removeAttribute("aria-busy");
+      }
+    }
+
+    function show(verdict) {
+      if (mode === "steps") showSteps(result, verdict);
+      else showAnswer(result, verdict);
+    }
+
+    // The verdict on screen is for another answer than the field's: said at once, and kept.
+    function markStale() {
+      if (!result.dataset.verdict || result.dataset.stale) return;
+      result.dataset.stale = "true";
+      result.prepend(el("p", { class: "symattn-stale", text: "This verdict is for an earlier answer: press Check for this one." }));
+    }
+
+    function keepDraft() {
+      const kept = work.get(id, seed) || {};
+      work.put(id, seed, { ...kept, answer: field.value });
+      if (result.dataset.verdict && kept.for !== undefined && kept.for !== field.value) markStale();
+    }
+
+    // The work kept for the numbers in use: the answer in the field, its verdict shown.
+    function restore() {
+      const kept = work.get(id, seed);
+      if (!kept) return;
+      field.value = kept.answer || "";
+      updatePreview();
+      result.removeAttribute("data-stale");
+      result.removeAttribute("data-verdict");
+      result.replaceChildren();
+      if (kept.verdict) {
+        show(kept.verdict);
+        if (kept.for !== field.value) markStale();
       }
     }
 
@@ -365,8 +467,22 @@
       variantBox.appendChild(el("p", {}, [el("code", { text: "symattn check " + id + " ANSWER --seed " + s })]));
     }
 
-    field.addEventListener("input", updatePreview);
+    field.addEventListener("input", () => {
+      updatePreview();
+      keepDraft();
+    });
     button.addEventListener("click", run);
+    if (clear) {
+      clear.addEventListener("click", () => {
+        work.clear(id);
+        field.value = "";
+        updatePreview();
+        result.removeAttribute("data-verdict");
+        result.removeAttribute("data-stale");
+        result.replaceChildren(el("p", { text: "Your work on " + id + " is cleared from this browser." }));
+        showProgress();
+      });
+    }
     if (mode !== "steps") {
       field.addEventListener("keydown", (event) => {
         if (event.key === "Enter") {
@@ -402,7 +518,10 @@
         }
       }
       const key = mode === "steps" ? "steps" : "answer";
-      if (!params.has(key)) return;
+      if (!params.has(key)) {
+        restore();  // no link to follow: the learner's own work, as it was left
+        return;
+      }
       field.value = params.get(key);
       updatePreview();
       if (params.has("seed")) {
@@ -430,7 +549,12 @@
   function init() {
     const root = document.querySelector(".symattn-checker");
     if (root) setUp(root);
+    showProgress();
   }
+  // Back to a page kept in the browser's memory: its progress as the storage now has it.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) showProgress();
+  });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
 })();

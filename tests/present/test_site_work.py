@@ -1,0 +1,119 @@
+"""A learner's work on the exercise pages, kept in the browser (issue 50): answers and verdicts
+survive a reload and Back, can be cleared, mark a verdict out of date when the answer changes,
+and the overview page shows each exercise's state. Each test has a browser context of its own
+(its own localStorage), in one Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = [pytest.mark.xdist_group("browser"), pytest.mark.browser]
+
+LOAD_MS = 120_000
+RIGHT = r"\frac{e^2+11}{e^2+2}"
+VERDICT = ".symattn-result[data-verdict]"
+
+
+@pytest.fixture
+def learner(browser):
+    context = browser.new_context()
+    yield context
+    context.close()
+
+
+def _check(page, answer: str) -> str:
+    page.fill(".symattn-answer", answer)
+    page.click(".symattn-check")
+    page.wait_for_function(
+        "() => { const r = document.querySelector('.symattn-result');"
+        " return r.dataset.verdict && !r.closest('[aria-busy]'); }",
+        timeout=LOAD_MS,
+    )
+    return page.get_attribute(".symattn-result", "data-verdict")
+
+
+def _progress(page) -> dict[str, str]:
+    return page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('.symattn-progress')]"
+        ".map((p) => [p.dataset.exercise, p.dataset.state]))"
+    )
+
+
+def test_a_reload_and_back_keep_the_answer_and_its_verdict(learner, base):
+    page = learner.new_page()
+    page.goto(base + "exercises/ex6.2/")
+    assert _check(page, RIGHT) == "correct"
+    page.reload()
+    page.wait_for_selector(VERDICT)
+    assert page.input_value(".symattn-answer") == RIGHT
+    assert page.get_attribute(".symattn-result", "data-verdict") == "correct"
+    assert page.get_attribute(".symattn-result", "data-stale") is None
+    page.goto(base + "labs/")
+    page.go_back()
+    page.wait_for_selector(VERDICT)
+    assert page.input_value(".symattn-answer") == RIGHT
+
+
+def test_an_answer_typed_and_not_checked_is_kept_too(learner, base):
+    page = learner.new_page()
+    page.goto(base + "exercises/ex6.5/")
+    page.fill(".symattn-answer", "N > 81")
+    page.reload()
+    assert page.input_value(".symattn-answer") == "N > 81"
+    assert page.get_attribute(".symattn-result", "data-verdict") is None
+
+
+def test_a_verdict_is_out_of_date_the_moment_the_answer_changes(learner, base):
+    page = learner.new_page()
+    page.goto(base + "exercises/ex6.2/")
+    assert _check(page, "1") == "incorrect"
+    page.fill(".symattn-answer", "10")
+    assert page.get_attribute(".symattn-result", "data-stale") == "true"
+    assert "earlier answer" in page.text_content(".symattn-stale")
+    page.reload()  # kept as it was left: the verdict, for another answer than the field's
+    page.wait_for_selector(VERDICT)
+    assert page.input_value(".symattn-answer") == "10"
+    assert page.get_attribute(".symattn-result", "data-stale") == "true"
+    assert _check(page, "10") == "incorrect"
+    assert page.get_attribute(".symattn-result", "data-stale") is None
+
+
+def test_the_overview_shows_each_exercises_state_and_clearing_forgets_it(learner, base):
+    page = learner.new_page()
+    page.goto(base + "exercises/")
+    states = _progress(page)
+    assert set(states) >= {"ex6.2", "ex6.4", "ex6.5"} and set(states.values()) == {"not tried"}
+    page.goto(base + "exercises/ex6.2/")
+    assert _check(page, RIGHT) == "correct"
+    page.goto(base + "exercises/ex6.5/")
+    assert _check(page, "N > 1") == "incorrect"
+    page.goto(base + "exercises/")
+    states = _progress(page)
+    assert states["ex6.2"] == "correct" and states["ex6.5"] == "tried" and states["ex6.4"] == "not tried"
+    page.goto(base + "exercises/ex6.2/")
+    page.wait_for_selector(VERDICT)
+    page.click(".symattn-clear")
+    assert page.input_value(".symattn-answer") == ""
+    assert page.evaluate("() => Object.keys(localStorage).filter((k) => k.includes(':ex6.2:'))") == []
+    page.goto(base + "exercises/")
+    assert _progress(page)["ex6.2"] == "not tried"
+
+
+def test_the_work_never_leaves_the_browser(browser, site):
+    """Typing, checking and reloading request nothing but the site's own files: no request
+    carries the answer."""
+    from conftest import serve
+
+    server = serve(site)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        url = f"http://127.0.0.1:{server.server_address[1]}/exercises/ex6.5/"
+        page.goto(url)
+        assert _check(page, "N > 8191") == "incorrect"
+        page.reload()
+        page.wait_for_selector(VERDICT)
+        assert all("8191" not in path and "?" not in path for path, _ in server.sent)
+    finally:
+        context.close()
+        server.shutdown()
