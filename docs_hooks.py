@@ -11,6 +11,8 @@
   starting Python (the first verdict in about a second), and ``packages.zip``, the modules as
   bytecode, fetched only if a check imports a module the snapshot does not hold;
   ``manifest.json`` names them for the worker.
+- The answers: each exercise's answer and model solution are earned by an attempt (the
+  checker's script); ``extra: {symattn: {answers: always}}`` in mkdocs.yml shows them always.
 - Beside each large file, its brotli (``.br``) and gzip (``.gz``) forms, for a server that sends
   them to a browser that accepts them (the snapshot: 65 MB as it is, 15 MB in brotli).
 
@@ -79,6 +81,19 @@ def on_config(config, **kwargs):
     config["extra_javascript"] = scripts + list(config["extra_javascript"])
     config["extra_css"] = [f"{base}/katex.min.css", *config["extra_css"]]
     return config
+
+
+#: The script that shows every answer without an attempt, where mkdocs.yml says
+#: ``extra: {symattn: {answers: always}}`` (the checker's script reads it as it starts).
+ANSWERS_ALWAYS = '<script>window.symattn = Object.assign(window.symattn || {}, {answers: "always"});</script>'
+
+
+def on_post_page(output, page, config, **kwargs):
+    """Answers earned by an attempt, unless the site's configuration shows them always."""
+    extra = config.get("extra") or {}
+    if (extra.get("symattn") or {}).get("answers") == "always":
+        output = output.replace("<head>", "<head>" + ANSWERS_ALWAYS, 1)
+    return output
 
 
 def on_post_build(config, **kwargs):

@@ -288,6 +288,45 @@
     },
   };
   const PROGRESS = { "not tried": "not tried yet", tried: "tried", correct: "correct" };
+  // Wrong attempts (incorrect or invalid verdicts kept) on an exercise, all its numbers together.
+  function wrongAttempts(exercise) {
+    let wrong = 0;
+    for (const key of work.entries(exercise)) {
+      try {
+        wrong += (JSON.parse(window.localStorage.getItem(key)) || {}).wrong || 0;
+      } catch (error) {
+        // not ours
+      }
+    }
+    return wrong;
+  }
+
+  // Answers earned: an exercise's answer and model solution stay out of view until the learner
+  // has tried it, or asks for them and confirms; symattn.answers = "always" (the site's
+  // configuration: extra.symattn.answers in mkdocs.yml) shows them at once. Its hint shows after
+  // two wrong attempts.
+  function showEarned() {
+    const always = window.symattn.answers === "always";
+    for (const box of document.querySelectorAll(".symattn-earned")) {
+      const exercise = box.dataset.exercise;
+      const open = always || work.state(exercise) !== "not tried" || !!(work.get(exercise, "revealed") || {}).revealed;
+      if (open) box.dataset.open = "true";
+      else box.removeAttribute("data-open");
+      for (const gate of document.querySelectorAll(`.symattn-gate[data-exercise="${exercise}"]`)) gate.hidden = open;
+    }
+    for (const hint of document.querySelectorAll(".symattn-hint")) {
+      hint.hidden = wrongAttempts(hint.dataset.exercise) < 2;
+    }
+  }
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest(".symattn-reveal");
+    if (!button) return;
+    const exercise = button.closest(".symattn-gate").dataset.exercise;
+    if (window.confirm("Show the answer and the model solution of " + exercise + " before you have tried it?")) {
+      work.put(exercise, "revealed", { revealed: true });
+      showEarned();
+    }
+  });
   function showProgress() {
     for (const node of document.querySelectorAll(".symattn-progress")) {
       const state = work.state(node.dataset.exercise);
@@ -399,7 +438,9 @@
         show(verdict);
         if (verdict.verdict !== "unchecked") {  // a safety net's "try again" is not kept
           const kept = work.get(id, asked) || {};
-          work.put(id, asked, { answer: text, verdict, for: text, attempts: (kept.attempts || 0) + 1 });
+          const wrong = (kept.wrong || 0) + (verdict.verdict === "correct" ? 0 : 1);
+          work.put(id, asked, { answer: text, verdict, for: text, attempts: (kept.attempts || 0) + 1, wrong });
+          showEarned();
         }
         if (field.value !== text) markStale();  // typed on while the check ran
       } catch (error) {
@@ -481,6 +522,7 @@
         result.removeAttribute("data-stale");
         result.replaceChildren(el("p", { text: "Your work on " + id + " is cleared from this browser." }));
         showProgress();
+        showEarned();
       });
     }
     if (mode !== "steps") {
@@ -550,10 +592,14 @@
     const root = document.querySelector(".symattn-checker");
     if (root) setUp(root);
     showProgress();
+    showEarned();
   }
   // Back to a page kept in the browser's memory: its progress as the storage now has it.
   window.addEventListener("pageshow", (event) => {
-    if (event.persisted) showProgress();
+    if (event.persisted) {
+      showProgress();
+      showEarned();
+    }
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

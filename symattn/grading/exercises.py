@@ -42,6 +42,7 @@ class Exercise:
     keywords: tuple[str, ...] = ()  # text that identifies the exercise in a module file
     params: dict = field(default_factory=dict)
     checker: str = ""  # "steps": a derivation judged line by line; "formula": ex6.6's formula
+    hint: str = ""  # what the exercise page shows after two attempts that were not correct
 
     def __post_init__(self) -> None:
         # A "mistake" that gives the right answer (it can, for some variant numbers) or
@@ -427,7 +428,27 @@ def _build() -> dict[str, Exercise]:
     ]
     checkers = {"ex6.3": "steps", "ex6.6": "formula", "ex6.7": "steps"}
     exercises = [_checked(e, checkers[e.id]) if e.id in checkers else e for e in exercises]
-    return {e.id: e for e in exercises}
+    return {e.id: dataclasses.replace(e, hint=HINTS.get(e.id, "")) for e in exercises}
+
+
+#: The hint each checked exercise's page gives after two attempts that were not correct: a
+#: step toward the answer, in words that hold for every variant's numbers.
+HINTS = {
+    "ex6.2": r"Turn the scores into weights first: key $j$ gets $e^{s_j}$ divided by the sum of "
+    r"$e^{s}$ over all keys. The output is then the sum of the values, each times its weight.",
+    "ex6.3": r"Write $z = \sum_{i=1}^{d_k} q_i k_i$. For independent terms the variance of the sum "
+    r"is the sum of the variances, and each product has variance 1; a constant comes out of a "
+    r"variance squared: $\operatorname{Var}(c z) = c^2 \operatorname{Var}(z)$.",
+    "ex6.4": r"Row $i$ is query $i$: it may look at keys $j \le i$ (entry $0$) and at no later one "
+    r"(entry $-\infty$). The zeros fill the diagonal and everything below it.",
+    "ex6.5": r"Set the two terms equal and solve for $N$ (divide both sides by $2 N d_{\text{model}}$): "
+    r"the quadratic term is the larger for every longer sequence.",
+    "ex6.6": r"With $N$ equal weights each weight is $1/N$: write the weighted sum of the values "
+    r"$v_1, \dots, v_N$ with those weights.",
+    "ex6.7": r"Replace $X$ by $PX$ in the three projections: the scores become $P S P^\top$. Use that "
+    r"the row softmax commutes with reordering, $\operatorname{softmax}(P S P^\top) = P\,"
+    r"\operatorname{softmax}(S) P^\top$, and that $P^\top P = I$.",
+}
 
 
 EXERCISES = _build()

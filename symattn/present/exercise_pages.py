@@ -92,6 +92,32 @@ def _box(summary: str, body: str) -> list[str]:
     return [f'<details markdown="1"><summary>{summary}</summary>', "", body.strip("\n"), "", "</details>", ""]
 
 
+def earned(exercise_id: str, body: list[str]) -> list[str]:
+    """``body`` (the answer, the model solution) kept from view until the learner has tried the
+    exercise, or asks for it and confirms (the page's script; the site's configuration can show
+    it always), with the button that asks. Without JavaScript it is shown."""
+    return [
+        "<noscript><style>.symattn-earned { display: block !important; }</style></noscript>",
+        f'<p class="symattn-gate" data-exercise="{exercise_id}" hidden>'
+        '<button type="button" class="symattn-reveal">Show the answer and the model solution</button></p>',
+        "",
+        f'<div class="symattn-earned" data-exercise="{exercise_id}" markdown="1">',
+        "",
+        *body,
+        "",
+        "</div>",
+        "",
+    ]
+
+
+def hint_box(e: Any) -> list[str]:
+    """The exercise's hint, which the page's script shows after two attempts not correct."""
+    if not e.hint:
+        return []
+    opening = f'<div class="symattn-hint" data-exercise="{e.id}" hidden markdown="1">'
+    return [opening, "", f"**Hint.** {e.hint}", "", "</div>", ""]
+
+
 def exercise_page(e: Any, derivation_markdown: str | None) -> str:
     """``docs/exercises/ID.md``: the prompt, the checker, and the boxes."""
     out = [f"# {e.id}: {e.title}", "", f"*An exercise of the attention module ({e.kind}).*", "", e.prompt, ""]
@@ -99,9 +125,10 @@ def exercise_page(e: Any, derivation_markdown: str | None) -> str:
     if e.checker == "formula":  # the names the formula is written in, typeset (a label cannot be)
         out += [r"Write the output with $N$ tokens whose values are $v_1, \dots, v_N$ ($v_j$ in a sum).", ""]
     if widget:
-        out += [widget, ""]
+        out += [widget, "", *hint_box(e)]
     else:
         out += ["*No machine-checkable answer: compare yours with the model solution below.*", ""]
+    start = len(out)
     if e.checkable:
         shown = e.expected.tolerance_text()
         within = "exactly" if shown == "0" else f"within {shown}"
@@ -118,6 +145,8 @@ def exercise_page(e: Any, derivation_markdown: str | None) -> str:
     if derivation_markdown is not None:
         body = "\n".join(("##" + ln) if ln.startswith("#") else ln for ln in derivation_markdown.splitlines())
         out += _box("The checked derivation", body)
+    if widget:  # an exercise the page checks: its answer is earned
+        out[start:] = earned(e.id, out[start:])
     return "\n".join(out)
 
 

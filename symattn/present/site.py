@@ -304,6 +304,8 @@ def _exercises_page(reports: dict) -> str:
         "command line, `symattn check ID ANSWER` (LaTeX or a plain number).",
         "",
     ]
+    from .exercise_pages import earned
+
     for e in EXERCISES.values():
         out += [f"## {e.id} ({e.kind}): {e.title}", "", e.prompt, ""]
         if e.checkable or e.checker:
@@ -311,6 +313,7 @@ def _exercises_page(reports: dict) -> str:
             out += [f'<p class="symattn-progress" data-exercise="{e.id}"></p>', ""]
         else:
             out += [f"[Its page](exercises/{e.id}.md)", ""]
+        start = len(out)
         if e.checkable:
             shown = e.expected.tolerance_text()
             within = "exactly" if shown == "0" else f"within {shown}"
@@ -344,6 +347,8 @@ def _exercises_page(reports: dict) -> str:
                 "</details>",
                 "",
             ]
+        if e.checkable or e.checker:  # checked on its page: the answer is earned here too
+            out[start:] = earned(e.id, out[start:])
     return "\n".join(out)
 
 

@@ -67,3 +67,12 @@ def test_a_fresh_clones_first_build_links_its_own_katex(tmp_path, monkeypatch):
     assert config["extra_javascript"][0] == "assets/katex/katex.min.js"
     assert config["extra_css"][0] == "assets/katex/katex.min.css"
     assert not any("://" in link for link in config["extra_javascript"] + config["extra_css"])
+
+
+def test_the_sites_configuration_can_show_every_answer_always():
+    hooks = _hooks()
+    page = "<html><head><title>x</title></head><body></body></html>"
+    assert hooks.on_post_page(page, None, {"extra": {}}) == page
+    assert hooks.on_post_page(page, None, {"extra": {"symattn": {"answers": "earned"}}}) == page
+    shown = hooks.on_post_page(page, None, {"extra": {"symattn": {"answers": "always"}}})
+    assert shown.startswith("<html><head>" + hooks.ANSWERS_ALWAYS + "<title>")

@@ -117,3 +117,46 @@ def test_the_work_never_leaves_the_browser(browser, site):
     finally:
         context.close()
         server.shutdown()
+
+
+def _shown(page, selector: str) -> bool:
+    return page.locator(selector).first.is_visible()
+
+
+def test_the_answer_is_earned_by_an_attempt_and_the_hint_by_two(learner, base):
+    page = learner.new_page()
+    page.goto(base + "exercises/ex6.2/")
+    assert not _shown(page, ".symattn-earned") and _shown(page, ".symattn-reveal")
+    assert not _shown(page, ".symattn-hint")
+    assert _check(page, "1") == "incorrect"  # the first attempt: the answer box, no hint yet
+    assert _shown(page, ".symattn-earned") and not _shown(page, ".symattn-reveal")
+    assert not _shown(page, ".symattn-hint")
+    assert _check(page, "2") == "incorrect"
+    assert _shown(page, ".symattn-hint")
+    assert "Hint." in page.inner_text(".symattn-hint") and page.locator(".symattn-hint .katex").count() > 0
+    page.goto(base + "exercises/")  # the overview: ex6.2's answer shown, the others' not
+    shown = page.evaluate(
+        "() => Object.fromEntries([...document.querySelectorAll('.symattn-earned')]"
+        ".map((b) => [b.dataset.exercise, b.offsetParent !== null]))"
+    )
+    assert shown["ex6.2"] and not shown["ex6.5"] and not shown["ex6.4"]
+
+
+def test_an_answer_asked_for_is_shown_after_a_confirmation(learner, base):
+    page = learner.new_page()
+    page.goto(base + "exercises/ex6.5/")
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.click(".symattn-reveal")
+    assert not _shown(page, ".symattn-earned")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click(".symattn-reveal")
+    assert _shown(page, ".symattn-earned") and "The answer" in page.inner_text(".symattn-earned")
+    page.reload()
+    assert _shown(page, ".symattn-earned")
+
+
+def test_a_site_that_shows_answers_always_shows_them_at_once(learner, base):
+    page = learner.new_page()
+    page.add_init_script("window.symattn = {answers: 'always'};")  # what extra.symattn.answers writes
+    page.goto(base + "exercises/ex6.4/")
+    assert _shown(page, ".symattn-earned") and not _shown(page, ".symattn-reveal")
