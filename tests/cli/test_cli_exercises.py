@@ -155,7 +155,7 @@ def test_read_as_notes_are_printed(cli):
     ("answer", "text", "typed", "given"),
     [
         ("1.96", "Correct. (ex6.2: read as 1.96)\n", "1.96", "49/25"),
-        ("1.970", "Incorrect. Read as 1.970. not the expected answer\n", "1.970", "197/100"),
+        ("2.970", "Incorrect. Read as 2.970. not the expected answer\n", "2.970", "297/100"),
         ("-0.5", "Incorrect. Read as -0.5. not the expected answer\n", "-0.5", "-1/2"),
     ],
 )

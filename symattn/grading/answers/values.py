@@ -13,6 +13,7 @@ from typing import Any
 
 import sympy as sp
 
+from ...core.digits import decimal_string
 from ...proof.certify import NotFinite, Uncertain, enclose, sign, within
 from ...proof.magnitude import digits_beyond, too_costly
 from .notation import Chain
@@ -69,7 +70,27 @@ def check_number(value: Any, expected: Expected, mistakes: tuple[Mistake, ...]) 
             raise Refusal(m.code, m.feedback)
     if ok is None:
         raise _undecided(value, "this value")
-    raise Refusal("", "not the expected answer")
+    raise Refusal("", near_miss(value, expected) or "not the expected answer")
+
+
+#: A wrong number is a near miss when it is within this many times the tolerance.
+NEAR = 10
+
+
+def near_miss(value: Any, expected: Expected) -> str | None:
+    """What a learner is told of a number that misses the tolerance by little: how far it is,
+    correctly rounded to two significant digits (more where two would show the tolerance itself),
+    and the tolerance; None for a number further off, or for an exact answer (no tolerance)."""
+    if expected.tolerance == 0 or close(value, expected.value, NEAR * expected.tolerance) is not True:
+        return None
+    distance = sp.Abs(sp.sympify(value) - expected.value)
+    digits = 2
+    while sp.Rational(decimal_string(distance, digits)) <= expected.tolerance and digits < 15:
+        digits += 1
+    return (
+        f"close, but not close enough: it is about {decimal_string(distance, digits)} from the "
+        f"expected answer, and answers within {expected.tolerance_text()} of it are accepted"
+    )
 
 
 def _undecided(value: Any, what: str) -> Refusal:
