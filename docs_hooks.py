@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.metadata as md
+import re
 import shutil
 import subprocess
 import sys
@@ -89,10 +90,17 @@ ANSWERS_ALWAYS = '<script>window.symattn = Object.assign(window.symattn || {}, {
 
 
 def on_post_page(output, page, config, **kwargs):
-    """Answers earned by an attempt, unless the site's configuration shows them always."""
+    """Answers earned by an attempt, unless the site's configuration shows them always; on an
+    exercise page, a skip link to its answer field, the page's first stop for the Tab key
+    (shown when focused, as the theme's own "Skip to content")."""
     extra = config.get("extra") or {}
     if (extra.get("symattn") or {}).get("answers") == "always":
         output = output.replace("<head>", "<head>" + ANSWERS_ALWAYS, 1)
+    field = re.search(r'<(?:input|textarea) id="(answer-[\w.-]+)" class="symattn-answer"', output)
+    body = re.search(r"<body[^>]*>", output)
+    if field and body:
+        link = f'<a href="#{field.group(1)}" class="md-skip symattn-skip">Skip to the answer field</a>'
+        output = output[: body.end()] + link + output[body.end() :]
     return output
 
 

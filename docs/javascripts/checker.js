@@ -318,6 +318,15 @@
       hint.hidden = wrongAttempts(hint.dataset.exercise) < 2;
     }
   }
+  // The skip link to the answer field (docs_hooks.py puts it first on the page): the field focused.
+  document.addEventListener("click", (event) => {
+    const skip = event.target.closest && event.target.closest(".symattn-skip");
+    const field = skip && document.getElementById(skip.getAttribute("href").slice(1));
+    if (field) {
+      event.preventDefault();
+      field.focus();
+    }
+  });
   document.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest(".symattn-reveal");
     if (!button) return;

@@ -78,7 +78,7 @@ def checker_html(e: Any) -> str:
             '<div class="symattn-variant-prompt" aria-live="polite"></div>',
             f'<label for="answer-{e.id}">{html.escape(label)}</label>',
             field,
-            '<div class="symattn-preview" aria-hidden="true"></div>',
+            '<div class="symattn-preview" aria-hidden="true" tabindex="-1"></div>',
             f'<button type="button" class="symattn-check">Check</button>{variant}'
             '<button type="button" class="symattn-clear">Clear my work</button>',
             '<div class="symattn-result" aria-live="polite" aria-atomic="true"></div>',
