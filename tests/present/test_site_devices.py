@@ -1,9 +1,12 @@
 """The exercise pages on a phone and from the keyboard (issue 50): at 390 x 844 nothing scrolls
 sideways, a proof's feedback included; our controls are 44 px tap targets; the first Tab reaches
 a skip link to the answer field; the focus ring has 3:1 contrast against the page; the preview
-takes no focus; dark mode follows the system; print keeps the answer and its verdict."""
+takes no focus; dark mode follows the system; print keeps the answer and its verdict; axe-core
+finds no serious violation of WCAG 2.2 AA."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -109,4 +112,30 @@ def test_print_keeps_the_answer_and_its_verdict(browser, base):
     page.emulate_media(media="print")
     assert page.locator(".symattn-answer").is_visible() and page.locator(".symattn-result").is_visible()
     assert not page.locator(".symattn-check").is_visible()
+    page.close()
+
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+#: WCAG 2.2 AA, as axe-core tags its rules.
+AXE_RUN = (
+    "async () => (await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', "
+    "'wcag22aa']})).violations.filter((v) => ['serious', 'critical'].includes(v.impact))"
+    ".map((v) => [v.id, v.nodes.map((n) => n.target.join(' '))])"
+)
+
+
+@pytest.mark.parametrize("viewport", [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+@pytest.mark.parametrize(
+    ("path", "answer"), [("exercises/ex6.2/", "1"), ("exercises/ex6.3/", WRONG), ("exercises/", "")]
+)
+def test_axe_finds_no_serious_violation(browser, base, viewport, path, answer):
+    """axe-core (npm, pinned in package-lock.json) on the pages a learner uses, with a verdict
+    and its feedback shown, the earned boxes open."""
+    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    page.goto(base + path)
+    if answer:
+        _checked(page, answer)
+    page.wait_for_load_state("networkidle")
+    page.add_script_tag(path=str(AXE))
+    assert page.evaluate(AXE_RUN) == []
     page.close()
