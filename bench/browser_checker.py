@@ -103,7 +103,7 @@ def _first_verdict(browser, server, url: str, throttle: int = 1, compressed: boo
     server.sent.clear()
     context = browser.new_context(extra_http_headers={} if compressed else {"Accept-Encoding": "identity"})
     page = context.new_page()
-    page.add_init_script("window.symattn = {spareWorker: false};")
+    page.add_init_script("window.symattn = {spareWorker: false, offline: false};")
     if throttle > 1:
         context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": throttle})
     browser.start_tracing(categories=["toplevel", "disabled-by-default-devtools.timeline"])

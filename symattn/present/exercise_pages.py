@@ -22,6 +22,7 @@ WEB_FILES = {
     "javascripts/checker.js": "checker.js",
     "javascripts/checker-worker.mjs": "checker-worker.mjs",
     "javascripts/restore-memory.mjs": "restore-memory.mjs",
+    "sw.js": "sw.js",
     "stylesheets/checker.css": "checker.css",
 }
 

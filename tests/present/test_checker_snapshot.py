@@ -45,7 +45,7 @@ def test_the_first_verdict_moves_the_snapshot_compressed_and_no_archive(browser,
     context = browser.new_context()
     try:
         page = context.new_page()
-        page.add_init_script("window.symattn = {spareWorker: false};")
+        page.add_init_script("window.symattn = {spareWorker: false, offline: false};")
         page.goto(f"http://127.0.0.1:{server.server_address[1]}/exercises/ex6.2/")
         verdict = page.evaluate("(a) => symattn.check('ex6.2', a)", RIGHT)
         assert verdict["verdict"] == "correct"

@@ -160,3 +160,33 @@ def test_a_site_that_shows_answers_always_shows_them_at_once(learner, base):
     page.add_init_script("window.symattn = {answers: 'always'};")  # what extra.symattn.answers writes
     page.goto(base + "exercises/ex6.4/")
     assert _shown(page, ".symattn-earned") and not _shown(page, ".symattn-reveal")
+
+
+def test_a_site_opened_once_works_offline(browser, site):
+    """One visit to an exercise page (its service worker installed, sent what the page loaded),
+    then the network gone: the page, another exercise page's checker and its verdicts still work."""
+    from conftest import serve
+
+    server = serve(site)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        url = f"http://127.0.0.1:{server.server_address[1]}/exercises/ex6.2/"
+        page.goto(url)
+        assert _check(page, RIGHT) == "correct"
+        page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+        page.wait_for_function(  # the worker has kept the checker's files and this page
+            "async () => { const c = await caches.open('symattn-site-v1'); const keys = await c.keys();"
+            " return keys.some((r) => r.url.endsWith('/checker/python.snapshot'))"
+            " && keys.some((r) => r.url.endsWith('/exercises/ex6.2/')); }",
+            timeout=LOAD_MS,
+        )
+        context.set_offline(True)
+        page.reload()
+        page.wait_for_selector(VERDICT)  # the kept work, from localStorage
+        assert _check(page, "N") in ("invalid", "incorrect")  # judged: the checker loaded offline
+        assert _check(page, RIGHT) == "correct"
+    finally:
+        context.set_offline(False)
+        context.close()
+        server.shutdown()

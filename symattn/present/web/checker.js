@@ -597,11 +597,26 @@
     { timeoutSeconds: 30, derivationTimeoutSeconds: 300, loadTimeoutSeconds: 120 },
     window.symattn || {},
   );
+  // The site's service worker (sw.js, at the site's root): offline once the site has been opened.
+  // It is sent the files this page loaded before it could see them.
+  async function keepOffline() {
+    if (!("serviceWorker" in navigator) || window.symattn.offline === false) return;
+    try {
+      const registration = await navigator.serviceWorker.register(new URL("../sw.js", WORKER_URL).href);
+      await navigator.serviceWorker.ready;
+      const loaded = performance.getEntriesByType("resource").map((entry) => entry.name);
+      (registration.active || navigator.serviceWorker.controller).postMessage({ keep: [location.href, ...loaded] });
+    } catch (error) {
+      // no service worker (a file:// page, a private window): the site still works online
+    }
+  }
+
   function init() {
     const root = document.querySelector(".symattn-checker");
     if (root) setUp(root);
     showProgress();
     showEarned();
+    keepOffline();
   }
   // Back to a page kept in the browser's memory: its progress as the storage now has it.
   window.addEventListener("pageshow", (event) => {
