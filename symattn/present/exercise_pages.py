@@ -79,12 +79,44 @@ def checker_html(e: Any) -> str:
             '<div class="symattn-variant-prompt" aria-live="polite"></div>',
             f'<label for="answer-{e.id}">{html.escape(label)}</label>',
             field,
+            help_html(mode),
             '<div class="symattn-preview" aria-hidden="true" tabindex="-1"></div>',
             f'<button type="button" class="symattn-check">Check</button>{variant}'
             '<button type="button" class="symattn-clear">Clear my work</button>',
             '<div class="symattn-result" aria-live="polite" aria-atomic="true"></div>',
             "</div>",
         ]
+    )
+
+
+#: The short help beside an answer field: forms the checker reads, each example an answer it
+#: reads (tests/present/test_site_pages.py checks every one with ``symattn check``).
+ANSWER_HELP = (
+    ("A number as you would write it", ("1.96", "1,96", "49/25")),
+    ("LaTeX", (r"\frac{e^2+11}{e^2+2}", r"\sqrt{3.836}", "e^{2}", "N > 8192")),
+    ("A matrix", (r"\begin{bmatrix}0 & -\infty\\ 0 & 0\end{bmatrix}",)),
+    ("Symbols typed as they look", ("√3.836", "2·0.98", "2×0.98", "1.4²", "N ≥ 8193", "−∞")),
+)
+#: The same for a derivation, one step per line.
+STEPS_HELP = (
+    ("A chain: 'A = B' starts it, '= C' on the next line continues it", ("x = y", "= z")),
+    ("LaTeX as in the module", (r"\operatorname{Var}(z)", r"\sum_{i=1}^{d_k}", r"\frac{1}{d_k}", "W^\\top")),
+    ("A line starting with % is a comment", ("% rule 4",)),
+)
+
+
+def help_html(mode: str) -> str:
+    """The help beside the field: how to type an answer (or a derivation) the checker reads."""
+    rows = ANSWER_HELP if mode == "answer" else STEPS_HELP
+    items = "".join(
+        f"<li>{html.escape(what)}: " + ", ".join(f"<code>{html.escape(x)}</code>" for x in examples) + "</li>"
+        for what, examples in rows
+    )
+    summary = "How to type an answer" if mode == "answer" else "How to type a derivation"
+    return (
+        f'<details class="symattn-help"><summary>{summary}</summary><ul>{items}</ul>'
+        '<p>Every form the checker reads: <a href="../../input-forms/">The forms answers come in</a>.</p>'
+        "</details>"
     )
 
 
