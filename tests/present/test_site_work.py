@@ -99,24 +99,30 @@ def test_the_overview_shows_each_exercises_state_and_clearing_forgets_it(learner
     assert _progress(page)["ex6.2"] == "not tried"
 
 
-def test_the_work_never_leaves_the_browser(browser, site):
-    """Typing, checking and reloading request nothing but the site's own files: no request
-    carries the answer."""
+@pytest.fixture
+def served(browser, site):
+    """The site on a server of its own (its ``sent`` lists every response) and a new context:
+    ``(server, base URL, context)``."""
     from conftest import serve
 
     server = serve(site)
     context = browser.new_context()
-    try:
-        page = context.new_page()
-        url = f"http://127.0.0.1:{server.server_address[1]}/exercises/ex6.5/"
-        page.goto(url)
-        assert _check(page, "N > 8191") == "incorrect"
-        page.reload()
-        page.wait_for_selector(VERDICT)
-        assert all("8191" not in path and "?" not in path for path, _ in server.sent)
-    finally:
-        context.close()
-        server.shutdown()
+    yield server, f"http://127.0.0.1:{server.server_address[1]}/", context
+    context.set_offline(False)
+    context.close()
+    server.shutdown()
+
+
+def test_the_work_never_leaves_the_browser(served):
+    """Typing, checking and reloading request nothing but the site's own files: no request
+    carries the answer."""
+    server, url, context = served
+    page = context.new_page()
+    page.goto(url + "exercises/ex6.5/")
+    assert _check(page, "N > 8191") == "incorrect"
+    page.reload()
+    page.wait_for_selector(VERDICT)
+    assert all("8191" not in path and "?" not in path for path, _ in server.sent)
 
 
 def _shown(page, selector: str) -> bool:
@@ -162,31 +168,21 @@ def test_a_site_that_shows_answers_always_shows_them_at_once(learner, base):
     assert _shown(page, ".symattn-earned") and not _shown(page, ".symattn-reveal")
 
 
-def test_a_site_opened_once_works_offline(browser, site):
+def test_a_site_opened_once_works_offline(served):
     """One visit to an exercise page (its service worker installed, sent what the page loaded),
-    then the network gone: the page, another exercise page's checker and its verdicts still work."""
-    from conftest import serve
-
-    server = serve(site)
-    context = browser.new_context()
-    try:
-        page = context.new_page()
-        url = f"http://127.0.0.1:{server.server_address[1]}/exercises/ex6.2/"
-        page.goto(url)
-        assert _check(page, RIGHT) == "correct"
-        page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
-        page.wait_for_function(  # the worker has kept the checker's files and this page
-            "async () => { const c = await caches.open('symattn-site-v1'); const keys = await c.keys();"
-            " return keys.some((r) => r.url.endsWith('/checker/python.snapshot'))"
-            " && keys.some((r) => r.url.endsWith('/exercises/ex6.2/')); }",
-            timeout=LOAD_MS,
-        )
-        context.set_offline(True)
-        page.reload()
-        page.wait_for_selector(VERDICT)  # the kept work, from localStorage
-        assert _check(page, "N") in ("invalid", "incorrect")  # judged: the checker loaded offline
-        assert _check(page, RIGHT) == "correct"
-    finally:
-        context.set_offline(False)
-        context.close()
-        server.shutdown()
+    then the network gone: the page, its kept work, its checker and its verdicts still work."""
+    _, url, context = served
+    page = context.new_page()
+    page.goto(url + "exercises/ex6.2/")
+    assert _check(page, RIGHT) == "correct"
+    page.wait_for_function(  # the worker has kept the checker's files and this page
+        "async () => { const c = await caches.open('symattn-site-v1'); const keys = await c.keys();"
+        " return keys.some((r) => r.url.endsWith('/checker/python.snapshot'))"
+        " && keys.some((r) => r.url.endsWith('/exercises/ex6.2/')); }",
+        timeout=LOAD_MS,
+    )
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector(VERDICT)  # the kept work, from localStorage
+    assert _check(page, "N") in ("invalid", "incorrect")  # judged: the checker loaded offline
+    assert _check(page, RIGHT) == "correct"
