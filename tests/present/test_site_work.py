@@ -14,9 +14,16 @@ RIGHT = r"\frac{e^2+11}{e^2+2}"
 VERDICT = ".symattn-result[data-verdict]"
 
 
-@pytest.fixture
-def learner(browser):
-    context = browser.new_context()
+#: A desktop window, and a phone (390 x 844, touch): every learner test runs on both.
+DEVICES = {
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
+
+
+@pytest.fixture(params=sorted(DEVICES))
+def learner(browser, request):
+    context = browser.new_context(**DEVICES[request.param])
     yield context
     context.close()
 
@@ -186,3 +193,21 @@ def test_a_site_opened_once_works_offline(served):
     page.wait_for_selector(VERDICT)  # the kept work, from localStorage
     assert _check(page, "N") in ("invalid", "incorrect")  # judged: the checker loaded offline
     assert _check(page, RIGHT) == "correct"
+
+
+@pytest.mark.parametrize(
+    ("exercise", "typed"), [("ex6.2", "√3.836"), ("ex6.2", "2×0.98"), ("ex6.5", "N ≥ 8193")]
+)
+def test_unicode_as_a_learner_types_it_is_read(learner, base, exercise, typed):
+    page = learner.new_page()
+    page.goto(base + f"exercises/{exercise}/")
+    assert _check(page, typed) == "correct"
+    assert page.text_content(".symattn-read").startswith("Read as")  # how it was read
+
+
+def test_a_near_miss_in_the_page_says_how_far_and_the_tolerance(learner, base):
+    page = learner.new_page()
+    page.goto(base + "exercises/ex6.2/")
+    assert _check(page, "1.97") == "incorrect"
+    assert "about 0.011 from the expected answer" in page.text_content(".symattn-feedback")
+    assert "within 0.01" in page.text_content(".symattn-feedback")
