@@ -211,3 +211,18 @@ def test_a_near_miss_in_the_page_says_how_far_and_the_tolerance(learner, base):
     assert _check(page, "1.97") == "incorrect"
     assert "about 0.011 from the expected answer" in page.text_content(".symattn-feedback")
     assert "within 0.01" in page.text_content(".symattn-feedback")
+
+
+def test_no_request_leaves_the_site(learner, base):
+    """A page, its KaTeX and fonts, the checker and a verdict with typeset feedback: every request
+    (the Web Worker's and the service worker's included) goes to the site's own server."""
+    seen: list[str] = []
+    learner.on("request", lambda request: seen.append(request.url))
+    page = learner.new_page()
+    page.goto(base + "exercises/ex6.3/")
+    page.fill(".symattn-answer", "\\operatorname{Var}(z) = d_k^2\n")
+    page.click(".symattn-check")
+    page.wait_for_selector(VERDICT, timeout=LOAD_MS)
+    page.wait_for_load_state("networkidle")
+    assert any(url.endswith("/checker/python.snapshot") for url in seen)
+    assert [url for url in seen if not url.startswith(base) and not url.startswith("data:")] == []
