@@ -141,6 +141,9 @@ def test_the_answer_is_earned_by_an_attempt_and_the_hint_by_two(learner, base):
     page.goto(base + "exercises/ex6.2/")
     assert not _shown(page, ".symattn-earned") and _shown(page, ".symattn-reveal")
     assert not _shown(page, ".symattn-hint")
+    page.fill(".symattn-answer", "1")  # typed, not checked: no attempt
+    page.reload()
+    assert page.input_value(".symattn-answer") == "1" and not _shown(page, ".symattn-earned")
     assert _check(page, "1") == "incorrect"  # the first attempt: the answer box, no hint yet
     assert _shown(page, ".symattn-earned") and not _shown(page, ".symattn-reveal")
     assert not _shown(page, ".symattn-hint")

@@ -271,7 +271,8 @@
     clear(exercise) {
       for (const key of this.entries(exercise)) window.localStorage.removeItem(key);
     },
-    // "correct" once a verdict on any of its numbers was correct, "tried" once anything was kept.
+    // "correct" once a verdict on any of its numbers was correct, "tried" once any was checked (an
+    // answer typed and not checked is no attempt: it neither counts nor earns the answer).
     state(exercise) {
       let state = "not tried";
       for (const key of this.entries(exercise)) {
@@ -282,7 +283,7 @@
           continue;
         }
         if (entry && entry.verdict && entry.verdict.verdict === "correct") return "correct";
-        if (entry && (entry.answer || entry.verdict)) state = "tried";
+        if (entry && entry.verdict) state = "tried";
       }
       return state;
     },
