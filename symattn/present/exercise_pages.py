@@ -78,8 +78,8 @@ def checker_html(e: Any) -> str:
             f"(it needs JavaScript); on the command line: <code>{html.escape(cli)}</code></p>",
             '<div class="symattn-variant-prompt" aria-live="polite"></div>',
             f'<label for="answer-{e.id}">{html.escape(label)}</label>',
-            field,
             help_html(mode),
+            field,
             '<div class="symattn-preview" aria-hidden="true" tabindex="-1"></div>',
             f'<button type="button" class="symattn-check">Check</button>{variant}'
             '<button type="button" class="symattn-clear">Clear my work</button>',

@@ -31,4 +31,6 @@ def test_every_checker_has_its_help_beside_the_field():
         if widget:
             mode = "steps" if e.checker == "steps" else "answer"
             assert help_html(mode) in widget
-            assert widget.index('class="symattn-answer"') < widget.index(help_html(mode))
+            # between the field's label and the field: Tab goes on from the field to Check
+            help_at = widget.index(help_html(mode))
+            assert widget.index("</label>") < help_at < widget.index('class="symattn-answer"')
