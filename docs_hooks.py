@@ -145,6 +145,7 @@ def _snapshot(node: str, wheels: list[Path], target: Path) -> None:
         with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
             script = ROOT / "scripts" / "checker_snapshot.mjs"
             subprocess.run([node, str(script), str(PYODIDE), tmp, *map(str, wheels)], check=True)
+            Path(tmp).chmod(0o755)  # a temporary folder is the owner's alone: a web server reads this one
             made.parent.mkdir(parents=True, exist_ok=True)
             with contextlib.suppress(OSError):  # a build beside this one may have made it first
                 Path(tmp).rename(made)

@@ -36,6 +36,12 @@ PROBES = """async (modules) => {
 }"""
 
 
+def test_the_checkers_files_are_readable_by_a_web_server(site):
+    """The snapshot is made in a temporary folder, the owner's alone: the site's copy is not."""
+    for path in [site / "checker", *(site / "checker").iterdir()]:
+        assert path.stat().st_mode & 0o005 == 0o005 if path.is_dir() else path.stat().st_mode & 0o004, path
+
+
 def _sent(server, path: str) -> list[int]:
     return [n for p, n in server.sent if p == path]
 
