@@ -158,7 +158,6 @@ def measure(site: Path, n: int) -> dict:
             page = browser.new_page()
             page.goto(url)
             page.evaluate("() => symattn.ready()")
-            out["phases"] = page.evaluate("() => symattn.loadPhases()")
             times = page.evaluate(
                 "async (rows) => { const t = []; for (const r of rows) { const s = performance.now(); "
                 "await symattn.check(r.exercise, r.answer, {seed: r.seed ? Number(r.seed) : null}); "

@@ -77,11 +77,6 @@ def variant(exercise: str, seed: str | int) -> str:
     )
 
 
-def warm_up() -> None:
-    """Import what a check needs and judge one answer, so the learner's first check is quick."""
-    check("ex6.2", "1")
-
-
 #: What :func:`prepare` judges: for each exercise, answers and proofs that take a check through
 #: the reader, the judge and the feedback (a right answer, a named slip, a refusal).
 PREPARED: dict[str, tuple[tuple[str, str], ...]] = {

@@ -66,8 +66,9 @@ def test_a_variant_refused_is_the_commands_message():
     assert doc == {"error": "argument --seed: must be between 0 and 2^63 - 1, got -1", "exit_code": 2}
 
 
-def test_warm_up_leaves_nothing_on_the_streams(capsys, monkeypatch):
+def test_the_snapshots_preparation_leaves_nothing_on_the_streams(capsys, monkeypatch):
+    """What the site build runs before it saves Pyodide's memory: every check's output is caught."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("not read"))
-    assert browser.warm_up() is None
+    assert json.loads(browser.prepare())
     assert capsys.readouterr() == ("", "")
     assert sys.stdin.read() == "not read"

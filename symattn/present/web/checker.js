@@ -271,35 +271,31 @@
     clear(exercise) {
       for (const key of this.entries(exercise)) window.localStorage.removeItem(key);
     },
+    // Every entry kept for the exercise, read (an entry that is not ours is left out).
+    all(exercise) {
+      const found = [];
+      for (const key of this.entries(exercise)) {
+        try {
+          const entry = JSON.parse(window.localStorage.getItem(key));
+          if (entry) found.push(entry);
+        } catch (error) {
+          // not ours
+        }
+      }
+      return found;
+    },
     // "correct" once a verdict on any of its numbers was correct, "tried" once any was checked (an
     // answer typed and not checked is no attempt: it neither counts nor earns the answer).
     state(exercise) {
-      let state = "not tried";
-      for (const key of this.entries(exercise)) {
-        let entry = null;
-        try {
-          entry = JSON.parse(window.localStorage.getItem(key));
-        } catch (error) {
-          continue;
-        }
-        if (entry && entry.verdict && entry.verdict.verdict === "correct") return "correct";
-        if (entry && entry.verdict) state = "tried";
-      }
-      return state;
+      const checked = this.all(exercise).filter((entry) => entry.verdict);
+      if (checked.some((entry) => entry.verdict.verdict === "correct")) return "correct";
+      return checked.length ? "tried" : "not tried";
     },
   };
   const PROGRESS = { "not tried": "not tried yet", tried: "tried", correct: "correct" };
   // Wrong attempts (incorrect or invalid verdicts kept) on an exercise, all its numbers together.
   function wrongAttempts(exercise) {
-    let wrong = 0;
-    for (const key of work.entries(exercise)) {
-      try {
-        wrong += (JSON.parse(window.localStorage.getItem(key)) || {}).wrong || 0;
-      } catch (error) {
-        // not ours
-      }
-    }
-    return wrong;
+    return work.all(exercise).reduce((sum, entry) => sum + (entry.wrong || 0), 0);
   }
 
   // Answers earned: an exercise's answer and model solution stay out of view until the learner
