@@ -27,18 +27,18 @@ def problems(draw, max_size: int = 4):
     return q, k, v
 
 
-mask_specs = st.sampled_from(
-    [
-        "none",
-        "causal",
-        "causal:bottom-right",
-        "padding:1",
-        "window:2",
-        "causal+window:2",
-        "causal+padding:1",
-        "window:1:bottom-right",
-    ]
-)
+def _mask_specs() -> list[str]:
+    """``none``, every example of every registered mask kind, and each example of one kind
+    joined with the first example of each later kind (two kinds at most, so that a small
+    draw keeps an allowed key in most rows)."""
+    from symattn.core.masks import kinds
+
+    examples = [kind.examples for kind in kinds()]
+    pairs = [f"{a}+{later[0]}" for n, own in enumerate(examples) for a in own for later in examples[n + 1 :]]
+    return ["none", *(e for own in examples for e in own), *pairs]
+
+
+mask_specs = st.sampled_from(_mask_specs())
 
 
 def as_text(matrix: list[list[Fraction]]) -> list[list[str]]:

@@ -32,3 +32,14 @@ def test_a_spec_is_the_conjunction_of_its_parts():
     bottom = allowed_for_spec("window:1:bottom-right", 2, 4)
     assert bottom.tolist() == [[False, False, True, False], [False, False, False, True]]
     assert padding_fits("causal+padding:2", 2) and not padding_fits("padding:3", 2)
+
+
+def test_the_mask_reference_refuses_a_kind_it_does_not_define():
+    """A mask kind the reference has no loop for is an error, not "everything allowed": a new
+    kind's tests fail until its definition is written here too."""
+    import pytest
+
+    with pytest.raises(ValueError, match="no-such-kind"):
+        allowed_reference("no-such-kind", 2, 2, 2)
+    with pytest.raises(ValueError, match="no-such-kind"):
+        allowed_for_spec("causal+no-such-kind:2", 3, 3)

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
+from ..core.masks import usage as mask_usage
 from ..errors import EXIT_BAD_INPUT, EXIT_INTERNAL, SymattnError
 from ..limits import (
     AUDIT_STRICT_DECIDED,
@@ -140,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--mask",
         metavar="SPEC",
         default="none",
-        help="none, causal[:bottom-right], padding:L, window:W[:bottom-right], joined with +",
+        help=mask_usage(),
     )
     att.add_argument("--no-scale", action="store_true", help="do not divide scores by sqrt(d_k)")
     att.add_argument(

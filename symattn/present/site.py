@@ -135,11 +135,14 @@ GUIDE_PAGES = (
 
 def guide_pages() -> dict[str, str]:
     """The guide's pages under ``guide/``, as written in ``symattn/present/guide/``, with each
-    ``<!-- measures:KIND -->`` replaced by the table :mod:`symattn.grading.measures` makes (the
-    limits are stated where they are set, never copied into prose)."""
+    ``<!-- measures:KIND -->`` replaced by the table :mod:`symattn.grading.measures` makes and
+    ``<!-- masks -->`` by the table of mask kinds :mod:`symattn.core.masks` defines (what is
+    stated where it is set is never copied into prose)."""
+    from ..core.masks import kinds_table
     from ..grading.measures import table
 
     def fill(text: str) -> str:
+        text = text.replace("<!-- masks -->", kinds_table(markdown=True))
         return re.sub(r"<!-- measures:(\w+) -->", lambda m: table(m.group(1)), text)
 
     return {f"guide/{name}": fill((GUIDE / name).read_text(encoding="utf-8")) for name in GUIDE_PAGES}

@@ -4,87 +4,61 @@ A mask is a sum of parts. Each part blocks some (query i, key j) pairs by adding
 their scores; allowed pairs get ``0``. Parts combine by adding, so a pair is allowed only when
 every part allows it. Positions count from 0 here (messages to users count from 1).
 
-Parts, and the spec words that name them (joined with ``+``, e.g. ``causal+padding:2``):
+Each kind of part is a class in a module of this package (:mod:`.kind` says what a kind
+declares); importing the package registers every one. The spec words that name them, joined
+with ``+`` (e.g. ``causal+padding:2``), ``none`` for no mask:
 
-==========================  ==============================================================
-``none``                    allows everything
-``causal``                  query i sees keys j <= i + offset; offset 0 aligns the first
-                            query with the first key (PyTorch's ``is_causal``, "top-left")
-``causal:bottom-right``     offset M - N: the last query sees the last key (PyTorch's
-                            ``causal_lower_right``)
-``padding:L``               keys at positions >= L are placeholders and blocked
-``window:W``                query i sees keys with |j - (i + offset)| < W; with ``causal``
-                            this is the sliding window i - W < j <= i
-``window:W:bottom-right``   the same band aligned bottom-right
-==========================  ==============================================================
+{kinds}
 """
 
 from __future__ import annotations
 
-import re
+import importlib
+import pkgutil
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import sympy as sp
+from ...errors import EmptyRowError, MaskError
+from .kind import ALIGNMENTS, KINDS, MaskPart, short
 
-from .._text import count
-from ..errors import EmptyRowError, MaskError
+if TYPE_CHECKING:  # NumPy and SymPy are imported where an array or a matrix is asked for: the
+    import numpy as np  # command line reads a spec (and its help lists the kinds) without them
+    import sympy as sp
 
-if TYPE_CHECKING:  # NumPy is imported where an array is asked for: the exact path runs without it
-    import numpy as np
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    importlib.import_module(f"{__name__}.{_module}")
 
-ALIGNMENTS = ("top-left", "bottom-right")
+__all__ = ["ALIGNMENTS", "KINDS", "Mask", "MaskPart", "Table", "kinds", "kinds_table", "usage"]
+
 #: A mask as plain Python: rows of booleans, True where query i may see key j.
 Table = tuple[tuple[bool, ...], ...]
 
 
-@dataclass(frozen=True)
-class Causal:
-    """Query i may see keys up to its own aligned position."""
-
-    align: str = "top-left"
-
-    def sees(self, i: Any, j: Any, n: int, m: int) -> Any:
-        """Whether query i may see key j (integers, or NumPy index grids)."""
-        return j <= i + _offset(self.align, n, m)
-
-    def spec(self) -> str:
-        return "causal" if self.align == "top-left" else f"causal:{self.align}"
+def kinds() -> list[type[MaskPart]]:
+    """Every kind of mask part, in the order of their words."""
+    return [KINDS[name] for name in sorted(KINDS)]
 
 
-@dataclass(frozen=True)
-class Padding:
-    """Only the first ``length`` keys are real tokens; the rest are placeholders."""
-
-    length: int
-
-    def sees(self, i: Any, j: Any, n: int, m: int) -> Any:
-        """Whether query i may see key j (integers, or NumPy index grids)."""
-        if self.length > m:
-            raise MaskError(f"padding:{self.length} asks for more real keys than the {count(m, 'key')} given")
-        return j < self.length
-
-    def spec(self) -> str:
-        return f"padding:{self.length}"
+def usage() -> str:
+    """How a spec is written, for the command's help: each kind's usage, joined with +."""
+    return ", ".join(["none", *(kind.usage for kind in kinds())]) + ", joined with +"
 
 
-@dataclass(frozen=True)
-class Window:
-    """Query i sees keys within ``width - 1`` positions of its aligned position."""
-
-    width: int
-    align: str = "top-left"
-
-    def sees(self, i: Any, j: Any, n: int, m: int) -> Any:
-        """Whether query i may see key j (integers, or NumPy index grids)."""
-        return abs(j - (i + _offset(self.align, n, m))) < self.width
-
-    def spec(self) -> str:
-        base = f"window:{self.width}"
-        return base if self.align == "top-left" else f"{base}:{self.align}"
+def kinds_table(markdown: bool = False) -> str:
+    """Each written form with what it allows: a reStructuredText table for the docstring, or
+    a Markdown table for the guide."""
+    rows = [("none", "allows everything")] + [form for kind in kinds() for form in kind.forms]
+    if markdown:
+        lines = ["| spec | what it allows |", "| --- | --- |"]
+        cells = [(spec, what.replace("|", "\\|")) for spec, what in rows]  # a bar inside a cell
+        return "\n".join(lines + [f"| `{spec}` | {what} |" for spec, what in cells])
+    width = max(len(spec) for spec, _ in rows) + 4
+    rule = "=" * width + "  " + "=" * max(len(what) for _, what in rows)
+    body = [f"{'``' + spec + '``':<{width}}  {what.replace('`', '``')}" for spec, what in rows]
+    return "\n".join([rule, *body, rule])
 
 
-MaskPart = Causal | Padding | Window
+__doc__ = __doc__.format(kinds=kinds_table())
 
 
 @dataclass(frozen=True)
@@ -107,10 +81,10 @@ class Mask:
         text = spec.strip().lower()
         if text in ("", "none"):
             return cls()
-        parts = tuple(_parse_part(word.strip()) for word in text.split("+"))
-        kinds = [type(p).__name__.lower() for p in parts]
-        for kind in dict.fromkeys(kinds):
-            if kinds.count(kind) > 1:
+        parts = tuple(_read_part(word.strip()) for word in text.split("+"))
+        named = [p.kind for p in parts]
+        for kind in dict.fromkeys(named):
+            if named.count(kind) > 1:
                 raise MaskError(f"mask {spec.strip()!r} has {kind} twice: give each part once")
         return cls(parts)
 
@@ -158,6 +132,8 @@ class Mask:
 
     def exact(self, n: int, m: int) -> sp.ImmutableMatrix:
         """The additive mask as an exact matrix: the sum of each part's 0 / -oo matrix."""
+        import sympy as sp
+
         total = sp.zeros(n, m)
         for part in self.parts:
             total += _additive(Mask((part,)).table(n, m))
@@ -184,38 +160,17 @@ def require_keys(allowed: np.ndarray) -> None:
 
 
 def _additive(allowed: Table) -> sp.ImmutableMatrix:
+    import sympy as sp
+
     n, m = len(allowed), len(allowed[0]) if allowed else 0
     return sp.ImmutableMatrix(n, m, lambda i, j: 0 if allowed[i][j] else sp.S.NegativeInfinity)
 
 
-def _offset(align: str, n: int, m: int) -> int:
-    return 0 if align == "top-left" else m - n
-
-
-_PART = re.compile(r"(causal|padding|window)(?::([^:]*))?(?::([^:]*))?")
-
-
-def _parse_part(word: str) -> MaskPart:
-    m = _PART.fullmatch(word)
-    if not m:
-        raise MaskError(f"unknown mask {word!r}: use none, causal, padding:L or window:W, joined with '+'")
-    kind, a, b = m.groups()
-    if kind == "causal":
-        if b is not None:
-            raise MaskError(f"malformed mask {word!r}: write causal or causal:bottom-right")
-        return Causal(_align(a or "top-left", word))
-    if a is None or a == "":
-        raise MaskError(f"mask {kind} needs a number, e.g. {kind}:2")
-    if not a.isdigit() or int(a) < 1:
-        raise MaskError(f"mask {word!r}: {kind} takes a positive integer, got {a!r}")
-    if kind == "padding":
-        if b is not None:
-            raise MaskError(f"malformed mask {word!r}: write padding:L")
-        return Padding(int(a))
-    return Window(int(a), _align(b or "top-left", word))
-
-
-def _align(text: str, word: str) -> str:
-    if text not in ALIGNMENTS:
-        raise MaskError(f"mask {word!r}: alignment must be top-left or bottom-right")
-    return text
+def _read_part(word: str) -> MaskPart:
+    kind, *args = word.split(":")
+    found = KINDS.get(kind)
+    if found is None or len(args) > found.most_arguments:
+        named = [short(k) for k in kinds()]
+        listed = f"none, {', '.join(named[:-1])} or {named[-1]}"
+        raise MaskError(f"unknown mask {word!r}: use {listed}, joined with '+'")
+    return found.read(args, word)
