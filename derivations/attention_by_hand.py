@@ -41,6 +41,7 @@ from .planted import (
 )
 
 NAME = "attention_by_hand"
+ORDER = 10  # where the course module meets it: derivations.NAMES is sorted by it
 TITLE = "Attention on two tokens, by hand"
 
 Q = sp.Matrix([[3, -3], [1, 1]])

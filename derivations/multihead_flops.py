@@ -42,6 +42,7 @@ from .planted import (
 )
 
 NAME = "multihead_flops"
+ORDER = 60  # where the course module meets it: derivations.NAMES is sorted by it
 TITLE = "Multi-head attention and its cost"
 
 d_k = sp.Symbol("d_k", positive=True, integer=True)

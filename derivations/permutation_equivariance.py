@@ -46,6 +46,7 @@ from .planted import (
 )
 
 NAME = "permutation_equivariance"
+ORDER = 50  # where the course module meets it: derivations.NAMES is sorted by it
 TITLE = "Attention cannot see word order"
 SIZES = (2, 3, 4, 5)
 WIDTH = 2

@@ -44,6 +44,7 @@ from .planted import (
 )
 
 NAME = "score_reduction"
+ORDER = 30  # where the course module meets it: derivations.NAMES is sorted by it
 TITLE = "Drawing scores without drawing keys"
 
 d = sp.Symbol("d", integer=True, positive=True)

@@ -53,6 +53,7 @@ from .planted import (
 )
 
 NAME = "softmax_jacobian"
+ORDER = 40  # where the course module meets it: derivations.NAMES is sorted by it
 TITLE = "The softmax Jacobian"
 
 n = sp.Symbol("n", integer=True, positive=True)

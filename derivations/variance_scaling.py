@@ -50,6 +50,7 @@ from .planted import (
 )
 
 NAME = "variance_scaling"
+ORDER = 20  # where the course module meets it: derivations.NAMES is sorted by it
 TITLE = r"Why divide by $\sqrt{d_k}$"
 
 d_k = sp.Symbol("d_k", integer=True, positive=True)

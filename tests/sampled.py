@@ -15,10 +15,13 @@ def kept(index: int, every: int) -> bool:
     return index % every == 0
 
 
-def sampled(cases: Sequence[Any], every: int, ids: Callable[[int, Any], str]) -> list[Any]:
-    """``cases`` as parameters, ``ids(index, case)`` naming each; all but one in ``every`` marked
-    ``exhaustive``."""
+def sampled(
+    cases: Sequence[Any], every: int | Callable[[int, Any], bool], ids: Callable[[int, Any], str]
+) -> list[Any]:
+    """``cases`` as parameters, ``ids(index, case)`` naming each; all but one in ``every`` (or
+    all but those ``every(index, case)`` keeps: a rule) marked ``exhaustive``."""
+    keep = every if callable(every) else (lambda i, _: kept(i, every))
     return [
-        pytest.param(case, id=ids(i, case), marks=() if kept(i, every) else pytest.mark.exhaustive)
+        pytest.param(case, id=ids(i, case), marks=() if keep(i, case) else pytest.mark.exhaustive)
         for i, case in enumerate(cases)
     ]

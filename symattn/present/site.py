@@ -110,9 +110,25 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
 
     files["input-forms.md"] = input_forms_page()
     files.update(web_files())
-    files.update(guide_pages())
+    files.update(guide_pages({n: reports[n] for n in derivations.NAMES if n in reports}))
     encoded = {k: v.encode() if isinstance(v, str) else v for k, v in sorted(files.items())}
     return BuildResult(encoded, summary, ok, placeholders, missing)
+
+
+def site_nav() -> dict[str, list[dict[str, str]]]:
+    """The site menu's sections made from registries (``docs_hooks.py`` puts them in place of
+    mkdocs.yml's empty ones): each derivation under its title (its math as Unicode: a menu
+    entry is not typeset), in the registry's order; the exercises' overview, then each
+    exercise's page."""
+    import derivations
+
+    from ..grading.exercises import EXERCISES
+    from ..unicode_text import words
+
+    return {
+        "Derivations": [{words(derivations.title(n)): f"derivations/{n}.md"} for n in derivations.NAMES],
+        "Exercises": [{"All exercises": "exercises.md"}, *({e: f"exercises/{e}.md"} for e in EXERCISES)],
+    }
 
 
 #: The guide: one page per command, written by hand and copied into docs/guide/ as it is (the
@@ -133,16 +149,28 @@ GUIDE_PAGES = (
 )
 
 
-def guide_pages() -> dict[str, str]:
+def guide_pages(reports: dict | None = None) -> dict[str, str]:
     """The guide's pages under ``guide/``, as written in ``symattn/present/guide/``, with each
-    ``<!-- measures:KIND -->`` replaced by the table :mod:`symattn.grading.measures` makes and
-    ``<!-- masks -->`` by the table of mask kinds :mod:`symattn.core.masks` defines (what is
-    stated where it is set is never copied into prose)."""
+    marker replaced by what is stated where it is set (never copied into prose):
+    ``<!-- measures:KIND -->`` by the table :mod:`symattn.grading.measures` makes,
+    ``<!-- masks -->`` by the table of mask kinds :mod:`symattn.core.masks` defines,
+    ``<!-- derivations -->`` by the list of the registry's derivations, and ``<!-- verify -->``
+    by the verify table of ``reports`` (name -> (derivation, report), as the build verified
+    them; without reports the marker stays)."""
+    import derivations
+
     from ..core.masks import kinds_table
     from ..grading.measures import table
+    from .verify_table import untimed_table
+
+    listed = "\n".join(
+        f"- [`{name}`](../derivations/{name}.md): {derivations.summary(name)}" for name in derivations.NAMES
+    )
+    verified = f"```text\n{untimed_table(reports)}```" if reports else "<!-- verify -->"
 
     def fill(text: str) -> str:
         text = text.replace("<!-- masks -->", kinds_table(markdown=True))
+        text = text.replace("<!-- derivations -->", listed).replace("<!-- verify -->", verified)
         return re.sub(r"<!-- measures:(\w+) -->", lambda m: table(m.group(1)), text)
 
     return {f"guide/{name}": fill((GUIDE / name).read_text(encoding="utf-8")) for name in GUIDE_PAGES}

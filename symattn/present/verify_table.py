@@ -16,7 +16,7 @@ HEADER = ("steps", *METHODS, "checks", "max error", "time")
 
 
 def _line(name: str, cells: Sequence[str], result: str, width: int) -> str:
-    numbers = "  ".join(c.rjust(max(len(h), 5)) for c, h in zip(cells, HEADER, strict=True))
+    numbers = "  ".join(c.rjust(max(len(h), 5)) for c, h in zip(cells, HEADER[: len(cells)], strict=True))
     return f"{name.ljust(width)}  {numbers}  {result}".rstrip() + "\n"
 
 
@@ -67,6 +67,16 @@ def verify_all(
     return "".join(out), ok
 
 
+def untimed_table(reports: dict[str, tuple[Derivation, DerivationReport]]) -> str:
+    """The table of :func:`verify_all` for ``reports`` (name -> (derivation, report)) without its
+    time column, which differs from run to run: what the guide shows, made by ``symattn build``."""
+    width = max([len("derivation"), *map(len, reports)])
+    head = _line("derivation", HEADER[:-1], "result", width)
+    rule = "-" * (len(head.rstrip()) + 2) + "\n"
+    rows = [_line(name, *_cells(report, timed=False), width) for name, (_, report) in reports.items()]
+    return head + rule + "".join(rows)
+
+
 def _load(name: str) -> Derivation:
     """A derivation, or an exercise's worked solution (by the exercise's id)."""
     import derivations
@@ -94,12 +104,17 @@ def _row(name: str, width: int, result: DerivationReport | SymattnError) -> tupl
     if isinstance(result, SymattnError):
         cells = ["-"] * len(HEADER)
         return _line(name, cells, f"FAILED: {result}", width), False
+    return _line(name, *_cells(result), width), result.ok
+
+
+def _cells(result: DerivationReport, timed: bool = True) -> tuple[list[str], str]:
+    """A report's cells (the time last, if ``timed``) and its result."""
     failed = [c.name for c in result.checks if not c.ok]
     cells = [
         str(len(result.steps)),
         *(str(result.count(m)) for m in METHODS),
         f"{sum(c.ok for c in result.checks)}/{len(result.checks)}",
         f"{result.max_error:.1e}",
-        f"{result.seconds:.1f} s",
+        *([f"{result.seconds:.1f} s"] if timed else []),
     ]
-    return _line(name, cells, "ok" if result.ok else "FAILED: " + "; ".join(failed), width), result.ok
+    return cells, "ok" if result.ok else "FAILED: " + "; ".join(failed)

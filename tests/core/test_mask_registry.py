@@ -3,15 +3,12 @@ everything that lists the kinds made from it, and a new kind added as one file i
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
+from copies import add_dilated, copy_of_the_repository, run_in
 from reference import allowed_for_spec, padding_fits
 
 import symattn.core.masks as masks
@@ -20,7 +17,6 @@ from symattn.core.masks import KINDS, Mask, MaskPart, kinds
 from symattn.errors import MaskError
 from symattn.present.site import guide_pages
 
-ROOT = Path(__file__).resolve().parents[2]
 SHAPES = [(1, 1), (3, 3), (2, 5), (5, 2), (4, 6)]
 EXAMPLES = [spec for kind in kinds() for spec in kind.examples]
 
@@ -120,96 +116,14 @@ def test_a_kind_must_declare_what_lists_are_made_of():
     assert KINDS["causal"].__name__ == "Causal"
 
 
-DILATED = '''
-"""The dilated mask: a query sees every K-th key counted back from its own position."""
-
-from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Any
-
-from .kind import MaskPart, positive
-
-
-@dataclass(frozen=True)
-class Dilated(MaskPart):
-    """Query i sees keys j with j - i a multiple of ``step``."""
-
-    kind = "dilated"
-    usage = "dilated:K"
-    forms = (("dilated:K", "query i sees keys j with j - i a multiple of K"),)
-    examples = ("dilated:2", "dilated:3")
-
-    step: int
-
-    @classmethod
-    def read(cls, args: list[str], word: str) -> Dilated:
-        return cls(positive(args[0] if args else None, word))
-
-    def sees(self, i: Any, j: Any, n: int, m: int) -> Any:
-        return (j - i) % self.step == 0
-
-    def spec(self) -> str:
-        return f"dilated:{self.step}"
-'''
-
-DILATED_TEST = '''
-"""The dilated mask kind, added as one file."""
-
-import numpy as np
-
-from symattn.core.masks import Mask
-
-
-def test_dilated_two_sees_every_other_key():
-    assert Mask.parse("causal+dilated:2").allowed(4, 4).astype(int).tolist() == [
-        [1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1]]
-'''
-
-DILATED_REFERENCE = """            elif kind == "dilated":
-                grid[i, j] = (j - i) % arg == 0
-"""
-
-
-def _copy(tmp_path: Path) -> Path:
-    """The repository's tracked files as they are in the working tree, in a folder of its own."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout
-    copy = tmp_path / "repo"
-    for rel in filter(None, listed.decode().split("\0")):
-        source = ROOT / rel
-        if source.is_file():
-            (copy / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, copy / rel)
-    return copy
-
-
-def _add_dilated(copy: Path) -> None:
-    (copy / "symattn/core/masks/dilated.py").write_text(DILATED.lstrip())
-    (copy / "tests/core/test_mask_dilated.py").write_text(DILATED_TEST.lstrip())
-    reference = copy / "tests/reference.py"
-    text = reference.read_text()
-    anchor = '            elif kind == "none":\n'
-    reference.write_text(text.replace(anchor, DILATED_REFERENCE + anchor, 1))
-
-
-def _run(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(copy)}  # the copy's symattn before the installed one
-    return subprocess.run([sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True)
-
-
 def test_a_new_kind_is_one_file_and_its_tests(tmp_path):
     """In a copy of the repository, one new module in symattn/core/masks/ plus its tests (its
     loop in tests/reference.py, a test file) and no other edit: the kind is read by the
     command, listed in its help and the guide, and the mask tests pass, the new one included.
     Without the reference's loop, the registry's tests fail."""
-    copy = _copy(tmp_path)
-    (copy / "symattn/core/masks/dilated.py").write_text(DILATED.lstrip())
-    unreferenced = _run(
+    copy = copy_of_the_repository(tmp_path)
+    add_dilated(copy, with_tests=False)
+    unreferenced = run_in(
         copy,
         "-m",
         "pytest",
@@ -220,8 +134,8 @@ def test_a_new_kind_is_one_file_and_its_tests(tmp_path):
         "tests/core/test_mask_registry.py::test_each_example_matches_the_reference_and_reads_back",
     )
     assert unreferenced.returncode == 1 and "no definition of the mask kind 'dilated'" in unreferenced.stdout
-    _add_dilated(copy)
-    shown = _run(
+    add_dilated(copy)
+    shown = run_in(
         copy,
         "-m",
         "symattn",
@@ -238,7 +152,7 @@ def test_a_new_kind_is_one_file_and_its_tests(tmp_path):
         "json",
     )
     assert shown.returncode == 0, shown.stderr
-    assert "dilated:K" in " ".join(_run(copy, "-m", "symattn", "attention", "--help").stdout.split())
+    assert "dilated:K" in " ".join(run_in(copy, "-m", "symattn", "attention", "--help").stdout.split())
     tests = [
         "tests/core/test_masks.py",
         "tests/core/test_mask_registry.py",
@@ -247,25 +161,13 @@ def test_a_new_kind_is_one_file_and_its_tests(tmp_path):
         "-k",
         "not a_new_kind",
     ]
-    ran = _run(copy, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests)
+    ran = run_in(copy, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests)
     assert ran.returncode == 0, ran.stdout[-3000:]
-    assert "dilated:2" in ran.stdout or " passed" in ran.stdout
-    guide = _run(
+    alone = run_in(copy, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/core/test_mask_dilated.py")
+    assert alone.returncode == 0 and "1 passed" in alone.stdout, alone.stdout[-2000:]
+    guide = run_in(
         copy,
         "-c",
         "from symattn.present.site import guide_pages; print(guide_pages()['guide/attention-command.md'])",
     )
     assert "| `dilated:K` | query i sees keys j with j - i a multiple of K |" in guide.stdout
-
-
-@pytest.mark.exhaustive
-def test_a_new_kind_builds_the_docs(tmp_path):
-    """The same copy: `symattn build` writes docs/ with the new kind in the guide, and
-    `symattn build --check` then finds docs/ up to date."""
-    copy = _copy(tmp_path)
-    _add_dilated(copy)
-    built = _run(copy, "-m", "symattn", "build")
-    assert built.returncode == 0, built.stderr[-3000:]
-    assert "`dilated:K`" in (copy / "docs/guide/attention-command.md").read_text()
-    checked = _run(copy, "-m", "symattn", "build", "--check")
-    assert checked.returncode == 0 and "up to date" in checked.stdout, checked.stdout + checked.stderr

@@ -252,7 +252,8 @@ def test_approx_only_between_values_that_differ(pages):
                 exact = f"{name}: {left} is exactly {right}: write =, not \\approx"
                 assert gap > 10**-40 * abs(stated), exact
                 seen += 1
-    assert seen == 28
+    shown = sum(block.count(r"\approx") for _, text in _all_pages(pages) for block in _displays(text))
+    assert seen == shown > 0  # every \approx the pages display was read back, none passed over
 
 
 @pytest.mark.parametrize(

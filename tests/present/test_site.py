@@ -236,15 +236,27 @@ def test_the_home_table_says_how_each_derivation_was_proved(generated, verify):
 
 
 def test_the_menu_names_each_derivation_as_its_page_and_the_home_table_do():
-    """mkdocs.yml's menu lists every derivation, in the registry's order, under its title (its
-    math as Unicode, since a menu entry is not typeset): the name the home table and the page's
-    heading give it."""
+    """The site's menu lists every derivation, in the registry's order, under its title (its
+    math as Unicode, since a menu entry is not typeset), and every exercise's page: the mkdocs
+    hook puts the sections made from the registries where mkdocs.yml leaves them empty."""
+    import yaml
+
     import derivations
+    import docs_hooks
+    from symattn.grading.exercises import EXERCISES
+    from symattn.present.site import site_nav
     from symattn.unicode_text import words
 
-    nav = (Path(__file__).resolve().parents[2] / "mkdocs.yml").read_text()
-    listed = re.findall(r"^      - (.*): derivations/(\w+)\.md$", nav, re.M)
-    assert [name for _, name in listed] == list(derivations.NAMES)
-    for shown, name in listed:
+    written = yaml.safe_load((Path(__file__).resolve().parents[2] / "mkdocs.yml").read_text())
+    empty = {k: v for item in written["nav"] for k, v in item.items() if not v}
+    assert empty == {"Derivations": [], "Exercises": []}
+    config = docs_hooks.on_config({"nav": written["nav"], "extra_javascript": [], "extra_css": []})
+    menu = {k: v for item in config["nav"] for k, v in item.items()}
+    assert menu["Derivations"] == site_nav()["Derivations"]
+    listed = [(shown, page) for entry in menu["Derivations"] for shown, page in entry.items()]
+    assert [page for _, page in listed] == [f"derivations/{n}.md" for n in derivations.NAMES]
+    for (shown, _), name in zip(listed, derivations.NAMES, strict=True):
         assert shown == words(derivations.title(name))
         assert "_" not in shown and "^" not in shown and "$" not in shown
+    pages = [page for entry in menu["Exercises"] for page in entry.values()]
+    assert pages == ["exercises.md", *(f"exercises/{e}.md" for e in EXERCISES)]
