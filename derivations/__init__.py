@@ -9,6 +9,7 @@ meets it: the modules are listed by it) and ``derivation()``, which builds the
 from __future__ import annotations
 
 import ast
+import dis
 import importlib.util
 import pkgutil
 import sys
@@ -21,31 +22,43 @@ from symattn.proof import Derivation, Lemma
 
 def _found() -> tuple[str, ...]:
     """Every module of this package that is a derivation (it assigns ``NAME``, its own name,
-    and ``ORDER``, and defines ``derivation()``), by ``ORDER``. A module is read as text where
-    its source is at hand, so listing them imports nothing more; where only its bytecode is
-    (the browser checker's archive), it is imported."""
+    and ``ORDER``, and defines ``derivation()``), by ``ORDER``. A module is read, not run (so
+    listing them imports nothing): from its source, or where only its bytecode is at hand (the
+    browser checker's archive), from the names its top level stores."""
     found = []
     for module in pkgutil.iter_modules(__path__):
         spec = importlib.util.find_spec(f"{__name__}.{module.name}")
-        source = spec.loader.get_source(spec.name) if spec and spec.loader else None  # type: ignore[attr-defined]
-        if source is not None:
-            tree = ast.parse(source)
-            values = {
-                target.id: node.value.value
-                for node in tree.body
-                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-                for target in node.targets
-                if isinstance(target, ast.Name)
-            }
-            defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
-            builds = "derivation" in defined
-        else:
-            loaded = import_module(f"{__name__}.{module.name}")
-            values = {"NAME": getattr(loaded, "NAME", None), "ORDER": getattr(loaded, "ORDER", None)}
-            builds = callable(getattr(loaded, "derivation", None))
-        if builds and values.get("NAME") == module.name and isinstance(values.get("ORDER"), int):
-            found.append((values["ORDER"], module.name))
+        loader: Any = spec.loader if spec else None
+        source = loader.get_source(spec.name) if loader else None
+        values = _assigned(ast.parse(source)) if source is not None else _stored(loader.get_code(spec.name))
+        order = values.get("ORDER")
+        if values.get("NAME") == module.name and isinstance(order, int) and "derivation" in values:
+            found.append((order, module.name))
     return tuple(name for _, name in sorted(found))
+
+
+def _assigned(tree: ast.Module) -> dict[str, Any]:
+    """The constants a module's top level assigns, and its functions (as None)."""
+    values: dict[str, Any] = {node.name: None for node in tree.body if isinstance(node, ast.FunctionDef)}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant):
+            values.update({t.id: node.value.value for t in node.targets if isinstance(t, ast.Name)})
+    return values
+
+
+def _stored(code: Any) -> dict[str, Any]:
+    """:func:`_assigned` from a module's bytecode: each name its top level stores, with the
+    constant loaded just before (None for anything else: a function, a computed value)."""
+    values: dict[str, Any] = {}
+    last: Any = None
+    for instruction in dis.get_instructions(code):
+        if instruction.opname in ("LOAD_CONST", "LOAD_SMALL_INT"):
+            last = instruction.argval
+            continue
+        if instruction.opname == "STORE_NAME":
+            values[instruction.argval] = last
+        last = None
+    return values
 
 
 #: The derivations, in the order the module meets them (each module's ``ORDER``): a new one is

@@ -77,20 +77,37 @@ def test_the_menu_follows_the_registry():
     assert pages == [f"derivations/{n}.md" for n in derivations.NAMES]
 
 
-@pytest.mark.exhaustive
+@pytest.mark.exhaustive  # a whole `symattn build` in the copy: minutes (docs/ in sync is test_site.py's)
 def test_a_new_mask_kind_and_derivation_build_the_docs(tmp_path):
     """The copy with a mask kind and a derivation added, each one file (and the kind's tests):
-    `symattn build` writes docs/ with both (the guide's table of masks, the derivation's page
-    and its verify row), and `symattn build --check` then finds docs/ up to date."""
+    `symattn build` passes and writes docs/ with both (the guide's table of masks, the
+    derivation's page, its verify row and its place in the list), and nothing else needs an
+    edit: the files it writes are the copy's docs/ plus the new derivation's page."""
     copy = copy_of_the_repository(tmp_path)
+    before = {p.relative_to(copy).as_posix() for p in (copy / "docs").rglob("*") if p.is_file()}
     add_dilated(copy)
     add_derivation(copy)
     built = run_in(copy, "-m", "symattn", "build")
     assert built.returncode == 0, built.stderr[-3000:]
+    after = {p.relative_to(copy).as_posix() for p in (copy / "docs").rglob("*") if p.is_file()}
+    assert after - before == {"docs/derivations/attention_by_hand_again.md"}
     assert "`dilated:K`" in (copy / "docs/guide/attention-command.md").read_text()
-    assert (copy / "docs/derivations/attention_by_hand_again.md").is_file()
-    assert re.search(
-        r"^attention_by_hand_again +\d+ .* ok$", (copy / "docs/guide/derivations.md").read_text(), re.M
-    )
-    checked = run_in(copy, "-m", "symattn", "build", "--check")
-    assert checked.returncode == 0 and "up to date" in checked.stdout, checked.stdout + checked.stderr
+    guide = (copy / "docs/guide/derivations.md").read_text()
+    assert re.search(r"^attention_by_hand_again +\d+ .* ok$", guide, re.M)
+    assert "- [`attention_by_hand_again`](../derivations/attention_by_hand_again.md)" in guide
+
+
+def test_bytecode_and_source_name_the_same_derivations():
+    """Where only bytecode is at hand (the browser checker's archive), a module's NAME, ORDER
+    and derivation() are read from it as from its source; a helper module is no derivation."""
+    import ast
+    import importlib.util
+
+    for name in (*derivations.NAMES, "mutations", "planted"):
+        spec = importlib.util.find_spec(f"derivations.{name}")
+        source = spec.loader.get_source(spec.name)
+        by_source = derivations._assigned(ast.parse(source))
+        by_code = derivations._stored(compile(source, name, "exec"))
+        for key in ("NAME", "ORDER"):
+            assert by_code.get(key) == by_source.get(key), (name, key)
+        assert ("derivation" in by_code) == ("derivation" in by_source) == (name in derivations.NAMES)

@@ -58,7 +58,8 @@ def kinds_table(markdown: bool = False) -> str:
     return "\n".join([rule, *body, rule])
 
 
-__doc__ = __doc__.format(kinds=kinds_table())
+if __doc__:  # (the browser checker's bytecode leaves docstrings out)
+    __doc__ = __doc__.format(kinds=kinds_table())
 
 
 @dataclass(frozen=True)
