@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from symattn.grading.proofs.derivation import check_derivation  # noqa: E402
+from symattn.grading.proofs.proof_judge import check_derivation  # noqa: E402
 
 BUDGET = 10.0
 

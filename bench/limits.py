@@ -190,8 +190,8 @@ def _largest(accepted: list[dict]) -> str:
     from machines import DATA
 
     from symattn.grading.answers.notation import measures as answer_measures
-    from symattn.grading.proofs.derivation import measures as step_measures
-    from symattn.grading.proofs.steps import COSTLY_SOFTMAX, MAX_NESTED_OPERATORS
+    from symattn.grading.proofs.proof_judge import measures as step_measures
+    from symattn.grading.proofs.step_reader import COSTLY_SOFTMAX, MAX_NESTED_OPERATORS
 
     found: dict[str, int] = {}
     for case in accepted:

@@ -191,7 +191,7 @@ def check_steps(args: argparse.Namespace) -> int:
     """``symattn check ID --steps FILE``: a learner's derivation judged line by line."""
     from ..errors import InputError
     from ..grading.exercises import get
-    from ..grading.proofs.derivation import read_steps
+    from ..grading.proofs.proof_judge import read_steps
     from ..grading.submission import judge_submission, require_steps
     from ..present.learner_render import proof_json, proof_text
 

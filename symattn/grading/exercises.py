@@ -368,7 +368,7 @@ def _plain(
 
 
 def _checked(e: Exercise, checker: str) -> Exercise:
-    """``e`` judged by :mod:`symattn.grading.proofs.derivation` ("steps") or
+    """``e`` judged by :mod:`symattn.grading.proofs.proof_judge` ("steps") or
     :mod:`symattn.grading.answers.formula`."""
     import dataclasses
 

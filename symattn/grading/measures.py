@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..limits import MAX_EXPANDED_TERMS, MAX_POWER_DIGITS
 from .answers import judge, notation, threshold
-from .proofs import derivation, steps
+from .proofs import proof_judge, step_reader
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def of_answers() -> tuple[Measure, ...]:
             r"`(1+\sqrt{2})^{2000}` has 2,001)",
             MAX_EXPANDED_TERMS,
         ),
-        Measure("terms ex6.6's formula multiplies out to", steps.MAX_STEP_TERMS),
+        Measure("terms ex6.6's formula multiplies out to", step_reader.MAX_STEP_TERMS),
         Measure("degree of an inequality", threshold.MAX_DEGREE),
         Measure("digits of an inequality's bound", threshold.MAX_BOUND_DIGITS),
     )
@@ -57,27 +57,27 @@ def of_answers() -> tuple[Measure, ...]:
 def of_derivations() -> tuple[Measure, ...]:
     """A derivation's (``check --steps``, the page's proof box, a class file's steps file)."""
     return (
-        Measure("lines (steps)", steps.MAX_LINES),
-        Measure("characters a line", steps.MAX_LINE),
+        Measure("lines (steps)", step_reader.MAX_LINES),
+        Measure("characters a line", step_reader.MAX_LINE),
         Measure(
             "terms one step's two sides multiply out to ((a_1 + ... + a_t)^n has C(t + n - 1, n), "
             "Var(X) those of X squared, a sum with whole-number bounds its body's times its count)",
-            steps.MAX_STEP_TERMS,
+            step_reader.MAX_STEP_TERMS,
         ),
-        Measure("terms the steps multiply out to in all", steps.MAX_DERIVATION_TERMS),
+        Measure("terms the steps multiply out to in all", step_reader.MAX_DERIVATION_TERMS),
         Measure(
-            f"operators ({derivation.OPERATORS}) nested in one side, Attention counted as two",
-            steps.MAX_NESTED_OPERATORS,
+            f"operators ({proof_judge.OPERATORS}) nested in one side, Attention counted as two",
+            step_reader.MAX_NESTED_OPERATORS,
             "deep",
         ),
         Measure(
             "softmax applied in one side, nested or in a product, Attention counted as two",
-            steps.MAX_SOFTMAX,
+            step_reader.MAX_SOFTMAX,
         ),
         Measure(
-            f"costly steps: operators nested {steps.MAX_NESTED_OPERATORS} deep, or softmax applied "
-            f"{steps.COSTLY_SOFTMAX} or more times in one side",
-            steps.MAX_COSTLY_STEPS,
+            f"costly steps: operators nested {step_reader.MAX_NESTED_OPERATORS} deep, or softmax applied "
+            f"{step_reader.COSTLY_SOFTMAX} or more times in one side",
+            step_reader.MAX_COSTLY_STEPS,
         ),
     )
 
@@ -97,8 +97,8 @@ def nets() -> tuple[Net, ...]:
         Net("an answer", f"{judge.CPU_SECONDS} s of CPU, {judge.TIMEOUT:g} s in all"),
         Net(
             "a derivation",
-            f"{derivation.CPU_SECONDS} s of CPU a step, {derivation.TOTAL_SECONDS:g} s of CPU for all its "
-            f"steps, {derivation.WALL_SECONDS:g} s in all",
+            f"{proof_judge.CPU_SECONDS} s of CPU a step, {proof_judge.TOTAL_SECONDS:g} s of CPU for all "
+            f"its steps, {proof_judge.WALL_SECONDS:g} s in all",
         ),
         Net(
             "a check in the browser",

@@ -5,7 +5,7 @@ disagree. An exercise is judged by its kind:
 
 - a value, a matrix or a threshold (``Exercise.expected``): :func:`~.answers.judge.judge`;
 - ex6.6's formula (``checker == "formula"``): :func:`~.answers.formula.judge_formula`;
-- a derivation (``checker == "steps"``): :func:`~.proofs.derivation.check_derivation`, line by line.
+- a derivation (``checker == "steps"``): :func:`~.proofs.proof_judge.check_derivation`, line by line.
 
 :func:`judge_submission` returns the verdict object the command line prints;
 :func:`fields` reduces either kind of verdict to the fields a graded row keeps.
@@ -48,12 +48,12 @@ def judge_submission(exercise: Exercise, answer: str | None = None, steps: str |
     """Judge an ``answer``, or a derivation's text ``steps``, to ``exercise``.
 
     Returns a :class:`~.answers.verdicts.Verdict` or, for ``steps``, a
-    :class:`~.proofs.derivation.ProofVerdict`. Raises :class:`InputError` (check's exit 2) when
+    :class:`~.proofs.proof_judge.ProofVerdict`. Raises :class:`InputError` (check's exit 2) when
     the submission does not fit the exercise: an answer to a derivation, steps for an answer, or
     an exercise with no machine-checkable answer.
     """
     if steps is not None:
-        from .proofs.derivation import check_derivation
+        from .proofs.proof_judge import check_derivation
 
         if answer is not None:
             raise InputError("give an answer or a derivation's steps, not both")
@@ -80,7 +80,7 @@ def judge_submission(exercise: Exercise, answer: str | None = None, steps: str |
 
 def require_steps(exercise: Exercise) -> None:
     """Raise :class:`InputError` unless ``exercise`` is judged as a derivation, step by step."""
-    from .proofs.derivation import STEP_EXERCISES
+    from .proofs.proof_judge import STEP_EXERCISES
 
     if exercise.id not in STEP_EXERCISES:
         raise InputError(

@@ -21,7 +21,7 @@ def exercise_list(exercises: list[Exercise]) -> str:
     return "\n".join(lines) + "\n"
 
 
-#: How exercises judged by proofs.derivation / answers.formula are listed and checked.
+#: How exercises judged by proofs.proof_judge / answers.formula are listed and checked.
 CHECKER_LABELS = {
     "steps": "derivation checked step by step",
     "formula": "formula checked; the rest model solution",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from ..grading.outcomes import BY_NAME
-from ..grading.proofs.derivation import ProofVerdict
+from ..grading.proofs.proof_judge import ProofVerdict
 from ..unicode_text import visible, words
 
 MARKS = {"ok": "✓", "wrong": "✗", "unjustified": "?", "invalid": "!", "unchecked": BY_NAME["unchecked"].mark}
@@ -50,8 +50,8 @@ def _cell(text: str) -> str:
 
 def worked_checks(exercise_id: str) -> str:
     """The exercises page's worked checks: a correct and a wrong derivation, as judged."""
-    from ..grading.proofs.derivation import check_derivation
     from ..grading.proofs.examples import EXAMPLES
+    from ..grading.proofs.proof_judge import check_derivation
 
     out = [
         f"**Checked step by step.** Write a derivation in LaTeX, one step per line ('A = B' starts "

@@ -34,7 +34,8 @@ def test_importing_the_checking_path_imports_none_of_the_heavy_packages():
     out = _python(
         "import sys\n"
         "import symattn, symattn.cli, symattn.cli.app, symattn.cli.commands\n"
-        "import symattn.grading.answers.judge, symattn.grading.exercises, symattn.grading.proofs.derivation\n"
+        "import symattn.grading.answers.judge, symattn.grading.exercises\n"
+        "import symattn.grading.proofs.proof_judge\n"
         "import symattn.grading.audit.keys, symattn.grading.answers.parsing\n"
         "import symattn.grading.answers.readers\n"
         f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"

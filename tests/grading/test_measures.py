@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from symattn.grading import measures
-from symattn.grading.proofs import derivation, steps
+from symattn.grading.proofs import proof_judge, step_reader
 from symattn.present.site import guide_pages
 
 CHECKER_JS = Path(__file__).resolve().parents[2] / "symattn" / "present" / "web" / "checker.js"
@@ -18,9 +18,9 @@ CHECKER_JS = Path(__file__).resolve().parents[2] / "symattn" / "present" / "web"
 def test_the_guide_states_each_limit_from_where_it_is_enforced(monkeypatch):
     """Change a limit where the code enforces it, and the guide's table says the new number (a
     table copied by hand once said operators nest "more than 4 deep" when the code said 3)."""
-    monkeypatch.setattr(steps, "MAX_COSTLY_STEPS", 7)
+    monkeypatch.setattr(step_reader, "MAX_COSTLY_STEPS", 7)
     monkeypatch.setattr(measures, "MAX_EXPANDED_TERMS", 12_345)
-    monkeypatch.setattr(derivation, "TOTAL_SECONDS", 61.0)
+    monkeypatch.setattr(proof_judge, "TOTAL_SECONDS", 61.0)
     page = guide_pages()["guide/exercises.md"]
     assert "or softmax applied 3 or more times in one side | 7 |" in page
     assert "never expanded: `(1+\\sqrt{2})^{2000}` has 2,001) | 12,345 |" in page
@@ -49,4 +49,4 @@ def test_the_derivation_nets_stay_inside_one_another():
     pool backstop, which must never be the one to stop a row."""
     from symattn.grading.batch import grade
 
-    assert derivation.CPU_SECONDS < derivation.TOTAL_SECONDS < derivation.WALL_SECONDS < grade.ROW_TIMEOUT
+    assert proof_judge.CPU_SECONDS < proof_judge.TOTAL_SECONDS < proof_judge.WALL_SECONDS < grade.ROW_TIMEOUT

@@ -2,7 +2,7 @@ r"""ex6.6's formula part: what a head computes when its weights are exactly unif
 
 With weights 1/N on every one of N tokens, each output is the mean of the value rows,
 \frac{1}{N}\sum_{j=1}^{N} v_j. :func:`judge_formula` reads an answer with the step parser of
-:mod:`symattn.grading.proofs.steps` (sums, fractions, ``v_1 + v_2 + \dots + v_N``; an optional
+:mod:`symattn.grading.proofs.step_reader` (sums, fractions, ``v_1 + v_2 + \dots + v_N``; an optional
 ``o_i =`` in front) and proves it equal to the mean for every N: both sides are put in a normal
 form (constants taken out of sums, summation indices renamed, expanded) whose difference must
 be 0. An answer that only agrees at the sizes tried is not called correct. Known slips (the
@@ -17,7 +17,7 @@ import re
 import sympy as sp
 
 from ..plain_math import plain_math
-from ..proofs.steps import MAX_STEP_TERMS, Node, StepSyntaxError, expansion_terms, parse_expression
+from ..proofs.step_reader import MAX_STEP_TERMS, Node, StepSyntaxError, expansion_terms, parse_expression
 from .dialects import split_top
 from .judge import Verdict
 

@@ -37,7 +37,7 @@ from ..outcomes import OUT_OF_TIME
 from .files import ClassFile, ResultFile, Row, StepsFileRefused, output_format, read_class, read_steps_file
 
 #: Wall-clock seconds after which the pool kills a task. Only reached if the judge's own safety
-#: nets (symattn.grading.answers.judge, symattn.grading.proofs.derivation) fail to stop a row.
+#: nets (symattn.grading.answers.judge, symattn.grading.proofs.proof_judge) fail to stop a row.
 ROW_TIMEOUT = 660.0
 #: Seeds ``symattn check --seed`` accepts.
 SEED_MAX = 2**63 - 1

@@ -2,7 +2,7 @@ r"""Learner derivations shown on the exercises page: the model solutions, and a 
 
 The correct ones are the module's own model solutions written as a learner would; the wrong
 ones plant the slips learners make (Var(aX) = a Var(X); softmax(P S P^T) = P^T softmax(S) P).
-``symattn build`` checks each with :func:`symattn.grading.proofs.derivation.check_derivation`.
+``symattn build`` checks each with :func:`symattn.grading.proofs.proof_judge.check_derivation`.
 """
 
 from __future__ import annotations

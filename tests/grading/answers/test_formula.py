@@ -74,7 +74,7 @@ def test_answers_that_multiply_out_too_far_are_refused_before_any_worker(answer,
     """Issue 49: the terms an answer multiplies out to are counted on its text (as a derivation
     step's are), so the verdict is the same on every machine and no worker is started."""
     from symattn.grading import worker
-    from symattn.grading.proofs.steps import MAX_STEP_TERMS
+    from symattn.grading.proofs.step_reader import MAX_STEP_TERMS
 
     monkeypatch.setattr(worker, "isolated", lambda *a, **k: pytest.fail("a worker was started"))
     v = judge_formula(answer)

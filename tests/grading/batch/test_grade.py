@@ -471,12 +471,12 @@ def test_steps_file_rows_are_judged_as_check_steps(tmp_path, cli, monkeypatch):
     No proof here is meant to run out of time, so the derivation's budgets are raised (for grade's
     forked pool workers too), as in the bank's own test: a correct 2 s proof (c13_cases) hit the
     3.5 s CPU budget in a pool worker, and again when graded alone, while the other test worker
-    shared the two cores. The budgets themselves are tested in test_derivation.py. The wall-clock
+    shared the two cores. The budgets themselves are tested in test_proof_judge.py. The wall-clock
     one stays under grade's row timeout."""
-    import symattn.grading.proofs.derivation as derivation
+    import symattn.grading.proofs.proof_judge as proof_judge
 
-    monkeypatch.setattr(derivation, "TOTAL_SECONDS", 4 * derivation.TOTAL_SECONDS)
-    assert derivation.WALL_SECONDS < grade_module.ROW_TIMEOUT
+    monkeypatch.setattr(proof_judge, "TOTAL_SECONDS", 4 * proof_judge.TOTAL_SECONDS)
+    assert proof_judge.WALL_SECONDS < grade_module.ROW_TIMEOUT
     proofs = sorted((DATA / "learner_proofs").glob("ex6.*/*.tex"))[::6]
     for p in proofs:
         (tmp_path / p.parent.name).mkdir(exist_ok=True)

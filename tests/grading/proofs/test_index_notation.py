@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from symattn.grading.proofs import index_notation as indices
-from symattn.grading.proofs import matrix as lm
-from symattn.grading.proofs.steps import parse_expression
+from symattn.grading.proofs import permutation_world as lm
+from symattn.grading.proofs.step_reader import parse_expression
 
 ORDER = lm.instances()[0].order  # the 3-cycle the checker's first instance uses
 P = np.zeros((3, 3))

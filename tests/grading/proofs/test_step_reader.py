@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from symattn.grading.proofs.steps import StepSyntaxError, parse_expression, read_lines
+from symattn.grading.proofs.step_reader import StepSyntaxError, parse_expression, read_lines
 
 
 def test_chains_comments_and_blank_lines():
@@ -283,7 +283,7 @@ def test_expansion_terms_counts_what_sympy_multiplies_out(text, written_out):
     gives for sides in distinct symbols; Var(X) counts X's terms squared."""
     import sympy as sp
 
-    from symattn.grading.proofs.steps import expansion_terms
+    from symattn.grading.proofs.step_reader import expansion_terms
 
     assert expansion_terms(parse_expression(text)) == len(
         sp.Add.make_args(sp.expand(sp.sympify(written_out)))

@@ -7,8 +7,8 @@ import pytest
 import sympy as sp
 from reference import attention_reference
 
-from symattn.grading.proofs import matrix as lm
-from symattn.grading.proofs.steps import StepSyntaxError, parse_expression
+from symattn.grading.proofs import permutation_world as lm
+from symattn.grading.proofs.step_reader import StepSyntaxError, parse_expression
 
 
 def read(latex: str, defs: dict | None = None) -> tuple:
@@ -229,7 +229,7 @@ def test_a_line_about_two_permutations_serves_for_one_but_not_the_other_way():
 
 def test_a_line_that_chooses_the_permutations_is_not_a_step():
     """ "the case $P_1 = P_2 = P$" states which case is taken; a line with a matrix in it is kept."""
-    from symattn.grading.proofs.steps import read_lines
+    from symattn.grading.proofs.step_reader import read_lines
 
     lines = read_lines("Take the case $P_1 = P_2 = P$.\n$P_1 X = P_2 X$\n")
     kept = lm.choices(lines)

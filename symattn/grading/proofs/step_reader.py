@@ -3,7 +3,7 @@ r"""Reading a learner's derivation: lines of LaTeX into chains of SymPy steps.
 A derivation file holds one step per line. ``A = B`` starts a chain (and is itself a step),
 ``= C`` continues it; blank lines and ``%`` comments are ignored. :func:`read_lines` splits a
 file into :class:`Line` s; :func:`parse_expression` reads one side of a step into a small
-syntax tree; :mod:`symattn.grading.proofs.scalar` and :mod:`symattn.grading.proofs.matrix`
+syntax tree; :mod:`symattn.grading.proofs.variance_world` and :mod:`symattn.grading.proofs.permutation_world`
 turn that tree into SymPy objects for their exercise.
 
 The text is untrusted. Nothing here calls ``eval``, ``exec`` or ``sympify`` on it: a

@@ -28,8 +28,8 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 
 from ...proof.operators import Ex, Var
-from .steps import NamedRule, Node, StepSyntaxError, identifier_name, subscript_text
-from .steps import rule_lemmas as shared_rule_lemmas
+from .step_reader import NamedRule, Node, StepSyntaxError, identifier_name, subscript_text
+from .step_reader import rule_lemmas as shared_rule_lemmas
 
 D_K = sp.Symbol("d_k", integer=True, positive=True)
 Q, K = sp.IndexedBase("q"), sp.IndexedBase("k")
@@ -160,7 +160,7 @@ def sigma_uneven(lhs_text: str, rhs_text: str) -> str | None:
     nothing random, such as d_k σ⁴ = d_k); None otherwise."""
     if not (_BARE_SIGMA.search(lhs_text) or _BARE_SIGMA.search(rhs_text)):
         return None
-    from .steps import parse_expression
+    from .step_reader import parse_expression
 
     try:
         sides = [_degree(parse_expression(_BARE_SIGMA.sub(_marked, t))) for t in (lhs_text, rhs_text)]
@@ -228,7 +228,7 @@ def einstein(text: str, index: str = "") -> str:
 
 # -- reading --------------------------------------------------------------------------------
 def build(node: Node) -> sp.Expr:
-    """The SymPy expression of a syntax tree (see :mod:`symattn.grading.proofs.steps`)."""
+    """The SymPy expression of a syntax tree (see :mod:`symattn.grading.proofs.step_reader`)."""
     kind = node[0]
     if kind == "num":
         return sp.Rational(node[1])
@@ -961,7 +961,7 @@ SAMPLES: dict[str, tuple[str, ...]] = {
 
 
 def _rule_holds(rule: NamedRule, n: int) -> bool:
-    from .steps import parse_expression
+    from .step_reader import parse_expression
 
     law = "normal" if rule.name.startswith("normal") else "rademacher"
     for text in SAMPLES[rule.name]:

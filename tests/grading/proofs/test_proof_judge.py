@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sampled import kept, sampled
 
-from symattn.grading.proofs.derivation import check_derivation
+from symattn.grading.proofs.proof_judge import check_derivation
 
 BANK = Path(__file__).parents[2] / "data" / "learner_proofs"
 FILES = sorted(BANK.glob("ex6.*/*.tex"))
@@ -77,10 +77,10 @@ def test_derivation_bank(path, monkeypatch):
     raised here, so a busy machine (the CI's two test workers, each forking step workers from a
     large process) does not turn a verdict into "too costly". The budgets themselves are
     tested with the command's limits."""
-    import symattn.grading.proofs.derivation as derivation
+    import symattn.grading.proofs.proof_judge as proof_judge
 
-    monkeypatch.setattr(derivation, "TOTAL_SECONDS", 4 * derivation.TOTAL_SECONDS)
-    monkeypatch.setattr(derivation, "WALL_SECONDS", 4 * derivation.WALL_SECONDS)
+    monkeypatch.setattr(proof_judge, "TOTAL_SECONDS", 4 * proof_judge.TOTAL_SECONDS)
+    monkeypatch.setattr(proof_judge, "WALL_SECONDS", 4 * proof_judge.WALL_SECONDS)
     expected = expectation(path)
     verdict = check_derivation(path.parent.name, path.read_text(encoding="utf-8"))
     assert verdict.verdict == expected[0], verdict.feedback
@@ -329,11 +329,11 @@ def test_where_python_cannot_fork_the_page_not_the_budget_bounds_a_derivation(mo
     wall budgets do not apply: the page's Web Worker is stopped at its own deadline, so a slower
     Python still gets the command line's verdict."""
     from symattn.grading import worker
-    from symattn.grading.proofs import derivation
+    from symattn.grading.proofs import proof_judge
 
     monkeypatch.setattr(worker, "CAN_FORK", False)
-    monkeypatch.setattr(derivation, "WALL_SECONDS", 0.0)
-    monkeypatch.setattr(derivation, "TOTAL_SECONDS", 0.0)
+    monkeypatch.setattr(proof_judge, "WALL_SECONDS", 0.0)
+    monkeypatch.setattr(proof_judge, "TOTAL_SECONDS", 0.0)
     text = (BANK / "ex6.7" / "c02_module_solution.tex").read_text(encoding="utf-8")
     assert check_derivation("ex6.7", text).verdict == "correct"
 
@@ -342,13 +342,13 @@ def test_a_conclusion_that_runs_out_of_time_is_no_verdict_on_the_proof(monkeypat
     """On a busy machine the check that the steps reach the goal may run out of its budget:
     the proof is then not judged (invalid, "too costly"), never "does not reach" (a CI run
     marked a correct proof incorrect this way)."""
-    import symattn.grading.proofs.derivation as derivation
+    import symattn.grading.proofs.proof_judge as proof_judge
     from symattn.grading.worker import WorkerError
 
     def out_of_time(*args):
         raise WorkerError("too costly to check: the derivation took more than 3.5 s")
 
-    monkeypatch.setattr(derivation, "_reaches_goal", out_of_time)
+    monkeypatch.setattr(proof_judge, "_reaches_goal", out_of_time)
     path = next(p for p in FILES if p.parent.name == "ex6.7" and p.stem == "c11_general_rule_first")
     verdict = check_derivation("ex6.7", path.read_text(encoding="utf-8"), isolate=False)
     assert verdict.verdict == "invalid"
@@ -451,8 +451,8 @@ def test_the_work_a_derivation_asks_for_is_measured_on_its_text(monkeypatch):
     """Issue 49: a step that multiplies out to more than MAX_STEP_TERMS terms is too costly
     before any worker starts (so the verdict cannot depend on the machine), and so is every step
     after the derivation's total passes MAX_DERIVATION_TERMS."""
-    from symattn.grading.proofs import derivation as d
-    from symattn.grading.proofs.steps import MAX_DERIVATION_TERMS, MAX_STEP_TERMS
+    from symattn.grading.proofs import proof_judge as d
+    from symattn.grading.proofs.step_reader import MAX_DERIVATION_TERMS, MAX_STEP_TERMS
 
     judged = []
     real = d._judge_line
@@ -478,7 +478,7 @@ def test_the_work_a_derivation_asks_for_is_measured_on_its_text(monkeypatch):
 def test_measures_report_what_the_derivation_is_cut_by():
     """derivation.measures (what bench/limits.py reports) gives each step's terms and operator
     nesting as the cut applies them: 121 + 11 terms for Var of 11 products, softmax nested."""
-    from symattn.grading.proofs.derivation import measures
+    from symattn.grading.proofs.proof_judge import measures
 
     terms = " + ".join(f"q_{{{i}}} k_{{{i}}}" for i in range(1, 12))
     text = (
@@ -515,10 +515,10 @@ def test_a_reviewers_cross_attention_derivations(path, monkeypatch):
     """tests/data/learner_proofs_review/: a reviewer's derivations, verdicts decided by hand: the
     verdict, and where the reviewer named a faulty step, that step not accepted, with the
     reviewer's status (an earlier step may be faulty too: "P = I" stated as a line is false)."""
-    import symattn.grading.proofs.derivation as derivation
+    import symattn.grading.proofs.proof_judge as proof_judge
 
-    monkeypatch.setattr(derivation, "TOTAL_SECONDS", 4 * derivation.TOTAL_SECONDS)
-    monkeypatch.setattr(derivation, "WALL_SECONDS", 4 * derivation.WALL_SECONDS)
+    monkeypatch.setattr(proof_judge, "TOTAL_SECONDS", 4 * proof_judge.TOTAL_SECONDS)
+    monkeypatch.setattr(proof_judge, "WALL_SECONDS", 4 * proof_judge.WALL_SECONDS)
     expected = expectation(path)
     verdict = check_derivation(path.parent.name, path.read_text(encoding="utf-8"))
     assert verdict.verdict == expected[0], verdict.feedback
@@ -593,8 +593,8 @@ def test_cross_attention_as_reviewers_wrote_it(text, verdict, said):
 def test_operators_nested_too_deep_are_refused_before_any_work(monkeypatch):
     """Issue 49: softmax nested 8 deep (a hostile step) is too costly by its text, at its line,
     with no worker started; E[(X - E[X])^2], nested two deep, is read."""
-    from symattn.grading.proofs import derivation as d
-    from symattn.grading.proofs.steps import MAX_NESTED_OPERATORS
+    from symattn.grading.proofs import proof_judge as d
+    from symattn.grading.proofs.step_reader import MAX_NESTED_OPERATORS
 
     judged = []
     real = d._judge_line
@@ -623,8 +623,8 @@ def test_costly_steps_are_counted_over_the_derivation(monkeypatch, costly):
     MAX_COSTLY_STEPS of them in one derivation: the next such steps are too costly by the text,
     with no worker started, while lighter steps after them are still judged. Twenty such lines
     once ran the derivation out of time."""
-    from symattn.grading.proofs import derivation as d
-    from symattn.grading.proofs.steps import COSTLY_SOFTMAX, MAX_COSTLY_STEPS, MAX_NESTED_OPERATORS
+    from symattn.grading.proofs import proof_judge as d
+    from symattn.grading.proofs.step_reader import COSTLY_SOFTMAX, MAX_COSTLY_STEPS, MAX_NESTED_OPERATORS
 
     assert MAX_NESTED_OPERATORS == 3 and COSTLY_SOFTMAX == 3  # as the two lines above are written
     judged = []
@@ -646,8 +646,8 @@ def test_softmax_applied_too_often_in_a_side_is_refused_before_any_work(monkeypa
     in a product as in a nest: softmax(S) five times in a product took 8 s of CPU and six ran
     out of time, though the line multiplies out to one term and nests one deep. Past
     MAX_SOFTMAX (Attention counts as two) the line is refused with no worker started."""
-    from symattn.grading.proofs import derivation as d
-    from symattn.grading.proofs.steps import MAX_SOFTMAX
+    from symattn.grading.proofs import proof_judge as d
+    from symattn.grading.proofs.step_reader import MAX_SOFTMAX
 
     judged = []
     monkeypatch.setattr(d, "_judge_line", lambda *a: (judged.append(a[3]) or ("ok", "", "", None), a[-1]))

@@ -3,7 +3,7 @@ r"""Judging a learner's derivation step by step (ex6.3 and ex6.7).
 Each step ``A = B`` is judged in a forked worker with time and memory limits
 (:func:`symattn.grading.answers.parsing.isolated`, as answers are):
 
-1. both sides are read (:mod:`symattn.grading.proofs.steps`) and put in normal form, the algebra any
+1. both sides are read (:mod:`symattn.grading.proofs.step_reader`) and put in normal form, the algebra any
    step may use;
 2. the step's truth is decided: for ex6.3 by evaluating E and Var exactly for a symbolic d_k,
    for ex6.7 exactly at concrete sizes with a permutation that is not its own inverse;
@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 from ...errors import SymattnError
 from ..worker import plain_result
-from .steps import StepSyntaxError, parse_expression, read_lines
+from .step_reader import StepSyntaxError, parse_expression, read_lines
 
 #: Most rules one step may combine.
 PROOF_DEPTH = 2
@@ -200,7 +200,7 @@ class VarianceWorld(World):
     id = "ex6.3"
 
     def __init__(self) -> None:
-        from . import scalar as s
+        from . import variance_world as s
 
         self.s = s
         self.goal_text = s.GOAL_TEXT
@@ -278,7 +278,7 @@ class PermutationWorld(World):
     id = "ex6.7"
 
     def __init__(self) -> None:
-        from . import matrix as m
+        from . import permutation_world as m
 
         self.m = m
         self.goal_text = m.GOALS_TEXT
@@ -802,7 +802,7 @@ def _measured(lines: list) -> list:
     costly step after MAX_COSTLY_STEPS others; and every step after the derivation's total (of
     the steps not refused) passes MAX_DERIVATION_TERMS. Measured on the text, so the same on
     every machine."""
-    from .steps import (
+    from .step_reader import (
         COSTLY_SOFTMAX,
         MAX_COSTLY_STEPS,
         MAX_DERIVATION_TERMS,
@@ -840,7 +840,7 @@ def _measured(lines: list) -> list:
 def _line_measures(ln: Any) -> tuple[int, int, int]:
     """A step's measures: the terms its sides multiply out to, its operators' nesting and the
     most softmax one side applies."""
-    from .steps import expansion_terms, operator_depth, softmax_count
+    from .step_reader import expansion_terms, operator_depth, softmax_count
 
     try:
         sides = [parse_expression(side) for side in ([ln.rhs] if ln.lhs is None else [ln.lhs, ln.rhs])]

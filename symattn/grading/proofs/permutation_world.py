@@ -27,8 +27,8 @@ import sympy as sp
 from sympy.matrices.expressions.matexpr import MatrixExpr
 
 from ...core.softmax import RowSoftmax, softmax_rows
-from .steps import NamedRule, Node, StepSyntaxError, identifier_name
-from .steps import rule_lemmas as shared_rule_lemmas
+from .step_reader import NamedRule, Node, StepSyntaxError, identifier_name
+from .step_reader import rule_lemmas as shared_rule_lemmas
 
 N = sp.Symbol("N", integer=True, positive=True)
 D = sp.Symbol("d", integer=True, positive=True)
@@ -1119,7 +1119,7 @@ SAMPLES: dict[str, tuple[str, ...]] = {
 def _rule_holds(rule: NamedRule, n: int) -> bool:
     from itertools import permutations
 
-    from .steps import parse_expression
+    from .step_reader import parse_expression
 
     for text in SAMPLES[rule.name]:
         t = canon(build(parse_expression(text)))

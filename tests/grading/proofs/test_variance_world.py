@@ -6,8 +6,8 @@ import pytest
 import sympy as sp
 from sympy import stats
 
-from symattn.grading.proofs import scalar as ls
-from symattn.grading.proofs.steps import StepSyntaxError, parse_expression
+from symattn.grading.proofs import variance_world as ls
+from symattn.grading.proofs.step_reader import StepSyntaxError, parse_expression
 
 
 def read(latex: str) -> sp.Basic:
@@ -211,7 +211,7 @@ def test_einstein_sums_a_repeated_index_outside_an_explicit_sum(typed, read):
 
 def test_einstein_applies_only_where_declared():
     """z = q_i k_i is the definition of z under the convention and false without it."""
-    from symattn.grading.proofs.derivation import check_derivation
+    from symattn.grading.proofs.proof_judge import check_derivation
 
     declared = check_derivation("ex6.3", "With Einstein summation over $i$, $z = q_i k_i$.\n")
     assert declared.steps[0].status == "ok"
