@@ -76,13 +76,14 @@ def _npm_ci() -> None:
 
 def on_config(config, **kwargs):
     # the menu's derivations and exercises, from their registries (mkdocs.yml leaves them empty)
-    from symattn.present.site import site_nav
+    from symattn.build.site import site_nav
 
     sections = site_nav()
-    config["nav"] = [
-        {key: sections[key]} if isinstance(item, dict) and (key := next(iter(item))) in sections else item
-        for item in config["nav"]
-    ]
+    if config.get("nav"):  # (no nav: mkdocs lists every page itself)
+        config["nav"] = [
+            {key: sections[key]} if isinstance(item, dict) and (key := next(iter(item))) in sections else item
+            for item in config["nav"]
+        ]
     # before KaTeX is chosen: a fresh clone's first build links its own copy, never the CDN's
     _npm_ci()
     base = "assets/katex" if KATEX.is_dir() else CDN

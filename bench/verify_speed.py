@@ -70,7 +70,7 @@ def profile() -> str:
 import os, time, collections
 os.environ["SYMATTN_NO_CACHE"] = "1"
 start = time.perf_counter()
-from symattn.present.verify_table import _load, names
+from symattn.build.verify import _load, names
 built = [_load(n) for n in names()]
 ready = time.perf_counter() - start
 kinds, tasks = collections.Counter(), []

@@ -82,7 +82,7 @@ class ConfigError(SymattnError):
     """Raised when the project's settings (``[tool.symattn]`` in pyproject.toml) cannot be read.
 
     Examples: a pyproject.toml that is not TOML, ``[tool.symattn]`` that is not a table, a
-    ``module`` setting that is not a path (see :func:`symattn.present.site.module_setting`).
+    ``module`` setting that is not a path (see :func:`symattn.build.site.module_setting`).
     """
 
 

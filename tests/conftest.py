@@ -149,7 +149,7 @@ def verify():
 @pytest.fixture(scope="session")
 def generated():
     """Everything `symattn build` writes, generated once per test session."""
-    from symattn.present.site import generate
+    from symattn.build.site import generate
 
     return generate()
 

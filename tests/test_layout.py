@@ -10,7 +10,9 @@ lazy import cannot hide an arrow. The layers, lowest first:
 - ``symattn.labs``: the simulations;
 - ``derivations``: the derivations, built with the proof package;
 - ``symattn.grading``: answers, exercises, learners' derivations, class grading, the audit;
-- ``symattn.present``: text, Markdown, LaTeX, JSON and the site;
+- ``symattn.present``: text, Markdown, LaTeX, JSON: results turned into text, nothing computed;
+- ``symattn.build``: ``symattn build`` and ``symattn verify``, which run what the docs report
+  (derivations verified, labs, planted errors, audits) and give the results to the present layer;
 - ``symattn/__init__.py``: the public API (it re-exports the core and registers, with
   :mod:`symattn.present.jupyter`, how Jupyter shows results);
 - ``symattn.cli``: the command line;
@@ -27,7 +29,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("base", "core", "proof", "labs", "derivations", "grading", "present", "api", "cli", "main")
+LAYERS = ("base", "core", "proof", "labs", "derivations", "grading", "present", "build", "api", "cli", "main")
 
 
 def sources(root: Path = ROOT) -> dict[str, Path]:
@@ -189,7 +191,7 @@ def test_grading_has_no_cycle_even_in_type_hints():
 
 def test_the_graph_sees_lazy_and_relative_imports(edges):
     """The arrows the checks rely on are found: function-local, relative and absolute imports."""
-    assert "symattn.present.site" in edges["symattn.cli.commands"]  # inside a function, ``..``
+    assert "symattn.build.site" in edges["symattn.cli.commands"]  # inside a function, ``..``
     assert "symattn.grading.audit.calc" in edges["symattn.grading.audit.rules"]  # ``from . import calc``
     assert "symattn.proof" in edges["derivations.mutations"]  # ``from symattn.proof import``
     assert "symattn.core.exact" in edges["symattn"]
@@ -213,3 +215,63 @@ def test_a_planted_upward_import_and_cycle_are_caught(tmp_path, edges):
         "symattn.core.exact (core) imports symattn.present.render (present)"
     }
     assert any({"symattn.core.exact", "symattn.present.render"} <= set(c) for c in cycles(planted_edges))
+
+
+#: What runs a verification, a lab, a planted error, an audit or a judge: (module, name), or
+#: (module, "*") for a module that is nothing else. The present layer imports none of them.
+RUNNERS = {
+    ("symattn.proof.engine", "verify_many"),
+    ("symattn.proof.engine", "default_jobs"),
+    ("derivations.mutations", "*"),
+    ("symattn.build", "*"),
+    ("symattn.labs.simulation", "variance_lab"),
+    ("symattn.labs.simulation", "saturation_lab"),
+    ("symattn.labs.figures", "*"),
+    ("symattn.grading.audit.keys", "audit_module"),
+    ("symattn.grading.audit.corpus", "*"),
+    ("symattn.grading.proofs.proof_judge", "check_derivation"),
+    ("symattn.grading.answers.judge", "judge"),
+    ("symattn.grading.plugins", "loaded"),
+}
+
+
+def imported_names(path: Path, name: str) -> set[tuple[str, str]]:
+    """(module, name) for each name a module imports (``from m import n``), and (module, "*")
+    for each module it imports whole, lazy imports included."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {(a.name, "*") for a in node.names}
+            continue
+        if node.level:
+            base = package.split(".")
+            stem = ".".join(base[: len(base) - (node.level - 1)] + ([node.module] if node.module else []))
+        else:
+            stem = node.module or ""
+        found |= {(stem, a.name) for a in node.names} | {(f"{stem}.{a.name}", "*") for a in node.names}
+    return found
+
+
+def _runs(found: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    whole = [m for m, w in RUNNERS if w == "*"]
+    return {
+        (module, what)
+        for module, what in found
+        if (module, what) in RUNNERS or any(module == m or module.startswith(m + ".") for m in whole)
+    }
+
+
+def test_the_present_layer_computes_nothing():
+    """symattn/present/ turns results into text: no module of it imports a runner of
+    verifications, labs, planted errors, audits or judges (those are symattn/build/'s)."""
+    present = {n: p for n, p in sources().items() if layer(n) == "present"}
+    assert present
+    runs = {n: sorted(_runs(imported_names(p, n))) for n, p in present.items()}
+    assert {n: r for n, r in runs.items() if r} == {}
+
+
+def test_the_runner_check_sees_a_runner():
+    """The check above can fail: the build layer's site module imports runners."""
+    name = "symattn.build.site"
+    assert _runs(imported_names(sources()[name], name)) >= {("symattn.proof.engine", "default_jobs")}

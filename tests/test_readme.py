@@ -111,7 +111,7 @@ def test_guide_verify_table_is_what_verify_prints(verify):
     reports it verified, has a row per derivation in the registry's order, each what `symattn
     verify` prints for it but for the time column (seconds differ from run to run)."""
     import derivations
-    from symattn.present.site import guide_pages
+    from symattn.build.site import guide_pages
     from symattn.present.verify_table import _row
 
     assert "<!-- verify -->" in (GUIDE / "derivations.md").read_text(encoding="utf-8")
@@ -135,10 +135,10 @@ def test_guide_verify_table_is_what_verify_prints(verify):
 def test_the_readme_is_a_short_tour_that_links_every_page_of_the_guide():
     """A newcomer reads the README whole: it stays short and sends each command to its page of
     the guide, which `symattn build` copies into docs/guide/ and the site's menu lists."""
-    from symattn.present.site import GUIDE_PAGES, guide_pages
+    from symattn.build.site import GUIDE_PAGES, guide_pages
 
     assert len(README.splitlines()) <= 160
-    from symattn.present.site import site_nav
+    from symattn.build.site import site_nav
 
     menu = [page for entry in site_nav()["Guide"] for page in entry.values()]
     assert menu == [f"guide/{name}" for name in GUIDE_PAGES]

@@ -15,8 +15,8 @@ from ..limits import AUDIT_CHARACTERS, AUDIT_FORMULAS, AUDIT_LINES, AUDIT_NOTEBO
 def build(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from ..build.site import compare, generate, write
     from ..errors import EXIT_CHECK_FAILED
-    from ..present.site import compare, generate, write
 
     out = Path(args.out)
     if not args.check:
@@ -347,11 +347,11 @@ def derive(args: argparse.Namespace) -> int:
 def verify(args: argparse.Namespace) -> int:
     import derivations
 
+    from ..build import verify as verifying
     from ..errors import EXIT_CHECK_FAILED
-    from ..present import verify_table
     from ..proof.engine import default_jobs
 
-    every = verify_table.names()  # the derivations, then the exercises' worked solutions
+    every = verifying.names()  # the derivations, then the exercises' worked solutions
     names = args.names or every
     for name in names:
         if name not in every:
@@ -362,7 +362,7 @@ def verify(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     jobs = args.jobs or default_jobs()
-    _, ok = verify_table.verify_all(names, progress=progress, write=write, jobs=jobs)
+    _, ok = verifying.verify_all(names, progress=progress, write=write, jobs=jobs)
     if getattr(args, "mutations", False):
         ok &= _planted_errors(names, write, jobs)
     return 0 if ok else EXIT_CHECK_FAILED

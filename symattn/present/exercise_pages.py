@@ -151,8 +151,9 @@ def hint_box(e: Any) -> list[str]:
     return [opening, "", f"**Hint.** {e.hint}", "", "</div>", ""]
 
 
-def exercise_page(e: Any, derivation_markdown: str | None) -> str:
-    """``docs/exercises/ID.md``: the prompt, the checker, and the boxes."""
+def exercise_page(e: Any, derivation_markdown: str | None, worked: str | None = None) -> str:
+    """``docs/exercises/ID.md``: the prompt, the checker, and the boxes (``worked``: a proof
+    exercise's two derivations as judged, :func:`~symattn.present.learner_render.worked_markdown`)."""
     out = [f"# {e.id}: {e.title}", "", f"*An exercise of the attention module ({e.kind}).*", "", e.prompt, ""]
     widget = checker_html(e)
     if e.checker == "formula":  # the names the formula is written in, typeset (a label cannot be)
@@ -170,10 +171,8 @@ def exercise_page(e: Any, derivation_markdown: str | None) -> str:
             answer += ["", "Recognised mistakes:", ""]
             answer += [f"- `{m.code}`: {m.feedback}" for m in e.mistakes]
         out += _box("The answer", "\n".join(answer))
-    if e.checker == "steps":
-        from .learner_render import worked_checks
-
-        out += _box("Two derivations, checked step by step", worked_checks(e.id))
+    if worked is not None:
+        out += _box("Two derivations, checked step by step", worked)
     out += _box("Model solution", e.solution_text)
     if derivation_markdown is not None:
         body = "\n".join(("##" + ln) if ln.startswith("#") else ln for ln in derivation_markdown.splitlines())

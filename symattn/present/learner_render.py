@@ -48,20 +48,16 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def worked_checks(exercise_id: str) -> str:
-    """The exercises page's worked checks: a correct and a wrong derivation, as judged."""
-    from ..grading.proofs.examples import EXAMPLES
-    from ..grading.proofs.proof_judge import check_derivation
-
+def worked_markdown(exercise_id: str, checked: list[tuple[str, str, ProofVerdict]]) -> str:
+    """The exercises page's worked checks: each (title, derivation, its verdict) as judged (by
+    :func:`symattn.build.site.worked_checks`)."""
     out = [
         f"**Checked step by step.** Write a derivation in LaTeX, one step per line ('A = B' starts "
         f"a chain, '= C' continues it, '%' starts a comment), and run "
         f"`symattn check {exercise_id} --steps proof.tex`.",
         "",
     ]
-    for kind, title in (("correct", "A correct derivation"), ("wrong", "A derivation with a slip")):
-        text = EXAMPLES[exercise_id][kind]
-        verdict = check_derivation(exercise_id, text, isolate=False)  # our own text: no worker
+    for title, text, verdict in checked:
         out += [
             f'<details markdown="1"><summary>{title}: {verdict.verdict}</summary>',
             "",

@@ -1,6 +1,6 @@
 """Where each generated file of docs/ comes from, said at its top.
 
-``symattn build`` writes every file of docs/ (but those :data:`symattn.present.site.WRITTEN_ELSEWHERE`
+``symattn build`` writes every file of docs/ (but those :data:`symattn.build.site.WRITTEN_ELSEWHERE`
 names, whose benchmark scripts say so themselves). A reader who opens one should know not to
 edit it and where to edit instead, so each begins with a note naming its source and the
 command: Markdown in front matter (mkdocs reads it as the page's metadata and shows nothing),
@@ -26,11 +26,11 @@ SOURCES: tuple[tuple[str, str], ...] = (
     (r"audit-texts\.md", "tests/data/texts/, by symattn/grading/audit/"),
     (
         r"write-a-derivation\.md|add-an-exercise\.md",
-        "tests/example_plugin/, by symattn/present/author_guide.py",
+        "tests/example_plugin/, by symattn/build/author_pages.py",
     ),
     (r"input-forms\.md", "symattn/present/input_forms.py"),
     (r"embed-the-checker\.md", "symattn/present/exercise_pages.py"),
-    (r".+", "symattn/present/site.py"),
+    (r".+", "symattn/build/site.py"),
 )
 
 

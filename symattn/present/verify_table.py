@@ -1,15 +1,16 @@
-"""Running every derivation and tabulating the result (for ``symattn verify``).
+"""The verify table: a row per derivation (``symattn verify`` prints it, the guide shows it).
 
 Rows are written as each derivation finishes, whether stdout is a terminal or a pipe, so the
-columns have fixed widths: the name column fits the longest name asked for.
+columns have fixed widths: the name column fits the longest name asked for. The verifying is
+:mod:`symattn.build.verify`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from ..errors import PluginError, SymattnError
-from ..proof.engine import METHODS, Derivation, DerivationReport, verify_many
+from ..errors import SymattnError
+from ..proof.engine import METHODS, Derivation, DerivationReport
 
 #: Columns after the name: steps, one per method, checks, max error, time; then the result.
 HEADER = ("steps", *METHODS, "checks", "max error", "time")
@@ -20,53 +21,6 @@ def _line(name: str, cells: Sequence[str], result: str, width: int) -> str:
     return f"{name.ljust(width)}  {numbers}  {result}".rstrip() + "\n"
 
 
-def verify_all(
-    names: Sequence[str],
-    progress: Callable[[str], None] = lambda _: None,
-    reports: dict | None = None,
-    write: Callable[[str], object] | None = None,
-    jobs: int = 1,
-) -> tuple[str, bool]:
-    """Verify each named derivation; return (table text, all passed).
-
-    ``write``, if given, receives the header and then each row as soon as it is known (rows
-    come in the order of ``names``). ``reports``, if given, receives name -> (derivation,
-    report) for each that verified. With ``jobs`` > 1 the lemmas, steps and checks of all the
-    derivations are shared among that many worker processes.
-    """
-
-    width = max([len("derivation"), *map(len, names)])
-    head = _line("derivation", HEADER, "result", width)
-    rule = "-" * (len(head.rstrip()) + 2) + "\n"
-    out = [head, rule]
-    if write:
-        write(head + rule)
-    built: dict[str, Derivation | SymattnError] = {}
-    for name in names:
-        progress(f"building {name} ...")
-        try:
-            built[name] = _load(name)
-        except PluginError:
-            raise  # a plugin that cannot be used is bad input, not a failed check
-        except SymattnError as exc:
-            built[name] = exc
-    ready = [d for d in built.values() if isinstance(d, Derivation)]
-    results = verify_many(ready, jobs)
-    ok = True
-    for name in names:
-        progress(f"verifying {name} ...")
-        d = built[name]
-        result = next(results) if isinstance(d, Derivation) else d
-        row, passed = _row(name, width, result)
-        if reports is not None and isinstance(result, DerivationReport):
-            reports[name] = (d, result)
-        ok &= passed
-        out.append(row)
-        if write:
-            write(row)
-    return "".join(out), ok
-
-
 def untimed_table(reports: dict[str, tuple[Derivation, DerivationReport]]) -> str:
     """The table of :func:`verify_all` for ``reports`` (name -> (derivation, report)) without its
     time column, which differs from run to run: what the guide shows, made by ``symattn build``."""
@@ -75,28 +29,6 @@ def untimed_table(reports: dict[str, tuple[Derivation, DerivationReport]]) -> st
     rule = "-" * (len(head.rstrip()) + 2) + "\n"
     rows = [_line(name, *_cells(report, timed=False), width) for name, (_, report) in reports.items()]
     return head + rule + "".join(rows)
-
-
-def _load(name: str) -> Derivation:
-    """A derivation, or an exercise's worked solution (by the exercise's id)."""
-    import derivations
-
-    from ..grading.exercises import solutions
-
-    worked = solutions()
-    if name in worked and name not in derivations.names():
-        return worked[name]()
-    return derivations.load(name)
-
-
-def names() -> list[str]:
-    """What ``symattn verify`` verifies with no names given: every derivation, then every
-    exercise's worked solution that is not one of them."""
-    import derivations
-
-    from ..grading.exercises import solutions
-
-    return list(derivations.names()) + [i for i in solutions() if i not in derivations.names()]
 
 
 def _row(name: str, width: int, result: DerivationReport | SymattnError) -> tuple[str, bool]:

@@ -9,7 +9,7 @@ import sys
 import pytest
 from terminal import Terminal
 
-from symattn.present import site
+from symattn.build import site
 
 FILES = {"index.md": b"# home\n", "guide/a.md": b"a\n"}
 PLACEHOLDER = {"audit.md": b"no module\n"}

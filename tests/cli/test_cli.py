@@ -337,7 +337,7 @@ def test_duplicate_mask_parts_are_refused(capsys):
 def test_unwritable_build_folder_fails_at_once(capsys, monkeypatch):
     """build --out under a file is refused in one line before any derivation runs (generating
     the site is not even started; bench/limits.py times the refusal)."""
-    from symattn.present import site
+    from symattn.build import site
 
     monkeypatch.setattr(site, "generate", lambda *a, **k: pytest.fail("generated before --out was checked"))
     code, _, err = run(capsys, "build", "--out", "/dev/null/docs")

@@ -1009,7 +1009,7 @@ def _(cli, tmp_path, monkeypatch):
 def stub_build(monkeypatch) -> dict[str, bytes]:
     """`symattn build` with a stand-in for the generator (the real one takes minutes): what the
     options decide is where the files go and whether they are written or compared."""
-    from symattn.present import site
+    from symattn.build import site
 
     files = {"index.md": b"# symattn\n", "guide/labs.md": b"# The labs\n"}
     result = site.BuildResult(files=files, summary="every check passed\n", ok=True)

@@ -12,7 +12,7 @@ from terminal import Terminal
 
 import derivations
 import derivations.mutations as planted
-from symattn.present import verify_table
+from symattn.build import verify as verifying
 from symattn.proof import engine
 
 
@@ -37,7 +37,7 @@ def verifier(monkeypatch):
             caught = seen["caught"].get(m.derivation, True)
             yield caught, f"{m.derivation}: {'caught' if caught else 'NOT caught'}"
 
-    monkeypatch.setattr(verify_table, "verify_all", verify_all)
+    monkeypatch.setattr(verifying, "verify_all", verify_all)
     monkeypatch.setattr(planted, "catalogue", catalogue)
     monkeypatch.setattr(planted, "outcomes", outcomes)
     return seen

@@ -12,10 +12,10 @@ from copies import add_dilated, copy_of_the_repository, run_in
 from reference import allowed_for_spec, padding_fits
 
 import symattn.core.masks as masks
+from symattn.build.site import guide_pages
 from symattn.cli.app import build_parser
 from symattn.core.masks import KINDS, Mask, MaskPart, kinds
 from symattn.errors import MaskError
-from symattn.present.site import guide_pages
 
 SHAPES = [(1, 1), (3, 3), (2, 5), (5, 2), (4, 6)]
 EXAMPLES = [spec for kind in kinds() for spec in kind.examples]
@@ -168,6 +168,6 @@ def test_a_new_kind_is_one_file_and_its_tests(tmp_path):
     guide = run_in(
         copy,
         "-c",
-        "from symattn.present.site import guide_pages; print(guide_pages()['guide/attention-command.md'])",
+        "from symattn.build.site import guide_pages; print(guide_pages()['guide/attention-command.md'])",
     )
     assert "| `dilated:K` | query i sees keys j with j - i a multiple of K |" in guide.stdout

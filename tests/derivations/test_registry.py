@@ -9,7 +9,7 @@ import pytest
 from copies import add_derivation, add_dilated, copy_of_the_repository, run_in
 
 import derivations
-from symattn.present.site import guide_pages, site_nav
+from symattn.build.site import guide_pages, site_nav
 
 
 def test_the_registry_is_every_derivation_module_in_order():
@@ -47,7 +47,7 @@ def test_a_new_derivation_is_one_file(tmp_path):
     shown = run_in(
         copy,
         "-c",
-        "from symattn.present.site import guide_pages, site_nav; "
+        "from symattn.build.site import guide_pages, site_nav; "
         "print(site_nav()['Derivations']); print(guide_pages()['guide/derivations.md'])",
     )
     assert "'Attention on two tokens, again': 'derivations/attention_by_hand_again.md'" in shown.stdout

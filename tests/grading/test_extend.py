@@ -13,8 +13,8 @@ import pytest
 
 import derivations
 from derivations.mutations import catalogue, expected, run
+from symattn.build.author_pages import ENTRY_POINTS, derivation_page, exercise_page
 from symattn.grading import exercises, plugins
-from symattn.present.author_guide import ENTRY_POINTS, derivation_page, exercise_page
 
 EXAMPLE = Path(__file__).parents[1] / "example_plugin"
 DERIVATION = str(EXAMPLE / "layer_norm.py")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from symattn.build.site import guide_pages
 from symattn.grading import measures
 from symattn.grading.proofs import proof_judge, step_reader
-from symattn.present.site import guide_pages
 
 CHECKER_JS = Path(__file__).resolve().parents[2] / "symattn" / "present" / "web" / "checker.js"
 

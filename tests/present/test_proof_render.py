@@ -107,7 +107,7 @@ def test_latex_rules_read_as_unicode(latex, text):
 @pytest.fixture(scope="module")
 def pages(verify):
     """{name: Markdown page} for every derivation, and the LaTeX document of them all."""
-    from symattn.present.site import _latex_document
+    from symattn.build.site import _latex_document
 
     reports = {name: verify(name) for name in NAMES}
     markdown = {name: to_markdown(d, r, stable=True) for name, (d, r) in reports.items()}

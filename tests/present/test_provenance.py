@@ -7,8 +7,8 @@ from pathlib import Path
 
 import yaml
 
+from symattn.build.site import WRITTEN_ELSEWHERE
 from symattn.present.provenance import note, source_of, stamped
-from symattn.present.site import WRITTEN_ELSEWHERE
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

@@ -159,7 +159,7 @@ def test_the_document_of_the_verified_derivations_compiles(verify, tmp_path):
     """The same document made from the derivations without the build (CI's second run, at
     newer versions, leaves the build out): it compiles with pdflatex."""
     import derivations
-    from symattn.present.site import _latex_document
+    from symattn.build.site import _latex_document
 
     document = _latex_document({name: verify(name) for name in derivations.NAMES})
     assert document.count(r"\begin{align*}") >= len(derivations.NAMES)

@@ -493,7 +493,7 @@ def test_damaged_copies_never_crash(module_text):
 def test_docs_page_has_the_module_audit_table(module_text, tmp_path):
     """`symattn build` writes audit.md from the module pyproject.toml names: a row per claim by
     line, none wrong, the file it audited named, linked in the nav."""
-    from symattn.present.site import _audit_page
+    from symattn.build.site import _audit_page
 
     (tmp_path / "pyproject.toml").write_text('[tool.symattn]\nmodule = "course/attention.md"\n')
     (tmp_path / "course").mkdir()

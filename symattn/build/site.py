@@ -68,9 +68,9 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     """Every file of docs/, keyed by its path relative to docs/."""
     import derivations
 
+    from ..present import proof_render
     from ..proof.engine import default_jobs
-    from . import proof_render
-    from .verify_table import verify_all
+    from .verify import verify_all
 
     files: dict[str, str | bytes] = {}
     progress("auditing the module")  # first: a malformed setting fails before the long work
@@ -96,22 +96,22 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     files["labs.md"] = lab_page
     files.update(figures)
     progress("the pages for authors")
-    from .author_guide import derivation_page, exercise_page
+    from .author_pages import derivation_page, exercise_page
 
     files["write-a-derivation.md"] = derivation_page()
     files["add-an-exercise.md"] = exercise_page()
     progress("planting errors in the derivations")
     files["index.md"] = _index(reports, _mutation_counts())
     files["javascripts/katex-init.js"] = KATEX_INIT
-    from .exercise_pages import embed_page, web_files
+    from ..present.exercise_pages import embed_page, web_files
 
     files["embed-the-checker.md"] = embed_page()
-    from .input_forms import input_forms_page
+    from ..present.input_forms import input_forms_page
 
     files["input-forms.md"] = input_forms_page()
     files.update(web_files())
     files.update(guide_pages({n: reports[n] for n in derivations.NAMES if n in reports}))
-    from .provenance import stamped
+    from ..present.provenance import stamped
 
     encoded = {k: stamped(k, v.encode() if isinstance(v, str) else v) for k, v in sorted(files.items())}
     placeholders = {k: stamped(k, v) for k, v in placeholders.items()}
@@ -138,7 +138,7 @@ def site_nav() -> dict[str, list[dict[str, str]]]:
 #: The guide: one page per command, written by hand in symattn/present/guide/ and copied into
 #: docs/guide/ (the README is the short tour that links to it), in the menu's order, with the
 #: title the menu gives it.
-GUIDE = Path(__file__).parent / "guide"
+GUIDE = Path(__file__).parents[1] / "present" / "guide"
 GUIDE_PAGES = {
     "attention-command.md": "The attention command",
     "derivations.md": "Checked derivations",
@@ -166,7 +166,7 @@ def guide_pages(reports: dict | None = None) -> dict[str, str]:
 
     from ..core.masks import kinds_table
     from ..grading.measures import table
-    from .verify_table import untimed_table
+    from ..present.verify_table import untimed_table
 
     listed = "\n".join(
         f"- [`{name}`](../derivations/{name}.md): {derivations.summary(name)}" for name in derivations.NAMES
@@ -306,7 +306,7 @@ def _index(reports: dict, mutations: tuple[int, int]) -> str:
 def _worked_example() -> str:
     from ..core.exact import attention
     from ..core.inputs import EXAMPLE, parse_matrix
-    from .render import to_markdown
+    from ..present.render import to_markdown
 
     q, k, v = (parse_matrix(EXAMPLE[n]) for n in ("q", "k", "v"))
     causal = to_markdown(attention(q, k, v, "causal"), 6).replace(
@@ -331,7 +331,7 @@ def _worked_example() -> str:
 def _exercises_page(reports: dict) -> str:
     """The exercises; a solution that is one of the derivations reuses its report."""
     from ..grading.exercises import EXERCISES
-    from .proof_render import to_markdown
+    from ..present.proof_render import to_markdown
 
     out = [
         "# Exercises",
@@ -340,7 +340,7 @@ def _exercises_page(reports: dict) -> str:
         "command line, `symattn check ID ANSWER` (LaTeX or a plain number).",
         "",
     ]
-    from .exercise_pages import earned
+    from ..present.exercise_pages import earned
 
     for e in EXERCISES.values():
         out += [f"## {e.id} ({e.kind}): {e.title}", "", e.prompt, ""]
@@ -361,8 +361,6 @@ def _exercises_page(reports: dict) -> str:
         elif not e.checker:  # a derivation or a formula is checked: said just below
             out += ["*No machine-checkable answer: compare yours with the model solution.*", ""]
         if e.checker == "steps":
-            from .learner_render import worked_checks
-
             out += [worked_checks(e.id), ""]
         elif e.checker == "formula":
             out += [_formula_note(e.id), ""]
@@ -391,8 +389,8 @@ def _exercises_page(reports: dict) -> str:
 def _exercise_pages(reports: dict) -> dict[str, str]:
     """docs/exercises/ID.md for every exercise, each with its checked derivation."""
     from ..grading.exercises import EXERCISES
-    from .exercise_pages import exercise_page
-    from .proof_render import to_markdown
+    from ..present.exercise_pages import exercise_page
+    from ..present.proof_render import to_markdown
 
     pages = {}
     for e in EXERCISES.values():
@@ -402,8 +400,22 @@ def _exercise_pages(reports: dict) -> dict[str, str]:
             d = e.derivation()
             report = d.verify() if d is not None else None
         body = to_markdown(d, report, stable=True) if d is not None else None
-        pages[f"exercises/{e.id}.md"] = exercise_page(e, body)
+        worked = worked_checks(e.id) if e.checker == "steps" else None
+        pages[f"exercises/{e.id}.md"] = exercise_page(e, body, worked)
     return pages
+
+
+def worked_checks(exercise_id: str) -> str:
+    """A proof exercise's two worked derivations (a correct one and one with a slip), judged."""
+    from ..grading.proofs.examples import EXAMPLES
+    from ..grading.proofs.proof_judge import check_derivation
+    from ..present.learner_render import worked_markdown
+
+    checked = []
+    for kind, title in (("correct", "A correct derivation"), ("wrong", "A derivation with a slip")):
+        text = EXAMPLES[exercise_id][kind]
+        checked.append((title, text, check_derivation(exercise_id, text, isolate=False)))  # our own text
+    return worked_markdown(exercise_id, checked)
 
 
 def _formula_note(exercise_id: str) -> str:
@@ -420,7 +432,7 @@ def _formula_note(exercise_id: str) -> str:
 def _labs_page() -> tuple[str, dict[str, bytes]]:
     from ..labs.intervals import wilson
     from ..labs.simulation import Share, saturation_lab, variance_lab
-    from .lab_render import outward, percent_texts, saturation_markdown, variance_markdown
+    from ..present.lab_render import outward, percent_texts, saturation_markdown, variance_markdown
 
     v = variance_lab(progress=True, **VARIANCE_RUN)
     s = saturation_lab(progress=True, **SATURATION_RUN)
@@ -567,7 +579,7 @@ def _texts_page(folder: Path = TEXTS) -> str | None:
     if not folder.is_dir():
         return None
     from ..grading.audit.corpus import load, measure
-    from .audit_render import corpus_markdown
+    from ..present.audit_render import corpus_markdown
 
     return corpus_markdown([measure(t) for t in load(folder)])
 
@@ -586,7 +598,7 @@ def _audit_page(project: Path | None = None) -> tuple[str, str | None]:
     to produce it, the same in one line)."""
     from ..errors import ConfigError
     from ..grading.audit.keys import audit_module
-    from .audit_render import audit_markdown
+    from ..present.audit_render import audit_markdown
 
     setting = module_setting(project)  # pyproject.toml read once
     path = _module_path(project, setting)
@@ -628,7 +640,7 @@ def _figures() -> dict[str, bytes]:
 
 
 def _latex_document(reports: dict) -> str:
-    from .proof_render import to_latex
+    from ..present.proof_render import to_latex
 
     parts = [
         r"\documentclass[10pt]{article}",

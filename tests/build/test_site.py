@@ -1,4 +1,4 @@
-"""`symattn build` (symattn/present/site.py): docs/ is generated, deterministic and in sync."""
+"""`symattn build` (symattn/build/site.py): docs/ is generated, deterministic and in sync."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from peers import COURSE_MODULE, unless_required
 
+from symattn.build.site import compare, write
 from symattn.cli import main
-from symattn.present.site import compare, write
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,7 +72,7 @@ def test_compare_lists_differences(tmp_path):
 
 def test_check_mode_fails_on_a_stale_folder(tmp_path, capsys, monkeypatch):
     """build --check exits 1 and lists the stale files (generation stubbed to stay fast)."""
-    import symattn.present.site as site
+    import symattn.build.site as site
 
     monkeypatch.setattr(
         site, "generate", lambda progress=None: site.BuildResult({"index.md": b"new"}, "table\n", True)
@@ -98,7 +98,7 @@ def _project(root: Path, setting: str | None) -> Path:
 def test_find_module_reads_the_path_pyproject_toml_sets(tmp_path):
     """The module is the file `[tool.symattn] module` names, relative to pyproject.toml's folder;
     no folder above the project is searched, not even for the old ../shared/seed/06-attention.md."""
-    from symattn.present.site import find_module
+    from symattn.build.site import find_module
 
     beside = tmp_path / "shared" / "seed" / "06-attention.md"  # where the module used to be looked for
     beside.parent.mkdir(parents=True)
@@ -129,11 +129,11 @@ def test_find_module_reads_the_path_pyproject_toml_sets(tmp_path):
 def test_a_malformed_setting_is_one_line_exit_2_before_any_work(tmp_path, monkeypatch, cli, pyproject, says):
     """A setting that is not a path: `symattn build` (and --check) says so in one line, exit 2,
     before a derivation is verified."""
-    import symattn.present.site as site
+    import symattn.build.site as site
 
     (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
     monkeypatch.setattr(site, "PROJECT", tmp_path)
-    monkeypatch.setattr("symattn.present.verify_table.verify_all", _never)
+    monkeypatch.setattr("symattn.build.verify.verify_all", _never)
     for argv in (["build", "--out", str(tmp_path / "docs")], ["build", "--check", "--out", str(tmp_path)]):
         code, out, err = cli(*argv)
         assert code == 2 and out == ""
@@ -148,7 +148,7 @@ def _never(*args, **kwargs):
 def test_the_audit_page_is_made_from_the_module_and_names_it(tmp_path):
     """With the module there, audit.md is a generated file that names the file it audited and how
     to regenerate it; nothing is a placeholder."""
-    from symattn.present.site import _audit_files
+    from symattn.build.site import _audit_files
 
     project = _project(tmp_path, 'module = "m.md"')
     (project / "m.md").write_text("# M\n\nWe have $2 + 2 = 4$ and $3 + 3 = 7$.\n", encoding="utf-8")
@@ -163,7 +163,7 @@ def test_the_audit_page_is_made_from_the_module_and_names_it(tmp_path):
 def test_an_absent_module_makes_audit_md_a_placeholder_that_says_how_to_produce_it(tmp_path, setting):
     """Absent (or not set): audit.md is no generated file but a placeholder, and the page and the
     one-line note name the path and how to produce the page."""
-    from symattn.present.site import _audit_files
+    from symattn.build.site import _audit_files
 
     files, placeholders, missing = _audit_files(_project(tmp_path, setting))
     assert files == {} and set(placeholders) == {"audit.md"}
@@ -192,7 +192,7 @@ def test_write_and_compare_leave_a_placeholder_page_that_is_there(tmp_path):
 def test_build_without_the_module_keeps_audit_md_and_check_notes_it(tmp_path, cli, monkeypatch):
     """build leaves audit.md as it is and says so in one line; build --check notes it in one line
     and exits 0 when the rest matches (generation stubbed to stay fast)."""
-    import symattn.present.site as site
+    import symattn.build.site as site
 
     missing = "the course module `m.md` is absent: put the module's text there"
     result = site.BuildResult({"index.md": b"new"}, "table\n", True, {"audit.md": b"placeholder"}, missing)
@@ -243,8 +243,8 @@ def test_the_menu_names_each_derivation_as_its_page_and_the_home_table_do():
 
     import derivations
     import docs_hooks
+    from symattn.build.site import site_nav
     from symattn.grading.exercises import EXERCISES
-    from symattn.present.site import site_nav
     from symattn.unicode_text import words
 
     written = yaml.safe_load((Path(__file__).resolve().parents[2] / "mkdocs.yml").read_text())

@@ -76,7 +76,7 @@ def derivation_page() -> str:
     from derivations.mutations import catalogue, outcome
 
     from ..grading.plugins import loaded
-    from .proof_render import to_latex, to_markdown
+    from ..present.proof_render import to_latex, to_markdown
 
     path = f"{EXAMPLE_DIR}/{DERIVATION_FILE}"
     with loaded([str(example_folder() / DERIVATION_FILE)], entry_points=False, environment=False):
@@ -196,7 +196,7 @@ def exercise_page() -> str:
     from ..grading.answers.judge import judge
     from ..grading.exercises import get
     from ..grading.plugins import loaded
-    from .exercise_render import exercise_text, verdict_text
+    from ..present.exercise_render import exercise_text, verdict_text
 
     path = f"{EXAMPLE_DIR}/{EXERCISE_FILE}"
     answers = ["-1.342", r"-\frac{3}{\sqrt{5}}", "-1.16", "-1.2"]
