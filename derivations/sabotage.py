@@ -44,24 +44,28 @@ SABOTAGE: list[Sabotage] = [
         "TOLERANCE = 1e-45",
         "TOLERANCE = 1e-3",
         ("test_proof::test_a_wrong_normal_form_is_caught_by_the_cross_check_to_1e_minus_45",),
+        module="symattn.proof.sides",
     ),
     Sabotage(
         "the cross-check evaluates no point",
         "err, point, va, vb = numeric_difference(a, b, rng, points=self.points, fixed=fixed)",
         "err, point, va, vb = numeric_difference(a, b, rng, points=0, fixed=fixed)",
         ("test_proof::test_a_delta_sum_whose_index_may_lie_outside_the_range_is_not_trusted",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "every planted side counts as told apart",
         "            if _told_apart(wrong, right, random.Random(index * 31 + k)):",
         "            if True:",
         ("test_proof::test_a_model_that_makes_every_score_equal_is_refused",),
+        module="symattn.proof.naming",
     ),
     Sabotage(
         "a model need not evaluate the side it is given",
         "            if _told_apart(twice, 2 * value, random.Random(index * 7 + len(which))):",
         "            if False:",
         ("test_proof::test_a_model_that_answers_the_right_side_with_the_left_sides_value_is_refused",),
+        module="symattn.proof.naming",
     ),
     # -- sizes ---------------------------------------------------------------------------------
     Sabotage(
@@ -69,24 +73,28 @@ SABOTAGE: list[Sabotage] = [
         "MIN_SIZES = 4",
         "MIN_SIZES = 1",
         ("test_proof::test_three_sizes_are_not_enough_even_with_a_five_and_a_repeat_counts_once",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "no size of 5 is needed",
         "LARGE_SIZE = 5",
         "LARGE_SIZE = 1",
         ("test_proof::test_at_sizes_needs_a_size_of_five_or_a_reason",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "a repeated size counts twice",
         "if len(set(sizes)) != len(sizes):",
         "if False:",
         ("test_proof::test_three_sizes_are_not_enough_even_with_a_five_and_a_repeat_counts_once",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "any reason waives the size of 5",
         "waiver = WAIVERS.get(step.lemma.largest)",
         "waiver = step.lemma.largest or None",
         ("test_proof::test_at_sizes_needs_distinct_sizes_one_of_5_or_a_documented_waiver",),
+        module="symattn.proof.checks",
     ),
     # -- models --------------------------------------------------------------------------------
     Sabotage(
@@ -97,48 +105,56 @@ SABOTAGE: list[Sabotage] = [
             "test_proof::test_a_model_that_returns_a_stored_answer_is_refused",
             "test_proof::test_a_steps_own_model_that_loses_the_sides_is_refused",
         ),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "no size is added by the engine",
         "        for n in (*sizes, extra) if extra else sizes:",
         "        for n in sizes:",
         ("test_proof::test_a_difference_that_vanishes_at_the_authors_sizes_shows_at_the_size_the_engine_adds",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "a proof procedure is not shown a wrong side",
         "            self._check_procedure_sees(index, step.check, lhs, rhs)",
         "            pass",
         ("test_proof::test_a_check_procedure_that_ignores_its_sides_is_refused",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "a definition may define a formula",
         "            if type(name) is not sp.Symbol or not NAME.fullmatch(sp.latex(name)):",
         "            if False:",
         ("test_proof::test_a_definition_introduces_a_plain_new_name",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "two symbols may print alike",
         "                if len(same) > 1:",
         "                if False:",
         ("test_proof::test_two_symbols_printed_alike_are_refused",),
+        module="symattn.proof.naming",
     ),
     Sabotage(
         "names compared as LaTeX text, not as they read",
         '    return re.sub(r"[{}\\s]", "", re.sub(r"\\\\mathrm\\{([A-Za-z])\\}", r"\\1", tex))',
         "    return tex",
         ("test_proof::test_names_that_read_alike_once_typeset_and_definitions_that_assume_a_sign",),
+        module="symattn.proof.sides",
     ),
     Sabotage(
         "a defined name may assume a sign its value lacks",
         '                if holds and fact not in _NUMBER_KIND and getattr(known, f"is_{fact}") is not True:',
         "                if False:",
         ("test_proof::test_names_that_read_alike_once_typeset_and_definitions_that_assume_a_sign",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "E of nothing declared random is a constant",
         "                if not any(x.base in random_ for x in _indexed(arg)):",
         "                if False:",
         ("test_proof::test_an_expectation_of_nothing_declared_random_is_refused",),
+        module="symattn.proof.checks",
     ),
     # -- check procedures, claims and lemmas ----------------------------------------------------
     Sabotage(
@@ -146,12 +162,14 @@ SABOTAGE: list[Sabotage] = [
         "if wrong := [x for x in stated if x not in values]:",
         "if wrong := []:",
         ("test_proof::test_a_substitution_takes_its_values_from_the_step_and_its_rule_states_only_them",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "a derivation need not state its theorem",
         "if not self.claims and self.requires_claims:",
         "if False:",
         ("test_proof::test_a_published_derivation_states_its_theorem_as_claims",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "a claim no chain establishes is skipped",
@@ -159,6 +177,7 @@ SABOTAGE: list[Sabotage] = [
         " for a, ends in chains):",
         "            if False:",
         ("test_proof::test_claims_must_be_established_by_a_chain",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "a lemma no step uses is ignored",
@@ -171,12 +190,14 @@ SABOTAGE: list[Sabotage] = [
         "    if lemma.twin is None or not lemma.twin_statement:\n",
         "    if False:\n",
         ("test_proof::test_a_lemma_without_a_false_twin_fails",),
+        module="symattn.proof.lemma",
     ),
     Sabotage(
         "a twin is never run",
         "        twin = lemma.twin(n) if lemma.twin is not None else False",
         "        twin = False",
         ("test_proof::test_a_lemma_whose_twin_passes_at_a_size_is_vacuous_there",),
+        module="symattn.proof.lemma",
     ),
     Sabotage(
         "a lemma false at a size passes",
@@ -186,6 +207,7 @@ SABOTAGE: list[Sabotage] = [
             "test_proof::test_failing_lemma_is_reported",
             "test_proof::test_a_lemma_passes_only_by_returning_true",
         ),
+        module="symattn.proof.lemma",
     ),
     # -- random families, labels, floats --------------------------------------------------------
     Sabotage(
@@ -193,12 +215,14 @@ SABOTAGE: list[Sabotage] = [
         "            if left:\n                raise self._fail(",
         "            if False:\n                raise self._fail(",
         ("test_proof::test_a_result_that_depends_on_an_integrated_variable_is_refused",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "a label may hold a formula",
         "if not NAME.fullmatch(sp.latex(shown)):",
         "if False:",
         ("test_proof::test_a_label_holding_a_relation_an_operator_or_a_formula_is_refused",),
+        module="symattn.proof.naming",
     ),
     Sabotage(
         "a side shown need not be the side checked",
@@ -208,6 +232,7 @@ SABOTAGE: list[Sabotage] = [
             "test_proof::test_a_side_shown_in_place_of_the_checked_one_must_be_that_side",
             "test_proof::test_named_matrices_shown_are_the_checked_side",
         ),
+        module="symattn.proof.naming",
     ),
     Sabotage(
         "a Float is allowed in a step",
@@ -217,12 +242,14 @@ SABOTAGE: list[Sabotage] = [
             "test_proof::test_a_float_is_refused_in_a_step_that_is_not_certified",
             "test_proof::test_a_float_is_refused_in_a_certified_counterexample_too",
         ),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "a step that does nothing passes",
         "        if _same(lhs, rhs):\n            raise self._fail(index, \"the two sides are the same",
         "        if False:\n            raise self._fail(index, \"the two sides are the same",
         ("test_proof::test_a_step_whose_sides_are_identical_is_refused",),
+        module="symattn.proof.checks",
     ),
     # -- inequalities, figures, counterexamples, case splits, rounding -------------------------
     Sabotage(
@@ -230,12 +257,14 @@ SABOTAGE: list[Sabotage] = [
         "        if not sign:\n",
         "        if False:\n",
         ("test_proof::test_inequality_needs_a_true_certificate",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "a stated figure is not compared with the rounding",
         "        if value != stated:\n",
         "        if False:\n",
         ("test_proof::test_figures_must_be_correctly_rounded",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "a case split SymPy makes up is trusted",
@@ -382,12 +411,14 @@ SABOTAGE: list[Sabotage] = [
         "            if _free_of(side) and len(values) > 1 and all(_same(values[0], v) for v in values[1:]):",
         "            if False:",
         ("test_proof::test_a_model_asked_at_one_size_must_answer_at_that_size",),
+        module="symattn.proof.checks",
     ),
     Sabotage(
         "a model's symmetric test matrices may hide a transpose",
         "                if _symmetric_side(lhs):",
         "                if True:",
         ("test_proof::test_a_model_whose_test_matrices_are_symmetric_is_refused",),
+        module="symattn.proof.naming",
     ),
     Sabotage(
         "a value the theorem states need not be a side of the proof",
@@ -512,7 +543,9 @@ def applied(sabotage: Sabotage) -> Iterator[None]:
 
     The edited line's enclosing function (or method) is compiled again from the edited source
     and put in place of the original; an edit outside any function (a constant) is run in the
-    module's namespace. Nothing is written to disk.
+    module's namespace. A function or constant that other modules of symattn imported by name
+    is replaced there too (the engine's modules share their helpers so). Nothing is written to
+    disk.
     """
     module = importlib.import_module(sabotage.module)
     source = Path(module.__file__ or "").read_text(encoding="utf-8")
@@ -524,12 +557,17 @@ def applied(sabotage: Sabotage) -> Iterator[None]:
     if node is None:  # a module-level statement: run the edited lines
         names = _assigned(sabotage.new)
         saved = {name: getattr(module, name) for name in names}
+        sharing = {name: _sharing(name, saved[name], module) for name in names}
         exec(compile(textwrap.dedent(sabotage.new), module.__file__ or "", "exec"), module.__dict__)
+        for name in names:
+            for other in sharing[name]:
+                setattr(other, name, getattr(module, name))
         try:
             yield
         finally:
             for name, value in saved.items():
-                setattr(module, name, value)
+                for other in [module, *sharing[name]]:
+                    setattr(other, name, value)
         return
     target: Any = getattr(module, owner) if owner else module
     original = target.__dict__[node.name] if owner else getattr(module, node.name)
@@ -539,11 +577,25 @@ def applied(sabotage: Sabotage) -> Iterator[None]:
     replacement = namespace[node.name]
     if isinstance(original, staticmethod):
         replacement = staticmethod(replacement)
-    setattr(target, node.name, replacement)
+    sharing = [] if owner else _sharing(node.name, original, module)
+    for holder in [target, *sharing]:
+        setattr(holder, node.name, replacement)
     try:
         yield
     finally:
-        setattr(target, node.name, original)
+        for holder in [target, *sharing]:
+            setattr(holder, node.name, original)
+
+
+def _sharing(name: str, value: Any, module: Any) -> list[Any]:
+    """The other loaded modules of symattn that hold ``value`` under ``name`` (imported by name)."""
+    import sys
+
+    return [
+        other
+        for key, other in list(sys.modules.items())
+        if key.startswith("symattn.") and other is not module and other.__dict__.get(name, object()) is value
+    ]
 
 
 def _enclosing(tree: ast.Module, line: int) -> tuple[str, Any]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import mpmath
 
-from symattn.proof import engine
+from symattn.proof import engine, lemma_cache
 
 
 def test_every_test_starts_at_the_command_lines_precision():
@@ -27,7 +27,7 @@ def test_a_test_that_changes_the_precision_leaves_no_trace_part_2():
 
 
 def test_the_lemma_cache_is_in_a_temporary_folder():
-    cache = engine._LemmaCache()._path().resolve()
+    cache = lemma_cache._LemmaCache()._path().resolve()
     assert cache.is_relative_to(Path(tempfile.gettempdir()).resolve())
     assert not cache.is_relative_to(Path(os.path.expanduser("~/.cache")).resolve())
 

@@ -37,5 +37,5 @@ def report_latex(report: Any) -> str:
 
 register("symattn.core.exact.AttentionSteps", "markdown", steps_markdown)
 register("symattn.core.exact.AttentionSteps", "latex", steps_latex)
-register("symattn.proof.engine.DerivationReport", "markdown", report_markdown)
-register("symattn.proof.engine.DerivationReport", "latex", report_latex)
+register("symattn.proof.records.DerivationReport", "markdown", report_markdown)
+register("symattn.proof.records.DerivationReport", "latex", report_latex)

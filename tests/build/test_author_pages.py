@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from symattn.errors import SymattnError
 from symattn.build import author_pages
+from symattn.errors import SymattnError
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -422,10 +422,10 @@ def _(cli, tmp_path, monkeypatch):
 def _(cli, tmp_path, monkeypatch):
     """--jobs N: N worker processes; the report does not depend on their number (each step draws
     its points from its own seed)."""
-    from symattn.proof import engine
+    from symattn.proof import parallel
 
-    spy = PoolSpy(engine.ProcessPoolExecutor, "max_workers")
-    monkeypatch.setattr(engine, "ProcessPoolExecutor", spy)
+    spy = PoolSpy(parallel.ProcessPoolExecutor, "max_workers")
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", spy)
     reports = {}
     for jobs in ("1", "2"):
         code, out, err = cli("verify", "attention_by_hand", "--jobs", jobs)
@@ -1238,13 +1238,13 @@ def new_process(mp: pytest.MonkeyPatch, log: Path, **env: str) -> None:
     """The lemma cache as a new process finds it (nothing checked, the file not yet read), the
     cached lemma's body logging to ``log``, and the environment ``env`` (cache variables unset)."""
     import derivations.score_reduction as score_reduction
-    from symattn.proof import engine
+    from symattn.proof import lemma, lemma_cache
 
     body = score_reduction._independent_factors
     mp.setattr(body, "__code__", _independence_logged.__code__)
     mp.setattr(body, "__defaults__", (None, False, str(log)))
-    mp.setattr(engine, "_lemma_cache", engine._LemmaCache())
-    mp.setattr(engine, "_CHECKED", set())
+    mp.setattr(lemma, "_lemma_cache", lemma_cache._LemmaCache())
+    mp.setattr(lemma, "_CHECKED", set())
     for name in CACHE_VARIABLES:
         mp.delenv(name, raising=False)
     for name, value in env.items():
@@ -1288,7 +1288,7 @@ def env_symattn_cache_dir(cli, tmp_path, monkeypatch, request):
     size checked is written there, nothing under ~/.cache; unset, the same keys go to
     ~/.cache/symattn (the guide's default)."""
     from derivations.score_reduction import INDEPENDENCE
-    from symattn.proof import engine
+    from symattn.proof import lemma
 
     cache, home, log = request.getfixturevalue("moved_cache")
     assert checked_sizes(log) == independence_checks()
@@ -1297,7 +1297,7 @@ def env_symattn_cache_dir(cli, tmp_path, monkeypatch, request):
     assert not home.exists()
     default_home = tmp_path / "home"
     new_process(monkeypatch, tmp_path / "checked.log", HOME=str(default_home))
-    engine._check_lemma(INDEPENDENCE)
+    lemma._check_lemma(INDEPENDENCE)
     assert keys(default_home / ".cache" / "symattn" / "lemmas.txt") == moved
 
 
@@ -1305,7 +1305,7 @@ def env_symattn_no_cache(cli, tmp_path, monkeypatch, request):
     """SYMATTN_NO_CACHE=1 checks everything afresh: a lemma the cache vouches for is checked
     again, and nothing is written to the cache; without it, the cached lemma is not checked."""
     from derivations.score_reduction import INDEPENDENCE
-    from symattn.proof import engine
+    from symattn.proof import lemma
 
     cached, _, _ = request.getfixturevalue("moved_cache")
     folder, log = tmp_path / "cache", tmp_path / "checked.log"
@@ -1319,7 +1319,7 @@ def env_symattn_no_cache(cli, tmp_path, monkeypatch, request):
     assert (folder / "lemmas.txt").read_bytes() == before and os.listdir(folder) == ["lemmas.txt"]
     log.unlink()
     new_process(monkeypatch, log, SYMATTN_CACHE_DIR=str(folder))
-    engine._check_lemma(INDEPENDENCE)
+    lemma._check_lemma(INDEPENDENCE)
     assert checked_sizes(log) == []
 
 

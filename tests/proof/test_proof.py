@@ -741,7 +741,7 @@ def test_a_pool_broken_while_tasks_are_submitted_is_no_traceback(monkeypatch):
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    import symattn.proof.engine as engine
+    import symattn.proof.parallel as parallel
 
     class BreaksAfterOne(ProcessPoolExecutor):
         calls = 0
@@ -752,7 +752,7 @@ def test_a_pool_broken_while_tasks_are_submitted_is_no_traceback(monkeypatch):
                 raise BrokenProcessPool("a worker died")
             return super().submit(*args, **kwargs)
 
-    monkeypatch.setattr(engine, "ProcessPoolExecutor", BreaksAfterOne)
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", BreaksAfterOne)
     assert _demo_with_lemma(False).verify(jobs=2).ok
     with pytest.raises(StepFailed, match=r"step 3 \(distribute\): the two sides differ"):
         _demo_with_lemma(True).verify(jobs=2)
