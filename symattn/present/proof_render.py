@@ -6,7 +6,7 @@ shown with its number (the same in every format, and in the table of how each st
 checked), its justification and how it was checked. The theorem, the assumptions, the titles
 and the rules are prose with their math in ``$...$``: typeset in LaTeX and Markdown, in Unicode
 in text (a statement written in plain ASCII, by a course author, is read as math where it
-looks like math: :mod:`.plain_math`).
+looks like math: :mod:`.prose_math`).
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from ..proof.engine import Derivation, DerivationReport, Step, StepReport
 from ..proof.latex import RELATIONS_LATEX, side_latex, step_text, term_pieces
 from ..proof.latex import page_latex as latex
 from ..unicode_text import to_unicode, words
-from . import plain_math
+from . import prose_math
 
 
 def prose(s: str) -> str:
     """A statement with its math marked by ``$...$`` (plain ASCII math is found and marked)."""
-    return plain_math.markdown(s)
+    return prose_math.markdown(s)
 
 
 _TEXT_ESCAPES = {
