@@ -51,7 +51,8 @@ def _sum_pair():
 
 def test_interval_evaluation_agrees_with_sympys_adaptive_evaluation():
     """At the same point, the certified interval and SymPy's 60-digit evalf give the same value."""
-    from symattn.proof.equivalence import _enclosed_error, evaluate, random_point
+    from symattn.proof.enclosed import _enclosed_error
+    from symattn.proof.equivalence import evaluate, random_point
 
     n, k, z, total = _sum_pair()
     x = sp.Symbol("x", real=True)
@@ -92,7 +93,7 @@ def test_an_empty_sum_is_zero_in_the_cross_check_whatever_sympys_convention():
 
 
 def test_expressions_the_intervals_do_not_handle_fall_back_to_evalf():
-    from symattn.proof.equivalence import _enclosed_error
+    from symattn.proof.enclosed import _enclosed_error
 
     x = sp.Symbol("x", real=True)
     f = sp.Function("f")
@@ -104,7 +105,7 @@ def test_expressions_the_intervals_do_not_handle_fall_back_to_evalf():
 
 
 def test_erf_and_long_sums_go_to_sympy_without_crashing():
-    from symattn.proof.equivalence import MAX_TERMS, _enclosed_error
+    from symattn.proof.enclosed import MAX_TERMS, _enclosed_error
 
     x = sp.Symbol("x", real=True)
     k = sp.Symbol("k", integer=True)

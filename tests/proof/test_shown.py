@@ -14,7 +14,7 @@ import sympy as sp
 import derivations
 from derivations.planted import drops_transpose, rendering
 from symattn.present.proof_render import to_latex, to_markdown
-from symattn.proof import RenderingFailed, StatementFailed, StepFailed, shown
+from symattn.proof import RenderingFailed, StatementFailed, StepFailed, shown, shown_rendering
 from symattn.proof import latex as printing
 from symattn.proof.shown import NotShownAsChecked
 
@@ -261,7 +261,7 @@ def test_a_sum_split_over_rows_reads_back_term_by_term():
         return ["N", "+ N"] if printing.printed_terms(value) else None
 
     with (
-        mock.patch.object(shown, "term_pieces", lost_terms),
+        mock.patch.object(shown_rendering, "term_pieces", lost_terms),
         pytest.raises(NotShownAsChecked, match="split over rows"),
     ):
         shown.check_rendering(d)
