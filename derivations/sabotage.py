@@ -481,7 +481,7 @@ SABOTAGE: list[Sabotage] = [
         '    return sp.Rational(text) if "." in text else sp.Integer(text)',
         '    return sp.Float(text) if "." in text else sp.Integer(text)',
         ("test_reader::test_decimals_and_scientific_notation_are_read_exactly",),
-        module="symattn.proof.reader",
+        module="symattn.proof.reader_lexicon",
     ),
     # -- laws ---------------------------------------------------------------------------------
     Sabotage(

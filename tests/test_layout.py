@@ -275,3 +275,10 @@ def test_the_runner_check_sees_a_runner():
     """The check above can fail: the build layer's site module imports runners."""
     name = "symattn.build.site"
     assert _runs(imported_names(sources()[name], name)) >= {("symattn.proof.engine", "default_jobs")}
+
+
+def test_no_module_of_the_proof_engine_is_over_600_lines():
+    """The proof package is one idea a module (issue 51): none grows past 600 lines."""
+    files = (ROOT / "symattn" / "proof").glob("*.py")
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in files}
+    assert sizes and {name: n for name, n in sizes.items() if n > 600} == {}

@@ -22,210 +22,46 @@ can see in :attr:`Reading.unknown`.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
 from sympy.stats import Expectation
 from sympy.stats.rv import RandomSymbol
 
-from ..errors import SymattnError
-from .operators import Ex, Var
+from .operators import Ex
+from .reader_forms import _Forms
+from .reader_lexicon import (
+    _ELIDED,
+    _RELATIONALS,
+    _STANDARD,
+    MAX_CHARS,
+    RELATIONS,
+    ReadError,
+    Token,
+    Vocabulary,
+    _inverse,
+    _number,
+    _times,
+    _transpose,
+    tokenize,
+    vocabulary,
+)
 
-
-class ReadError(SymattnError, ValueError):
-    """A formula cannot be read: the message says what and where."""
-
-
-#: Relations, by how they are written, and the name the engine gives them.
-RELATIONS = {
-    "=": "=",
-    "<": "<",
-    ">": ">",
-    r"\le": "<=",
-    r"\leq": "<=",
-    r"\ge": ">=",
-    r"\geq": ">=",
-    r"\neq": "≠",
-    r"\ne": "≠",
-    r"\approx": "≈",
-    r"\iff": "⟺",
-    r"\Leftrightarrow": "⟺",
-    r"\sim": "~",
-}
-
-_GREEK = {
-    *("alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "iota"),
-    *("kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "varphi", "chi"),
-    *("psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Sigma", "Phi", "Psi", "Omega"),
-}
-#: Commands that take one group and make a name of it.
-_NAME_COMMANDS = {"tilde", "bar", "hat", "vec", "mathbf", "mathrm", "mathcal", "boldsymbol", "text", "mathit"}
-#: Commands that only space or size what follows.
-_IGNORED = {
-    *(",", ";", ":", "!", " ", "quad", "qquad"),
-    *("displaystyle", "textstyle", "big", "Big", "bigl", "bigr"),
-}
-_TOKEN = re.compile(r"(?P<cmd>\\(?:[A-Za-z]+|.))|(?P<num>\d+(?:\.\d+)?)|(?P<letter>[A-Za-z])|(?P<op>\S)")
-#: Largest text read: a formula of a page is a line or two.
-MAX_CHARS = 4000
-
-
-@dataclass(frozen=True)
-class Token:
-    kind: str  # cmd, num, letter, op, group (a \text{...}-like command with its raw content)
-    text: str
-    pos: int
-
-
-def tokenize(text: str) -> list[Token]:
-    if len(text) > MAX_CHARS:
-        raise ReadError(f"a formula of {len(text)} characters is longer than {MAX_CHARS}")
-    out: list[Token] = []
-    pos = 0
-    while pos < len(text):
-        if text[pos].isspace():
-            pos += 1
-            continue
-        m = _TOKEN.match(text, pos)
-        assert m is not None
-        kind, value = m.lastgroup or "op", m.group()
-        if kind == "cmd" and value[1:] in ("text", "operatorname", "mathrm", "mathbb", "begin", "end"):
-            close = _closing(text, m.end())
-            if close is None:
-                raise ReadError(f"{value} at position {pos} has no {{...}} after it")
-            inner = text[m.end() + 1 : close].strip()
-            out.append(Token("group", f"{value}{{{' '.join(inner.split())}}}", pos))
-            pos = close + 1
-            continue
-        if kind == "cmd" and value[1:] in _IGNORED:
-            pos = m.end()
-            continue
-        if kind == "cmd" and value in (r"\left", r"\right"):
-            nxt = _TOKEN.match(text, _skip(text, m.end()))
-            if nxt is None:
-                raise ReadError(f"{value} at position {pos} has no bracket after it")
-            bracket = nxt.group()
-            if bracket == ".":
-                pos = nxt.end()
-                continue
-            out.append(Token("op" if len(bracket) == 1 else "cmd", bracket, pos))
-            pos = nxt.end()
-            continue
-        out.append(Token(kind, value, pos))
-        pos = m.end()
-    return out
-
-
-def _skip(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos].isspace():
-        pos += 1
-    return pos
-
-
-def _closing(text: str, pos: int) -> int | None:
-    pos = _skip(text, pos)
-    if pos >= len(text) or text[pos] != "{":
-        return None
-    depth = 0
-    for k in range(pos, len(text)):
-        if text[k] == "{" and text[k - 1] != "\\":
-            depth += 1
-        elif text[k] == "}" and text[k - 1] != "\\":
-            depth -= 1
-            if depth == 0:
-                return k
-    return None
-
-
-@dataclass
-class Vocabulary:
-    """What a derivation's names and operators mean: name key -> object, operator -> function."""
-
-    #: Each key's objects, first found first: one derivation may print a vector p and a number
-    #: p alike (the engine refuses two of one kind printed alike, not two kinds).
-    names: dict[str, list[Any]] = field(default_factory=dict)
-    functions: dict[str, Callable[..., Any]] = field(default_factory=dict)
-    #: A summation index -> its range, for a sum written without limits (\sum_k e^{z_k}).
-    ranges: dict[str, tuple[Any, Any]] = field(default_factory=dict)
-
-    def add(self, obj: Any, printed: str) -> None:
-        """Know ``obj`` by the name it prints as."""
-        parser = _Parser(tokenize(printed), self, strict=False, defining=True)
-        key = parser.name_key()
-        if key is None or parser.peek() is not None:
-            raise ReadError(f"{printed!r} does not read as a name")
-        known = self.names.setdefault(key, [])
-        if obj not in known:
-            known.append(obj)
-
-    def knows(self, key: str) -> bool:
-        return key in self.names
-
-
-def vocabulary(objects: Iterable[Any], printer: Callable[[Any], str]) -> Vocabulary:
-    """The names, operators and summation ranges found in ``objects`` (expressions, matrices)."""
-    v = Vocabulary()
-    for e in objects:
-        if e is None or isinstance(e, str):
-            continue
-        if isinstance(e, sp.MatrixBase):
-            items: Iterable[Any] = list(e)
-        else:
-            items = [e]
-        for x in items:
-            if isinstance(x, sp.IndexedBase):
-                v.add(x, printer(x.label))
-                continue
-            if not isinstance(x, sp.Basic):
-                continue
-            labels = {b.label for b in x.atoms(sp.IndexedBase)} | {i.base.label for i in x.atoms(sp.Indexed)}
-            # In SymPy's sort order, not a set's: which of two objects printed alike comes first
-            # must not depend on the hash seed.
-            for b in _ordered({i.base for i in x.atoms(sp.Indexed)} | set(x.atoms(sp.IndexedBase))):
-                v.add(b, printer(b.label))
-            for s in _ordered(x.atoms(sp.Symbol, sp.MatrixSymbol, RandomSymbol)):
-                if s in labels or isinstance(s, sp.Dummy) or _limit_direction(x, s):
-                    continue
-                v.add(s, printer(s))
-            for s in _ordered(x.atoms(sp.Sum, sp.Product)):
-                for index, low, high in s.limits:
-                    v.ranges.setdefault(str(index), (low, high))
-            for node in sp.preorder_traversal(x):
-                _learn_operator(v, node, printer)
-    return v
-
-
-#: Matrix algebra, which a printer may start with an operator's name (diag(p) - p p^T).
-_ALGEBRA = {"MatAdd", "MatMul", "MatPow", "Transpose", "Inverse", "HadamardProduct", "Add", "Mul", "Pow"}
-
-
-def _ordered(items: Iterable[Any]) -> list[Any]:
-    return sorted(items, key=sp.default_sort_key)
-
-
-def _limit_direction(e: sp.Basic, s: sp.Basic) -> bool:
-    """``s`` is the direction of a limit in ``e`` (SymPy keeps it as Symbol('-'))."""
-    return any(lim.args[3] == s for lim in e.atoms(sp.Limit))
-
-
-def _learn_operator(v: Vocabulary, node: Any, printer: Callable[[Any], str]) -> None:
-    """Know the operator ``node`` applies by the name its printer gives it
-    (``\\operatorname{softmax}`` for the row softmax, ``\\operatorname{diag}``, ``rank``)."""
-    if isinstance(node, (Ex, Var)) or not isinstance(node, sp.Basic) or not node.args:
-        return
-    if not isinstance(node, sp.Function | sp.MatrixExpr) or type(node).__name__ in _ALGEBRA:
-        return
-    try:
-        tex = printer(node)
-    except Exception:
-        return
-    m = re.match(r"\\operatorname\{([A-Za-z]+)\}", tex)
-    if m:
-        func = node.func if isinstance(node, sp.Function) else type(node)
-        v.functions.setdefault(m.group(1), func)
+__all__ = [
+    "MAX_CHARS",
+    "RELATIONS",
+    "ReadError",
+    "Reading",
+    "Token",
+    "Vocabulary",
+    "read",
+    "read_value",
+    "readings",
+    "tokenize",
+    "vocabulary",
+]
 
 
 @dataclass(frozen=True)
@@ -317,18 +153,7 @@ def read_value(text: str, vocab: Vocabulary) -> Any:
     return read(text, vocab).value()
 
 
-_ELIDED = sp.Symbol("…")
-#: Functions LaTeX writes as commands, read as SymPy's.
-_STANDARD: dict[str, Callable[..., Any]] = {
-    **{name: getattr(sp, name) for name in ("sin", "cos", "tan", "sinh", "cosh", "tanh", "exp", "log")},
-    "ln": sp.log,
-    "max": sp.Max,
-    "min": sp.Min,
-}
-_RELATIONALS = {"=": sp.Eq, "<": sp.Lt, ">": sp.Gt, "<=": sp.Le, ">=": sp.Ge, "≠": sp.Ne}
-
-
-class _Parser:
+class _Parser(_Forms):
     def __init__(
         self,
         toks: list[Token],
@@ -616,321 +441,3 @@ class _Parser:
         if opening == "[":
             return sp.Matrix([items])
         return sp.Tuple(*items)
-
-    def fraction(self) -> Any:
-        self.next()
-        t = self.peek()
-        if t is not None and t.kind == "num" and len(t.text) == 2:  # \tfrac14
-            self.next()
-            return sp.Rational(int(t.text[0]), int(t.text[1]))
-        if self.at("{") and self.peek(1) is not None and self.peek(1).text == r"\partial":  # type: ignore[union-attr]
-            self.next()
-            self.next()
-            top = self.term()
-            self.expect("}")
-            self.expect("{")
-            self.expect(r"\partial")
-            var = self.term()
-            self.expect("}")
-            return sp.Derivative(top, var)
-        top = self.script()
-        bottom = self.script()
-        return _times(top, _inverse(bottom))
-
-    def big_operator(self) -> Any:
-        kind = sp.Sum if self.next().text == r"\sum" else sp.Product
-        if not self.at("_"):
-            raise self._fail("a sum or product without its index")
-        self.next()
-        low = high = None
-        before = set(self.unknown)
-        if self.at("{"):
-            self.next()
-            index = self.name()
-            if self.at("="):
-                self.next()
-                low = self.expr()
-            self.expect("}")
-        else:
-            index = self.name()
-        if not isinstance(index, sp.Symbol):  # \sum_k where k also names a family
-            index = sp.Symbol(str(index), integer=True, positive=True)
-        if self.at("^"):
-            self.next()
-            high = self.script()
-        if low is None or high is None:
-            # \sum_k: the range the derivation sums k over, or 1 to an unknown bound.
-            known = self.vocab.ranges.get(str(index))
-            if known is None:
-                bound = sp.Symbol(f"n_{{{index}}}", integer=True, positive=True)
-                self.unknown.add(bound)
-                known = (sp.S.One, bound)
-            low, high = known if low is None else (low, known[1])
-        body = self.term()
-        self._bound(index, before)
-        return kind(body, (index, low, high))
-
-    def _bound(self, index: Any, before: set[sp.Symbol]) -> None:
-        if index not in before:
-            self.unknown.discard(index)
-
-    def limit(self) -> Any:
-        self.next()
-        self.expect("_")
-        self.expect("{")
-        var = self.name()
-        self.expect(r"\to")
-        point = self.primary()
-        direction = "+-"
-        if self.at("^"):
-            self.next()
-            side = self.next().text
-            if side == "{":
-                side = self.next().text
-                self.expect("}")
-            direction = side
-        self.expect("}")
-        return sp.Limit(self.term(), var, point, direction)
-
-    def matrix(self) -> Any:
-        begin = self.next().text
-        if begin not in (r"\begin{bmatrix}", r"\begin{pmatrix}", r"\begin{matrix}"):
-            raise ReadError(f"{begin} is not a matrix")
-        rows: list[list[Any]] = [[]]
-        while True:
-            rows[-1].append(self.expr())
-            t = self.next()
-            if t.text == "&":
-                continue
-            if t.text == "\\\\":
-                if self.peek() is not None and self.peek().text.startswith(r"\end{"):  # type: ignore[union-attr]
-                    self.next()
-                    break
-                rows.append([])
-                continue
-            if t.text == begin.replace("begin", "end"):
-                break
-            raise ReadError(f"unexpected {t.text!r} at position {t.pos} in a matrix")
-        if len({len(r) for r in rows}) != 1:
-            raise ReadError("a matrix whose rows differ in length")
-        return sp.Matrix(rows)
-
-    def standard_function(self) -> Any:
-        """\\sin x, \\sin^{2}{\\left(x \\right)}, \\log(x), \\exp{\\left(x \\right)}: SymPy's function."""
-        f = _STANDARD[self.next().text[1:]]
-        power = None
-        if self.at("^"):
-            self.next()
-            power = self.script()
-        arg = self.argument() if self.at("(", "[", "{") else self.factor()
-        value = f(*(arg if isinstance(arg, tuple) else (arg,)))
-        return value if power is None else value**power
-
-    def operator(self) -> Any:
-        t = self.next()
-        name = re.sub(r"^\\(?:operatorname|mathrm|text)\{(.*)\}$", r"\1", t.text).lstrip("\\")
-        if name == "Var":
-            return Var(self.argument())
-        arg = self.argument()
-        args = arg if isinstance(arg, tuple) else (arg,)
-        if name in _STANDARD:
-            return _STANDARD[name](*args)
-        f = self.vocab.functions.get(name)
-        if f is None:
-            f = sp.Function(name)
-        return f(*args)
-
-    # -- names -------------------------------------------------------------------------------
-    def _base(self) -> str | None:
-        base = self._base_only()
-        while base is not None and self.at("'"):
-            self.next()
-            base += "'"
-        return base
-
-    def _base_only(self) -> str | None:
-        t = self.peek()
-        if t is None:
-            return None
-        if t.kind == "letter":
-            self.next()
-            after = self.peek()
-            # h1 in h1_{11}, a name SymPy prints so: one base where the vocabulary has it.
-            if after is not None and after.kind == "num" and after.pos == t.pos + 1 and "." not in after.text:
-                joined = t.text + after.text
-                if self.defining or any(k.startswith(joined) for k in self.vocab.names):
-                    self.next()
-                    return joined
-            return t.text
-        if t.kind == "group" and t.text.startswith((r"\text{", r"\mathrm{")):
-            self.next()
-            return t.text
-        if t.kind == "cmd" and t.text[1:] in _GREEK:
-            self.next()
-            return t.text
-        if t.kind == "cmd" and t.text[1:] in _NAME_COMMANDS:
-            self.next()
-            inner = self._raw_group()
-            return f"{t.text}{{{inner}}}"
-        return None
-
-    def _raw_group(self) -> str:
-        """The tokens of a ``{...}`` group (or one token) as canonical text."""
-        if not self.at("{"):
-            return self.next().text
-        self.next()
-        parts, depth = [], 0
-        while True:
-            t = self.next()
-            if t.text == "{":
-                depth += 1
-            elif t.text == "}":
-                if depth == 0:
-                    break
-                depth -= 1
-            parts.append(t.text)
-        return _canonical(parts)
-
-    def _script_tokens(self) -> tuple[str, int, int]:
-        """The canonical text of a script after _ or ^, and its token span."""
-        start = self.i
-        text = self._raw_group()
-        return text, start, self.i
-
-    def name_key(self) -> str | None:
-        """Read a name with every script that follows it: its key."""
-        base = self._base()
-        if base is None:
-            return None
-        sub = sup = None
-        while self.at("_", "^"):
-            which = self.next().text
-            text, _, _ = self._script_tokens()
-            if which == "_":
-                sub = text
-            else:
-                sup = text
-        return _key(base, sub, sup)
-
-    def name(self) -> Any:
-        start = self.i
-        base = self._base()
-        if base is None:
-            raise self._fail(f"cannot read {self.peek().text!r}" if self.peek() else "a name was expected")  # type: ignore[union-attr]
-        # The longest key the vocabulary knows: base with subscript and superscript, base with
-        # subscript, base alone (a superscript left is then a power or a transpose).
-        scripts: list[tuple[str, str, int, int]] = []
-        while self.at("_", "^") and len(scripts) < 2:
-            which = self.next().text
-            text, a, b = self._script_tokens()
-            scripts.append((which, text, a, b))
-        # A subscript is never a power: a name written with one is known with it, or unknown.
-        least = 1 if scripts and scripts[0][0] == "_" else 0
-        for keep in range(len(scripts), least - 1, -1):
-            kept = scripts[:keep]
-            sub = next((t for w, t, _, _ in kept if w == "_"), None)
-            sup = next((t for w, t, _, _ in kept if w == "^"), None)
-            key = _key(base, sub, sup)
-            if self.vocab.knows(key):
-                self.i = scripts[keep - 1][3] if keep else self._after_base(start)
-                return self.lookup(key)
-            alone = _key(base, None, None)
-            base_obj = self.lookup(alone) if self.vocab.knows(alone) else None
-            if sub is not None and sup is None and isinstance(base_obj, sp.IndexedBase):
-                _, _, a, b = next(s for s in kept if s[0] == "_")
-                self.i = b
-                return base_obj[tuple(self._indices(a, b))]
-        # Unknown: a placeholder named by what is written. A subscript first is part of the
-        # name (z_i), a superscript after it a power; a superscript first and a subscript after
-        # it make a label together (\chi^2_d); a superscript alone is a power.
-        if scripts and scripts[0][0] == "_":
-            sub, sup, self.i = scripts[0][1], None, scripts[0][3]
-        elif len(scripts) == 2:
-            sub, sup, self.i = scripts[1][1], scripts[0][1], scripts[1][3]
-        else:
-            sub, sup, self.i = None, None, self._after_base(start)
-        symbol = sp.Symbol(_key(base, sub, sup))
-        if self.strict:
-            self.unknown.add(symbol)
-        return symbol
-
-    def _after_base(self, start: int) -> int:
-        self.i = start
-        self._base()
-        return self.i
-
-    def _indices(self, a: int, b: int) -> list[Any]:
-        """The indices of a subscript token span: ``{i j}``, ``{ij}``, ``{i, j}`` or ``i``."""
-        toks = self.toks[a:b]
-        if toks and toks[0].text == "{":
-            toks = toks[1:-1]
-        parts = [t for t in toks if t.text != ","]
-        if all(t.kind == "letter" for t in parts) and len(parts) > 1:
-            return [self._index(t.text) for t in parts]
-        sub = _Parser(toks, self.vocab, self.strict)
-        values = [sub.expr()]
-        while sub.at(","):
-            sub.next()
-            values.append(sub.expr())
-        self.unknown |= sub.unknown
-        return values
-
-    def _index(self, letter: str) -> Any:
-        obj = self.lookup(letter)
-        if obj is None:
-            obj = sp.Symbol(letter, integer=True, positive=True)
-            if self.strict:
-                self.unknown.add(obj)
-        return obj
-
-    def _delta(self, key: str | None) -> Any:
-        assert key is not None
-        inner = key.split("_", 1)[1].strip("{}")
-        letters = inner.replace(",", " ").split()
-        if len(letters) == 1 and len(letters[0]) == 2:
-            letters = list(letters[0])
-        if len(letters) != 2:
-            raise ReadError(f"\\delta with subscript {inner!r}: two indices were expected")
-        return sp.KroneckerDelta(*(self._index(x) for x in letters))
-
-
-def _key(base: str, sub: str | None, sup: str | None) -> str:
-    return base + (f"_{{{sub}}}" if sub is not None else "") + (f"^{{{sup}}}" if sup is not None else "")
-
-
-def _canonical(parts: list[str]) -> str:
-    """Token texts joined as one canonical string: a space only between a command and a letter."""
-    out = ""
-    for p in parts:
-        if out and re.search(r"\\[A-Za-z]+$", out) and re.match(r"[A-Za-z]", p):
-            out += " "
-        out += p
-    return out
-
-
-def _number(text: str) -> sp.Rational:
-    return sp.Rational(text) if "." in text else sp.Integer(text)
-
-
-def _is_matrix(x: Any) -> bool:
-    return isinstance(x, sp.MatrixBase | sp.MatrixExpr)
-
-
-def _times(a: Any, b: Any) -> Any:
-    if _is_matrix(a) and _is_matrix(b):
-        return a @ b if isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase) else sp.MatMul(a, b)
-    return a * b
-
-
-def _inverse(x: Any) -> Any:
-    if _is_matrix(x):
-        raise ReadError("division by a matrix")
-    return sp.Pow(x, -1)
-
-
-def _transpose(x: Any) -> Any:
-    if isinstance(x, sp.MatrixBase):
-        return x.T
-    if isinstance(x, sp.MatrixExpr):
-        return sp.Transpose(x)
-    raise ReadError(f"a transpose of {x}, which is not a matrix")
