@@ -21,6 +21,7 @@ from typing import Any
 
 ENGINE = "symattn.proof.engine"
 SHOWN = "symattn.proof.shown"
+SHOWN_BASE = "symattn.proof.shown_base"
 WORDS = "symattn.proof.words"
 LAWS = "symattn.proof.laws"
 
@@ -299,14 +300,14 @@ SABOTAGE: list[Sabotage] = [
         "    return _alike(lhs, a) and _alike(rhs, b) and _matches(lhs, a) and _matches(rhs, b)",
         "    return _alike(lhs, a) and _matches(lhs, a)",
         ("test_shown::test_a_theorem_that_misstates_its_claim_fails_naming_the_theorem",),
-        module=SHOWN,
+        module=SHOWN_BASE,
     ),
     Sabotage(
         "a premise's number may be given to any symbol",
         "        if given.get(str(lhs)) == rhs:",
         "        if rhs in given.values():",
         ("test_shown::test_a_number_bound_to_the_wrong_symbol_fails",),
-        module=SHOWN,
+        module=SHOWN_BASE,
     ),
     Sabotage(
         "an assumption may contradict what a symbol is declared to be",
@@ -369,7 +370,7 @@ SABOTAGE: list[Sabotage] = [
         "        if read_ == obj or sp.sympify(read_) == sp.sympify(obj):",
         "        if True:",
         ("test_reader::test_a_lost_transpose_or_sign_does_not_read_back_as_the_object",),
-        module=SHOWN,
+        module=SHOWN_BASE,
     ),
     Sabotage(
         "a step's relation is not read back",
@@ -532,7 +533,7 @@ SABOTAGE: list[Sabotage] = [
         "        if DENIAL.search(text[last : m.start()]):",
         "        if False:",
         ("test_shown::test_a_range_may_be_written_as_people_write_it_but_not_denied",),
-        module=SHOWN,
+        module=SHOWN_BASE,
     ),
 ]
 

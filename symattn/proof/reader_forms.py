@@ -266,9 +266,7 @@ class _Forms:
         parts = [t for t in toks if t.text != ","]
         if all(t.kind == "letter" for t in parts) and len(parts) > 1:
             return [self._index(t.text) for t in parts]
-        from .reader import _Parser  # (this mixin's class: imported when used)
-
-        sub = _Parser(toks, self.vocab, self.strict)
+        sub = type(self)(toks, self.vocab, self.strict)
         values = [sub.expr()]
         while sub.at(","):
             sub.next()

@@ -5,15 +5,13 @@ matrix product, an inverse, a transpose)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import sympy as sp
-from sympy.stats.rv import RandomSymbol
 
 from ..errors import SymattnError
-from .operators import Ex, Var
 
 
 class ReadError(SymattnError, ValueError):
@@ -121,94 +119,16 @@ def _closing(text: str, pos: int) -> int | None:
     return None
 
 
-@dataclass
-class Vocabulary:
-    """What a derivation's names and operators mean: name key -> object, operator -> function."""
-
-    #: Each key's objects, first found first: one derivation may print a vector p and a number
-    #: p alike (the engine refuses two of one kind printed alike, not two kinds).
-    names: dict[str, list[Any]] = field(default_factory=dict)
-    functions: dict[str, Callable[..., Any]] = field(default_factory=dict)
-    #: A summation index -> its range, for a sum written without limits (\sum_k e^{z_k}).
-    ranges: dict[str, tuple[Any, Any]] = field(default_factory=dict)
-
-    def add(self, obj: Any, printed: str) -> None:
-        """Know ``obj`` by the name it prints as."""
-        from .reader import _Parser  # (the parser reads with this vocabulary: imported when used)
-
-        parser = _Parser(tokenize(printed), self, strict=False, defining=True)
-        key = parser.name_key()
-        if key is None or parser.peek() is not None:
-            raise ReadError(f"{printed!r} does not read as a name")
-        known = self.names.setdefault(key, [])
-        if obj not in known:
-            known.append(obj)
-
-    def knows(self, key: str) -> bool:
-        return key in self.names
 
 
-def vocabulary(objects: Iterable[Any], printer: Callable[[Any], str]) -> Vocabulary:
-    """The names, operators and summation ranges found in ``objects`` (expressions, matrices)."""
-    v = Vocabulary()
-    for e in objects:
-        if e is None or isinstance(e, str):
-            continue
-        if isinstance(e, sp.MatrixBase):
-            items: Iterable[Any] = list(e)
-        else:
-            items = [e]
-        for x in items:
-            if isinstance(x, sp.IndexedBase):
-                v.add(x, printer(x.label))
-                continue
-            if not isinstance(x, sp.Basic):
-                continue
-            labels = {b.label for b in x.atoms(sp.IndexedBase)} | {i.base.label for i in x.atoms(sp.Indexed)}
-            # In SymPy's sort order, not a set's: which of two objects printed alike comes first
-            # must not depend on the hash seed.
-            for b in _ordered({i.base for i in x.atoms(sp.Indexed)} | set(x.atoms(sp.IndexedBase))):
-                v.add(b, printer(b.label))
-            for s in _ordered(x.atoms(sp.Symbol, sp.MatrixSymbol, RandomSymbol)):
-                if s in labels or isinstance(s, sp.Dummy) or _limit_direction(x, s):
-                    continue
-                v.add(s, printer(s))
-            for s in _ordered(x.atoms(sp.Sum, sp.Product)):
-                for index, low, high in s.limits:
-                    v.ranges.setdefault(str(index), (low, high))
-            for node in sp.preorder_traversal(x):
-                _learn_operator(v, node, printer)
-    return v
 
 
-#: Matrix algebra, which a printer may start with an operator's name (diag(p) - p p^T).
-_ALGEBRA = {"MatAdd", "MatMul", "MatPow", "Transpose", "Inverse", "HadamardProduct", "Add", "Mul", "Pow"}
 
 
-def _ordered(items: Iterable[Any]) -> list[Any]:
-    return sorted(items, key=sp.default_sort_key)
 
 
-def _limit_direction(e: sp.Basic, s: sp.Basic) -> bool:
-    """``s`` is the direction of a limit in ``e`` (SymPy keeps it as Symbol('-'))."""
-    return any(lim.args[3] == s for lim in e.atoms(sp.Limit))
 
 
-def _learn_operator(v: Vocabulary, node: Any, printer: Callable[[Any], str]) -> None:
-    """Know the operator ``node`` applies by the name its printer gives it
-    (``\\operatorname{softmax}`` for the row softmax, ``\\operatorname{diag}``, ``rank``)."""
-    if isinstance(node, (Ex, Var)) or not isinstance(node, sp.Basic) or not node.args:
-        return
-    if not isinstance(node, sp.Function | sp.MatrixExpr) or type(node).__name__ in _ALGEBRA:
-        return
-    try:
-        tex = printer(node)
-    except Exception:
-        return
-    m = re.match(r"\\operatorname\{([A-Za-z]+)\}", tex)
-    if m:
-        func = node.func if isinstance(node, sp.Function) else type(node)
-        v.functions.setdefault(m.group(1), func)
 
 
 _ELIDED = sp.Symbol("…")

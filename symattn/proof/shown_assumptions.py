@@ -11,7 +11,7 @@ import sympy as sp
 from .equivalence import prove_equal
 from .latex import page_latex
 from .reader import Vocabulary, readings
-from .shown import NotShownAsChecked, _first_readings, _stated, affirmed, texts, words_vocabulary
+from .shown_base import NotShownAsChecked, _first_readings, _stated, affirmed, texts, words_vocabulary
 
 _SIGNS = ("positive", "negative", "nonnegative", "nonpositive", "zero", "nonzero", "integer")
 

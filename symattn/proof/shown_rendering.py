@@ -12,7 +12,7 @@ import sympy as sp
 from ..unicode_text import UnicodeReadError, from_unicode, to_unicode
 from .latex import RELATIONS_LATEX, page_latex, shown_values, side_latex, step_text, term_pieces
 from .reader import RELATIONS, ReadError, Vocabulary, readings, tokenize, vocabulary
-from .shown import (
+from .shown_base import (
     NotShownAsChecked,
     _as_object,
     _notation,

@@ -9,7 +9,8 @@ import sympy as sp
 
 from ..unicode_text import UnicodeReadError, from_unicode, to_unicode
 from .reader import ReadError, Reading, Vocabulary, readings
-from .shown import (
+from .shown_assumptions import _SIGNS, _hypotheses, _unused_hypothesis
+from .shown_base import (
     NotShownAsChecked,
     _alike,
     _matches,
@@ -19,7 +20,6 @@ from .shown import (
     texts,
     words_vocabulary,
 )
-from .shown_assumptions import _SIGNS, _hypotheses, _unused_hypothesis
 from .shown_rendering import same_form
 
 

@@ -21,7 +21,7 @@ from .equivalence import (
     surely_differ,
 )
 from .operators import Ex, Var
-from .shown import rebuilt
+from .shown_base import rebuilt
 
 #: Largest relative difference at random points (evaluated to 60 digits) for two sides to agree.
 TOLERANCE = 1e-45

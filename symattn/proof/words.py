@@ -33,7 +33,7 @@ import sympy as sp
 
 from .equivalence import prove_equal
 from .reader import ReadError, readings
-from .shown import DENIAL, NotShownAsChecked, agree
+from .shown_base import DENIAL, NotShownAsChecked, agree
 
 
 class WordsNotClaimed(NotShownAsChecked):
