@@ -108,6 +108,8 @@ def _log_path_digits(log10_value: mpmath.mpf, digits: int) -> str:
         ctx.prec = digits
         ctx.rounding = ROUND_HALF_EVEN
         m = +Decimal(mpmath.nstr(mantissa, digits + 40, strip_zeros=False))
+        if m >= 10:  # 9.99... rounded up to the next power of ten
+            m, e10 = +(m / 10), e10 + 1
     return f"{m}E{'+' if e10 >= 0 else '-'}{abs(e10)}"
 
 
@@ -125,6 +127,16 @@ def test_values_with_huge_exponents(power, digits):
         expected_large = _log_path_digits(log_large, digits)
     assert decimal_string(1 / (1 + sp.exp(x)), digits) == expected_small
     assert decimal_string(sp.exp(x) * sp.sqrt(2), digits) == expected_large
+
+
+@pytest.mark.parametrize("digits", [1, 5, 15])
+@pytest.mark.parametrize("n", [2302, 100022, 999_983])
+def test_a_small_power_of_e_is_rounded_at_its_own_exponent(n, digits):
+    """e^(-n) for an n that is no power of ten (e^(-100022) = 9.9387E-43440): its digits and its
+    exponent, against mpmath's log10 at 120 digits (a mantissa ten times too small once passed)."""
+    with mpmath.workdps(120):
+        expected = _log_path_digits(-mpmath.mpf(n) / mpmath.log(10), digits)
+    assert decimal_string(sp.exp(-n), digits) == expected
 
 
 def test_exact_decimals_carry_no_padding():

@@ -167,3 +167,17 @@ def test_lambdify_numpy_gives_lambdifys_own_code_without_numpys_star_import():
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("bad", [np.inf, np.nan])
+def test_an_additive_mask_with_plus_inf_or_nan_is_refused_not_nan_rows(bad):
+    """A mask array is 0 or -inf where it blocks (or a finite bias): +inf or NaN in it would make
+    NaN rows (inf - inf in the softmax), so it is refused, naming the rule, before any work."""
+    from symattn.errors import ShapeError
+
+    q = np.ones((2, 2))
+    mask = np.array([[0.0, bad], [0.0, 0.0]])
+    with pytest.raises(ShapeError, match="finite numbers or -inf"):
+        attention_numeric(q, q, q, mask)
+    blocked = attention_numeric(q, q, q, np.array([[0.0, -np.inf], [0.0, 0.0]]))
+    assert np.isfinite(blocked).all()

@@ -235,3 +235,20 @@ def test_an_answer_past_a_measure_is_refused_and_one_at_it_is_not_for_that(text,
     }[measure]
     assert measures(within)[measure] == limit
     precheck(within)
+
+
+@pytest.mark.parametrize("minus", ["\u2212", "\u2013", "-"])
+def test_a_minus_sign_an_en_dash_and_a_hyphen_read_alike(minus):
+    """A minus typed as U+2212, as an en dash (a word processor's) or as a hyphen: the same answer
+    and the same verdict (the en dash once was refused)."""
+    import contextlib
+    import io
+    import json
+
+    from symattn.cli.app import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["check", "ex6.2", "--json", "--", f"{minus}0.5"])
+    found = json.loads(out.getvalue())
+    assert (code, found["verdict"], found["given"]) == (1, "incorrect", "-1/2")

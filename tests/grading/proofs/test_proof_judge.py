@@ -677,3 +677,21 @@ def test_a_line_continuing_one_that_cannot_be_checked_says_so():
             f"it continues line {refused.line}, which cannot be checked",
         )
         assert verdict.verdict == "invalid" and f"line {refused.line} cannot be checked" in verdict.feedback
+
+
+@pytest.mark.parametrize("transpose", ["ᵀ", "^⊤", "^T"])
+def test_a_transpose_written_in_unicode_or_as_t_reads_as_top(transpose):
+    """ex6.7's worked proof with each transpose written ᵀ, ^⊤ or ^T (as learners type them) gets
+    the verdict it gets with ^\\top, and so does its slip."""
+    from symattn.grading.proofs.examples import EXAMPLES
+
+    for kind in ("correct", "wrong"):
+        text = EXAMPLES["ex6.7"][kind]
+        written = text.replace("^{\\top}", "^\\top").replace("^\\top", transpose)
+        assert written != text
+        want = check_derivation("ex6.7", text, isolate=False)
+        got = check_derivation("ex6.7", written, isolate=False)
+        assert (got.verdict, [(s.status, s.slip) for s in got.steps]) == (
+            want.verdict,
+            [(s.status, s.slip) for s in want.steps],
+        ), kind
