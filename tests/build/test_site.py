@@ -67,7 +67,14 @@ def test_compare_lists_differences(tmp_path):
     (tmp_path / "stray.md").write_bytes(b"x")
     (tmp_path / "benchmarks.md").write_bytes(b"written by bench/report.py")
     (tmp_path / "sub" / "b.md").unlink()
-    assert compare(files, tmp_path) == ["a.md", "sub/b.md", "stray.md (not generated)"]
+    (tmp_path / "sub" / "deeper").mkdir()
+    (tmp_path / "sub" / "deeper" / "stray.md").write_bytes(b"y")  # a stray page in a subfolder too
+    assert compare(files, tmp_path) == [
+        "a.md",
+        "sub/b.md",
+        "stray.md (not generated)",
+        "sub/deeper/stray.md (not generated)",
+    ]
 
 
 def test_check_mode_fails_on_a_stale_folder(tmp_path, capsys, monkeypatch):

@@ -374,3 +374,17 @@ def test_a_module_that_is_no_plugin_is_refused(cli):
     """A dotted name of a real module that defines no derivation or exercise is refused, not ignored."""
     code, _, err = cli("exercises", "--plugin", "json")
     assert code == 2 and "plugin json: defines neither" in err
+
+
+def test_a_variant_of_another_exercise_is_refused(cli, tmp_path):
+    """variant(rng) must give the same exercise with new numbers: one that returns another id
+    is refused, one line, exit 2, naming both ids (review finding: it was accepted)."""
+    text = GOOD_EXERCISE + (
+        "\n\ndef variant(rng):\n    import dataclasses\n\n"
+        "    return dataclasses.replace(exercise(), id='ln.2')\n"
+    )
+    path = tmp_path / "other_variant.py"
+    path.write_text(text)
+    code, out, err = cli("exercises", "variant", "ln.1", "--seed", "1", "--plugin", str(path))
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "variant(rng) returned exercise 'ln.2', not 'ln.1'" in err
