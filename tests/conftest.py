@@ -49,9 +49,11 @@ _BEFORE: dict = {}
 
 
 def pytest_configure(config) -> None:
-    """Before any worker starts (pytest-xdist's inherit the environment): the lemma cache and
-    Hypothesis's storage in folders of their own under the temporary folder, shared by the run's
-    workers; and, in the controlling process, the list of files the run must leave as they are.
+    """Before any worker starts (pytest-xdist's inherit the environment): the lemma cache,
+    Hypothesis's storage and every other cache (XDG_CACHE_HOME) in folders of their own under the
+    temporary folder, shared by the run's workers, so the run never reads or writes the user's
+    (a `symattn verify` beside it leaves it alone); and, in the controlling process, the list of
+    the checkout's files the run must leave as they are.
     A name in SYMATTN_REQUIRED_PEERS that is no peer's (tests/peers.py) stops the run at once."""
     if unknown():
         names, known = ", ".join(unknown()), ", ".join(KNOWN)
@@ -59,11 +61,12 @@ def pytest_configure(config) -> None:
     for variable, prefix in (
         ("SYMATTN_CACHE_DIR", "symattn-test-cache-"),
         ("HYPOTHESIS_STORAGE_DIRECTORY", "symattn-test-hypothesis-"),
+        ("XDG_CACHE_HOME", "symattn-test-xdg-cache-"),  # the lemma cache's default home, and others'
     ):
         if not os.environ.get(variable, "").startswith(tempfile.gettempdir()):
             os.environ[variable] = tempfile.mkdtemp(prefix=prefix)
     if guarded():
-        _BEFORE.update(snapshot(ROOT))
+        _BEFORE.update(snapshot(ROOT))  # the checkout (the user's caches are not the run's)
 
 
 def guarded() -> bool:
@@ -75,8 +78,8 @@ def guarded() -> bool:
 
 
 def pytest_sessionfinish(session, exitstatus) -> None:
-    """The run fails if it wrote, removed or rewrote a file of the checkout or the user's cache
-    (tests write to temporary folders only). Only a guarded process has the list to compare."""
+    """The run fails if it wrote, removed or rewrote a file of the checkout (tests write to
+    temporary folders only). Only a guarded process has the list to compare."""
     if not _BEFORE:
         return
     found = changes(_BEFORE, snapshot(ROOT))

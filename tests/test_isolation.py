@@ -1,5 +1,6 @@
 """The suite leaks nothing: each test starts at the command line's precision, and the lemma
-cache is written to a temporary folder, never to the user's ~/.cache/symattn."""
+cache is written to a temporary folder, never to the user's ~/.cache/symattn, and the checkout
+is left as it was."""
 
 from __future__ import annotations
 
@@ -26,10 +27,17 @@ def test_a_test_that_changes_the_precision_leaves_no_trace_part_2():
     assert mpmath.mp.dps == 15
 
 
-def test_the_lemma_cache_is_in_a_temporary_folder():
-    cache = lemma_cache._LemmaCache()._path().resolve()
-    assert cache.is_relative_to(Path(tempfile.gettempdir()).resolve())
-    assert not cache.is_relative_to(Path(os.path.expanduser("~/.cache")).resolve())
+def test_the_lemma_cache_is_in_a_temporary_folder(monkeypatch):
+    """The suite's caches are its own (tests/conftest.py): the lemma cache, and its default
+    home too (XDG_CACHE_HOME) where SYMATTN_CACHE_DIR is unset, are under the temporary folder,
+    so a `symattn verify` run beside the suite shares nothing with it."""
+    temporary = Path(tempfile.gettempdir()).resolve()
+    user = Path(os.path.expanduser("~/.cache")).resolve()
+    for unset in ((), ("SYMATTN_CACHE_DIR",)):
+        for name in unset:
+            monkeypatch.delenv(name, raising=False)
+        cache = lemma_cache._LemmaCache()._path().resolve()
+        assert cache.is_relative_to(temporary) and not cache.is_relative_to(user), unset
 
 
 def test_the_cache_key_changes_with_the_versions_of_python_sympy_and_mpmath(monkeypatch):
@@ -51,7 +59,7 @@ def test_the_cache_key_changes_with_the_versions_of_python_sympy_and_mpmath(monk
 
 
 def test_the_write_guard_sees_a_file_written_removed_or_rewritten(tmp_path):
-    """tests/writes.py, which fails the run on a write to the checkout or ~/.cache/symattn,
+    """tests/writes.py, which fails the run on a write to the checkout (or a folder it is given),
     sees each kind of write, and not the checkout's own build folders."""
     from writes import changes, snapshot
 

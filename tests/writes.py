@@ -1,5 +1,6 @@
-"""What a test run wrote outside a temporary folder: the checkout's files and the user's caches,
-listed before the run and after it (tests/conftest.py fails the run on any difference).
+"""What a test run wrote outside a temporary folder: the checkout's files, listed before the run
+and after it (tests/conftest.py fails the run on any difference; the run's caches are its own,
+in the temporary folder, so the user's are neither read nor watched).
 
 The checkout's own build folders are left out: they belong to the checkout as its virtual
 environments do (``build/site-checker``, the wheels and snapshots of the site's checker, is a
@@ -17,13 +18,10 @@ OWN = frozenset(
      "node_modules", "build", "symattn.egg-info", ".ruff_cache", "__pycache__", ".pytest_cache"}
 )
 
-#: The user's folders symattn could write to (the lemma cache's default home).
-USER = (Path(os.path.expanduser("~/.cache/symattn")),)
-
 Snapshot = dict[str, tuple[int, int]]
 
 
-def snapshot(root: Path, extra: tuple[Path, ...] = USER) -> Snapshot:
+def snapshot(root: Path, extra: tuple[Path, ...] = ()) -> Snapshot:
     """Every file under ``root`` (but the folders in :data:`OWN`) and under ``extra``, with its
     size and modification time in nanoseconds."""
     seen: Snapshot = {}
