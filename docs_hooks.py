@@ -75,7 +75,8 @@ def _npm_ci() -> None:
 
 
 def on_config(config, **kwargs):
-    # the menu's derivations and exercises, from their registries (mkdocs.yml leaves them empty)
+    # the menu's derivations, exercises and guide pages, from their registries (mkdocs.yml leaves
+    # those sections empty)
     from symattn.build.site import site_nav
 
     sections = site_nav()
