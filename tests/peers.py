@@ -27,7 +27,7 @@ def unknown() -> list[str]:
 
 #: Not a peer but an input from outside the repository, named like one: the course module that
 #: pyproject.toml's ``[tool.symattn] module`` names, from which `symattn build` makes docs/audit.md.
-#: Without it the build keeps the committed page, and the tests check that (tests/present/
+#: Without it the build keeps the committed page, and the tests check that (tests/build/
 #: test_site.py); .ci/run, whose machine has it, requires it, so there audit.md is compared too.
 COURSE_MODULE = KNOWN[2]
 

@@ -89,8 +89,9 @@ def generate(progress: Callable[[str], None] = lambda _: None) -> BuildResult:
     progress("working the example")
     files["worked-example.md"] = _worked_example()
     progress("exercises")
-    files["exercises.md"] = _exercises_page(reports)
-    files.update(_exercise_pages(reports))
+    solved, worked = _solutions(reports), _worked_checks()
+    files["exercises.md"] = _exercises_page(solved, worked)
+    files.update(_exercise_pages(solved, worked))
     progress("labs")
     lab_page, figures = _labs_page()
     files["labs.md"] = lab_page
@@ -328,10 +329,34 @@ def _worked_example() -> str:
     )
 
 
-def _exercises_page(reports: dict) -> str:
-    """The exercises; a solution that is one of the derivations reuses its report."""
+def _solutions(reports: dict) -> dict[str, str | None]:
+    """Each exercise's checked derivation as Markdown (None for an exercise without one),
+    verified once for the overview and the exercise's page; a solution that is one of the
+    derivations reuses its report."""
     from ..grading.exercises import EXERCISES
     from ..present.proof_render import to_markdown
+
+    solved: dict[str, str | None] = {}
+    for e in EXERCISES.values():
+        if isinstance(e.solution, str) and e.solution in reports:
+            d, report = reports[e.solution]  # verified above; not again
+        else:
+            d = e.derivation()
+            report = d.verify() if d is not None else None
+        solved[e.id] = to_markdown(d, report, stable=True) if d is not None else None
+    return solved
+
+
+def _worked_checks() -> dict[str, str]:
+    """:func:`worked_checks` of every proof exercise, judged once for the overview and its page."""
+    from ..grading.exercises import EXERCISES
+
+    return {e.id: worked_checks(e.id) for e in EXERCISES.values() if e.checker == "steps"}
+
+
+def _exercises_page(solved: dict[str, str | None], worked: dict[str, str]) -> str:
+    """The exercises, each with its worked checks (``worked``) and checked derivation (``solved``)."""
+    from ..grading.exercises import EXERCISES
 
     out = [
         "# Exercises",
@@ -361,17 +386,11 @@ def _exercises_page(reports: dict) -> str:
         elif not e.checker:  # a derivation or a formula is checked: said just below
             out += ["*No machine-checkable answer: compare yours with the model solution.*", ""]
         if e.checker == "steps":
-            out += [worked_checks(e.id), ""]
+            out += [worked[e.id], ""]
         elif e.checker == "formula":
             out += [_formula_note(e.id), ""]
         out += [f"**Model solution.** {e.solution_text}", ""]
-        if isinstance(e.solution, str) and e.solution in reports:
-            d, report = reports[e.solution]  # verified above; not again
-        else:
-            d = e.derivation()
-            report = d.verify() if d is not None else None
-        if d is not None:
-            body = to_markdown(d, report, stable=True)
+        if (body := solved[e.id]) is not None:
             body = "\n".join(("##" + line) if line.startswith("#") else line for line in body.splitlines())
             out += [
                 '<details markdown="1"><summary>The checked derivation</summary>',
@@ -386,23 +405,14 @@ def _exercises_page(reports: dict) -> str:
     return "\n".join(out)
 
 
-def _exercise_pages(reports: dict) -> dict[str, str]:
+def _exercise_pages(solved: dict[str, str | None], worked: dict[str, str]) -> dict[str, str]:
     """docs/exercises/ID.md for every exercise, each with its checked derivation."""
     from ..grading.exercises import EXERCISES
     from ..present.exercise_pages import exercise_page
-    from ..present.proof_render import to_markdown
 
-    pages = {}
-    for e in EXERCISES.values():
-        if isinstance(e.solution, str) and e.solution in reports:
-            d, report = reports[e.solution]
-        else:
-            d = e.derivation()
-            report = d.verify() if d is not None else None
-        body = to_markdown(d, report, stable=True) if d is not None else None
-        worked = worked_checks(e.id) if e.checker == "steps" else None
-        pages[f"exercises/{e.id}.md"] = exercise_page(e, body, worked)
-    return pages
+    return {
+        f"exercises/{e.id}.md": exercise_page(e, solved[e.id], worked.get(e.id)) for e in EXERCISES.values()
+    }
 
 
 def worked_checks(exercise_id: str) -> str:
