@@ -34,7 +34,7 @@ class Causal(MaskPart):
     def read(cls, args: list[str], word: str) -> Causal:
         if len(args) > 1:
             raise MaskError(f"malformed mask {word!r}: write causal or causal:bottom-right")
-        return cls(alignment((args[0] if args else "") or "top-left", word))
+        return cls(alignment(args, 0, word))
 
     def sees(self, i: Any, j: Any, n: int, m: int) -> Any:
         return j <= i + offset(self.align, n, m)

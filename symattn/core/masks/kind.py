@@ -77,8 +77,10 @@ def positive(value: str | None, word: str) -> int:
     return int(value)
 
 
-def alignment(text: str, word: str) -> str:
-    """An alignment argument (``top-left`` or ``bottom-right``), checked."""
+def alignment(args: list[str], at: int, word: str) -> str:
+    """The alignment argument at ``args[at]`` (``top-left`` or ``bottom-right``), checked; absent
+    or empty (``causal:``), top-left."""
+    text = (args[at] if len(args) > at else "") or "top-left"
     if text not in ALIGNMENTS:
         raise MaskError(f"mask {word!r}: alignment must be top-left or bottom-right")
     return text

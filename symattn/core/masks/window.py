@@ -30,7 +30,7 @@ class Window(MaskPart):
     @classmethod
     def read(cls, args: list[str], word: str) -> Window:
         width = positive(args[0] if args else None, word)
-        return cls(width, alignment((args[1] if len(args) > 1 else "") or "top-left", word))
+        return cls(width, alignment(args, 1, word))
 
     def sees(self, i: Any, j: Any, n: int, m: int) -> Any:
         return abs(j - (i + offset(self.align, n, m))) < self.width
