@@ -22,6 +22,14 @@ from typing import Any
 ENGINE = "symattn.proof.engine"
 SHOWN = "symattn.proof.shown"
 SHOWN_BASE = "symattn.proof.shown_base"
+CHECKS = "symattn.proof.checks"
+NAMING = "symattn.proof.naming"
+SIDES = "symattn.proof.sides"
+LEMMA = "symattn.proof.lemma"
+STATEMENTS = "symattn.proof.shown_statements"
+RENDERING = "symattn.proof.shown_rendering"
+ASSUMPTIONS = "symattn.proof.shown_assumptions"
+LEXICON = "symattn.proof.reader_lexicon"
 WORDS = "symattn.proof.words"
 LAWS = "symattn.proof.laws"
 
@@ -45,28 +53,28 @@ SABOTAGE: list[Sabotage] = [
         "TOLERANCE = 1e-45",
         "TOLERANCE = 1e-3",
         ("test_proof::test_a_wrong_normal_form_is_caught_by_the_cross_check_to_1e_minus_45",),
-        module="symattn.proof.sides",
+        module=SIDES,
     ),
     Sabotage(
         "the cross-check evaluates no point",
         "err, point, va, vb = numeric_difference(a, b, rng, points=self.points, fixed=fixed)",
         "err, point, va, vb = numeric_difference(a, b, rng, points=0, fixed=fixed)",
         ("test_proof::test_a_delta_sum_whose_index_may_lie_outside_the_range_is_not_trusted",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "every planted side counts as told apart",
         "            if _told_apart(wrong, right, random.Random(index * 31 + k)):",
         "            if True:",
         ("test_proof::test_a_model_that_makes_every_score_equal_is_refused",),
-        module="symattn.proof.naming",
+        module=NAMING,
     ),
     Sabotage(
         "a model need not evaluate the side it is given",
         "            if _told_apart(twice, 2 * value, random.Random(index * 7 + len(which))):",
         "            if False:",
         ("test_proof::test_a_model_that_answers_the_right_side_with_the_left_sides_value_is_refused",),
-        module="symattn.proof.naming",
+        module=NAMING,
     ),
     # -- sizes ---------------------------------------------------------------------------------
     Sabotage(
@@ -74,28 +82,28 @@ SABOTAGE: list[Sabotage] = [
         "MIN_SIZES = 4",
         "MIN_SIZES = 1",
         ("test_proof::test_three_sizes_are_not_enough_even_with_a_five_and_a_repeat_counts_once",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "no size of 5 is needed",
         "LARGE_SIZE = 5",
         "LARGE_SIZE = 1",
         ("test_proof::test_at_sizes_needs_a_size_of_five_or_a_reason",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "a repeated size counts twice",
         "if len(set(sizes)) != len(sizes):",
         "if False:",
         ("test_proof::test_three_sizes_are_not_enough_even_with_a_five_and_a_repeat_counts_once",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "any reason waives the size of 5",
         "waiver = WAIVERS.get(step.lemma.largest)",
         "waiver = step.lemma.largest or None",
         ("test_proof::test_at_sizes_needs_distinct_sizes_one_of_5_or_a_documented_waiver",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     # -- models --------------------------------------------------------------------------------
     Sabotage(
@@ -106,56 +114,56 @@ SABOTAGE: list[Sabotage] = [
             "test_proof::test_a_model_that_returns_a_stored_answer_is_refused",
             "test_proof::test_a_steps_own_model_that_loses_the_sides_is_refused",
         ),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "no size is added by the engine",
         "        for n in (*sizes, extra) if extra else sizes:",
         "        for n in sizes:",
         ("test_proof::test_a_difference_that_vanishes_at_the_authors_sizes_shows_at_the_size_the_engine_adds",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "a proof procedure is not shown a wrong side",
         "            self._check_procedure_sees(index, step.check, lhs, rhs)",
         "            pass",
         ("test_proof::test_a_check_procedure_that_ignores_its_sides_is_refused",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "a definition may define a formula",
         "            if type(name) is not sp.Symbol or not NAME.fullmatch(sp.latex(name)):",
         "            if False:",
         ("test_proof::test_a_definition_introduces_a_plain_new_name",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "two symbols may print alike",
         "                if len(same) > 1:",
         "                if False:",
         ("test_proof::test_two_symbols_printed_alike_are_refused",),
-        module="symattn.proof.naming",
+        module=NAMING,
     ),
     Sabotage(
         "names compared as LaTeX text, not as they read",
         '    return re.sub(r"[{}\\s]", "", re.sub(r"\\\\mathrm\\{([A-Za-z])\\}", r"\\1", tex))',
         "    return tex",
         ("test_proof::test_names_that_read_alike_once_typeset_and_definitions_that_assume_a_sign",),
-        module="symattn.proof.sides",
+        module=SIDES,
     ),
     Sabotage(
         "a defined name may assume a sign its value lacks",
         '                if holds and fact not in _NUMBER_KIND and getattr(known, f"is_{fact}") is not True:',
         "                if False:",
         ("test_proof::test_names_that_read_alike_once_typeset_and_definitions_that_assume_a_sign",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "E of nothing declared random is a constant",
         "                if not any(x.base in random_ for x in _indexed(arg)):",
         "                if False:",
         ("test_proof::test_an_expectation_of_nothing_declared_random_is_refused",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     # -- check procedures, claims and lemmas ----------------------------------------------------
     Sabotage(
@@ -163,14 +171,14 @@ SABOTAGE: list[Sabotage] = [
         "if wrong := [x for x in stated if x not in values]:",
         "if wrong := []:",
         ("test_proof::test_a_substitution_takes_its_values_from_the_step_and_its_rule_states_only_them",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "a derivation need not state its theorem",
         "if not self.claims and self.requires_claims:",
         "if False:",
         ("test_proof::test_a_published_derivation_states_its_theorem_as_claims",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "a claim no chain establishes is skipped",
@@ -178,7 +186,7 @@ SABOTAGE: list[Sabotage] = [
         " for a, ends in chains):",
         "            if False:",
         ("test_proof::test_claims_must_be_established_by_a_chain",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "a lemma no step uses is ignored",
@@ -191,14 +199,14 @@ SABOTAGE: list[Sabotage] = [
         "    if lemma.twin is None or not lemma.twin_statement:\n",
         "    if False:\n",
         ("test_proof::test_a_lemma_without_a_false_twin_fails",),
-        module="symattn.proof.lemma",
+        module=LEMMA,
     ),
     Sabotage(
         "a twin is never run",
         "        twin = lemma.twin(n) if lemma.twin is not None else False",
         "        twin = False",
         ("test_proof::test_a_lemma_whose_twin_passes_at_a_size_is_vacuous_there",),
-        module="symattn.proof.lemma",
+        module=LEMMA,
     ),
     Sabotage(
         "a lemma false at a size passes",
@@ -208,7 +216,7 @@ SABOTAGE: list[Sabotage] = [
             "test_proof::test_failing_lemma_is_reported",
             "test_proof::test_a_lemma_passes_only_by_returning_true",
         ),
-        module="symattn.proof.lemma",
+        module=LEMMA,
     ),
     # -- random families, labels, floats --------------------------------------------------------
     Sabotage(
@@ -216,14 +224,14 @@ SABOTAGE: list[Sabotage] = [
         "            if left:\n                raise self._fail(",
         "            if False:\n                raise self._fail(",
         ("test_proof::test_a_result_that_depends_on_an_integrated_variable_is_refused",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "a label may hold a formula",
         "if not NAME.fullmatch(sp.latex(shown)):",
         "if False:",
         ("test_proof::test_a_label_holding_a_relation_an_operator_or_a_formula_is_refused",),
-        module="symattn.proof.naming",
+        module=NAMING,
     ),
     Sabotage(
         "a side shown need not be the side checked",
@@ -233,7 +241,7 @@ SABOTAGE: list[Sabotage] = [
             "test_proof::test_a_side_shown_in_place_of_the_checked_one_must_be_that_side",
             "test_proof::test_named_matrices_shown_are_the_checked_side",
         ),
-        module="symattn.proof.naming",
+        module=NAMING,
     ),
     Sabotage(
         "a Float is allowed in a step",
@@ -243,14 +251,14 @@ SABOTAGE: list[Sabotage] = [
             "test_proof::test_a_float_is_refused_in_a_step_that_is_not_certified",
             "test_proof::test_a_float_is_refused_in_a_certified_counterexample_too",
         ),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "a step that does nothing passes",
         "        if _same(lhs, rhs):\n            raise self._fail(index, \"the two sides are the same",
         "        if False:\n            raise self._fail(index, \"the two sides are the same",
         ("test_proof::test_a_step_whose_sides_are_identical_is_refused",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     # -- inequalities, figures, counterexamples, case splits, rounding -------------------------
     Sabotage(
@@ -258,14 +266,14 @@ SABOTAGE: list[Sabotage] = [
         "        if not sign:\n",
         "        if False:\n",
         ("test_proof::test_inequality_needs_a_true_certificate",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "a stated figure is not compared with the rounding",
         "        if value != stated:\n",
         "        if False:\n",
         ("test_proof::test_figures_must_be_correctly_rounded",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "a case split SymPy makes up is trusted",
@@ -293,7 +301,7 @@ SABOTAGE: list[Sabotage] = [
         '                raise NotShownAsChecked(f"{where} states ${f}$: {why}")',
         "                pass",
         ("test_shown::test_a_theorem_that_misstates_its_claim_fails_naming_the_theorem",),
-        module="symattn.proof.shown_statements",
+        module=STATEMENTS,
     ),
     Sabotage(
         "a stated relation matches a claim by its left side alone",
@@ -314,14 +322,14 @@ SABOTAGE: list[Sabotage] = [
         "    if truth is sp.false:",
         "    if False:",
         ("test_shown::test_an_assumption_that_contradicts_a_declared_symbol_fails",),
-        module="symattn.proof.shown_statements",
+        module=STATEMENTS,
     ),
     Sabotage(
         "an assumption about a defined symbol is taken as a hypothesis",
         "    return bool(named & defined)",
         "    return False",
         ("test_shown::test_an_assumption_must_agree_with_what_the_proof_defines",),
-        module="symattn.proof.shown_statements",
+        module=STATEMENTS,
     ),
     Sabotage(
         "property words that stand for no claim pass",
@@ -349,21 +357,21 @@ SABOTAGE: list[Sabotage] = [
         '                if wrong := [w for w in words if getattr(x, f"is_{w}") is not True]:',
         "                if wrong := []:",
         ("test_shown::test_a_whole_number_the_proof_assumes_must_be_on_the_page",),
-        module="symattn.proof.shown_assumptions",
+        module=ASSUMPTIONS,
     ),
     Sabotage(
         "an unchecked entry no text needs is kept",
         "    if left := [f for f in unchecked if f not in used]:",
         "    if left := []:",
         ("test_shown::test_an_unchecked_entry_must_be_needed_and_written",),
-        module="symattn.proof.shown_statements",
+        module=STATEMENTS,
     ),
     Sabotage(
         "a printed formula that reads back as something else passes",
         '    raise NotShownAsChecked(f"{what} is printed {printed}, which reads back as something else")',
         "    return",
         ("test_shown::test_a_printer_that_drops_a_transpose_fails_verify",),
-        module="symattn.proof.shown_rendering",
+        module=RENDERING,
     ),
     Sabotage(
         "any formula read back agrees with any object",
@@ -377,14 +385,14 @@ SABOTAGE: list[Sabotage] = [
         "        if RELATIONS.get(written) != s.relation:",
         "        if False:",
         ("test_shown::test_a_relation_printed_reversed_fails",),
-        module="symattn.proof.shown_rendering",
+        module=RENDERING,
     ),
     Sabotage(
         "a sum split over rows is not read back",
         "        if pieces is not None and len(pieces) > 1:  # the same sum split over rows, term by term",
         "        if False:",
         ("test_shown::test_a_sum_split_over_rows_reads_back_term_by_term",),
-        module="symattn.proof.shown_rendering",
+        module=RENDERING,
     ),
     Sabotage(
         "the normal fourth moment off: E[x^4] = m^4 + 6 m^2 v + 2 v^2",
@@ -398,63 +406,63 @@ SABOTAGE: list[Sabotage] = [
         "            if x.assumptions0.get(fact) and not (shown.get(x, set()) & set(words)):",
         "            if False:",
         ("test_shown::test_a_sign_the_proof_assumes_must_be_on_the_page",),
-        module="symattn.proof.shown_assumptions",
+        module=ASSUMPTIONS,
     ),
     Sabotage(
         "a sign the page assumes need not be declared",
         "    if _sign_statement(lhs, rel, rhs) and truth is not sp.true:",
         "    if False:",
         ("test_shown::test_a_sign_the_page_assumes_must_be_the_proofs",),
-        module="symattn.proof.shown_statements",
+        module=STATEMENTS,
     ),
     Sabotage(
         "a model may answer at another size than the one asked",
         "            if _free_of(side) and len(values) > 1 and all(_same(values[0], v) for v in values[1:]):",
         "            if False:",
         ("test_proof::test_a_model_asked_at_one_size_must_answer_at_that_size",),
-        module="symattn.proof.checks",
+        module=CHECKS,
     ),
     Sabotage(
         "a model's symmetric test matrices may hide a transpose",
         "                if _symmetric_side(lhs):",
         "                if True:",
         ("test_proof::test_a_model_whose_test_matrices_are_symmetric_is_refused",),
-        module="symattn.proof.naming",
+        module=NAMING,
     ),
     Sabotage(
         "a value the theorem states need not be a side of the proof",
         "        missing = [v for v in values if not _in_proof(d, v)]",
         "        missing = []",
         ("test_shown::test_a_value_the_theorem_states_is_a_side_of_the_proof",),
-        module="symattn.proof.shown_statements",
+        module=STATEMENTS,
     ),
     Sabotage(
         "the terminal's Unicode is not read back",
         "        _read_back_text(what, rhs_text, vocab, *pages[what])",
         "        pages[what]",
         ("test_shown::test_a_terminal_that_drops_a_transpose_fails_verify",),
-        module="symattn.proof.shown_rendering",
+        module=RENDERING,
     ),
     Sabotage(
         "the terminal's relation is not read back",
         "        if read != s.relation:",
         "        if False:",
         ("test_shown::test_a_relation_the_terminal_prints_reversed_fails",),
-        module="symattn.proof.shown_rendering",
+        module=RENDERING,
     ),
     Sabotage(
         "the prose's formulas are not read back as the terminal prints them",
         "            _read_back_words(where, f, found, vocab)",
         "            pass",
         ("test_shown::test_a_theorem_the_terminal_prints_wrong_fails",),
-        module="symattn.proof.shown_statements",
+        module=STATEMENTS,
     ),
     Sabotage(
         "the terminal's text may be another formula of the same value",
         "    return _form(a) == _form(b)",
         "    return True",
         ("test_shown::test_a_terminal_that_prints_another_formula_of_the_same_value_fails",),
-        module="symattn.proof.shown_rendering",
+        module=RENDERING,
     ),
     Sabotage(
         "the terminal drops every transpose",
@@ -475,14 +483,14 @@ SABOTAGE: list[Sabotage] = [
         "        if len(kinds) != len(set(kinds)):  # d_k and d both printed d: one name on the page",
         "        if False:",
         ("test_shown::test_two_symbols_printed_alike_fail_the_rendering",),
-        module="symattn.proof.shown_rendering",
+        module=RENDERING,
     ),
     Sabotage(
         "a decimal is read as a float",
         '    return sp.Rational(text) if "." in text else sp.Integer(text)',
         '    return sp.Float(text) if "." in text else sp.Integer(text)',
         ("test_reader::test_decimals_and_scientific_notation_are_read_exactly",),
-        module="symattn.proof.reader_lexicon",
+        module=LEXICON,
     ),
     # -- laws ---------------------------------------------------------------------------------
     Sabotage(
@@ -512,7 +520,7 @@ SABOTAGE: list[Sabotage] = [
         "        if not _same_range(stated_ranges.get(x), (low, high)):",
         "        if False:",
         ("test_shown::test_a_delta_is_summed_out_only_in_a_range_the_page_shows",),
-        module="symattn.proof.shown_assumptions",
+        module=ASSUMPTIONS,
     ),
     Sabotage(
         "a value of a transform at one number stands for a law",

@@ -16,7 +16,6 @@ from sympy.stats.rv import RandomSymbol
 from .._text import exception_line as _why
 from ..core.digits import decimal_string, round_decimal
 from ..errors import SymattnError
-from . import sides as _sides
 from .equivalence import (
     describe_point,
     numeric_difference,
@@ -29,6 +28,7 @@ from .records import StepReport
 from .sides import (
     _NUMBER_KIND,
     _ORDERS,
+    TOLERANCE,
     _floats,
     _free_of,
     _has_operators,
@@ -399,7 +399,7 @@ class StepChecks:
         sample = self.sample
         fixed = (lambda r: sample(r, size)) if sample else None
         err, point, va, vb = numeric_difference(a, b, rng, points=self.points, fixed=fixed)
-        if err > _sides.TOLERANCE:  # (read when used: the sabotage tests loosen it)
+        if err > TOLERANCE:
             at = f" at size {size}" if size else ""
             raise self._fail(
                 index,
