@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..errors import PluginError, SymattnError
-from ..present.verify_table import HEADER, _line, _row
+from ..present.verify_table import _row, heading
 from ..proof.engine import Derivation, DerivationReport, verify_many
 
 
@@ -27,12 +27,10 @@ def verify_all(
     derivations are shared among that many worker processes.
     """
 
-    width = max([len("derivation"), *map(len, names)])
-    head = _line("derivation", HEADER, "result", width)
-    rule = "-" * (len(head.rstrip()) + 2) + "\n"
-    out = [head, rule]
+    width, head = heading(names)
+    out = [head]
     if write:
-        write(head + rule)
+        write(head)
     built: dict[str, Derivation | SymattnError] = {}
     for name in names:
         progress(f"building {name} ...")

@@ -7,7 +7,7 @@ columns have fixed widths: the name column fits the longest name asked for. The 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..errors import SymattnError
 from ..proof.engine import METHODS, Derivation, DerivationReport
@@ -21,14 +21,19 @@ def _line(name: str, cells: Sequence[str], result: str, width: int) -> str:
     return f"{name.ljust(width)}  {numbers}  {result}".rstrip() + "\n"
 
 
+def heading(names: Iterable[str], timed: bool = True) -> tuple[int, str]:
+    """The name column's width for ``names``, and the table's header line with its rule."""
+    width = max([len("derivation"), *map(len, names)])
+    head = _line("derivation", HEADER if timed else HEADER[:-1], "result", width)
+    return width, head + "-" * (len(head.rstrip()) + 2) + "\n"
+
+
 def untimed_table(reports: dict[str, tuple[Derivation, DerivationReport]]) -> str:
-    """The table of :func:`verify_all` for ``reports`` (name -> (derivation, report)) without its
-    time column, which differs from run to run: what the guide shows, made by ``symattn build``."""
-    width = max([len("derivation"), *map(len, reports)])
-    head = _line("derivation", HEADER[:-1], "result", width)
-    rule = "-" * (len(head.rstrip()) + 2) + "\n"
-    rows = [_line(name, *_cells(report, timed=False), width) for name, (_, report) in reports.items()]
-    return head + rule + "".join(rows)
+    """The table ``symattn verify`` prints for ``reports`` (name -> (derivation, report)) without
+    its time column, which differs from run to run: what the guide shows, made by ``symattn build``."""
+    width, head = heading(reports, timed=False)
+    rows = (_line(name, *_cells(report, timed=False), width) for name, (_, report) in reports.items())
+    return head + "".join(rows)
 
 
 def _row(name: str, width: int, result: DerivationReport | SymattnError) -> tuple[str, bool]:
